@@ -1,0 +1,1 @@
+"""Bots: in-hub players and stand-alone network clients."""

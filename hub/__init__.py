@@ -1,0 +1,3 @@
+"""Gamehub: a game server for turn-based games on Twisted."""
+
+__version__ = "1.0.0"

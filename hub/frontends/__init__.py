@@ -1,0 +1,1 @@
+"""Gamehub front ends: one codec + protocol per wire format."""

@@ -1,0 +1,171 @@
+"""Every zope Interface of the hub, in one place.
+
+A game plugin provides :class:`IGameFactory`; the object it creates provides
+:class:`IGame`.  A bot plugin provides :class:`IBotFactory`.  Front ends talk to a game
+through the lobby (``hub.lobby``) and, where the wire format needs game-specific
+translation, through the game factory's adapter for that front end
+(:meth:`IGameFactory.adapter`).
+
+Actions and views are plain JSON-able mappings, so the same game serves every front
+end: a front end's adapter turns wire messages into action mappings and events into
+wire messages.
+"""
+
+from __future__ import annotations
+
+from zope.interface import Attribute, Interface
+
+
+class IGameFactory(Interface):
+    """A game type offered by a plugin (``hello``, ``nmmorris``, ``texas-holdem``...)."""
+
+    name = Attribute("Unique game type name, ``[a-z0-9-]+``.")
+    summary = Attribute("One line for people.")
+    variants = Attribute("Sequence of variant names; the first is the default. May be empty.")
+    min_seats = Attribute("Fewest seats a game of this type may have.")
+    max_seats = Attribute("Most seats a game of this type may have.")
+    default_seats = Attribute("Seats when the creator does not say.")
+    frontends = Attribute("Sequence of front-end names that can host it: xml, mnm, domino, web.")
+
+    def create(config, context):
+        """Create a game.
+
+        :param config: a :class:`hub.model.GameConfig` (already checked by the lobby
+            against ``variants`` and the seat range; options are the game's to check).
+        :param context: a :class:`hub.model.GameContext` (clock, emit, rng).
+        :returns: an object providing :class:`IGame`.
+        :raises hub.model.GameError: for options the game does not accept.
+        """
+
+    def adapter(frontend):
+        """The adapter that lets front end ``frontend`` host this game, or ``None``.
+
+        ``xml`` → :class:`IXMLGameAdapter`, ``mnm`` → :class:`IMNMGameAdapter`,
+        ``domino`` → :class:`IDominoAdapter`, ``web`` → :class:`IWebView`.
+        """
+
+
+class IGame(Interface):
+    """One running game: a state machine fed with actions and a clock.
+
+    It reports everything that happens through ``context.emit`` as
+    :class:`hub.model.GameEvent` objects; the lobby fans them out to observers.
+    Whose turn it is is announced with a ``turn`` event (``hub.model.TURN``); the end
+    with an ``over`` event (``hub.model.GAME_OVER``).
+    """
+
+    state = Attribute("``waiting``, ``running`` or ``over`` (``hub.model``).")
+    seats = Attribute("Number of seats.")
+
+    def seat_player(seat, name):
+        """A player called ``name`` sits down at ``seat`` (0-based).
+
+        A game usually starts when every seat is taken.
+
+        :raises hub.model.GameError: the seat is taken or the game is not accepting.
+        """
+
+    def leave(seat):
+        """The player at ``seat`` left (or was removed, or disconnected).
+
+        The game decides what that means: a forfeit, a folded hand, an empty seat.
+        """
+
+    def act(seat, action):
+        """The player at ``seat`` does ``action`` (a mapping).
+
+        :raises hub.model.BadAction: the action is malformed.
+        :raises hub.model.IllegalAction: it is not legal now; nothing changed.
+        """
+
+    def legal_actions(seat):
+        """The actions the player at ``seat`` may take now (a list of mappings)."""
+
+    def view(seat):
+        """A JSON-able snapshot as the player at ``seat`` (``None``: a spectator) sees it."""
+
+    def result():
+        """``None`` while running; when over a mapping with at least ``winners`` (seat
+        numbers), ``scores`` (list, one per seat) and ``summary`` (text)."""
+
+    def stop():
+        """Cancel every timer; the game is being removed."""
+
+
+class IBotFactory(Interface):
+    """A bot offered by a plugin (``random``, ``morris``, ``holdem``...)."""
+
+    name = Attribute("Unique bot name, ``[a-z0-9-]+``.")
+    summary = Attribute("One line for people.")
+    games = Attribute("Sequence of game type names this bot can play.")
+
+    def create(game_type, seat, options):
+        """A fresh :class:`IBot` for one seat of one game."""
+
+
+class IBot(Interface):
+    """A player program inside the hub.
+
+    The hub calls :meth:`choose` in a worker thread with a deadline; a bot that is late
+    or raises is treated like a player who timed out.
+    """
+
+    def choose(view, legal, deadline):
+        """Pick one of ``legal`` given ``view`` (what this seat may see).
+
+        :param deadline: seconds the bot has (wall clock).
+        :returns: one action mapping.
+        """
+
+
+class IGameObserver(Interface):
+    """Anything that follows a game: a connection, a bot driver, the web's live feed."""
+
+    def game_event(game, event):
+        """``event`` (a :class:`hub.model.GameEvent`) happened in ``game``
+        (a ``hub.lobby.GameInstance``); only events this observer may see arrive."""
+
+
+class ILobbyListener(Interface):
+    """Follows the list of games (the XML lobby updates, the web lobby page)."""
+
+    def lobby_changed(change, game):
+        """``change`` is ``created``, ``changed`` or ``removed``."""
+
+
+# -- front-end adapters --------------------------------------------------------------
+# Each front end declares what it needs from a game plugin; a game factory returns an
+# object providing it from ``adapter(frontend)``.
+
+
+class IXMLGameAdapter(Interface):
+    """Lets the XML front end host a game: payload ⇄ action/event translation."""
+
+    def parse_action(element):
+        """An lxml element (the ``parameters`` child of ``game/action``) → action mapping.
+
+        :raises hub.model.BadAction: the payload is not an action of this game.
+        """
+
+    def render_event(event, seat):
+        """A game event → an lxml element for the ``parameters`` of a state update,
+        as the observer at ``seat`` sees it, or ``None`` to send nothing."""
+
+    def render_view(view):
+        """A view (``IGame.view``) → an lxml element for a full-state update."""
+
+
+class IMNMGameAdapter(Interface):
+    """Lets the MNM line front end host a two-player board game."""
+
+    kind = Attribute("The game kind announced as ``+ PLAYING <kind>``.")
+
+
+class IDominoAdapter(Interface):
+    """Lets the domino line front end host a four-player tile game."""
+
+
+class IWebView(Interface):
+    """Lets the web front end show and play a game in the browser."""
+
+    script = Attribute("Path (inside the plugin) of the page script that draws the game.")
