@@ -639,7 +639,7 @@ class Table:
         total = sum((p.stack for p in self.players.values()), ZERO)
         h = self.hand
         if h is not None and not h.over:
-            total += sum(h.contrib.values(), ZERO) + h.dead
+            total += self.pot_total()
         return total
 
     def pot_total(self) -> Decimal:
@@ -647,7 +647,7 @@ class Table:
         h = self.hand
         if h is None or h.over:
             return ZERO
-        return sum(h.contrib.values(), ZERO) + h.dead
+        return sum(h.contrib.values(), ZERO) + h.dead - sum((a[1] for a in h.awards), ZERO)
 
     # -- seating ------------------------------------------------------------------------
 
@@ -1261,6 +1261,8 @@ class Table:
             return None
         if seat not in h.may_raise:
             return None
+        if not self._raise_answerable(seat):
+            return None
         if cfg.cap is not None and h.bets_count >= cfg.cap:
             return None
         if cfg.limit == FIXED_LIMIT:
@@ -1273,6 +1275,14 @@ class Table:
             high = min(high, self._pot_raise_max(seat))
         low = min(low, most)
         return low, max(low, high)
+
+    def _raise_answerable(self, seat: int) -> bool:
+        """Whether another player in the hand has chips beyond the current bet."""
+        h = self.hand
+        assert h is not None
+        return any(
+            s != seat and h.bets[s] + self.players[s].stack > h.current_bet for s in h.live()
+        )
 
     def legal_actions(self, seat: int) -> tuple[Legal, ...]:
         """What ``seat`` may do now (empty when it is not this seat's turn)."""
@@ -1432,6 +1442,8 @@ class Table:
             raise RuleError(f"not enough chips to {what}: call (all in) or fold")
         if seat not in h.may_raise:
             raise RuleError("an all-in for less than a full raise did not reopen the betting")
+        if not self._raise_answerable(seat):
+            raise RuleError(f"everyone else is all in or folded: nobody could answer a {what}")
         bounds = self._raise_bounds(seat)
         assert bounds is not None
         lo, hi = bounds
@@ -1580,17 +1592,42 @@ class Table:
         h.show_queue = [winner]
 
     def _winnings(self) -> None:
+        """Evaluate the hands and split the pots.
+
+        Hands that cannot win any pot are out first; pots next to each other whose
+        remaining contenders are the same are then split as one (as pokerkit does), each
+        pot equally among its best hands, odd chips to the first winner left of the
+        button.
+        """
         h = self.hand
         assert h is not None
         board = h.board
         for s in h.live():
             h.values[s] = self._evaluate(list(h.hole[s]) + list(board))
-        for i, pot in enumerate(h.pots):
-            contenders = [s for s in pot.eligible if s in h.values]
-            if not contenders or not pot.amount:
+
+        def best_of(seats: Iterable[int]) -> set[int]:
+            seats = [s for s in seats if s in h.values]
+            if not seats:
+                return set()
+            top = max(h.values[s] for s in seats)
+            return {s for s in seats if h.values[s] == top}
+
+        alive: set[int] = set()
+        for pot in h.pots:
+            if pot.amount:
+                alive |= best_of(pot.eligible)
+        merged: list[Pot] = []
+        for pot in h.pots:
+            elig = tuple(s for s in pot.eligible if s in alive)
+            if merged and merged[-1].eligible == elig:
+                merged[-1] = Pot(merged[-1].amount + pot.amount, elig)
+            else:
+                merged.append(Pot(pot.amount, elig))
+        h.pots = merged
+        for i, pot in enumerate(merged):
+            winners = self._ring_after(h.button, best_of(pot.eligible))
+            if not winners or not pot.amount:
                 continue
-            best = max(h.values[s] for s in contenders)
-            winners = self._ring_after(h.button, [s for s in contenders if h.values[s] == best])
             for s, amt in split(pot.amount, winners, self.config.chip).items():
                 self._award(s, amt, i, self._describe(h.values[s]))
                 h.winners.add(s)
