@@ -365,6 +365,9 @@ class HandRecord:
     :ivar players: ``(seat, name, stack at start)`` of each player dealt in or posting.
     :ivar hole: ``(seat, cards)`` of every player dealt in.
     :ivar shown: seats whose cards were shown.
+    :ivar pots: the pots as split: after hands that could win nothing are out, with
+        their remaining contenders (the pots announced at the end of each betting
+        round are in the ``pots`` records of :attr:`actions`).
     :ivar actions: every record of the hand in order.
     :ivar awards: ``(seat, amount, pot index, hand text)``.
     :ivar deltas: ``(seat, won - put in)`` per player.
@@ -881,7 +884,11 @@ class Table:
         return rec
 
     def _mark_missed(self, sb: int, bb: int, cands: list[int]) -> None:
-        """Sitting-out players the blinds passed since the last hand owe them."""
+        """Sitting-out players the blinds passed since the last hand owe them.
+
+        A player the big blind passed owes the big blind (live) and the small blind
+        (dead); one only the small blind passed owes the small blind (dead).
+        """
         if self._last_bb is None or self._last_sb is None:
             return
         n = self.config.seats
@@ -893,7 +900,8 @@ class Table:
             if s in cands or p.new:
                 continue
             if passed(s, self._last_bb, bb):
-                p.missed_big = True
+                # missed the big blind: owes both (the big live, the small dead)
+                p.missed_big = p.missed_small = True
             if passed(s, self._last_sb, sb):
                 p.missed_small = True
 
