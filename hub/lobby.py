@@ -82,8 +82,12 @@ class Seat:
 
     def to_json(self) -> dict[str, Any]:
         """The seat as the JSON API shows it."""
-        return {"seat": self.index, "player": self.player, "kind": self.kind,
-                "present": self.present}
+        return {
+            "seat": self.index,
+            "player": self.player,
+            "kind": self.kind,
+            "present": self.present,
+        }
 
 
 def parse_seats(specs: Sequence[Any]) -> list[Seat]:
@@ -117,8 +121,15 @@ class BotDriver:
 
     log = Logger()
 
-    def __init__(self, game: GameInstance, seat: int, bot: Any, runner: BotRunner,
-                 clock, deadline: float = 2.0) -> None:
+    def __init__(
+        self,
+        game: GameInstance,
+        seat: int,
+        bot: Any,
+        runner: BotRunner,
+        clock,
+        deadline: float = 2.0,
+    ) -> None:
         self.game = game
         self.seat = seat
         self.bot = bot
@@ -166,8 +177,11 @@ class BotDriver:
             self.log.warn(
                 "bot {bot} at seat {seat} of game {game} played an illegal action "
                 "{action!r}: {reason}",
-                bot=self.game.seats[self.seat].bot, seat=self.seat, game=self.game.id,
-                action=action, reason=e.reason,
+                bot=self.game.seats[self.seat].bot,
+                seat=self.seat,
+                game=self.game.id,
+                action=action,
+                reason=e.reason,
             )
 
     def _failed(self, failure) -> None:
@@ -181,8 +195,15 @@ class GameInstance:
 
     log = Logger()
 
-    def __init__(self, lobby: Lobby, game_id: str, factory: Any, config: GameConfig,
-                 seats: list[Seat], creator: str | None) -> None:
+    def __init__(
+        self,
+        lobby: Lobby,
+        game_id: str,
+        factory: Any,
+        config: GameConfig,
+        seats: list[Seat],
+        creator: str | None,
+    ) -> None:
         self.lobby = lobby
         self.id = game_id
         self.factory = factory
@@ -198,8 +219,9 @@ class GameInstance:
         self._observers: dict[Any, int | None] = {}
         self._drivers: list[BotDriver] = []
         self.transcript = lobby.transcripts.for_game(game_id) if lobby.transcripts else None
-        context = GameContext(clock=lobby.clock, emit=self._emit, rng=lobby.game_rng(),
-                              game_id=game_id)
+        context = GameContext(
+            clock=lobby.clock, emit=self._emit, rng=lobby.game_rng(), game_id=game_id
+        )
         engine = factory.create(config, context)
         verifyObject(IGame, engine)
         self.engine = engine
@@ -254,8 +276,11 @@ class GameInstance:
                 try:
                     observer.game_event(self, event)
                 except Exception:
-                    self.log.failure("observer {observer!r} of game {game} failed",
-                                     observer=observer, game=self.id)
+                    self.log.failure(
+                        "observer {observer!r} of game {game} failed",
+                        observer=observer,
+                        game=self.id,
+                    )
         if event.kind in (STATE, GAME_OVER):
             self.lobby.changed(self)
         if event.kind == GAME_OVER:
@@ -334,8 +359,14 @@ class GameInstance:
                 bot = factory.create(self.type, seat.index, dict(self.config.options))
                 verifyObject(IBot, bot)
                 self._drivers.append(
-                    BotDriver(self, seat.index, bot, self.lobby.bot_runner, self.lobby.clock,
-                              self.lobby.bot_deadline)
+                    BotDriver(
+                        self,
+                        seat.index,
+                        bot,
+                        self.lobby.bot_runner,
+                        self.lobby.clock,
+                        self.lobby.bot_deadline,
+                    )
                 )
         taken: set[str] = set()
         for seat in self.seats:
@@ -390,10 +421,18 @@ class Lobby:
 
     log = Logger()
 
-    def __init__(self, registry: Any, clock, *, transcripts: Any = None,
-                 bot_runner: BotRunner = run_inline, rng: random.Random | None = None,
-                 id_length: int = 13, keep_finished: float = 3600.0,
-                 bot_deadline: float = 2.0) -> None:
+    def __init__(
+        self,
+        registry: Any,
+        clock,
+        *,
+        transcripts: Any = None,
+        bot_runner: BotRunner = run_inline,
+        rng: random.Random | None = None,
+        id_length: int = 13,
+        keep_finished: float = 3600.0,
+        bot_deadline: float = 2.0,
+    ) -> None:
         self.registry = registry
         self.clock = clock
         self.transcripts = transcripts
@@ -428,9 +467,15 @@ class Lobby:
 
     # -- games ----------------------------------------------------------------------------
 
-    def create_game(self, type_name: str, name: str | None = None, variant: str | None = None,
-                    seats: Sequence[Any] | None = None, options: Mapping[str, Any] | None = None,
-                    creator: str | None = None) -> GameInstance:
+    def create_game(
+        self,
+        type_name: str,
+        name: str | None = None,
+        variant: str | None = None,
+        seats: Sequence[Any] | None = None,
+        options: Mapping[str, Any] | None = None,
+        creator: str | None = None,
+    ) -> GameInstance:
         """Create a game of type ``type_name``; see the JSON API's ``POST /api/games``.
 
         :raises hub.model.GameError: unknown type or bot, bad variant, seats or name.
@@ -447,7 +492,7 @@ class Lobby:
         if seats is None:
             seats = ["open"] * int(factory.default_seats)
         if not isinstance(seats, (list, tuple)):
-            raise BadAction("'seats' must be a list such as [\"open\", \"bot:random\"]")
+            raise BadAction('\'seats\' must be a list such as ["open", "bot:random"]')
         if not factory.min_seats <= len(seats) <= factory.max_seats:
             raise BadAction(
                 f"{type_name} is played with {factory.min_seats} to {factory.max_seats} "
@@ -468,8 +513,9 @@ class Lobby:
             options = {}
         if not isinstance(options, Mapping):
             raise BadAction("'options' must be an object")
-        config = GameConfig(name=name, variant=variant, seats=len(seat_records),
-                            options=dict(options))
+        config = GameConfig(
+            name=name, variant=variant, seats=len(seat_records), options=dict(options)
+        )
         game = GameInstance(self, self.new_id(), factory, config, seat_records, creator)
         self._games[game.id] = game
         if game.transcript is not None:
@@ -546,9 +592,7 @@ class Lobby:
             except Exception:
                 self.log.failure("game-over hook failed")
         if game.id in self._games and game.id not in self._reapers:
-            self._reapers[game.id] = self.clock.callLater(
-                self.keep_finished, self._reap, game.id
-            )
+            self._reapers[game.id] = self.clock.callLater(self.keep_finished, self._reap, game.id)
 
     def _reap(self, game_id: str) -> None:
         self._reapers.pop(game_id, None)
@@ -573,4 +617,3 @@ __all__ = [
     "run_inline",
     "thread_runner",
 ]
-

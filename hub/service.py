@@ -53,7 +53,9 @@ class FrontendService(Service):
         self.hub.bound_ports[self.name] = bound
         self.log.info(
             "gamehub {frontend} front end listening on {host}:{port} ({description})",
-            frontend=self.name, host=getattr(address, "host", "?"), port=bound,
+            frontend=self.name,
+            host=getattr(address, "host", "?"),
+            port=bound,
             description=self.description,
         )
         return port
@@ -81,9 +83,15 @@ class HubService(MultiService):
 
     log = Logger()
 
-    def __init__(self, reactor: Any, data_dir: Path, endpoints: Mapping[str, str],
-                 registry: Any, store: Any = None,
-                 options: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        reactor: Any,
+        data_dir: Path,
+        endpoints: Mapping[str, str],
+        registry: Any,
+        store: Any = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__()
         self.reactor = reactor
         self.version = hub.__version__
@@ -95,7 +103,9 @@ class HubService(MultiService):
         self.transcripts = Transcripts(self.data_dir / "transcripts", reactor)
         mnm_major = str(self.options.get("mnm_version", "3.1")).split(".")[0]
         self.lobby = Lobby(
-            registry, reactor, transcripts=self.transcripts,
+            registry,
+            reactor,
+            transcripts=self.transcripts,
             bot_runner=thread_runner(reactor),
             id_length=11 if mnm_major == "1" else 13,
             keep_finished=float(self.options.get("keep_finished", 3600)),
@@ -129,7 +139,9 @@ class HubService(MultiService):
             await defer.maybeDeferred(service.startService)
         self.log.info(
             "gamehub {version} ready: data in {data}, front ends {ports}",
-            version=self.version, data=str(self.data_dir), ports=dict(self.bound_ports),
+            version=self.version,
+            data=str(self.data_dir),
+            ports=dict(self.bound_ports),
         )
 
     def _start_failed(self, failure: Any) -> None:

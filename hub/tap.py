@@ -38,15 +38,33 @@ class Options(usage.Options):
         [name, None, None, f"{name} front end endpoint, or 'none' [default: {default}]"]
         for name, (default, _) in FRONTENDS.items()
     ] + [
-        ["data", "d", None, f"data folder: plugins, bots, transcripts, SQLite file "
-                            f"[default: {DEFAULT_DATA}]"],
-        ["db", None, None, "database: sqlite:PATH or postgresql://user:pass@host:port/db "
-                           "[default: sqlite:<data>/hub.sqlite]"],
+        [
+            "data",
+            "d",
+            None,
+            f"data folder: plugins, bots, transcripts, SQLite file [default: {DEFAULT_DATA}]",
+        ],
+        [
+            "db",
+            None,
+            None,
+            "database: sqlite:PATH or postgresql://user:pass@host:port/db "
+            "[default: sqlite:<data>/hub.sqlite]",
+        ],
         ["config", "c", None, "TOML file with the same keys; the command line wins"],
-        ["mnm-version", None, None, "MNM server version in the banner; clients must send "
-                                    f"the same major [default: {DEFAULT_MNM_VERSION}]"],
-        ["api-token", None, None, "token that allows writes to the JSON API from "
-                                  "other hosts than loopback"],
+        [
+            "mnm-version",
+            None,
+            None,
+            "MNM server version in the banner; clients must send "
+            f"the same major [default: {DEFAULT_MNM_VERSION}]",
+        ],
+        [
+            "api-token",
+            None,
+            None,
+            "token that allows writes to the JSON API from other hosts than loopback",
+        ],
     ]
 
     def postOptions(self) -> None:
@@ -82,8 +100,11 @@ class Options(usage.Options):
         parts = version.split(".")
         if len(parts) != 2 or not all(p.isdigit() for p in parts):
             raise usage.UsageError(f"--mnm-version must look like 3.1, not {version!r}")
-        if not (self["db"].startswith("sqlite:") or self["db"].startswith("postgresql://")
-                or self["db"].startswith("postgres://")):
+        if not (
+            self["db"].startswith("sqlite:")
+            or self["db"].startswith("postgresql://")
+            or self["db"].startswith("postgres://")
+        ):
             raise usage.UsageError("--db must be sqlite:PATH or postgresql://...")
 
 
@@ -96,8 +117,9 @@ def _check_endpoint(name: str, description: str) -> str:
     try:
         serverFromString(reactor, description)  # parses (and loads TLS keys); binds nothing
     except (ValueError, KeyError, TypeError, OSError) as e:
-        raise usage.UsageError(f"--{name}: not an endpoint description: {description!r} "
-                               f"({e})") from None
+        raise usage.UsageError(
+            f"--{name}: not an endpoint description: {description!r} ({e})"
+        ) from None
     return description
 
 

@@ -81,8 +81,9 @@ class HelloGame:
         except rules.HelloError as e:
             raise (IllegalAction if e.well_formed else BadAction)(e.reason) from None
         self._context.emit(
-            GameEvent("hello", {"seat": seat, "name": said.name, "text": said.text,
-                                "line": said.line})
+            GameEvent(
+                "hello", {"seat": seat, "name": said.name, "text": said.text, "line": said.line}
+            )
         )
         self._maybe_over()
 
@@ -98,8 +99,11 @@ class HelloGame:
         """Everything is public in hello."""
         return {
             "seats": [
-                {"seat": s, "name": self._state.names.get(s),
-                 "said": self._state.said[s].text if s in self._state.said else None}
+                {
+                    "seat": s,
+                    "name": self._state.names.get(s),
+                    "said": self._state.said[s].text if s in self._state.said else None,
+                }
                 for s in range(self.seats)
             ],
             "lines": [self._state.said[s].line for s in sorted(self._state.said)],
@@ -113,8 +117,11 @@ class HelloGame:
             return None
         scores = [1 if s in self._state.said else 0 for s in range(self.seats)]
         winners = [s for s in range(self.seats) if scores[s]]
-        return {"winners": winners, "scores": scores,
-                "summary": f"{len(winners)} of {self.seats} said hello"}
+        return {
+            "winners": winners,
+            "scores": scores,
+            "summary": f"{len(winners)} of {self.seats} said hello",
+        }
 
     def stop(self) -> None:
         """Hello has no timers."""

@@ -23,8 +23,13 @@ def clock():
 @pytest.fixture
 def lobby(clock, tmp_path):
     registry = DictRegistry(games=[HelloGameFactory()], bots=[HelloBotFactory()])
-    return Lobby(registry, clock, transcripts=Transcripts(tmp_path, clock),
-                 rng=random.Random(7), keep_finished=60)
+    return Lobby(
+        registry,
+        clock,
+        transcripts=Transcripts(tmp_path, clock),
+        rng=random.Random(7),
+        keep_finished=60,
+    )
 
 
 def test_create_game_defaults(lobby):

@@ -81,8 +81,7 @@ class JSONResource(Resource):
         except GameError as e:
             return send_error(request, e.code, e.reason)
         except Exception:
-            self.log.failure("JSON API {method} {path} failed", method=method,
-                             path=request.path)
+            self.log.failure("JSON API {method} {path} failed", method=method, path=request.path)
             return send_error(request, 500, "internal error (logged)")
         if isinstance(payload, PlainText):
             request.setResponseCode(status)
@@ -154,8 +153,12 @@ class Games(JSONResource):
         if "type" not in body:
             raise GameError("'type' is required (a game type name)", 400)
         game = self.hub.lobby.create_game(
-            body["type"], name=body.get("name"), variant=body.get("variant"),
-            seats=body.get("seats"), options=body.get("options"), creator="api",
+            body["type"],
+            name=body.get("name"),
+            variant=body.get("variant"),
+            seats=body.get("seats"),
+            options=body.get("options"),
+            creator="api",
         )
         return 201, self.hub.game_json(game)
 
