@@ -32,6 +32,7 @@ class FrontendService(Service):
 
     def __init__(self, hub_service: HubService, name: str, description: str, module: str):
         self.setName(name)
+        self.frontend: str = name
         self.hub = hub_service
         self.description = description
         self.module = module
@@ -50,7 +51,7 @@ class FrontendService(Service):
         self.port = port
         address = port.getHost()
         bound = getattr(address, "port", None)
-        self.hub.bound_ports[self.name] = bound
+        self.hub.bound_ports[self.frontend] = bound
         self.log.info(
             "gamehub {frontend} front end listening on {host}:{port} ({description})",
             frontend=self.name,
@@ -63,7 +64,7 @@ class FrontendService(Service):
     def stopService(self) -> defer.Deferred | None:
         """Stop listening (open connections are closed by the reactor's shutdown)."""
         Service.stopService(self)
-        self.hub.bound_ports.pop(self.name, None)
+        self.hub.bound_ports.pop(self.frontend, None)
         if self.port is None:
             return None
         port, self.port = self.port, None
