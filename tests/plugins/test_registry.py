@@ -61,7 +61,27 @@ def data(tmp_path) -> Path:
 
 def test_builtin_meta_dir_is_the_checkouts_meta_folder():
     here = Path(__file__).resolve().parents[2]
-    assert builtin_meta_dir() == here / "meta"
+    assert builtin_meta_dir().resolve() == here / "meta"
+    assert (builtin_meta_dir() / "hello.meta").is_file()
+
+
+def test_the_builtins_load_and_offer_drop_in_archives(tmp_path):
+    registry = Registry(None, Clock(), builtin_meta_dir())
+    registry.load()
+    failed = [(r.name, r.reason) for r in registry.plugins() if r.status != LOADED]
+    assert failed == []
+    assert "hello" in [g.name for g in registry.game_types()]
+    hello = registry.plugin("hello")
+    download = registry.download("hello", hello.filename)
+    meta = registry.download("hello", hello.meta_filename)
+    data = tmp_path / "data"
+    (data / "plugins" / "meta").mkdir(parents=True)
+    (data / "plugins" / hello.filename).write_bytes(download.data)
+    (data / "plugins" / "meta" / "hello.meta").write_bytes(meta.data)
+    other = Registry(data, Clock(), None)
+    other.load()
+    copy = other.game_factory("hello")
+    assert type(copy).__module__.startswith(PLUGIN_MODULE_ROOT)
 
 
 def test_builtin_game_and_bot(builtin):

@@ -6,6 +6,8 @@ from twisted.web.resource import Resource
 from twisted.web.server import Site
 from twisted.web.static import Data
 
+from hub.distribution import PluginsResource
+
 from .api import API
 
 INDEX = b"""<!doctype html>
@@ -25,6 +27,7 @@ class Root(Resource):
         super().__init__()
         self.hub = hub
         self.putChild(b"api", API(hub))
+        self.putChild(b"plugins", PluginsResource(hub.registry))
         self.putChild(b"", Data(INDEX, "text/html; charset=utf-8"))
 
 
