@@ -426,3 +426,35 @@ def test_listener_errors_do_not_stop_the_registry(data):
     clock.advance(POLL_INTERVAL)
     assert registry.game_factory("fine").name == "fine"
     registry.stop()
+
+
+def test_meta_dropped_before_its_package(data):
+    clock = Clock()
+    registry = Registry(data, clock, None)
+    registry.start()
+    archive, meta = make_zip_plugin(data / "staging", "early")
+    (data / "plugins" / "meta" / meta.name).write_bytes(meta.read_bytes())
+    clock.advance(POLL_INTERVAL)
+    assert "not found" in record(registry, "early").reason
+    half = archive.read_bytes()[:50]
+    (data / "plugins" / archive.name).write_bytes(half)  # still being copied
+    clock.advance(POLL_INTERVAL)
+    assert "not a valid archive" in record(registry, "early").reason
+    (data / "plugins" / archive.name).write_bytes(archive.read_bytes())
+    clock.advance(POLL_INTERVAL)
+    assert record(registry, "early").status == LOADED
+    registry.stop()
+
+
+def test_unchanged_files_are_not_reloaded(data):
+    clock = Clock()
+    registry = Registry(data, clock, None)
+    make_zip_plugin(data, "steady")
+    registry.start()
+    first = registry.game_factory("steady")
+    changes: list = []
+    registry.add_listener(lambda change, rec: changes.append(change))
+    clock.advance(POLL_INTERVAL * 5)
+    assert registry.game_factory("steady") is first
+    assert changes == []
+    registry.stop()
