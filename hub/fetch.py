@@ -109,6 +109,15 @@ def check_archive(data: bytes) -> None:
             raise FetchError(f"the archive names a path outside itself: {name!r}")
 
 
+def _describe(error: BaseException) -> str:
+    """A short text for a transport error (``ResponseFailed`` holds a list of failures)."""
+    reasons = getattr(error, "reasons", None)
+    if reasons:
+        parts = [f"{type(r.value).__name__}: {r.getErrorMessage()}".rstrip(": ") for r in reasons]
+        return "; ".join(parts)
+    return f"{type(error).__name__}: {error}".rstrip(": ")
+
+
 async def _download(
     client: Any, url: str, expected_size: int, tmp: IO[bytes], progress: Progress
 ) -> str:
@@ -133,7 +142,7 @@ async def _download(
     except FetchError:
         raise
     except Exception as e:
-        raise FetchError(f"the download of {url} was interrupted: {e}") from e
+        raise FetchError(f"the download of {url} was interrupted ({_describe(e)})") from e
     if received != expected_size:
         raise FetchError(f"{url} ended after {received} of {expected_size} bytes")
     return digest.hexdigest()

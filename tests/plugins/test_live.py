@@ -174,11 +174,13 @@ def test_traversal_over_the_wire(hub):
     assert hub.errors() == []
 
 
-class _CutServer:
-    """A stdlib HTTP server that serves an index, then cuts the package short."""
+class _BadServer:
+    """A stdlib HTTP server that serves a true index, then a package cut short
+    (``tamper=False``) or with one byte changed (``tamper=True``)."""
 
-    def __init__(self, package: bytes) -> None:
+    def __init__(self, package: bytes, tamper: bool = False) -> None:
         self.package = package
+        self.tamper = tamper
         self.sock = socket.create_server(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.thread = threading.Thread(target=self._serve, daemon=True)
@@ -211,12 +213,19 @@ class _CutServer:
                         b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body
                     )
                 else:
-                    conn.sendall(
+                    body = bytearray(self.package)
+                    if self.tamper:
+                        body[len(body) // 3] ^= 0x20
+                    else:
+                        del body[len(body) // 2 :]
+                    head = (
                         b"HTTP/1.1 200 OK\r\nContent-Type: application/zip\r\n"
-                        b"Connection: close\r\nContent-Length: %d\r\n\r\n"
-                        % len(self.package)
-                        + self.package[: len(self.package) // 2]
+                        b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(self.package)
                     )
+                    conn.sendall(head + bytes(body))
+                    conn.shutdown(socket.SHUT_WR)
+                    while conn.recv(65536):
+                        pass
                     return
 
     def close(self) -> None:
@@ -224,8 +233,9 @@ class _CutServer:
         self.thread.join(timeout=10)
 
 
-def test_interrupted_download_leaves_nothing(tmp_path):
-    server = _CutServer(bytes(range(256)) * 4096)
+@pytest.mark.parametrize(("tamper", "words"), [(False, "interrupted"), (True, "digest mismatch")])
+def test_interrupted_or_tampered_download_leaves_nothing(tmp_path, tamper, words):
+    server = _BadServer(bytes(range(256)) * 4096, tamper)
     try:
         into = tmp_path / "client"
         (into / "plugins" / "meta").mkdir(parents=True)
@@ -241,5 +251,5 @@ def test_interrupted_download_leaves_nothing(tmp_path):
     finally:
         server.close()
     assert done.returncode == 1
-    assert "interrupted" in done.stderr
+    assert words in done.stderr
     assert sorted(p.name for p in into.rglob("*")) == ["meta", "plugins"]
