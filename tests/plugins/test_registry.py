@@ -459,3 +459,14 @@ def test_unchanged_files_are_not_reloaded(data):
     assert registry.game_factory("steady") is first
     assert changes == []
     registry.stop()
+
+
+def test_unexpected_error_in_plugin_code_is_a_failure_not_a_crash(data):
+    make_zip_plugin(
+        data, "raises", replace={"    name = NAME\n": "    name = property(lambda self: 1 / 0)\n"}
+    )
+    make_zip_plugin(data, "fine")
+    registry = Registry(data, Clock(), None)
+    registry.load()
+    assert "ZeroDivisionError" in record(registry, "raises").reason
+    assert record(registry, "fine").status == LOADED
