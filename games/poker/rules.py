@@ -718,6 +718,14 @@ class Table:
             return rec
         return self._remove(seat)
 
+    def remove(self, seat: int) -> Record:
+        """Remove the player at ``seat`` now (no hand may be running with them in it);
+        the ``leave`` record carries the stack that goes back."""
+        self._player(seat)
+        if self.in_hand and self._involved(seat):
+            raise RuleError(f"seat {seat} is in the hand: it leaves at the end")
+        return self._remove(seat)
+
     def _involved(self, seat: int) -> bool:
         h = self.hand
         assert h is not None
@@ -1781,6 +1789,32 @@ class Table:
             elif p.stack <= 0 and not p.sitting_out:
                 p.sitting_out = True
                 self._emit(Record("sitout", s, index=SIT_OUT, text="no chips"))
+
+    def verify_abort_hand(self) -> Hand:
+        """Check a hand is running."""
+        if self.hand is None or self.hand.over:
+            raise RuleError("no hand is running")
+        return self.hand
+
+    def abort_hand(self) -> Record:
+        """Stop the running hand (the table closes): money still in the pot goes back
+        to whoever put it in; pots already awarded stay awarded."""
+        h = self.verify_abort_hand()
+        if not h.awards:
+            paid = dict(h.contrib)
+            for s, d in h.dead_paid.items():
+                paid[s] = paid.get(s, ZERO) + d
+            for s, amount in sorted(paid.items()):
+                if amount and s in self.players:
+                    self.players[s].stack += amount
+                    self._emit(Record("return", s, amount=amount))
+            h.contrib.clear()
+            h.dead = ZERO
+        rec = self._emit(Record("cancel", text="hand aborted"))
+        h.to_act = h.kind = None
+        h.state = SHOWDOWN
+        h.over = True
+        return rec
 
     # defaults and timeouts ------------------------------------------------------------
 
