@@ -1640,25 +1640,15 @@ class Table:
             else:
                 merged.append(Pot(pot.amount, elig))
         h.pots = merged
+        payouts: list[tuple[int, Decimal, int]] = []
         for i, pot in enumerate(merged):
             winners = self._ring_after(h.button, best_of(pot.eligible))
             if not winners or not pot.amount:
                 continue
             for s, amt in split(pot.amount, winners, self.config.chip).items():
-                self._award(s, amt, i, self._describe(h.values[s]))
+                payouts.append((s, amt, i))
                 h.winners.add(s)
-
-    def _award(self, seat: int, amount: Decimal, pot: int, text: str) -> None:
-        h = self.hand
-        assert h is not None
-        self.players[seat].stack += amount
-        h.awards.append((seat, amount, pot, text))
-        self._emit(Record("award", seat, amount=amount, text=text, extra=(("pot", pot),)))
-
-    def _begin_muck_round(self) -> None:
-        """Winners and the last aggressor show; the others may show or muck."""
-        h = self.hand
-        assert h is not None
+        # the winning hands (and the last aggressor's) are shown before the pots go
         live = h.live()
         first = h.aggressor if h.aggressor in live else None
         if first is None:
@@ -1671,6 +1661,19 @@ class Table:
                 self._show(s)
             else:
                 h.show_queue.append(s)
+        for s, amt, i in payouts:
+            self._award(s, amt, i, self._describe(h.values[s]))
+
+    def _award(self, seat: int, amount: Decimal, pot: int, text: str) -> None:
+        h = self.hand
+        assert h is not None
+        self.players[seat].stack += amount
+        h.awards.append((seat, amount, pot, text))
+        self._emit(Record("award", seat, amount=amount, text=text, extra=(("pot", pot),)))
+
+    def _begin_muck_round(self) -> None:
+        """The losers not shown yet (queued by the winnings) may show or muck, in
+        showdown order: the last aggressor first, else from the left of the button."""
 
     def _show_step(self) -> bool:
         h = self.hand

@@ -26,8 +26,9 @@ Events (``kind``: data; amounts are decimal strings; ``type`` is the XML event t
 - ``return`` {seat, amount}: an uncalled bet (or cancelled blind) back to its owner.
 - ``pots`` {stage, pots: [{amount, seats}]} (type 4).
 - ``show`` {seat, cards, text} (type 5), ``award`` {seat, amount, pot, text} (type 6).
-- ``handover`` {handid, deltas {seat: amount}, names, stacks, seed, commitment,
-  history} (type 7): the hand's result; ``deltas`` add up to zero.
+- ``handover`` {handid, deltas {seat: amount}, names, stacks, seed, commitment}
+  (type 7): the hand's result; ``deltas`` add up to zero.  The full record (with
+  every hole card, so it is not broadcast) is :meth:`PokerGame.hand_record`.
 - ``timeout`` {seat, decision} (type 9).
 - ``turn`` {seat, decision, legal, timeleft_ms, tocall} (type 10), for every decision.
 - ``over`` {result} when the table closes (empty-table timer, or :meth:`stop`).
@@ -59,7 +60,7 @@ from hub.model import (
     IllegalAction,
 )
 
-from . import rules, shuffle
+from . import history, rules, shuffle
 from .rules import RuleError
 
 #: XML event types of our event kinds.
@@ -428,6 +429,28 @@ class PokerGame:
     def stop(self) -> None:
         """Close the table: cancel every timer, refund a hand in progress, cash out."""
         self._close("stopped")
+
+    def hand_record(self, hand_id: str | None = None) -> dict[str, Any] | None:
+        """The full record of a finished hand (the last one by default) as JSON-able
+        data (:func:`.history.to_dict`), for the hand history store; every hole card
+        is in it: do not send it to players.  ``None`` for an unknown hand."""
+        rec = self._find(hand_id)
+        return None if rec is None else history.to_dict(rec)
+
+    def hand_history_text(
+        self, hand_id: str | None = None, seat: int | None = None, reveal: bool = False
+    ) -> str | None:
+        """The hand as readable hand-history text (:func:`.history.format_hand`)."""
+        rec = self._find(hand_id)
+        return None if rec is None else history.format_hand(rec, seat=seat, reveal=reveal)
+
+    def _find(self, hand_id: str | None) -> rules.HandRecord | None:
+        if hand_id is None:
+            return self.hands[-1] if self.hands else None
+        for rec in reversed(self.hands):
+            if rec.hand_id == hand_id:
+                return rec
+        return None
 
     # -- internals ----------------------------------------------------------------------
 

@@ -334,3 +334,22 @@ def test_builtin_meta_files_load_through_the_registry(tmp_path):
     holes = [e for e in seen if e.kind == "hole"]
     assert [e.data["seat"] for e in holes] == [0]
     lobby.stop()
+
+
+def test_hand_record_and_text_after_a_hand():
+    g = Game(seats=2, auto_post=True)
+    g.game.seat_player(0, "ann")
+    g.game.seat_player(1, "bob")
+    hand_id = g.kinds("hand")[0].data["handid"]
+    assert g.game.hand_record() is None
+    g.play_turn(lambda legal: next(a for a in legal if a["name"] == "fold"))
+    g.play_turn(lambda legal: next(a for a in legal if a["name"] == "muck"))
+    data = g.game.hand_record(hand_id)
+    assert data["hand_id"] == hand_id == "g1-1"
+    extra = dict(data["extra"])
+    assert extra["seed"] == g.kinds("handover")[0].data["seed"]
+    text = g.game.hand_history_text(hand_id, seat=0)
+    assert text.startswith("Gamehub Hand #g1-1: Hold'em Limit (10/20)")
+    assert "Shuffle seed: " + extra["seed"] in text
+    # the broadcast hand-over event carries no hole cards
+    assert "hole" not in g.kinds("handover")[0].data
