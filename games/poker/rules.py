@@ -204,9 +204,9 @@ class TableConfig:
     :ivar variant: the game (:data:`TEXAS_HOLDEM` or :data:`FIVE_CARD_DRAW`).
     :ivar limit: :data:`FIXED_LIMIT`, :data:`POT_LIMIT` or :data:`NO_LIMIT`.
     :ivar small_bet: the small bet S of stakes "S/2S"; the big blind is S.
-    :ivar big_bet: the big bet (default 2S).
-    :ivar small_blind: default S/2.
-    :ivar big_blind: default S.
+    :ivar big_bet: the big bet (0, the default: 2S).
+    :ivar small_blind: 0 (the default): half the big blind.
+    :ivar big_blind: 0 (the default): S.
     :ivar cap: most bets per round (a bet and three raises; preflop the big blind
         counts); ``None``: no cap (the default for no limit and pot limit).
     :ivar seats: number of seats.
@@ -218,9 +218,9 @@ class TableConfig:
     variant: Variant = TEXAS_HOLDEM
     limit: int = FIXED_LIMIT
     small_bet: Decimal = Decimal(10)
-    big_bet: Decimal | None = None
-    small_blind: Decimal | None = None
-    big_blind: Decimal | None = None
+    big_bet: Decimal = ZERO
+    small_blind: Decimal = ZERO
+    big_blind: Decimal = ZERO
     cap: int | None = 4
     seats: int = 10
     min_players: int = 2
@@ -230,14 +230,14 @@ class TableConfig:
     def __post_init__(self) -> None:
         set_ = object.__setattr__
         set_(self, "small_bet", money(self.small_bet, "small bet"))
-        if self.big_bet is None:
-            set_(self, "big_bet", self.small_bet * 2)
-        if self.big_blind is None:
-            set_(self, "big_blind", self.small_bet)
-        if self.small_blind is None:
-            set_(self, "small_blind", self.big_blind / 2)
         for name in ("big_bet", "small_blind", "big_blind"):
             set_(self, name, money(getattr(self, name), name.replace("_", " ")))
+        if not self.big_bet:
+            set_(self, "big_bet", self.small_bet * 2)
+        if not self.big_blind:
+            set_(self, "big_blind", self.small_bet)
+        if not self.small_blind:
+            set_(self, "small_blind", money(self.big_blind / 2, "small blind (half the big)"))
         set_(self, "chip", money(self.chip, "chip"))
         if self.limit not in LIMIT_NAMES:
             raise ValueError(f"unknown limit style {self.limit!r}")
@@ -835,13 +835,11 @@ class Table:
             for s in cands:
                 self.players[s].new = False
         self.button = button
-        if len(cands) == 2:
-            sb = button
-            bb = self._next(button, cands)
-        else:
+        sb: int | None = button
+        if len(cands) > 2:
             sb = self._next(button, cands)
-            assert sb is not None
-            bb = self._next(sb, cands)
+        assert sb is not None
+        bb = self._next(sb, cands)
         assert bb is not None
         self.hands_played += 1
         number = self.hands_played
@@ -1222,6 +1220,7 @@ class Table:
             self._next_step()
             return False
         start = h.to_act if h.to_act is not None else h.button
+        nxt: int | None
         if h.kind == BETTING and h.to_act in h.needs_act:
             nxt = h.to_act
         else:

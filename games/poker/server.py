@@ -111,6 +111,12 @@ def _s(v: Decimal | None) -> str | None:
     return None if v is None else str(v)
 
 
+def _only(seat: int | None) -> frozenset[int]:
+    """The visibility of a private event for ``seat``."""
+    assert seat is not None
+    return frozenset({seat})
+
+
 def _seconds(options: Mapping[str, Any], key: str) -> float:
     v = options[key]
     if isinstance(v, bool) or not isinstance(v, int | float | str):
@@ -318,8 +324,8 @@ class PokerGame:
         """The table as ``seat`` sees it: the fields of the XML ``gameinfo``."""
         t = self.table
         h = t.hand
+        live = h if h is not None and not h.over else None  # the hand in progress
         cfg = t.config
-        running = h is not None and not h.over
         turn = t.turn
         shown = h.shown if h is not None else set()
         players = []
@@ -327,20 +333,16 @@ class PokerGame:
             p = t.players.get(s)
             if p is None:
                 continue
-            dealt = h is not None and s in h.hole
-            if not dealt:
-                hole: list[int] = []
-            elif s == seat or s in shown:
-                hole = list(h.hole[s])
-            else:
-                hole = [-1] * len(h.hole[s])
+            hole: list[int] = []
+            if h is not None and s in h.hole:
+                hole = list(h.hole[s]) if s == seat or s in shown else [-1] * len(h.hole[s])
             if p.sitting_out:
                 state = "sittingout"
             elif h is not None and s in h.folded:
                 state = "folded"
-            elif running and s in h.allin:
+            elif live is not None and s in live.allin:
                 state = "allin"
-            elif running and s in h.seats:
+            elif live is not None and s in live.seats:
                 state = "active"
             else:
                 state = "waiting"
@@ -353,15 +355,15 @@ class PokerGame:
                         h.start_stacks.get(s, p.stack) if h is not None else p.stack
                     ),
                     "holecards": hole,
-                    "inpot": str(h.contrib.get(s, 0)) if running else "0",
-                    "inpotthisround": str(h.bets.get(s, 0)) if running else "0",
+                    "inpot": str(live.contrib.get(s, 0)) if live is not None else "0",
+                    "inpotthisround": str(live.bets.get(s, 0)) if live is not None else "0",
                     "hasactedthisround": bool(
-                        running
-                        and h.kind == rules.BETTING
-                        and s in h.seats
-                        and s not in h.needs_act
+                        live is not None
+                        and live.kind == rules.BETTING
+                        and s in live.seats
+                        and s not in live.needs_act
                     ),
-                    "hastopostblind": bool(running and s in h.owed),
+                    "hastopostblind": bool(live is not None and s in live.owed),
                     "lastaction": self._last_action(s),
                     "state": state,
                     "sitoutnext": p.sit_out_next,
@@ -375,6 +377,13 @@ class PokerGame:
             if a["index"] in (rules.BET, rules.RAISE):
                 minraise = a.get("min", a.get("amount"))
         last = t.last_hand
+        if live is not None:
+            stage = max(live.stage, 0)
+        else:
+            stage = 4 if h is not None else 0
+        to_call = "0"
+        if live is not None and seat is not None and seat in live.bets:
+            to_call = str(t._to_call(seat))
         return {
             "game": cfg.variant.name,
             "variant": self.variant,
@@ -392,7 +401,7 @@ class PokerGame:
             "cap": cfg.cap,
             "minplayers": cfg.min_players,
             "seats": self.seats,
-            "stage": (h.stage if running and h.stage >= 0 else (4 if h is not None else 0)),
+            "stage": stage,
             "buttonseat": t.button,
             "smallblindseat": h.sb_seat if h is not None else None,
             "bigblindseat": h.bb_seat if h is not None else None,
@@ -404,11 +413,13 @@ class PokerGame:
                 {"amount": str(p.amount), "seats": list(p.eligible)}
                 for p in (h.pots if h is not None else [])
             ],
-            "raisesthisround": max(h.bets_count - 1, 0) if running else 0,
-            "betsthisround": h.bets_count if running else 0,
-            "tocall": str(t._to_call(seat)) if running and seat in h.bets else "0",
+            "raisesthisround": max(live.bets_count - 1, 0) if live is not None else 0,
+            "betsthisround": live.bets_count if live is not None else 0,
+            "tocall": to_call,
             "minraise": minraise,
-            "playerstoact": sorted(h.needs_act) if running and h.kind == rules.BETTING else [],
+            "playerstoact": (
+                sorted(live.needs_act) if live is not None and live.kind == rules.BETTING else []
+            ),
             "winners": sorted(h.winners) if h is not None else [],
             "players": players,
             "myseat": seat,
@@ -607,11 +618,7 @@ class PokerGame:
                 )
             return out
         if k == "autopost":
-            return [
-                GameEvent(
-                    "autopost", {"seat": rec.seat, "on": rec.get("on")}, frozenset({rec.seat})
-                )
-            ]
+            return [GameEvent("autopost", {"seat": rec.seat, "on": rec.get("on")}, _only(rec.seat))]
         if k == "hand":
             return [
                 GameEvent(
@@ -633,7 +640,7 @@ class PokerGame:
                 GameEvent(
                     "hole",
                     {"seat": rec.seat, "cards": list(rec.cards), "type": 1},
-                    frozenset({rec.seat}),
+                    _only(rec.seat),
                 )
             ]
             h = t.hand
@@ -680,7 +687,7 @@ class PokerGame:
                             "type": 1,
                             "replaced": list(rec.get("positions")),
                         },
-                        frozenset({rec.seat}),
+                        _only(rec.seat),
                     )
                 )
             return [GameEvent("action", data)] + out
