@@ -127,7 +127,7 @@ def equity(
             used.add(a)
             used.add(b)
             opp_holes.append((a, b))
-        extra = []
+        extra: list[int] = []
         while len(extra) < need:
             c = live[randrange(len(live))]
             if c not in used:
