@@ -2,7 +2,8 @@
 
 Each takes an :class:`~.observation.Observation` and a ``random.Random`` and returns an
 action index (one of ``obs.legal``).  Outside betting decisions every policy posts its
-blinds, shows its cards when asked to show or muck, and discards nothing.
+blinds, mucks when asked to show or muck (winning hands are shown by the engine), and
+discards nothing.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .observation import (
     CHECK,
     DISCARD,
     FOLD,
+    MUCK,
     POST_BLIND,
     RAISE,
     RIVER,
@@ -42,7 +44,7 @@ def housekeeping(obs: Observation) -> int | None:
     """The answer to a non-betting decision, or ``None`` for a betting decision."""
     legal = obs.legal
     if not any(a in legal for a in (FOLD, CHECK, CALL, BET, RAISE)):
-        return first_legal(obs, POST_BLIND, SHOW, SIT_IN, DISCARD)
+        return first_legal(obs, POST_BLIND, MUCK, SHOW, SIT_IN, DISCARD)
     return None
 
 

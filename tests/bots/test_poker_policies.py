@@ -48,7 +48,8 @@ def test_housekeeping_decisions():
     rng = random.Random(1)
     for name, policy in policies.POLICIES.items():
         assert policy(obs(legal=(POST_BLIND, SIT_OUT)), rng) == POST_BLIND, name
-        assert policy(obs(legal=(SHOW, MUCK)), rng) == SHOW, name
+        assert policy(obs(legal=(SHOW, MUCK)), rng) == MUCK, name
+        assert policy(obs(legal=(SHOW,)), rng) == SHOW, name
         assert policy(obs(legal=(DISCARD,)), rng) == DISCARD, name
 
 
