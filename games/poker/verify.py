@@ -7,6 +7,12 @@ taken from the deck.  :func:`verify_hand` checks that the seed matches the commi
 that every dealt card is the seed's deck card at its position (see
 :mod:`games.poker.shuffle`), and that the board and every hole card listed in the
 record were among the cards dealt.
+
+A record without ``dealt`` (the store keeps ``dealer``, ``players`` with ``seat`` and
+shown ``hole`` cards, and ``board``) is checked by the engine's documented Texas
+Hold'em deal order: with ``P`` players dealt in, ordered clockwise from the seat left
+of the button, player ``i``'s ``k``-th hole card is deck position ``k * P + i``; then
+one burn card before each street: flop at ``2P+1..2P+3``, turn ``2P+5``, river ``2P+7``.
 """
 
 from __future__ import annotations
@@ -68,11 +74,48 @@ def _cards_listed(record: Any) -> list[int]:
     return [c for c in cards if c != HIDDEN]
 
 
+def holdem_positions(record: Any) -> dict[int, int]:
+    """``{deck position: card}`` of the known cards of a Texas Hold'em hand record
+    without ``dealt``, by the engine's deal order (see the module docstring)."""
+    dealer = _get(record, "dealer")
+    if dealer is None:
+        dealer = _get(record, "button")
+    players = _get(record, "players") or ()
+    holes: dict[int, list[int]] = {}
+    for p in players:
+        if isinstance(p, Mapping):
+            seat, hole = p.get("seat"), p.get("hole") or ()
+        else:  # (seat, name, stack) tuples of a HandRecord: cards are in ``hole``
+            seat, hole = p[0], ()
+        holes[int(seat)] = [int(c) for c in hole]
+    for entry in _get(record, "hole") or ():
+        if isinstance(entry, Mapping):
+            holes[int(entry["seat"])] = [int(c) for c in entry.get("cards", ())]
+        else:
+            holes[int(entry[0])] = [int(c) for c in entry[1]]
+    if dealer is None or not holes:
+        raise ValueError("the record names no dealer or no players")
+    b = int(dealer)
+    top = max(holes) + 1
+    order = sorted(holes, key=lambda s: (s - b - 1) % max(top, b + 1))
+    n = len(order)
+    out: dict[int, int] = {}
+    for i, seat in enumerate(order):
+        for k, c in enumerate(holes[seat][:2]):
+            if c != HIDDEN:
+                out[k * n + i] = c
+    board_positions = [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7]
+    for pos, c in zip(board_positions, _get(record, "board") or (), strict=False):
+        out[pos] = int(c)
+    return out
+
+
 def verify_hand(record: Any) -> Verdict:
     """Recompute the deck of a stored hand from its revealed seed and check it.
 
     :param record: a ``HandRecord`` or a mapping with ``commitment``, ``seed`` (hex),
-        ``dealt`` and optionally ``board`` and ``hole`` (directly or under ``extra``).
+        ``dealt`` and optionally ``board`` and ``hole`` (directly or under ``extra``);
+        or a store hand (``dealer``, ``players`` with ``seat`` and ``hole``, ``board``).
     :returns: a :class:`~.shuffle.Verdict` ``(ok, reason)``; never raises for a bad
         record (a malformed one is simply not ok).
     """
@@ -83,7 +126,8 @@ def verify_hand(record: Any) -> Verdict:
     if not seed:
         return Verdict(False, "the hand's seed was not revealed")
     try:
-        dealt = _dealt_positions(_get(record, "dealt") or ())
+        raw = _get(record, "dealt")
+        dealt = _dealt_positions(raw) if raw else holdem_positions(record)
         listed = _cards_listed(record)
     except (TypeError, ValueError, KeyError) as e:
         return Verdict(False, f"malformed hand record: {e}")

@@ -80,3 +80,35 @@ def test_incomplete_records():
     assert not verify_hand({"commitment": "ab"}).ok
     assert not verify_hand({"commitment": "ab", "seed": "00" * 32, "dealt": [("x", 1)]}).ok
     assert not verify_hand({"commitment": "ab", "seed": "zz", "dealt": []}).ok
+
+
+def as_store_hand(record, shown_only=True):
+    """The record as ``IStore.hands()`` returns it: no ``dealt``; shown hole cards."""
+    holes = dict(record.hole)
+    return {
+        "hand_id": 7,
+        "dealer": record.button,
+        "board": list(record.board),
+        "commitment": record.get("commitment"),
+        "seed": record.get("seed"),
+        "players": [
+            {"name": n, "seat": s, "hole": list(holes[s]) if s in record.shown else []}
+            for s, n, _ in record.players
+        ],
+    }
+
+
+def test_store_hand_verifies_by_deal_order():
+    for players in (2, 3, 6):
+        seed = shuffle.new_seed()
+        record = played_hand(seed, players)
+        store_hand = as_store_hand(record)
+        ok, reason = verify_hand(store_hand)
+        assert ok, reason
+        # every hole card known: positions follow the engine's documented order
+        for p in store_hand["players"]:
+            p["hole"] = list(dict(record.hole)[p["seat"]])
+        assert verify_hand(store_hand).ok
+        p = store_hand["players"][-1]
+        p["hole"] = p["hole"][::-1]  # the two cards in the wrong order: caught
+        assert not verify_hand(store_hand).ok
