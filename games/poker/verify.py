@@ -87,6 +87,8 @@ def holdem_positions(record: Any) -> dict[int, int]:
             seat, hole = p.get("seat"), p.get("hole") or ()
         else:  # (seat, name, stack) tuples of a HandRecord: cards are in ``hole``
             seat, hole = p[0], ()
+        if seat is None:
+            raise ValueError("a player without a seat")
         holes[int(seat)] = [int(c) for c in hole]
     for entry in _get(record, "hole") or ():
         if isinstance(entry, Mapping):
