@@ -365,6 +365,9 @@ class HandRecord:
     :ivar players: ``(seat, name, stack at start)`` of each player dealt in or posting.
     :ivar hole: ``(seat, cards)`` of every player dealt in.
     :ivar shown: seats whose cards were shown.
+    :ivar pots: the pots as split: after hands that could win nothing are out, with
+        their remaining contenders (the pots announced at the end of each betting
+        round are in the ``pots`` records of :attr:`actions`).
     :ivar actions: every record of the hand in order.
     :ivar awards: ``(seat, amount, pot index, hand text)``.
     :ivar deltas: ``(seat, won - put in)`` per player.
@@ -639,7 +642,7 @@ class Table:
         total = sum((p.stack for p in self.players.values()), ZERO)
         h = self.hand
         if h is not None and not h.over:
-            total += sum(h.contrib.values(), ZERO) + h.dead
+            total += self.pot_total()
         return total
 
     def pot_total(self) -> Decimal:
@@ -647,7 +650,7 @@ class Table:
         h = self.hand
         if h is None or h.over:
             return ZERO
-        return sum(h.contrib.values(), ZERO) + h.dead
+        return sum(h.contrib.values(), ZERO) + h.dead - sum((a[1] for a in h.awards), ZERO)
 
     # -- seating ------------------------------------------------------------------------
 
@@ -713,6 +716,14 @@ class Table:
             rec = self._emit(Record("leaving", seat, text=p.name))
             self._auto_play()
             return rec
+        return self._remove(seat)
+
+    def remove(self, seat: int) -> Record:
+        """Remove the player at ``seat`` now (no hand may be running with them in it);
+        the ``leave`` record carries the stack that goes back."""
+        self._player(seat)
+        if self.in_hand and self._involved(seat):
+            raise RuleError(f"seat {seat} is in the hand: it leaves at the end")
         return self._remove(seat)
 
     def _involved(self, seat: int) -> bool:
@@ -881,7 +892,11 @@ class Table:
         return rec
 
     def _mark_missed(self, sb: int, bb: int, cands: list[int]) -> None:
-        """Sitting-out players the blinds passed since the last hand owe them."""
+        """Sitting-out players the blinds passed since the last hand owe them.
+
+        A player the big blind passed owes the big blind (live) and the small blind
+        (dead); one only the small blind passed owes the small blind (dead).
+        """
         if self._last_bb is None or self._last_sb is None:
             return
         n = self.config.seats
@@ -893,7 +908,8 @@ class Table:
             if s in cands or p.new:
                 continue
             if passed(s, self._last_bb, bb):
-                p.missed_big = True
+                # missed the big blind: owes both (the big live, the small dead)
+                p.missed_big = p.missed_small = True
             if passed(s, self._last_sb, sb):
                 p.missed_small = True
 
@@ -1261,6 +1277,8 @@ class Table:
             return None
         if seat not in h.may_raise:
             return None
+        if not self._raise_answerable(seat):
+            return None
         if cfg.cap is not None and h.bets_count >= cfg.cap:
             return None
         if cfg.limit == FIXED_LIMIT:
@@ -1273,6 +1291,14 @@ class Table:
             high = min(high, self._pot_raise_max(seat))
         low = min(low, most)
         return low, max(low, high)
+
+    def _raise_answerable(self, seat: int) -> bool:
+        """Whether another player in the hand has chips beyond the current bet."""
+        h = self.hand
+        assert h is not None
+        return any(
+            s != seat and h.bets[s] + self.players[s].stack > h.current_bet for s in h.live()
+        )
 
     def legal_actions(self, seat: int) -> tuple[Legal, ...]:
         """What ``seat`` may do now (empty when it is not this seat's turn)."""
@@ -1432,6 +1458,8 @@ class Table:
             raise RuleError(f"not enough chips to {what}: call (all in) or fold")
         if seat not in h.may_raise:
             raise RuleError("an all-in for less than a full raise did not reopen the betting")
+        if not self._raise_answerable(seat):
+            raise RuleError(f"everyone else is all in or folded: nobody could answer a {what}")
         bounds = self._raise_bounds(seat)
         assert bounds is not None
         lo, hi = bounds
@@ -1580,32 +1608,47 @@ class Table:
         h.show_queue = [winner]
 
     def _winnings(self) -> None:
+        """Evaluate the hands and split the pots.
+
+        Hands that cannot win any pot are out first; pots next to each other whose
+        remaining contenders are the same are then split as one (as pokerkit does), each
+        pot equally among its best hands, odd chips to the first winner left of the
+        button.
+        """
         h = self.hand
         assert h is not None
         board = h.board
         for s in h.live():
             h.values[s] = self._evaluate(list(h.hole[s]) + list(board))
-        for i, pot in enumerate(h.pots):
-            contenders = [s for s in pot.eligible if s in h.values]
-            if not contenders or not pot.amount:
+
+        def best_of(seats: Iterable[int]) -> set[int]:
+            seats = [s for s in seats if s in h.values]
+            if not seats:
+                return set()
+            top = max(h.values[s] for s in seats)
+            return {s for s in seats if h.values[s] == top}
+
+        alive: set[int] = set()
+        for pot in h.pots:
+            if pot.amount:
+                alive |= best_of(pot.eligible)
+        merged: list[Pot] = []
+        for pot in h.pots:
+            elig = tuple(s for s in pot.eligible if s in alive)
+            if merged and merged[-1].eligible == elig:
+                merged[-1] = Pot(merged[-1].amount + pot.amount, elig)
+            else:
+                merged.append(Pot(pot.amount, elig))
+        h.pots = merged
+        payouts: list[tuple[int, Decimal, int]] = []
+        for i, pot in enumerate(merged):
+            winners = self._ring_after(h.button, best_of(pot.eligible))
+            if not winners or not pot.amount:
                 continue
-            best = max(h.values[s] for s in contenders)
-            winners = self._ring_after(h.button, [s for s in contenders if h.values[s] == best])
             for s, amt in split(pot.amount, winners, self.config.chip).items():
-                self._award(s, amt, i, self._describe(h.values[s]))
+                payouts.append((s, amt, i))
                 h.winners.add(s)
-
-    def _award(self, seat: int, amount: Decimal, pot: int, text: str) -> None:
-        h = self.hand
-        assert h is not None
-        self.players[seat].stack += amount
-        h.awards.append((seat, amount, pot, text))
-        self._emit(Record("award", seat, amount=amount, text=text, extra=(("pot", pot),)))
-
-    def _begin_muck_round(self) -> None:
-        """Winners and the last aggressor show; the others may show or muck."""
-        h = self.hand
-        assert h is not None
+        # the winning hands (and the last aggressor's) are shown before the pots go
         live = h.live()
         first = h.aggressor if h.aggressor in live else None
         if first is None:
@@ -1618,6 +1661,19 @@ class Table:
                 self._show(s)
             else:
                 h.show_queue.append(s)
+        for s, amt, i in payouts:
+            self._award(s, amt, i, self._describe(h.values[s]))
+
+    def _award(self, seat: int, amount: Decimal, pot: int, text: str) -> None:
+        h = self.hand
+        assert h is not None
+        self.players[seat].stack += amount
+        h.awards.append((seat, amount, pot, text))
+        self._emit(Record("award", seat, amount=amount, text=text, extra=(("pot", pot),)))
+
+    def _begin_muck_round(self) -> None:
+        """The losers not shown yet (queued by the winnings) may show or muck, in
+        showdown order: the last aggressor first, else from the left of the button."""
 
     def _show_step(self) -> bool:
         h = self.hand
@@ -1736,6 +1792,32 @@ class Table:
             elif p.stack <= 0 and not p.sitting_out:
                 p.sitting_out = True
                 self._emit(Record("sitout", s, index=SIT_OUT, text="no chips"))
+
+    def verify_abort_hand(self) -> Hand:
+        """Check a hand is running."""
+        if self.hand is None or self.hand.over:
+            raise RuleError("no hand is running")
+        return self.hand
+
+    def abort_hand(self) -> Record:
+        """Stop the running hand (the table closes): money still in the pot goes back
+        to whoever put it in; pots already awarded stay awarded."""
+        h = self.verify_abort_hand()
+        if not h.awards:
+            paid = dict(h.contrib)
+            for s, d in h.dead_paid.items():
+                paid[s] = paid.get(s, ZERO) + d
+            for s, amount in sorted(paid.items()):
+                if amount and s in self.players:
+                    self.players[s].stack += amount
+                    self._emit(Record("return", s, amount=amount))
+            h.contrib.clear()
+            h.dead = ZERO
+        rec = self._emit(Record("cancel", text="hand aborted"))
+        h.to_act = h.kind = None
+        h.state = SHOWDOWN
+        h.over = True
+        return rec
 
     # defaults and timeouts ------------------------------------------------------------
 

@@ -88,3 +88,27 @@ def fresh_deck(seed: int = 0) -> list[int]:
     d = list(range(52))
     random.Random(seed).shuffle(d)
     return d
+
+
+def random_action(t: R.Table, rng: random.Random, unit: Decimal = Decimal(1)) -> R.Record:
+    """Let the seat to act do a random legal thing (amounts in whole ``unit``)."""
+    turn = t.turn
+    assert turn is not None
+    seat = turn.seat
+    opts = t.legal_actions(seat)
+    assert opts, f"no legal action for the seat to act: {turn}"
+    a = rng.choice(opts)
+    if a.index == R.DISCARD:
+        k = rng.randint(0, a.count)
+        return t.discard(seat, rng.sample(range(len(t.hand.hole[seat])), k))
+    if a.index in (R.BET, R.RAISE) and a.min is not None:
+        lo, hi = a.min, a.max
+        if rng.random() < 0.25:
+            amount = hi
+        elif rng.random() < 0.3:
+            amount = lo
+        else:
+            steps = int((hi - lo) / unit)
+            amount = lo + unit * rng.randint(0, steps)
+        return t.act(seat, a.index, amount)
+    return t.act(seat, a.index, a.amount)
