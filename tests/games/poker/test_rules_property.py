@@ -21,7 +21,7 @@ from games.poker import rules as R
 
 from .pokerhelp import random_action
 
-EXAMPLES = 3000 if os.environ.get("GAMEHUB_SOAK") == "full" else 150
+EXAMPLES = 5000 if os.environ.get("GAMEHUB_SOAK") == "full" else 300
 HANDS = 12
 
 
