@@ -353,3 +353,39 @@ def test_hand_record_and_text_after_a_hand():
     assert "Shuffle seed: " + extra["seed"] in text
     # the broadcast hand-over event carries no hole cards
     assert "hole" not in g.kinds("handover")[0].data
+
+
+def test_lobby_bots_play_a_table_and_the_chips_add_up(tmp_path):
+    """Bot seats (driven by the lobby on turn events) play many hands on the clock."""
+    from hub.lobby import Lobby
+    from hub.registry import Registry, builtin_meta_dir
+
+    registry = Registry(tmp_path, task.Clock(), builtin_meta_dir())
+    registry.load()
+    clock = task.Clock()
+    lobby = Lobby(registry, clock, rng=random.Random(2))
+    game = lobby.create_game(
+        "texas-holdem",
+        seats=["bot:caller", "bot:raiser", "bot:poker-random"],
+        options={"auto_post": True, "buyin": "200"},
+    )
+    events = []
+
+    class Watcher:
+        def game_event(self, g, event):
+            events.append(event)
+
+    game.observe(Watcher())
+    for _ in range(4000):
+        clock.advance(0.5)
+        if len([e for e in events if e.kind == "handover"]) >= 25:
+            break
+    overs = [e for e in events if e.kind == "handover"]
+    assert len(overs) >= 25
+    # no bot timed out: every decision was answered
+    assert not [e for e in events if e.kind == "timeout"]
+    engine = game.engine
+    assert engine.table.chips_in_play() == 600
+    for e in overs:
+        assert sum(D(v) for v in e.data["deltas"].values()) == 0
+    lobby.stop()
