@@ -277,7 +277,8 @@ class Pot:
 class Record:
     """A frozen record of one thing that happened.
 
-    :ivar kind: ``seat`` (taken), ``leave``, ``sitout``, ``sitin``, ``autopost``,
+    :ivar kind: ``seat`` (taken), ``addchips``, ``leaving``, ``leave``, ``sitout``,
+        ``sitin``, ``autopost``,
         ``hand`` (new hand), ``post`` (a blind; ``dead`` part in ``extra``),
         ``refuse`` (a blind), ``hole`` (cards dealt to ``seat``), ``board``,
         ``fold``, ``check``, ``call``, ``bet``, ``raise``, ``discard``, ``return``
@@ -686,6 +687,27 @@ class Table:
         amount = self.verify_seat_player(seat, name, stack)
         self.players[seat] = Player(seat, name, amount)
         return self._emit(Record("seat", seat, amount=amount, text=name))
+
+    def verify_add_chips(self, seat: int, amount: Any) -> Decimal:
+        """Check ``seat`` may add ``amount`` chips now (not while in a hand)."""
+        value = money(amount, "amount")
+        self._player(seat)
+        if value <= 0:
+            raise RuleError("add a positive amount of chips")
+        if self.in_hand and self._involved(seat):
+            raise RuleError("chips can be added between hands only (table stakes)")
+        return value
+
+    def can_add_chips(self, seat: int, amount: Any) -> bool:
+        """Whether :meth:`add_chips` would succeed."""
+        return self._can(self.verify_add_chips, seat, amount)
+
+    def add_chips(self, seat: int, amount: Any) -> Record:
+        """Add chips to the stack at ``seat`` (a top-up or rebuy, between hands)."""
+        value = self.verify_add_chips(seat, amount)
+        p = self.players[seat]
+        p.stack += value
+        return self._emit(Record("addchips", seat, amount=value, text=p.name))
 
     def verify_leave(self, seat: int) -> Player:
         """Check ``seat`` is taken and not already leaving."""
@@ -1751,7 +1773,13 @@ class Table:
             for s in sorted(set(h.seats) | h.posted | h.refused)
             if s in self.players
         )
-        deltas = tuple((s, self.players[s].stack - start) for s, _, start in players)
+        won: dict[int, Decimal] = {}
+        for s, amount, _pot, _text in h.awards:
+            won[s] = won.get(s, ZERO) + amount
+        deltas = tuple(
+            (s, won.get(s, ZERO) - h.contrib.get(s, ZERO) - h.dead_paid.get(s, ZERO))
+            for s, _, _start in players
+        )
         cfg = self.config
         self._emit(
             Record(

@@ -12,13 +12,16 @@ Actions are mappings that mirror the XML ``texasmessage/action`` indices::
     {"index": 10, "discarded": [0, 3]}             change the first and fourth card
     {"index": 5, "amount": "1"}                    post blinds automatically from now on
     {"index": 11, "seat": 3, "amount": "200", "name": "ann"}   take seat 3, buy in 200
+    {"index": 11, "seat": 3, "amount": "200"}      (from seat 3) add 200 chips between hands
 
 Events (``kind``: data; amounts are decimal strings; ``type`` is the XML event type):
 
-- ``buyin`` {seat, name, amount}: chips moved from the account to the table.
+- ``buyin`` {seat, name, amount}: chips moved from the account to the table (taking a
+  seat, or adding chips between hands).
 - ``cashout`` {seat, name, amount}: chips go back from the table to the account (a
   player left; at the end of the hand when they were in it; or the game stopped).
-- ``seat`` {seat, name, what: taken | leaving | left | sitout | sitin, amount} (type 8).
+- ``seat`` {seat, name, what: taken | addchips | leaving | left | sitout | sitin,
+  amount} (type 8).
 - ``hand`` {handid, number, button, smallblindseat, bigblindseat, commitment} (type 0).
 - ``deal`` {seats, count} (public) and ``hole`` {seat, cards} (private, type 1).
 - ``board`` {cards, board, stage} (type 2).
@@ -80,7 +83,7 @@ EVENT_TYPES = {
 }
 
 #: Engine records that do not change whose decision it is.
-PASSIVE = frozenset({"seat", "sitout", "sitin", "autopost", "leaving", "leave"})
+PASSIVE = frozenset({"seat", "addchips", "sitout", "sitin", "autopost", "leaving", "leave"})
 
 LIMITS = {
     "fixed-limit": rules.FIXED_LIMIT,
@@ -256,6 +259,21 @@ class PokerGame:
         self._flush()
         self._maybe_start()
 
+    def _add_chips(self, seat: int, amount: Decimal | None) -> None:
+        if amount is None:
+            raise BadAction("say how many chips to add")
+        p = self.table.players[seat]
+        top = self.options["max_buyin"]
+        if top is not None and p.stack + amount > top:
+            raise IllegalAction(f"a stack may be at most {top}")
+        try:
+            self.table.add_chips(seat, amount)
+        except RuleError as e:
+            raise IllegalAction(e.reason) from None
+        self._emit(GameEvent("buyin", {"seat": seat, "name": p.name, "amount": str(amount)}))
+        self._flush()
+        self._maybe_start()
+
     def leave(self, seat: int) -> None:
         """The player at ``seat`` leaves: their stack goes back at the end of the hand."""
         if seat not in self.table.players or not self.table.can_leave(seat):
@@ -285,9 +303,12 @@ class PokerGame:
             except (TypeError, ValueError) as e:
                 raise BadAction(str(e)) from None
         if index == rules.TAKE_SEAT:
-            target, name = action.get("seat"), action.get("name")
+            target, name = action.get("seat", seat), action.get("name")
             if not isinstance(target, int) or isinstance(target, bool):
                 raise BadAction("take seat needs a seat number")
+            if seat is not None and target == seat and seat in self.table.players:
+                self._add_chips(seat, amount)  # seated already: a top-up
+                return
             if not isinstance(name, str) or not name:
                 raise BadAction("take seat needs a name")
             self.seat_player(target, name, amount)
@@ -602,7 +623,7 @@ class PokerGame:
         """The events of one engine record."""
         k = rec.kind
         t = self.table
-        if k in ("seat", "leaving", "leave", "sitout", "sitin"):
+        if k in ("seat", "addchips", "leaving", "leave", "sitout", "sitin"):
             what = {"seat": "taken", "leave": "left"}.get(k, k)
             data: dict[str, Any] = {"seat": rec.seat, "what": what, "type": 8}
             if rec.text and k != "sitout":

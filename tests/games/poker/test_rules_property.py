@@ -89,6 +89,13 @@ def session(seed: int, n: int, limit: int, draw: bool, cents: bool) -> int:
             s = rng.choice(sorted(t.players))
             if t.can_sit_in(s):
                 t.sit_in(s)
+        elif r < 0.12 and t.players:
+            s = rng.choice(sorted(t.players))
+            amount = buy_in()
+            if t.can_add_chips(s, amount):
+                t.add_chips(s, amount)
+                nonlocal bought
+                bought += amount
 
     hands = 0
     for _ in range(HANDS):

@@ -389,3 +389,15 @@ def test_lobby_bots_play_a_table_and_the_chips_add_up(tmp_path):
     for e in overs:
         assert sum(D(v) for v in e.data["deltas"].values()) == 0
     lobby.stop()
+
+
+def test_top_up_between_hands_only():
+    g = Game(seats=3, auto_post=True)
+    g.game.seat_player(0, "ann")
+    g.game.act(0, {"index": 11, "seat": 0, "amount": "200"})
+    assert g.kinds("buyin")[-1].data == {"seat": 0, "name": "ann", "amount": "200"}
+    assert g.game.table.players[0].stack == 1200
+    g.game.seat_player(1, "bob")  # a hand starts
+    with pytest.raises(IllegalAction, match="between hands"):
+        g.game.act(0, {"index": 11, "seat": 0, "amount": "200"})
+    assert g.game.table.players[0].stack < 1200
