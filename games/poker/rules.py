@@ -17,6 +17,19 @@ to a log that :meth:`Table.drain` hands out, so a front end can turn it into eve
 Money is :class:`decimal.Decimal` (an ``int`` or a decimal string is converted); a
 ``float`` is refused with :class:`TypeError`.
 
+Table rules settled here where poker-rules.md leaves a choice: the button moves to the
+next player sitting in (a moving button, no dead button); heads-up the button posts
+the small blind.  A newcomer posts a big blind (live) to be dealt in unless in the big
+blind (nobody owes it while the table starts).  A player the big blind passed while
+sitting out owes the big blind live and the small blind dead on return; one only the
+small blind passed owes it dead.  Refusing a blind (or letting its timer run out) sits
+the player out; a refused big blind moves to the next player.  An all-in for less than
+a full raise does not reopen the betting and does not count towards the cap.  At the
+showdown hands that cannot win any pot are out first; neighbouring pots whose
+remaining contenders coincide are split as one (pokerkit's convention, which only
+moves odd chips); each pot goes in equal whole chips to its best hands, the odd chips
+to the first winner left of the button.
+
 Cards are ints 0–51 (``rank * 4 + suit``, see :mod:`.cards`).  The deck is injected
 per hand (:meth:`Table.start_hand`), so tests can stack it; cards are dealt from its
 front in this documented order: hole cards one at a time around the table starting
