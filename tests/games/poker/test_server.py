@@ -367,7 +367,7 @@ def test_lobby_bots_play_a_table_and_the_chips_add_up(tmp_path):
     game = lobby.create_game(
         "texas-holdem",
         seats=["bot:caller", "bot:raiser", "bot:poker-random"],
-        options={"auto_post": True, "buyin": "200"},
+        options={"auto_post": True, "buyin": "20000"},  # nobody busts in 25 hands
     )
     events = []
 
@@ -385,7 +385,7 @@ def test_lobby_bots_play_a_table_and_the_chips_add_up(tmp_path):
     # no bot timed out: every decision was answered
     assert not [e for e in events if e.kind == "timeout"]
     engine = game.engine
-    assert engine.table.chips_in_play() == 600
+    assert engine.table.chips_in_play() == 60000
     for e in overs:
         assert sum(D(v) for v in e.data["deltas"].values()) == 0
     lobby.stop()
