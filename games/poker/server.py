@@ -370,6 +370,8 @@ class PokerGame:
             players.append(
                 {
                     "seat": s,
+                    "myseat": s,
+                    "myname": p.name,
                     "accountname": p.name,
                     "bankroll": str(p.stack),
                     "bankrollatstartofhand": str(
@@ -387,6 +389,7 @@ class PokerGame:
                     "hastopostblind": bool(live is not None and s in live.owed),
                     "lastaction": self._last_action(s),
                     "state": state,
+                    "mystate": state,
                     "sitoutnext": p.sit_out_next,
                     "leaving": p.leaving,
                     "autopost": p.auto_post,

@@ -401,3 +401,30 @@ def test_top_up_between_hands_only():
     with pytest.raises(IllegalAction, match="between hands"):
         g.game.act(0, {"index": 11, "seat": 0, "amount": "200"})
     assert g.game.table.players[0].stack < 1200
+
+
+GAMEINFO = (
+    "ante bigblind smallblind boardcards buttonseat currentplayerseat gameid limitstyle "
+    "minplayers minraise players playerstoact pot raisesthisround stage winners "
+    "bigblindseat smallblindseat myname myseat handid smallbet bigbet cap pots timeleft "
+    "commitment"
+).split()
+PLAYERINFO = (
+    "bankroll bankrollatstartofhand hasactedthisround hastopostblind holecards inpot "
+    "inpotthisround lastaction myname myseat mystate accountname"
+).split()
+
+
+def test_view_has_the_gameinfo_fields():
+    g = Game(seats=3, auto_post=True, variant="no-limit")
+    g.game.seat_player(0, "ann")
+    g.game.seat_player(1, "bob")
+    seat = g.game.table.turn.seat
+    v = g.game.view(seat)
+    assert not set(GAMEINFO) - set(v)
+    for p in v["players"]:
+        assert not set(PLAYERINFO) - set(p)
+    assert v["limitstyle"] == 2 and v["stage"] == 0 and v["currentplayerseat"] == seat
+    assert v["minraise"] == "20" and v["timeleft"] == 30_000 and v["pot"] == "15"
+    g.clock.advance(10)
+    assert g.game.view(seat)["timeleft"] == 20_000
