@@ -230,9 +230,12 @@ class Store:
     # -- life ------------------------------------------------------------------------
 
     @defer.inlineCallbacks
-    def start(self) -> Any:
+    def start(self, recover: bool = True) -> Any:
         """Open the database, migrate it to the current schema, then return chips left
         at tables by a previous run to their accounts (:meth:`recover`).
+
+        :param recover: ``False`` for tools that share the database with a running
+            hub (``gamehub ledger check``): they must not touch chips in play.
 
         :raises hub.store.errors.SchemaTooNew: the database is newer than this code.
         """
@@ -248,7 +251,8 @@ class Store:
                     before=before,
                     after=after,
                 )
-            yield self.recover()
+            if recover:
+                yield self.recover()
         except Exception:
             yield self.stop()
             raise
