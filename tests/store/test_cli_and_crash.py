@@ -13,6 +13,7 @@ import pytest_twisted
 
 from hub.model import GameError
 from hub.store import cli
+from tests.hubprocess import HubProcess
 
 from .conftest import make_store
 
@@ -113,8 +114,9 @@ async def test_ledger_check_command_fails_on_bad_books(store, dsn):
     assert "ledger FAILED" in r.stdout and "problem:" in r.stdout
 
 
-@pytest_twisted.ensureDeferred
-async def test_sigkill_while_holding_chips_then_restart_returns_every_chip(dsn):
+def kill_holder(dsn: str) -> None:
+    """Run ``tests.store.holder`` until it has bought in and settled hands, then
+    SIGKILL it in the middle of its work."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     holder = subprocess.Popen(
         [sys.executable, "-m", "tests.store.holder", dsn],
@@ -139,24 +141,20 @@ async def test_sigkill_while_holding_chips_then_restart_returns_every_chip(dsn):
             holder.wait()
         holder.stdout.close()
         holder.stderr.close()
-
     # the books balance even now: the chips are recorded at the tables
     r = gamehub("ledger", "check", "--db", dsn)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "at tables 600.60" in r.stdout
 
+
+async def assert_every_chip_back(dsn: str) -> None:
+    """Both holders' chips are in their accounts, exactly as the settled hands left
+    them, and ``gamehub ledger check`` agrees."""
     store = make_store(dsn)
-    await store.start()  # a hub starting on this database: recovery runs first
+    await store.start(recover=False)
     try:
-        assert sorted((n, g) for n, g, _ in store.recovered) == [
-            ("kim", "table-a"),
-            ("kim", "table-b"),
-            ("lee", "table-a"),
-            ("lee", "table-b"),
-        ]
         kim = (await store.get_account("kim")).balance
         lee = (await store.get_account("lee")).balance
-        assert kim + lee == D("2000.00")
         settled = {
             row["key"]
             for row in await store.ledger(game_id="table-a", limit=10**6)
@@ -167,8 +165,42 @@ async def test_sigkill_while_holding_chips_then_restart_returns_every_chip(dsn):
         won = sum((D("0.10") if n % 3 else D("-0.10") for n in range(1, hands + 1)), D(0))
         assert (kim, lee) == (D("1000.00") + won, D("1000.00") - won)
         assert await store.chips_at("table-a") == {} and await store.chips_at("table-b") == {}
+        refunds = [r for r in await store.ledger(limit=10**6) if r["kind"] == "refund"]
+        assert len(refunds) == 4
     finally:
         await store.stop()
     r = gamehub("ledger", "check", "--db", dsn)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "at tables 0.00" in r.stdout and "issued 2000.00" in r.stdout
+
+
+@pytest_twisted.ensureDeferred
+async def test_sigkill_while_holding_chips_then_store_start_returns_every_chip(dsn):
+    kill_holder(dsn)
+    store = make_store(dsn)
+    await store.start()  # what the hub does first: recovery
+    try:
+        assert sorted((n, g) for n, g, _ in store.recovered) == [
+            ("kim", "table-a"),
+            ("kim", "table-b"),
+            ("lee", "table-a"),
+            ("lee", "table-b"),
+        ]
+    finally:
+        await store.stop()
+    await assert_every_chip_back(dsn)
+
+
+@pytest_twisted.ensureDeferred
+async def test_sigkill_while_holding_chips_then_twistd_gamehub_returns_every_chip(dsn, tmp_path):
+    kill_holder(dsn)
+    hub = HubProcess(tmp_path, web="tcp:0:interface=127.0.0.1")
+    hub.extra = ["--db", dsn]
+    with hub:
+        assert hub.get_json("/api/health")["status"] == "ok"
+        log = hub.log()
+    assert hub.proc.returncode is not None
+    assert log.count("recovery:") == 4, log
+    assert log.index("recovery:") < log.index("front end listening")
+    assert not hub.errors(), hub.errors()
+    await assert_every_chip_back(dsn)
