@@ -14,7 +14,7 @@ from collections.abc import Sequence
 #: sub-command → ("module:function", one line of help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("hub.runner:main", "run the hub in the foreground (same options as twistd gamehub)"),
-    "account": ("hub.store.cli:account_main", "create, delete, list accounts; set types; grant chips"),
+    "account": ("hub.store.cli:account_main", "create|delete|list|set-type|grant accounts"),
     "ledger": ("hub.store.cli:ledger_main", "check that every chip is accounted for"),
 }
 
