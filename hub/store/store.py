@@ -186,6 +186,7 @@ class Store:
             lockout=throttle_lockout,
         )
         self._pool: Any = None
+        self._started = False
         self.recovered: list[tuple[str, str, Decimal]] = []
 
     # -- plumbing ------------------------------------------------------------------
@@ -237,8 +238,12 @@ class Store:
         :param recover: ``False`` for tools that share the database with a running
             hub (``gamehub ledger check``): they must not touch chips in play.
 
+        Starting a started store does nothing (recovery runs once per start).
+
         :raises hub.store.errors.SchemaTooNew: the database is newer than this code.
         """
+        if self._started:
+            return
         if self._pool is None:
             self._pool = self.dialect.pool(self._reactor)
             self._pool.start()
@@ -256,6 +261,7 @@ class Store:
         except Exception:
             yield self.stop()
             raise
+        self._started = True
         self.log.info("store {db} ready", db=self.dialect.describe())
 
     def migrate(self, target: int | None = None) -> defer.Deferred[tuple[int, int]]:
@@ -269,6 +275,7 @@ class Store:
     def stop(self) -> defer.Deferred[None]:
         """Close the connections."""
         pool, self._pool = self._pool, None
+        self._started = False
         if pool is not None:
             pool.close()
         return defer.succeed(None)
