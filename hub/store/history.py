@@ -95,9 +95,10 @@ class HistoryMixin(StoreBase):
         since: float | None = None,
         until: float | None = None,
         limit: int = 50,
+        game_type: str | None = None,
     ) -> defer.Deferred[list[dict[str, Any]]]:
-        """Finished games, newest first: of one game id, of one player (by name), in a
-        time range (``since <= finished < until``).  Each is a dict with ``game_id``,
+        """Finished games, newest first: of one game id, of one type, of one player (by
+        name), in a time range (``since <= finished < until``).  Each is a dict with ``game_id``,
         ``type``, ``variant``, ``name``, ``started``, ``finished``, ``summary``,
         ``result`` and ``players`` (seat, name, kind, score, winner, net)."""
 
@@ -111,6 +112,9 @@ class HistoryMixin(StoreBase):
             if game_id is not None:
                 query += " AND g.game_id = ?"
                 params.append(game_id)
+            if game_type is not None:
+                query += " AND g.type = ?"
+                params.append(game_type)
             if player is not None:
                 query += (
                     " AND EXISTS (SELECT 1 FROM game_player p WHERE p.game_id = g.game_id"
