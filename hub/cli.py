@@ -14,6 +14,10 @@ from collections.abc import Sequence
 #: sub-command → ("module:function", one line of help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("hub.runner:main", "run the hub in the foreground (same options as twistd gamehub)"),
+    "xml-client": (
+        "hub.xml_client_cli:main",
+        "an interactive client for the XML protocol (--hub HOST:PORT)",
+    ),
 }
 
 
