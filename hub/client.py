@@ -145,6 +145,8 @@ class HubClient:
         self.lobby_changes: list[tuple[str, int]] = []
         self.notices: list[str] = []
         self.invalid: list[tuple[bytes, str]] = []
+        #: responses that answered no request of ours (errors about raw bytes we wrote)
+        self.unmatched: list[Answer] = []
         self.received: list[bytes] = []
         self.on_state: Callable[[GameUpdate], Any] | None = None
         self.on_chat: Callable[[GameUpdate], Any] | None = None
@@ -213,6 +215,8 @@ class HubClient:
         elif kind == "response":
             if self.proto is not None and self.proto.pending:
                 self.proto.pending.popleft().callback(Answer.of(root))
+            else:
+                self.unmatched.append(Answer.of(root))
         elif kind == "stateupdate":
             self._state_update(root)
 
@@ -274,11 +278,21 @@ class HubClient:
 
     # -- requests -------------------------------------------------------------------------
 
-    def send_raw(self, data: bytes) -> None:
-        """Send one frame of arbitrary bytes (tests of hostile input)."""
+    def send_frame(self, data: bytes) -> defer.Deferred:
+        """Send one frame of arbitrary bytes (tests of hostile input); fires with the
+        :class:`Answer` to it (no check)."""
         if self.proto is None:
-            raise error.ConnectionLost("not connected")
+            return defer.fail(error.ConnectionLost("not connected"))
+        d: defer.Deferred = defer.Deferred()
+        self.proto.pending.append(d)
         self.proto.sendString(data)
+        return d
+
+    def write_raw(self, data: bytes) -> None:
+        """Write bytes to the stream as they are, without framing (tests)."""
+        if self.proto is None or self.proto.transport is None:
+            raise error.ConnectionLost("not connected")
+        self.proto.transport.write(data)
 
     def request(
         self, body: Any, sessionid: int | None = None, check: bool = True
@@ -300,8 +314,8 @@ class HubClient:
             d.addCallback(_checked)
         return d
 
-    def _group(self, group: str, op: str, gameid: int | None = None, **attrs: Any) -> Any:
-        outer = codec.element(group, gameid=gameid)
+    def _group(self, group: str, op: str, game: int | None = None, **attrs: Any) -> Any:
+        outer = codec.element(group, gameid=game)
         inner = codec.sub(outer, op, **attrs)
         return outer, inner
 
@@ -439,13 +453,13 @@ class HubClient:
 
     def delete_game(self, gameid: int) -> defer.Deferred:
         """``game/delete`` (creator or admin)."""
-        outer, _ = self._group("game", "delete", gameid=gameid)
+        outer, _ = self._group("game", "delete", game=gameid)
         return self.request(outer)
 
     @defer.inlineCallbacks
     def join(self, gameid: int) -> Any:
         """``game/join`` → the game session id (kept in :attr:`game_sessions`)."""
-        outer, _ = self._group("game", "join", gameid=gameid)
+        outer, _ = self._group("game", "join", game=gameid)
         answer = yield self.request(outer)
         self.game_sessions[gameid] = answer.sessionid
         return answer
@@ -462,7 +476,7 @@ class HubClient:
             sid = self._game_session(gameid)
         except RequestFailed as e:
             return defer.fail(e)
-        outer, action = self._group("game", "action", gameid=gameid)
+        outer, action = self._group("game", "action", game=gameid)
         parameters = codec.sub(action, "parameters")
         parameters.append(payload if not isinstance(payload, str) else etree.fromstring(payload))
         return self.request(outer, sessionid=sid)
@@ -473,7 +487,7 @@ class HubClient:
             sid = self._game_session(gameid)
         except RequestFailed as e:
             return defer.fail(e)
-        outer, chat = self._group("game", "chat", gameid=gameid, sender=self._me())
+        outer, chat = self._group("game", "chat", game=gameid, sender=self._me())
         codec.sub(chat, "message", text)
         return self.request(outer, sessionid=sid)
 
@@ -483,7 +497,7 @@ class HubClient:
             sid = self._game_session(gameid)
         except RequestFailed as e:
             return defer.fail(e)
-        outer, custom = self._group("game", "custom", gameid=gameid)
+        outer, custom = self._group("game", "custom", game=gameid)
         custom.append(payload if not isinstance(payload, str) else etree.fromstring(payload))
         return self.request(outer, sessionid=sid)
 
@@ -491,7 +505,7 @@ class HubClient:
     def part(self, gameid: int) -> Any:
         """``game/part``: leave the game (and its seat)."""
         sid = self._game_session(gameid)
-        outer, _ = self._group("game", "part", gameid=gameid)
+        outer, _ = self._group("game", "part", game=gameid)
         answer = yield self.request(outer, sessionid=sid)
         self.game_sessions.pop(gameid, None)
         return answer

@@ -50,6 +50,7 @@ class XMLProtocol(Int32StringReceiver, TimeoutMixin):
         self.callLater = frontend.reactor.callLater  # TimeoutMixin's timer source
         self._buffer = bytearray()
         self._frame_timer: Any = None
+        self._close_timer: Any = None
         self._queue: deque[bytes] = deque()
         self._busy = False
         self._in_next = False
@@ -78,6 +79,9 @@ class XMLProtocol(Int32StringReceiver, TimeoutMixin):
         self.closing = True
         self.setTimeout(None)
         self._cancel_frame_timer()
+        if self._close_timer is not None and self._close_timer.active():
+            self._close_timer.cancel()
+        self._close_timer = None
         self._queue.clear()
         self._buffer = bytearray()
         self.frontend.connection_lost(self)
@@ -111,6 +115,19 @@ class XMLProtocol(Int32StringReceiver, TimeoutMixin):
         self._cancel_frame_timer()
         self._queue.clear()
         self._buffer = bytearray()
+        if self.transport is None:
+            return
+        # Half-close first: the peer reads the error before anything it still sends
+        # (and we discard) could turn our close into a reset; then close for good.
+        lose_write = getattr(self.transport, "loseWriteConnection", None)
+        if lose_write is not None:
+            lose_write()
+            self._close_timer = self.callLater(self.frontend.close_grace, self._close_now)
+        else:
+            self.transport.loseConnection()
+
+    def _close_now(self) -> None:
+        self._close_timer = None
         if self.transport is not None:
             self.transport.loseConnection()
 

@@ -104,7 +104,8 @@ class XMLFrontend(protocol.ServerFactory):
         ``reactor``, ``options``, ``bound_ports``).
 
     Options (``hub.options``): ``xml_max_frame`` (65536), ``xml_idle_timeout`` (600 s),
-    ``xml_frame_deadline`` (30 s), ``xml_max_per_address`` (16), ``xml_max_pending`` (32).
+    ``xml_frame_deadline`` (30 s), ``xml_max_per_address`` (16), ``xml_max_pending`` (32),
+    ``xml_close_grace`` (2 s: how long a refused connection stays half-closed).
     """
 
     log = Logger()
@@ -120,6 +121,7 @@ class XMLFrontend(protocol.ServerFactory):
         self.frame_deadline = float(options.get("xml_frame_deadline", 30))
         self.max_per_address = int(options.get("xml_max_per_address", 16))
         self.max_pending = int(options.get("xml_max_pending", 32))
+        self.close_grace = float(options.get("xml_close_grace", 2))
         self.server_name = str(options.get("server_name", "gamehub"))
         self.connections: set[XMLProtocol] = set()
         self.per_address: Counter[str] = Counter()
