@@ -112,7 +112,8 @@ class XMLClientProtocol(Int32StringReceiver):
 
     def lengthLimitExceeded(self, length: int) -> None:  # noqa: N802
         self.log.warn("server frame of {length} bytes is too large", length=length)
-        self.transport.loseConnection()
+        if self.transport is not None:
+            self.transport.loseConnection()
 
     def connectionLost(self, reason: Any = protocol.connectionDone) -> None:  # noqa: N802
         pending, self.pending = self.pending, deque()

@@ -155,8 +155,8 @@ class Console(LineReceiver):
                 entries = yield c.history(gameid=int(args[0]))
             return "\n".join(f"{e.get('time', '')} {e.get('name')}: {e.get('summary')}" for e in entries) or "none"  # fmt: skip
         if name == "new" and len(args) in (2, 3):
-            seats = int(args[2]) if len(args) == 3 else None
-            gameid = yield c.create_game(args[0], args[1], seats=seats)
+            count = int(args[2]) if len(args) == 3 else None
+            gameid = yield c.create_game(args[0], args[1], seats=count)
             return f"game {gameid} created"
         if name == "join" and len(args) == 1:
             answer = yield c.join(int(args[0]))

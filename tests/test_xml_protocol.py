@@ -405,3 +405,24 @@ def test_generic_adapter_json_payloads(hub, frontend) -> None:
             codec.etree.fromstring(b"<parameters><action>[1]</action></parameters>")
         )
     assert adapter.render_event(GameEvent("moved", {"a": 1}), None).get("kind") == "moved"
+
+
+def test_refusal_half_closes_then_closes_after_grace(hub, frontend) -> None:
+    from twisted.internet.testing import StringTransport
+
+    class HalfCloseable(StringTransport):
+        write_closed = False
+
+        def loseWriteConnection(self) -> None:  # noqa: N802
+            self.write_closed = True
+
+    conn = Conn(frontend)
+    greeted(conn)
+    transport = HalfCloseable()
+    conn.proto.transport = transport
+    conn.raw(b"\x00\x00\x00\x00")
+    assert transport.write_closed and not transport.disconnecting
+    conn.raw(b"x" * 1000)  # discarded while half-closed
+    assert len(conn.proto._buffer) == 0
+    hub.reactor.advance(frontend.close_grace + 0.1)
+    assert transport.disconnecting

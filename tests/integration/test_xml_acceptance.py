@@ -7,7 +7,7 @@ from ``GET /schema/message.xsd`` (served by the front end's ``schema_resource``)
 
 from __future__ import annotations
 
-import os
+import io
 from decimal import Decimal
 
 import pytest
@@ -318,8 +318,37 @@ async def test_another_connections_session_is_refused(hub, errors):
     assert errors.texts() == []
 
 
-@pytest.mark.skipif(os.name != "posix", reason="uses a POSIX pipe for standard input")
-def test_xml_client_command_is_registered():
+@pytest_twisted.ensureDeferred
+async def test_xml_client_console(hub, errors):
     from hub.cli import COMMANDS
+    from hub.xml_client_cli import Console
 
     assert COMMANDS["xml-client"][0] == "hub.xml_client_cli:main"
+    client = await connect(hub)
+    out = io.StringIO()
+    console = Console(client, out, defer.Deferred())
+    assert await bounded(console.command("create", ["carl", "pass1234"])) == "account carl created"
+    assert (await bounded(console.command("login", ["carl", "pass1234"]))).startswith(
+        "logged in as carl, balance 1000.00"
+    )
+    assert "hello:" in await bounded(console.command("types", []))
+    created = await bounded(console.command("new", ["hello", "cli", "1"]))
+    gameid = int(created.split()[1])
+    assert "cli" in await bounded(console.command("list", []))
+    assert "seated" in await bounded(console.command("join", [str(gameid)]))
+    assert await bounded(console.command("hello", [str(gameid), "from", "cli"])) == "ok"
+    await bounded(client.wait_for(lambda u: u.payload is not None and u.payload.tag == "over"))
+    assert "Hello from carl: from cli" in out.getvalue()
+    assert (await bounded(console.command("nonsense", []))).startswith("? nonsense")
+    await bounded(console.command("quit", []))
+    assert client.invalid == []
+    assert errors.texts() == []
+
+
+def test_xml_client_bad_hub_argument(capsys):
+    from hub.xml_client_cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["--hub", "no-port"])
+    assert e.value.code == 2
+    assert "HOST:PORT" in capsys.readouterr().err

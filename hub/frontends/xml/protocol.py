@@ -47,7 +47,7 @@ class XMLProtocol(Int32StringReceiver, TimeoutMixin):
         self.over_cap = over_cap
         self.conn_id = f"x{next(_ids)}"
         self.MAX_LENGTH = frontend.max_frame
-        self.callLater = frontend.reactor.callLater  # TimeoutMixin's timer source
+        self.callLater = frontend.reactor.callLater  # type: ignore[method-assign]  # TimeoutMixin's timer source
         self._buffer = bytearray()
         self._frame_timer: Any = None
         self._close_timer: Any = None

@@ -24,7 +24,7 @@ class SchemaResource(resource.Resource):
             child.etag = hashlib.sha256(data).hexdigest()
             self.putChild(name.encode(), child)
 
-    def getChild(self, path: bytes, request) -> resource.Resource:  # noqa: N802
+    def getChild(self, path: bytes, request) -> resource.IResource:  # noqa: N802
         """Anything but the schema files: 404."""
         return notFound("No such schema", "Only message.xsd and texas.xsd are published.")
 
