@@ -426,3 +426,40 @@ def test_refusal_half_closes_then_closes_after_grace(hub, frontend) -> None:
     assert len(conn.proto._buffer) == 0
     hub.reactor.advance(frontend.close_grace + 0.1)
     assert transport.disconnecting
+
+
+def test_rate_limit_answers_429_in_order_then_recovers(tmp_path) -> None:
+    hub = FakeHub(tmp_path, xml_rate=1, xml_burst=3)
+    f = make_factory(hub)
+    conn = Conn(f)
+    greeted(conn)
+    doc = b"<message><request><lobby><availablegames/></lobby></request></message>"
+    conn.raw(b"".join(len(doc).to_bytes(4, "big") + doc for _ in range(5)))
+    assert [outcome(d)[1] for d in conn.read()] == [401, 401, 401, 429, 429]
+    assert not conn.closed
+    hub.reactor.advance(1.0)
+    conn.send(doc)
+    assert [outcome(d)[1] for d in conn.read()] == [401]
+
+
+def test_client_that_does_not_read_is_dropped(tmp_path) -> None:
+    hub = FakeHub(tmp_path, xml_max_backlog=2000)
+    f = make_factory(hub)
+    f.doStart()
+    conn = Conn(f)
+    greeted(conn)
+    login(conn, "ann")
+    conn.proto.pauseProducing()  # as the transport does when its buffer is full
+    for n in range(40):
+        hub.lobby.create_game("hello", name=f"g{n}")  # a lobby update each
+    assert conn.transport.disconnecting
+    f.doStop()
+
+
+def test_shutdown_notice(hub, frontend) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    frontend.stopFactory()
+    (doc,) = conn.read()
+    assert doc.findtext("stateupdate/general/description") == "the hub is shutting down"
+    frontend.startFactory()

@@ -12,7 +12,11 @@ which answers each with exactly one response document.
   is not complete ``frame_deadline`` seconds after its first byte get a ``general``
   408 notice and a close.
 - A client with more than ``max_pending`` requests waiting for their answers gets a
-  ``general`` 429 and a close.
+  ``general`` 429 and a close; one that sends more than ``rate`` requests a second
+  (bursts of ``burst``) gets 429 answers for the excess.
+- A client that does not read: the protocol is the transport's push producer; while
+  the transport is paused, at most ``max_backlog`` bytes are written, then the
+  connection is dropped.
 """
 
 from __future__ import annotations
@@ -22,15 +26,18 @@ from collections import deque
 from typing import Any
 
 from twisted.internet import defer
+from twisted.internet.interfaces import IPushProducer
 from twisted.logger import Logger
 from twisted.protocols.basic import Int32StringReceiver
 from twisted.protocols.policies import TimeoutMixin
+from zope.interface import implementer
 
 from . import codec
 
 _ids = itertools.count(1)
 
 
+@implementer(IPushProducer)
 class XMLProtocol(Int32StringReceiver, TimeoutMixin):
     """One client connection of the XML front end.
 
@@ -57,6 +64,10 @@ class XMLProtocol(Int32StringReceiver, TimeoutMixin):
         self._held: list[bytes] | None = None
         self.closing = False
         self.connected_ = False
+        self._paused = False
+        self._backlog = 0
+        self._tokens = float(frontend.burst)
+        self._tokens_at = frontend.reactor.seconds()
         #: filled in by the front end: the logged-in account and the sessions
         self.account: Any = None
         self.lobby_session = 0
@@ -67,6 +78,8 @@ class XMLProtocol(Int32StringReceiver, TimeoutMixin):
     def connectionMade(self) -> None:
         """Greet (or refuse, above the per-address cap) and start the idle timer."""
         self.connected_ = True
+        if self.transport is not None and hasattr(self.transport, "registerProducer"):
+            self.transport.registerProducer(self, True)
         if self.over_cap:
             self.fail(429, f"too many connections from {self.peer}")
             return
@@ -214,16 +227,54 @@ class XMLProtocol(Int32StringReceiver, TimeoutMixin):
     # -- output ----------------------------------------------------------------------------
 
     def send(self, document: bytes) -> None:
-        """Write one frame (now, or after the response being prepared)."""
+        """Write one frame (dropping the connection of a client that stopped reading)."""
         if not self.connected_ or self.transport is None:
             return
+        if self._paused:
+            self._backlog += len(document) + 4
+            if self._backlog > self.frontend.max_backlog:
+                self.log.info(
+                    "xml {conn} from {peer}: not reading; dropped",
+                    conn=self.conn_id,
+                    peer=self.peer,
+                )
+                self.connected_ = False
+                self.closing = True
+                self.transport.abortConnection()  # type: ignore[attr-defined]
+                return
         self.sendString(document)
+
+    def pauseProducing(self) -> None:  # noqa: N802
+        """The transport's buffer is full: the client is not reading fast enough."""
+        self._paused = True
+        self._backlog = 0
+
+    def resumeProducing(self) -> None:  # noqa: N802
+        """The transport's buffer drained."""
+        self._paused = False
+        self._backlog = 0
+
+    def stopProducing(self) -> None:  # noqa: N802
+        """The connection is going away."""
+        self.closing = True
+
+    def take_token(self) -> bool:
+        """Whether one more request is within the rate limit (token bucket)."""
+        now = self.frontend.reactor.seconds()
+        rate, burst = self.frontend.rate, self.frontend.burst
+        self._tokens = min(burst, self._tokens + (now - self._tokens_at) * rate)
+        self._tokens_at = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return True
+        return False
 
     def send_update(self, document: bytes) -> None:
         """Write a state update; while a request of this connection is being answered it
         waits until that response is written, so a response always comes first."""
         if self.closing:
             return
+        self.resetTimeout()  # a connection that follows a game is not idle
         if self._held is not None:
             self._held.append(document)
         else:

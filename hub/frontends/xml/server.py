@@ -105,7 +105,9 @@ class XMLFrontend(protocol.ServerFactory):
 
     Options (``hub.options``): ``xml_max_frame`` (65536), ``xml_idle_timeout`` (600 s),
     ``xml_frame_deadline`` (30 s), ``xml_max_per_address`` (16), ``xml_max_pending`` (32),
-    ``xml_close_grace`` (2 s: how long a refused connection stays half-closed).
+    ``xml_close_grace`` (2 s: how long a refused connection stays half-closed),
+    ``xml_rate`` / ``xml_burst`` (20 requests a second, bursts of 60),
+    ``xml_max_backlog`` (1 MiB written to a client that does not read).
     """
 
     log = Logger()
@@ -122,6 +124,9 @@ class XMLFrontend(protocol.ServerFactory):
         self.max_per_address = int(options.get("xml_max_per_address", 16))
         self.max_pending = int(options.get("xml_max_pending", 32))
         self.close_grace = float(options.get("xml_close_grace", 2))
+        self.rate = float(options.get("xml_rate", 20))
+        self.burst = float(options.get("xml_burst", 60))
+        self.max_backlog = int(options.get("xml_max_backlog", 1 << 20))
         self.server_name = str(options.get("server_name", "gamehub"))
         self.connections: set[XMLProtocol] = set()
         self.per_address: Counter[str] = Counter()
@@ -138,7 +143,11 @@ class XMLFrontend(protocol.ServerFactory):
             self._listening = True
 
     def stopFactory(self) -> None:
-        """Stop following the lobby."""
+        """Tell every client the hub is going away; stop following the lobby."""
+        notice = codec.encode(codec.build_notice("the hub is shutting down"))
+        for conn in list(self.connections):
+            if not conn.closing:
+                conn.send_update(notice)
         if self._listening:
             self.lobby.remove_listener(self)
             self._listening = False
@@ -234,14 +243,15 @@ class XMLFrontend(protocol.ServerFactory):
             self.record(conn, "in", frame)
             return defer.succeed(self._reply(conn, codec.build_error(e.code, e.reason), None))
         game = None
-        if isinstance(request, codec.GameRequest):
-            wid = self._wire.get(request.gameid)
-            if wid is not None:
-                try:
-                    game = self.lobby.get(wid)
-                except GameError:
-                    game = None
+        if isinstance(request, codec.GameRequest) and request.gameid:
+            try:
+                game = self.find_game(request.gameid)
+            except Refused:
+                game = None
         self.record(conn, "in", frame, game)
+        if not conn.take_token():
+            error = codec.build_error(429, "too many requests; slow down", request.sessionid)
+            return defer.succeed(self._reply(conn, error, game))
         handler = getattr(self, "_on_" + type(request).__name__)
         d = defer.maybeDeferred(handler, conn, request)
 
