@@ -52,6 +52,7 @@ class Console(LineReceiver):
         self.client = client
         self.out = out
         self.done = done
+        self._last: defer.Deferred = defer.succeed(None)
         client.on_state = self._state
         client.on_chat = self._chat
         client.on_lobby = lambda change, gameid, row: self.say(f"[lobby] game {gameid} {change}")
@@ -95,7 +96,8 @@ class Console(LineReceiver):
             return
         if not words:
             return
-        d = defer.maybeDeferred(self.command, words[0].lower(), words[1:])
+        # One command at a time: the next is sent once the previous is answered.
+        d = self._last.addCallback(lambda _: self.command(words[0].lower(), words[1:]))
         d.addCallback(lambda text: self.say(text) if text else None)
         d.addErrback(self._failed)
 

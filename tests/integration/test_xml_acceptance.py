@@ -340,6 +340,13 @@ async def test_xml_client_console(hub, errors):
     await bounded(client.wait_for(lambda u: u.payload is not None and u.payload.tag == "over"))
     assert "Hello from carl: from cli" in out.getvalue()
     assert (await bounded(console.command("nonsense", []))).startswith("? nonsense")
+    # lines typed in a burst run one after the other
+    await bounded(console.command("logout", []))
+    console.lineReceived(b"login carl pass1234")
+    console.lineReceived(b"types")
+    await bounded(console._last)
+    assert "refused" not in out.getvalue()
+    assert out.getvalue().count("hello: The smallest") == 1
     await bounded(console.command("quit", []))
     assert client.invalid == []
     assert errors.texts() == []
