@@ -182,6 +182,11 @@ def test_wrong_password_and_duplicate_account(frontend) -> None:
         '<authentication><login accountname="ann" password="nope"/></authentication>', 0
     )
     assert outcome(r)[:2] == (False, 401)
+    # refused in the request's own response element, as a seed client expects
+    node = r.find("response/authentication/login")
+    assert node.get("success") == "false" and node.get("errorcode") == "401"
+    r, _ = other.one("<lobby><gamelist/></lobby>", 0)
+    assert r.find("response/general").get("errorcode") == "401"
 
 
 def test_admin_account_only_by_admin(hub, frontend) -> None:

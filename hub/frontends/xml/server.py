@@ -250,7 +250,7 @@ class XMLFrontend(protocol.ServerFactory):
                 game = None
         self.record(conn, "in", frame, game)
         if not conn.take_token():
-            error = codec.build_error(429, "too many requests; slow down", request.sessionid)
+            error = refusal(request, 429, "too many requests; slow down")
             return defer.succeed(self._reply(conn, error, game))
         handler = getattr(self, "_on_" + type(request).__name__)
         d = defer.maybeDeferred(handler, conn, request)
@@ -260,7 +260,7 @@ class XMLFrontend(protocol.ServerFactory):
             if error is None:
                 return failure
             value = failure.value
-            return codec.build_error(value.code, value.reason, request.sessionid)
+            return refusal(request, value.code, value.reason)
 
         d.addErrback(refused)
         d.addCallback(lambda root: self._reply(conn, root, game))
@@ -717,6 +717,46 @@ class XMLFrontend(protocol.ServerFactory):
             if conn.lobby_session and not conn.closing:
                 self.record(conn, "out", data)
                 conn.send_update(data)
+
+
+#: request type → (group, op) of the response element that can say success="false";
+#: other requests (lobby listings, custom) are refused with ``response/general``.
+_OWN_RESPONSE = {
+    codec.CreateAccount: ("accountmanagement", "create"),
+    codec.DeleteAccount: ("accountmanagement", "delete"),
+    codec.ChangePassword: ("accountmanagement", "changepassword"),
+    codec.Login: ("authentication", "login"),
+    codec.Logout: ("authentication", "logout"),
+    codec.CreateGame: ("game", "create"),
+    codec.DeleteGame: ("game", "delete"),
+    codec.JoinGame: ("game", "join"),
+    codec.PartGame: ("game", "part"),
+    codec.GameAction: ("game", "action"),
+    codec.Chat: ("game", "chat"),
+}
+
+
+def refusal(request: codec.Request, code: int, reason: str) -> etree._Element:
+    """The answer to a refused request: its own response element with
+    ``success="false"`` where the schema allows it (so a client waiting for, say,
+    ``authentication/login`` gets that), else ``response/general``."""
+    which = _OWN_RESPONSE.get(type(request))
+    if which is None:
+        return codec.build_error(code, reason, request.sessionid)
+    group, op = which
+    extra: dict[str, Any] = {}
+    if op == "login":
+        extra = {"name": getattr(request, "accountname", ""), "type": 0}
+    return codec.build_response(
+        group,
+        op,
+        success=False,
+        errorcode=code,
+        description=reason,
+        sessionid=request.sessionid,
+        gameid=getattr(request, "gameid", None) if group == "game" else None,
+        **extra,
+    )
 
 
 def _type_name(account: Any) -> str:
