@@ -244,7 +244,9 @@ def test_full_hello_game(hub, frontend) -> None:
     assert outcome(r)[0]
     wid = int(r.find("response/game/create").get("gameid"))
     assert [u.find(".//change").get("type") for u in updates] == ["created"]
-    assert b.read()[0].find(".//change").get("type") == "created"
+    created = b.read()[0]
+    assert created.find(".//change").get("type") == "created"
+    assert int(created.get("sessionid")) == b.sid  # lobby updates carry the lobby session
     r, _ = b.one('<lobby><gamelist gametype="hello"/></lobby>')
     (row,) = r.findall("response/lobby/gamelist/games/game")
     assert (int(row.get("gameid")), row.get("name"), row.get("players")) == (wid, "greetings", "0")

@@ -805,10 +805,12 @@ def build_chat(
     return root
 
 
-def build_lobby_update(change: str, row: GameRow | None, gameid: int) -> etree._Element:
+def build_lobby_update(
+    change: str, row: GameRow | None, gameid: int, sessionid: int = 0
+) -> etree._Element:
     """``stateupdate/lobby/updatedlobbystate``: ``change`` (created/changed/removed) and
-    the game's row (``None`` when removed)."""
-    root = envelope(0)
+    the game's row (``None`` when removed), for the lobby session ``sessionid``."""
+    root = envelope(sessionid)
     node = sub(sub(sub(root, "stateupdate"), "lobby"), "updatedlobbystate", success=True)
     sub(node, "description", f"game {change}")
     parameters = sub(node, "parameters")

@@ -712,9 +712,11 @@ class XMLFrontend(protocol.ServerFactory):
                 self.send_game(session.conn, game, codec.encode(doc))
                 self._end_game_session(session, leave=False)
         row = None if change == "removed" else self.row(game)
-        data = codec.encode(codec.build_lobby_update(change, row, wid))
+        template = codec.build_lobby_update(change, row, wid)
         for conn in list(self.connections):
             if conn.lobby_session and not conn.closing:
+                template.set("sessionid", str(conn.lobby_session))
+                data = codec.encode(template)
                 self.record(conn, "out", data)
                 conn.send_update(data)
 
