@@ -14,10 +14,8 @@ from collections.abc import Sequence
 #: sub-command → ("module:function", one line of help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("hub.runner:main", "run the hub in the foreground (same options as twistd gamehub)"),
-    "xml-client": (
-        "hub.xml_client_cli:main",
-        "an interactive client for the XML protocol (--hub HOST:PORT)",
-    ),
+    "fetch": ("hub.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),
+    "xml-client": ("hub.xml_client_cli:main", "interactive XML protocol client (--hub HOST:PORT)"),
 }
 
 
