@@ -473,7 +473,7 @@ def decode(data: bytes, max_size: int = MAX_DOCUMENT) -> Request:
         return _request(sessionid, body)
     except ProtocolError:
         raise
-    except (ValueError, IndexError, AssertionError, TypeError) as e:
+    except (ValueError, IndexError, AssertionError, TypeError, AttributeError, KeyError) as e:
         raise ProtocolError(f"malformed request: {_short(e)}") from None
 
 
