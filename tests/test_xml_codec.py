@@ -262,24 +262,22 @@ VALUES = st.one_of(
 )  # fmt: skip
 
 
-def _tree(depth: int) -> st.SearchStrategy:
-    leaf = st.tuples(
+_LEAF = st.tuples(
+    st.sampled_from(TAGS),
+    st.dictionaries(st.sampled_from(ATTRS), VALUES, max_size=3),
+    st.one_of(st.none(), st.text(max_size=10)),
+    st.just(()),
+)
+TREES = st.recursive(
+    _LEAF,
+    lambda children: st.tuples(
         st.sampled_from(TAGS),
         st.dictionaries(st.sampled_from(ATTRS), VALUES, max_size=3),
         st.one_of(st.none(), st.text(max_size=10)),
-        st.just(()),
-    )
-    if depth == 0:
-        return leaf
-    return st.one_of(
-        leaf,
-        st.tuples(
-            st.sampled_from(TAGS),
-            st.dictionaries(st.sampled_from(ATTRS), VALUES, max_size=3),
-            st.one_of(st.none(), st.text(max_size=10)),
-            st.lists(_tree(depth - 1), max_size=3),
-        ),
-    )
+        st.lists(children, max_size=3),
+    ),
+    max_leaves=12,
+)
 
 
 def _render(node) -> str:
@@ -293,7 +291,7 @@ def _render(node) -> str:
 
 @st.composite
 def documents(draw) -> bytes:
-    body = draw(_tree(5))
+    body = draw(TREES)
     sessionid = draw(st.sampled_from(["", ' sessionid="0"', ' sessionid="42"', ' sessionid="x"']))
     text = f"<message{sessionid}><request>{_render(body)}</request></message>"
     if draw(st.booleans()):
