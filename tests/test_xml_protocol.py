@@ -470,3 +470,12 @@ def test_shutdown_notice(hub, frontend) -> None:
     (doc,) = conn.read()
     assert doc.findtext("stateupdate/general/description") == "the hub is shutting down"
     frontend.startFactory()
+
+
+def test_total_connection_cap(tmp_path) -> None:
+    f = make_factory(FakeHub(tmp_path, xml_max_connections=2))
+    a, b = Conn(f, host="10.0.0.1"), Conn(f, host="10.0.0.2")
+    greeted(a), greeted(b)
+    c = Conn(f, host="10.0.0.3")
+    (doc,) = c.read()
+    assert outcome(doc)[:2] == (False, 429) and c.closed

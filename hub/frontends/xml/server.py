@@ -104,7 +104,8 @@ class XMLFrontend(protocol.ServerFactory):
         ``reactor``, ``options``, ``bound_ports``).
 
     Options (``hub.options``): ``xml_max_frame`` (65536), ``xml_idle_timeout`` (600 s),
-    ``xml_frame_deadline`` (30 s), ``xml_max_per_address`` (16), ``xml_max_pending`` (32),
+    ``xml_frame_deadline`` (30 s), ``xml_max_per_address`` (16), ``xml_max_connections``
+    (4096), ``xml_max_pending`` (32),
     ``xml_close_grace`` (2 s: how long a refused connection stays half-closed),
     ``xml_rate`` / ``xml_burst`` (20 requests a second, bursts of 60),
     ``xml_max_backlog`` (1 MiB written to a client that does not read).
@@ -122,6 +123,7 @@ class XMLFrontend(protocol.ServerFactory):
         self.idle_timeout = float(options.get("xml_idle_timeout", 600))
         self.frame_deadline = float(options.get("xml_frame_deadline", 30))
         self.max_per_address = int(options.get("xml_max_per_address", 16))
+        self.max_connections = int(options.get("xml_max_connections", 4096))
         self.max_pending = int(options.get("xml_max_pending", 32))
         self.close_grace = float(options.get("xml_close_grace", 2))
         self.rate = float(options.get("xml_rate", 20))
@@ -155,7 +157,10 @@ class XMLFrontend(protocol.ServerFactory):
     def buildProtocol(self, addr: Any) -> XMLProtocol:
         """A protocol for a new connection (one that will refuse itself above the cap)."""
         peer = str(getattr(addr, "host", addr))
-        over = self.per_address[peer] >= self.max_per_address
+        over = (
+            self.per_address[peer] >= self.max_per_address
+            or len(self.connections) >= self.max_connections
+        )
         proto = self.protocol(self, peer, over_cap=over)
         proto.factory = self
         self.per_address[peer] += 1
