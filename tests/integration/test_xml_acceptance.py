@@ -359,3 +359,29 @@ def test_xml_client_bad_hub_argument(capsys):
         main(["--hub", "no-port"])
     assert e.value.code == 2
     assert "HOST:PORT" in capsys.readouterr().err
+
+
+@pytest_twisted.ensureDeferred
+async def test_play_against_an_in_hub_bot(hub, errors):
+    dan = await connect(hub)
+    await bounded(dan.create_account("dan", "secret4"))
+    await bounded(dan.login("dan", "secret4"))
+    gameid = await bounded(dan.create_game("hello", "vs bot", seats=["open", "bot:hello-bot"]))
+    details = await bounded(dan.game_details(gameid))
+    assert [p["kind"] for p in details["players"]] == ["open", "bot"]
+    await bounded(dan.join(gameid))
+    bot_said = await bounded(
+        dan.wait_for(
+            lambda u: (
+                u.payload is not None and u.payload.tag == "hello" and u.payload.get("seat") == "1"
+            )
+        )
+    )
+    assert bot_said.payload.get("name") == "hello-bot"
+    await bounded(dan.act(gameid, "<hello>beep</hello>"))
+    await bounded(dan.wait_for(lambda u: u.payload is not None and u.payload.tag == "over"))
+    found = await bounded(dan.find_player("hello-b"))
+    assert [(f["player"], f["gameid"]) for f in found] == [("hello-bot", gameid)]
+    assert dan.invalid == []
+    await dan.close()
+    assert errors.texts() == []
