@@ -203,8 +203,9 @@ class IStore(Interface):
 
     new_account_grant = Attribute("Decimal chips a new account receives.")
 
-    def start():
-        """Open, migrate the schema, return chips left at tables to their accounts."""
+    def start(recover=True):
+        """Open, migrate the schema, return chips left at tables to their accounts
+        (unless ``recover`` is false: tools beside a running hub)."""
 
     def stop():
         """Close the database connections."""
@@ -263,13 +264,36 @@ class IStore(Interface):
     def ledger(name=None, game_id=None, key=None, limit=100):
         """Ledger rows (dicts), newest first."""
 
-    def record_game(game_id, game_type, name, players, **details):
+    def record_game(
+        game_id,
+        game_type,
+        name,
+        players,
+        *,
+        variant=None,
+        started=None,
+        finished=None,
+        summary=None,
+        result=None,
+    ):
         """Store a finished game with per-seat results → ``True`` if new."""
 
     def games(game_id=None, player=None, since=None, until=None, limit=50):
         """Finished games (dicts with ``players``), newest first."""
 
-    def record_hand(game_id, dealer, players, **details):
+    def record_hand(
+        game_id,
+        dealer,
+        players,
+        *,
+        board=(),
+        showdown=None,
+        commitment=None,
+        seed=None,
+        actions=None,
+        at=None,
+        hand_key=None,
+    ):
         """Store a finished hand (the seed's ``hand``/``player`` rows) → hand id."""
 
     def hands(game_id=None, player=None, since=None, until=None, limit=50):

@@ -246,6 +246,10 @@ async def test_start_returns_chips_left_at_tables(dsn):
         report = await check(second)
         assert report.at_tables == 0
         assert await second.recover() == []  # nothing twice
+        # a second start() of a running store must not take chips from live tables
+        await second.buy_in("ann", "g3", "5", "live")
+        await second.start()
+        assert await second.chips_at("g3") == {"ann": D("5.00")}
     finally:
         await second.stop()
 
