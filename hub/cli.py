@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "account": ("hub.store.cli:account_main", "create|delete|list|set-type|grant accounts"),
     "ledger": ("hub.store.cli:ledger_main", "check that every chip is accounted for"),
     "fetch": ("hub.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),
+    "xml-client": ("hub.xml_client_cli:main", "interactive XML protocol client (--hub HOST:PORT)"),
 }
 
 
