@@ -428,3 +428,30 @@ def test_view_has_the_gameinfo_fields():
     assert v["minraise"] == "20" and v["timeleft"] == 30_000 and v["pot"] == "15"
     g.clock.advance(10)
     assert g.game.view(seat)["timeleft"] == 20_000
+
+
+def test_every_event_and_view_is_json():
+    import json
+
+    g = Game(seats=4, auto_post=False, variant="pot-limit", stakes="0.10/0.20", buyin="20")
+    for s, n in enumerate(("a", "b", "c")):
+        g.game.seat_player(s, n)
+    rng = random.Random(1)
+    for _ in range(400):
+        for s, p in list(g.game.table.players.items()):
+            if p.stack == 0 and not g.game.table.in_hand:
+                g.game.act(s, {"index": 11, "seat": s, "amount": "20"})
+            if p.sitting_out and p.stack > 0:
+                g.game.act(s, {"index": 7})
+        turn = g.game.table.turn
+        if turn is None:
+            g.clock.advance(4)
+            continue
+        legal = g.game.legal_actions(turn.seat)
+        a = rng.choice(legal)
+        g.game.act(turn.seat, {"index": a["index"], "amount": a.get("max", a.get("amount"))})
+        json.dumps(g.game.view(turn.seat))
+    g.game.stop()
+    for e in g.events:
+        json.dumps(dict(e.data))
+    assert len(g.kinds("handover")) > 5
