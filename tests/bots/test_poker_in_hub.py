@@ -51,3 +51,27 @@ def test_four_bots_play_fifty_hands_that_verify():
     # holdem folds sometimes and raises sometimes: it is not a baseline in disguise
     mine = [e.data["name"] for e in watcher.events if e.kind == "action" and e.data["seat"] == 0]
     assert "fold" in mine and ("raise" in mine or "bet" in mine)
+
+
+def test_baselines_play_five_card_draw():
+    from games.poker.server import FiveCardDrawFactory
+
+    registry = DictRegistry(
+        games=[FiveCardDrawFactory()], bots=[CallerFactory(), RaiserFactory(), RandomFactory()]
+    )
+    clock = Clock()
+    lobby = Lobby(registry, clock, rng=random.Random(9))
+    game = lobby.create_game(
+        "five-card-draw",
+        seats=["bot:caller", "bot:raiser", "bot:poker-random"],
+        options={"stakes": "10/20", "buyin": "100000"},
+    )
+    watcher = Recorder()
+    game.observe(watcher)
+    for _ in range(10_000):
+        if len(game.engine.hands) >= 20:
+            break
+        clock.advance(0.5)
+    assert len(game.engine.hands) >= 20
+    assert not [e for e in watcher.events if e.kind == "timeout"]
+    assert any(e.data.get("name") == "discard" for e in watcher.events if e.kind == "action")
