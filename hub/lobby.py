@@ -288,8 +288,11 @@ class GameInstance:
 
     # -- playing ------------------------------------------------------------------------
 
-    def take_seat(self, player: str, seat: int | None = None, kind: str = "client") -> int:
+    def take_seat(
+        self, player: str, seat: int | None = None, kind: str = "client", buyin: Any = None
+    ) -> int:
         """Seat ``player`` (a network ``client`` or a web ``human``); returns the seat.
+        ``buyin`` (chip games) goes to ``IGame.seat_player`` when given.
 
         :raises hub.model.Conflict: no such free seat, or the player already sits here.
         """
@@ -312,7 +315,10 @@ class GameInstance:
         previous_kind = record.kind
         record.player, record.kind = player, kind
         try:
-            self.engine.seat_player(seat, player)
+            if buyin is None:
+                self.engine.seat_player(seat, player)
+            else:
+                self.engine.seat_player(seat, player, buyin)
         except BaseException:
             record.player, record.kind = None, previous_kind
             raise
@@ -377,6 +383,45 @@ class GameInstance:
                 taken.add(name)
                 seat.player = name
                 self.engine.seat_player(seat.index, name)
+
+    def add_bot(self, seat: int, bot: str, player: str | None = None, buyin: Any = None) -> str:
+        """Seat the in-hub bot plugin ``bot`` at the free ``open`` seat ``seat`` of a
+        running table (poker's *add bot*); returns the name it plays under.
+
+        :raises hub.model.GameError: unknown bot, not for this game, seat not free.
+        """
+        factory = self.lobby.registry.bot_factory(bot)
+        if self.type not in tuple(factory.games):
+            raise BadAction(f"bot {bot} does not play {self.type}")
+        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise NotFound(f"game {self.id} has no seat {seat}")
+        record = self.seats[seat]
+        if not record.free or record.kind != "open":
+            raise Conflict(f"seat {seat} of game {self.id} is not free")
+        taken = {s.player for s in self.seats if s.player}
+        name, n = player or bot, 2
+        while name in taken:
+            name, n = f"{bot}-{n}", n + 1
+        instance = factory.create(self.type, seat, dict(self.config.options))
+        verifyObject(IBot, instance)
+        driver = BotDriver(
+            self, seat, instance, self.lobby.bot_runner, self.lobby.clock, self.lobby.bot_deadline
+        )
+        record.kind, record.bot, record.player = "bot", bot, name
+        self._drivers.append(driver)
+        try:
+            if buyin is None:
+                self.engine.seat_player(seat, name)
+            else:
+                self.engine.seat_player(seat, name, buyin)
+        except BaseException:
+            self._drivers.remove(driver)
+            record.kind, record.bot, record.player = "open", None, None
+            raise
+        if self.transcript is not None:
+            self.transcript.note(f"seat {seat} taken by bot {bot} as {name}")
+        self.lobby.changed(self)
+        return name
 
     def stop(self) -> None:
         """Stop the engine's timers and the bots (the game is being removed)."""

@@ -21,6 +21,7 @@ from twisted.logger import Logger
 import hub
 from hub.frontends import FRONTENDS
 from hub.lobby import Lobby, thread_runner
+from hub.money import Cashier
 from hub.transcript import Transcripts
 
 DATA_FOLDERS = ("plugins/meta", "bots/meta", "transcripts")
@@ -114,6 +115,8 @@ class HubService(MultiService):
         )
         if store is not None:
             self.lobby.on_game_over(self.record_game)
+        #: chips of chip games (poker) through the ledger (``hub.money``)
+        self.money = Cashier(self.lobby, store) if store is not None else None
         for name, (_, module) in FRONTENDS.items():
             description = endpoints.get(name, "none")
             if not description or description == "none":
@@ -203,6 +206,8 @@ class HubService(MultiService):
                 except Exception:
                     self.log.failure("stopping {name} failed", name=service.name)
         self.lobby.stop()
+        if self.money is not None:
+            await self.money.idle()
         self.registry.stop()
         if self.store is not None:
             await defer.maybeDeferred(self.store.stop)

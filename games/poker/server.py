@@ -816,7 +816,11 @@ class _PokerFactory:
         return PokerGame(config, context, self.rules_variant)
 
     def adapter(self, frontend: str) -> Any:
-        """Front-end adapters are provided by the front ends' owners (none here yet)."""
+        """The XML front end's ``texasmessage`` adapter; ``None`` for other front ends."""
+        if frontend == "xml":
+            from .xml_adapter import PokerXMLAdapter
+
+            return PokerXMLAdapter()
         return None
 
 

@@ -80,6 +80,9 @@ class XMLProtocol(Int32StringReceiver, TimeoutMixin):
         self.connected_ = True
         if self.transport is not None and hasattr(self.transport, "registerProducer"):
             self.transport.registerProducer(self, True)
+        no_delay = getattr(self.transport, "setTcpNoDelay", None)
+        if no_delay is not None:
+            no_delay(True)  # many small frames: no Nagle delays
         if self.over_cap:
             self.fail(429, f"too many connections from {self.peer}")
             return

@@ -86,6 +86,9 @@ class GameSession:
             return
         doc = codec.build_game_state(self.frontend.wire_id(game), [payload], self.session_id)
         self.frontend.send_game(self.conn, game, codec.encode(doc))
+        snapshot_on = getattr(self.adapter, "snapshot_on", None)
+        if snapshot_on is not None and snapshot_on(event):
+            self.frontend.send_game(self.conn, game, self.snapshot())
 
     def snapshot(self) -> bytes:
         """The full state as this seat sees it."""
@@ -519,6 +522,9 @@ class XMLFrontend(protocol.ServerFactory):
             for g in await store.games(game_id=game_id, player=r.accountname, limit=r.limit):
                 seen.add(str(g.get("game_id")))
                 entries.append(self._history_entry(g))
+        if store is not None and hasattr(store, "hands"):
+            for h in await store.hands(game_id=game_id, player=r.accountname, limit=r.limit):
+                entries.append(self._hand_entry(h))
         for game in self.lobby.games():
             if game.state != OVER or game.id in seen:
                 continue
@@ -552,6 +558,34 @@ class XMLFrontend(protocol.ServerFactory):
                 for p in g.get("players", ())
             ],
             summary=g.get("summary"),
+        )
+
+    def _hand_entry(self, h: dict[str, Any]) -> codec.HistoryEntry:
+        """One stored poker hand (``id`` is the store's hand id, for ``verify-hand``)."""
+        gid = str(h.get("game_id"))
+        wid = codec.wire_game_id(gid)
+        self._wire.setdefault(wid, gid)
+        try:
+            gametype = self.lobby.get(gid).type
+        except GameError:
+            gametype = "poker"
+        board = " ".join(x for x in (h.get("flop"), h.get("turn"), h.get("river")) if x)
+        summary = "; ".join(x for x in (f"board {board}" if board else "", h.get("showdown")) if x)
+        return codec.HistoryEntry(
+            id=str(h.get("hand_id")),
+            gameid=wid,
+            gametype=gametype,
+            name=h.get("hand_key"),
+            time=_iso(h["time"]) if h.get("time") is not None else None,
+            players=[
+                (
+                    str(p.get("name")),
+                    p.get("seat"),
+                    str(Decimal(p.get("winnings", 0)) - Decimal(p.get("money_in", 0))),
+                )
+                for p in h.get("players", ())
+            ],
+            summary=summary or None,
         )
 
     def _lobby_history(self, game: Any) -> codec.HistoryEntry:
@@ -658,6 +692,9 @@ class XMLFrontend(protocol.ServerFactory):
         assert observer is not None
         game = session.game
         action = observer.adapter.parse_action(r.parameters)
+        cashier = getattr(self.hub, "money", None)
+        if cashier is not None and cashier.handles(observer.adapter, action):
+            return self._money_action(cashier, conn, r, observer, action)
         if "take_seat" in action and len(action) == 1:
             wanted = action["take_seat"]
             seat = game.take_seat(conn.account.name, wanted if isinstance(wanted, int) else None)
@@ -673,6 +710,29 @@ class XMLFrontend(protocol.ServerFactory):
             if observer.seat is None:
                 raise Refused(403, "you watch this game; take a seat to play")
             game.act(observer.seat, action)
+        return codec.build_response("game", "action", sessionid=r.sessionid, gameid=r.gameid)
+
+    async def _money_action(
+        self,
+        cashier: Any,
+        conn: XMLProtocol,
+        r: codec.GameAction,
+        observer: GameSession,
+        action: Any,
+    ) -> Any:
+        """A take-seat or add-bot action of a chip game: the hub's cashier moves the
+        buy-in through the ledger, then seats (``hub.money.Cashier.game_action``)."""
+        game = observer.game
+
+        def observe(seat: int | None) -> None:
+            if not observer.closed:
+                observer.seat = seat
+                game.observe(observer, seat)
+
+        name = conn.account.name
+        seat = await cashier.game_action(game, name, observer.seat, action, observe)
+        if observer.closed and seat is not None and observer.seat is None:
+            game.leave_seat(seat)  # the connection went while the buy-in was moving
         return codec.build_response("game", "action", sessionid=r.sessionid, gameid=r.gameid)
 
     def _on_Chat(self, conn: XMLProtocol, r: codec.Chat) -> Any:

@@ -1,0 +1,431 @@
+"""Poker on the XML front end: the ``texasmessage`` payload (spec: xml-protocol.md).
+
+Client → server, inside ``game/action``'s ``parameters``::
+
+    <texasmessage><action><index>4</index><amount>40</amount></action></texasmessage>
+
+becomes the engine's action mapping (:mod:`games.poker.server`): ``{"index": 4,
+"amount": "40"}``; ``seat``, ``name`` and ``discarded`` are carried over.  Two indices
+are the hub's business, not the engine's: ``12`` (leave seat) becomes
+``{"leave_seat": True}`` (the front end leaves the seat; the stack is cashed out at the
+end of the hand), and ``11``/``13`` (take seat, add bot) are done by the hub's
+:class:`hub.money.Cashier`, which moves the buy-in through the ledger first
+(:attr:`PokerXMLAdapter.ledger`).
+
+Server → client, as ``updatedgamestate`` parameters, one ``texasmessage`` each:
+
+- ``gameinfo``: the full table as the receiver may see it (other players' hole cards
+  ``-1`` until shown), after ``game/join`` and at the start of every hand
+  (:meth:`PokerXMLAdapter.snapshot_on`);
+- ``hand``: the receiver's own hole cards (after the deal, and after a discard);
+- ``event`` of types 0–10 (the table of the spec).  Choices where the spec is silent:
+  a public deal (type 1) lists each dealt seat's cards as ``-1``; a board event
+  (type 2) carries the whole board in a ``hand`` with seat ``-1`` and the positions of
+  the new cards in ``cardpositions``; an uncalled bet given back is a type-3 event
+  without an ``action`` child and ``custom`` "returned"; seat events (type 8) carry an
+  ``action`` child (11 taken, 12 leaving/left, 6 sat out, 7 sat in, 5 auto-post) with
+  the player's ``name``; the hand-over event (type 7) carries the revealed seed and,
+  in ``custom``, each seat's result (``seat:+amount`` …); a cancelled hand and the
+  closed table are type-7 events with ``seat`` -1 and the reason in ``custom``.
+
+Every element this module builds validates against ``texas.xsd`` (the tests check
+every document a server sends).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from lxml import etree
+from zope.interface import implementer
+
+from hub.frontends.xml import codec
+from hub.interfaces import IXMLGameAdapter
+from hub.model import BadAction, GameEvent
+
+from . import rules
+
+#: ``mystate`` numbers of the view's player states.
+PLAYER_STATES = {"waiting": 0, "active": 1, "folded": 2, "allin": 3, "sittingout": 4}
+#: seat event ``what`` → the action index shown in its ``action`` child.
+SEAT_ACTIONS = {
+    "taken": rules.TAKE_SEAT,
+    "addchips": rules.TAKE_SEAT,
+    "leaving": rules.LEAVE_SEAT,
+    "left": rules.LEAVE_SEAT,
+    "sitout": rules.SIT_OUT,
+    "sitin": rules.SIT_IN,
+}
+#: Most card positions a discard may list.
+MAX_DISCARDS = 5
+
+
+def _el(tag: str, text: Any = None) -> etree._Element:
+    node = etree.Element(tag)
+    if text is not None:
+        node.text = str(text)
+    return node
+
+
+def _sub(parent: etree._Element, tag: str, text: Any = None, **attrs: Any) -> etree._Element:
+    node = etree.SubElement(parent, tag)
+    for key, value in attrs.items():
+        if value is not None:
+            node.set(key, str(value))
+    if text is not None:
+        node.text = str(text)
+    return node
+
+
+def _amount(value: Any) -> str:
+    """A non-negative wire amount (``xs:decimal``, at most 2 fraction digits)."""
+    if value is None:
+        return "0"
+    d = abs(Decimal(str(value)))
+    exponent = d.as_tuple().exponent
+    if isinstance(exponent, int) and exponent < -2:
+        d = d.quantize(Decimal("0.01"))
+    return format(d, "f")
+
+
+def _signed(value: Any) -> str:
+    d = Decimal(str(value))
+    return ("+" if d >= 0 else "") + format(d, "f")
+
+
+def _seat(value: Any) -> int:
+    return -1 if value is None else int(value)
+
+
+def _hand(parent: etree._Element | None, seat: int, cards: Iterable[int], tag: str = "hand"):
+    """A ``parserhand``: ``<hand seat=><cards><card>n</card></cards>…</hand>``."""
+    node = _el(tag) if parent is None else etree.SubElement(parent, tag)
+    node.set("seat", str(seat))
+    for c in cards:
+        _sub(_sub(node, "cards"), "card", int(c))
+    return node
+
+
+def _message(child: etree._Element) -> etree._Element:
+    root = _el("texasmessage")
+    root.append(child)
+    return root
+
+
+def _pots(parent: etree._Element, pots: Sequence[Mapping[str, Any]]) -> None:
+    node = _sub(parent, "pots")
+    for p in pots:
+        pot = _sub(node, "pot", amount=_amount(p.get("amount")))
+        for s in p.get("seats", ()):
+            _sub(pot, "seat", int(s))
+
+
+def _legal_action(parent: etree._Element, legal: Mapping[str, Any]) -> None:
+    node = _sub(parent, "action")
+    _sub(node, "index", int(legal["index"]))
+    if legal.get("amount") is not None:
+        _sub(node, "amount", _amount(legal["amount"]))
+    elif legal.get("min") is not None:
+        _sub(node, "amount", _amount(legal["min"]))
+        if legal.get("max") is not None:
+            _sub(node, "amount", _amount(legal["max"]))
+
+
+def event_element(
+    type_: int,
+    seat: int | None,
+    amount: Any = None,
+    *,
+    handid: str | None = None,
+    button: int | None = None,
+    commitment: str | None = None,
+    seed: str | None = None,
+    cardpositions: Iterable[int] = (),
+    hands: Iterable[tuple[int, Iterable[int]]] = (),
+    actions: Iterable[etree._Element] = (),
+    pots: Sequence[Mapping[str, Any]] | None = None,
+    timeleft: int | None = None,
+    custom: str | None = None,
+) -> etree._Element:
+    """One ``texasmessage/event`` (children in the schema's order)."""
+    ev = _el("event")
+    ev.set("type", str(type_))
+    ev.set("seat", str(_seat(seat)))
+    if amount is not None:
+        ev.set("amount", _amount(amount))
+    if handid is not None:
+        _sub(ev, "handid", handid)
+    if button is not None:
+        _sub(ev, "button", int(button))
+    if commitment is not None:
+        _sub(ev, "commitment", commitment)
+    if seed is not None:
+        _sub(ev, "seed", seed)
+    for pos in cardpositions:
+        _sub(ev, "cardpositions", int(pos))
+    for s, cards in hands:
+        _hand(ev, s, cards)
+    for a in actions:
+        ev.append(a)
+    if pots is not None:
+        _pots(ev, pots)
+    if timeleft is not None:
+        _sub(ev, "timeleft", int(timeleft))
+    if custom is not None:
+        _sub(ev, "custom", custom)
+    return _message(ev)
+
+
+def _action_child(index: int, amount: Any = None, name: str | None = None, seat: Any = None):
+    node = _el("action")
+    _sub(node, "index", index)
+    if amount is not None:
+        _sub(node, "amount", _amount(amount))
+    if name is not None:
+        _sub(node, "name", name)
+    if seat is not None:
+        _sub(node, "seat", int(seat))
+    return node
+
+
+@implementer(IXMLGameAdapter)
+class PokerXMLAdapter:
+    """Translates poker actions, events and views to and from ``texasmessage``."""
+
+    #: ``game/join`` only watches; seats are taken with action 11 (or a bot added, 13).
+    seat_on_join = False
+    #: take seat / add bot move chips: the hub's cashier (:mod:`hub.money`) does them.
+    ledger = True
+
+    # -- client → server ------------------------------------------------------------------
+
+    def parse_action(self, element: Any) -> dict[str, Any]:
+        """``<parameters><texasmessage><action>…`` → the engine's action mapping.
+
+        :raises hub.model.BadAction: not a valid ``texasmessage`` action.
+        """
+        children = [c for c in element if isinstance(c.tag, str)] if element is not None else []
+        if len(children) != 1 or children[0].tag != "texasmessage":
+            raise BadAction("a poker action is <texasmessage><action>…</action></texasmessage>")
+        message = children[0]
+        try:
+            codec.validate(message, codec.texas_schema())
+        except codec.ProtocolError as e:
+            raise BadAction(f"invalid texasmessage: {e.reason}") from None
+        action = message.find("action")
+        if action is None:
+            raise BadAction("a client sends a texasmessage with an action")
+        index_text = action.findtext("index")
+        if index_text is None:
+            raise BadAction("a poker action needs an index")
+        index = int(index_text)
+        if not 0 <= index <= rules.ADD_BOT:
+            raise BadAction("a poker action index is 0 to 13")
+        if index == rules.LEAVE_SEAT:
+            return {"leave_seat": True}
+        out: dict[str, Any] = {"index": index}
+        amounts = [a.text for a in action.findall("amount")]
+        if amounts:
+            try:
+                out["amount"] = str(Decimal((amounts[0] or "").strip()))
+            except InvalidOperation:
+                raise BadAction("an amount is a decimal number") from None
+        seat = action.findtext("seat")
+        if seat is not None:
+            out["seat"] = int(seat)
+        name = action.findtext("name")
+        if name is not None:
+            out["name"] = name.strip()
+        discarded = action.findall("discarded")
+        if discarded:
+            if len(discarded) > MAX_DISCARDS:
+                raise BadAction(f"at most {MAX_DISCARDS} cards are discarded")
+            try:
+                out["discarded"] = [int((d.text or "").strip()) for d in discarded]
+            except ValueError:
+                raise BadAction("discarded lists card positions (integers)") from None
+        elif index == rules.DISCARD:
+            out["discarded"] = []
+        return out
+
+    # -- server → client ------------------------------------------------------------------
+
+    def snapshot_on(self, event: GameEvent) -> bool:
+        """Whether a full ``gameinfo`` follows ``event``: at each new hand."""
+        return event.kind == "hand"
+
+    def render_event(self, event: GameEvent, seat: int | None) -> etree._Element | None:
+        """One engine event as the observer at ``seat`` sees it (``None``: nothing)."""
+        render = getattr(self, "_ev_" + event.kind.replace("-", "_"), None)
+        if render is None:
+            return None
+        return render(dict(event.data), seat)
+
+    def _ev_hand(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        return event_element(
+            0,
+            d.get("button"),
+            handid=d.get("handid"),
+            button=_seat(d.get("button")),
+            commitment=d.get("commitment"),
+        )
+
+    def _ev_hole(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        return _message(_hand(None, int(d["seat"]), d.get("cards", ())))
+
+    def _ev_deal(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        count = int(d.get("count") or 0)
+        hands = [(int(s), [-1] * count) for s in d.get("seats", ())]
+        return event_element(1, -1, hands=hands)
+
+    def _ev_board(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        board = list(d.get("board") or d.get("cards") or ())
+        new = len(d.get("cards") or ())
+        positions = range(len(board) - new, len(board))
+        return event_element(2, -1, cardpositions=positions, hands=[(-1, board)])
+
+    def _ev_action(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        index = int(d["index"]) if d.get("index") is not None else rules.FOLD
+        child = _action_child(index, d.get("total"), d.get("name"), d.get("seat"))
+        custom = "allin" if d.get("allin") else None
+        if d.get("blind"):
+            custom = f"{d['blind']}{' allin' if d.get('allin') else ''}"
+        return event_element(3, d.get("seat"), d.get("amount"), actions=[child], custom=custom)
+
+    def _ev_return(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        return event_element(3, d.get("seat"), d.get("amount"), custom="returned")
+
+    def _ev_pots(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        pots = list(d.get("pots") or ())
+        total = sum((Decimal(str(p.get("amount", 0))) for p in pots), Decimal(0))
+        return event_element(4, -1, total, pots=pots)
+
+    def _ev_show(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        s = int(d["seat"])
+        return event_element(5, s, hands=[(s, d.get("cards", ()))], custom=d.get("text"))
+
+    def _ev_award(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        return event_element(6, d.get("seat"), d.get("amount"), custom=d.get("text") or None)
+
+    def _ev_handover(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        deltas = d.get("deltas") or {}
+        text = " ".join(f"{s}:{_signed(v)}" for s, v in sorted(deltas.items(), key=_seat_key))
+        return event_element(
+            7,
+            -1,
+            handid=d.get("handid"),
+            commitment=d.get("commitment"),
+            seed=d.get("seed"),
+            custom=text or None,
+        )
+
+    def _ev_cancel(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        return event_element(7, -1, custom=f"cancelled: {d.get('reason') or ''}".strip())
+
+    def _ev_seat(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        what = str(d.get("what") or "")
+        index = SEAT_ACTIONS.get(what, rules.TAKE_SEAT)
+        child = _action_child(index, d.get("amount"), d.get("name"), d.get("seat"))
+        return event_element(8, d.get("seat"), d.get("amount"), actions=[child], custom=what)
+
+    def _ev_autopost(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        on = 1 if d.get("on") else 0
+        child = _action_child(rules.POST, on, None, d.get("seat"))
+        return event_element(8, d.get("seat"), actions=[child], custom="autopost")
+
+    def _ev_timeout(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        return event_element(9, d.get("seat"), custom=d.get("decision"))
+
+    def _ev_turn(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        mine = seat is not None and seat == d.get("seat")
+        actions = []
+        if mine:
+            for legal in d.get("legal") or ():
+                node = _el("x")
+                _legal_action(node, legal)
+                actions.append(node[0])
+        return event_element(
+            10,
+            d.get("seat"),
+            d.get("tocall"),
+            actions=actions,
+            timeleft=d.get("timeleft_ms"),
+            custom=d.get("decision"),
+        )
+
+    def _ev_over(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        result = d.get("result") or {}
+        return event_element(7, -1, custom=f"closed: {result.get('summary') or ''}".strip())
+
+    # -- snapshot -------------------------------------------------------------------------
+
+    def render_view(self, view: Any) -> etree._Element:
+        """The engine's view (``PokerGame.view``) → ``texasmessage/gameinfo``."""
+        v = view
+        gi = _el("gameinfo")
+        _sub(gi, "ante", _amount(v.get("ante")))
+        _sub(gi, "bigblind", _amount(v.get("bigblind")))
+        _hand(gi, -1, v.get("boardcards") or (), "boardcards")
+        _sub(gi, "buttonseat", _seat(v.get("buttonseat")))
+        _sub(gi, "currentplayerseat", _seat(v.get("currentplayerseat")))
+        gameid = v.get("gameid")
+        _sub(gi, "gameid", codec.wire_game_id(gameid) if gameid else 0)
+        _sub(gi, "limitstyle", int(v.get("limitstyle") or 0))
+        _sub(gi, "minplayers", int(v.get("minplayers") or 2))
+        _sub(gi, "minraise", _amount(v.get("minraise")))
+        sb_seat, bb_seat = v.get("smallblindseat"), v.get("bigblindseat")
+        for p in v.get("players") or ():
+            pl = _sub(gi, "players")
+            _sub(pl, "bankroll", _amount(p.get("bankroll")))
+            _sub(pl, "bankrollatstartofhand", _amount(p.get("bankrollatstartofhand")))
+            _sub(pl, "hasactedthisround", "true" if p.get("hasactedthisround") else "false")
+            s = int(p["seat"])
+            blind = "no_blinds"
+            if p.get("hastopostblind"):
+                blind = "small_blind" if s == sb_seat and s != bb_seat else "big_blind"
+            _sub(pl, "hastopostblind", blind)
+            _hand(pl, s, p.get("holecards") or (), "holecards")
+            _sub(pl, "inpot", _amount(p.get("inpot")))
+            _sub(pl, "inpotthisround", _amount(p.get("inpotthisround")))
+            last = p.get("lastaction")
+            _sub(
+                pl,
+                "lastaction",
+                rules.ACTION_NAMES.index(last) if last in rules.ACTION_NAMES else -1,
+            )
+            _sub(pl, "myname", p.get("myname") or "")
+            _sub(pl, "myseat", s)
+            _sub(pl, "mystate", PLAYER_STATES.get(str(p.get("mystate")), 0))
+            _sub(pl, "accountname", p.get("accountname") or "")
+        _sub(gi, "playerstoact", len(v.get("playerstoact") or ()))
+        _sub(gi, "pot", _amount(v.get("pot")))
+        _sub(gi, "raisesthisround", int(v.get("raisesthisround") or 0))
+        _sub(gi, "smallblind", _amount(v.get("smallblind")))
+        _sub(gi, "stage", int(v.get("stage") or 0))
+        _sub(gi, "winners", len(v.get("winners") or ()))
+        _sub(gi, "bigblindseat", _seat(bb_seat))
+        _sub(gi, "smallblindseat", _seat(sb_seat))
+        if v.get("handid") is not None:
+            _sub(gi, "handid", v["handid"])
+        _sub(gi, "smallbet", _amount(v.get("smallbet")))
+        _sub(gi, "bigbet", _amount(v.get("bigbet")))
+        if v.get("cap") is not None:
+            _sub(gi, "cap", int(v["cap"]))
+        _pots(gi, v.get("pots") or ())
+        if v.get("timeleft") is not None:
+            _sub(gi, "timeleft", int(v["timeleft"]))
+        if v.get("commitment") is not None:
+            _sub(gi, "commitment", v["commitment"])
+        return _message(gi)
+
+
+def _seat_key(item: tuple[Any, Any]) -> int:
+    try:
+        return int(item[0])
+    except (TypeError, ValueError):
+        return -1
+
+
+__all__ = ["PLAYER_STATES", "PokerXMLAdapter", "event_element"]

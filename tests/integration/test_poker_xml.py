@@ -1,0 +1,192 @@
+"""Poker over real sockets: two network clients (``hub.client``) and an in-hub bot play
+hundreds of hands of fixed-limit Texas Hold'em at one table of a real hub (HubService
+with the SQLite store, XML front end on a loopback port).
+
+After every hand the cashier settled, the ledger check passes; every stored hand
+verifies against its shuffle seed; every document the clients got validates against
+``message.xsd`` (the client) and every poker payload against ``texas.xsd``; nobody ever
+sees another player's hole cards before the showdown.
+
+``GAMEHUB_SOAK=full`` plays 1,000 hands instead of 200.
+"""
+
+from __future__ import annotations
+
+import os
+from decimal import Decimal
+
+import pytest
+import pytest_twisted
+from lxml import etree
+from twisted.internet import defer, reactor
+
+from bots.poker.netplay import NetPlayer, action_xml, bot_decider
+from games.poker.history import format_hand, from_dict
+from games.poker.verify import verify_hand
+from hub.client import HubClient, RequestFailed
+from hub.frontends.xml import codec
+from hub.registry import Registry
+from hub.service import HubService
+from hub.store import open_store
+from hub.store.accounts import ScryptParams
+
+HANDS = 1000 if os.environ.get("GAMEHUB_SOAK") == "full" else 200
+LIMIT = 10.0
+DB_DIR = os.environ.get("POKER_TEST_DB_DIR")
+BOT = os.environ.get("POKER_TEST_BOT", "holdem")
+
+
+def bounded(d: defer.Deferred, seconds: float = LIMIT) -> defer.Deferred:
+    return d.addTimeout(seconds, reactor)
+
+
+@pytest.fixture
+def hub(tmp_path):
+    store = open_store(
+        f"sqlite:{DB_DIR or tmp_path}/hub.sqlite", reactor, scrypt=ScryptParams(n=16, r=8, p=1)
+    )
+    service = HubService(
+        reactor,
+        tmp_path / "data",
+        {"xml": "tcp:0:interface=127.0.0.1"},
+        Registry(tmp_path / "data", reactor),
+        store=store,
+        options={"xml_max_per_address": 64, "xml_rate": 1000, "xml_burst": 1000},
+    )
+    service.startService()
+    pytest_twisted.blockon(bounded(service._starting))
+    yield service
+    pytest_twisted.blockon(bounded(service.stopService()))
+
+
+async def player(hub, name: str) -> HubClient:
+    client = await bounded(HubClient.connect(reactor, "127.0.0.1", hub.bound_ports["xml"]))
+    await bounded(client.create_account(name, "secret-" + name))
+    await bounded(client.login(name, "secret-" + name))
+    return client
+
+
+def texas_payloads(client: HubClient) -> list[etree._Element]:
+    out = []
+    for frame in client.received:
+        root = etree.fromstring(frame)
+        out.extend(root.iterfind(".//parameters/texasmessage"))
+    return out
+
+
+def check_documents(client: HubClient, seat: int) -> dict[str, int]:
+    """Every payload valid; own hole cards only; returns counts per payload kind."""
+    assert client.invalid == []
+    schema = codec.texas_schema()
+    counts: dict[str, int] = {}
+    for msg in texas_payloads(client):
+        assert schema.validate(msg), (etree.tostring(msg), schema.error_log.last_error)
+        kind = msg[0].tag
+        counts[kind] = counts.get(kind, 0) + 1
+        if kind == "hand":
+            assert int(msg[0].get("seat")) == seat
+        elif kind == "gameinfo":
+            for p in msg[0].iterfind("players"):
+                cards = [int(c.text) for c in p.iterfind("holecards/cards/card")]
+                if int(p.findtext("myseat")) != seat:
+                    assert set(cards) <= {-1}, etree.tostring(msg)
+        elif kind == "event" and msg[0].get("type") == "10":
+            mine = int(msg[0].get("seat")) == seat
+            assert bool(msg[0].findall("action")) == mine or not mine
+    return counts
+
+
+@pytest_twisted.ensureDeferred
+async def test_two_clients_and_a_bot_play_hands_over_sockets(hub):
+    store, cashier = hub.store, hub.money
+    ann, bob = await player(hub, "ann"), await player(hub, "bob")
+    gameid = await bounded(
+        ann.create_game(
+            "texas-holdem",
+            "ledger table",
+            seats=3,
+            options={"stakes": "1/2", "showdown_pause": 0, "buyin": 500},
+        )
+    )
+    game = hub.lobby.games()[0]
+    checks: list[defer.Deferred] = []
+    settled: list[tuple[str, int | None]] = []
+
+    def after_hand(g, hand_key: str, hand_id: int | None) -> None:
+        settled.append((hand_key, hand_id))
+        checks.append(store.ledger_check())
+
+    cashier.on_hand(after_hand)
+    await bounded(ann.join(gameid))
+    await bounded(bob.join(gameid))
+
+    # a buy-in larger than the balance is refused and changes nothing
+    e = None
+    try:
+        await bounded(ann.act(gameid, action_xml({"index": 11, "seat": 0, "amount": "5000"})))
+    except RequestFailed as failure:
+        e = failure
+    assert e is not None and e.code == 422
+    assert (await store.get_account("ann")).balance == Decimal(1000)
+    assert game.seats[0].free
+
+    players = {}
+    for client, policy, seat in ((ann, "caller", 0), (bob, "poker-random", 1)):
+        holder: dict = {}
+        decide = bot_decider(policy, lambda h=holder: h["p"].table.seat, seed=seat)
+        p = NetPlayer(client, gameid, decide, reactor, hands=HANDS)
+        holder["p"] = p
+        players[client.account["name"]] = p
+    await bounded(players["ann"].take_seat(0, "600"))
+    assert (await store.get_account("ann")).balance == Decimal(400)
+    assert (await store.chips_at(game.id))["ann"] == Decimal(600)
+    await bounded(players["bob"].take_seat(1))  # the table's default buy-in: 500
+    # the bot buys in from a bot account of its own
+    await bounded(ann.act(gameid, action_xml({"index": 13, "seat": 2, "name": BOT})))
+    assert game.seats[2].kind == "bot"
+
+    limit = max(120.0, HANDS * 0.6)
+    await bounded(defer.gatherResults([p.done for p in players.values()]), limit)
+    await bounded(cashier.idle(), limit)
+    assert all(p.errors == [] for p in players.values()), [p.errors for p in players.values()]
+    assert len(settled) >= HANDS
+    reports = await bounded(defer.gatherResults(checks), limit)
+    assert len(reports) == len(settled)
+    assert all(r.ok for r in reports), [str(r) for r in reports if not r.ok][:3]
+    assert cashier.problems == []
+
+    # the two clients left: their stacks are back in their accounts
+    chips = await store.chips_at(game.id)
+    assert set(chips) <= {"bot." + BOT}
+    ann_account, bob_account = await store.get_account("ann"), await store.get_account("bob")
+    hands = await store.hands(game_id=game.id, limit=10 * HANDS)
+    assert len(hands) == len(settled), [s for s in settled if s[1] is None]
+    for hand in hands:
+        ok, reason = verify_hand(hand)
+        assert ok, (hand["hand_key"], reason)
+    ann_net = sum(
+        (p["winnings"] - p["money_in"] for h in hands for p in h["players"] if p["name"] == "ann"),
+        Decimal(0),
+    )
+    assert ann_account.balance == Decimal(1000) + ann_net
+    assert ann_account.balance + bob_account.balance + sum(chips.values()) > 0
+
+    # the history over XML lists the table's hands; the text export reads them back
+    history = await bounded(ann.history(gameid=gameid, limit=5))
+    assert len(history) == 5 and all(h["gametype"] == "texas-holdem" for h in history)
+    assert {"ann", "bob"} <= {p["name"] for h in history for p in h["players"]}
+    text = format_hand(from_dict(hands[0]["actions"]), reveal=True)
+    assert hands[0]["hand_key"] in text
+
+    counts = check_documents(ann, 0)
+    assert counts["gameinfo"] >= HANDS and counts["hand"] >= HANDS
+    check_documents(bob, 1)
+
+    # removing the table returns the bot's chips too
+    hub.lobby.remove(game.id)
+    await bounded(cashier.idle())
+    assert await store.chips_at(game.id) == {}
+    final = await store.ledger_check()
+    assert final.ok and final.at_tables == 0, str(final)
+    await ann.close()
+    await bob.close()
