@@ -221,7 +221,8 @@ class TableConfig:
     :ivar small_blind: 0 (the default): half the big blind.
     :ivar big_blind: 0 (the default): S.
     :ivar cap: most bets per round (a bet and three raises; preflop the big blind
-        counts); ``None``: no cap (the default for no limit and pot limit).
+        counts); ``None``: no cap; 0 (the default): 4 for fixed limit, no cap for no
+        limit and pot limit.
     :ivar seats: number of seats.
     :ivar min_players: players sitting in needed to start a hand.
     :ivar chip: the smallest unit money is split into (odd chips).
@@ -234,7 +235,7 @@ class TableConfig:
     big_bet: Decimal = ZERO
     small_blind: Decimal = ZERO
     big_blind: Decimal = ZERO
-    cap: int | None = 4
+    cap: int | None = 0
     seats: int = 10
     min_players: int = 2
     chip: Decimal = Decimal("0.01")
@@ -260,6 +261,8 @@ class TableConfig:
             raise ValueError("the big bet must be at least the small bet")
         if self.chip <= 0:
             raise ValueError("the chip must be positive")
+        if self.cap == 0:
+            set_(self, "cap", 4 if self.limit == FIXED_LIMIT else None)
         if self.cap is not None and self.cap < 1:
             raise ValueError("the cap must be at least one bet")
         if not 2 <= self.seats <= 10:
