@@ -8,6 +8,7 @@ accounts. Stop order is the reverse.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ class FrontendService(Service):
 
     def __init__(self, hub_service: HubService, name: str, description: str, module: str):
         self.setName(name)
+        self.frontend: str = name
         self.hub = hub_service
         self.description = description
         self.module = module
@@ -50,7 +52,7 @@ class FrontendService(Service):
         self.port = port
         address = port.getHost()
         bound = getattr(address, "port", None)
-        self.hub.bound_ports[self.name] = bound
+        self.hub.bound_ports[self.frontend] = bound
         self.log.info(
             "gamehub {frontend} front end listening on {host}:{port} ({description})",
             frontend=self.name,
@@ -63,7 +65,7 @@ class FrontendService(Service):
     def stopService(self) -> defer.Deferred | None:
         """Stop listening (open connections are closed by the reactor's shutdown)."""
         Service.stopService(self)
-        self.hub.bound_ports.pop(self.name, None)
+        self.hub.bound_ports.pop(self.frontend, None)
         if self.port is None:
             return None
         port, self.port = self.port, None
@@ -112,8 +114,14 @@ class HubService(MultiService):
         )
         for name, (_, module) in FRONTENDS.items():
             description = endpoints.get(name, "none")
-            if description and description != "none":
-                FrontendService(self, name, description, module).setServiceParent(self)
+            if not description or description == "none":
+                continue
+            if importlib.util.find_spec(module) is None:
+                self.log.warn(
+                    "the {frontend} front end is not part of this build; skipped", frontend=name
+                )
+                continue
+            FrontendService(self, name, description, module).setServiceParent(self)
         self._starting: defer.Deferred | None = None
 
     def game_json(self, game: Any, detail: bool = False) -> dict[str, Any]:

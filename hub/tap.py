@@ -145,7 +145,7 @@ def makeService(options: Options):
 def make_store(dsn: str, reactor: Any) -> Any:
     """The store for ``dsn`` (``None`` while this build has no store)."""
     try:
-        from hub.store import open_store
+        from hub.store import open_store  # type: ignore[attr-defined]
     except ImportError:
         return None
     return open_store(dsn, reactor=reactor)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from zope.interface import implementer
@@ -147,8 +148,8 @@ class HelloGameFactory:
         """The adapters of the front ends that host hello."""
         if frontend == "xml":
             try:
-                from . import xml_adapter
+                module = importlib.import_module(".xml_adapter", __package__)
             except ImportError:
                 return None
-            return xml_adapter.HelloXMLAdapter()
+            return module.HelloXMLAdapter()
         return None
