@@ -239,7 +239,10 @@ def test_wait_okwait_and_its_deadline(tmp_path) -> None:
     assert b.lines() == ["+ WAIT"]
     hub.reactor.advance(3)
     assert b.lines() == ["- TIMEOUT You did not answer WAIT with OKWAIT in time"] and b.closed
-    out = a.lines()
+    assert a.lines() == []
+    out = a.answer("A0")
+    assert out[:2] == ["+ OKTHINK", "+ MOVEOK"]
+    out = out[2:]
     assert out[0] == "+ GAMEOVER" and out[-3:] == ["+ PLAYER0WON Yes", "+ PLAYER1WON No", "+ QUIT"]
     assert a.closed and game.result()["winners"] == [0]
 
@@ -280,7 +283,8 @@ def test_out_of_turn_play(tmp_path) -> None:
     a.lines()
     b.send("PLAY A0")
     assert b.lines() == ["- It is not your turn to PLAY"] and b.closed
-    out = a.lines()
+    assert a.lines() == []  # white is asked to move: it finishes that exchange first
+    out = a.answer("A0")[2:]
     assert out[0] == "+ GAMEOVER" and out[-3:-1] == ["+ PLAYER0WON Yes", "+ PLAYER1WON No"]
 
 
@@ -351,8 +355,23 @@ def test_opponent_disconnect_while_thinking(tmp_path) -> None:
     hub, game, a, b = two_players(tmp_path)
     assert a.lines()[0] == "+ MOVE 3000"
     b.proto.connectionLost(None)
+    assert a.lines() == []
+    # white finishes the exchange it is in; the (moot) move is acknowledged
+    out = a.answer("A0")
+    assert out[:3] == ["+ OKTHINK", "+ MOVEOK", "+ GAMEOVER"]
+    assert out[-3:] == ["+ PLAYER0WON Yes", "+ PLAYER1WON No", "+ QUIT"] and a.closed
+    assert "+ PIECE0.0 A" in out  # the move was not applied
+
+
+def test_opponent_disconnect_while_thinking_silent_client(tmp_path) -> None:
+    hub, game, a, b = two_players(tmp_path, wait_timeout_ms=2000)
+    a.lines()
+    a.send("THINKING")
+    b.proto.connectionLost(None)
+    assert a.lines() == ["+ OKTHINK"]
+    hub.reactor.advance(2)
     out = a.lines()
-    assert out[0] == "+ GAMEOVER" and out[-2:] == ["+ PLAYER1WON No", "+ QUIT"]
+    assert out[0] == "+ GAMEOVER" and out[-1] == "+ QUIT" and a.closed
 
 
 def test_draw_report(tmp_path) -> None:

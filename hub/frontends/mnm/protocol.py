@@ -270,7 +270,12 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
             raise ProtocolError("We expected PLAY <move>")
         if not cmd.arg:
             raise ProtocolError("Invalid move: PLAY needs a move")
-        assert self._turn is not None and self.seat is not None
+        assert self._turn is not None
+        if self.game.state == OVER or self.seat is None:
+            self.send(codec.MOVEOK)  # the game ended meanwhile; GAMEOVER follows
+            self.state = "idle"
+            self._pump()
+            return
         try:
             action = self.adapter.parse_move(cmd.arg, self._turn)
         except GameError as e:
@@ -299,9 +304,17 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         if self._closed:
             return
         if event.kind == GAME_OVER:
+            result = event.data.get("result") or {}
+            if result.get("reason") == "timeout" and result.get("loser") == self.seat:
+                self._game_over(event)
+                return
             self._queue.append(event)
             if self.state in ("think", "play"):
-                self._game_over(event)  # the move is moot: tell at once
+                # The client is in the middle of a move exchange: let it finish
+                # (OKTHINK, MOVEOK; the move itself is moot), so that a strict client
+                # reads GAMEOVER where it expects the next request.  Bounded.
+                self._cancel_wait()
+                self._wait_call = self._reactor.callLater(self._wait_timeout, self._over_due)
                 return
         elif event.kind == TURN and event.data.get("seat") == self.seat:
             self._queue.append(event)
@@ -347,6 +360,12 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
             self.send(line)
         self.seat = None
         self._end()
+
+    def _over_due(self) -> None:
+        self._wait_call = None
+        if self.state in ("think", "play"):
+            self.state = "idle"
+            self._pump()
 
     # -- WAIT -----------------------------------------------------------------------------
 
