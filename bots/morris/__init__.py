@@ -16,6 +16,15 @@ from hub.interfaces import IBot, IBotFactory
 
 from .search import Searcher, position_from_pieces, turn_text
 
+__all__ = [
+    "MorrisBot",
+    "RandomMorrisBot",
+    "Searcher",
+    "decide",
+    "MorrisBotFactory",
+    "RandomMorrisBotFactory",
+]
+
 #: Share of the announced move time the search may use (the rest is for the network).
 TIME_SHARE = 0.5
 MAX_SECONDS = 2.5

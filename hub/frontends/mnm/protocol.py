@@ -47,7 +47,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
     def __init__(self, hub: Any, clock: Any) -> None:
         self.hub = hub
         self._reactor = clock
-        self.callLater = clock.callLater  # TimeoutMixin uses this
+        self.callLater = clock.callLater  # type: ignore[method-assign]  # TimeoutMixin uses it
         self.options = dict(DEFAULTS)
         self.options.update({k: v for k, v in dict(hub.options).items() if k in DEFAULTS})
         self.version = str(self.options["mnm_version"])
