@@ -5,6 +5,8 @@ from __future__ import annotations
 from twisted.web.resource import Resource
 from twisted.web.server import Site
 
+from hub.distribution import PluginsResource
+
 from .api import API
 
 INDEX = b"""<!doctype html>
@@ -24,6 +26,7 @@ class Root(Resource):
         super().__init__()
         self.hub = hub
         self.putChild(b"api", API(hub))
+        self.putChild(b"plugins", PluginsResource(hub.registry))
         self.putChild(b"", _Page(INDEX))
 
 
