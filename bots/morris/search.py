@@ -183,6 +183,8 @@ def evaluate(pos: Pos) -> int:
     m2, t2, mob2, bl2 = _side_terms(opp, me, ho)
     score = 1000 * ((me.bit_count() + hm) - (opp.bit_count() + ho))
     score += 60 * (m1 - m2) + 40 * (t1 - t2) + 12 * (mob1 - mob2) + 30 * (bl2 - bl1)
+    # being shut in loses the game: few free moves are a danger, for both sides
+    score -= 120 * max(0, 4 - mob1) - 120 * max(0, 4 - mob2)
     if not ho and opp.bit_count() > 3 and mob2 == 0:
         score += WIN // 2  # the opponent will have no move
     return score
@@ -221,6 +223,8 @@ class Searcher:
     #: positions that already occurred in the game: reaching one again scores as a
     #: draw (the game is drawn on a threefold repetition)
     history: set[Pos] = field(default_factory=set)
+    #: how much worse than an even position a draw is for the searching side
+    contempt: int = 150
 
     def best(self, pos: Pos, seconds: float | None = None, pending: int = 0) -> SearchResult:
         """The best turn from ``pos`` within ``seconds`` (``None``: no time limit).
@@ -230,6 +234,7 @@ class Searcher:
         """
         self._deadline = None if seconds is None else self.clock() + seconds
         self._nodes = 0
+        self._root_side = pos[4]
         if len(self.table) > 500_000:
             self.table.clear()
         if pending:
@@ -277,7 +282,7 @@ class Searcher:
         if alive(pos, side) < 3:
             return -WIN + ply
         if pos in self.history:
-            return 0
+            return -self.contempt if side == self._root_side else self.contempt
         entry = self.table.get(pos)
         tt_turn = None
         if entry is not None:
