@@ -1,1 +1,15 @@
-"""Gamehub front ends: one codec + protocol per wire format."""
+"""Gamehub front ends: one codec + protocol per wire format.
+
+:data:`FRONTENDS` maps each front end's name to its default endpoint and the module
+that builds its protocol factory (``make_factory(hub) -> IProtocolFactory``).
+"""
+
+from __future__ import annotations
+
+#: name → (default endpoint, module with make_factory), in the order they are started.
+FRONTENDS: dict[str, tuple[str, str]] = {
+    "xml": ("tcp:4000", "hub.frontends.xml"),
+    "mnm": ("tcp:1357", "hub.frontends.mnm"),
+    "domino": ("tcp:7000", "hub.frontends.domino"),
+    "web": ("tcp:8080", "hub.frontends.web"),
+}

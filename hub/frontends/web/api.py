@@ -1,0 +1,182 @@
+"""The JSON API of the web front end (``/api/...``); see spec web.md."""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from typing import Any
+
+from twisted.logger import Logger
+from twisted.web.resource import Resource
+
+from hub.model import GameError
+
+MAX_BODY = 64 * 1024
+
+
+def send_json(request, status: int, payload: Any) -> bytes:
+    """Answer ``request`` with ``payload`` as JSON and status ``status``."""
+    request.setResponseCode(status)
+    request.setHeader(b"content-type", b"application/json; charset=utf-8")
+    request.setHeader(b"cache-control", b"no-store")
+    return json.dumps(payload, default=str).encode("utf-8") + b"\n"
+
+
+def send_error(request, status: int, message: str) -> bytes:
+    """Answer with ``{"error": message}``."""
+    return send_json(request, status, {"error": message})
+
+
+def read_json(request) -> Any:
+    """The request's JSON body.
+
+    :raises hub.model.GameError: 413 when too large, 400 when not JSON.
+    """
+    request.content.seek(0)
+    body = request.content.read(MAX_BODY + 1)
+    if len(body) > MAX_BODY:
+        raise GameError(f"the body is larger than {MAX_BODY} bytes", 413)
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise GameError(f"the body is not valid JSON: {e}", 400) from None
+
+
+def is_loopback(request) -> bool:
+    """Whether the request comes from this machine."""
+    address = request.getClientAddress()
+    host = getattr(address, "host", None)
+    if host is None:  # UNIX sockets and in-memory transports
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class PlainText(str):
+    """A handler's payload to be sent as ``text/plain`` rather than JSON."""
+
+
+class JSONResource(Resource):
+    """A resource whose handlers return JSON-able data or raise ``GameError``."""
+
+    log = Logger()
+    isLeaf = True
+
+    def __init__(self, hub) -> None:
+        super().__init__()
+        self.hub = hub
+
+    def render(self, request) -> bytes:
+        """Dispatch to ``json_GET``/``json_POST``/..., mapping errors to JSON answers."""
+        method = request.method.decode("ascii", "replace")
+        handler = getattr(self, f"json_{method}", None)
+        if handler is None:
+            allowed = sorted(n[5:] for n in dir(self) if n.startswith("json_"))
+            request.setHeader(b"allow", ", ".join(allowed).encode())
+            return send_error(request, 405, f"{method} is not allowed here")
+        try:
+            status, payload = handler(request)
+        except GameError as e:
+            return send_error(request, e.code, e.reason)
+        except Exception:
+            self.log.failure("JSON API {method} {path} failed", method=method, path=request.path)
+            return send_error(request, 500, "internal error (logged)")
+        if isinstance(payload, PlainText):
+            request.setResponseCode(status)
+            request.setHeader(b"content-type", b"text/plain; charset=utf-8")
+            return str(payload).encode("utf-8")
+        return send_json(request, status, payload)
+
+    def require_write_access(self, request) -> None:
+        """Writes are open on loopback; elsewhere they need the configured API token."""
+        token = self.hub.options.get("api_token")
+        if token:
+            sent = request.getHeader(b"authorization") or ""
+            if sent == f"Bearer {token}":
+                return
+        if is_loopback(request) and not self.hub.options.get("api_require_token"):
+            return
+        raise GameError("creating games needs an API token from this address", 403)
+
+
+class Health(JSONResource):
+    """``GET /api/health``."""
+
+    def json_GET(self, request):
+        """Status, bound front-end ports, number of loaded plugins."""
+        registry = self.hub.registry
+        loaded = len(registry.game_types()) + len(registry.bots())
+        return 200, {
+            "status": "ok",
+            "version": self.hub.version,
+            "frontends": dict(self.hub.bound_ports),
+            "plugins": loaded,
+            "games": len(self.hub.lobby.games()),
+        }
+
+
+class Games(JSONResource):
+    """``GET/POST /api/games``, ``GET /api/games/<id>``, ``.../transcript``."""
+
+    isLeaf = True
+
+    def json_GET(self, request):
+        """The list, one game, or a transcript."""
+        parts = [p for p in request.postpath if p]
+        lobby = self.hub.lobby
+        if not parts:
+            return 200, [self.hub.game_json(g) for g in lobby.games()]
+        game_id = parts[0].decode("utf-8", "replace")
+        if len(parts) == 1:
+            return 200, self.hub.game_json(lobby.get(game_id), detail=True)
+        if len(parts) == 2 and parts[1] == b"transcript":
+            text = self.hub.transcripts.read(game_id) if self.hub.transcripts else None
+            if text is None:
+                lobby.get(game_id)  # 404 for unknown games
+                text = ""
+            return 200, PlainText(text)
+        raise GameError("no such resource", 404)
+
+    def json_POST(self, request):
+        """Create a game: ``{"type", "name", "variant", "seats", "options"}``."""
+        if [p for p in request.postpath if p]:
+            raise GameError("POST a new game to /api/games", 405)
+        self.require_write_access(request)
+        body = read_json(request)
+        if not isinstance(body, dict):
+            raise GameError("the body must be a JSON object", 400)
+        unknown = set(body) - {"type", "name", "variant", "seats", "options"}
+        if unknown:
+            raise GameError(f"unknown field(s): {', '.join(sorted(unknown))}", 400)
+        if "type" not in body:
+            raise GameError("'type' is required (a game type name)", 400)
+        game = self.hub.lobby.create_game(
+            body["type"],
+            name=body.get("name"),
+            variant=body.get("variant"),
+            seats=body.get("seats"),
+            options=body.get("options"),
+            creator="api",
+        )
+        return 201, self.hub.game_json(game)
+
+
+class API(Resource):
+    """``/api``: the JSON API."""
+
+    def __init__(self, hub) -> None:
+        super().__init__()
+        self.hub = hub
+        self.putChild(b"health", Health(hub))
+        self.putChild(b"games", Games(hub))
+
+    def getChild(self, path: bytes, request) -> Resource:
+        """Unknown API paths answer a JSON 404."""
+        return _NotFound(self.hub)
+
+
+class _NotFound(JSONResource):
+    def render(self, request) -> bytes:
+        return send_error(request, 404, "no such API resource")

@@ -1,0 +1,619 @@
+"""The lobby core: game instances, their seats and observers, bots in seats.
+
+Pure Python objects driven by an injected clock; no sockets, no wire formats. Every
+front end creates, finds and plays games through a :class:`Lobby`.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+import string
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from twisted.internet import defer
+from twisted.logger import Logger
+from zope.interface import implementer
+from zope.interface.verify import verifyObject
+
+from hub.interfaces import IBot, IGame, IGameObserver, ILobbyListener
+from hub.model import (
+    GAME_OVER,
+    OVER,
+    STATE,
+    TURN,
+    BadAction,
+    Conflict,
+    GameConfig,
+    GameContext,
+    GameError,
+    GameEvent,
+    NotFound,
+)
+
+#: Seat kinds: ``open`` (any client may take it), ``human`` (reserved for a web
+#: player), ``bot`` (played by an in-hub bot), ``client`` (taken by a network client).
+SEAT_KINDS = ("open", "human", "bot", "client")
+_NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,64}$")
+_ID_ALPHABET = string.ascii_lowercase + string.digits
+
+BotRunner = Callable[..., defer.Deferred]
+
+
+def run_inline(function: Callable[..., Any], *args: Any) -> defer.Deferred:
+    """A bot runner that calls the bot at once (tests, trivial bots)."""
+    return defer.maybeDeferred(function, *args)
+
+
+def thread_runner(reactor) -> BotRunner:
+    """A bot runner that thinks in the reactor's thread pool, off the reactor thread."""
+    from twisted.internet.threads import deferToThreadPool
+
+    def run(function: Callable[..., Any], *args: Any) -> defer.Deferred:
+        return deferToThreadPool(reactor, reactor.getThreadPool(), function, *args)
+
+    return run
+
+
+@dataclass
+class Seat:
+    """One seat of a game.
+
+    :ivar kind: one of :data:`SEAT_KINDS`.
+    :ivar player: the name of who sits there, ``None`` while free.
+    :ivar bot: the bot plugin's name for ``bot`` seats.
+    :ivar present: ``False`` once the player left or was removed.
+    """
+
+    index: int
+    kind: str
+    player: str | None = None
+    bot: str | None = None
+    present: bool = True
+
+    @property
+    def free(self) -> bool:
+        """Whether nobody sits here yet."""
+        return self.player is None
+
+    def to_json(self) -> dict[str, Any]:
+        """The seat as the JSON API shows it."""
+        return {
+            "seat": self.index,
+            "player": self.player,
+            "kind": self.kind,
+            "present": self.present,
+        }
+
+
+def parse_seats(specs: Sequence[Any]) -> list[Seat]:
+    """Seats from their specs: ``open``, ``human`` or ``bot:<name>``.
+
+    :raises hub.model.BadAction: a spec is none of these.
+    """
+    seats = []
+    for index, spec in enumerate(specs):
+        if not isinstance(spec, str):
+            raise BadAction(f"seat {index}: expected a string, not {type(spec).__name__}")
+        if spec in ("open", "human"):
+            seats.append(Seat(index, spec))
+        elif spec.startswith("bot:") and re.fullmatch(r"[a-z0-9-]{1,64}", spec[4:]):
+            seats.append(Seat(index, "bot", bot=spec[4:]))
+        else:
+            raise BadAction(
+                f"seat {index}: {spec[:40]!r} is not a seat; use 'open', 'human' or 'bot:<name>'"
+            )
+    return seats
+
+
+@implementer(IGameObserver)
+class BotDriver:
+    """Plays one seat with an in-hub bot: on each ``turn`` event for its seat it asks
+    the bot (through the runner, normally a worker thread) and plays the answer.
+
+    A late, failing or illegal answer is logged and dropped: the game's own timer then
+    treats the seat like a player who did not answer.
+    """
+
+    log = Logger()
+
+    def __init__(
+        self,
+        game: GameInstance,
+        seat: int,
+        bot: Any,
+        runner: BotRunner,
+        clock,
+        deadline: float = 2.0,
+    ) -> None:
+        self.game = game
+        self.seat = seat
+        self.bot = bot
+        self._runner = runner
+        self._clock = clock
+        self._deadline = deadline
+        self._turn = 0
+        self._pending: Any = None
+
+    def game_event(self, game: GameInstance, event: GameEvent) -> None:
+        """React to ``turn`` events for this seat; stop at the end of the game."""
+        if event.kind == TURN and event.data.get("seat") == self.seat:
+            self._turn += 1
+            if self._pending is None or not self._pending.active():
+                self._pending = self._clock.callLater(0, self._think, self._turn, event)
+        elif event.kind == GAME_OVER:
+            self.cancel()
+
+    def cancel(self) -> None:
+        """Forget any scheduled thinking."""
+        self._turn += 1
+        if self._pending is not None and self._pending.active():
+            self._pending.cancel()
+        self._pending = None
+
+    def _think(self, turn: int, event: GameEvent) -> None:
+        self._pending = None
+        if turn != self._turn or self.game.state == OVER:
+            return
+        legal = list(event.data.get("legal") or self.game.legal_actions(self.seat))
+        if not legal:
+            return
+        deadline = float(event.data.get("timeleft_ms", self._deadline * 1000)) / 1000.0
+        view = self.game.view(self.seat)
+        d = self._runner(self.bot.choose, view, legal, min(deadline, self._deadline * 10))
+        d.addCallback(self._play, turn)
+        d.addErrback(self._failed)
+
+    def _play(self, action: Mapping[str, Any], turn: int) -> None:
+        if turn != self._turn or self.game.state == OVER:
+            return  # too late: the turn moved on
+        try:
+            self.game.act(self.seat, action)
+        except GameError as e:
+            self.log.warn(
+                "bot {bot} at seat {seat} of game {game} played an illegal action "
+                "{action!r}: {reason}",
+                bot=self.game.seats[self.seat].bot,
+                seat=self.seat,
+                game=self.game.id,
+                action=action,
+                reason=e.reason,
+            )
+
+    def _failed(self, failure) -> None:
+        self.log.failure(
+            "bot at seat {seat} of game {game} failed", failure, seat=self.seat, game=self.game.id
+        )
+
+
+class GameInstance:
+    """One game in the lobby: its engine, seats, observers and transcript."""
+
+    log = Logger()
+
+    def __init__(
+        self,
+        lobby: Lobby,
+        game_id: str,
+        factory: Any,
+        config: GameConfig,
+        seats: list[Seat],
+        creator: str | None,
+    ) -> None:
+        self.lobby = lobby
+        self.id = game_id
+        self.factory = factory
+        self.type: str = factory.name
+        self.variant = config.variant
+        self.name = config.name
+        self.config = config
+        self.seats = seats
+        self.creator = creator
+        self.frontend: str = list(factory.frontends)[0] if factory.frontends else "web"
+        self.created = lobby.clock.seconds()
+        self.finished: float | None = None
+        self._observers: dict[Any, int | None] = {}
+        self._drivers: list[BotDriver] = []
+        self.transcript = lobby.transcripts.for_game(game_id) if lobby.transcripts else None
+        context = GameContext(
+            clock=lobby.clock, emit=self._emit, rng=lobby.game_rng(), game_id=game_id
+        )
+        engine = factory.create(config, context)
+        verifyObject(IGame, engine)
+        self.engine = engine
+
+    # -- state ------------------------------------------------------------------------
+
+    @property
+    def state(self) -> str:
+        """``waiting``, ``running`` or ``over``."""
+        return str(self.engine.state)
+
+    def seat_of(self, player: str) -> int | None:
+        """The seat where ``player`` sits (and is still present), or ``None``."""
+        for seat in self.seats:
+            if seat.player == player and seat.present and seat.kind != "bot":
+                return seat.index
+        return None
+
+    def free_seats(self, kind: str = "client") -> list[int]:
+        """Seats a player of ``kind`` (``client`` or ``human``) may take now."""
+        allowed = ("open",) if kind == "client" else ("open", "human")
+        return [s.index for s in self.seats if s.free and s.kind in allowed]
+
+    @property
+    def observer_count(self) -> int:
+        """How many observers follow the game (bots not counted)."""
+        return len(self._observers)
+
+    # -- observers ----------------------------------------------------------------------
+
+    def observe(self, observer: Any, seat: int | None = None) -> None:
+        """Send ``observer`` (an :class:`IGameObserver`) every event it may see as ``seat``."""
+        self._observers[observer] = seat
+        self.lobby.changed(self)
+
+    def unobserve(self, observer: Any) -> None:
+        """Stop sending events to ``observer`` (unknown observers are ignored)."""
+        if observer in self._observers:
+            del self._observers[observer]
+            self.lobby.changed(self)
+
+    def _emit(self, event: GameEvent) -> None:
+        if event.kind == GAME_OVER and self.finished is None:
+            self.finished = self.lobby.clock.seconds()
+            if self.transcript is not None:
+                self.transcript.note(f"game over: {event.data.get('result')}")
+        for driver in list(self._drivers):
+            if event.visible_to(driver.seat):
+                driver.game_event(self, event)
+        for observer, seat in list(self._observers.items()):
+            if observer in self._observers and event.visible_to(seat):
+                try:
+                    observer.game_event(self, event)
+                except Exception:
+                    self.log.failure(
+                        "observer {observer!r} of game {game} failed",
+                        observer=observer,
+                        game=self.id,
+                    )
+        if event.kind in (STATE, GAME_OVER):
+            self.lobby.changed(self)
+        if event.kind == GAME_OVER:
+            self.lobby.game_over(self, event)
+
+    # -- playing ------------------------------------------------------------------------
+
+    def take_seat(self, player: str, seat: int | None = None, kind: str = "client") -> int:
+        """Seat ``player`` (a network ``client`` or a web ``human``); returns the seat.
+
+        :raises hub.model.Conflict: no such free seat, or the player already sits here.
+        """
+        if kind not in ("client", "human"):
+            raise BadAction(f"players take seats as 'client' or 'human', not {kind!r}")
+        if not isinstance(player, str) or not _NAME.match(player):
+            raise BadAction("a player name is 1 to 64 printable characters")
+        if self.seat_of(player) is not None:
+            raise Conflict(f"{player} already sits in game {self.id}")
+        free = self.free_seats(kind)
+        if seat is None:
+            if not free:
+                raise Conflict(f"game {self.id} has no free seat")
+            seat = free[0]
+        elif not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise NotFound(f"game {self.id} has no seat {seat}")
+        elif seat not in free:
+            raise Conflict(f"seat {seat} of game {self.id} is not free")
+        record = self.seats[seat]
+        previous_kind = record.kind
+        record.player, record.kind = player, kind
+        try:
+            self.engine.seat_player(seat, player)
+        except BaseException:
+            record.player, record.kind = None, previous_kind
+            raise
+        if self.transcript is not None:
+            self.transcript.note(f"seat {seat} taken by {player} ({kind})")
+        self.lobby.changed(self)
+        return seat
+
+    def leave_seat(self, seat: int) -> None:
+        """The player at ``seat`` leaves, disconnects or is removed."""
+        record = self.seats[seat]
+        if record.free or not record.present:
+            return
+        record.present = False
+        if self.transcript is not None:
+            self.transcript.note(f"seat {seat} left by {record.player}")
+        self.engine.leave(seat)
+        self.lobby.changed(self)
+
+    def act(self, seat: int, action: Mapping[str, Any]) -> None:
+        """The player at ``seat`` acts; see :meth:`hub.interfaces.IGame.act`."""
+        if not isinstance(action, Mapping):
+            raise BadAction("an action is a mapping")
+        if not 0 <= seat < len(self.seats) or self.seats[seat].free:
+            raise NotFound(f"nobody sits at seat {seat} of game {self.id}")
+        self.engine.act(seat, action)
+
+    def legal_actions(self, seat: int) -> list[Mapping[str, Any]]:
+        """What the player at ``seat`` may do now."""
+        return list(self.engine.legal_actions(seat))
+
+    def view(self, seat: int | None = None) -> Mapping[str, Any]:
+        """The game as the player at ``seat`` (``None``: a spectator) sees it."""
+        return self.engine.view(seat)
+
+    def result(self) -> Mapping[str, Any] | None:
+        """The result once the game is over."""
+        return self.engine.result()
+
+    def _attach_bots(self) -> None:
+        for seat in self.seats:
+            if seat.kind == "bot":
+                factory = self.lobby.registry.bot_factory(seat.bot)
+                bot = factory.create(self.type, seat.index, dict(self.config.options))
+                verifyObject(IBot, bot)
+                self._drivers.append(
+                    BotDriver(
+                        self,
+                        seat.index,
+                        bot,
+                        self.lobby.bot_runner,
+                        self.lobby.clock,
+                        self.lobby.bot_deadline,
+                    )
+                )
+        taken: set[str] = set()
+        for seat in self.seats:
+            if seat.kind == "bot":
+                name, n = seat.bot or "bot", 2
+                while name in taken:
+                    name, n = f"{seat.bot}-{n}", n + 1
+                taken.add(name)
+                seat.player = name
+                self.engine.seat_player(seat.index, name)
+
+    def stop(self) -> None:
+        """Stop the engine's timers and the bots (the game is being removed)."""
+        for driver in self._drivers:
+            driver.cancel()
+        self._drivers.clear()
+        self._observers.clear()
+        self.engine.stop()
+
+    def to_json(self, detail: bool = False) -> dict[str, Any]:
+        """The game as the JSON API shows it; ``detail`` adds the public view."""
+        data: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "variant": self.variant,
+            "name": self.name,
+            "frontend": self.frontend,
+            "frontends": list(self.factory.frontends),
+            "seats": [seat.to_json() for seat in self.seats],
+            "state": self.state,
+            "observers": self.observer_count,
+            "created": datetime.fromtimestamp(self.created, UTC).isoformat(),
+        }
+        if self.state == OVER:
+            data["result"] = self.result()
+        if detail:
+            data["view"] = self.view(None)
+        return data
+
+
+class Lobby:
+    """Every game instance of the hub.
+
+    :param registry: finds game and bot factories by name (``hub.registry.Registry``).
+    :param clock: ``IReactorTime`` (``task.Clock`` in tests).
+    :param transcripts: a ``hub.transcript.Transcripts``, or ``None`` for none.
+    :param bot_runner: how bots think: :func:`thread_runner` in the hub,
+        :func:`run_inline` (the default) in tests.
+    :param id_length: length of game ids (13; 11 for MNM v1 hubs).
+    :param keep_finished: seconds a finished game stays listed before it is removed.
+    """
+
+    log = Logger()
+
+    def __init__(
+        self,
+        registry: Any,
+        clock,
+        *,
+        transcripts: Any = None,
+        bot_runner: BotRunner = run_inline,
+        rng: random.Random | None = None,
+        id_length: int = 13,
+        keep_finished: float = 3600.0,
+        bot_deadline: float = 2.0,
+    ) -> None:
+        self.registry = registry
+        self.clock = clock
+        self.transcripts = transcripts
+        self.bot_runner = bot_runner
+        self.bot_deadline = bot_deadline
+        self._rng = rng
+        self.id_length = id_length
+        self.keep_finished = keep_finished
+        self._games: dict[str, GameInstance] = {}
+        self._listeners: list[Any] = []
+        self._reapers: dict[str, Any] = {}
+        self._over_hooks: list[Callable[[GameInstance, GameEvent], Any]] = []
+        self._counter = 0
+
+    # -- ids and randomness ---------------------------------------------------------------
+
+    def new_id(self) -> str:
+        """A fresh game id: ``id_length`` characters ``[a-z0-9]`` from a CSPRNG."""
+        while True:
+            if self._rng is not None:
+                gid = "".join(self._rng.choice(_ID_ALPHABET) for _ in range(self.id_length))
+            else:
+                gid = "".join(secrets.choice(_ID_ALPHABET) for _ in range(self.id_length))
+            if gid not in self._games:
+                return gid
+
+    def game_rng(self) -> random.Random:
+        """The random source handed to a new game."""
+        if self._rng is not None:
+            return random.Random(self._rng.getrandbits(64))
+        return random.SystemRandom()
+
+    # -- games ----------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        type_name: str,
+        name: str | None = None,
+        variant: str | None = None,
+        seats: Sequence[Any] | None = None,
+        options: Mapping[str, Any] | None = None,
+        creator: str | None = None,
+    ) -> GameInstance:
+        """Create a game of type ``type_name``; see the JSON API's ``POST /api/games``.
+
+        :raises hub.model.GameError: unknown type or bot, bad variant, seats or name.
+        """
+        if not isinstance(type_name, str):
+            raise BadAction("'type' must be a game type name")
+        factory = self.registry.game_factory(type_name)
+        variants = list(factory.variants)
+        if variant is None:
+            variant = variants[0] if variants else None
+        elif variant not in variants:
+            offered = ", ".join(variants) or "none"
+            raise BadAction(f"{type_name} has no variant {variant!r} (variants: {offered})")
+        if seats is None:
+            seats = ["open"] * int(factory.default_seats)
+        if not isinstance(seats, (list, tuple)):
+            raise BadAction('\'seats\' must be a list such as ["open", "bot:random"]')
+        if not factory.min_seats <= len(seats) <= factory.max_seats:
+            raise BadAction(
+                f"{type_name} is played with {factory.min_seats} to {factory.max_seats} "
+                f"seats, not {len(seats)}"
+            )
+        seat_records = parse_seats(seats)
+        for seat in seat_records:
+            if seat.kind == "bot":
+                bot_factory = self.registry.bot_factory(seat.bot)
+                if type_name not in tuple(bot_factory.games):
+                    raise BadAction(f"bot {seat.bot} does not play {type_name}")
+        self._counter += 1
+        if name is None:
+            name = f"{type_name} {self._counter}"
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise BadAction("a game name is 1 to 64 printable characters")
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):
+            raise BadAction("'options' must be an object")
+        config = GameConfig(
+            name=name, variant=variant, seats=len(seat_records), options=dict(options)
+        )
+        game = GameInstance(self, self.new_id(), factory, config, seat_records, creator)
+        self._games[game.id] = game
+        if game.transcript is not None:
+            game.transcript.note(
+                f"game created: type={type_name} variant={variant} name={name!r} "
+                f"seats={list(seats)} creator={creator}"
+            )
+        self._notify("created", game)
+        try:
+            game._attach_bots()
+        except BaseException:
+            self.remove(game.id)
+            raise
+        return game
+
+    def get(self, game_id: str) -> GameInstance:
+        """The game with id ``game_id``.
+
+        :raises hub.model.NotFound: there is none.
+        """
+        game = self._games.get(game_id) if isinstance(game_id, str) else None
+        if game is None:
+            raise NotFound(f"no game with id {str(game_id)[:40]!r}")
+        return game
+
+    def games(self, type_name: str | None = None) -> list[GameInstance]:
+        """Every game (of one type), oldest first."""
+        return [g for g in self._games.values() if type_name is None or g.type == type_name]
+
+    def remove(self, game_id: str) -> None:
+        """Remove a game: stop its engine and bots, close its transcript."""
+        game = self._games.pop(game_id, None)
+        if game is None:
+            return
+        reaper = self._reapers.pop(game_id, None)
+        if reaper is not None and reaper.active():
+            reaper.cancel()
+        game.stop()
+        if self.transcripts is not None:
+            self.transcripts.close(game_id)
+        self._notify("removed", game)
+
+    def stop(self) -> None:
+        """Remove every game (the hub is stopping)."""
+        for game_id in list(self._games):
+            self.remove(game_id)
+
+    # -- notifications ----------------------------------------------------------------------
+
+    def add_listener(self, listener: Any) -> None:
+        """Tell ``listener`` (an :class:`ILobbyListener`) of every change to the list."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: Any) -> None:
+        """Stop telling ``listener``."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def on_game_over(self, hook: Callable[[GameInstance, GameEvent], Any]) -> None:
+        """Call ``hook(game, event)`` when a game ends (history, statistics)."""
+        self._over_hooks.append(hook)
+
+    def changed(self, game: GameInstance) -> None:
+        """A game's seats, observers or state changed."""
+        if game.id in self._games:
+            self._notify("changed", game)
+
+    def game_over(self, game: GameInstance, event: GameEvent) -> None:
+        """A game ended: run the hooks and schedule its removal from the list."""
+        for hook in list(self._over_hooks):
+            try:
+                d = defer.maybeDeferred(hook, game, event)
+                d.addErrback(lambda f: self.log.failure("game-over hook failed", f))
+            except Exception:
+                self.log.failure("game-over hook failed")
+        if game.id in self._games and game.id not in self._reapers:
+            self._reapers[game.id] = self.clock.callLater(self.keep_finished, self._reap, game.id)
+
+    def _reap(self, game_id: str) -> None:
+        self._reapers.pop(game_id, None)
+        self.remove(game_id)
+
+    def _notify(self, change: str, game: GameInstance) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener.lobby_changed(change, game)
+            except Exception:
+                self.log.failure("lobby listener {listener!r} failed", listener=listener)
+
+
+__all__ = [
+    "SEAT_KINDS",
+    "BotDriver",
+    "GameInstance",
+    "ILobbyListener",
+    "Lobby",
+    "Seat",
+    "parse_seats",
+    "run_inline",
+    "thread_runner",
+]

@@ -1,0 +1,211 @@
+"""The lobby core, driven by task.Clock: no sockets."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from twisted.internet.task import Clock
+
+from bots.hello import HelloBotFactory
+from games.hello.server import HelloGameFactory
+from hub.lobby import Lobby
+from hub.model import BadAction, Conflict, GameError, IllegalAction, NotFound
+from hub.transcript import Transcripts
+from tests.support import DictRegistry, Recorder
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def lobby(clock, tmp_path):
+    registry = DictRegistry(games=[HelloGameFactory()], bots=[HelloBotFactory()])
+    return Lobby(
+        registry,
+        clock,
+        transcripts=Transcripts(tmp_path, clock),
+        rng=random.Random(7),
+        keep_finished=60,
+    )
+
+
+def test_create_game_defaults(lobby):
+    game = lobby.create_game("hello")
+    assert len(game.id) == 13 and game.id.isalnum() and game.id.islower()
+    assert [s.kind for s in game.seats] == ["open", "open"]
+    assert game.state == "waiting"
+    assert lobby.games() == [game]
+    assert lobby.get(game.id) is game
+    data = game.to_json()
+    assert data["type"] == "hello" and data["frontend"] == "xml"
+    assert data["seats"][0] == {"seat": 0, "player": None, "kind": "open", "present": True}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"type_name": "chess"}, NotFound, "chess"),
+        ({"type_name": "hello", "seats": []}, BadAction, "1 to 8 seats"),
+        ({"type_name": "hello", "seats": ["open"] * 9}, BadAction, "1 to 8 seats"),
+        ({"type_name": "hello", "seats": ["sofa"]}, BadAction, "not a seat"),
+        ({"type_name": "hello", "seats": [3]}, BadAction, "expected a string"),
+        ({"type_name": "hello", "seats": ["bot:nobody"]}, NotFound, "nobody"),
+        ({"type_name": "hello", "variant": "turbo"}, BadAction, "no variant"),
+        ({"type_name": "hello", "name": "x" * 65}, BadAction, "name"),
+        ({"type_name": "hello", "name": "a\nb"}, BadAction, "name"),
+        ({"type_name": "hello", "options": [1]}, BadAction, "options"),
+    ],
+)
+def test_create_game_refuses_bad_requests(lobby, kwargs, error, words):
+    with pytest.raises(error) as info:
+        lobby.create_game(**kwargs)
+    assert words in info.value.reason
+    assert lobby.games() == []
+
+
+def test_play_to_the_end_with_observers(lobby, clock):
+    listener = Recorder()
+    lobby.add_listener(listener)
+    game = lobby.create_game("hello", seats=["open", "open"])
+    spectator, alice_view = Recorder(), Recorder()
+    game.observe(spectator)
+    assert game.take_seat("alice") == 0
+    game.observe(alice_view, seat=0)
+    assert game.take_seat("bob") == 1
+    assert game.state == "running"
+    with pytest.raises(Conflict):
+        game.take_seat("carol")
+    game.act(0, {"hello": "hi all"})
+    with pytest.raises(IllegalAction, match="already"):
+        game.act(0, {"hello": "again"})
+    with pytest.raises(BadAction):
+        game.act(1, {"bye": "x"})
+    game.act(1, {"hello": "hey"})
+    assert game.state == "over"
+    lines = [e.data["line"] for e in spectator.events if e.kind == "hello"]
+    assert lines == ["Hello from alice: hi all", "Hello from bob: hey"]
+    assert "over" in spectator.kinds() and "over" in alice_view.kinds()
+    assert game.result()["winners"] == [0, 1]
+    assert ("created", game.id) in listener.changes
+    # a finished game stays listed for keep_finished seconds, then goes
+    clock.advance(59)
+    assert lobby.games() == [game]
+    clock.advance(2)
+    assert lobby.games() == []
+    assert ("removed", game.id) in listener.changes
+
+
+def test_private_events_reach_only_their_seat(lobby):
+    from hub.model import GameEvent
+
+    game = lobby.create_game("hello")
+    seat0, seat1, spectator = Recorder(), Recorder(), Recorder()
+    game.observe(seat0, seat=0)
+    game.observe(seat1, seat=1)
+    game.observe(spectator)
+    game._emit(GameEvent("secret", {"cards": [1, 2]}, seats=frozenset({0})))
+    assert seat0.kinds() == ["secret"]
+    assert seat1.kinds() == [] and spectator.kinds() == []
+
+
+def test_bot_seat_plays_on_its_turn(lobby, clock):
+    game = lobby.create_game("hello", seats=["bot:hello-bot", "open"])
+    assert game.seats[0].player == "hello-bot" and game.seats[0].kind == "bot"
+    watcher = Recorder()
+    game.observe(watcher)
+    game.take_seat("alice")
+    assert "hello" not in watcher.kinds()  # the bot thinks on the next tick, not inside
+    clock.advance(0)
+    said = [e.data["line"] for e in watcher.events if e.kind == "hello"]
+    assert said == ["Hello from hello-bot: Hello, I am a bot at seat 0"]
+    game.act(1, {"hello": "hello bot"})
+    assert game.state == "over"
+
+
+def test_two_bots_get_distinct_names(lobby, clock):
+    game = lobby.create_game("hello", seats=["bot:hello-bot", "bot:hello-bot"])
+    assert [s.player for s in game.seats] == ["hello-bot", "hello-bot-2"]
+    clock.advance(0)
+    assert game.state == "over"
+
+
+def test_human_seats_are_reserved_for_web_players(lobby):
+    game = lobby.create_game("hello", seats=["human", "open"])
+    assert game.take_seat("netclient") == 1
+    assert game.take_seat("webber", kind="human") == 0
+    game2 = lobby.create_game("hello", seats=["human"])
+    with pytest.raises(Conflict):
+        game2.take_seat("netclient")
+
+
+def test_take_specific_seat_and_errors(lobby):
+    game = lobby.create_game("hello", seats=["open", "open", "open"])
+    assert game.take_seat("alice", seat=2) == 2
+    with pytest.raises(Conflict):
+        game.take_seat("bob", seat=2)
+    with pytest.raises(NotFound):
+        game.take_seat("bob", seat=7)
+    with pytest.raises(Conflict, match="already sits"):
+        game.take_seat("alice")
+    with pytest.raises(GameError):
+        game.take_seat("", seat=0)
+    assert game.seats[0].free and game.seats[1].free
+
+
+def test_leaving_ends_a_game_nobody_can_finish(lobby):
+    game = lobby.create_game("hello", seats=["open", "open"])
+    game.take_seat("alice")
+    game.take_seat("bob")
+    game.act(0, {"hello": "hi"})
+    game.leave_seat(1)
+    assert game.state == "over"
+    assert game.result()["winners"] == [0]
+    assert game.seats[1].present is False
+
+
+def test_transcript_records_game_life(lobby, tmp_path):
+    game = lobby.create_game("hello", seats=["open"])
+    game.transcript.record("c1", "in", "evil\nline\x1b[2J")
+    game.take_seat("alice")
+    text = lobby.transcripts.read(game.id)
+    assert "game created: type=hello" in text
+    assert "evil\\nline\\x1b[2J" in text
+    assert "seat 0 taken by alice" in text
+    assert all(line[:4].isdigit() for line in text.splitlines())
+
+
+def test_remove_stops_and_notifies(lobby):
+    listener = Recorder()
+    lobby.add_listener(listener)
+    game = lobby.create_game("hello")
+    lobby.remove(game.id)
+    with pytest.raises(NotFound):
+        lobby.get(game.id)
+    assert listener.changes[-1] == ("removed", game.id)
+    lobby.remove(game.id)  # a second removal is harmless
+
+
+def test_game_over_hooks_run_once(lobby):
+    seen = []
+    lobby.on_game_over(lambda game, event: seen.append(game.id))
+    game = lobby.create_game("hello", seats=["open"])
+    game.take_seat("alice")
+    game.act(0, {"hello": "bye"})
+    assert seen == [game.id]
+
+
+def test_failing_observer_does_not_stop_the_game(lobby):
+    class Broken:
+        def game_event(self, game, event):
+            raise RuntimeError("observer bug")
+
+    game = lobby.create_game("hello", seats=["open"])
+    good = Recorder()
+    game.observe(Broken())
+    game.observe(good)
+    game.take_seat("alice")
+    game.act(0, {"hello": "still here"})
+    assert game.state == "over" and "over" in good.kinds()

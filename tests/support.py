@@ -1,0 +1,57 @@
+"""Small helpers shared by the tests."""
+
+from __future__ import annotations
+
+from hub.model import NotFound
+
+
+class DictRegistry:
+    """A registry holding factories handed to it directly (for lobby unit tests)."""
+
+    def __init__(self, games=(), bots=()):
+        self._games = {g.name: g for g in games}
+        self._bots = {b.name: b for b in bots}
+
+    def game_factory(self, name):
+        try:
+            return self._games[name]
+        except (KeyError, TypeError):
+            raise NotFound(f"no game type {name!r}") from None
+
+    def bot_factory(self, name):
+        try:
+            return self._bots[name]
+        except (KeyError, TypeError):
+            raise NotFound(f"no bot {name!r}") from None
+
+    def game_types(self):
+        return list(self._games.values())
+
+    def bots(self):
+        return list(self._bots.values())
+
+    def load(self):
+        pass
+
+    def start(self):
+        pass
+
+    def stop(self):
+        pass
+
+
+class Recorder:
+    """An IGameObserver / ILobbyListener that keeps what it is told."""
+
+    def __init__(self):
+        self.events = []
+        self.changes = []
+
+    def game_event(self, game, event):
+        self.events.append(event)
+
+    def lobby_changed(self, change, game):
+        self.changes.append((change, game.id))
+
+    def kinds(self):
+        return [e.kind for e in self.events]
