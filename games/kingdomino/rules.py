@@ -275,6 +275,59 @@ class Kingdom:
         a, b = DOMINOES[domino]
         return self._region_gain(((first, a), (second, b)))
 
+    def best_placements(
+        self, dominoes: Iterable[int], placements: Sequence[Placement] | None = None
+    ) -> dict[int, tuple[int, list[Placement]]]:
+        """For each domino the highest gain over ``placements`` (default: every legal
+        one) and the placements reaching it; one pass, for the greedy players."""
+        if placements is None:
+            placements = self.legal_placements()
+        label, regions = self._label, self._regions
+        near_cache: dict[tuple[tuple[int, int], str], frozenset[int]] = {}
+
+        def near(cell: tuple[int, int], terrain: str) -> frozenset[int]:
+            key = (cell, terrain)
+            ids = near_cache.get(key)
+            if ids is None:
+                x, y = cell
+                ids = frozenset(
+                    rid
+                    for dx, dy in NEIGHBOURS
+                    if (rid := label.get((x + dx, y + dy))) is not None
+                    and regions[rid][0] == terrain
+                )
+                near_cache[key] = ids
+            return ids
+
+        def value(ids: frozenset[int], size: int, crowns: int) -> int:
+            old = 0
+            for rid in ids:
+                _, s, c, _ = regions[rid]
+                size += s
+                crowns += c
+                old += s * (1 + c)
+            return size * (1 + crowns) - old
+
+        cells = [p.cells() for p in placements]
+        out: dict[int, tuple[int, list[Placement]]] = {}
+        for domino in dominoes:
+            a, b = DOMINOES[domino]
+            best = -1
+            chosen: list[Placement] = []
+            for placement, (first, second) in zip(placements, cells, strict=True):
+                ids_a = near(first, a.terrain)
+                ids_b = near(second, b.terrain)
+                if a.terrain == b.terrain:
+                    g = value(ids_a | ids_b, 2, a.crowns + b.crowns)
+                else:
+                    g = value(ids_a, 1, a.crowns) + value(ids_b, 1, b.crowns)
+                if g > best:
+                    best, chosen = g, [placement]
+                elif g == best:
+                    chosen.append(placement)
+            out[domino] = (best, chosen)
+        return out
+
     def place(self, domino: int, placement: Placement) -> None:
         """Put ``domino`` at ``placement``; raises :class:`RuleError` if not legal."""
         self.verify_place(placement)
@@ -609,6 +662,15 @@ class State:
         state.phase = public["phase"]
         state.history = []
         return state
+
+    def resample_future(self, rng: random.Random) -> None:
+        """Deal the dominoes nobody has seen yet into the draws still to come at random
+        (a fresh determinization of the hidden future, for playouts)."""
+        seen = {d for draw in self.draws[: self.round] for d in draw}
+        unseen = [d for d in DOMINOES if d not in seen]
+        rng.shuffle(unseen)
+        future = [tuple(sorted(unseen[i : i + DRAW_SIZE])) for i in range(0, len(unseen), 4)]
+        self.draws = list(self.draws[: self.round]) + future
 
     def copy(self) -> State:
         """An independent copy (kingdoms copied, history not kept)."""

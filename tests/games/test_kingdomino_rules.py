@@ -387,3 +387,21 @@ def test_public_snapshot_round_trip_for_playouts():
     assert future.isdisjoint(pub["seen"])
     play_random(d, random.Random(2))
     assert d.over
+
+
+def test_best_placements_agree_with_gain():
+    rng = random.Random(9)
+    for _ in range(100):
+        k = Kingdom()
+        for domino in rng.sample(range(1, 49), rng.randint(0, 12)):
+            k.place(domino, k.random_placement(rng))
+        offered = rng.sample(range(1, 49), 4)
+        table = k.best_placements(offered)
+        legal = k.legal_placements()
+        for d in offered:
+            gains = {p: k.gain(d, p) for p in legal}
+            best = max(gains.values())
+            assert table[d][0] == best
+            assert sorted(table[d][1], key=lambda p: p.as_list()) == sorted(
+                (p for p, g in gains.items() if g == best), key=lambda p: p.as_list()
+            )
