@@ -221,3 +221,33 @@ def test_one_client_against_three_bots_from_the_api(live):
     referee([client], names_by_id={0: "greedy", 1: "solo", 2: "domino", 3: "domino-random"})
     transcript = live.get(f"/api/games/{created['id']}/transcript")
     assert " in  LOGIN solo" in transcript and " out GAME OVER RESULTS " in transcript
+
+
+def test_network_bots_play_a_game(live):
+    """``python -m bots.kingdomino`` x4 (each kind) against the live hub."""
+    import subprocess
+    import sys
+
+    from tests.livehub import ROOT
+
+    procs = []
+    for i, bot in enumerate(["domino", "greedy", "random", "greedy"]):
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "bots.kingdomino", "--port", str(live.ports["domino"])]
+                + ["--login", f"net{i}", "--bot", bot, "--think", "0.05", "--seed", str(i)],
+                cwd=str(ROOT),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        )
+    outputs = []
+    for p in procs:
+        out, err = p.communicate(timeout=180)
+        assert p.returncode == 0, err.decode()[-2000:]
+        outputs.append(out.decode().strip())
+    assert all(o == outputs[0] for o in outputs)
+    words = outputs[0].split()[3:]
+    assert sorted(words[0::2]) == ["net0", "net1", "net2", "net3"]
+    points = [int(w) for w in words[1::2]]
+    assert points == sorted(points, reverse=True)

@@ -24,9 +24,11 @@ class Client:
         self.transport = StringTransport()
         self.proto.makeConnection(self.transport)
         self.seen: list[str] = []
+        self.sent: list[str] = []
 
     def send(self, data: bytes | str):
         if isinstance(data, str):
+            self.sent.append(data)
             data = data.encode() + b"\n"
         self.proto.dataReceived(data)
 
@@ -434,3 +436,45 @@ def test_waiting_players_fill_a_game_created_later(hub):
 def test_rules_mirror_sanity():
     # the front end's player ids are seats + 1; the engine's players are seats
     assert rules.State(order=[3, 2, 1, 0]).to_act == 3
+
+
+def test_network_bot_mirror_follows_a_game_with_removals(hub):
+    """The bots' client-side mirror infers removals the protocol does not announce."""
+    from bots.kingdomino.client import Mirror
+
+    clients = hub.four()
+    game = hub.lobby.games()[0]
+    state = game.engine.rules
+    hub.clock.advance(2)  # the first to choose times out
+    gone = [p for p in range(4) if not state.active[p]]
+    assert len(gone) == 1
+    for _ in range(30):  # a few turns, then another one is removed for invalid commands
+        p = state.to_act
+        if state.phase == "choose":
+            clients[p].send(f"CHOOSE {state.available()[0]}")
+        else:
+            pl = state.kingdoms[p].legal_placements()[0]
+            clients[p].send(f"MOVE {pl.x} {pl.y} {pl.orientation}")
+    victim = state.to_act
+    for _ in range(101):
+        clients[victim].send("MOVE 0 0 0")
+    assert not state.active[victim]
+    play_by_engine(hub, clients)
+    for i, c in enumerate(clients):
+        if i in gone or i == victim:
+            continue
+        mirror = Mirror()
+        sent = iter(c.sent)
+        prompts = []
+        for line in c.everything():
+            if line in ("OK", "ERROR"):  # each command gets exactly one answer
+                words = next(sent).split()
+                if line == "OK" and words[0] == "CHOOSE":
+                    mirror.command(int(words[1]))
+                elif line == "OK" and words[0] == "MOVE":
+                    mirror.command(rules.Placement(*map(int, words[1:])))
+            prompts.append(mirror.feed(line))
+        assert prompts[-1] == "over"
+        assert mirror.state.scores() == state.scores()
+        assert mirror.state.active == state.active
+        assert [p for p, _ in mirror.results] == [game.engine.names[s] for s in state.ranking()]
