@@ -49,7 +49,7 @@ def check_loopback(host: str) -> str:
         infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
     except socket.gaierror as e:
         raise Refused(f"cannot resolve {host!r}: {e}") from None
-    addresses = {info[4][0] for info in infos}
+    addresses = {str(info[4][0]) for info in infos}
     for address in addresses:
         if not ipaddress.ip_address(address.split("%")[0]).is_loopback:
             raise Refused(
@@ -107,7 +107,7 @@ class Conn:
 
     def lines(self, timeout: float) -> list[str]:
         """Every line arriving within ``timeout``."""
-        out = []
+        out: list[str] = []
         stop = time.monotonic() + timeout
         while True:
             line = self.line(max(0.0, stop - time.monotonic()))

@@ -83,16 +83,19 @@ class DominoProtocol(LineOnlyReceiver):
 
     def close(self, why: str) -> None:
         """Close the connection (after what was written)."""
-        if self.transport is not None and not self.transport.disconnecting:
+        if self.transport is not None and not self._disconnecting():
             self._note(f"closing: {why}")
             self.transport.loseConnection()
+
+    def _disconnecting(self) -> bool:
+        return bool(getattr(self.transport, "disconnecting", False))
 
     # -- bytes in --------------------------------------------------------------------
 
     def dataReceived(self, data: bytes) -> None:
         """Cut lines with a bounded buffer; an overlong message is dropped as it streams."""
         for token in self._framer.feed(data):
-            if self.state == "closed" or self.transport.disconnecting:
+            if self.state == "closed" or self._disconnecting():
                 return
             if isinstance(token, codec.Overlong):
                 self._record("in", token.head + b"...(discarded: over 250 characters)")
@@ -157,7 +160,7 @@ class DominoProtocol(LineOnlyReceiver):
 
     def send(self, text: str) -> None:
         """Write one line and record it in the transcript."""
-        if self.state == "closed" or self.transport is None or self.transport.disconnecting:
+        if self.state == "closed" or self.transport is None or self._disconnecting():
             return
         self._record("out", text)
         self.transport.write(codec.encode(text))
@@ -252,11 +255,11 @@ class DominoFactory(ServerFactory):
         ``domino_login_seconds`` (see :data:`DEFAULTS`).
     """
 
-    protocol = DominoProtocol
+    protocol = DominoProtocol  # type: ignore[assignment]
     log = Logger()
 
     def __init__(self, lobby: Any, reactor: Any, options: dict[str, Any] | None = None) -> None:
-        settings = dict(DEFAULTS)
+        settings: dict[str, Any] = dict(DEFAULTS)
         settings.update({k: v for k, v in (options or {}).items() if k in DEFAULTS})
         self.lobby = lobby
         self.reactor = reactor
