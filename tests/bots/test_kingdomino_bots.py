@@ -131,6 +131,7 @@ def test_mirror_follows_lines_and_reports_refusal():
     assert m.state.current == (5, 6, 7, 8) and m.state.round == 2
     # domino 1 (player 4) is placed first, then ours (2); player 3 (domino 4) comes last
     assert m.feed("PLAYER MOVE 4 1 0 0") is None
+    assert m.feed("PLAYER CHOICE 4 5") is None
     assert m.feed("YOUR MOVE") == "move"
     assert m.state.active == [False, True, True, True]
     assert m.state.kingdoms[3].cells[(2, 0)] == rules.DOMINOES[1][1]
