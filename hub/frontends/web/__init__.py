@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from twisted.web.resource import Resource
 from twisted.web.server import Site
-from twisted.web.static import Data
+
+from hub.distribution import PluginsResource
 
 from .api import API
 
@@ -25,7 +26,20 @@ class Root(Resource):
         super().__init__()
         self.hub = hub
         self.putChild(b"api", API(hub))
-        self.putChild(b"", Data(INDEX, "text/html; charset=utf-8"))
+        self.putChild(b"plugins", PluginsResource(hub.registry))
+        self.putChild(b"", _Page(INDEX))
+
+
+class _Page(Resource):
+    isLeaf = True
+
+    def __init__(self, body: bytes) -> None:
+        super().__init__()
+        self.body = body
+
+    def render_GET(self, request) -> bytes:
+        request.setHeader(b"content-type", b"text/html; charset=utf-8")
+        return self.body
 
 
 def make_factory(hub) -> Site:

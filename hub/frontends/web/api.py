@@ -9,6 +9,7 @@ from typing import Any
 from twisted.logger import Logger
 from twisted.web.resource import Resource
 
+from hub.distribution import PluginIndexResource
 from hub.model import GameError
 
 MAX_BODY = 64 * 1024
@@ -171,6 +172,7 @@ class API(Resource):
         self.hub = hub
         self.putChild(b"health", Health(hub))
         self.putChild(b"games", Games(hub))
+        self.putChild(b"plugins", PluginIndexResource(hub.registry))
 
     def getChild(self, path: bytes, request) -> Resource:
         """Unknown API paths answer a JSON 404."""

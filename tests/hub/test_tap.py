@@ -1,0 +1,70 @@
+"""``twistd gamehub`` options: defaults, config file, command line wins, bad values."""
+
+from __future__ import annotations
+
+import pytest
+from twisted.python import usage
+
+from hub.tap import Options
+
+
+def parse(*args):
+    options = Options()
+    options.parseOptions(list(args))
+    return options
+
+
+def test_defaults():
+    options = parse()
+    assert options["xml"] == "tcp:4000"
+    assert options["mnm"] == "tcp:1357"
+    assert options["domino"] == "tcp:7000"
+    assert options["web"] == "tcp:8080"
+    assert options["data"] == "./gamehub-data"
+    assert options["db"] == "sqlite:gamehub-data/hub.sqlite"
+    assert options["mnm-version"] == "3.1"
+
+
+def test_none_switches_a_frontend_off():
+    assert parse("--web", "none")["web"] == "none"
+    assert parse("--xml", "NONE")["xml"] == "none"
+
+
+def test_config_file_and_command_line_wins(tmp_path):
+    config = tmp_path / "hub.toml"
+    config.write_text('web = "tcp:8081"\nmnm = "none"\ndata = "/srv/hub"\nmnm_version = "2.0"\n')
+    options = parse("--config", str(config), "--web", "tcp:9090")
+    assert options["web"] == "tcp:9090"
+    assert options["mnm"] == "none"
+    assert options["data"] == "/srv/hub"
+    assert options["db"] == "sqlite:/srv/hub/hub.sqlite"
+    assert options["mnm-version"] == "2.0"
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--web", "nonsense:1:2"], "--web"),
+        (["--mnm-version", "three"], "--mnm-version"),
+        (["--db", "mysql://x"], "--db"),
+        (["--config", "/nonexistent/hub.toml"], "cannot read"),
+    ],
+)
+def test_bad_values_are_usage_errors(args, words):
+    with pytest.raises(usage.UsageError, match=words):
+        parse(*args)
+
+
+def test_config_file_errors(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("web = \n")
+    with pytest.raises(usage.UsageError, match="bad.toml"):
+        parse("--config", str(bad))
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text('colour = "red"\n')
+    with pytest.raises(usage.UsageError, match="colour"):
+        parse("--config", str(unknown))
+    typed = tmp_path / "typed.toml"
+    typed.write_text("web = 8080\n")
+    with pytest.raises(usage.UsageError, match="string"):
+        parse("--config", str(typed))

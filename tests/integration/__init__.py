@@ -1,0 +1,1 @@
+"""Integration tests: a real hub on real loopback sockets."""
