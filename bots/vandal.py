@@ -409,7 +409,7 @@ def domino_game_cheats(v: Vandal) -> str:
             if not v.domino_login(conn):
                 return "login failed"
         players: dict[int, dict] = {}
-        stop = time.monotonic() + max(0.1, min(60.0, v.left()))
+        stop = time.monotonic() + max(0.1, min(20.0, v.left()))
         silent = v.rng.randrange(4) if v.rng.random() < 0.3 else None
         quitter = v.rng.randrange(4) if v.rng.random() < 0.3 else None
         while time.monotonic() < stop:
@@ -481,7 +481,10 @@ def _domino_react(v, i, conn, line, p, players, conns, counts, silent, quitter) 
         for cheat in v.rng.sample(cheats, min(len(cheats), 2)):
             conn.send(cheat.encode() + b"\n")
             answer = conn.line(v.timeout())
-            counts["cheat refused" if answer == "ERROR" else f"ACCEPTED cheat {cheat}"] += 1
+            if answer == "OK":
+                counts[f"ACCEPTED cheat {cheat}"] += 1
+            else:
+                counts["cheat refused" if answer == "ERROR" else f"cheat answered {answer}"] += 1
         if good is not None:
             conn.send(good.encode() + b"\n")
             answer = conn.line(v.timeout())

@@ -106,6 +106,7 @@ def test_vandal_against_a_hub_serving_a_live_game(tmp_path):
         out, err = run.communicate(timeout=seconds + 120)
         assert run.returncode == 0, err.decode()[-2000:]
         report = json.loads(out)
+        print(json.dumps(report, indent=1))
         client.join(120)
         assert not client.is_alive() and client.error is None, repr(client.error)
         referee([client], names_by_id={0: "greedy", 1: "honest", 2: "domino", 3: "domino-random"})
