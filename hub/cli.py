@@ -14,7 +14,10 @@ from collections.abc import Sequence
 #: sub-command → ("module:function", one line of help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("hub.runner:main", "run the hub in the foreground (same options as twistd gamehub)"),
+    "account": ("hub.store.cli:account_main", "create|delete|list|set-type|grant accounts"),
+    "ledger": ("hub.store.cli:ledger_main", "check that every chip is accounted for"),
     "fetch": ("hub.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),
+    "xml-client": ("hub.xml_client_cli:main", "interactive XML protocol client (--hub HOST:PORT)"),
 }
 
 

@@ -139,7 +139,23 @@ class ILobbyListener(Interface):
 
 
 class IXMLGameAdapter(Interface):
-    """Lets the XML front end host a game: payload ⇄ action/event translation."""
+    """Lets the XML front end host a game: payload ⇄ action/event translation.
+
+    The front end validates every document against ``message.xsd`` before the adapter
+    sees it; the adapter checks its own payload (poker: ``texas.xsd``).  Wire game ids
+    are ``xs:long``: ``hub.frontends.xml.codec.wire_game_id(game.id)``.
+
+    Optional (looked up with ``getattr``):
+
+    - ``seat_on_join`` (default ``True``): ``game/join`` takes the first free seat.
+      ``False`` (poker): join only observes; seats are taken with an action.
+    - An action mapping ``{"take_seat": seat or None}`` returned by
+      :meth:`parse_action` makes the front end seat the player (``GameInstance.take_seat``)
+      and follow the game from that seat; ``{"leave_seat": True}`` leaves it.  Every other
+      mapping goes to ``IGame.act``.
+    - ``custom(game, seat, element)`` answers ``game/custom`` with an element (or
+      ``None``); without it ``game/custom`` is refused with 400.
+    """
 
     def parse_action(element):
         """An lxml element (the ``parameters`` child of ``game/action``) → action mapping.
@@ -156,9 +172,35 @@ class IXMLGameAdapter(Interface):
 
 
 class IMNMGameAdapter(Interface):
-    """Lets the MNM line front end host a two-player board game."""
+    """Lets the MNM line front end host a two-player board game.
 
-    kind = Attribute("The game kind announced as ``+ PLAYING <kind>``.")
+    The front end knows the protocol (prolog, ``WAIT``, ``MOVE``/``CAPTURE``/piece list,
+    ``THINKING``, ``PLAY``, ``GAMEOVER``); the adapter knows the game: its kind name,
+    how its view becomes a piece list, and how a ``PLAY`` text becomes an action.
+    """
+
+    kind = Attribute("The game kind announced as ``+ PLAYING <kind>`` (no spaces).")
+    default_names = Attribute("Player names for seats 0 and 1 when nobody gave one.")
+
+    def piece_list(view):
+        """The pieces of a view (``IGame.view``): one list per player, each the
+        positions of that player's pieces in a fixed order (piece ``i`` stays ``i``),
+        as the protocol writes them (``A``, ``A0``...``C7``, ``C`` for morris)."""
+
+    def capture_count(turn):
+        """The ``n`` of ``+ CAPTURE n`` for a ``turn`` event's data."""
+
+    def parse_move(text, turn):
+        """The text after ``PLAY `` → an action mapping for the game.
+
+        :param turn: the data of the ``turn`` event the move answers.
+        :raises hub.model.BadAction: with a reason for people, e.g.
+            ``Invalid move: A9 is not a field``.
+        """
+
+    def winners(result):
+        """``[won0, won1]`` booleans for ``PLAYERnWON`` from ``IGame.result()``
+        (a draw is reported as won by both)."""
 
 
 class IDominoAdapter(Interface):
@@ -190,3 +232,116 @@ class IWebView(Interface):
     """Lets the web front end show and play a game in the browser."""
 
     script = Attribute("Path (inside the plugin) of the page script that draws the game.")
+
+
+# -- the store -----------------------------------------------------------------------
+
+
+class IStore(Interface):
+    """Accounts, the chip ledger and history (``hub.store``; SQLite or PostgreSQL).
+
+    Every method returns a ``Deferred``.  Refusals fail it with
+    :class:`hub.model.GameError` subclasses from ``hub.store.errors`` (``code``: 400 bad
+    name/amount, 401 bad login, 404 unknown, 409 taken/in play, 422 not enough chips,
+    429 throttled).  Amounts are ``Decimal`` (or ``int``/decimal ``str``); a float is a
+    ``TypeError``.  Movements take an idempotency ``key``: a replayed key changes
+    nothing and fires with a ``Movement`` whose ``applied`` is false.
+    """
+
+    new_account_grant = Attribute("Decimal chips a new account receives.")
+
+    def start(recover=True):
+        """Open, migrate the schema, return chips left at tables to their accounts
+        (unless ``recover`` is false: tools beside a running hub)."""
+
+    def stop():
+        """Close the database connections."""
+
+    def create_account(name, password, type="player", grant=None):
+        """Create an account (type ``player``/``bot``/``admin`` or 0/1/2) → ``Account``."""
+
+    def delete_account(name):
+        """Delete an account (not while it has chips at a table) → closed balance."""
+
+    def authenticate(name, password, source=None):
+        """Check a login → ``Account``; the same error for unknown name and wrong password."""
+
+    def change_password(name, old, new):
+        """Set a new password after checking the old one."""
+
+    def set_password(name, new):
+        """Set a new password (admin)."""
+
+    def get_account(name):
+        """The ``Account`` called ``name`` (any case)."""
+
+    def list_accounts(prefix="", type=None, limit=None):
+        """Accounts by name, optionally by name prefix and type."""
+
+    def find_players(prefix, limit=50):
+        """Accounts whose name is or starts with ``prefix``; exact match first."""
+
+    def set_type(name, type):
+        """Change an account's type → ``Account``."""
+
+    def grant(name, chips, key=None):
+        """Create (or, negative, destroy) chips on an account → ``Movement``."""
+
+    def buy_in(name, game_id, chips, key):
+        """Balance → chips at ``game_id`` → ``Movement``."""
+
+    def cash_out(name, game_id, chips, key):
+        """Chips at ``game_id`` (``chips``, or all when ``None``) → balance → ``Movement``."""
+
+    def settle(game_id, deltas, key):
+        """Move chips between players at one table (``{name: signed amount}``, sum 0)."""
+
+    def chips_at(game_id):
+        """``{account name: chips}`` recorded at ``game_id``."""
+
+    def tables_of(name):
+        """``{game id: chips}`` of one account."""
+
+    def recover():
+        """Return every chip recorded at a table to its account → refunds."""
+
+    def ledger_check():
+        """Prove balances + chips at tables = chips issued → ``LedgerReport``."""
+
+    def ledger(name=None, game_id=None, key=None, limit=100):
+        """Ledger rows (dicts), newest first."""
+
+    def record_game(
+        game_id,
+        game_type,
+        name,
+        players,
+        *,
+        variant=None,
+        started=None,
+        finished=None,
+        summary=None,
+        result=None,
+    ):
+        """Store a finished game with per-seat results → ``True`` if new."""
+
+    def games(game_id=None, player=None, since=None, until=None, limit=50):
+        """Finished games (dicts with ``players``), newest first."""
+
+    def record_hand(
+        game_id,
+        dealer,
+        players,
+        *,
+        board=(),
+        showdown=None,
+        commitment=None,
+        seed=None,
+        actions=None,
+        at=None,
+        hand_key=None,
+    ):
+        """Store a finished hand (the seed's ``hand``/``player`` rows) → hand id."""
+
+    def hands(game_id=None, player=None, since=None, until=None, limit=50):
+        """Finished hands (dicts with ``players``), newest first."""

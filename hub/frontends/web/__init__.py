@@ -6,6 +6,7 @@ from twisted.web.resource import Resource
 from twisted.web.server import Site
 
 from hub.distribution import PluginsResource
+from hub.frontends.xml import schema_resource
 
 from .api import API
 
@@ -27,6 +28,7 @@ class Root(Resource):
         self.hub = hub
         self.putChild(b"api", API(hub))
         self.putChild(b"plugins", PluginsResource(hub.registry))
+        self.putChild(b"schema", schema_resource())
         self.putChild(b"", _Page(INDEX))
 
 
