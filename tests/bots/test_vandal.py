@@ -118,3 +118,28 @@ def test_vandal_against_a_hub_serving_a_live_game(tmp_path):
         transcript = hub.request("GET", f"/api/games/{created['id']}/transcript")[1].decode()
         assert " in  LOGIN honest" in transcript
     assert hub.errors() == [], hub.log()[-3000:]
+
+
+@pytest.mark.slow
+def test_vandal_against_the_mnm_front_end(tmp_path):
+    """vandal --target mnm joins a live Nine Men's Morris game and cheats; the hub survives."""
+    loopback = "tcp:0:interface=127.0.0.1"
+    with HubProcess(tmp_path, mnm=loopback, web=loopback) as hub:
+        status, body, _ = hub.request(
+            "POST", "/api/games", {"type": "nmmorris", "seats": ["open", "bot:morris-random"]}
+        )
+        assert status == 201, body
+        game_id = json.loads(body)["id"]
+        run = subprocess.run(
+            [sys.executable, "-m", "bots.vandal", "--target", "mnm", "--json"]
+            + ["--port", str(hub.ports["mnm"]), "--seconds", "3", "--game-id", game_id],
+            cwd=str(ROOT),
+            capture_output=True,
+            timeout=120,
+        )
+        assert run.returncode == 0, run.stderr.decode()[-2000:]
+        report = json.loads(run.stdout)
+        assert report["accepted"] == []
+        assert set(report["outcomes"]) == {"malformed", "oversized", "game", "slow_and_disconnect"}
+        assert hub.get_json("/api/health")["status"] == "ok"
+    assert hub.errors() == [], hub.log()[-3000:]
