@@ -21,6 +21,7 @@ import argparse
 import ipaddress
 import json
 import random
+import re
 import select
 import socket
 import struct
@@ -634,6 +635,22 @@ EXTERNAL_ENTITY = (
 )
 
 
+def xml_summary(answer: bytes | None) -> str:
+    """``closed``, or the answer's first element with its success and error code."""
+    if answer is None:
+        return "closed"
+    text = answer.decode("utf-8", "replace")
+    element = re.search(r"<(?:response|stateupdate|info)>\s*<([a-z]+)", text)
+    success = re.search(r'success="(\w+)"', text)
+    code = re.search(r'errorcode="(\d+)"', text)
+    parts = [element.group(1) if element else text[:40].replace("\n", " ")]
+    if success:
+        parts.append(f"success={success.group(1)}")
+    if code:
+        parts.append(f"errorcode={code.group(1)}")
+    return " ".join(parts)
+
+
 def xml_malformed(v: Vandal) -> str:
     def body(conn: Conn) -> str:
         ok, _ = xml_login(v, conn)
@@ -651,10 +668,9 @@ def xml_malformed(v: Vandal) -> str:
         )
         conn.send(_frame(payload))
         answer = conn.frame(v.timeout())
-        text = (answer or b"")[:120].decode("utf-8", "replace")
         leaked = b"root:" in (answer or b"")
         prefix = "ACCEPTED entity " if leaked else ""
-        return f"{prefix}{'logged in, ' if ok else ''}{'closed' if answer is None else text}"
+        return f"{prefix}{'logged in, ' if ok else ''}{xml_summary(answer)}"
 
     return _with_conn(v, body)
 
@@ -676,7 +692,7 @@ def xml_framing(v: Vandal) -> str:
                     break
                 time.sleep(0.005)
         answer = conn.frame(v.timeout())
-        return f"{kind}: {'closed' if answer is None else answer[:80].decode('utf-8', 'replace')}"
+        return f"{kind}: {xml_summary(answer)}"
 
     return _with_conn(v, body)
 

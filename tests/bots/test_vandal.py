@@ -143,3 +143,23 @@ def test_vandal_against_the_mnm_front_end(tmp_path):
         assert set(report["outcomes"]) == {"malformed", "oversized", "game", "slow_and_disconnect"}
         assert hub.get_json("/api/health")["status"] == "ok"
     assert hub.errors() == [], hub.log()[-3000:]
+
+
+@pytest.mark.slow
+def test_vandal_against_the_xml_front_end(tmp_path):
+    """vandal --target xml: hostile frames and documents; the hub survives and answers."""
+    loopback = "tcp:0:interface=127.0.0.1"
+    with HubProcess(tmp_path, xml=loopback, web=loopback) as hub:
+        run = subprocess.run(
+            [sys.executable, "-m", "bots.vandal", "--target", "xml", "--json"]
+            + ["--port", str(hub.ports["xml"]), "--seconds", "3"],
+            cwd=str(ROOT),
+            capture_output=True,
+            timeout=120,
+        )
+        assert run.returncode == 0, run.stderr.decode()[-2000:]
+        report = json.loads(run.stdout)
+        assert report["accepted"] == []
+        assert set(report["outcomes"]) == {"malformed", "framing", "flood"}
+        assert hub.get_json("/api/health")["status"] == "ok"
+    assert hub.errors() == [], hub.log()[-3000:]
