@@ -9,13 +9,13 @@ import pytest
 from twisted.internet.task import Clock
 from zope.interface.verify import verifyObject
 
-from bench import kingdomino_strength
 from bots.kingdomino import (
     GreedyBotFactory,
     MonteCarloBotFactory,
     RandomBotFactory,
     policy,
 )
+from bots.kingdomino import match as kingdomino_strength
 from games.kingdomino import rules
 from games.kingdomino.server import KingDominoGameFactory
 from hub.interfaces import IBot, IBotFactory
