@@ -172,13 +172,60 @@ class IXMLGameAdapter(Interface):
 
 
 class IMNMGameAdapter(Interface):
-    """Lets the MNM line front end host a two-player board game."""
+    """Lets the MNM line front end host a two-player board game.
 
-    kind = Attribute("The game kind announced as ``+ PLAYING <kind>``.")
+    The front end knows the protocol (prolog, ``WAIT``, ``MOVE``/``CAPTURE``/piece list,
+    ``THINKING``, ``PLAY``, ``GAMEOVER``); the adapter knows the game: its kind name,
+    how its view becomes a piece list, and how a ``PLAY`` text becomes an action.
+    """
+
+    kind = Attribute("The game kind announced as ``+ PLAYING <kind>`` (no spaces).")
+    default_names = Attribute("Player names for seats 0 and 1 when nobody gave one.")
+
+    def piece_list(view):
+        """The pieces of a view (``IGame.view``): one list per player, each the
+        positions of that player's pieces in a fixed order (piece ``i`` stays ``i``),
+        as the protocol writes them (``A``, ``A0``...``C7``, ``C`` for morris)."""
+
+    def capture_count(turn):
+        """The ``n`` of ``+ CAPTURE n`` for a ``turn`` event's data."""
+
+    def parse_move(text, turn):
+        """The text after ``PLAY `` → an action mapping for the game.
+
+        :param turn: the data of the ``turn`` event the move answers.
+        :raises hub.model.BadAction: with a reason for people, e.g.
+            ``Invalid move: A9 is not a field``.
+        """
+
+    def winners(result):
+        """``[won0, won1]`` booleans for ``PLAYERnWON`` from ``IGame.result()``
+        (a draw is reported as won by both)."""
 
 
 class IDominoAdapter(Interface):
-    """Lets the domino line front end host a four-player tile game."""
+    """Lets the domino line front end host a four-player tile game.
+
+    Player ids on the wire are seat + 1.  The front end itself handles ``CONNECT``,
+    ``LOGIN``, ``OK``/``ERROR`` and the limits; the adapter knows the game's lines.
+    """
+
+    verbs = Attribute("Upper-case command words the game takes (``CHOOSE``, ``MOVE``).")
+
+    def parse_command(verb, args):
+        """A command line split into ``verb`` and ``args`` (strings) → action mapping.
+
+        :raises hub.model.BadAction: not a well-formed command of this game.
+        """
+
+    def render_event(event, seat):
+        """The lines (without ``\\n``) the player at ``seat`` gets for ``event``."""
+
+    def acknowledges(event, seat):
+        """Whether ``event`` is the success of ``seat``'s own command (→ ``OK`` first)."""
+
+    def removes(event, seat):
+        """Whether ``event`` removes ``seat`` from the game (→ close its connection)."""
 
 
 class IWebView(Interface):
