@@ -328,6 +328,8 @@ class Cashier:
             await self._add_bot(game, action, amount)
             return seat
         if seat is not None:
+            if action.get("seat") not in (None, seat):
+                raise Conflict(f"{account} sits at seat {seat} of this table already")
             if amount is None:
                 raise BadAction("say how many chips to add")
             key = f"topup:{uuid.uuid4().hex}"

@@ -12,13 +12,14 @@ sees another player's hole cards before the showdown.
 
 from __future__ import annotations
 
+import io
 import os
 from decimal import Decimal
 
 import pytest
 import pytest_twisted
 from lxml import etree
-from twisted.internet import defer, reactor
+from twisted.internet import defer, reactor, task
 
 from bots.poker.netplay import NetPlayer, action_xml, bot_decider
 from games.poker.history import format_hand, from_dict
@@ -190,3 +191,108 @@ async def test_two_clients_and_a_bot_play_hands_over_sockets(hub):
     assert final.ok and final.at_tables == 0, str(final)
     await ann.close()
     await bob.close()
+
+
+async def until(predicate, tries: int = 500) -> None:
+    """Wait (bounded) until the hub has seen something (e.g. a disconnect)."""
+    for _ in range(tries):
+        if predicate():
+            return
+        await task.deferLater(reactor, 0.01, lambda: None)
+    raise AssertionError("the hub never got there")
+
+
+async def refused(d: defer.Deferred) -> RequestFailed:
+    try:
+        await bounded(d)
+    except RequestFailed as e:
+        return e
+    raise AssertionError("the request was not refused")
+
+
+@pytest_twisted.ensureDeferred
+async def test_refused_seats_move_no_chips(hub):
+    store = hub.store
+    ann = await player(hub, "ann")
+    gameid = await bounded(
+        ann.create_game("texas-holdem", "t", seats=2, options={"min_buyin": 100})
+    )
+    await bounded(ann.join(gameid))
+    sit = {"index": 11, "seat": 0}
+    # the engine refuses a buy-in below the table's minimum: the chips go back
+    e = await refused(ann.act(gameid, action_xml({**sit, "amount": "50"})))
+    assert e.code == 422
+    # no such seat, a bot that does not exist, a malformed payload
+    assert (await refused(ann.act(gameid, action_xml({**sit, "seat": 7, "amount": 100})))).code in (
+        400,
+        404,
+    )
+    e = await refused(ann.act(gameid, action_xml({"index": 13, "seat": 1, "name": "nobody"})))
+    assert e.code == 404
+    e = await refused(
+        ann.act(gameid, "<texasmessage><action><index>99</index></action></texasmessage>")
+    )
+    assert e.code == 400
+    # playing without a seat is refused
+    e = await refused(ann.act(gameid, action_xml({"index": 1})))
+    assert e.code == 403
+    await bounded(hub.money.idle())
+    assert (await store.get_account("ann")).balance == Decimal(1000)
+    assert await store.chips_at(hub.lobby.games()[0].id) == {}
+    assert (await store.ledger_check()).ok
+    assert hub.money.problems == []
+    # a good buy-in seats; a second one is a conflict and moves nothing
+    await bounded(ann.act(gameid, action_xml({**sit, "amount": "100"})))
+    e = await refused(ann.act(gameid, action_xml({"index": 11, "seat": 1, "amount": "100"})))
+    assert e.code == 409
+    # from one's own seat, action 11 adds chips (between hands: nobody else sits)
+    await bounded(ann.act(gameid, action_xml({"index": 11, "seat": 0, "amount": "25"})))
+    assert (await store.chips_at(hub.lobby.games()[0].id)) == {"ann": Decimal(125)}
+    assert (await store.get_account("ann")).balance == Decimal(875)
+    await ann.close()
+    await until(lambda: not hub.lobby.games()[0].seats[0].present)
+    await bounded(hub.money.idle())
+    # the only player disconnected between hands: the stack went back at once
+    assert (await store.get_account("ann")).balance == Decimal(1000)
+    assert (await store.ledger_check()).ok
+
+
+@pytest_twisted.ensureDeferred
+async def test_network_bot_against_bots_seated_at_creation(hub):
+    from bots import holdem
+
+    store = hub.store
+    ann = await player(hub, "ann")
+    gameid = await bounded(
+        ann.create_game(
+            "texas-holdem",
+            "bots",
+            seats=["bot:caller", "bot:raiser", "open"],
+            options={"stakes": "1/2", "showdown_pause": 0, "buyin": 300},
+        )
+    )
+    game = hub.lobby.games()[0]
+    await ann.close()
+    args = holdem.parser().parse_args(
+        ["--port", str(hub.bound_ports["xml"]), "--account", "robo", "--password", "robo-pw"]
+        + ["--game", str(gameid), "--hands", "8", "--buyin", "150"]
+    )
+    out = io.StringIO()
+    played = await bounded(defer.ensureDeferred(holdem.play(reactor, args, out)), 60)
+    assert played >= 8 and "seated at table" in out.getvalue()
+    robo = await store.get_account("robo")
+    assert robo.type == "bot"
+    await bounded(hub.money.idle())
+    hub.lobby.remove(game.id)
+    await bounded(hub.money.idle())
+    assert await store.chips_at(game.id) == {}
+    report = await store.ledger_check()
+    assert report.ok, str(report)
+    assert hub.money.problems == []
+    hands = await store.hands(game_id=game.id, limit=1000)
+    assert len(hands) >= 8 and all(verify_hand(h).ok for h in hands)
+    names = {p["name"] for h in hands for p in h["players"]}
+    assert {"bot.caller", "bot.raiser", "robo"} <= names
+    # the bots' buy-ins came from bot accounts funded through the ledger
+    for name in ("bot.caller", "bot.raiser"):
+        assert (await store.get_account(name)).type == "bot"

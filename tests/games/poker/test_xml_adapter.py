@@ -1,0 +1,199 @@
+"""The poker ``texasmessage`` adapter: actions in, events and snapshots out, all valid
+against ``texas.xsd``, each receiver seeing only its own hole cards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from lxml import etree
+from twisted.internet.task import Clock
+
+from bots.poker.plugin import CallerFactory, RaiserFactory, RandomFactory
+from games.poker.server import FiveCardDrawFactory, TexasHoldemFactory
+from games.poker.xml_adapter import PokerXMLAdapter
+from hub.frontends.xml import codec
+from hub.frontends.xml.adapters import adapter_for, seats_on_join
+from hub.lobby import Lobby
+from hub.model import BadAction
+from tests.support import DictRegistry
+
+SCHEMA = codec.texas_schema()
+
+
+def params(xml: str) -> etree._Element:
+    return etree.fromstring(f"<parameters>{xml}</parameters>")
+
+
+def action(body: str) -> dict:
+    return PokerXMLAdapter().parse_action(
+        params(f"<texasmessage><action>{body}</action></texasmessage>")
+    )
+
+
+def test_the_factories_give_the_adapter():
+    for factory in (TexasHoldemFactory(), FiveCardDrawFactory()):
+        adapter = adapter_for(factory)
+        assert isinstance(adapter, PokerXMLAdapter)
+        assert not seats_on_join(adapter) and adapter.ledger
+    assert TexasHoldemFactory().adapter("web") is None
+
+
+def test_actions_become_engine_actions():
+    assert action("<index>0</index>") == {"index": 0}
+    assert action("<index>4</index><amount>40.50</amount>") == {"index": 4, "amount": "40.50"}
+    assert action("<index>12</index>") == {"leave_seat": True}
+    assert action("<index>11</index><amount>200</amount><seat>3</seat>") == {
+        "index": 11,
+        "amount": "200",
+        "seat": 3,
+    }
+    assert action("<index>13</index><amount>100</amount><name>holdem</name><seat>2</seat>") == {
+        "index": 13,
+        "amount": "100",
+        "name": "holdem",
+        "seat": 2,
+    }
+    assert action("<index>10</index><discarded>0</discarded><discarded>3</discarded>") == {
+        "index": 10,
+        "discarded": [0, 3],
+    }
+    assert action("<index>10</index>") == {"index": 10, "discarded": []}
+
+
+@pytest.mark.parametrize(
+    "xml",
+    [
+        "",
+        "<action><index>1</index></action>",
+        "<texasmessage/>",
+        "<texasmessage><action><index>14</index></action></texasmessage>",
+        "<texasmessage><action><index>-1</index></action></texasmessage>",
+        "<texasmessage><action><amount>1.234</amount></action></texasmessage>",
+        "<texasmessage><action><index>x</index></action></texasmessage>",
+        "<texasmessage><action><index>3</index><amount>-5</amount></action></texasmessage>",
+        "<texasmessage><event type='3' seat='0'/></texasmessage>",
+        "<texasmessage><action><index>1</index></action></texasmessage><texasmessage/>",
+    ],
+)
+def test_bad_actions_are_refused(xml):
+    with pytest.raises(BadAction) as e:
+        PokerXMLAdapter().parse_action(params(xml))
+    assert e.value.code == 400
+
+
+class Watcher:
+    """Renders every event for one seat (``None``: a spectator) and validates it."""
+
+    def __init__(self, game, seat):
+        self.game, self.seat = game, seat
+        self.adapter = PokerXMLAdapter()
+        self.messages: list[etree._Element] = []
+
+    def game_event(self, game, event):
+        payload = self.adapter.render_event(event, self.seat)
+        if payload is not None:
+            self.messages.append(payload)
+        if self.adapter.snapshot_on(event):
+            self.messages.append(self.adapter.render_view(game.view(self.seat)))
+
+
+def play(factory, seats, hands, variant=None, **options):
+    registry = DictRegistry(
+        games=[factory], bots=[CallerFactory(), RaiserFactory(), RandomFactory()]
+    )
+    clock = Clock()
+    lobby = Lobby(registry, clock, rng=random.Random(3))
+    game = lobby.create_game(
+        factory.name, variant=variant, seats=["open"] * len(seats), options=options
+    )
+    watchers = [Watcher(game, s) for s in range(len(seats))] + [Watcher(game, None)]
+    for w in watchers:
+        game.observe(w, w.seat)
+    for seat, bot in enumerate(seats):
+        game.add_bot(seat, bot)
+    for _ in range(50_000):  # bounded
+        if len(game.engine.hands) >= hands:
+            break
+        clock.advance(0.5)
+    assert len(game.engine.hands) >= hands
+    return game, watchers
+
+
+@pytest.mark.parametrize(
+    "factory,variant",
+    [
+        (TexasHoldemFactory(), None),
+        (TexasHoldemFactory(), "no-limit"),
+        (TexasHoldemFactory(), "pot-limit"),
+        (FiveCardDrawFactory(), None),
+    ],
+)
+def test_every_message_is_valid_and_private(factory, variant):
+    game, watchers = play(
+        factory,
+        ["caller", "raiser", "poker-random"],
+        12,
+        variant=variant,
+        showdown_pause=1,
+        buyin="200",
+        stakes="0.5/1",
+    )
+    types_seen: set[int] = set()
+    min_max: list = []  # no-limit / pot-limit bets and raises: minimum and maximum
+    for w in watchers:
+        assert w.messages
+        shown: set[int] = set()
+        for msg in w.messages:
+            assert SCHEMA.validate(msg), (etree.tostring(msg), SCHEMA.error_log.last_error)
+            node = msg[0]
+            if node.tag == "hand":
+                assert w.seat is not None and int(node.get("seat")) == w.seat
+            elif node.tag == "event":
+                t = int(node.get("type"))
+                types_seen.add(t)
+                if t == 0:
+                    shown = set()
+                if t == 5:
+                    shown.add(int(node.get("seat")))
+                if t == 10:
+                    has_choices = bool(node.findall("action"))
+                    assert has_choices == (int(node.get("seat")) == w.seat)
+                    assert node.findtext("timeleft") is not None
+                    for a in node.iterfind("action"):
+                        if a.findtext("index") in ("3", "4") and len(a.findall("amount")) == 2:
+                            min_max.append(a)
+                for hand in node.iterfind("hand"):
+                    s = int(hand.get("seat"))
+                    cards = {int(c.text) for c in hand.iterfind("cards/card")}
+                    if s >= 0 and t != 5:
+                        assert cards == {-1}, etree.tostring(msg)
+            elif node.tag == "gameinfo":
+                for p in node.iterfind("players"):
+                    s = int(p.findtext("myseat"))
+                    cards = {int(c.text) for c in p.iterfind("holecards/cards/card")}
+                    if s != w.seat and s not in shown and cards:
+                        assert cards == {-1}, etree.tostring(msg)
+                    if s == w.seat and cards:
+                        assert -1 not in cards
+    assert {0, 1, 3, 4, 6, 7, 8, 10} <= types_seen
+    if factory.name == "texas-holdem":
+        assert 2 in types_seen
+    assert bool(min_max) == (variant in ("no-limit", "pot-limit"))
+
+
+def test_gameinfo_fields():
+    game, watchers = play(TexasHoldemFactory(), ["caller", "caller"], 1, showdown_pause=1)
+    snapshots = [m[0] for m in watchers[0].messages if m[0].tag == "gameinfo"]
+    assert snapshots, "a gameinfo at each new hand"
+    gi = snapshots[0]
+    for field in (
+        "ante bigblind boardcards buttonseat currentplayerseat gameid limitstyle minplayers "
+        "minraise players playerstoact pot raisesthisround smallblind stage winners "
+        "bigblindseat smallblindseat handid smallbet bigbet cap pots commitment"
+    ).split():
+        assert gi.find(field) is not None, field
+    assert int(gi.findtext("gameid")) == codec.wire_game_id(game.id)
+    assert gi.findtext("smallbet") == "10" and gi.findtext("bigbet") == "20"
+    assert gi.findtext("limitstyle") == "0" and gi.findtext("cap") == "4"
+    assert len(gi.findall("players")) == 2
