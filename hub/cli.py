@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("hub.runner:main", "run the hub in the foreground (same options as twistd gamehub)"),
     "match": ("hub.match:main", "play duplicate poker deals between two bots, mbb/hand ± 95% CI"),
     "verify-hand": ("hub.verify_hand:main", "check a stored poker hand against its shuffle seed"),
+    "hand-history": ("hub.hand_history_cli:main", "print a stored poker hand as readable text"),
     "account": ("hub.store.cli:account_main", "create|delete|list|set-type|grant accounts"),
     "ledger": ("hub.store.cli:ledger_main", "check that every chip is accounted for"),
     "fetch": ("hub.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),

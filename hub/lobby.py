@@ -425,7 +425,8 @@ class GameInstance:
         driver = BotDriver(
             self, seat, instance, self.lobby.bot_runner, self.lobby.clock, self.lobby.bot_deadline
         )
-        record.kind, record.bot, record.player = "bot", bot, name
+        # a bot seat stays the bot's (like ``bot:<name>`` seats): its driver stays too
+        record.kind, record.bot, record.player, record.spec = "bot", bot, name, "bot"
         self._drivers.append(driver)
         try:
             if buyin is None:
@@ -434,7 +435,7 @@ class GameInstance:
                 self.engine.seat_player(seat, name, buyin)
         except BaseException:
             self._drivers.remove(driver)
-            record.kind, record.bot, record.player = "open", None, None
+            record.kind, record.bot, record.player, record.spec = "open", None, None, "open"
             raise
         if self.transcript is not None:
             self.transcript.note(f"seat {seat} taken by bot {bot} as {name}")

@@ -37,7 +37,7 @@ from twisted.logger import Logger
 from zope.interface import implementer
 
 from hub.interfaces import IGameObserver, ILobbyListener
-from hub.model import GAME_OVER, BadAction, Conflict, GameError, GameEvent, IllegalAction
+from hub.model import GAME_OVER, BadAction, Conflict, GameEvent, IllegalAction
 
 TAKE_SEAT, ADD_BOT = 11, 13
 BOT_PREFIX = "bot."
@@ -160,12 +160,16 @@ class Cashier:
             if event.kind == "buyin":
                 self._on_buyin(game, int(data["seat"]), str(data["name"]), data["amount"])
             elif event.kind == "handover":
-                self._enqueue(game.id, self._settle, game, dict(data)).addErrback(
+                names = {int(s): str(n) for s, n in dict(data.get("names") or {}).items()}
+                seats = {int(s) for s in dict(data.get("deltas") or {})} | set(names)
+                accounts = {s: self.account_of(game.id, s, names.get(s, "")) for s in seats}
+                self._enqueue(game.id, self._settle, game, dict(data), accounts).addErrback(
                     self._failed, f"settling hand {data.get('handid')} of {game.id}"
                 )
             elif event.kind == "cashout":
                 seat = int(data["seat"])
                 account = self.account_of(game.id, seat, str(data["name"]))
+                self._accounts.pop((game.id, seat), None)  # the seat may open again
                 amount = Decimal(str(data.get("amount") or 0))
                 self._enqueue(game.id, self._cash_out, game.id, account, amount).addErrback(
                     self._failed, f"cashing out {account} at {game.id}"
@@ -200,12 +204,13 @@ class Cashier:
         record = game.seats[seat] if 0 <= seat < len(game.seats) else None
         is_bot = record is not None and record.kind == "bot"
 
+        if is_bot and (game.id, seat) not in self._accounts:
+            self._accounts[(game.id, seat)] = bot_account_name(name)
+        account = self.account_of(game.id, seat, name)
+
         async def charge() -> None:
-            account = self.account_of(game.id, seat, name)
-            if is_bot and (game.id, seat) not in self._accounts:
-                account = await self._bot_account(name)
-                self._accounts[(game.id, seat)] = account
             if is_bot:
+                await self._bot_account(name)
                 await self._fund(account, Decimal(str(amount)))
             await self.store.buy_in(
                 account, game.id, Decimal(str(amount)), f"buyin:{uuid.uuid4().hex}"
@@ -228,21 +233,22 @@ class Cashier:
         if got != amount:
             self._problem(f"{account} left {game_id} with {amount} but the ledger held {got}")
 
-    async def _settle(self, game: Any, data: Mapping[str, Any]) -> None:
+    async def _settle(
+        self, game: Any, data: Mapping[str, Any], accounts: Mapping[int, str]
+    ) -> None:
+        """Settle one hand (``accounts``: seat → account when the hand ended)."""
         # one reactor turn: the engine files the hand's record after its last event
         await task.deferLater(self._clock, 0, lambda: None)
         hand_key = str(data.get("handid"))
-        names = {int(s): str(n) for s, n in dict(data.get("names") or {}).items()}
         deltas: dict[str, Decimal] = {}
         for s, d in dict(data.get("deltas") or {}).items():
-            seat = int(s)
-            account = self.account_of(game.id, seat, names.get(seat, ""))
+            account = accounts[int(s)]
             deltas[account] = deltas.get(account, Decimal(0)) + Decimal(str(d))
         if any(deltas.values()):
             await self.store.settle(game.id, deltas, f"hand:{game.id}:{hand_key}")
         hand_id = None
         try:
-            hand_id = await self._record(game, hand_key)
+            hand_id = await self._record(game, hand_key, accounts)
         except Exception:
             self._problem(f"recording hand {hand_key} of {game.id} failed", defer.Failure())
         self.hands += 1
@@ -252,12 +258,12 @@ class Cashier:
             except Exception:
                 self.log.failure("hand hook failed")
 
-    async def _record(self, game: Any, hand_key: str) -> int | None:
+    async def _record(self, game: Any, hand_key: str, accounts: Mapping[int, str]) -> int | None:
         get = getattr(game.engine, "hand_record", None)
         record = get(hand_key) if get is not None else None
         if record is None:
             return None
-        players = hand_players(record, lambda s, n: self.account_of(game.id, s, n))
+        players = hand_players(record, lambda s, n: accounts.get(s, n))
         extra = dict((k, v) for k, v in record.get("extra") or ())
         showdown = "; ".join(str(a[3]) for a in record.get("awards") or () if a[3]) or None
         hand_id = await self.store.record_hand(
@@ -274,23 +280,25 @@ class Cashier:
         return int(hand_id)
 
     async def _bot_account(self, player: str) -> str:
-        """The ``bot`` account for the bot called ``player`` (created when missing)."""
+        """The ``bot`` account ``bot.<player>`` of the bot called ``player`` at a table
+        (created when missing).
+
+        :raises hub.model.Conflict: a person's account has that name.
+        """
         from hub.store import NameTaken, UnknownAccount
 
-        base = (BOT_PREFIX + player)[:28]
-        for n in range(1, 50):
-            name = base if n == 1 else f"{base}.{n}"
+        name = bot_account_name(player)
+        try:
+            account = await self.store.get_account(name)
+        except UnknownAccount:
             try:
-                account = await self.store.get_account(name)
-            except UnknownAccount:
-                try:
-                    await self.store.create_account(name, self._bot_password, "bot", grant=0)
-                except NameTaken:
-                    continue
-                return name
-            if str(getattr(account, "type", "")) == "bot":
-                return name
-        raise Conflict(f"no account name is free for bot {player}")
+                await self.store.create_account(name, self._bot_password, "bot", grant=0)
+            except NameTaken:
+                return await self._bot_account(player)
+            return name
+        if str(getattr(account, "type", "")) != "bot":
+            raise Conflict(f"the account {name} is not a bot's")
+        return name
 
     async def _fund(self, account: str, amount: Decimal) -> None:
         """Grant a bot account what it lacks for a buy-in of ``amount``."""
@@ -421,6 +429,11 @@ class Cashier:
             raise
 
 
+def bot_account_name(player: str) -> str:
+    """The account of the bot playing as ``player``: ``bot.<player>``."""
+    return (BOT_PREFIX + player)[:32]
+
+
 def _amount(value: Any) -> Decimal | None:
     if value is None:
         return None
@@ -472,4 +485,4 @@ def hand_players(record: Mapping[str, Any], account: Callable[[int, str], str]) 
     return out
 
 
-__all__ = ["Cashier", "GameError", "hand_players", "plays_for_chips"]
+__all__ = ["Cashier", "bot_account_name", "hand_players", "plays_for_chips"]

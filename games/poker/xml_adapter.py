@@ -43,7 +43,7 @@ from zope.interface import implementer
 
 from hub.frontends.xml import codec
 from hub.interfaces import IXMLGameAdapter
-from hub.model import BadAction, GameEvent
+from hub.model import BadAction, GameEvent, NotFound
 
 from . import rules
 
@@ -249,6 +249,26 @@ class PokerXMLAdapter:
         elif index == rules.DISCARD:
             out["discarded"] = []
         return out
+
+    def custom(self, game: Any, seat: int | None, element: Any) -> etree._Element:
+        """``game/custom`` ``<handhistory handid="…"/>`` (no ``handid``: the last hand)
+        → ``<handhistory handid="…">`` readable hand-history text ``</handhistory>`` of
+        one of the table's recent hands, as the asker's seat saw it (own hole cards,
+        and those shown at the table).
+
+        :raises hub.model.BadAction: another request; ``NotFound`` for an unknown hand.
+        """
+        if element is None or element.tag != "handhistory":
+            raise BadAction('poker answers <handhistory handid="…"/> custom requests')
+        hand_id = element.get("handid") or None
+        text_of = getattr(game.engine, "hand_history_text", None)
+        text = text_of(hand_id, seat=seat) if text_of is not None else None
+        if text is None:
+            raise NotFound(f"no recent hand {hand_id or ''} at this table".replace("  ", " "))
+        record = game.engine.hand_record(hand_id) or {}
+        node = _el("handhistory", text)
+        node.set("handid", str(record.get("hand_id", hand_id or "")))
+        return node
 
     # -- server → client ------------------------------------------------------------------
 

@@ -26,10 +26,12 @@ from games.poker.history import format_hand, from_dict
 from games.poker.verify import verify_hand
 from hub.client import HubClient, RequestFailed
 from hub.frontends.xml import codec
+from hub.hand_history_cli import history_work
 from hub.registry import Registry
 from hub.service import HubService
 from hub.store import open_store
 from hub.store.accounts import ScryptParams
+from hub.verify_hand import verify_work
 
 HANDS = 1000 if os.environ.get("GAMEHUB_SOAK") == "full" else 200
 LIMIT = 10.0
@@ -178,6 +180,16 @@ async def test_two_clients_and_a_bot_play_hands_over_sockets(hub):
     assert {"ann", "bob"} <= {p["name"] for h in history for p in h["players"]}
     text = format_hand(from_dict(hands[0]["actions"]), reveal=True)
     assert hands[0]["hand_key"] in text
+    out = io.StringIO()
+    assert await verify_work(store, history[0]["id"], out) == 0, out.getvalue()
+    assert await history_work(store, history[0]["id"], out=out) == 0
+    assert f"Hand #{history[0]['name']}" in out.getvalue()
+    # the table's recent hands as text, over XML, as ann's seat saw them
+    answer = await bounded(ann.custom(gameid, "<handhistory/>"))
+    told = answer.node.find(".//handhistory")
+    assert told is not None and told.get("handid") and "Gamehub Hand #" in told.text
+    e = await refused(ann.custom(gameid, '<handhistory handid="nope"/>'))
+    assert e.code == 404
 
     counts = check_documents(ann, 0)
     assert counts["gameinfo"] >= HANDS and counts["hand"] >= HANDS
@@ -250,7 +262,7 @@ async def test_refused_seats_move_no_chips(hub):
     assert (await store.chips_at(hub.lobby.games()[0].id)) == {"ann": Decimal(125)}
     assert (await store.get_account("ann")).balance == Decimal(875)
     await ann.close()
-    await until(lambda: not hub.lobby.games()[0].seats[0].present)
+    await until(lambda: hub.lobby.games()[0].seats[0].player is None)
     await bounded(hub.money.idle())
     # the only player disconnected between hands: the stack went back at once
     assert (await store.get_account("ann")).balance == Decimal(1000)
