@@ -150,6 +150,8 @@ async def test_two_clients_and_a_bot_play_hands_over_sockets(hub):
 
     limit = max(120.0, HANDS * 0.6)
     await bounded(defer.gatherResults([p.done for p in players.values()]), limit)
+    # they leave at the end of a hand (maybe one that started before their leave came)
+    await until(lambda: all(s.player not in ("ann", "bob") for s in game.seats))
     await bounded(cashier.idle(), limit)
     assert all(p.errors == [] for p in players.values()), [p.errors for p in players.values()]
     assert len(settled) >= HANDS
@@ -308,3 +310,40 @@ async def test_network_bot_against_bots_seated_at_creation(hub):
     # the bots' buy-ins came from bot accounts funded through the ledger
     for name in ("bot.caller", "bot.raiser"):
         assert (await store.get_account(name)).type == "bot"
+
+
+@pytest_twisted.ensureDeferred
+async def test_network_bot_command_line(hub):
+    """``python -m bots.holdem`` in its own process plays and leaves with its chips."""
+    import sys
+    from pathlib import Path
+
+    from twisted.internet import utils
+
+    ann = await player(hub, "ann")
+    gameid = await bounded(
+        ann.create_game(
+            "texas-holdem",
+            "cli",
+            seats=["bot:caller", "open"],
+            options={"showdown_pause": 0},
+        )
+    )
+    await ann.close()
+    root = str(Path(__file__).resolve().parents[2])
+    argv = ["-m", "bots.holdem", "--port", str(hub.bound_ports["xml"]), "--account", "cli"]
+    argv += ["--password", "cli-secret", "--game", str(gameid), "--hands", "3"]
+    env = {"PYTHONPATH": root, "PATH": os.environ.get("PATH", "")}
+    out, err, code = await bounded(
+        utils.getProcessOutputAndValue(sys.executable, argv, env=env, path=root), 60
+    )
+    assert code == 0, err.decode()
+    assert b"seated at table" in out and b"left after" in out, out
+    game = hub.lobby.games()[0]
+    # it left at the end of a hand (maybe one that started before its leave arrived)
+    await until(lambda: all(s.player != "cli" for s in game.seats))
+    await bounded(hub.money.idle())
+    account = await hub.store.get_account("cli")
+    chips = await hub.store.chips_at(game.id)
+    assert "cli" not in chips and account.type == "bot"
+    assert (await hub.store.ledger_check()).ok
