@@ -56,7 +56,8 @@ class TableState:
 
     :ivar view: gameinfo-like mapping (``players`` is a list of per-seat mappings).
     :ivar seat: the receiver's seat (from its own ``hand`` messages / its name).
-    :ivar hands: hand-over events seen (hands finished while watching).
+    :ivar hands: hands the receiver was dealt into and saw finish.
+    :ivar seen: hand-over events seen (also while watching).
     """
 
     def __init__(self, me: str | None = None) -> None:
@@ -64,7 +65,11 @@ class TableState:
         self.view: dict[str, Any] = {"players": [], "boardcards": [], "pot": "0", "stage": 0}
         self.seat: int | None = None
         self.hands = 0
+        self.seen = 0
+        self._dealt_in = False
         self.handid: str | None = None
+        #: where a snapshot of the current hand disagreed with the events before it
+        self.mismatches: list[str] = []
 
     def _player(self, seat: int) -> dict[str, Any]:
         for p in self.view["players"]:
@@ -85,12 +90,15 @@ class TableState:
         elif node.tag == "hand":
             seat = int(node.get("seat"))
             self.seat = seat
+            self._dealt_in = True
             self._player(seat)["holecards"] = _cards(node)
         elif node.tag == "event":
             return self._event(node)
         return None
 
     def _gameinfo(self, gi: Any) -> None:
+        if self.handid is not None and gi.findtext("handid") == self.handid:
+            self._compare(gi)
         v: dict[str, Any] = {}
         for child in gi:
             if child.tag in ("players", "boardcards", "pots"):
@@ -127,6 +135,19 @@ class TableState:
         self.view = v
         self.handid = v.get("handid")
 
+    def _compare(self, gi: Any) -> None:
+        """Check the state the events built against a snapshot of the same hand."""
+        mine = {p["seat"]: p for p in self.view.get("players", ())}
+        if _dec(gi.findtext("pot")) != _dec(self.view.get("pot")):
+            self.mismatches.append(f"{self.handid}: pot {gi.findtext('pot')} != {self.view['pot']}")
+        for p in gi.iterfind("players"):
+            seat = int(p.findtext("myseat"))
+            have = mine.get(seat)
+            for key in ("bankroll", "inpot", "inpotthisround"):
+                if have is None or _dec(p.findtext(key)) != _dec(have.get(key)):
+                    got = None if have is None else have.get(key)
+                    self.mismatches.append(f"{self.handid}: seat {seat} {key} {got}")
+
     def _event(self, ev: Any) -> dict[str, Any] | None:
         kind = int(ev.get("type"))
         seat = int(ev.get("seat"))
@@ -134,6 +155,7 @@ class TableState:
         v = self.view
         if kind == 0:
             self.handid = ev.findtext("handid")
+            self._dealt_in = False
             v.update(handid=self.handid, boardcards=[], stage=0, pot="0", betsthisround=1)
             v["buttonseat"] = int(ev.findtext("button") or -1)
             for p in v["players"]:
@@ -169,7 +191,10 @@ class TableState:
             p = self._player(seat)
             p["bankroll"] = str(_dec(p.get("bankroll")) + amount)
         elif kind == 7 and ev.findtext("handid"):
-            self.hands += 1
+            self.seen += 1
+            if self._dealt_in:
+                self.hands += 1
+            self._dealt_in = False
         elif kind == 8:
             name = ev.findtext("action/name")
             what = ev.findtext("custom")

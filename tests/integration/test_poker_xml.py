@@ -154,6 +154,8 @@ async def test_two_clients_and_a_bot_play_hands_over_sockets(hub):
     await until(lambda: all(s.player not in ("ann", "bob") for s in game.seats))
     await bounded(cashier.idle(), limit)
     assert all(p.errors == [] for p in players.values()), [p.errors for p in players.values()]
+    # each new hand's snapshot shows what the events sent before it said
+    assert [p.table.mismatches for p in players.values()] == [[], []]
     assert len(settled) >= HANDS
     reports = await bounded(defer.gatherResults(checks), limit)
     assert len(reports) == len(settled)
@@ -306,7 +308,7 @@ async def test_network_bot_against_bots_seated_at_creation(hub):
     hands = await store.hands(game_id=game.id, limit=1000)
     assert len(hands) >= 8 and all(verify_hand(h).ok for h in hands)
     names = {p["name"] for h in hands for p in h["players"]}
-    assert {"bot.caller", "bot.raiser", "robo"} <= names
+    assert {"bot.caller", "bot.raiser", "robo"} <= names, out.getvalue()
     # the bots' buy-ins came from bot accounts funded through the ledger
     for name in ("bot.caller", "bot.raiser"):
         assert (await store.get_account(name)).type == "bot"

@@ -88,7 +88,13 @@ class GameSession:
         self.frontend.send_game(self.conn, game, codec.encode(doc))
         snapshot_on = getattr(self.adapter, "snapshot_on", None)
         if snapshot_on is not None and snapshot_on(event):
-            self.frontend.send_game(self.conn, game, self.snapshot())
+            # on the next turn: the game emits the rest of this step's events first, and
+            # the snapshot then shows exactly what the events sent before it did
+            self.frontend.reactor.callLater(0, self._send_snapshot)
+
+    def _send_snapshot(self) -> None:
+        if not self.closed and not self.conn.closing:
+            self.frontend.send_game(self.conn, self.game, self.snapshot())
 
     def snapshot(self) -> bytes:
         """The full state as this seat sees it."""
