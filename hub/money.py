@@ -140,7 +140,15 @@ class Cashier:
             self._follow(game)
         elif change == "removed" and game.id in self._watchers:
             self._watchers.pop(game.id, None)
-            self._sweep(game.id)
+            self._sweep(game.id).addBoth(lambda _: self._forget(game.id))
+
+    def _forget(self, game_id: str) -> None:
+        """Drop what the cashier kept about a removed table once its queue is empty."""
+        lock = self._locks.get(game_id)
+        if lock is not None and not lock.locked and not lock.waiting:
+            del self._locks[game_id]
+        for key in [k for k in self._accounts if k[0] == game_id]:
+            del self._accounts[key]
 
     def _follow(self, game: Any) -> None:
         if game.id in self._watchers or not plays_for_chips(game.factory):
@@ -182,8 +190,9 @@ class Cashier:
     def _failed(self, failure: Any, what: str) -> None:
         self._problem(f"{what} failed: {failure.getErrorMessage()}", failure)
 
-    def _sweep(self, game_id: str) -> None:
-        """Return every chip the ledger still has at ``game_id`` (queued)."""
+    def _sweep(self, game_id: str) -> defer.Deferred:
+        """Return every chip the ledger still has at ``game_id`` (queued); fires when
+        done."""
 
         async def sweep() -> None:
             chips = await self.store.chips_at(game_id)
@@ -191,7 +200,7 @@ class Cashier:
                 if Decimal(amount):
                     await self.store.cash_out(name, game_id, None, f"sweep:{uuid.uuid4().hex}")
 
-        self._enqueue(game_id, lambda: defer.ensureDeferred(sweep())).addErrback(
+        return self._enqueue(game_id, lambda: defer.ensureDeferred(sweep())).addErrback(
             self._failed, f"returning the chips left at {game_id}"
         )
 

@@ -274,6 +274,15 @@ class NetPlayer:
         if not self.done.called:
             self.done.callback(self.table.hands)
 
+    @property
+    def busted(self) -> bool:
+        """Whether this player sits with no chips left (it then leaves)."""
+        seat = self.table.seat
+        if seat is None or self.table.hands == 0:
+            return False
+        mine = [p for p in self.table.view.get("players", ()) if p["seat"] == seat]
+        return bool(mine) and _dec(mine[0].get("bankroll")) <= 0
+
     def take_seat(self, seat: int | None = None, buyin: Any = None) -> defer.Deferred:
         """Send action 11 (take ``seat`` with ``buyin``)."""
         action: dict[str, Any] = {"index": 11, "seat": seat, "amount": buyin}
@@ -284,9 +293,11 @@ class NetPlayer:
             self._previous(update)
         if update.gameid != self.gameid or update.payload is None:
             return
-        before = self.table.hands
+        before = self.table.seen
         todo = self.table.update(update.payload)
-        if self.table.hands != before and self.limit is not None and self.table.hands >= self.limit:
+        if self.table.seen != before and (
+            (self.limit is not None and self.table.hands >= self.limit) or self.busted
+        ):
             self.leave()
         if todo is not None and todo["legal"] and todo["seat"] == self.table.seat:
             self._think(todo)

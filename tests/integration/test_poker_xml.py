@@ -133,6 +133,10 @@ async def test_two_clients_and_a_bot_play_hands_over_sockets(hub):
     assert (await store.get_account("ann")).balance == Decimal(1000)
     assert game.seats[0].free
 
+    # deep stacks, so nobody goes broke in a long run: chips granted through the ledger
+    extra = Decimal(50 * HANDS)
+    for name in ("ann", "bob"):
+        await store.grant(name, extra, f"test-grant-{name}")
     players = {}
     for client, policy, seat in ((ann, "caller", 0), (bob, "poker-random", 1)):
         holder: dict = {}
@@ -140,10 +144,10 @@ async def test_two_clients_and_a_bot_play_hands_over_sockets(hub):
         p = NetPlayer(client, gameid, decide, reactor, hands=HANDS)
         holder["p"] = p
         players[client.account["name"]] = p
-    await bounded(players["ann"].take_seat(0, "600"))
+    await bounded(players["ann"].take_seat(0, str(extra + 600)))
     assert (await store.get_account("ann")).balance == Decimal(400)
-    assert (await store.chips_at(game.id))["ann"] == Decimal(600)
-    await bounded(players["bob"].take_seat(1))  # the table's default buy-in: 500
+    assert (await store.chips_at(game.id))["ann"] == extra + 600
+    await bounded(players["bob"].take_seat(1, str(extra)))
     # the bot buys in from a bot account of its own
     await bounded(ann.act(gameid, action_xml({"index": 13, "seat": 2, "name": BOT})))
     assert game.seats[2].kind == "bot"
@@ -157,6 +161,7 @@ async def test_two_clients_and_a_bot_play_hands_over_sockets(hub):
     # each new hand's snapshot shows what the events sent before it said
     assert [p.table.mismatches for p in players.values()] == [[], []]
     assert len(settled) >= HANDS
+    assert all(p.table.hands >= HANDS for p in players.values())  # nobody went broke
     reports = await bounded(defer.gatherResults(checks), limit)
     assert len(reports) == len(settled)
     assert all(r.ok for r in reports), [str(r) for r in reports if not r.ok][:3]
@@ -175,7 +180,7 @@ async def test_two_clients_and_a_bot_play_hands_over_sockets(hub):
         (p["winnings"] - p["money_in"] for h in hands for p in h["players"] if p["name"] == "ann"),
         Decimal(0),
     )
-    assert ann_account.balance == Decimal(1000) + ann_net
+    assert ann_account.balance == Decimal(1000) + extra + ann_net
     assert ann_account.balance + bob_account.balance + sum(chips.values()) > 0
 
     # the history over XML lists the table's hands; the text export reads them back
