@@ -1,0 +1,259 @@
+"""The ``.meta`` file of a plugin: TOML, parsed into a frozen :class:`PluginMeta`.
+
+A ``.meta`` file describes one plugin (a game or a bot)::
+
+    [plugin]
+    name = "hello"
+    kind = "game"
+    version = "1.0.0"
+    summary = "The smallest possible game."
+    package = "hello-1.0.0.zip"      # omitted for built-ins
+    server = "hello.server:HelloGameFactory"
+    client = "hello.client"          # optional
+    frontends = ["xml", "web"]
+    sha256 = "..."                   # optional digest of the package
+    requires_hub = ">=1.0"           # optional
+
+Nothing here imports plugin code; :mod:`hub.registry` does that.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+KINDS = ("game", "bot")
+FRONTENDS = ("xml", "mnm", "domino", "web")
+
+NAME_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
+VERSION_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.+_-]{0,62})$")
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+MODULE_RE = re.compile(rf"^{_IDENT}(?:\.{_IDENT})*$")
+OBJECT_RE = re.compile(rf"^{_IDENT}(?:\.{_IDENT})*:{_IDENT}(?:\.{_IDENT})*$")
+PACKAGE_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._+-]{0,127}$")
+SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
+REQUIRES_RE = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(\d+(?:\.\d+)*)\s*$")
+
+#: Fields a ``[plugin]`` table may have.
+FIELDS = (
+    "name",
+    "kind",
+    "version",
+    "summary",
+    "package",
+    "server",
+    "client",
+    "frontends",
+    "sha256",
+    "requires_hub",
+)
+
+
+class MetaError(ValueError):
+    """A ``.meta`` file is unreadable or a field is wrong; the message names both."""
+
+    def __init__(self, path: Path | str, reason: str, field: str | None = None) -> None:
+        where = f"{path}" if field is None else f"{path}: field {field!r}"
+        super().__init__(f"{where}: {reason}")
+        self.path = Path(path)
+        self.field = field
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class PluginMeta:
+    """The contents of one ``.meta`` file, checked.
+
+    :ivar path: the ``.meta`` file it came from.
+    :ivar package: file or folder name next to the ``meta/`` folder, or ``None``
+        for a built-in whose modules are importable as they are.
+    :ivar server: ``"module:object"`` naming the factory (or a class to instantiate).
+    :ivar client: the client-side module clients download, or ``None``.
+    :ivar sha256: lower-case hex digest of ``package``, or ``None``.
+    """
+
+    path: Path
+    name: str
+    kind: str
+    version: str
+    summary: str
+    server: str
+    frontends: tuple[str, ...] = ()
+    package: str | None = None
+    client: str | None = None
+    sha256: str | None = None
+    requires_hub: str | None = None
+
+    @property
+    def server_module(self) -> str:
+        """The module part of :attr:`server`."""
+        return self.server.partition(":")[0]
+
+    @property
+    def server_object(self) -> str:
+        """The attribute path part of :attr:`server`."""
+        return self.server.partition(":")[2]
+
+    def to_toml(self, **changes: Any) -> str:
+        """This meta as TOML text, with ``changes`` applied (``None`` drops a field)."""
+        values: dict[str, Any] = {
+            "name": self.name,
+            "kind": self.kind,
+            "version": self.version,
+            "summary": self.summary,
+            "package": self.package,
+            "server": self.server,
+            "client": self.client,
+            "frontends": list(self.frontends),
+            "sha256": self.sha256,
+            "requires_hub": self.requires_hub,
+        }
+        values.update(changes)
+        lines = ["[plugin]"]
+        for key in FIELDS:
+            value = values.get(key)
+            if value is None:
+                continue
+            lines.append(f"{key} = {_toml_value(value)}")
+        return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    text = str(value)
+    escaped = "".join(c if c.isprintable() and c not in '"\\' else _toml_escape(c) for c in text)
+    return f'"{escaped}"'
+
+
+def _toml_escape(c: str) -> str:
+    named = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+    return named.get(c, f"\\u{ord(c):04x}")
+
+
+def parse_meta(path: Path | str, text: str | None = None) -> PluginMeta:
+    """Read and check one ``.meta`` file.
+
+    :param text: the file's contents, if already read (``path`` then only names it).
+    :raises MetaError: naming the file and, where it applies, the field.
+    """
+    path = Path(path)
+    if text is None:
+        try:
+            raw = path.read_bytes()
+        except OSError as e:
+            raise MetaError(path, f"cannot read: {e.strerror or e}") from e
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise MetaError(path, "not UTF-8 text") from e
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise MetaError(path, f"not valid TOML: {e}") from e
+    table = document.get("plugin")
+    if not isinstance(table, dict):
+        raise MetaError(path, "no [plugin] table")
+
+    def string(field: str, required: bool = True) -> str | None:
+        value = table.get(field)
+        if value is None:
+            if required:
+                raise MetaError(path, "missing", field)
+            return None
+        if not isinstance(value, str):
+            raise MetaError(path, f"must be a string, not {type(value).__name__}", field)
+        return value
+
+    name = string("name")
+    assert name is not None
+    if not NAME_RE.match(name):
+        raise MetaError(path, f"{name!r} is not a plugin name ([a-z0-9-], at most 64)", "name")
+    kind = string("kind")
+    if kind not in KINDS:
+        raise MetaError(path, f"{kind!r} is not one of {', '.join(KINDS)}", "kind")
+    version = string("version")
+    assert version is not None
+    if not VERSION_RE.match(version):
+        raise MetaError(path, f"{version!r} is not a version", "version")
+    summary = string("summary", required=False) or ""
+    server = string("server")
+    assert server is not None
+    if not OBJECT_RE.match(server):
+        raise MetaError(path, f"{server!r} is not of the form module.path:object", "server")
+    client = string("client", required=False)
+    if client is not None and not MODULE_RE.match(client):
+        raise MetaError(path, f"{client!r} is not a module path", "client")
+    package = string("package", required=False)
+    if package is not None and (not PACKAGE_RE.match(package) or ".." in package):
+        raise MetaError(
+            path, f"{package!r} is not a plain file or folder name next to meta/", "package"
+        )
+    sha256 = string("sha256", required=False)
+    if sha256 is not None:
+        sha256 = sha256.strip().lower()
+        if not SHA256_RE.match(sha256):
+            raise MetaError(path, "must be 64 hexadecimal digits", "sha256")
+        if package is None:
+            raise MetaError(path, "a digest needs a package to check", "sha256")
+    requires = string("requires_hub", required=False)
+    if requires is not None:
+        for part in requires.split(","):
+            if not REQUIRES_RE.match(part):
+                raise MetaError(path, f"{requires!r} is not like '>=1.0, <2'", "requires_hub")
+    frontends_value = table.get("frontends", [])
+    if not isinstance(frontends_value, list) or not all(
+        isinstance(f, str) for f in frontends_value
+    ):
+        raise MetaError(path, "must be a list of strings", "frontends")
+    for frontend in frontends_value:
+        if frontend not in FRONTENDS:
+            raise MetaError(path, f"{frontend!r} is not one of {', '.join(FRONTENDS)}", "frontends")
+    return PluginMeta(
+        path=path,
+        name=name,
+        kind=kind,
+        version=version,
+        summary=summary,
+        server=server,
+        frontends=tuple(frontends_value),
+        package=package,
+        client=client,
+        sha256=sha256,
+        requires_hub=requires,
+    )
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    parts = []
+    for piece in text.split("."):
+        digits = re.match(r"\d+", piece)
+        parts.append(int(digits.group()) if digits else 0)
+    while parts and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts)
+
+
+def version_satisfies(version: str, requirement: str) -> bool:
+    """Whether ``version`` (``"1.0.0"``) meets ``requirement`` (``">=1.0, <2"``)."""
+    have = _version_tuple(version)
+    for part in requirement.split(","):
+        match = REQUIRES_RE.match(part)
+        if match is None:
+            return False
+        op, want_text = match.groups()
+        want = _version_tuple(want_text)
+        ok = {
+            ">=": have >= want,
+            "<=": have <= want,
+            ">": have > want,
+            "<": have < want,
+            "==": have == want,
+            "!=": have != want,
+        }[op]
+        if not ok:
+            return False
+    return True

@@ -1,0 +1,750 @@
+"""Plugin discovery: read ``.meta`` files, import, verify, register; hot reload.
+
+The registry reads every ``.meta`` file in three folders, in this order:
+
+1. the built-in ``meta/`` folder (:func:`builtin_meta_dir`),
+2. ``<data>/plugins/meta/`` (games dropped in; packages in ``<data>/plugins/``),
+3. ``<data>/bots/meta/`` (bots dropped in; packages in ``<data>/bots/``).
+
+Each plugin's named object is imported and checked with
+:func:`zope.interface.verify.verifyObject` against :class:`~hub.interfaces.IGameFactory`
+or :class:`~hub.interfaces.IBotFactory`.  A broken plugin (bad ``.meta``, wrong digest,
+syntax error, missing method, name clash) is logged, listed with status ``failed`` and
+the reason, and skipped; the others go on.
+
+Drop-ins (a ``.zip``/``.whl`` archive or a folder) are imported under a private module
+name (``_gamehub_plugins.p<N>_<name>.<their modules>``), so two drop-ins may share a
+top-level package name and a replaced plugin is imported afresh.  A plugin's modules
+must therefore import each other relatively (``from . import rules``).
+
+:meth:`Registry.start` polls the folders every two seconds on the injected clock:
+new, changed and removed ``.meta`` files (and changed packages) take effect then.  A
+removed or replaced game type disappears from :meth:`Registry.game_types`; games
+already running keep the factory object they hold.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.machinery
+import importlib.util
+import io
+import itertools
+import os
+import sys
+import types
+import zipfile
+import zipimport
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from twisted.internet.task import LoopingCall
+from twisted.logger import Logger
+from zope.interface import Interface
+from zope.interface.exceptions import (  # type: ignore[attr-defined]
+    BrokenImplementation,
+    BrokenMethodImplementation,
+    DoesNotImplement,
+    Invalid,
+    MultipleInvalid,
+)
+from zope.interface.interface import Method
+from zope.interface.verify import verifyObject
+
+import hub
+from hub.interfaces import IBotFactory, IGameFactory
+from hub.meta import MetaError, PluginMeta, parse_meta, version_satisfies
+from hub.model import NotFound
+
+LOADED = "loaded"
+FAILED = "failed"
+
+#: How often (seconds) :meth:`Registry.start` looks for changed ``.meta`` files.
+POLL_INTERVAL = 2.0
+
+#: Top-level module under which drop-ins are imported.
+PLUGIN_MODULE_ROOT = "_gamehub_plugins"
+
+#: Source folders, in the order they are read (an earlier one wins a name clash).
+SOURCES = ("builtin", "plugins", "bots")
+
+INTERFACES: dict[str, type[Interface]] = {"game": IGameFactory, "bot": IBotFactory}
+
+ZIP_CONTENT_TYPE = "application/zip"
+META_CONTENT_TYPE = "application/toml; charset=utf-8"
+
+#: A fixed time stamp for the archives the hub builds, so their digest is stable.
+_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+_SKIP_NAMES = {"__pycache__", ".DS_Store", ".git"}
+_SKIP_SUFFIXES = (".pyc", ".pyo")
+
+
+def builtin_meta_dir() -> Path:
+    """The folder of the built-in ``.meta`` files.
+
+    The installed package data ``hub/builtin_meta/`` after ``pip install``; the
+    repository's top-level ``meta/`` in a checkout.
+    """
+    here = Path(__file__).resolve().parent
+    installed = here / "builtin_meta"
+    if installed.is_dir():
+        return installed
+    return here.parent / "meta"
+
+
+@dataclass(frozen=True)
+class PluginRecord:
+    """What the hub knows of one plugin, for listings and downloads.
+
+    :ivar status: ``loaded`` or ``failed``.
+    :ivar reason: why it failed (empty when loaded).
+    :ivar filename: the file clients download (``None`` unless loaded).
+    :ivar sha256: digest of that file; :ivar size: its length in bytes.
+    :ivar source: ``builtin``, ``plugins`` or ``bots``: the folder of its ``.meta``.
+    """
+
+    name: str
+    kind: str
+    version: str
+    summary: str
+    frontends: tuple[str, ...]
+    status: str
+    reason: str
+    meta_path: Path
+    source: str
+    server: str | None = None
+    client: str | None = None
+    package_path: Path | None = None
+    filename: str | None = None
+    sha256: str | None = None
+    size: int | None = None
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the plugin is in use."""
+        return self.status == LOADED
+
+    @property
+    def meta_filename(self) -> str:
+        """The name under which its (rewritten) ``.meta`` is offered."""
+        return f"{self.name}.meta"
+
+
+@dataclass(frozen=True)
+class Download:
+    """One file the distribution resource may send.
+
+    :ivar data: the whole file.
+    :ivar sha256: digest of ``data`` (the ``ETag``).
+    """
+
+    filename: str
+    content_type: str
+    data: bytes
+    sha256: str
+
+
+@dataclass
+class _Entry:
+    """The registry's bookkeeping for one ``.meta`` file."""
+
+    meta_path: Path
+    source: str
+    signature: tuple[Any, ...]
+    record: PluginRecord
+    meta: PluginMeta | None = None
+    package_path: Path | None = None
+    obj: Any = None
+    archive: bytes | None = None
+    served_meta: str | None = None
+    clash: bool = False
+    module_prefix: str | None = None
+
+
+class PluginError(Exception):
+    """A plugin cannot be used; the message says why (for the log and the index)."""
+
+
+class Registry:
+    """Finds, loads and serves game and bot plugins.
+
+    :param data_dir: the hub's data folder (``None``: built-ins only).
+    :param clock: an ``IReactorTime`` for the polling loop (``task.Clock`` in tests).
+    :param builtin_dir: the built-in ``.meta`` folder (``None``: no built-ins).
+    """
+
+    log = Logger()
+    _counter = itertools.count(1)
+
+    def __init__(
+        self,
+        data_dir: Path | None,
+        clock: Any,
+        builtin_dir: Path | None = builtin_meta_dir(),  # noqa: B008
+    ) -> None:
+        self._data_dir = Path(data_dir) if data_dir is not None else None
+        self._clock = clock
+        self._builtin_dir = Path(builtin_dir) if builtin_dir is not None else None
+        self._entries: dict[Path, _Entry] = {}
+        self._by_name: dict[str, _Entry] = {}
+        self._listeners: list[Callable[[str, PluginRecord], None]] = []
+        self._loop: LoopingCall | None = None
+        self._loaded = False
+
+    # -- folders ---------------------------------------------------------------------
+
+    def meta_dirs(self) -> list[tuple[str, Path]]:
+        """``(source, folder)`` for every folder of ``.meta`` files, in reading order."""
+        dirs: list[tuple[str, Path]] = []
+        if self._builtin_dir is not None:
+            dirs.append(("builtin", self._builtin_dir))
+        if self._data_dir is not None:
+            dirs.append(("plugins", self._data_dir / "plugins" / "meta"))
+            dirs.append(("bots", self._data_dir / "bots" / "meta"))
+        return dirs
+
+    def _meta_files(self) -> Iterator[tuple[str, Path]]:
+        for source, folder in self.meta_dirs():
+            try:
+                names = sorted(os.listdir(folder))
+            except OSError:
+                continue
+            for name in names:
+                if name.endswith(".meta") and not name.startswith("."):
+                    path = folder / name
+                    if path.is_file():
+                        yield source, path
+
+    # -- queries ---------------------------------------------------------------------
+
+    def game_factory(self, name: str) -> Any:
+        """The loaded :class:`IGameFactory` called ``name``.
+
+        :raises hub.model.NotFound: no such game type is loaded.
+        """
+        entry = self._by_name.get(name)
+        if entry is None or entry.record.kind != "game":
+            raise NotFound(f"no game type {name!r}")
+        return entry.obj
+
+    def bot_factory(self, name: str) -> Any:
+        """The loaded :class:`IBotFactory` called ``name``.
+
+        :raises hub.model.NotFound: no such bot is loaded.
+        """
+        entry = self._by_name.get(name)
+        if entry is None or entry.record.kind != "bot":
+            raise NotFound(f"no bot {name!r}")
+        return entry.obj
+
+    def game_types(self) -> list[Any]:
+        """Every loaded game factory, by name."""
+        return [e.obj for _, e in sorted(self._by_name.items()) if e.record.kind == "game"]
+
+    def bots(self) -> list[Any]:
+        """Every loaded bot factory, by name."""
+        return [e.obj for _, e in sorted(self._by_name.items()) if e.record.kind == "bot"]
+
+    def plugins(self) -> list[PluginRecord]:
+        """Every plugin the registry has seen, loaded or failed, by name."""
+        records = [e.record for e in self._entries.values()]
+        return sorted(records, key=lambda r: (r.name, SOURCES.index(r.source), str(r.meta_path)))
+
+    def plugin(self, name: str) -> PluginRecord:
+        """The loaded plugin called ``name``.
+
+        :raises hub.model.NotFound: none is loaded.
+        """
+        entry = self._by_name.get(name)
+        if entry is None:
+            raise NotFound(f"no plugin {name!r}")
+        return entry.record
+
+    def download(self, name: str, filename: str) -> Download | None:
+        """The file ``filename`` of the loaded plugin ``name``, or ``None``.
+
+        A plugin offers its package (as dropped in, or an archive the hub built of
+        a built-in or folder package) and its ``.meta`` rewritten to work as a
+        drop-in next to that package.
+        """
+        entry = self._by_name.get(name)
+        if entry is None:
+            return None
+        record = entry.record
+        if filename == record.meta_filename and entry.served_meta is not None:
+            data = entry.served_meta.encode("utf-8")
+            return Download(filename, META_CONTENT_TYPE, data, _sha256(data))
+        if filename != record.filename:
+            return None
+        if entry.archive is not None:
+            data = entry.archive
+        else:
+            path = entry.package_path
+            if path is None or not _inside(path, path.parent):
+                return None
+            try:
+                data = path.read_bytes()
+            except OSError:
+                return None
+        return Download(filename, ZIP_CONTENT_TYPE, data, _sha256(data))
+
+    # -- listeners -------------------------------------------------------------------
+
+    def add_listener(self, listener: Callable[[str, PluginRecord], None]) -> None:
+        """Call ``listener(change, record)`` on every change after :meth:`load`.
+
+        ``change`` is ``added``, ``changed`` or ``removed``.
+        """
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: Callable[[str, PluginRecord], None]) -> None:
+        """Stop calling ``listener``."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _notify(self, change: str, record: PluginRecord) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(change, record)
+            except Exception:
+                self.log.failure(
+                    "Plugin listener {listener!r} failed on {change} {name}",
+                    listener=listener,
+                    change=change,
+                    name=record.name,
+                )
+
+    # -- loading ---------------------------------------------------------------------
+
+    def load(self) -> None:
+        """Read every ``.meta`` file now and load what they describe."""
+        if self._data_dir is not None:
+            for sub in ("plugins", "bots"):
+                try:
+                    (self._data_dir / sub / "meta").mkdir(parents=True, exist_ok=True)
+                except OSError as e:
+                    self.log.warn("Cannot create {path}: {error}", path=e.filename, error=e)
+        self._loaded = True
+        self.scan()
+
+    def start(self) -> None:
+        """Load (if not done yet) and poll for changes every :data:`POLL_INTERVAL` s."""
+        if not self._loaded:
+            self.load()
+        if self._loop is not None and self._loop.running:
+            return
+        self._loop = LoopingCall(self._poll)
+        self._loop.clock = self._clock
+        d = self._loop.start(POLL_INTERVAL, now=False)
+        d.addErrback(lambda f: self.log.failure("Plugin polling stopped", failure=f))
+
+    def stop(self) -> None:
+        """Stop polling."""
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+        self._loop = None
+
+    def _poll(self) -> None:
+        try:
+            self.scan()
+        except Exception:
+            self.log.failure("Plugin scan failed")
+
+    def scan(self) -> None:
+        """Pick up new, changed and removed ``.meta`` files (and changed packages)."""
+        present: dict[Path, str] = {}
+        for source, path in self._meta_files():
+            present.setdefault(path, source)
+
+        for path in [p for p in self._entries if p not in present]:
+            entry = self._entries.pop(path)
+            self._unregister(entry)
+            self.log.info("Plugin {name} removed ({path})", name=entry.record.name, path=str(path))
+            self._notify("removed", entry.record)
+
+        changes: list[tuple[str, _Entry]] = []
+        for path, source in present.items():
+            old = self._entries.get(path)
+            if old is not None:
+                if self._signature(path, old.package_path) == old.signature:
+                    continue
+                self._unregister(old)
+                del self._entries[path]
+            entry = self._load_entry(path, source)
+            self._entries[path] = entry
+            changes.append(("added" if old is None else "changed", entry))
+
+        # A plugin refused for a name clash gets another chance once the name is free.
+        for entry in list(self._entries.values()):
+            if entry.clash and entry.record.name not in self._by_name:
+                retry = self._load_entry(entry.meta_path, entry.source)
+                self._entries[entry.meta_path] = retry
+                changes.append(("changed", retry))
+
+        for change, entry in changes:
+            self._notify(change, entry.record)
+
+    def _unregister(self, entry: _Entry) -> None:
+        if self._by_name.get(entry.record.name) is entry:
+            del self._by_name[entry.record.name]
+
+    def _signature(self, meta_path: Path, package_path: Path | None) -> tuple[Any, ...]:
+        return (_stat_signature(meta_path), _package_signature(package_path))
+
+    def _load_entry(self, meta_path: Path, source: str) -> _Entry:
+        """Parse, check and import one plugin; never raises."""
+        signature = self._signature(meta_path, None)
+        try:
+            meta = parse_meta(meta_path)
+        except MetaError as e:
+            record = PluginRecord(
+                name=meta_path.stem,
+                kind="unknown",
+                version="",
+                summary="",
+                frontends=(),
+                status=FAILED,
+                reason=str(e),
+                meta_path=meta_path,
+                source=source,
+            )
+            self.log.error(
+                "Plugin {name} failed: {reason}", name=meta_path.stem, reason=record.reason
+            )
+            return _Entry(meta_path, source, signature, record)
+
+        folder = meta_path.parent.parent
+        package_path = folder / meta.package if meta.package is not None else None
+        signature = self._signature(meta_path, package_path)
+        base = PluginRecord(
+            name=meta.name,
+            kind=meta.kind,
+            version=meta.version,
+            summary=meta.summary,
+            frontends=meta.frontends,
+            status=FAILED,
+            reason="",
+            meta_path=meta_path,
+            source=source,
+            server=meta.server,
+            client=meta.client,
+            package_path=package_path,
+        )
+        entry = _Entry(meta_path, source, signature, base, meta=meta, package_path=package_path)
+        try:
+            self._load(entry, meta, folder)
+        except PluginError as e:
+            if entry.module_prefix is not None:
+                _forget_modules(entry.module_prefix)
+            entry.obj = None
+            entry.archive = None
+            entry.record = replace(base, reason=str(e))
+            self.log.error(
+                "Plugin {name} ({path}) failed: {reason}",
+                name=meta.name,
+                path=str(meta_path),
+                reason=str(e),
+            )
+            return entry
+        self._by_name[meta.name] = entry
+        self.log.info(
+            "Plugin {name} {version} loaded ({kind}, {path})",
+            name=meta.name,
+            version=meta.version,
+            kind=meta.kind,
+            path=str(meta_path),
+        )
+        return entry
+
+    def _load(self, entry: _Entry, meta: PluginMeta, folder: Path) -> None:
+        """Fill ``entry`` with the plugin's object and download; raise PluginError."""
+        owner = self._by_name.get(meta.name)
+        if owner is not None:
+            entry.clash = True
+            raise PluginError(
+                f"name clash: plugin {meta.name!r} is already loaded from {owner.meta_path}"
+            )
+        if meta.requires_hub is not None and not version_satisfies(
+            hub.__version__, meta.requires_hub
+        ):
+            raise PluginError(f"needs hub {meta.requires_hub}, this is {hub.__version__}")
+
+        package_path = entry.package_path
+        archive_digest, archive_size = "", 0
+        if package_path is None:
+            obj = self._import_object(meta.server_module, meta.server_object)
+        else:
+            root, archive_digest, archive_size = self._check_package(meta, package_path, folder)
+            prefix = f"{PLUGIN_MODULE_ROOT}.p{next(self._counter)}_{meta.name.replace('-', '_')}"
+            entry.module_prefix = prefix
+            _make_package(PLUGIN_MODULE_ROOT, [])
+            _make_package(prefix, [str(root)])
+            if package_path.is_file():
+                _forget_zip(str(root))
+            importlib.invalidate_caches()
+            obj = self._import_object(
+                f"{prefix}.{meta.server_module}", meta.server_object, hide=prefix + "."
+            )
+        obj = self._verify(meta, obj)
+        entry.obj = obj
+
+        # What clients download.
+        if package_path is not None and package_path.is_file():
+            filename = package_path.name
+            digest, size = archive_digest, archive_size
+            served = meta.to_toml(sha256=digest)
+        else:
+            filename = f"{meta.name}-{meta.version}.zip"
+            archive, inner_meta = _build_archive(meta, package_path, filename)
+            entry.archive = archive
+            digest, size = _sha256(archive), len(archive)
+            served = inner_meta.to_toml(sha256=digest)
+        entry.served_meta = served
+        entry.record = replace(
+            entry.record,
+            status=LOADED,
+            reason="",
+            filename=filename,
+            sha256=digest,
+            size=size,
+        )
+
+    def _check_package(self, meta: PluginMeta, path: Path, folder: Path) -> tuple[Path, str, int]:
+        """Where to import a drop-in from, after checking its place and digest."""
+        if not path.exists():
+            raise PluginError(f"package {meta.package!r} not found in {folder}")
+        if not _inside(path, folder):
+            raise PluginError(f"package {meta.package!r} leads outside {folder}")
+        if path.is_dir():
+            if meta.sha256 is not None:
+                raise PluginError("sha256 is for archives; package is a folder")
+            if (path / "__init__.py").is_file():
+                top = meta.server_module.split(".")[0]
+                if top != path.name:
+                    raise PluginError(
+                        f"server module {meta.server_module!r} is not in package folder {path.name!r}"
+                    )
+                return path.parent, "", 0
+            return path, "", 0
+        if not path.name.endswith((".zip", ".whl")):
+            raise PluginError(f"package {meta.package!r} is not a .zip, .whl or folder")
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise PluginError(f"cannot read package {meta.package!r}: {e.strerror}") from e
+        digest = _sha256(data)
+        if meta.sha256 is not None and digest != meta.sha256:
+            raise PluginError(
+                f"digest mismatch: {meta.package} has sha256 {digest}, .meta says {meta.sha256}"
+            )
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                archive.namelist()
+        except (zipfile.BadZipFile, OSError) as e:
+            raise PluginError(f"package {meta.package!r} is not a valid archive: {e}") from e
+        return path, digest, len(data)
+
+    def _import_object(self, module_name: str, attr_path: str, hide: str = "") -> Any:
+        try:
+            obj: Any = importlib.import_module(module_name)
+            for attr in attr_path.split("."):
+                obj = getattr(obj, attr)
+            if isinstance(obj, type):
+                obj = obj()
+        except Exception as e:
+            text = f"{type(e).__name__}: {e}"
+            if hide:
+                text = text.replace(hide, "")
+            raise PluginError(
+                f"cannot load {module_name.replace(hide, '')}:{attr_path}: {text}"
+            ) from e
+        return obj
+
+    def _verify(self, meta: PluginMeta, obj: Any) -> Any:
+        interface = INTERFACES[meta.kind]
+        try:
+            verifyObject(interface, obj)
+        except Invalid as e:
+            raise PluginError(
+                f"{meta.server} does not implement {interface.__name__}: {_explain(e)}"
+            ) from e
+        name = getattr(obj, "name", None)
+        if name != meta.name:
+            raise PluginError(f"{meta.server} is called {name!r}, the .meta says {meta.name!r}")
+        return obj
+
+
+# -- helpers --------------------------------------------------------------------------
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether ``path`` (following symbolic links) lies within ``folder``."""
+    try:
+        resolved = path.resolve(strict=True)
+        return resolved.is_relative_to(folder.resolve(strict=True))
+    except (OSError, RuntimeError):
+        return False
+
+
+def _stat_signature(path: Path) -> tuple[Any, ...] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def _package_signature(path: Path | None) -> Any:
+    if path is None:
+        return None
+    if not path.is_dir():
+        return _stat_signature(path)
+    parts = []
+    for dirpath, dirnames, filenames in os.walk(path):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_NAMES)
+        for filename in sorted(filenames):
+            if filename.endswith(_SKIP_SUFFIXES):
+                continue
+            full = Path(dirpath) / filename
+            parts.append((str(full.relative_to(path)), _stat_signature(full)))
+    return tuple(parts)
+
+
+def _explain(error: Invalid) -> str:
+    """A zope verification error as a short reason naming what is missing."""
+    if isinstance(error, MultipleInvalid):
+        return "; ".join(_explain(e) for e in error.exceptions)
+    if isinstance(error, BrokenImplementation):
+        described = error.name
+        if isinstance(described, str):
+            try:
+                described = error.interface[described]
+            except (KeyError, TypeError):
+                pass
+        name = getattr(described, "__name__", str(described))
+        kind = "method" if isinstance(described, Method) else "attribute"
+        return f"missing {kind} {name}"
+    if isinstance(error, BrokenMethodImplementation):
+        name = getattr(error.method, "__name__", error.method)
+        return f"method {name} has the wrong signature ({error.mess})"
+    if isinstance(error, DoesNotImplement):
+        return "the object does not declare the interface (@implementer)"
+    return str(error)
+
+
+def _make_package(name: str, path: list[str]) -> types.ModuleType:
+    """Create (or reuse) an empty package module ``name`` whose modules live on ``path``."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+    spec.submodule_search_locations = list(path)
+    module = importlib.util.module_from_spec(spec)
+    module.__path__ = list(path)
+    sys.modules[name] = module
+    return module
+
+
+def _forget_zip(path: str) -> None:
+    """Drop cached directories of an archive that may have been replaced in place."""
+    sys.path_importer_cache.pop(path, None)
+    cache = getattr(zipimport, "_zip_directory_cache", None)
+    if isinstance(cache, dict):
+        cache.pop(path, None)
+
+
+def _forget_modules(prefix: str) -> None:
+    for name in [n for n in sys.modules if n == prefix or n.startswith(prefix + ".")]:
+        del sys.modules[name]
+
+
+def _builtin_package(module_name: str) -> str:
+    """The package a built-in plugin consists of.
+
+    ``games.hello`` for ``games.hello.server`` (a plugin in the repository's
+    ``games/`` or ``bots/`` is the second-level package or module there); otherwise
+    the server module itself if it is a package, else the package that contains it.
+    """
+    parts = module_name.split(".")
+    if parts[0] in ("games", "bots") and len(parts) >= 2:
+        return ".".join(parts[:2])
+    module = sys.modules.get(module_name)
+    if len(parts) == 1 or (module is not None and hasattr(module, "__path__")):
+        return module_name
+    return ".".join(parts[:-1])
+
+
+def _archive_files(folder: Path) -> Iterator[tuple[Path, str]]:
+    """``(file, relative name)`` for a folder's files, sorted, without caches or links."""
+    for dirpath, dirnames, filenames in os.walk(folder):
+        current = Path(dirpath)
+        dirnames[:] = sorted(
+            d for d in dirnames if d not in _SKIP_NAMES and not (current / d).is_symlink()
+        )
+        for filename in sorted(filenames):
+            full = current / filename
+            if filename in _SKIP_NAMES or filename.endswith(_SKIP_SUFFIXES) or full.is_symlink():
+                continue
+            yield full, full.relative_to(folder).as_posix()
+
+
+def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
+    info = zipfile.ZipInfo(name, date_time=_ZIP_DATE)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    archive.writestr(info, data)
+
+
+def _build_archive(
+    meta: PluginMeta, package_path: Path | None, filename: str
+) -> tuple[bytes, PluginMeta]:
+    """A drop-in archive of a built-in or folder plugin, and the ``.meta`` inside it.
+
+    The archive holds the plugin's package at its top level and its ``.meta``
+    rewritten so that ``server``/``client`` name modules relative to that top level.
+    """
+    prefix = ""
+    if package_path is None:
+        package = _builtin_package(meta.server_module)
+        spec = importlib.util.find_spec(package)
+        if spec is None:
+            raise PluginError(f"cannot find package {package!r} to offer for download")
+        if spec.submodule_search_locations:
+            root = Path(next(iter(spec.submodule_search_locations)))
+            files = [(f, f"{root.name}/{rel}") for f, rel in _archive_files(root)]
+        elif spec.origin:
+            origin = Path(spec.origin)
+            files = [(origin, origin.name)]
+        else:
+            raise PluginError(f"cannot find the files of {package!r}")
+        prefix = package.rpartition(".")[0]
+    elif (package_path / "__init__.py").is_file():
+        files = [(f, f"{package_path.name}/{rel}") for f, rel in _archive_files(package_path)]
+    else:
+        files = list(_archive_files(package_path))
+
+    def local(module: str | None) -> str | None:
+        if module is not None and prefix and module.startswith(prefix + "."):
+            return module[len(prefix) + 1 :]
+        return module
+
+    inner = replace(
+        meta,
+        package=filename,
+        server=local(meta.server) or meta.server,
+        client=local(meta.client),
+        sha256=None,
+    )
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path, name in files:
+            _add(archive, name, path.read_bytes())
+        _add(archive, f"{meta.name}.meta", inner.to_toml().encode("utf-8"))
+    return buffer.getvalue(), inner

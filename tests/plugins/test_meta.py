@@ -1,0 +1,118 @@
+"""Parsing ``.meta`` files: good ones become records, bad ones name file and field."""
+
+from __future__ import annotations
+
+import pytest
+
+from hub.meta import MetaError, parse_meta, version_satisfies
+
+GOOD = """
+[plugin]
+name = "hello"
+kind = "game"
+version = "1.0.0"
+summary = "Say hello."
+package = "hello-1.0.0.zip"
+server = "hello.server:HelloGameFactory"
+client = "hello.client"
+frontends = ["xml", "web"]
+sha256 = "%s"
+requires_hub = ">=1.0, <2"
+""" % ("AB" * 32)
+
+
+def test_good_meta(tmp_path):
+    path = tmp_path / "hello.meta"
+    path.write_text(GOOD)
+    meta = parse_meta(path)
+    assert meta.name == "hello"
+    assert meta.kind == "game"
+    assert meta.frontends == ("xml", "web")
+    assert meta.server_module == "hello.server"
+    assert meta.server_object == "HelloGameFactory"
+    assert meta.client == "hello.client"
+    assert meta.sha256 == "ab" * 32
+    assert meta.path == path
+
+
+def test_to_toml_round_trip(tmp_path):
+    path = tmp_path / "hello.meta"
+    path.write_text(GOOD)
+    meta = parse_meta(path)
+    text = meta.to_toml(package="other.zip", sha256=None, summary='quote " and \\ back')
+    again = parse_meta(path, text)
+    assert again.package == "other.zip"
+    assert again.sha256 is None
+    assert again.summary == 'quote " and \\ back'
+    assert again.frontends == meta.frontends
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (('name = "hello"', 'name = "Hello World"'), "name"),
+        (('name = "hello"', ""), "name"),
+        (('kind = "game"', 'kind = "toy"'), "kind"),
+        (('version = "1.0.0"', "version = 1"), "version"),
+        (('server = "hello.server:HelloGameFactory"', 'server = "hello.server"'), "server"),
+        (('client = "hello.client"', 'client = "hello/client.py"'), "client"),
+        (('package = "hello-1.0.0.zip"', 'package = "../evil.zip"'), "package"),
+        (('package = "hello-1.0.0.zip"', 'package = "sub/evil.zip"'), "package"),
+        (('frontends = ["xml", "web"]', 'frontends = ["telnet"]'), "frontends"),
+        (('frontends = ["xml", "web"]', 'frontends = "xml"'), "frontends"),
+        (("AB" * 32, "xyz"), "sha256"),
+        (('requires_hub = ">=1.0, <2"', 'requires_hub = "new enough"'), "requires_hub"),
+    ],
+)
+def test_bad_field_is_named(tmp_path, change, field):
+    path = tmp_path / "bad.meta"
+    path.write_text(GOOD.replace(*change))
+    with pytest.raises(MetaError) as info:
+        parse_meta(path)
+    assert info.value.field == field
+    assert str(path) in str(info.value)
+    assert repr(field) in str(info.value)
+
+
+def test_not_toml(tmp_path):
+    path = tmp_path / "broken.meta"
+    path.write_text("[plugin\nname = ")
+    with pytest.raises(MetaError, match="not valid TOML") as info:
+        parse_meta(path)
+    assert str(path) in str(info.value)
+
+
+def test_no_plugin_table(tmp_path):
+    path = tmp_path / "empty.meta"
+    path.write_text('name = "x"\n')
+    with pytest.raises(MetaError, match=r"no \[plugin\] table"):
+        parse_meta(path)
+
+
+def test_digest_without_package(tmp_path):
+    path = tmp_path / "x.meta"
+    path.write_text(GOOD.replace('package = "hello-1.0.0.zip"', ""))
+    with pytest.raises(MetaError) as info:
+        parse_meta(path)
+    assert info.value.field == "sha256"
+
+
+def test_unreadable(tmp_path):
+    with pytest.raises(MetaError, match="cannot read"):
+        parse_meta(tmp_path / "missing.meta")
+
+
+@pytest.mark.parametrize(
+    ("version", "requirement", "ok"),
+    [
+        ("1.0.0", ">=1.0", True),
+        ("1.0.0", ">1.0", False),
+        ("1.2", ">=1.0, <2", True),
+        ("2.0", ">=1.0, <2", False),
+        ("1.0", "==1.0.0", True),
+        ("1.0", "!=1.0", False),
+        ("0.9", "<=1", True),
+    ],
+)
+def test_version_satisfies(version, requirement, ok):
+    assert version_satisfies(version, requirement) is ok
