@@ -156,9 +156,35 @@ class IXMLGameAdapter(Interface):
 
 
 class IMNMGameAdapter(Interface):
-    """Lets the MNM line front end host a two-player board game."""
+    """Lets the MNM line front end host a two-player board game.
 
-    kind = Attribute("The game kind announced as ``+ PLAYING <kind>``.")
+    The front end knows the protocol (prolog, ``WAIT``, ``MOVE``/``CAPTURE``/piece list,
+    ``THINKING``, ``PLAY``, ``GAMEOVER``); the adapter knows the game: its kind name,
+    how its view becomes a piece list, and how a ``PLAY`` text becomes an action.
+    """
+
+    kind = Attribute("The game kind announced as ``+ PLAYING <kind>`` (no spaces).")
+    default_names = Attribute("Player names for seats 0 and 1 when nobody gave one.")
+
+    def piece_list(view):
+        """The pieces of a view (``IGame.view``): one list per player, each the
+        positions of that player's pieces in a fixed order (piece ``i`` stays ``i``),
+        as the protocol writes them (``A``, ``A0``...``C7``, ``C`` for morris)."""
+
+    def capture_count(turn):
+        """The ``n`` of ``+ CAPTURE n`` for a ``turn`` event's data."""
+
+    def parse_move(text, turn):
+        """The text after ``PLAY `` → an action mapping for the game.
+
+        :param turn: the data of the ``turn`` event the move answers.
+        :raises hub.model.BadAction: with a reason for people, e.g.
+            ``Invalid move: A9 is not a field``.
+        """
+
+    def winners(result):
+        """``[won0, won1]`` booleans for ``PLAYERnWON`` from ``IGame.result()``
+        (a draw is reported as won by both)."""
 
 
 class IDominoAdapter(Interface):

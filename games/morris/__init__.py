@@ -1,0 +1,1 @@
+"""Nine Men's Morris: the rules engine and the hub game plugin ``nmmorris``."""

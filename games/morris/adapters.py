@@ -1,0 +1,51 @@
+"""Plugs the morris game into the front ends that host it (MNM line protocol)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from zope.interface import implementer
+
+from hub.interfaces import IMNMGameAdapter
+from hub.model import BadAction
+
+from .server import DEFAULT_NAMES
+
+_FIELD = re.compile(r"^[ABC][0-7]$")
+
+
+@implementer(IMNMGameAdapter)
+class MorrisMNMAdapter:
+    """``+ PLAYING NMMorris``: piece lists of 2×9 pieces, moves ``B3``/``A1:B1``/``C5``."""
+
+    kind = "NMMorris"
+    default_names = DEFAULT_NAMES
+
+    def piece_list(self, view: Mapping[str, Any]) -> list[list[str]]:
+        """``view["pieces"]`` as it is: ``A`` in hand, ``A0``..``C7``, ``C`` captured."""
+        return [list(row) for row in view["pieces"]]
+
+    def capture_count(self, turn: Mapping[str, Any]) -> int:
+        """Pieces the mover must capture now."""
+        return int(turn.get("capture", 0))
+
+    def parse_move(self, text: str, turn: Mapping[str, Any]) -> dict[str, Any]:
+        """Check the form of the move; the game checks whether it is legal."""
+        parts = text.split(":")
+        if len(parts) > 2:
+            raise BadAction(f"Invalid move: {text[:40]} is neither a field nor FROM:TO")
+        for part in parts:
+            if not _FIELD.match(part):
+                raise BadAction(f"Invalid move: {part[:40]} is not a field")
+        if len(parts) == 2 and self.capture_count(turn):
+            raise BadAction("Invalid move: you must name an opponent piece to capture")
+        return {"move": text}
+
+    def winners(self, result: Mapping[str, Any]) -> list[bool]:
+        """A draw counts as won by both (``PLAYER0WON Yes`` and ``PLAYER1WON Yes``)."""
+        if result.get("draw"):
+            return [True, True]
+        won = set(result.get("winners", ()))
+        return [0 in won, 1 in won]

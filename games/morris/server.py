@@ -1,0 +1,317 @@
+"""Nine Men's Morris as a hub game plugin: :class:`MorrisGameFactory` (``nmmorris``).
+
+Actions are ``{"move": TEXT}`` with the MNM protocol's move syntax: ``"B3"`` places a
+piece, ``"A1:B1"`` moves (or flies) one, and while a capture is pending (after a mill;
+the ``turn`` event says ``"capture": n``) ``"C5"`` names the opponent piece to remove.
+A capture is a decision of its own: the player who closed the mill gets a second
+``turn`` event before the turn passes.
+
+Events: ``seated``, ``state``, ``turn`` (``seat``, ``legal``, ``timeleft_ms``,
+``capture``), ``moved`` (``seat``, ``move``, ``kind``, ``piece``, ``mills``, ``capture``,
+``pieces``), ``over`` (``result``).
+
+Options (all optional): ``move_time_ms`` (3000; the time a player has for each
+decision, announced in ``turn`` events), ``grace_ms`` (500; added for network
+latency before a timeout is declared), ``double_mill_captures`` (1 or 2),
+``max_turns`` (200; 0 = no limit), ``repetitions`` (3; 0 = no rule),
+``wait_interval_ms`` and ``wait_timeout_ms`` (for the MNM front end's ``WAIT``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from zope.interface import implementer
+
+from hub.interfaces import IGame, IGameFactory
+from hub.model import (
+    GAME_OVER,
+    OVER,
+    RUNNING,
+    STATE,
+    TURN,
+    WAITING,
+    BadAction,
+    Conflict,
+    GameConfig,
+    GameContext,
+    GameEvent,
+    IllegalAction,
+)
+
+from . import rules
+
+#: option name → (default, lowest, highest)
+OPTIONS: dict[str, tuple[int, int, int]] = {
+    "move_time_ms": (3000, 100, 600_000),
+    "grace_ms": (500, 0, 60_000),
+    "double_mill_captures": (1, 1, 2),
+    "max_turns": (200, 0, 100_000),
+    "repetitions": (3, 0, 100),
+    "wait_interval_ms": (1000, 10, 60_000),
+    "wait_timeout_ms": (5000, 100, 600_000),
+}
+
+DEFAULT_NAMES = ("white", "black")
+
+
+def check_options(options: Mapping[str, Any]) -> dict[str, int]:
+    """The game's settings from ``options``, defaults filled in.
+
+    :raises hub.model.BadAction: an unknown option or a value out of range.
+    """
+    settings = {name: spec[0] for name, spec in OPTIONS.items()}
+    for name, value in options.items():
+        if name not in OPTIONS:
+            known = ", ".join(sorted(OPTIONS))
+            raise BadAction(f"nmmorris has no option {name!r} (options: {known})")
+        _, low, high = OPTIONS[name]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise BadAction(f"option {name} must be a whole number from {low} to {high}")
+        settings[name] = value
+    return settings
+
+
+@implementer(IGame)
+class MorrisGame:
+    """One game of Nine Men's Morris between seat 0 (white, moves first) and seat 1."""
+
+    seats = 2
+
+    def __init__(self, config: GameConfig, context: GameContext) -> None:
+        if config.seats != 2:
+            raise BadAction("Nine Men's Morris is played by two")
+        self.settings = check_options(config.options)
+        self._context = context
+        self._clock = context.clock
+        self.engine = rules.MorrisState(
+            rules.MorrisRules(
+                double_mill_captures=self.settings["double_mill_captures"],
+                max_turns=self.settings["max_turns"],
+                repetitions=self.settings["repetitions"],
+            )
+        )
+        self.names: list[str | None] = [None, None]
+        self._started = False
+        self._timer: Any = None
+        self._loser: int | None = None
+        self._deadline: float | None = None
+
+    # -- IGame ----------------------------------------------------------------------------
+
+    @property
+    def state(self) -> str:
+        """``waiting`` until both seats are taken, ``running``, then ``over``."""
+        if self.engine.over:
+            return OVER
+        return RUNNING if self._started else WAITING
+
+    def seat_player(self, seat: int, name: str) -> None:
+        """Seat ``name``; the game starts when both seats are taken."""
+        if seat not in (0, 1):
+            raise BadAction(f"Nine Men's Morris has seats 0 and 1, not {seat}")
+        if self.names[seat] is not None:
+            raise Conflict(f"seat {seat} is taken")
+        if self.state != WAITING:
+            raise IllegalAction("the game has already started")
+        self.names[seat] = name
+        self._emit(GameEvent("seated", {"seat": seat, "name": name}))
+        if all(n is not None for n in self.names):
+            self._started = True
+            self._emit(GameEvent(STATE, {"state": RUNNING}))
+            self._announce()
+
+    def leave(self, seat: int) -> None:
+        """A player who leaves (or disconnects, or is thrown out) loses the game."""
+        if self.state == OVER or seat not in (0, 1):
+            return
+        self._emit(GameEvent("left", {"seat": seat}))
+        self._finish_by(seat, "forfeit")
+
+    def act(self, seat: int, action: Any) -> None:
+        """Play ``{"move": "B3" | "A1:B1" | "C5"}`` for ``seat``."""
+        if not isinstance(action, Mapping) or set(action) != {"move"}:
+            raise BadAction('a morris action is {"move": "B3"}, {"move": "A1:B1"} or a capture')
+        text = action["move"]
+        if not isinstance(text, str):
+            raise BadAction("the move must be a text such as B3 or A1:B1")
+        if self.state != RUNNING:
+            raise IllegalAction(
+                "The game is over" if self.state == OVER else "The game has not started yet"
+            )
+        if seat != self.engine.to_move:
+            raise IllegalAction("It is not your turn")
+        try:
+            move = self.engine.parse(text)
+        except rules.MorrisError as e:
+            raise BadAction(e.reason) from None
+        try:
+            record = self.engine.apply(move)
+        except rules.MorrisError as e:
+            raise IllegalAction(e.reason) from None
+        self._cancel_timer()
+        self._emit(
+            GameEvent(
+                "moved",
+                {
+                    "seat": seat,
+                    "move": move.text(),
+                    "kind": move.kind,
+                    "piece": record.piece,
+                    "mills": record.mills,
+                    "capture": record.captures,
+                    "pieces": self.engine.piece_list(),
+                },
+            )
+        )
+        if self.engine.over:
+            self._game_over()
+        else:
+            self._announce()
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """The moves of ``seat`` now (empty when it is not its turn)."""
+        if self.state != RUNNING or seat != self.engine.to_move:
+            return []
+        return [{"move": m.text()} for m in self.engine.legal_moves()]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The whole position (morris has no secrets)."""
+        e = self.engine
+        timeleft = None
+        if self._deadline is not None and self.state == RUNNING:
+            timeleft = max(0, int((self._deadline - self._clock.seconds()) * 1000))
+        return {
+            "state": self.state,
+            "names": list(self.names),
+            "seat": seat,
+            "to_move": e.to_move,
+            "capture": e.pending_captures,
+            "phase": e.phase(),
+            "pieces": e.piece_list(),
+            "board": [None if c is None else c[0] for c in e.board],
+            "in_hand": [e.in_hand(0), e.in_hand(1)],
+            "turns": e.turns,
+            "history": [r.move.text() for r in e.history],
+            "move_time_ms": self.settings["move_time_ms"],
+            "timeleft_ms": timeleft,
+            "rules": {
+                "double_mill_captures": e.rules.double_mill_captures,
+                "max_turns": e.rules.max_turns,
+                "repetitions": e.rules.repetitions,
+            },
+            "result": self.result(),
+        }
+
+    def result(self) -> dict[str, Any] | None:
+        """``winners`` ([] for a draw), ``draw``, ``reason``, ``loser``, ``scores``."""
+        outcome = self.engine.outcome
+        if outcome is None:
+            return None
+        if outcome.winner is None:
+            winners: list[int] = []
+            scores: list[float] = [0.5, 0.5]
+            summary = f"draw ({_REASONS[outcome.reason]})"
+            loser = None
+        else:
+            winners = [outcome.winner]
+            loser = 1 - outcome.winner
+            scores = [0.0, 0.0]
+            scores[outcome.winner] = 1.0
+            name = self.names[outcome.winner] or DEFAULT_NAMES[outcome.winner]
+            summary = f"{name} wins ({_REASONS[outcome.reason]})"
+        return {
+            "winners": winners,
+            "draw": outcome.winner is None,
+            "loser": loser,
+            "reason": outcome.reason,
+            "scores": scores,
+            "turns": self.engine.turns,
+            "summary": summary,
+        }
+
+    def stop(self) -> None:
+        """Cancel the move timer."""
+        self._cancel_timer()
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _emit(self, event: GameEvent) -> None:
+        self._context.emit(event)
+
+    def _announce(self) -> None:
+        seat = self.engine.to_move
+        move_ms = self.settings["move_time_ms"]
+        self._cancel_timer()
+        delay = (move_ms + self.settings["grace_ms"]) / 1000.0
+        self._deadline = self._clock.seconds() + move_ms / 1000.0
+        self._timer = self._clock.callLater(delay, self._timed_out, seat, len(self.engine.history))
+        self._emit(
+            GameEvent(
+                TURN,
+                {
+                    "seat": seat,
+                    "legal": self.legal_actions(seat),
+                    "timeleft_ms": move_ms,
+                    "capture": self.engine.pending_captures,
+                },
+            )
+        )
+
+    def _timed_out(self, seat: int, moves: int) -> None:
+        self._timer = None
+        if self.state == RUNNING and len(self.engine.history) == moves:
+            self._finish_by(seat, "timeout")
+
+    def _finish_by(self, loser: int, reason: str) -> None:
+        self.engine.resign(loser, reason)
+        self._game_over()
+
+    def _game_over(self) -> None:
+        self._cancel_timer()
+        self._deadline = None
+        self._emit(GameEvent(GAME_OVER, {"result": self.result()}))
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None and self._timer.active():
+            self._timer.cancel()
+        self._timer = None
+
+
+_REASONS = {
+    "pieces": "fewer than three pieces",
+    "blocked": "no legal move",
+    "repetition": "threefold repetition",
+    "turns": "turn limit",
+    "timeout": "time out",
+    "forfeit": "the opponent left",
+}
+
+
+@implementer(IGameFactory)
+class MorrisGameFactory:
+    """The ``nmmorris`` game type."""
+
+    name = "nmmorris"
+    summary = "Nine Men's Morris: place, move and fly; a mill captures."
+    variants: tuple[str, ...] = ()
+    min_seats = 2
+    max_seats = 2
+    default_seats = 2
+    frontends = ("mnm", "web")
+
+    def create(self, config: GameConfig, context: GameContext) -> MorrisGame:
+        """A new game (options are checked here).
+
+        :raises hub.model.GameError: bad options.
+        """
+        return MorrisGame(config, context)
+
+    def adapter(self, frontend: str) -> Any:
+        """``mnm`` → :class:`games.morris.adapters.MorrisMNMAdapter`; else ``None``."""
+        if frontend == "mnm":
+            from . import adapters
+
+            return adapters.MorrisMNMAdapter()
+        return None
