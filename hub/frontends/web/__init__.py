@@ -1,35 +1,156 @@
-"""The web front end: JSON API, plugin downloads, schemas and the browser pages."""
+"""The web front end: JSON API, live event streams, plugin downloads and the browser pages.
+
+Pages are plain HTML, CSS and JavaScript in ``static/`` (package data; no build step,
+nothing loaded from other hosts): the lobby ``/``, a game ``/game/<id>``, ``/account``,
+``/history``, ``/plugins`` and ``/stats``.
+"""
 
 from __future__ import annotations
 
-from twisted.web.resource import Resource
+from pathlib import Path
+from typing import Any
+
+from twisted.web.resource import NoResource, Resource
 from twisted.web.server import Site
-from twisted.web.static import Data
+from twisted.web.static import Data, File
 
+from .accounts import AccountResource, AccountsResource, SessionResource
 from .api import API
+from .info import History, Plugins, Stats
+from .play import LobbyEvents, Types, WebFrontend, WebGames
 
-INDEX = b"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Gamehub</title></head>
-<body><h1>Gamehub</h1>
-<p>The JSON API: <a href="/api/health">/api/health</a>, <a href="/api/games">/api/games</a>.</p>
-</body></html>
-"""
+STATIC = Path(__file__).resolve().parent / "static"
+#: page path → file in ``static/``
+PAGES = {
+    b"": "lobby.html",
+    b"account": "account.html",
+    b"history": "history.html",
+    b"plugins": "plugins.html",
+    b"stats": "stats.html",
+}
+SECURITY_HEADERS = {
+    b"content-security-policy": (
+        b"default-src 'self'; img-src 'self' data:; style-src 'self'; "
+        b"script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+    ),
+    b"x-content-type-options": b"nosniff",
+    b"referrer-policy": b"same-origin",
+    b"x-frame-options": b"DENY",
+}
+
+
+class StaticFiles(File):
+    """``/static``: the package's page files; no directory listings."""
+
+    def directoryListing(self) -> Resource:
+        """Folders are not listed."""
+        return NoResource("no such file")
+
+
+def page(name: str) -> Resource:
+    """A page of ``static/`` as a resource (read once)."""
+    data = (STATIC / name).read_bytes()
+    resource = Data(data, "text/html; charset=utf-8")
+    return resource
+
+
+class GamePages(Resource):
+    """``/game/<id>``: the game page (the script reads the id from the address)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._page = page("game.html")
+
+    def getChild(self, path: bytes, request: Any) -> Resource:
+        """Every game id gets the same page."""
+        if path and not request.postpath:
+            return self._page
+        return NoResource("no such game page")
 
 
 class Root(Resource):
-    """``/``: the pages, with ``/api`` and the other trees mounted below."""
+    """``/``: the pages, with ``/api``, ``/static`` and the other trees mounted below."""
 
-    def __init__(self, hub) -> None:
+    def __init__(self, hub: Any, web: WebFrontend | None = None) -> None:
         super().__init__()
         self.hub = hub
-        self.putChild(b"api", API(hub))
-        self.putChild(b"", Data(INDEX, "text/html; charset=utf-8"))
+        self.web = web if web is not None else WebFrontend(hub, hub.reactor)
+        api = API(hub)
+        api.putChild(b"games", WebGames(hub, self.web))
+        lobby = Resource()
+        lobby.putChild(b"events", LobbyEvents(hub, self.web))
+        api.putChild(b"lobby", lobby)
+        api.putChild(b"types", Types(hub, self.web))
+        api.putChild(b"session", SessionResource(hub, self.web))
+        api.putChild(b"accounts", AccountsResource(hub, self.web))
+        api.putChild(b"account", AccountResource(hub, self.web))
+        api.putChild(b"history", History(hub, self.web))
+        api.putChild(b"stats", Stats(hub, self.web))
+        api.putChild(b"plugins", Plugins(hub, self.web))
+        self.putChild(b"api", api)
+        self.putChild(b"static", StaticFiles(str(STATIC)))
+        self.putChild(b"game", GamePages())
+        self._pages = {path: page(name) for path, name in PAGES.items()}
+        for path, resource in self._pages.items():
+            if path != b"plugins":
+                self.putChild(path, resource)
+
+    def getChildWithDefault(self, path: bytes, request: Any) -> Resource:
+        """``/plugins`` (exactly) is the plugins page; below it, the downloads."""
+        for name, value in SECURITY_HEADERS.items():
+            request.setHeader(name, value)
+        if path == b"plugins" and not [p for p in request.postpath if p]:
+            return self._pages[b"plugins"]
+        return super().getChildWithDefault(path, request)
+
+    def getChild(self, path: bytes, request: Any) -> Resource:
+        """Plugin downloads (unless the distribution resource is mounted), else 404."""
+        if path == b"plugins":
+            return PluginDownloads(self.hub)
+        return NoResource("no such page")
 
 
-def make_factory(hub) -> Site:
+class PluginDownloads(Resource):
+    """``/plugins/<name>/<file>`` served from the registry's :meth:`download`."""
+
+    isLeaf = True
+
+    def __init__(self, hub: Any) -> None:
+        super().__init__()
+        self.hub = hub
+
+    def render_GET(self, request: Any) -> bytes:
+        """The file, with its digest as ``ETag``."""
+        parts = [p.decode("utf-8", "replace") for p in request.postpath if p]
+        download = None
+        if len(parts) == 2 and hasattr(self.hub.registry, "download"):
+            download = self.hub.registry.download(parts[0], parts[1])
+        if download is None:
+            request.setResponseCode(404)
+            request.setHeader(b"content-type", b"text/plain; charset=utf-8")
+            return b"no such plugin file\n"
+        request.setHeader(b"content-type", download.content_type.encode())
+        request.setHeader(b"etag", f'"{download.sha256}"'.encode())
+        request.setHeader(
+            b"content-disposition", f'attachment; filename="{download.filename}"'.encode()
+        )
+        return download.data
+
+
+class WebSite(Site):
+    """The web front end's HTTP factory; closes its event streams when it stops."""
+
+    def __init__(self, root: Root) -> None:
+        super().__init__(root)
+        self.root = root
+        self.displayTracebacks = False
+
+    def stopFactory(self) -> None:
+        """End the event streams."""
+        self.root.web.stop()
+        super().stopFactory()
+
+
+def make_factory(hub: Any) -> Site:
     """The HTTP factory of the web front end of ``hub``."""
-    site = Site(Root(hub))
-    site.displayTracebacks = False
-    return site
+    return WebSite(Root(hub))

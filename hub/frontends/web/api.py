@@ -6,8 +6,10 @@ import ipaddress
 import json
 from typing import Any
 
+from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.web.resource import Resource
+from twisted.web.server import NOT_DONE_YET
 
 from hub.model import GameError
 
@@ -77,12 +79,48 @@ class JSONResource(Resource):
             request.setHeader(b"allow", ", ".join(allowed).encode())
             return send_error(request, 405, f"{method} is not allowed here")
         try:
-            status, payload = handler(request)
+            answer = handler(request)
         except GameError as e:
             return send_error(request, e.code, e.reason)
         except Exception:
             self.log.failure("JSON API {method} {path} failed", method=method, path=request.path)
             return send_error(request, 500, "internal error (logged)")
+        if isinstance(answer, defer.Deferred):
+            self._later(request, answer, method)
+            return NOT_DONE_YET
+        if answer is NOT_DONE_YET:
+            return NOT_DONE_YET
+        status, payload = answer
+        return self._answer(request, status, payload)
+
+    def _later(self, request, answer: defer.Deferred, method: str) -> None:
+        """Finish ``request`` when a handler's Deferred fires (unless it was dropped)."""
+        gone: list[bool] = []
+        request.notifyFinish().addErrback(lambda _: gone.append(True))
+
+        def done(result) -> None:
+            body = self._answer(request, *result)
+            if not gone:
+                request.write(body)
+                request.finish()
+
+        def failed(failure) -> None:
+            if failure.check(GameError):
+                body = send_error(request, failure.value.code, failure.value.reason)
+            else:
+                self.log.failure(
+                    "JSON API {method} {path} failed", failure, method=method, path=request.path
+                )
+                body = send_error(request, 500, "internal error (logged)")
+            if not gone:
+                request.write(body)
+                request.finish()
+
+        answer.addCallbacks(done, failed).addErrback(
+            lambda f: self.log.failure("answering {path} failed", f, path=request.path)
+        )
+
+    def _answer(self, request, status: int, payload: Any) -> bytes:
         if isinstance(payload, PlainText):
             request.setResponseCode(status)
             request.setHeader(b"content-type", b"text/plain; charset=utf-8")

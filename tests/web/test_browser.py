@@ -1,0 +1,161 @@
+"""The web pages in a real headless Chromium against a real hub process."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .conftest import screenshot, start_hub
+
+pytestmark = pytest.mark.browser
+
+
+def bot_for(hub, game_type: str, preferred: str) -> str:
+    """``preferred`` if the hub has it for ``game_type``, else the test bot (with a note)."""
+    types = {t["name"]: t for t in hub.get_json("/api/types")["types"]}
+    if game_type not in types:
+        reason = f"game type {game_type} is not loaded in this build"
+        print(reason)
+        pytest.skip(reason)
+    bots = types[game_type]["bots"]
+    if preferred in bots:
+        return preferred
+    print(f"bot {preferred} is not loaded in this build; playing against first-legal")
+    return "first-legal"
+
+
+def create_in_lobby(page, hub, game_type: str, seats: list[str], options: dict | None = None):
+    """Fill the lobby's create form and submit it."""
+    page.goto(hub.url("/"))
+    page.wait_for_selector(f"#c-type option[value='{game_type}']", state="attached")
+    page.select_option("#c-type", game_type)
+    rows = page.locator("#c-seats select")
+    while rows.count() < len(seats):
+        page.click("#c-add-seat")
+    while rows.count() > len(seats):
+        page.click("#c-remove-seat")
+    for i, seat in enumerate(seats):
+        rows.nth(i).select_option(seat)
+    if options is not None:
+        page.fill("#c-options", json.dumps(options))
+    page.click("#c-submit")
+
+
+def notices(page) -> list[str]:
+    """The error messages the page shows."""
+    return page.locator(".notice.error .notice-text").all_inner_texts()
+
+
+def test_hello_from_the_lobby(page, hub):
+    create_in_lobby(page, hub, "hello", ["human", "bot:hello-bot"])
+    page.wait_for_url("**/game/*")
+    game_id = page.url.rsplit("/", 1)[1]
+    form = page.locator("form.action-form")
+    form.wait_for()
+    # a failed action shows a visible error and changes nothing
+    form.locator("input[name=hello]").fill("   ")
+    form.locator("button").click()
+    page.locator(".notice.error").wait_for()
+    assert "non-empty" in notices(page)[0]
+    assert hub.get_json(f"/api/games/{game_id}")["state"] == "running"
+    screenshot(page, "game-hello-error")
+    form.locator("input[name=hello]").fill("hi from the browser")
+    form.locator("button").click()
+    page.locator("#result-summary").wait_for()
+    assert "2 of 2 said hello" in page.inner_text("#result-summary")
+    page.wait_for_selector(".hello-line >> text=hi from the browser")
+    assert page.inner_text("#game-state") == "over"
+    game = hub.get_json(f"/api/games/{game_id}")
+    assert game["state"] == "over" and game["result"]["winners"] == [0, 1]
+    assert game["seats"][0]["kind"] == "human"
+    transcript = hub.request("GET", f"/api/games/{game_id}/transcript")[1].decode()
+    assert "hi from the browser" in transcript and " in " in transcript
+    screenshot(page, "game-hello-over")
+
+
+def test_lobby_lists_sorts_filters_and_details(page, hub):
+    made = []
+    for name, seats in (("Alpha", ["open", "open"]), ("Beta", ["bot:hello-bot", "open"])):
+        status, body, _ = hub.request(
+            "POST", "/api/games", {"type": "hello", "name": name, "seats": seats}
+        )
+        assert status == 201
+        made.append(json.loads(body))
+    page.goto(hub.url("/"))
+    page.wait_for_selector(f"tr[data-id='{made[1]['id']}']")
+    page.click("th[data-key=name]")
+    names = page.locator("#games tbody td:nth-child(2)").all_inner_texts()
+    assert names == sorted(names, key=str.lower)
+    page.click("th[data-key=name]")
+    names_desc = page.locator("#games tbody td:nth-child(2)").all_inner_texts()
+    assert names_desc == sorted(names, key=str.lower, reverse=True)
+    page.check("#hide-empty")
+    assert page.locator(f"tr[data-id='{made[0]['id']}']").count() == 0
+    assert page.locator(f"tr[data-id='{made[1]['id']}']").count() == 1
+    page.uncheck("#hide-empty")
+    page.click(f"tr[data-id='{made[0]['id']}']")
+    assert page.inner_text("#detail-id") == made[0]["id"]
+    # live: a game created elsewhere appears without reloading
+    status, body, _ = hub.request("POST", "/api/games", {"type": "hello", "name": "Gamma"})
+    gamma = json.loads(body)
+    page.wait_for_selector(f"tr[data-id='{gamma['id']}']")
+    # give an open seat to a bot from the details
+    page.click(f"tr[data-id='{made[0]['id']}']")
+    page.click("#details button:has-text('bot: ')")
+    page.wait_for_selector("#details li:has-text('(bot)')")
+    assert hub.get_json(f"/api/games/{made[0]['id']}")["seats"][0]["kind"] == "bot"
+    screenshot(page, "lobby")
+
+
+def test_every_page_renders_on_phone_and_desktop(page, hub):
+    status, body, _ = hub.request(
+        "POST", "/api/games", {"type": "hello", "name": "Watch me", "seats": ["open", "open"]}
+    )
+    game = json.loads(body)
+    for path, name, ready in (
+        ("/", "lobby-page", "#c-type option"),
+        (f"/game/{game['id']}", "game-watch", "#seats li"),
+        ("/account", "account", "#account-name"),
+        ("/history", "history", "#filter"),
+        ("/plugins", "plugins", "#plugins tbody tr"),
+        ("/stats", "stats", "#plot"),
+    ):
+        page.goto(hub.url(path))
+        page.wait_for_selector(ready, state="attached")
+        page.wait_for_timeout(200)  # let the first stream message paint (screenshot only)
+        screenshot(page, name)
+        assert page.locator(".notice.error").count() == 0, notices(page)
+
+
+def test_plugins_page_lists_digests_and_downloads(page, hub):
+    page.goto(hub.url("/plugins"))
+    row = page.locator("#plugins tr[data-name=hello]")
+    row.wait_for()
+    text = row.inner_text()
+    assert "loaded" in text and "1.0.0" in text
+    index = {p["name"]: p for p in hub.get_json("/api/plugins")["plugins"]}
+    link = row.locator("a[download]")
+    href = link.get_attribute("href")
+    assert href == index["hello"]["url"]
+    status, data, headers = hub.request("GET", href)
+    assert status == 200 and headers["ETag"].strip('"') == index["hello"]["sha256"]
+
+
+def test_lobby_recovers_after_a_hub_restart(page, tmp_path):
+    first = start_hub(tmp_path / "one")
+    port = first.ports["web"]
+    try:
+        page.goto(first.url("/"))
+        page.wait_for_selector("#live.status-live")
+    finally:
+        first.stop()
+    page.wait_for_selector("#live.status-reconnecting")
+    second = start_hub(tmp_path / "two", web=f"tcp:{port}:interface=127.0.0.1")
+    try:
+        status, body, _ = second.request("POST", "/api/games", {"type": "hello", "name": "After"})
+        game = json.loads(body)
+        page.wait_for_selector(f"tr[data-id='{game['id']}']", timeout=20_000)
+        page.wait_for_selector("#live.status-live")
+    finally:
+        second.stop()
