@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -159,3 +160,49 @@ def test_lobby_recovers_after_a_hub_restart(page, tmp_path):
         page.wait_for_selector("#live.status-live")
     finally:
         second.stop()
+
+
+def test_morris_against_a_bot_by_clicking(page, hub):
+    bot = bot_for(hub, "nmmorris", "morris")
+    create_in_lobby(page, hub, "nmmorris", ["human", f"bot:{bot}"], {"move_time_ms": 120000})
+    page.wait_for_url("**/game/*")
+    game_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("svg.morris")
+    # a failed action shows a visible error: an action the engine refuses
+    refused = page.evaluate("() => GamePage.act({move: 'Z9'})")
+    assert refused is False
+    assert "Z9" in notices(page)[0]
+    page.click(".notice.error .close")
+    screenshot(page, "game-morris-start")
+    clicks, deadline, shot = 0, time.monotonic() + 240, False
+    while page.inner_text("#game-state") != "over":
+        assert clicks < 600 and time.monotonic() < deadline, "the game did not end"
+        page.wait_for_function(
+            "() => document.querySelector('#game-state').textContent === 'over'"
+            " || document.querySelectorAll('g.pt.clickable').length > 0",
+            timeout=30_000,
+        )
+        if page.inner_text("#game-state") == "over":
+            break
+        target = page.locator("g.pt.clickable").first
+        point = target.get_attribute("data-point")
+        selected_before = page.locator("circle.selected").count()
+        target.locator("circle.hit").click()
+        clicks += 1
+        if selected_before == 0 and page.locator("circle.selected").count() == 1:
+            # a piece was picked up: click one of its destinations
+            page.locator(f"g.pt.clickable:not([data-point='{point}'])").first.locator(
+                "circle.hit"
+            ).click()
+            clicks += 1
+        if clicks >= 12 and not shot:
+            shot = True
+            screenshot(page, "game-morris-playing")
+        assert page.locator(".notice.error").count() == 0, notices(page)
+    page.locator("#result-summary").wait_for()
+    summary = page.inner_text("#result-summary")
+    game = hub.get_json(f"/api/games/{game_id}")
+    assert game["state"] == "over"
+    assert game["result"]["summary"] in summary
+    assert game["result"]["turns"] >= 1
+    screenshot(page, "game-morris-over")

@@ -26,12 +26,16 @@ const GamePage = (() => {
   }
 
   async function act(action) {
+    // Offer nothing until the stream tells what comes next (its events may arrive
+    // before this request's answer).
+    const before = state.legal;
+    state.legal = [];
+    render();
     try {
-      const answer = await Hub.write("POST", "/api/games/" + gameId + "/actions", {action});
-      state.legal = answer.legal || [];
-      render();
+      await Hub.write("POST", "/api/games/" + gameId + "/actions", {action});
       return true;
     } catch (e) {
+      if (!state.legal.length) { state.legal = before; render(); }
       Hub.error(e);
       return false;
     }
@@ -163,6 +167,7 @@ const GamePage = (() => {
   function describe(event) {
     const d = event.data || {};
     if (d.line) return d.line;
+    if (d.move !== undefined && d.seat !== undefined) return (seatNames()[d.seat] || "seat " + d.seat) + ": " + event.kind + " " + d.move;
     if (event.kind === "turn") return "turn: " + (seatNames()[d.seat] || "seat " + d.seat);
     if (event.kind === "over") return "game over: " + ((d.result && d.result.summary) || "");
     const copy = Object.assign({}, d); delete copy.legal;
