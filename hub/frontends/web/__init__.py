@@ -7,12 +7,13 @@ nothing loaded from other hosts): the lobby ``/``, a game ``/game/<id>``, ``/acc
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
-from twisted.web.resource import NoResource, Resource
+from twisted.web.pages import notFound
+from twisted.web.resource import Resource
 from twisted.web.server import Site
-from twisted.web.static import Data, File
 
 from .accounts import AccountResource, AccountsResource, SessionResource
 from .api import API
@@ -39,19 +40,68 @@ SECURITY_HEADERS = {
 }
 
 
-class StaticFiles(File):
-    """``/static``: the package's page files; no directory listings."""
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+}
+_STATIC_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 
-    def directoryListing(self) -> Resource:
+
+class Bytes(Resource):
+    """A fixed body with its content type."""
+
+    isLeaf = True
+
+    def __init__(self, data: bytes, content_type: str) -> None:
+        super().__init__()
+        self.data = data
+        self.content_type = content_type.encode("ascii")
+
+    def render_GET(self, request: Any) -> bytes:
+        """The body."""
+        request.setHeader(b"content-type", self.content_type)
+        request.setHeader(b"cache-control", b"no-cache")
+        return self.data
+
+    def render_HEAD(self, request: Any) -> bytes:
+        """The headers."""
+        return self.render_GET(request)
+
+
+class StaticFiles(Resource):
+    """``/static/<name>`` and ``/static/games/<name>``: the package's page files.
+
+    Only plain names of the known kinds are served; no listings, no other paths.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+
+    def getChild(self, path: bytes, request: Any) -> Resource:
+        """A file of the folder, a sub-folder, or 404."""
+        name = path.decode("utf-8", "replace")
+        if not _STATIC_NAME.match(name) or ".." in name:
+            return notFound("No such file", "There is no such file.")
+        target = self.folder / name
+        if target.is_dir():
+            return StaticFiles(target)
+        content_type = CONTENT_TYPES.get(target.suffix)
+        if content_type is None or not target.is_file():
+            return notFound("No such file", "There is no such file.")
+        return Bytes(target.read_bytes(), content_type)
+
+    def render(self, request: Any) -> bytes:
         """Folders are not listed."""
-        return NoResource("no such file")
+        return notFound("No such file", "There is no such file.").render(request)
 
 
 def page(name: str) -> Resource:
     """A page of ``static/`` as a resource (read once)."""
-    data = (STATIC / name).read_bytes()
-    resource = Data(data, "text/html; charset=utf-8")
-    return resource
+    return Bytes((STATIC / name).read_bytes(), CONTENT_TYPES[".html"])
 
 
 class GamePages(Resource):
@@ -65,7 +115,7 @@ class GamePages(Resource):
         """Every game id gets the same page."""
         if path and not request.postpath:
             return self._page
-        return NoResource("no such game page")
+        return notFound("No such page", "There is no such game page.")
 
 
 class Root(Resource):
@@ -88,7 +138,7 @@ class Root(Resource):
         api.putChild(b"stats", Stats(hub, self.web))
         api.putChild(b"plugins", Plugins(hub, self.web))
         self.putChild(b"api", api)
-        self.putChild(b"static", StaticFiles(str(STATIC)))
+        self.putChild(b"static", StaticFiles(STATIC))
         self.putChild(b"game", GamePages())
         self._pages = {path: page(name) for path, name in PAGES.items()}
         for path, resource in self._pages.items():
@@ -107,7 +157,7 @@ class Root(Resource):
         """Plugin downloads (unless the distribution resource is mounted), else 404."""
         if path == b"plugins":
             return PluginDownloads(self.hub)
-        return NoResource("no such page")
+        return notFound("No such page", "There is no such page.")
 
 
 class PluginDownloads(Resource):

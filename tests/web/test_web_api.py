@@ -1,0 +1,246 @@
+"""The web front end's play API, sessions and event streams over real loopback HTTP."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import time
+
+import pytest
+
+
+class Browser:
+    """A minimal cookie-keeping HTTP client for one hub (one browser's session)."""
+
+    def __init__(self, hub) -> None:
+        self.hub = hub
+        self.cookie: str | None = None
+        self.csrf: str | None = None
+
+    def call(self, method: str, path: str, body=None, csrf: bool = True, headers=None):
+        conn = http.client.HTTPConnection("127.0.0.1", self.hub.ports["web"], timeout=10)
+        sent = {"Content-Type": "application/json"}
+        if self.cookie:
+            sent["Cookie"] = self.cookie
+        if csrf and self.csrf and method != "GET":
+            sent["X-CSRF-Token"] = self.csrf
+        sent.update(headers or {})
+        data = None if body is None else json.dumps(body).encode()
+        conn.request(method, path, body=data, headers=sent)
+        response = conn.getresponse()
+        raw = response.read()
+        cookie = response.getheader("Set-Cookie")
+        conn.close()
+        if cookie:
+            self.set_cookie = cookie
+            self.cookie = cookie.split(";", 1)[0]
+        payload = json.loads(raw) if raw and raw[:1] in b"[{" else raw
+        if isinstance(payload, dict) and "csrf" in payload:
+            self.csrf = payload["csrf"]
+        return response.status, payload
+
+    def start(self) -> dict:
+        status, session = self.call("GET", "/api/session")
+        assert status == 200
+        return session
+
+
+def wait_until(predicate, what: str, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def create(hub, **body) -> dict:
+    status, raw, _ = hub.request("POST", "/api/games", body)
+    assert status == 201, raw
+    return json.loads(raw)
+
+
+class Stream:
+    """A raw event-stream reader (a socket we can drop at will)."""
+
+    def __init__(self, hub, path: str, cookie: str | None = None) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", hub.ports["web"]), timeout=10)
+        headers = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+        if cookie:
+            headers += f"Cookie: {cookie}\r\n"
+        self.sock.sendall((headers + "\r\n").encode())
+        self.buffer = b""
+
+    def read_until(self, text: bytes, seconds: float = 10.0) -> bytes:
+        deadline = time.monotonic() + seconds
+        while text not in self.buffer:
+            assert time.monotonic() < deadline, f"no {text!r} in {self.buffer[-500:]!r}"
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                break
+            self.buffer += chunk
+        return self.buffer
+
+    def events(self) -> list[tuple[str, dict]]:
+        found = []
+        for block in self.buffer.decode("utf-8", "replace").split("\n\n"):
+            lines = [line for line in block.splitlines() if line.startswith(("event:", "data:"))]
+            if len(lines) == 2:
+                found.append((lines[0][6:].strip(), json.loads(lines[1][5:])))
+        return found
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_session_cookie_is_httponly_samesite_strict(hub):
+    browser = Browser(hub)
+    session = browser.start()
+    assert session["logged_in"] is False and session["name"].startswith("guest-")
+    cookie = browser.set_cookie
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
+    assert len(browser.cookie.split("=", 1)[1]) >= 40
+    again = browser.start()
+    assert again["name"] == session["name"] and again["csrf"] == session["csrf"]
+
+
+def test_writes_need_the_csrf_token_and_same_origin(hub):
+    game = create(hub, type="hello", seats=["human", "open"])
+    browser = Browser(hub)
+    browser.start()
+    status, answer = browser.call("POST", f"/api/games/{game['id']}/seats", {}, csrf=False)
+    assert status == 403 and "CSRF" in answer["error"]
+    status, answer = browser.call(
+        "POST",
+        f"/api/games/{game['id']}/seats",
+        {},
+        headers={"X-CSRF-Token": "wrong"},
+    )
+    assert status == 403
+    status, answer = browser.call(
+        "POST", "/api/games", {"type": "hello"}, headers={"Origin": "http://evil.example"}
+    )
+    assert status == 403 and "cross-site" in answer["error"]
+    assert all(s["player"] is None for s in hub.get_json(f"/api/games/{game['id']}")["seats"])
+    # seats need a session at all
+    status, answer = Browser(hub).call("POST", f"/api/games/{game['id']}/seats", {})
+    assert status == 401
+
+
+def test_take_a_human_seat_act_and_leave(hub):
+    game = create(hub, type="hello", seats=["human", "bot:hello-bot"])
+    gid = game["id"]
+    browser = Browser(hub)
+    me = browser.start()["name"]
+    status, answer = browser.call("POST", f"/api/games/{gid}/actions", {"action": {"hello": "x"}})
+    assert status == 409 and "no seat" in answer["error"]
+    status, answer = browser.call("POST", f"/api/games/{gid}/seats", {"seat": 0})
+    assert status == 200 and answer["seat"] == 0
+    seat = hub.get_json(f"/api/games/{gid}")["seats"][0]
+    assert seat == {"seat": 0, "player": me, "kind": "human", "present": True}
+    status, answer = browser.call("POST", f"/api/games/{gid}/seats", {"seat": 1})
+    assert status == 409  # already seated / taken
+    status, answer = browser.call("POST", f"/api/games/{gid}/actions", {"action": {"hello": ""}})
+    assert status == 400 and "non-empty" in answer["error"]
+    status, answer = browser.call("POST", f"/api/games/{gid}/actions", {"action": "hello"})
+    assert status == 400
+    status, answer = browser.call("POST", f"/api/games/{gid}/actions", {"action": {"hello": "hi"}})
+    assert status == 200 and answer["legal"] == []
+    wait_until(lambda: hub.get_json(f"/api/games/{gid}")["state"] == "over", "the game to end")
+    transcript = hub.request("GET", f"/api/games/{gid}/transcript")[1].decode()
+    assert f'web:{me} in  seat 0 action {{"hello":"hi"}}' in transcript
+    assert "refused (400)" in transcript
+    history = hub.get_json("/api/history?type=hello")
+    assert gid in [g["game_id"] for g in history]
+    mine = next(g for g in history if g["game_id"] == gid)
+    assert [p["name"] for p in mine["players"]] == [me, "hello-bot"]
+    stats = hub.get_json("/api/stats?type=hello")
+    assert any(r["name"] == me and r["wins"] >= 1 for r in stats["leaderboard"])
+
+    other = create(hub, type="hello", seats=["open", "open"])
+    status, _ = browser.call("POST", f"/api/games/{other['id']}/seats", {})
+    assert status == 200
+    status, answer = browser.call("POST", f"/api/games/{other['id']}/leave", {})
+    assert status == 200 and answer["left"] == 0
+    assert hub.get_json(f"/api/games/{other['id']}")["seats"][0]["present"] is False
+
+
+def test_give_an_open_seat_to_a_bot(hub):
+    game = create(hub, type="hello", seats=["open", "open"])
+    browser = Browser(hub)
+    browser.start()
+    status, answer = browser.call(
+        "POST", f"/api/games/{game['id']}/bots", {"seat": 0, "bot": "no-such-bot"}
+    )
+    assert status == 404
+    status, answer = browser.call(
+        "POST", f"/api/games/{game['id']}/bots", {"seat": 0, "bot": "hello-bot"}
+    )
+    assert status == 200 and answer["player"] == "hello-bot"
+    status, answer = browser.call(
+        "POST", f"/api/games/{game['id']}/bots", {"seat": 0, "bot": "hello-bot"}
+    )
+    assert status == 409
+    status, answer = browser.call(
+        "POST", f"/api/games/{game['id']}/bots", {"seat": 1, "bot": "hello-bot"}
+    )
+    assert status == 200 and answer["player"] == "hello-bot-2"
+    wait_until(lambda: hub.get_json(f"/api/games/{game['id']}")["state"] == "over", "bots")
+
+
+def test_game_stream_snapshot_events_and_observer_removed_on_drop(hub):
+    game = create(hub, type="hello", seats=["human", "open"])
+    gid = game["id"]
+    browser = Browser(hub)
+    browser.start()
+    status, _ = browser.call("POST", f"/api/games/{gid}/seats", {"seat": 0})
+    assert status == 200
+    mine = Stream(hub, f"/api/games/{gid}/events", cookie=browser.cookie)
+    watcher = Stream(hub, f"/api/games/{gid}/events")
+    mine.read_until(b"event: snapshot")
+    watcher.read_until(b"event: snapshot")
+    wait_until(lambda: hub.get_json(f"/api/games/{gid}")["observers"] == 2, "two observers")
+    assert mine.events()[0][1]["seat"] == 0
+    assert watcher.events()[0][1]["seat"] is None
+    status, _ = Browser(hub).start() and (200, None)
+    other = Browser(hub)
+    other.start()
+    status, _ = other.call("POST", f"/api/games/{gid}/seats", {"seat": 1})
+    assert status == 200
+    mine.read_until(b'"legal":[{"hello":""}]')
+    status, _ = browser.call("POST", f"/api/games/{gid}/actions", {"action": {"hello": "yo"}})
+    assert status == 200
+    watcher.read_until(b"Hello from")
+    kinds = [data["kind"] for event, data in watcher.events() if event == "game"]
+    assert "seated" in kinds and "turn" in kinds and "hello" in kinds
+    # dropping the connection removes the observer at once
+    watcher.close()
+    wait_until(lambda: hub.get_json(f"/api/games/{gid}")["observers"] == 1, "observer removed")
+    mine.close()
+    wait_until(lambda: hub.get_json(f"/api/games/{gid}")["observers"] == 0, "no observers")
+
+
+def test_lobby_stream_and_unknown_game_stream(hub):
+    lobby = Stream(hub, "/api/lobby/events")
+    lobby.read_until(b"event: snapshot")
+    game = create(hub, type="hello", name="Streamed")
+    lobby.read_until(game["id"].encode())
+    assert any(e == "game" and d["id"] == game["id"] for e, d in lobby.events())
+    lobby.close()
+    status, body, headers = hub.request("GET", "/api/games/nosuchgame123/events")
+    assert status == 404 and "error" in json.loads(body)
+
+
+@pytest.mark.parametrize("path", ["/", "/history", "/stats", "/plugins", "/account", "/game/x"])
+def test_pages_are_served_with_a_strict_policy(hub, path):
+    status, body, headers = hub.request("GET", path)
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+    assert b"http://" not in body and b"https://" not in body  # nothing from other hosts
+
+
+def test_static_files_have_no_listing_and_no_escape(hub):
+    assert hub.request("GET", "/static/")[0] == 404
+    assert hub.request("GET", "/static/../api/health")[0] in (200, 404)  # normalised
+    assert hub.request("GET", "/static/%2e%2e/__init__.py")[0] == 404
+    status, body, headers = hub.request("GET", "/static/common.js")
+    assert status == 200 and b"EventSource" in body
