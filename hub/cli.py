@@ -14,6 +14,7 @@ from collections.abc import Sequence
 #: sub-command → ("module:function", one line of help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("hub.runner:main", "run the hub in the foreground (same options as twistd gamehub)"),
+    "fetch": ("hub.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),
 }
 
 

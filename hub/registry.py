@@ -436,17 +436,18 @@ class Registry:
         entry = _Entry(meta_path, source, signature, base, meta=meta, package_path=package_path)
         try:
             self._load(entry, meta, folder)
-        except PluginError as e:
+        except Exception as e:
+            reason = str(e) if isinstance(e, PluginError) else f"{type(e).__name__}: {e}"
             if entry.module_prefix is not None:
                 _forget_modules(entry.module_prefix)
             entry.obj = None
             entry.archive = None
-            entry.record = replace(base, reason=str(e))
+            entry.record = replace(base, reason=reason)
             self.log.error(
                 "Plugin {name} ({path}) failed: {reason}",
                 name=meta.name,
                 path=str(meta_path),
-                reason=str(e),
+                reason=reason,
             )
             return entry
         self._by_name[meta.name] = entry

@@ -8,6 +8,7 @@ accounts. Stop order is the reverse.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -113,8 +114,14 @@ class HubService(MultiService):
         )
         for name, (_, module) in FRONTENDS.items():
             description = endpoints.get(name, "none")
-            if description and description != "none":
-                FrontendService(self, name, description, module).setServiceParent(self)
+            if not description or description == "none":
+                continue
+            if importlib.util.find_spec(module) is None:
+                self.log.warn(
+                    "the {frontend} front end is not part of this build; skipped", frontend=name
+                )
+                continue
+            FrontendService(self, name, description, module).setServiceParent(self)
         self._starting: defer.Deferred | None = None
 
     def game_json(self, game: Any, detail: bool = False) -> dict[str, Any]:

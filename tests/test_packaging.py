@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import zipfile
@@ -39,3 +40,67 @@ def test_wheel_contents(tmp_path):
 
 def test_gitignore_ignores_dropin_cache():
     assert "dropin.cache" in (ROOT / ".gitignore").read_text().split()
+
+
+def test_installed_copy_has_dropin_and_builtin_games(tmp_path):
+    """After a plain (non-editable) install, outside the checkout: ``twistd --help``
+    lists gamehub and the built-in plugins load from the installed package data."""
+    wheels, target = tmp_path / "wheels", tmp_path / "site"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(wheels),
+            str(ROOT),
+        ],
+        check=True,
+        cwd=tmp_path,
+    )
+    (wheel,) = wheels.glob("gamehub-*.whl")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "-q",
+            "--target",
+            str(target),
+            str(wheel),
+        ],
+        check=True,
+        cwd=tmp_path,
+    )
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(target), "HOME": str(tmp_path)}
+    helped = subprocess.run(
+        [sys.executable, "-c", "from twisted.scripts.twistd import run; run()", "--help"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "gamehub" in helped.stdout
+    probe = (
+        "import hub, json; from twisted.internet.task import Clock;"
+        "from hub.registry import Registry; r = Registry(None, Clock()); r.load();"
+        "print(json.dumps([hub.__file__, [g.name for g in r.game_types()]]))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    where, games = json.loads(out.stdout)
+    assert where.startswith(str(target))
+    assert "hello" in games

@@ -61,7 +61,28 @@ def data(tmp_path) -> Path:
 
 def test_builtin_meta_dir_is_the_checkouts_meta_folder():
     here = Path(__file__).resolve().parents[2]
-    assert builtin_meta_dir() == here / "meta"
+    # hub/builtin_meta is a link to the top-level meta/ (installed as package data)
+    assert builtin_meta_dir().resolve() == (here / "meta").resolve()
+    assert (builtin_meta_dir() / "hello.meta").is_file()
+
+
+def test_the_builtins_load_and_offer_drop_in_archives(tmp_path):
+    registry = Registry(None, Clock(), builtin_meta_dir())
+    registry.load()
+    failed = [(r.name, r.reason) for r in registry.plugins() if r.status != LOADED]
+    assert failed == []
+    assert "hello" in [g.name for g in registry.game_types()]
+    hello = registry.plugin("hello")
+    download = registry.download("hello", hello.filename)
+    meta = registry.download("hello", hello.meta_filename)
+    data = tmp_path / "data"
+    (data / "plugins" / "meta").mkdir(parents=True)
+    (data / "plugins" / hello.filename).write_bytes(download.data)
+    (data / "plugins" / "meta" / "hello.meta").write_bytes(meta.data)
+    other = Registry(data, Clock(), None)
+    other.load()
+    copy = other.game_factory("hello")
+    assert type(copy).__module__.startswith(PLUGIN_MODULE_ROOT)
 
 
 def test_builtin_game_and_bot(builtin):
@@ -406,3 +427,46 @@ def test_listener_errors_do_not_stop_the_registry(data):
     clock.advance(POLL_INTERVAL)
     assert registry.game_factory("fine").name == "fine"
     registry.stop()
+
+
+def test_meta_dropped_before_its_package(data):
+    clock = Clock()
+    registry = Registry(data, clock, None)
+    registry.start()
+    archive, meta = make_zip_plugin(data / "staging", "early")
+    (data / "plugins" / "meta" / meta.name).write_bytes(meta.read_bytes())
+    clock.advance(POLL_INTERVAL)
+    assert "not found" in record(registry, "early").reason
+    half = archive.read_bytes()[:50]
+    (data / "plugins" / archive.name).write_bytes(half)  # still being copied
+    clock.advance(POLL_INTERVAL)
+    assert "not a valid archive" in record(registry, "early").reason
+    (data / "plugins" / archive.name).write_bytes(archive.read_bytes())
+    clock.advance(POLL_INTERVAL)
+    assert record(registry, "early").status == LOADED
+    registry.stop()
+
+
+def test_unchanged_files_are_not_reloaded(data):
+    clock = Clock()
+    registry = Registry(data, clock, None)
+    make_zip_plugin(data, "steady")
+    registry.start()
+    first = registry.game_factory("steady")
+    changes: list = []
+    registry.add_listener(lambda change, rec: changes.append(change))
+    clock.advance(POLL_INTERVAL * 5)
+    assert registry.game_factory("steady") is first
+    assert changes == []
+    registry.stop()
+
+
+def test_unexpected_error_in_plugin_code_is_a_failure_not_a_crash(data):
+    make_zip_plugin(
+        data, "raises", replace={"    name = NAME\n": "    name = property(lambda self: 1 / 0)\n"}
+    )
+    make_zip_plugin(data, "fine")
+    registry = Registry(data, Clock(), None)
+    registry.load()
+    assert "ZeroDivisionError" in record(registry, "raises").reason
+    assert record(registry, "fine").status == LOADED

@@ -15,9 +15,11 @@ from twisted.web.pages import notFound
 from twisted.web.resource import Resource
 from twisted.web.server import Site
 
+from hub.distribution import PluginsResource
+
 from .accounts import AccountResource, AccountsResource, SessionResource
 from .api import API
-from .info import History, Plugins, Stats
+from .info import History, Stats
 from .play import LobbyEvents, Types, WebFrontend, WebGames
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -136,10 +138,10 @@ class Root(Resource):
         api.putChild(b"account", AccountResource(hub, self.web))
         api.putChild(b"history", History(hub, self.web))
         api.putChild(b"stats", Stats(hub, self.web))
-        api.putChild(b"plugins", Plugins(hub, self.web))
         self.putChild(b"api", api)
         self.putChild(b"static", StaticFiles(STATIC))
         self.putChild(b"game", GamePages())
+        self.putChild(b"plugins", PluginsResource(hub.registry))
         self._pages = {path: page(name) for path, name in PAGES.items()}
         for path, resource in self._pages.items():
             if path != b"plugins":
@@ -154,37 +156,8 @@ class Root(Resource):
         return super().getChildWithDefault(path, request)
 
     def getChild(self, path: bytes, request: Any) -> Resource:
-        """Plugin downloads (unless the distribution resource is mounted), else 404."""
-        if path == b"plugins":
-            return PluginDownloads(self.hub)
+        """Unknown pages: 404."""
         return notFound("No such page", "There is no such page.")
-
-
-class PluginDownloads(Resource):
-    """``/plugins/<name>/<file>`` served from the registry's :meth:`download`."""
-
-    isLeaf = True
-
-    def __init__(self, hub: Any) -> None:
-        super().__init__()
-        self.hub = hub
-
-    def render_GET(self, request: Any) -> bytes:
-        """The file, with its digest as ``ETag``."""
-        parts = [p.decode("utf-8", "replace") for p in request.postpath if p]
-        download = None
-        if len(parts) == 2 and hasattr(self.hub.registry, "download"):
-            download = self.hub.registry.download(parts[0], parts[1])
-        if download is None:
-            request.setResponseCode(404)
-            request.setHeader(b"content-type", b"text/plain; charset=utf-8")
-            return b"no such plugin file\n"
-        request.setHeader(b"content-type", download.content_type.encode())
-        request.setHeader(b"etag", f'"{download.sha256}"'.encode())
-        request.setHeader(
-            b"content-disposition", f'attachment; filename="{download.filename}"'.encode()
-        )
-        return download.data
 
 
 class WebSite(Site):

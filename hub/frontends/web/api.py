@@ -11,6 +11,7 @@ from twisted.logger import Logger
 from twisted.web.resource import Resource
 from twisted.web.server import NOT_DONE_YET
 
+from hub.distribution import PluginIndexResource
 from hub.model import GameError
 
 MAX_BODY = 64 * 1024
@@ -209,6 +210,7 @@ class API(Resource):
         self.hub = hub
         self.putChild(b"health", Health(hub))
         self.putChild(b"games", Games(hub))
+        self.putChild(b"plugins", PluginIndexResource(hub.registry))
 
     def getChild(self, path: bytes, request) -> Resource:
         """Unknown API paths answer a JSON 404."""

@@ -144,35 +144,3 @@ class Stats(WebResource):
         """Statistics of the last (at most 1000) finished games."""
         d = finished_games(self.hub, self.web, _arg(request, "type"), None, MAX_LIMIT)
         return d.addCallback(lambda games: (200, statistics(games)))
-
-
-def plugin_json(record: Any) -> dict[str, Any]:
-    """One plugin record as the plugins page shows it."""
-    url = None
-    if getattr(record, "filename", None) and record.status == "loaded":
-        url = f"/plugins/{record.name}/{record.filename}"
-    return {
-        "name": record.name,
-        "kind": record.kind,
-        "version": record.version,
-        "summary": record.summary,
-        "frontends": list(record.frontends),
-        "status": record.status,
-        "reason": record.reason,
-        "source": record.source,
-        "filename": record.filename,
-        "url": url,
-        "meta_url": f"/plugins/{record.name}/{record.name}.meta" if url else None,
-        "sha256": record.sha256,
-        "size": record.size,
-    }
-
-
-class Plugins(WebResource):
-    """``GET /api/plugins``: every plugin, loaded or failed."""
-
-    def json_GET(self, request: Any) -> Any:
-        """The registry's plugins."""
-        plugins = getattr(self.hub.registry, "plugins", None)
-        records = plugins() if plugins is not None else []
-        return 200, {"plugins": [plugin_json(r) for r in records]}

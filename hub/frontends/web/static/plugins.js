@@ -11,7 +11,7 @@ document.addEventListener("DOMContentLoaded", async () => {
     el("td", {class: p.status === "loaded" ? "state-running" : "state-waiting"}, p.status,
       p.reason ? el("div", {class: "small"}, p.reason) : null),
     el("td", {}, (p.frontends || []).join(", ")),
-    el("td", {}, p.url ? el("a", {href: p.url, download: p.filename}, p.filename) : "—",
+    el("td", {}, p.url ? el("a", {href: p.url, download: p.file}, p.file) : "—",
       p.size ? el("div", {class: "small muted"}, p.size + " bytes") : null,
       p.meta_url ? el("div", {class: "small"}, el("a", {href: p.meta_url}, ".meta")) : null),
     el("td", {class: "mono small"}, p.sha256 ? el("span", {title: p.sha256}, p.sha256.slice(0, 16) + "…") : "—"))));

@@ -1,0 +1,300 @@
+"""``gamehub fetch NAME [--hub URL] [--into DIR]``: download a plugin from a hub.
+
+The plugin's package is downloaded into a temporary file next to its destination,
+its SHA-256 and size are checked against the hub's ``/plugins/index.json``, and only
+then are package and ``.meta`` renamed into place::
+
+    DIR/plugins/<package>          DIR/plugins/meta/<name>.meta     (games)
+    DIR/bots/<package>             DIR/bots/meta/<name>.meta        (bots)
+
+so ``DIR`` works at once as another hub's data folder (archives are imported with
+``zipimport``; nothing is unpacked).  A digest mismatch, a short or interrupted
+download, or a bad ``.meta`` leaves ``DIR`` as it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import os
+import sys
+import tempfile
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path, PurePosixPath
+from typing import IO, Any
+from urllib.parse import urljoin
+
+import treq
+from twisted.internet import defer, task
+
+from hub.meta import NAME_RE, PACKAGE_RE, MetaError, parse_meta
+
+DEFAULT_HUB = "http://127.0.0.1:8080"
+DEFAULT_INTO = "gamehub-data"
+
+#: Downloads at least this large show a progress bar on a terminal.
+PROGRESS_MIN_SIZE = 256 * 1024
+
+#: Largest package or .meta accepted (bytes).
+MAX_PACKAGE_SIZE = 512 * 1024 * 1024
+MAX_META_SIZE = 64 * 1024
+
+
+class FetchError(Exception):
+    """The plugin cannot be fetched; the message says why."""
+
+
+class Progress:
+    """A one-line progress bar on ``stream`` (only drawn when it is a terminal)."""
+
+    def __init__(self, stream: IO[str], label: str, total: int, width: int = 30) -> None:
+        self._stream = stream
+        self._label = label
+        self._total = max(total, 1)
+        self._width = width
+        self._done = 0
+        self._shown = -1
+        self.enabled = total >= PROGRESS_MIN_SIZE and stream.isatty()
+
+    def update(self, count: int) -> None:
+        """``count`` more bytes arrived."""
+        self._done += count
+        if not self.enabled:
+            return
+        percent = min(100, self._done * 100 // self._total)
+        if percent == self._shown:
+            return
+        self._shown = percent
+        filled = self._width * percent // 100
+        bar = "#" * filled + "-" * (self._width - filled)
+        mib = self._done / 1048576, self._total / 1048576
+        self._stream.write(f"\r{self._label} [{bar}] {percent:3d}% {mib[0]:.1f}/{mib[1]:.1f} MiB")
+        self._stream.flush()
+
+    def close(self) -> None:
+        """End the line."""
+        if self.enabled and self._shown >= 0:
+            self._stream.write("\n")
+            self._stream.flush()
+
+
+def _plain_name(value: Any, what: str) -> str:
+    """A file name from the index that may be written into ``DIR`` (no paths)."""
+    if (
+        not isinstance(value, str)
+        or not PACKAGE_RE.match(value)
+        or ".." in value
+        or PurePosixPath(value).name != value
+    ):
+        raise FetchError(f"the hub offers a bad {what} name: {value!r}")
+    return value
+
+
+def check_archive(data: bytes) -> None:
+    """Refuse an archive that is not a zip or names a member outside its top level.
+
+    The hub imports archives without unpacking them; this keeps a downloaded archive
+    safe for any tool that does unpack it.
+    """
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = archive.namelist()
+    except zipfile.BadZipFile as e:
+        raise FetchError(f"the package is not a valid archive: {e}") from e
+    for name in names:
+        path = PurePosixPath(name.replace("\\", "/"))
+        if path.is_absolute() or ".." in path.parts or "\0" in name or ":" in path.parts[0]:
+            raise FetchError(f"the archive names a path outside itself: {name!r}")
+
+
+def _describe(error: BaseException) -> str:
+    """A short text for a transport error (``ResponseFailed`` holds a list of failures)."""
+    reasons = getattr(error, "reasons", None)
+    if reasons:
+        parts = [f"{type(r.value).__name__}: {r.getErrorMessage()}".rstrip(": ") for r in reasons]
+        return "; ".join(parts)
+    return f"{type(error).__name__}: {error}".rstrip(": ")
+
+
+async def _download(
+    client: Any, url: str, expected_size: int, tmp: IO[bytes], progress: Progress
+) -> str:
+    """Stream ``url`` into ``tmp``; returns the SHA-256 of what arrived."""
+    response = await client.get(url)
+    if response.code != 200:
+        raise FetchError(f"GET {url} answered {response.code}")
+    digest = hashlib.sha256()
+    received = 0
+
+    def collect(data: bytes) -> None:
+        nonlocal received
+        received += len(data)
+        if received > max(expected_size, 0):
+            raise FetchError(f"{url} is longer than the index says ({expected_size} bytes)")
+        digest.update(data)
+        tmp.write(data)
+        progress.update(len(data))
+
+    try:
+        await treq.collect(response, collect)
+    except FetchError:
+        raise
+    except Exception as e:
+        raise FetchError(f"the download of {url} was interrupted ({_describe(e)})") from e
+    if received != expected_size:
+        raise FetchError(f"{url} ended after {received} of {expected_size} bytes")
+    return digest.hexdigest()
+
+
+async def fetch(
+    name: str,
+    hub_url: str = DEFAULT_HUB,
+    into: Path | str = DEFAULT_INTO,
+    client: Any = treq,
+    stream: IO[str] | None = None,
+) -> Path:
+    """Download plugin ``name`` from the hub at ``hub_url`` and install it into ``into``.
+
+    :param client: ``treq`` or an object with its ``get`` (``treq.testing.StubTreq``).
+    :param stream: where the progress bar goes (default ``sys.stderr``).
+    :returns: the path of the installed ``.meta`` file.
+    :raises FetchError: nothing was installed, and why.
+    """
+    if not NAME_RE.match(name):
+        raise FetchError(f"{name!r} is not a plugin name")
+    stream = stream if stream is not None else sys.stderr
+    base = hub_url.rstrip("/") + "/"
+    index_url = urljoin(base, "plugins/index.json")
+    response = await client.get(index_url)
+    if response.code != 200:
+        raise FetchError(f"GET {index_url} answered {response.code}")
+    index = await treq.json_content(response)
+    entries = [p for p in index.get("plugins", []) if isinstance(p, dict) and p.get("name") == name]
+    loaded = [p for p in entries if p.get("status") == "loaded"]
+    if not loaded:
+        if entries:
+            raise FetchError(f"plugin {name!r} failed on the hub: {entries[0].get('reason')}")
+        raise FetchError(f"the hub has no plugin {name!r}")
+    entry = loaded[0]
+    kind = entry.get("kind")
+    if kind not in ("game", "bot"):
+        raise FetchError(f"plugin {name!r} has an unknown kind {kind!r}")
+    filename = _plain_name(entry.get("file"), "package")
+    sha256 = str(entry.get("sha256") or "").lower()
+    size = entry.get("size")
+    if len(sha256) != 64 or not isinstance(size, int) or not 0 < size <= MAX_PACKAGE_SIZE:
+        raise FetchError(f"the index gives no usable digest and size for {name!r}")
+    package_url = urljoin(base, str(entry.get("url")))
+    meta_url = urljoin(base, str(entry.get("meta_url")))
+
+    root = Path(into)
+    folder = root / ("plugins" if kind == "game" else "bots")
+    meta_folder = folder / "meta"
+    package_path = folder / filename
+    meta_path = meta_folder / f"{name}.meta"
+
+    temps: list[Path] = []
+    created = [p for p in (root, folder, meta_folder) if not p.exists()]
+    installed = False
+    try:
+        meta_folder.mkdir(parents=True, exist_ok=True)
+        for check in (folder, meta_folder):
+            if not check.resolve().is_relative_to(root.resolve()):
+                raise FetchError(f"{check} leads outside {root}")
+        # The package, streamed into a temporary file beside its final place.
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{name}-", suffix=".part", dir=folder)
+        temps.append(Path(tmp_name))
+        progress = Progress(stream, name, size)
+        with os.fdopen(fd, "wb") as tmp:
+            try:
+                got = await _download(client, package_url, size, tmp, progress)
+            finally:
+                progress.close()
+        if got != sha256:
+            raise FetchError(
+                f"digest mismatch for {filename}: got sha256 {got}, the index says {sha256}"
+            )
+        check_archive(Path(tmp_name).read_bytes())
+
+        # The .meta, checked to describe exactly this package.
+        response = await client.get(meta_url)
+        if response.code != 200:
+            raise FetchError(f"GET {meta_url} answered {response.code}")
+        raw = await treq.content(response)
+        if len(raw) > MAX_META_SIZE:
+            raise FetchError(f"{meta_url} is too large")
+        try:
+            meta = parse_meta(meta_path, raw.decode("utf-8"))
+        except (MetaError, UnicodeDecodeError) as e:
+            raise FetchError(f"the hub's .meta is not usable: {e}") from e
+        if meta.name != name or meta.kind != kind or meta.package != filename:
+            raise FetchError(f"the hub's .meta does not describe {filename}")
+        if meta.sha256 not in (None, sha256):
+            raise FetchError("the hub's .meta names another digest than its index")
+        text = meta.to_toml(sha256=sha256)
+        fd, meta_tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".meta.part", dir=meta_folder)
+        temps.append(Path(meta_tmp))
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+
+        # Install: the package first, so a hub that sees the .meta finds its package.
+        os.chmod(tmp_name, 0o644)
+        os.chmod(meta_tmp, 0o644)
+        os.replace(tmp_name, package_path)
+        temps.remove(Path(tmp_name))
+        os.replace(meta_tmp, meta_path)
+        temps.remove(Path(meta_tmp))
+        installed = True
+    finally:
+        for leftover in temps:
+            leftover.unlink(missing_ok=True)
+        if not installed:
+            for made in reversed(created):
+                try:
+                    made.rmdir()
+                except OSError:
+                    pass
+    return meta_path
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """The options of ``gamehub fetch``."""
+    parser = argparse.ArgumentParser(
+        prog="gamehub fetch",
+        description="Download a plugin from a hub, verify its SHA-256 and install it "
+        "into DIR/plugins (games) or DIR/bots (bots) with its .meta.",
+    )
+    parser.add_argument("name", help="the plugin's name, as in /plugins/index.json")
+    parser.add_argument("--hub", default=DEFAULT_HUB, help=f"the hub's web URL ({DEFAULT_HUB})")
+    parser.add_argument(
+        "--into", default=DEFAULT_INTO, help=f"the data folder to install into ({DEFAULT_INTO})"
+    )
+    return parser.parse_args(list(argv))
+
+
+def main(argv: Sequence[str]) -> int:
+    """Entry point of ``gamehub fetch``; returns 0 on success, 1 on failure."""
+    args = parse_args(argv)
+    outcome: dict[str, Any] = {}
+
+    async def run(reactor: Any) -> None:
+        try:
+            path = await fetch(args.name, args.hub, args.into)
+        except FetchError as e:
+            outcome["error"] = str(e)
+        except Exception as e:  # connection refused, DNS...
+            outcome["error"] = f"{type(e).__name__}: {e}"
+        else:
+            outcome["path"] = path
+
+    try:
+        task.react(lambda reactor: defer.ensureDeferred(run(reactor)))
+    except SystemExit:
+        pass
+    if "error" in outcome:
+        print(f"gamehub fetch: {outcome['error']}; nothing was installed", file=sys.stderr)
+        return 1
+    print(f"installed {args.name}: {outcome['path']}")
+    return 0
