@@ -15,6 +15,8 @@ from collections.abc import Sequence
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("hub.runner:main", "run the hub in the foreground (same options as twistd gamehub)"),
     "fetch": ("hub.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),
+    "account": ("hub.store.cli:account_main", "create|delete|list|set-type|grant accounts"),
+    "ledger": ("hub.store.cli:ledger_main", "check that every chip is accounted for"),
 }
 
 

@@ -195,3 +195,116 @@ class IWebView(Interface):
     """Lets the web front end show and play a game in the browser."""
 
     script = Attribute("Path (inside the plugin) of the page script that draws the game.")
+
+
+# -- the store -----------------------------------------------------------------------
+
+
+class IStore(Interface):
+    """Accounts, the chip ledger and history (``hub.store``; SQLite or PostgreSQL).
+
+    Every method returns a ``Deferred``.  Refusals fail it with
+    :class:`hub.model.GameError` subclasses from ``hub.store.errors`` (``code``: 400 bad
+    name/amount, 401 bad login, 404 unknown, 409 taken/in play, 422 not enough chips,
+    429 throttled).  Amounts are ``Decimal`` (or ``int``/decimal ``str``); a float is a
+    ``TypeError``.  Movements take an idempotency ``key``: a replayed key changes
+    nothing and fires with a ``Movement`` whose ``applied`` is false.
+    """
+
+    new_account_grant = Attribute("Decimal chips a new account receives.")
+
+    def start(recover=True):
+        """Open, migrate the schema, return chips left at tables to their accounts
+        (unless ``recover`` is false: tools beside a running hub)."""
+
+    def stop():
+        """Close the database connections."""
+
+    def create_account(name, password, type="player", grant=None):
+        """Create an account (type ``player``/``bot``/``admin`` or 0/1/2) → ``Account``."""
+
+    def delete_account(name):
+        """Delete an account (not while it has chips at a table) → closed balance."""
+
+    def authenticate(name, password, source=None):
+        """Check a login → ``Account``; the same error for unknown name and wrong password."""
+
+    def change_password(name, old, new):
+        """Set a new password after checking the old one."""
+
+    def set_password(name, new):
+        """Set a new password (admin)."""
+
+    def get_account(name):
+        """The ``Account`` called ``name`` (any case)."""
+
+    def list_accounts(prefix="", type=None, limit=None):
+        """Accounts by name, optionally by name prefix and type."""
+
+    def find_players(prefix, limit=50):
+        """Accounts whose name is or starts with ``prefix``; exact match first."""
+
+    def set_type(name, type):
+        """Change an account's type → ``Account``."""
+
+    def grant(name, chips, key=None):
+        """Create (or, negative, destroy) chips on an account → ``Movement``."""
+
+    def buy_in(name, game_id, chips, key):
+        """Balance → chips at ``game_id`` → ``Movement``."""
+
+    def cash_out(name, game_id, chips, key):
+        """Chips at ``game_id`` (``chips``, or all when ``None``) → balance → ``Movement``."""
+
+    def settle(game_id, deltas, key):
+        """Move chips between players at one table (``{name: signed amount}``, sum 0)."""
+
+    def chips_at(game_id):
+        """``{account name: chips}`` recorded at ``game_id``."""
+
+    def tables_of(name):
+        """``{game id: chips}`` of one account."""
+
+    def recover():
+        """Return every chip recorded at a table to its account → refunds."""
+
+    def ledger_check():
+        """Prove balances + chips at tables = chips issued → ``LedgerReport``."""
+
+    def ledger(name=None, game_id=None, key=None, limit=100):
+        """Ledger rows (dicts), newest first."""
+
+    def record_game(
+        game_id,
+        game_type,
+        name,
+        players,
+        *,
+        variant=None,
+        started=None,
+        finished=None,
+        summary=None,
+        result=None,
+    ):
+        """Store a finished game with per-seat results → ``True`` if new."""
+
+    def games(game_id=None, player=None, since=None, until=None, limit=50):
+        """Finished games (dicts with ``players``), newest first."""
+
+    def record_hand(
+        game_id,
+        dealer,
+        players,
+        *,
+        board=(),
+        showdown=None,
+        commitment=None,
+        seed=None,
+        actions=None,
+        at=None,
+        hand_key=None,
+    ):
+        """Store a finished hand (the seed's ``hand``/``player`` rows) → hand id."""
+
+    def hands(game_id=None, player=None, since=None, until=None, limit=50):
+        """Finished hands (dicts with ``players``), newest first."""

@@ -1,0 +1,205 @@
+"""What differs between SQLite and PostgreSQL, in one place.
+
+The store writes its SQL once, with ``?`` placeholders; a dialect turns it into the
+driver's parameter style, converts money and times to and from the column types, and
+builds the ``adbapi`` connection pool.
+
+Money: PostgreSQL keeps ``NUMERIC(20,2)`` (psycopg2 speaks ``Decimal``); SQLite keeps
+integer cents (exact, and SQL arithmetic on it stays exact).  Times: ``TIMESTAMPTZ`` in
+PostgreSQL, ISO-8601 UTC text in SQLite (which sorts in time order).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
+from urllib.parse import urlsplit
+
+from twisted.enterprise import adbapi
+
+from .money import CENT, from_cents, to_cents
+
+
+class Dialect:
+    """The common part; see :class:`SQLiteDialect` and :class:`PostgresDialect`."""
+
+    name = ""
+    #: column type of money, of an auto-increment primary key, of a point in time
+    money = ""
+    serial = ""
+    timestamp = ""
+    #: appended to a locking ``SELECT``
+    for_update = ""
+    integrity_errors: tuple[type[BaseException], ...] = ()
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+
+    def sql(self, query: str) -> str:
+        """``query`` in the driver's parameter style."""
+        return query
+
+    def m_in(self, value: Decimal) -> Any:
+        """A ``Decimal`` → the value bound for a money column."""
+        raise NotImplementedError
+
+    def m_out(self, value: Any) -> Decimal:
+        """A money column's value → ``Decimal`` (``None`` → 0)."""
+        raise NotImplementedError
+
+    def t_in(self, seconds: float) -> Any:
+        """Seconds since the epoch → the value bound for a time column."""
+        raise NotImplementedError
+
+    def t_out(self, value: Any) -> float | None:
+        """A time column's value → seconds since the epoch."""
+        raise NotImplementedError
+
+    def begin(self, cursor: Any, write: bool) -> None:
+        """Start the transaction of one interaction."""
+
+    def begin_snapshot(self, cursor: Any) -> None:
+        """Start a read-only transaction that sees one consistent snapshot."""
+        self.begin(cursor, write=False)
+
+    def pool(self, reactor: Any) -> adbapi.ConnectionPool:
+        """A new (not yet started) connection pool."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """The DSN without a password, for logs."""
+        return self.dsn
+
+
+class SQLiteDialect(Dialect):
+    """SQLite through the standard library: one connection, WAL, a busy timeout."""
+
+    name = "sqlite"
+    money = "INTEGER"
+    serial = "INTEGER PRIMARY KEY AUTOINCREMENT"
+    timestamp = "TEXT"
+    integrity_errors = (sqlite3.IntegrityError,)
+
+    def __init__(self, dsn: str, busy_timeout: float = 10.0) -> None:
+        super().__init__(dsn)
+        path = dsn[len("sqlite:") :]
+        if path.startswith("//"):
+            path = path[2:]
+        if not path:
+            raise ValueError("sqlite DSN needs a path: sqlite:<path>")
+        self.path = path
+        self.busy_timeout = busy_timeout
+
+    def m_in(self, value: Decimal) -> int:
+        return to_cents(value)
+
+    def m_out(self, value: Any) -> Decimal:
+        return from_cents(value or 0)
+
+    def t_in(self, seconds: float) -> str:
+        return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+    def t_out(self, value: Any) -> float | None:
+        if value is None:
+            return None
+        return datetime.strptime(value, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC).timestamp()
+
+    def begin(self, cursor: Any, write: bool) -> None:
+        cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    def pool(self, reactor: Any) -> adbapi.ConnectionPool:
+        if self.path != ":memory:":
+            folder = os.path.dirname(os.path.abspath(self.path))
+            os.makedirs(folder, exist_ok=True)
+        busy_ms = int(self.busy_timeout * 1000)
+
+        def setup(connection: sqlite3.Connection) -> None:
+            connection.execute(f"PRAGMA busy_timeout = {busy_ms}")
+            connection.execute("PRAGMA journal_mode = WAL")
+            connection.execute("PRAGMA synchronous = FULL")
+            connection.execute("PRAGMA foreign_keys = ON")
+
+        return adbapi.ConnectionPool(
+            "sqlite3",
+            self.path,
+            check_same_thread=False,
+            isolation_level=None,  # we issue BEGIN ourselves
+            timeout=self.busy_timeout,
+            cp_min=1,
+            cp_max=1,
+            cp_openfun=setup,
+            cp_reactor=reactor,
+        )
+
+
+class PostgresDialect(Dialect):
+    """PostgreSQL through psycopg2: a few connections, ``SELECT … FOR UPDATE``."""
+
+    name = "postgresql"
+    money = "NUMERIC(20,2)"
+    serial = "BIGSERIAL PRIMARY KEY"
+    timestamp = "TIMESTAMPTZ"
+    for_update = " FOR UPDATE"
+
+    def __init__(self, dsn: str, pool_size: int = 4) -> None:
+        super().__init__(dsn)
+        import psycopg2
+
+        self.integrity_errors = (psycopg2.IntegrityError,)
+        self.pool_size = pool_size
+
+    def sql(self, query: str) -> str:
+        return query.replace("%", "%%").replace("?", "%s")
+
+    def m_in(self, value: Decimal) -> Decimal:
+        return value
+
+    def m_out(self, value: Any) -> Decimal:
+        if value is None:
+            return Decimal("0.00")
+        if not isinstance(value, Decimal | int):
+            raise TypeError(f"unexpected money value from the database: {value!r}")
+        return Decimal(value).quantize(CENT)
+
+    def t_in(self, seconds: float) -> datetime:
+        return datetime.fromtimestamp(seconds, UTC)
+
+    def t_out(self, value: Any) -> float | None:
+        return None if value is None else value.timestamp()
+
+    def begin_snapshot(self, cursor: Any) -> None:
+        cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+
+    def pool(self, reactor: Any) -> adbapi.ConnectionPool:
+        return adbapi.ConnectionPool(
+            "psycopg2",
+            self.dsn,
+            cp_min=1,
+            cp_max=self.pool_size,
+            cp_reconnect=True,
+            cp_reactor=reactor,
+        )
+
+    def describe(self) -> str:
+        parts = urlsplit(self.dsn)
+        if parts.password:
+            netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+            return parts._replace(netloc=netloc).geturl()
+        return self.dsn
+
+
+def dialect_for(dsn: str, **options: Any) -> Dialect:
+    """The dialect of ``dsn`` (``sqlite:<path>`` or ``postgresql://…``).
+
+    :raises ValueError: any other scheme.
+    """
+    if not isinstance(dsn, str):
+        raise TypeError("a DSN is a string")
+    if dsn.startswith("sqlite:"):
+        return SQLiteDialect(dsn, **options)
+    if dsn.startswith(("postgresql://", "postgres://")):
+        return PostgresDialect(dsn, **options)
+    raise ValueError(f"unknown database {dsn!r}: use sqlite:<path> or postgresql://user@host/db")

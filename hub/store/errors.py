@@ -1,0 +1,101 @@
+"""Errors the store raises.
+
+Refusals a client caused are :class:`hub.model.GameError` subclasses whose ``code``
+follows HTTP's meanings, so a front end can answer them directly.  Problems with the
+database itself (a schema newer than this code) are :class:`StoreError`.
+"""
+
+from __future__ import annotations
+
+from hub.model import BadAction, Conflict, GameError, IllegalAction, NotFound
+
+
+class StoreError(Exception):
+    """The database cannot be used as it is (not a client's fault)."""
+
+
+class SchemaTooNew(StoreError):
+    """The database was written by a newer Gamehub than this one."""
+
+
+class BadName(BadAction):
+    """An account name breaks the name rules (400)."""
+
+    code = 400
+
+
+class BadPassword(BadAction):
+    """A new password breaks the password rules (400)."""
+
+    code = 400
+
+
+class BadAmount(BadAction):
+    """An amount is malformed, negative, zero where it may not be, or too precise (400)."""
+
+    code = 400
+
+
+class NameTaken(Conflict):
+    """An account with that name exists already (409)."""
+
+    code = 409
+
+
+class UnknownAccount(NotFound):
+    """No account of that name (404)."""
+
+    code = 404
+
+
+class LoginFailed(GameError):
+    """Wrong name or password; the same answer for both (401)."""
+
+    code = 401
+
+
+class Throttled(GameError):
+    """Too many failed logins; try again later (429)."""
+
+    code = 429
+
+
+class InsufficientFunds(IllegalAction):
+    """The balance (or the chips at the table) does not cover the amount (422)."""
+
+    code = 422
+
+
+class NotAtTable(NotFound):
+    """The account has no chips recorded at that game (404)."""
+
+    code = 404
+
+
+class ChipsInPlay(Conflict):
+    """The account still has chips at a table (409)."""
+
+    code = 409
+
+
+class KeyReused(Conflict):
+    """An idempotency key was used before for a different movement (409)."""
+
+    code = 409
+
+
+__all__ = [
+    "BadAmount",
+    "BadName",
+    "BadPassword",
+    "ChipsInPlay",
+    "InsufficientFunds",
+    "KeyReused",
+    "LoginFailed",
+    "NameTaken",
+    "NotAtTable",
+    "SchemaTooNew",
+    "StoreError",
+    "Throttled",
+    "UnknownAccount",
+]

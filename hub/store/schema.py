@@ -1,0 +1,166 @@
+"""The versioned schema: migration *n* takes a database from version *n-1* to *n*.
+
+The version lives in table ``gamehub_schema``.  :func:`migrate` applies the missing
+steps in one transaction; a database newer than :data:`LATEST` is refused with
+:class:`hub.store.errors.SchemaTooNew`.  Never edit a released step: add a new one.
+
+Money columns are ``NUMERIC`` in PostgreSQL and integer cents in SQLite (see
+:mod:`hub.store.dialect`).  The history tables keep names as text, so deleting an
+account leaves its history readable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .dialect import Dialect
+from .errors import SchemaTooNew
+
+
+def _v1(d: Dialect) -> list[str]:
+    """Accounts, the ledger, chips at tables."""
+    return [
+        f"""CREATE TABLE account (
+            id {d.serial},
+            name VARCHAR(256) NOT NULL,
+            name_key VARCHAR(256) NOT NULL UNIQUE,
+            password VARCHAR(512) NOT NULL,
+            type SMALLINT NOT NULL DEFAULT 0,
+            balance {d.money} NOT NULL DEFAULT 0 CHECK (balance >= 0),
+            created {d.timestamp} NOT NULL
+        )""",
+        f"""CREATE TABLE ledger (
+            id {d.serial},
+            idem_key VARCHAR(256) NOT NULL,
+            seq INTEGER NOT NULL,
+            kind VARCHAR(16) NOT NULL,
+            account_id BIGINT NOT NULL,
+            account_name VARCHAR(256) NOT NULL,
+            game_id VARCHAR(64),
+            balance_delta {d.money} NOT NULL,
+            table_delta {d.money} NOT NULL,
+            balance_after {d.money} NOT NULL,
+            created {d.timestamp} NOT NULL,
+            UNIQUE (idem_key, seq)
+        )""",
+        "CREATE INDEX ledger_account ON ledger (account_id)",
+        "CREATE INDEX ledger_game ON ledger (game_id)",
+        f"""CREATE TABLE table_chips (
+            game_id VARCHAR(64) NOT NULL,
+            account_id BIGINT NOT NULL,
+            amount {d.money} NOT NULL CHECK (amount >= 0),
+            since {d.timestamp} NOT NULL,
+            PRIMARY KEY (game_id, account_id)
+        )""",
+        "CREATE INDEX table_chips_account ON table_chips (account_id)",
+    ]
+
+
+def _v2(d: Dialect) -> list[str]:
+    """History: finished games with per-player results; hands (the seed's ``hand`` and
+    ``player`` tables plus game id, shuffle commitment, seed and actions)."""
+    return [
+        f"""CREATE TABLE game (
+            game_id VARCHAR(64) PRIMARY KEY,
+            type VARCHAR(64) NOT NULL,
+            variant VARCHAR(64),
+            name VARCHAR(256) NOT NULL,
+            started {d.timestamp},
+            finished {d.timestamp} NOT NULL,
+            summary TEXT,
+            result TEXT
+        )""",
+        "CREATE INDEX game_finished ON game (finished)",
+        f"""CREATE TABLE game_player (
+            game_id VARCHAR(64) NOT NULL,
+            seat SMALLINT NOT NULL,
+            account_id BIGINT,
+            name VARCHAR(256) NOT NULL,
+            name_key VARCHAR(256) NOT NULL,
+            kind VARCHAR(16),
+            score TEXT,
+            winner SMALLINT NOT NULL DEFAULT 0,
+            net {d.money},
+            PRIMARY KEY (game_id, seat)
+        )""",
+        "CREATE INDEX game_player_name ON game_player (name_key)",
+        f"""CREATE TABLE hand (
+            hand_id {d.serial},
+            game_id VARCHAR(64) NOT NULL,
+            hand_key VARCHAR(128),
+            timestamp {d.timestamp} NOT NULL,
+            dealer SMALLINT NOT NULL,
+            flop VARCHAR(256),
+            turn VARCHAR(256),
+            river VARCHAR(256),
+            showdown VARCHAR(256),
+            card1 VARCHAR(3),
+            card2 VARCHAR(3),
+            card3 VARCHAR(3),
+            card4 VARCHAR(3),
+            card5 VARCHAR(3),
+            commitment VARCHAR(128),
+            seed VARCHAR(256),
+            actions TEXT,
+            UNIQUE (game_id, hand_key)
+        )""",
+        "CREATE INDEX hand_game ON hand (game_id)",
+        "CREATE INDEX hand_time ON hand (timestamp)",
+        f"""CREATE TABLE player (
+            hand_id BIGINT NOT NULL,
+            account VARCHAR(256) NOT NULL,
+            name VARCHAR(256) NOT NULL,
+            name_key VARCHAR(256) NOT NULL,
+            account_id BIGINT,
+            position SMALLINT NOT NULL,
+            preflop VARCHAR(256),
+            flop VARCHAR(256),
+            turn VARCHAR(256),
+            river VARCHAR(256),
+            money_in {d.money},
+            winnings {d.money},
+            card1 VARCHAR(3),
+            card2 VARCHAR(3),
+            PRIMARY KEY (hand_id, position)
+        )""",
+        "CREATE INDEX player_name ON player (name_key)",
+    ]
+
+
+#: every step, in order; the schema version is the length of this list
+MIGRATIONS: list[Callable[[Dialect], list[str]]] = [_v1, _v2]
+LATEST = len(MIGRATIONS)
+
+
+def current_version(cursor: Any, dialect: Dialect) -> int:
+    """The schema version of the database (0: empty), creating the version table."""
+    cursor.execute("CREATE TABLE IF NOT EXISTS gamehub_schema (version INTEGER NOT NULL)", ())
+    if dialect.name == "postgresql":
+        cursor.execute("LOCK TABLE gamehub_schema IN EXCLUSIVE MODE", ())
+    cursor.execute("SELECT version FROM gamehub_schema", ())
+    row = cursor.fetchone()
+    if row is None:
+        cursor.execute(dialect.sql("INSERT INTO gamehub_schema (version) VALUES (?)"), (0,))
+        return 0
+    return int(row[0])
+
+
+def migrate(cursor: Any, dialect: Dialect, target: int | None = None) -> tuple[int, int]:
+    """Bring the schema to ``target`` (default :data:`LATEST`) inside the caller's
+    transaction.  Returns ``(version before, version after)``.
+
+    :raises hub.store.errors.SchemaTooNew: the database is newer than this code.
+    """
+    target = LATEST if target is None else target
+    before = current_version(cursor, dialect)
+    if before > LATEST:
+        raise SchemaTooNew(
+            f"the database schema is version {before}, but this Gamehub knows versions up to"
+            f" {LATEST}: it was written by a newer Gamehub; upgrade Gamehub (refusing to start)"
+        )
+    for version in range(before + 1, target + 1):
+        for statement in MIGRATIONS[version - 1](dialect):
+            cursor.execute(statement, ())
+        cursor.execute(dialect.sql("UPDATE gamehub_schema SET version = ?"), (version,))
+    return before, max(before, target)

@@ -1,0 +1,59 @@
+"""The versioned schema: upgrades of older databases, refusal of newer ones."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest_twisted
+
+from hub.store import SchemaTooNew, StoreError
+from hub.store.schema import LATEST
+
+from .conftest import make_store
+from .test_accounts import fails
+
+
+async def version(store):
+    return await store._run(lambda cur: cur.one("SELECT version FROM gamehub_schema")[0])
+
+
+@pytest_twisted.ensureDeferred
+async def test_fresh_database_gets_the_newest_schema(store):
+    assert await version(store) == LATEST
+    # starting again changes nothing
+    assert await store.migrate() == (LATEST, LATEST)
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_older_database_is_upgraded_keeping_its_data(dsn):
+    old = make_store(dsn)
+    assert await old.migrate(1) == (0, 1)
+    # a version-1 hub: accounts and the ledger, no history tables yet
+    await old.recover()
+    await old.create_account("ann", "secret1")
+    await old.buy_in("ann", "g1", "10", "k1")
+    await old.stop()
+
+    new = make_store(dsn)
+    await new.start()
+    try:
+        assert await version(new) == LATEST
+        assert (await new.get_account("ann")).balance == Decimal("1000.00")  # recovered
+        assert await new.record_game("g1", "hello", "first", [{"seat": 0, "name": "ann"}])
+        assert (await new.ledger_check()).ok
+    finally:
+        await new.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_newer_database_is_refused(dsn):
+    s = make_store(dsn)
+    await s.start()
+    await s._run(lambda cur: cur.run("UPDATE gamehub_schema SET version = ?", LATEST + 1))
+    await s.stop()
+
+    newer = make_store(dsn)
+    e = await fails(newer.start(), SchemaTooNew)
+    assert f"version {LATEST + 1}" in str(e) and "newer Gamehub" in str(e)
+    # refused means closed: nothing runs on it
+    await fails(newer.get_account("ann"), StoreError)
