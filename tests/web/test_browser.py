@@ -206,3 +206,46 @@ def test_morris_against_a_bot_by_clicking(page, hub):
     assert game["result"]["summary"] in summary
     assert game["result"]["turns"] >= 1
     screenshot(page, "game-morris-over")
+
+
+def test_account_pages_create_logout_login_password_delete(page, hub):
+    page.goto(hub.url("/account"))
+    page.fill("#create-name", "pagepal")
+    page.fill("#create-password", "pal-secret1")
+    page.click("#create button")
+    page.wait_for_selector("#balance")
+    assert page.inner_text("#account-name") == "pagepal"
+    assert page.inner_text("#who") == "pagepal"
+    cookies = {c["name"]: c for c in page.context.cookies()}
+    session = cookies["gamehub_session"]
+    assert session["httpOnly"] and session["sameSite"] == "Strict"
+    assert page.evaluate("() => document.cookie") == ""  # HttpOnly: scripts cannot read it
+    screenshot(page, "account-logged-in")
+    page.click("#logout")
+    page.wait_for_selector("#login")
+    # a wrong password shows a visible error
+    page.fill("#login-name", "pagepal")
+    page.fill("#login-password", "wrong-password")
+    page.click("#login button")
+    page.locator(".notice.error").wait_for()
+    assert "wrong account name or password" in notices(page)[0]
+    screenshot(page, "account-login-error")
+    page.fill("#login-name", "pagepal")
+    page.fill("#login-password", "pal-secret1")
+    page.click("#login button")
+    page.wait_for_selector("#password")
+    page.fill("#password-old", "pal-secret1")
+    page.fill("#password-new", "pal-secret2")
+    page.click("#password button")
+    page.locator(".notice.ok", has_text="Password changed").wait_for()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.fill("#delete-password", "pal-secret2")
+    page.click("#delete button")
+    page.wait_for_selector("#login")
+    browser = page.context.request
+    answer = browser.post(
+        hub.url("/api/session"),
+        data=json.dumps({"name": "pagepal", "password": "pal-secret2"}),
+        headers={"Content-Type": "application/json"},
+    )
+    assert answer.status in (401, 403)

@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from .conftest import start_hub
+
 
 class Browser:
     """A minimal cookie-keeping HTTP client for one hub (one browser's session)."""
@@ -244,3 +246,93 @@ def test_static_files_have_no_listing_and_no_escape(hub):
     assert hub.request("GET", "/static/%2e%2e/__init__.py")[0] == 404
     status, body, headers = hub.request("GET", "/static/common.js")
     assert status == 200 and b"EventSource" in body
+
+
+def test_accounts_create_login_logout_password_delete(hub):
+    browser = Browser(hub)
+    guest = browser.start()
+    status, answer = browser.call(
+        "POST", "/api/accounts", {"name": "webber", "password": "s3cret-pw"}
+    )
+    assert status == 201, answer
+    assert answer["logged_in"] and answer["name"] == "webber"
+    assert answer["csrf"] != guest["csrf"]  # a new session (token and CSRF) on login
+    status, account = browser.call("GET", "/api/account")
+    assert status == 200 and account["name"] == "webber"
+    assert "." in account["balance"] or account["balance"].isdigit()
+    status, answer = browser.call(
+        "POST", "/api/accounts", {"name": "webber", "password": "other-pw1"}
+    )
+    assert status == 409
+    status, answer = browser.call(
+        "POST", "/api/account/password", {"old": "wrong-pw", "new": "n3w-secret"}
+    )
+    assert status == 401
+    status, answer = browser.call(
+        "POST", "/api/account/password", {"old": "s3cret-pw", "new": "n3w-secret"}
+    )
+    assert status == 200
+    status, answer = browser.call("DELETE", "/api/session")
+    assert status == 200 and not answer["logged_in"]
+    assert browser.call("GET", "/api/account")[0] == 401
+    status, answer = browser.call(
+        "POST", "/api/session", {"name": "webber", "password": "s3cret-pw"}
+    )
+    assert status == 401 and "wrong account name or password" in answer["error"]
+    status, answer = browser.call(
+        "POST", "/api/session", {"name": "webber", "password": "n3w-secret"}
+    )
+    assert status == 200 and answer["account"] == "webber"
+    status, answer = browser.call("DELETE", "/api/account", {"password": "nope-nope"})
+    assert status == 401
+    status, answer = browser.call("DELETE", "/api/account", {"password": "n3w-secret"})
+    assert status == 200 and answer["deleted"] == "webber" and not answer["logged_in"]
+    status, answer = browser.call(
+        "POST", "/api/session", {"name": "webber", "password": "n3w-secret"}
+    )
+    assert status == 401
+
+
+@pytest.fixture
+def own_hub(tmp_path):
+    """A hub of its own (the throttle's lockout would disturb other tests)."""
+    running = start_hub(tmp_path)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def test_failed_logins_are_throttled_like_the_xml_protocol(own_hub):
+    hub = own_hub
+    browser = Browser(hub)
+    browser.start()
+    status, _ = browser.call(
+        "POST", "/api/accounts", {"name": "throttled", "password": "right-pw1"}
+    )
+    assert status == 201
+    other = Browser(hub)
+    other.start()
+    codes = []
+    for _ in range(8):
+        status, answer = other.call(
+            "POST", "/api/session", {"name": "throttled", "password": "wrong-pw1"}
+        )
+        codes.append(status)
+        if status == 429:
+            assert "too many failed logins" in answer["error"]
+            break
+    assert codes[0] == 401 and codes[-1] == 429
+    status, answer = other.call(
+        "POST", "/api/session", {"name": "throttled", "password": "right-pw1"}
+    )
+    assert status == 429  # even the right password waits out the lockout
+
+
+def test_login_needs_csrf_once_a_session_exists(hub):
+    browser = Browser(hub)
+    browser.start()
+    status, answer = browser.call(
+        "POST", "/api/session", {"name": "x", "password": "y"}, csrf=False
+    )
+    assert status == 403
