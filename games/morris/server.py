@@ -49,7 +49,7 @@ OPTIONS: dict[str, tuple[int, int, int]] = {
     "double_mill_captures": (1, 1, 2),
     "max_turns": (200, 0, 100_000),
     "repetitions": (3, 0, 100),
-    "wait_interval_ms": (1000, 10, 60_000),
+    "wait_interval_ms": (1000, 10, 3_600_000),
     "wait_timeout_ms": (5000, 100, 600_000),
 }
 

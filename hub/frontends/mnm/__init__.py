@@ -1,0 +1,25 @@
+"""The MNM front end: the course's line protocol for two-player board games.
+
+``make_factory(hub)`` returns the protocol factory the hub listens with (default port
+1357).  The wire format lives in :mod:`.codec`, the connection in :mod:`.protocol`;
+a game is served when its factory's ``adapter("mnm")`` provides
+:class:`hub.interfaces.IMNMGameAdapter`.
+
+Settings (``hub.options``): ``mnm_version`` (banner version, default ``3.1``),
+``mnm_announcement``, ``mnm_prolog_timeout``, ``mnm_wait_interval`` and
+``mnm_wait_timeout`` (seconds).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .protocol import MNMFactory, MNMProtocol
+
+
+def make_factory(hub: Any) -> MNMFactory:
+    """The protocol factory for ``hub`` (a ``hub.service.HubService``)."""
+    return MNMFactory(hub)
+
+
+__all__ = ["MNMFactory", "MNMProtocol", "make_factory"]

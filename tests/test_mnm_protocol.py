@@ -1,0 +1,413 @@
+"""MNM front end: codec and protocol on StringTransport with a task.Clock."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import pytest
+from twisted.internet import task
+from twisted.internet.testing import StringTransport
+
+from bots.morris import MorrisBotFactory, RandomMorrisBotFactory
+from games.hello.server import HelloGameFactory
+from games.morris.server import MorrisGameFactory
+from hub.frontends.mnm import codec, make_factory
+from hub.lobby import Lobby
+from hub.transcript import Transcripts
+from tests.support import DictRegistry
+
+
+class Hub(SimpleNamespace):
+    pass
+
+
+def make_hub(tmp_path, **options):
+    clock = task.Clock()
+    version = str(options.get("mnm_version", "3.1"))
+    registry = DictRegistry(
+        games=[MorrisGameFactory(), HelloGameFactory()],
+        bots=[MorrisBotFactory(), RandomMorrisBotFactory()],
+    )
+    transcripts = Transcripts(tmp_path / "transcripts", clock)
+    lobby = Lobby(
+        registry,
+        clock,
+        transcripts=transcripts,
+        rng=random.Random(4),
+        id_length=codec.id_length(version),
+    )
+    return Hub(reactor=clock, options=options, lobby=lobby, transcripts=transcripts)
+
+
+class Client:
+    """One protocol instance on a StringTransport."""
+
+    def __init__(self, hub):
+        self.proto = make_factory(hub).buildProtocol(None)
+        self.tr = StringTransport()
+        self.proto.makeConnection(self.tr)
+
+    def send(self, text: str | bytes) -> None:
+        data = text if isinstance(text, bytes) else text.encode() + b"\n"
+        self.proto.dataReceived(data)
+
+    def lines(self) -> list[str]:
+        out = self.tr.value().decode("ascii").splitlines()
+        self.tr.clear()
+        return out
+
+    @property
+    def closed(self) -> bool:
+        return self.tr.disconnecting
+
+    def join(self, game_id: str, player: str = "PLAYER", version: str = "3.1") -> list[str]:
+        self.lines()
+        self.send(f"VERSION {version}")
+        self.send(f"ID {game_id}")
+        self.send(player)
+        return self.lines()
+
+    def answer(self, move: str) -> list[str]:
+        self.send("THINKING")
+        self.send(f"PLAY {move}")
+        return self.lines()
+
+
+def pieces_block(lines: list[str]) -> list[str]:
+    start = lines.index("+ PIECELIST 2,9")
+    return lines[start : start + 20]
+
+
+def new_game(hub, seats=None, **options):
+    return hub.lobby.create_game("nmmorris", name="Test Game", seats=seats, options=options)
+
+
+# -- codec ------------------------------------------------------------------------------
+
+
+def test_codec_lines() -> None:
+    assert codec.parse_line(b"THINKING \r") == codec.Command("THINKING")
+    assert codec.parse_line(b"PLAYER ") == codec.Command("PLAYER")
+    assert codec.parse_line(b"PLAY A1:B1") == codec.Command("PLAY", "A1:B1")
+    for bad, reason in [
+        (b"", "Empty line"),
+        (b"HELLO", "Unknown command: HELLO"),
+        (b"PLAY \xc3\xa4", "printable ASCII"),
+        (b"x" * 1100, "Line too long"),
+        (b"PLAY\tA1", "printable ASCII"),
+    ]:
+        with pytest.raises(codec.ProtocolError, match=reason):
+            codec.parse_line(bad)
+    codec.check_client_version("3.9", "3.1")
+    with pytest.raises(codec.ProtocolError, match="Client version not supported"):
+        codec.check_client_version("2.1", "3.1")
+    with pytest.raises(codec.ProtocolError, match="Client version not supported"):
+        codec.check_client_version("drei", "3.1")
+    assert codec.id_length("1.0") == 11 and codec.id_length("2.3") == 13
+    assert codec.parse_player("1") == 1 and codec.parse_player("") is None
+    with pytest.raises(codec.ProtocolError, match="Invalid player number"):
+        codec.parse_player("2")
+    assert codec.lines_gameover([["A"], ["C"]], [True, True])[-3:] == [
+        "+ PLAYER0WON Yes",
+        "+ PLAYER1WON Yes",
+        "+ QUIT",
+    ]
+
+
+# -- prolog -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("version,lines", [("3.1", 2), ("2.3", 1), ("1.0", 1)])
+def test_banner_per_version(tmp_path, version, lines) -> None:
+    hub = make_hub(tmp_path, mnm_version=version)
+    c = Client(hub)
+    out = c.lines()
+    assert out[0] == f"+ MNM Gameserver v{version} accepting connections"
+    assert len(out) == lines
+    if lines == 2:
+        assert out[1].startswith("+ A")
+    game = new_game(hub)
+    assert len(game.id) == (11 if version == "1.0" else 13)
+    c.send(f"VERSION {version.split('.')[0]}.7")
+    c.send(f"ID {game.id}")
+    assert c.lines() == [codec.VERSION_ACCEPTED, "+ PLAYING NMMorris", "+ Test Game"]
+
+
+def test_prolog_and_players(tmp_path) -> None:
+    hub = make_hub(tmp_path)
+    game = new_game(hub)
+    c = Client(hub)
+    assert c.join(game.id, "PLAYER ") == [
+        codec.VERSION_ACCEPTED,
+        "+ PLAYING NMMorris",
+        "+ Test Game",
+        "+ YOU 0 white",
+        "+ TOTAL 2",
+        "+ 1 black 0",
+        "+ ENDPLAYERS",
+    ]
+    d = Client(hub)
+    out = d.join(game.id, "PLAYER 1")
+    assert out[3:7] == ["+ YOU 1 black", "+ TOTAL 2", "+ 0 white 1", "+ ENDPLAYERS"]
+    e = Client(hub)
+    assert e.join(game.id)[-1] == "- No free player" and e.closed
+
+
+@pytest.mark.parametrize(
+    "script,error",
+    [
+        (["VERSION 2.0"], "- Client version not supported"),
+        (["ID abc"], "- We expected VERSION <major>.<minor>"),
+        (["VERSION 3.1", "ID nosuchgame12"], "- Not a valid game ID"),
+        (["VERSION 3.1", "ID short"], "- Not a valid game ID"),
+        (["VERSION 3.1", "THINKING"], "- We expected ID <Game-ID>"),
+        (["VERSION 3.1", "ID {id}", "PLAYER 7"], "- Invalid player number"),
+        (["VERSION 3.1", "ID {id}", "PLAYER x"], "- Invalid player number"),
+        (["VERSION 3.1", "ID {id}", "THINKING"], "- We expected PLAYER [number]"),
+        (["BLAH"], "- Unknown command: BLAH"),
+    ],
+)
+def test_prolog_errors(tmp_path, script, error) -> None:
+    hub = make_hub(tmp_path)
+    game = new_game(hub)
+    c = Client(hub)
+    for line in script:
+        c.send(line.format(id=game.id))
+    out = c.lines()
+    assert out[-1] == error and c.closed
+    assert sum(1 for line in out if line.startswith("-")) == 1
+
+
+def test_game_of_another_frontend_is_refused(tmp_path) -> None:
+    hub = make_hub(tmp_path)
+    game = hub.lobby.create_game("hello")
+    c = Client(hub)
+    c.send("VERSION 3.1")
+    c.send(f"ID {game.id}")
+    assert c.lines()[-1].startswith("- Not a valid game ID") and c.closed
+
+
+def test_prolog_silence_times_out(tmp_path) -> None:
+    hub = make_hub(tmp_path, mnm_prolog_timeout=10)
+    c = Client(hub)
+    c.lines()
+    hub.reactor.advance(9)
+    c.send("VERSION 3.1")
+    hub.reactor.advance(9.5)
+    assert not c.closed
+    hub.reactor.advance(1)
+    assert c.lines() == [codec.VERSION_ACCEPTED, "- TIMEOUT Be faster next time"]
+    assert c.closed
+
+
+# -- game loop --------------------------------------------------------------------------
+
+
+def two_players(tmp_path, **options):
+    hub = make_hub(tmp_path)
+    game = new_game(hub, **options)
+    a, b = Client(hub), Client(hub)
+    a.join(game.id)
+    b.join(game.id)
+    return hub, game, a, b
+
+
+def test_wait_okwait_and_its_deadline(tmp_path) -> None:
+    hub = make_hub(tmp_path)
+    game = new_game(hub, wait_interval_ms=1000, wait_timeout_ms=3000, move_time_ms=10000)
+    a = Client(hub)
+    a.join(game.id)
+    hub.reactor.advance(1)
+    assert a.lines() == ["+ WAIT"]
+    a.send("OKWAIT ")
+    hub.reactor.advance(0.5)
+    assert a.lines() == []
+    hub.reactor.advance(0.5)
+    assert a.lines() == ["+ WAIT"]
+    # the opponent arrives while a WAIT is open: the move request waits for OKWAIT
+    b = Client(hub)
+    b.join(game.id)
+    assert a.lines() == []
+    a.send("OKWAIT")
+    out = a.lines()
+    assert out[:3] == ["+ MOVE 10000", "+ CAPTURE 0", "+ PIECELIST 2,9"]
+    assert out[3:21] == [f"+ PIECE{p}.{i} A" for p in (0, 1) for i in range(9)]
+    assert out[21:] == ["+ ENDPIECELIST"]
+    # black idles: WAIT, and no OKWAIT within 3 s loses the game
+    hub.reactor.advance(1)
+    assert b.lines() == ["+ WAIT"]
+    hub.reactor.advance(3)
+    assert b.lines() == ["- TIMEOUT You did not answer WAIT with OKWAIT in time"] and b.closed
+    assert a.lines() == []
+    out = a.answer("A0")
+    assert out[:2] == ["+ OKTHINK", "+ MOVEOK"]
+    out = out[2:]
+    assert out[0] == "+ GAMEOVER" and out[-3:] == ["+ PLAYER0WON Yes", "+ PLAYER1WON No", "+ QUIT"]
+    assert a.closed and game.result()["winners"] == [0]
+
+
+def test_move_sequence_capture_and_transcript(tmp_path) -> None:
+    hub, game, a, b = two_players(tmp_path)
+    assert a.lines()[0] == "+ MOVE 3000"
+    assert b.lines() == []
+    for mover, other, move in [(a, b, "A0"), (b, a, "B0"), (a, b, "A1"), (b, a, "B1")]:
+        assert mover.answer(move) == ["+ OKTHINK", "+ MOVEOK"]
+        out = other.lines()
+        assert out[:2] == ["+ MOVE 3000", "+ CAPTURE 0"]
+    out = a.answer("A2")
+    assert out[:4] == ["+ OKTHINK", "+ MOVEOK", "+ MOVE 3000", "+ CAPTURE 1"]
+    block = pieces_block(out)
+    assert block[1:4] == ["+ PIECE0.0 A0", "+ PIECE0.1 A1", "+ PIECE0.2 A2"]
+    assert "+ PIECE1.1 B1" in block
+    assert a.answer("B1") == ["+ OKTHINK", "+ MOVEOK"]
+    out = b.lines()
+    assert out[:2] == ["+ MOVE 3000", "+ CAPTURE 0"] and "+ PIECE1.1 C" in out
+    text = hub.transcripts.read(game.id)
+    assert "VERSION 3.1" in text and "+ MNM Gameserver v3.1" in text
+    assert " in  PLAY B1" in text and " out + CAPTURE 1" in text
+
+
+def test_thinking_is_required(tmp_path) -> None:
+    hub, game, a, b = two_players(tmp_path)
+    a.lines()
+    a.send("PLAY A0")
+    assert a.lines() == ["- We expected you to THINK!"] and a.closed
+    out = b.lines()
+    assert out[0] == "+ GAMEOVER" and out[-3:-1] == ["+ PLAYER0WON No", "+ PLAYER1WON Yes"]
+    assert b.closed
+
+
+def test_out_of_turn_play(tmp_path) -> None:
+    hub, game, a, b = two_players(tmp_path)
+    a.lines()
+    b.send("PLAY A0")
+    assert b.lines() == ["- It is not your turn to PLAY"] and b.closed
+    assert a.lines() == []  # white is asked to move: it finishes that exchange first
+    out = a.answer("A0")[2:]
+    assert out[0] == "+ GAMEOVER" and out[-3:-1] == ["+ PLAYER0WON Yes", "+ PLAYER1WON No"]
+
+
+@pytest.mark.parametrize(
+    "move,error",
+    [
+        ("A9", "- Invalid move: A9 is not a field"),
+        ("B0", "- Destination is already occupied"),
+        ("", "- Invalid move: PLAY needs a move"),
+        ("A0:A1", "- You still have pieces to place: name an empty field"),
+    ],
+)
+def test_bad_moves(tmp_path, move, error) -> None:
+    hub, game, a, b = two_players(tmp_path)
+    a.answer("A0")
+    b.lines()
+    b.answer("B0")
+    a.lines()
+    out = a.answer(move)
+    assert out == ["+ OKTHINK", error] and a.closed
+    assert b.lines()[0] == "+ GAMEOVER"
+
+
+def _moving_phase(a: Client, b: Client) -> None:
+    w = ["A0", "A2", "A5", "B1", "B3", "B6", "C0", "C4", "C7"]
+    k = ["A1", "A3", "A6", "B0", "B2", "B5", "C2", "C3", "C5"]
+    for x, y in zip(w, k, strict=True):
+        assert a.answer(x)[-1] == "+ MOVEOK"
+        assert b.answer(y)[-1] == "+ MOVEOK"
+    a.lines()
+    b.lines()
+
+
+def test_moving_the_opponents_piece(tmp_path) -> None:
+    hub, game, a, b = two_players(tmp_path)
+    _moving_phase(a, b)
+    assert a.answer("A1:A7")[-1] == "- The piece on A1 is not yours" and a.closed
+    assert b.lines()[-1] == "+ QUIT" and b.closed
+
+
+def test_garbage_and_huge_lines(tmp_path) -> None:
+    hub, game, a, b = two_players(tmp_path)
+    a.lines()
+    a.send(b"\xff\xfe\x00garbage\n")
+    assert a.lines() == ["- Only printable ASCII characters are allowed"] and a.closed
+    assert b.lines()[0] == "+ GAMEOVER"
+    hub2 = make_hub(tmp_path / "2")
+    c = Client(hub2)
+    c.lines()
+    c.send(b"V" * (1 << 20))
+    assert c.lines() == ["- Line too long: more than 1024 bytes"] and c.closed
+
+
+def test_move_timeout(tmp_path) -> None:
+    hub, game, a, b = two_players(tmp_path, move_time_ms=2000, grace_ms=500)
+    a.lines()
+    a.send("THINKING")
+    hub.reactor.advance(2.6)
+    assert a.lines() == ["+ OKTHINK", "- TIMEOUT Be faster next time"] and a.closed
+    # black was asked to WAIT meanwhile: the game over comes after its OKWAIT
+    assert b.lines() == ["+ WAIT"]
+    b.send("OKWAIT")
+    out = b.lines()
+    assert out[0] == "+ GAMEOVER" and out[-3:] == ["+ PLAYER0WON No", "+ PLAYER1WON Yes", "+ QUIT"]
+
+
+def test_opponent_disconnect_while_thinking(tmp_path) -> None:
+    hub, game, a, b = two_players(tmp_path)
+    assert a.lines()[0] == "+ MOVE 3000"
+    b.proto.connectionLost(None)
+    assert a.lines() == []
+    # white finishes the exchange it is in; the (moot) move is acknowledged
+    out = a.answer("A0")
+    assert out[:3] == ["+ OKTHINK", "+ MOVEOK", "+ GAMEOVER"]
+    assert out[-3:] == ["+ PLAYER0WON Yes", "+ PLAYER1WON No", "+ QUIT"] and a.closed
+    assert "+ PIECE0.0 A" in out  # the move was not applied
+
+
+def test_opponent_disconnect_while_thinking_silent_client(tmp_path) -> None:
+    hub, game, a, b = two_players(tmp_path, wait_timeout_ms=2000)
+    a.lines()
+    a.send("THINKING")
+    b.proto.connectionLost(None)
+    assert a.lines() == ["+ OKTHINK"]
+    hub.reactor.advance(2)
+    out = a.lines()
+    assert out[0] == "+ GAMEOVER" and out[-1] == "+ QUIT" and a.closed
+
+
+def test_draw_report(tmp_path) -> None:
+    hub, game, a, b = two_players(tmp_path, max_turns=20, repetitions=0)
+    _moving_phase(a, b)
+    a.answer("A0:A7")
+    b.lines()
+    out = b.answer("B0:B7")
+    assert out[:3] == ["+ OKTHINK", "+ MOVEOK", "+ GAMEOVER"]
+    assert out[-3:] == ["+ PLAYER0WON Yes", "+ PLAYER1WON Yes", "+ QUIT"]
+    assert a.lines()[-3:] == ["+ PLAYER0WON Yes", "+ PLAYER1WON Yes", "+ QUIT"]
+
+
+def test_single_client_against_a_bot(tmp_path) -> None:
+    hub = make_hub(tmp_path)
+    game = new_game(hub, seats=["open", "bot:morris-random"], wait_interval_ms=60000)
+    a = Client(hub)
+    out = a.join(game.id)
+    end = out.index("+ ENDPLAYERS")
+    assert out[end - 3 : end + 2] == [
+        "+ YOU 0 white",
+        "+ TOTAL 2",
+        "+ 1 morris-random 1",
+        "+ ENDPLAYERS",
+        "+ MOVE 3000",
+    ]
+    rng = random.Random(2)
+    out = []
+    for _ in range(500):
+        if game.state == "over":
+            break
+        legal = game.legal_actions(0)
+        out = a.answer(rng.choice(legal)["move"])
+        assert out[:2] == ["+ OKTHINK", "+ MOVEOK"], out
+        hub.reactor.advance(0)
+        out += a.lines()
+        assert out[2] in ("+ MOVE 3000", "+ GAMEOVER")
+    assert game.state == "over"
+    assert out[-1] == "+ QUIT" and a.closed

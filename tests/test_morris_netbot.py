@@ -1,0 +1,101 @@
+"""The network morris bot: its connector state machine, and a real game over TCP."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from bots.morris.client import Connector, ConnectorError
+from tests.hubprocess import ROOT, HubProcess
+
+
+def feed(c: Connector, *lines: str) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        out += c.line(line)
+    return out
+
+
+PIECES = ["+ PIECELIST 2,9"] + [f"+ PIECE{p}.{i} A" for p in (0, 1) for i in range(9)]
+
+
+def test_connector_prolog_and_move() -> None:
+    c = Connector("abcdefghijklm", player=1)
+    assert feed(c, "+ MNM Gameserver v3.1 accepting connections") == ["VERSION 3.0"]
+    assert feed(c, "+ Announcement: hi") == []
+    assert feed(c, "+ Client version accepted - please send Game-ID to join") == [
+        "ID abcdefghijklm"
+    ]
+    assert feed(c, "+ PLAYING NMMorris", "+ Game") == ["PLAYER 1"]
+    assert feed(c, "+ YOU 1 black", "+ TOTAL 2", "+ 0 white 1", "+ ENDPLAYERS") == []
+    assert (c.me, c.name) == (1, "black")
+    assert feed(c, "+ WAIT") == ["OKWAIT"]
+    out = feed(c, "+ MOVE 3000", "+ CAPTURE 0", *PIECES, "+ ENDPIECELIST")
+    assert out == ["THINKING"] and c.request is not None
+    assert c.request.pieces == [["A"] * 9, ["A"] * 9] and c.request.time_ms == 3000
+    assert c.move("A0") == []  # not before OKTHINK
+    assert feed(c, "+ OKTHINK") == ["PLAY A0"]
+    assert feed(c, "+ MOVEOK", "+ GAMEOVER", *PIECES, "+ ENDPIECELIST") == []
+    feed(c, "+ PLAYER0WON No", "+ PLAYER1WON Yes", "+ QUIT")
+    assert c.finished and c.won == [False, True]
+
+
+def test_connector_errors() -> None:
+    c = Connector("x")
+    with pytest.raises(ConnectorError, match="not an MNM server"):
+        c.line("+ Hello")
+    c = Connector("x")
+    feed(c, "+ MNM Gameserver v2.3 accepting connections")
+    with pytest.raises(ConnectorError, match="refused: Not a valid game ID"):
+        feed(c, "+ Client version accepted - please send Game-ID to join", "- Not a valid game ID")
+    c = Connector("x")
+    feed(c, "+ MNM Gameserver v2.3 accepting connections", "+ Client version accepted")
+    with pytest.raises(ConnectorError, match="plays NMMorris"):
+        feed(c, "+ PLAYING Chess")
+
+
+@pytest.mark.parametrize("version", ["1.0", "3.1"])
+def test_network_bot_plays_a_hub(tmp_path, version) -> None:
+    hub = HubProcess(tmp_path, web="tcp:0:interface=127.0.0.1", mnm="tcp:0:interface=127.0.0.1")
+    hub.extra = ["--mnm-version", version]
+    hub.start()
+    try:
+        status, body, _ = hub.request(
+            "POST", "/api/games", {"type": "nmmorris", "seats": ["bot:morris-random", "open"]}
+        )
+        assert status == 201, body
+        gid = json.loads(body)["id"]
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "bots.morris",
+                "--port",
+                str(hub.ports["mnm"]),
+                "--game-id",
+                gid,
+                "--player",
+                "1",
+                "--max-seconds",
+                "0.05",
+                "--seed",
+                "3",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+            cwd=tmp_path,
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert f"game {gid} over: player 1 (black) won" in proc.stdout
+        game = hub.get_json(f"/api/games/{gid}")
+        assert game["state"] == "over" and game["result"]["winners"] == [1]
+    finally:
+        hub.stop()
+    assert hub.errors() == []
