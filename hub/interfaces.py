@@ -188,7 +188,28 @@ class IMNMGameAdapter(Interface):
 
 
 class IDominoAdapter(Interface):
-    """Lets the domino line front end host a four-player tile game."""
+    """Lets the domino line front end host a four-player tile game.
+
+    Player ids on the wire are seat + 1.  The front end itself handles ``CONNECT``,
+    ``LOGIN``, ``OK``/``ERROR`` and the limits; the adapter knows the game's lines.
+    """
+
+    verbs = Attribute("Upper-case command words the game takes (``CHOOSE``, ``MOVE``).")
+
+    def parse_command(verb, args):
+        """A command line split into ``verb`` and ``args`` (strings) → action mapping.
+
+        :raises hub.model.BadAction: not a well-formed command of this game.
+        """
+
+    def render_event(event, seat):
+        """The lines (without ``\\n``) the player at ``seat`` gets for ``event``."""
+
+    def acknowledges(event, seat):
+        """Whether ``event`` is the success of ``seat``'s own command (→ ``OK`` first)."""
+
+    def removes(event, seat):
+        """Whether ``event`` removes ``seat`` from the game (→ close its connection)."""
 
 
 class IWebView(Interface):

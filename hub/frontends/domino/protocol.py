@@ -1,0 +1,347 @@
+"""The domino front end: a thin line receiver and the factory that forms games.
+
+Life of a connection: ``connected`` (``CONNECT`` sent) → ``waiting`` (logged in, queued)
+→ ``playing`` (seated in a game) → ``closed``.
+
+How players reach games: logged-in players wait in a queue, first come first served.
+They first fill the free ``open`` seats of games of the configured type (default
+``kingdomino``) that are waiting in the lobby, oldest game first: that is how one
+network client plays a game created with ``POST /api/games`` with three ``bot:`` seats.
+When four players wait and no such game has a free seat, the front end creates a game
+with four open seats and seats them; later logins wait for the next game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from twisted.internet.protocol import ServerFactory
+from twisted.logger import Logger
+from twisted.protocols.basic import LineOnlyReceiver
+from zope.interface import implementer
+
+from hub.interfaces import IGameObserver, ILobbyListener
+from hub.model import GAME_OVER, WAITING, GameError
+
+from . import codec
+
+#: Defaults of the settings a hub may override through ``hub.options``.
+DEFAULTS = {
+    "domino_game": "kingdomino",
+    "domino_answer_seconds": 2.0,
+    "domino_max_invalid": 100,
+    "domino_login_seconds": 60.0,
+}
+
+
+@implementer(IGameObserver)
+class DominoProtocol(LineOnlyReceiver):
+    """One client connection of the domino line protocol."""
+
+    delimiter = b"\n"
+    MAX_LENGTH = codec.MAX_LENGTH
+    log = Logger()
+    factory: DominoFactory
+
+    def __init__(self) -> None:
+        self.conn_id = "d?"
+        self.state = "connected"
+        self.login: str | None = None
+        self.game: Any = None
+        self.seat: int | None = None
+        self.adapter: Any = None
+        self.invalid = 0
+        self._framer = codec.LineFramer(codec.MAX_LENGTH)
+        self._backlog: list[tuple[str, str | bytes]] = []
+        self._pending_ok = False
+        self._login_timer: Any = None
+
+    # -- connection ------------------------------------------------------------------
+
+    def connectionMade(self) -> None:
+        """Say ``CONNECT`` at once (a client may already have sent ``LOGIN``)."""
+        self.conn_id = self.factory.next_connection_id()
+        self._login_timer = self.factory.reactor.callLater(
+            self.factory.login_seconds, self._login_timeout
+        )
+        self.send("CONNECT")
+
+    def connectionLost(self, reason: Any = None) -> None:
+        """Leave the queue or the game."""
+        if self._login_timer is not None and self._login_timer.active():
+            self._login_timer.cancel()
+        self._login_timer = None
+        was = self.state
+        self.state = "closed"
+        if was == "waiting":
+            self.factory.dequeue(self)
+        elif was == "playing" and self.game is not None:
+            self.game.unobserve(self)
+            self._note("disconnected")
+            if self.seat is not None:
+                self.game.leave_seat(self.seat)
+
+    def close(self, why: str) -> None:
+        """Close the connection (after what was written)."""
+        if self.transport is not None and not self.transport.disconnecting:
+            self._note(f"closing: {why}")
+            self.transport.loseConnection()
+
+    # -- bytes in --------------------------------------------------------------------
+
+    def dataReceived(self, data: bytes) -> None:
+        """Cut lines with a bounded buffer; an overlong message is dropped as it streams."""
+        for token in self._framer.feed(data):
+            if self.state == "closed" or self.transport.disconnecting:
+                return
+            if isinstance(token, codec.Overlong):
+                self._record("in", token.head + b"...(discarded: over 250 characters)")
+                self.lineLengthExceeded(token.head)
+            else:
+                self.lineReceived(token.data)
+
+    def lineLengthExceeded(self, line: bytes) -> None:
+        """A message over 250 characters: ``ERROR`` (counts as an invalid command)."""
+        self.invalid_command("message longer than 250 characters")
+
+    def lineReceived(self, line: bytes) -> None:
+        """One command."""
+        self._record("in", line)
+        message = codec.parse(line)
+        if isinstance(message, codec.Invalid):
+            self.invalid_command(message.reason)
+        elif isinstance(message, codec.Login):
+            self._login(message.name)
+        else:
+            self._command(message)
+
+    def _login(self, name: str) -> None:
+        if self.state != "connected":
+            self.invalid_command("already logged in")
+            return
+        if self.factory.login_waiting(name):
+            self.invalid_command(f"login {name} is already waiting")
+            return
+        if self._login_timer is not None and self._login_timer.active():
+            self._login_timer.cancel()
+        self._login_timer = None
+        self.login = name
+        self.state = "waiting"
+        self.ok()
+        self.factory.enqueue(self)
+
+    def _command(self, command: codec.Command) -> None:
+        if self.state != "playing" or self.game is None or self.seat is None:
+            self.invalid_command("not in a game")
+            return
+        if command.verb not in self.adapter.verbs:
+            self.invalid_command(f"unknown command {command.verb}")
+            return
+        try:
+            action = self.adapter.parse_command(command.verb, list(command.args))
+            self._pending_ok = True
+            self.game.act(self.seat, action)
+        except GameError as e:
+            self._pending_ok = False
+            self.invalid_command(e.reason)
+            return
+        if self._pending_ok:
+            self.ok()
+
+    def _login_timeout(self) -> None:
+        self._login_timer = None
+        if self.state == "connected":
+            self.close("no LOGIN in time")
+
+    # -- bytes out -------------------------------------------------------------------
+
+    def send(self, text: str) -> None:
+        """Write one line and record it in the transcript."""
+        if self.state == "closed" or self.transport is None or self.transport.disconnecting:
+            return
+        self._record("out", text)
+        self.transport.write(codec.encode(text))
+
+    def ok(self) -> None:
+        """A valid command: ``OK``; the count of invalid commands starts again."""
+        self._pending_ok = False
+        self.invalid = 0
+        self.send("OK")
+
+    def invalid_command(self, reason: str) -> None:
+        """``ERROR``; more than ``max_invalid`` in a row removes the client."""
+        self.invalid += 1
+        self.log.debug("domino {conn}: ERROR ({reason})", conn=self.conn_id, reason=reason)
+        self.send("ERROR")
+        if self.invalid > self.factory.max_invalid:
+            self.remove(f"more than {self.factory.max_invalid} invalid commands in a row")
+
+    def remove(self, why: str) -> None:
+        """Take the client out of its game (or the queue) and close the connection."""
+        self._note(f"removed: {why}")
+        if self.state == "waiting":
+            self.factory.dequeue(self)
+            self.state = "connected"
+        elif self.state == "playing" and self.game is not None and self.seat is not None:
+            self.game.unobserve(self)
+            self.state = "removed"
+            self.game.leave_seat(self.seat)
+        self.close(why)
+
+    # -- the game --------------------------------------------------------------------
+
+    def joining(self, game: Any, seat: int) -> None:
+        """About to be seated at ``seat`` of ``game``: follow its events."""
+        self.game, self.seat, self.state = game, seat, "playing"
+        self.adapter = game.factory.adapter("domino")
+        transcript = game.transcript
+        if transcript is not None:
+            for direction, text in self._backlog:
+                transcript.record(self.conn_id, direction, text)
+        self._backlog.clear()
+        game.observe(self, seat)
+
+    def not_joined(self) -> None:
+        """Seating failed: back to waiting."""
+        if self.game is not None:
+            self.game.unobserve(self)
+        self.game, self.seat, self.adapter = None, None, None
+        if self.state == "playing":
+            self.state = "waiting"
+
+    def game_event(self, game: Any, event: Any) -> None:
+        """Turn a game event into lines; close when removed or when the game is over."""
+        if self.state != "playing" or self.seat is None:
+            return
+        if self._pending_ok:
+            self.ok()  # our own command succeeded: OK before its consequences
+        for line in self.adapter.render_event(event, self.seat):
+            self.send(line)
+        if self.adapter.removes(event, self.seat):
+            reason = event.data.get("reason", "removed")
+            self.state = "removed"
+            game.unobserve(self)
+            self.close(f"removed from the game ({reason})")
+        elif event.kind == GAME_OVER:
+            self.state = "over"
+            game.unobserve(self)
+            self.close("game over")
+
+    # -- transcript ------------------------------------------------------------------
+
+    def _record(self, direction: str, text: str | bytes) -> None:
+        transcript = self.game.transcript if self.game is not None else None
+        if transcript is not None:
+            transcript.record(self.conn_id, direction, text)
+        elif len(self._backlog) < 512:
+            self._backlog.append((direction, text))
+
+    def _note(self, text: str) -> None:
+        transcript = self.game.transcript if self.game is not None else None
+        if transcript is not None:
+            transcript.note(f"{self.conn_id}: {text}")
+
+
+@implementer(ILobbyListener)
+class DominoFactory(ServerFactory):
+    """Accepts domino clients, queues logged-in players and seats them in games.
+
+    :param lobby: the hub's :class:`hub.lobby.Lobby`.
+    :param reactor: for timers (``task.Clock``/``MemoryReactorClock`` in tests).
+    :param options: ``domino_game``, ``domino_answer_seconds``, ``domino_max_invalid``,
+        ``domino_login_seconds`` (see :data:`DEFAULTS`).
+    """
+
+    protocol = DominoProtocol
+    log = Logger()
+
+    def __init__(self, lobby: Any, reactor: Any, options: dict[str, Any] | None = None) -> None:
+        settings = dict(DEFAULTS)
+        settings.update({k: v for k, v in (options or {}).items() if k in DEFAULTS})
+        self.lobby = lobby
+        self.reactor = reactor
+        self.game_type = str(settings["domino_game"])
+        self.answer_seconds = float(settings["domino_answer_seconds"])
+        self.max_invalid = int(settings["domino_max_invalid"])
+        self.login_seconds = float(settings["domino_login_seconds"])
+        self.waiting: list[DominoProtocol] = []
+        self._connections = 0
+        self._match_call: Any = None
+        lobby.add_listener(self)
+
+    def next_connection_id(self) -> str:
+        """``d1``, ``d2``... for the transcripts."""
+        self._connections += 1
+        return f"d{self._connections}"
+
+    def login_waiting(self, name: str) -> bool:
+        """Whether a waiting player already uses ``name``."""
+        return any(p.login == name for p in self.waiting)
+
+    def enqueue(self, player: DominoProtocol) -> None:
+        """A player logged in: queue and try to seat."""
+        self.waiting.append(player)
+        self.match()
+
+    def dequeue(self, player: DominoProtocol) -> None:
+        """A waiting player left."""
+        if player in self.waiting:
+            self.waiting.remove(player)
+
+    def lobby_changed(self, change: str, game: Any) -> None:
+        """A game appeared or changed: maybe waiting players fit (checked a moment later,
+        never from inside the lobby's own call)."""
+        if self.waiting and change != "removed" and game.type == self.game_type:
+            if self._match_call is None or not self._match_call.active():
+                self._match_call = self.reactor.callLater(0, self.match)
+
+    def match(self) -> None:
+        """Seat waiting players: open lobby games first (oldest first), then new games."""
+        for game in self.lobby.games(self.game_type):
+            if not self.waiting:
+                return
+            if game.state != WAITING or "domino" not in tuple(game.factory.frontends):
+                continue
+            while self.waiting and game.state == WAITING and game.free_seats("client"):
+                player = self.waiting.pop(0)
+                if not self._seat(player, game, game.free_seats("client")[0]):
+                    self.waiting.insert(0, player)
+                    break
+        while len(self.waiting) >= 4:
+            try:
+                game = self.lobby.create_game(
+                    self.game_type,
+                    seats=["open"] * 4,
+                    options={"answer_seconds": self.answer_seconds},
+                    creator="domino",
+                )
+            except GameError as e:
+                self.log.error(
+                    "cannot create a {type} game: {reason}", type=self.game_type, reason=e.reason
+                )
+                return
+            players, self.waiting = self.waiting[:4], self.waiting[4:]
+            for index, player in enumerate(players):
+                if not self._seat(player, game, index):
+                    self.waiting.insert(0, player)
+
+    def _seat(self, player: DominoProtocol, game: Any, seat: int) -> bool:
+        player.joining(game, seat)
+        try:
+            game.take_seat(player.login, seat, kind="client")
+        except GameError as e:
+            self.log.warn(
+                "cannot seat {login} in game {game}: {reason}",
+                login=player.login,
+                game=game.id,
+                reason=e.reason,
+            )
+            player.not_joined()
+            return False
+        return True
+
+    def stopFactory(self) -> None:
+        """Stop listening to the lobby and cancel a pending match."""
+        if self._match_call is not None and self._match_call.active():
+            self._match_call.cancel()
+        self.lobby.remove_listener(self)
