@@ -249,3 +249,39 @@ def test_account_pages_create_logout_login_password_delete(page, hub):
         headers={"Content-Type": "application/json"},
     )
     assert answer.status in (401, 403)
+
+
+def test_watch_four_kingdomino_bots_live_until_the_end(page, hub):
+    bot_for(hub, "kingdomino", "greedy")
+    status, body, _ = hub.request(
+        "POST", "/api/games", {"type": "kingdomino", "name": "Four bots", "seats": ["open"] * 4}
+    )
+    assert status == 201, body
+    game_id = json.loads(body)["id"]
+    page.goto(hub.url(f"/game/{game_id}"))
+    page.wait_for_selector("#live.status-live")
+    # give the seats to bots from the page; the game starts with the fourth
+    for seat, bot in enumerate(["greedy", "domino-random", "greedy", "domino-random"]):
+        row = page.locator(f"#seats li[data-seat='{seat}']")
+        row.locator("select").select_option(bot)
+        row.locator("button.give-bot").click()
+        page.wait_for_selector(f"#seats li[data-seat='{seat}']:has-text('(bot)')")
+    page.wait_for_selector("#kingdoms")
+    screenshot(page, "game-kingdomino-watch")
+    page.wait_for_function(
+        "() => document.querySelector('#game-state').textContent === 'over'", timeout=120_000
+    )
+    page.locator("#result-scores").wait_for()
+    game = hub.get_json(f"/api/games/{game_id}")
+    assert game["state"] == "over"
+    scores = game["result"]["scores"]
+    shown = [
+        int(page.inner_text(f"#result-scores .score[data-seat='{seat}']")) for seat in range(4)
+    ]
+    assert shown == scores
+    kingdom_scores = [int(page.inner_text(f".kd-score[data-seat='{seat}']")) for seat in range(4)]
+    assert kingdom_scores == scores
+    assert game["result"]["summary"] in page.inner_text("#result-summary")
+    log = page.inner_text("#log")
+    assert "placed" in log and "game over" in log  # the events arrived live
+    screenshot(page, "game-kingdomino-over")

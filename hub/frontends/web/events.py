@@ -105,7 +105,11 @@ class GameStream(EventStream):
     def game_event(self, game: Any, event: Any) -> None:
         """Forward the event, then (once the burst is over) a fresh view."""
         self.send("game", {"kind": event.kind, "data": dict(event.data)})
-        if self._refresh is None or not self._refresh.active():
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Send a fresh view once the current burst of changes is over."""
+        if self.open and (self._refresh is None or not self._refresh.active()):
             self._refresh = self.streams.clock.callLater(0, self._send_view)
 
     def _send_view(self) -> None:
@@ -166,7 +170,8 @@ class Streams:
         self._streams.discard(stream)
 
     def lobby_changed(self, change: str, game: Any) -> None:
-        """Tell lobby streams (batched per reactor turn); close streams of removed games."""
+        """Tell lobby streams and the game's streams (batched per reactor turn); close
+        the streams of removed games."""
         if change == "removed":
             self._changed.pop(game.id, None)
             for stream in list(self._streams):
@@ -184,6 +189,9 @@ class Streams:
         changed, self._changed = self._changed, {}
         if not changed:
             return
+        for stream in list(self._streams):
+            if isinstance(stream, GameStream) and stream.game.id in changed:
+                stream.refresh()  # seats or state changed, perhaps without a game event
         lobby_streams = [s for s in self._streams if isinstance(s, LobbyStream)]
         if not lobby_streams:
             return

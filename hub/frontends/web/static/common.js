@@ -96,6 +96,7 @@ const Hub = (() => {
       el("span", {class: "notice-text"}, message),
       el("button", {class: "close", title: "close", onclick: () => item.remove()}, "×"));
     if (kind === "error") box.querySelectorAll(".notice.error").forEach(n => n.remove());
+    else [...box.querySelectorAll(".notice.ok")].slice(0, -1).forEach(n => n.remove());
     box.append(item);
     if (kind && kind !== "error") setTimeout(() => item.remove(), 4000);
     return item;
