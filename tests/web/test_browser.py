@@ -285,3 +285,43 @@ def test_watch_four_kingdomino_bots_live_until_the_end(page, hub):
     log = page.inner_text("#log")
     assert "placed" in log and "game over" in log  # the events arrived live
     screenshot(page, "game-kingdomino-over")
+
+
+def test_play_kingdomino_with_three_bots_by_clicking(page, hub):
+    bot_for(hub, "kingdomino", "greedy")
+    create_in_lobby(
+        page,
+        hub,
+        "kingdomino",
+        ["human", "bot:greedy", "bot:domino-random", "bot:greedy"],
+        {"answer_seconds": 120},
+    )
+    page.wait_for_url("**/game/*")
+    game_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("#kingdoms")
+    refused = page.evaluate("() => GamePage.act({choose: 99})")
+    assert refused is False and notices(page)
+    page.click(".notice.error .close")
+    clicks, shot, deadline = 0, False, time.monotonic() + 240
+    while True:
+        assert clicks < 200 and time.monotonic() < deadline, "the game did not end"
+        page.wait_for_function(
+            "() => document.querySelector('#game-state').textContent === 'over'"
+            " || document.querySelector('.domino.can, .kingdom .cell.can')",
+            timeout=30_000,
+        )
+        if page.inner_text("#game-state") == "over":
+            break
+        page.locator(".domino.can, .kingdom .cell.can").first.click()
+        clicks += 1
+        if clicks >= 6 and not shot:
+            shot = True
+            screenshot(page, "game-kingdomino-playing")
+        assert page.locator(".notice.error").count() == 0, notices(page)
+    page.locator("#result-scores").wait_for()
+    game = hub.get_json(f"/api/games/{game_id}")
+    shown = [
+        int(page.inner_text(f"#result-scores .score[data-seat='{seat}']")) for seat in range(4)
+    ]
+    assert shown == game["result"]["scores"]
+    assert clicks >= 12  # a pick and a placement each round at least
