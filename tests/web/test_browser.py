@@ -8,6 +8,7 @@ import time
 import pytest
 
 from .conftest import screenshot, start_hub
+from .test_web_api import Browser
 
 pytestmark = pytest.mark.browser
 
@@ -325,3 +326,45 @@ def test_play_kingdomino_with_three_bots_by_clicking(page, hub):
     ]
     assert shown == game["result"]["scores"]
     assert clicks >= 12  # a pick and a placement each round at least
+
+
+def test_history_replay_and_stats_plot(page, hub):
+    status, body, _ = hub.request(
+        "POST",
+        "/api/games",
+        {"type": "hello", "name": "Finished", "seats": ["human", "bot:hello-bot"]},
+    )
+    game_id = json.loads(body)["id"]
+    person = Browser(hub)
+    person.start()
+    assert person.call("POST", f"/api/games/{game_id}/seats", {"seat": 0})[0] == 200
+    said = person.call("POST", f"/api/games/{game_id}/actions", {"action": {"hello": "bye"}})
+    assert said[0] == 200
+    deadline = time.monotonic() + 10
+    while hub.get_json(f"/api/games/{game_id}")["state"] != "over":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    page.goto(hub.url("/history"))
+    row = page.locator(f"#history tr[data-id='{game_id}']")
+    row.wait_for()
+    assert "2 of 2 said hello" in row.inner_text()
+    row.click()
+    page.wait_for_selector("#replay-log div")
+    first = page.locator("#replay-log div").count()
+    page.click("#replay-next")
+    page.click("#replay-next")
+    assert page.locator("#replay-log div").count() == first + 2
+    page.click("#replay-prev")
+    assert page.locator("#replay-log div").count() == first + 1
+    assert "game created" in page.inner_text("#replay-log")
+    page.click("text=⏭")
+    assert '"hello":"bye"' in page.inner_text("#replay-log")
+    screenshot(page, "history-replay")
+    page.goto(hub.url("/stats"))
+    page.wait_for_selector("#plot-svg polyline[data-player='hello-bot']", state="attached")
+    leaders = page.inner_text("#leaders")
+    assert "hello-bot" in leaders
+    stats = hub.get_json("/api/stats")
+    top = stats["leaderboard"][0]
+    assert top["name"] in page.inner_text("#leaders tbody tr:first-child")
+    screenshot(page, "stats-plot")
