@@ -1,0 +1,1 @@
+"""Poker: a generic engine (fixed-limit Texas Hold'em first), cards, evaluator, shuffle."""

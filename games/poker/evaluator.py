@@ -1,0 +1,236 @@
+"""Poker hand evaluation: best five of five, six or seven cards.
+
+:func:`evaluate` maps cards (see :mod:`games.poker.cards`) to an ``int``: a higher value
+is a better hand and equal values tie.  The value is ``category << 20`` plus up to five
+4-bit rank fields (most significant first) that break ties within the category, so
+:func:`hand_class` is ``value >> 20``.
+
+How it is fast in pure Python: each card maps to one integer whose low 39 bits hold
+``1 << 3*rank`` (a 3-bit rank counter per rank) and whose bits 39.. hold
+``1 << 3*suit`` (a 3-bit suit counter per suit).  The sum over the cards gives the rank
+multiset and the suit counts at once.  A 4096-entry list says from the suit counts
+whether (and in which suit) there is a flush; otherwise a dict built at import from
+every rank multiset of 5, 6 and 7 cards (about 75,000) gives the value.  Flushes look
+up the 13-bit rank mask of the flush suit in an 8192-entry list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations_with_replacement
+
+from .cards import RANK_NAMES, RANK_PLURALS
+
+HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
+#: Names of the hand classes, indexed by :func:`hand_class`.
+CLASS_NAMES = (
+    "High card",
+    "Pair",
+    "Two pair",
+    "Three of a kind",
+    "Straight",
+    "Flush",
+    "Full house",
+    "Four of a kind",
+    "Straight flush",
+)
+
+_SUIT_SHIFT = 39
+_RANK_MASK = (1 << _SUIT_SHIFT) - 1
+
+
+def _value(category: int, ranks: Sequence[int]) -> int:
+    v = category
+    for i in range(5):
+        v = (v << 4) | (ranks[i] if i < len(ranks) else 0)
+    return v
+
+
+def _straight_high(mask: int) -> int:
+    """Highest rank topping a straight in the 13-bit rank ``mask``, or -1."""
+    for high in range(12, 3, -1):
+        need = 0b11111 << (high - 4)
+        if mask & need == need:
+            return high
+    if mask & 0b1000000001111 == 0b1000000001111:  # A-2-3-4-5, the wheel
+        return 3
+    return -1
+
+
+def _top_bits(mask: int, n: int) -> list[int]:
+    out = []
+    for r in range(12, -1, -1):
+        if mask >> r & 1:
+            out.append(r)
+            if len(out) == n:
+                break
+    return out
+
+
+def _flush_table() -> list[int]:
+    table = [0] * 8192
+    for mask in range(8192):
+        if mask.bit_count() < 5:
+            continue
+        high = _straight_high(mask)
+        if high >= 0:
+            table[mask] = _value(STRAIGHT_FLUSH, [high])
+        else:
+            table[mask] = _value(FLUSH, _top_bits(mask, 5))
+    return table
+
+
+def _rank_value(counts: list[int]) -> int:
+    """Best non-flush value of a rank multiset (``counts[r]`` cards of rank r)."""
+    by_count: list[list[int]] = [[], [], [], [], []]
+    mask = 0
+    for r in range(12, -1, -1):
+        c = counts[r]
+        if c:
+            by_count[c].append(r)
+            mask |= 1 << r
+    quads, trips, pairs, singles = by_count[4], by_count[3], by_count[2], by_count[1]
+    if quads:
+        q = quads[0]
+        kicker = max([r for r in range(13) if counts[r] and r != q], default=0)
+        return _value(QUADS, [q, kicker])
+    if trips and (len(trips) > 1 or pairs):
+        t = trips[0]
+        p = max(trips[1:] + pairs)
+        return _value(FULL_HOUSE, [t, p])
+    high = _straight_high(mask)
+    if high >= 0:
+        return _value(STRAIGHT, [high])
+    if trips:
+        t = trips[0]
+        return _value(TRIPS, [t] + sorted(singles, reverse=True)[:2])
+    if len(pairs) >= 2:
+        p1, p2 = pairs[0], pairs[1]
+        kicker = max(pairs[2:] + singles)
+        return _value(TWO_PAIR, [p1, p2, kicker])
+    if pairs:
+        return _value(PAIR, [pairs[0]] + singles[:3])
+    return _value(HIGH_CARD, singles[:5])
+
+
+def _rank_table() -> dict[int, int]:
+    table: dict[int, int] = {}
+    for n in (5, 6, 7):
+        for combo in combinations_with_replacement(range(13), n):
+            counts = [0] * 13
+            key = 0
+            for r in combo:
+                counts[r] += 1
+                key += 1 << (3 * r)
+            if max(counts) <= 4:
+                table[key] = _rank_value(counts)
+    return table
+
+
+def _flush_suit_table() -> list[int]:
+    table = [-1] * 4096
+    for key in range(4096):
+        for s in range(4):
+            if (key >> (3 * s)) & 7 >= 5:
+                table[key] = s
+    return table
+
+
+_FLUSH = _flush_table()
+_RANKS = _rank_table()
+_FLUSH_SUIT = _flush_suit_table()
+#: per card: rank counter bit + suit counter bit, see the module docstring
+_KEY = {c: (1 << (3 * (c >> 2))) | (1 << (_SUIT_SHIFT + 3 * (c & 3))) for c in range(52)}
+_KEY_LIST = [_KEY[c] for c in range(52)]
+
+
+def evaluate_unchecked(cards: Sequence[int]) -> int:
+    """:func:`evaluate` without input checks, for inner loops with trusted cards."""
+    key = sum(map(_KEY_LIST.__getitem__, cards))
+    s = _FLUSH_SUIT[key >> _SUIT_SHIFT]
+    if s < 0:
+        return _RANKS[key & _RANK_MASK]
+    mask = 0
+    for c in cards:
+        if c & 3 == s:
+            mask |= 1 << (c >> 2)
+    return _FLUSH[mask]
+
+
+def evaluate(cards: Sequence[int]) -> int:
+    """Value of the best five-card hand within 5, 6 or 7 distinct cards.
+
+    Higher is better; equal values tie.
+
+    :raises ValueError: for another number of cards, a non-card or a duplicate.
+    """
+    n = len(cards)
+    if n < 5 or n > 7:
+        raise ValueError(f"evaluate needs 5, 6 or 7 cards, got {n}")
+    try:
+        key = sum(map(_KEY.__getitem__, cards))
+    except (KeyError, TypeError):
+        bad = [c for c in cards if type(c) is not int or not 0 <= c <= 51]
+        raise ValueError(f"not a card: {bad[0]!r} (cards are integers 0..51)") from None
+    if len(set(cards)) != n:
+        raise ValueError(f"duplicate cards in {list(cards)!r}")
+    s = _FLUSH_SUIT[key >> _SUIT_SHIFT]
+    if s < 0:
+        return _RANKS[key & _RANK_MASK]
+    mask = 0
+    for c in cards:
+        if c & 3 == s:
+            mask |= 1 << (c >> 2)
+    return _FLUSH[mask]
+
+
+def hand_class(value: int) -> int:
+    """The category of a hand value: :data:`HIGH_CARD` (0) … :data:`STRAIGHT_FLUSH` (8)."""
+    return value >> 20
+
+
+def class_name(value: int) -> str:
+    """Name of the category of ``value``: ``"Full house"``."""
+    return CLASS_NAMES[value >> 20]
+
+
+def ranks_of(value: int) -> list[int]:
+    """The five tie-break rank fields of ``value``, most significant first."""
+    return [(value >> (4 * i)) & 15 for i in range(4, -1, -1)]
+
+
+def describe(value: int) -> str:
+    """The hand in words: ``"Full house, kings over threes"``, ``"Pair of nines"``.
+
+    :raises ValueError: when ``value`` is not a hand value.
+    """
+    if type(value) is not int or not 0 <= value >> 20 <= STRAIGHT_FLUSH:
+        raise ValueError(f"not a hand value: {value!r}")
+    cat = value >> 20
+    r = ranks_of(value)
+    one, many = RANK_NAMES, RANK_PLURALS
+    if cat == STRAIGHT_FLUSH:
+        if r[0] == 12:
+            return "Royal flush"
+        return f"Straight flush, {one[r[0]]} high"
+    if cat == QUADS:
+        return f"Four of a kind, {many[r[0]]}"
+    if cat == FULL_HOUSE:
+        return f"Full house, {many[r[0]]} over {many[r[1]]}"
+    if cat == FLUSH:
+        return f"Flush, {one[r[0]]} high"
+    if cat == STRAIGHT:
+        return f"Straight, {one[r[0]]} high"
+    if cat == TRIPS:
+        return f"Three of a kind, {many[r[0]]}"
+    if cat == TWO_PAIR:
+        return f"Two pair, {many[r[0]]} and {many[r[1]]}"
+    if cat == PAIR:
+        return f"Pair of {many[r[0]]}"
+    return f"High card, {one[r[0]]}"
+
+
+def best_hand(hole: Sequence[int], board: Sequence[int] = ()) -> tuple[int, str]:
+    """Value and description of the best hand of ``hole`` plus ``board`` (5–7 cards)."""
+    v = evaluate(list(hole) + list(board))
+    return v, describe(v)

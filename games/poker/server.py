@@ -1,0 +1,788 @@
+"""Poker as a hub game plugin: the :class:`PokerGame` wrapper and its factories.
+
+:class:`PokerGame` plugs the pure engine (:mod:`.rules`) into the hub: it runs the
+timers of poker-rules.md on the injected clock, shuffles each hand provably fairly
+(:mod:`.shuffle`; commitment in the ``hand`` event, seed in the ``handover`` event),
+and turns the engine's records into :class:`hub.model.GameEvent` objects.
+
+Actions are mappings that mirror the XML ``texasmessage/action`` indices::
+
+    {"index": 2}                                   call
+    {"index": 4, "amount": "40"}                   raise to 40 (no limit, pot limit)
+    {"index": 10, "discarded": [0, 3]}             change the first and fourth card
+    {"index": 5, "amount": "1"}                    post blinds automatically from now on
+    {"index": 11, "seat": 3, "amount": "200", "name": "ann"}   take seat 3, buy in 200
+
+Events (``kind``: data; amounts are decimal strings; ``type`` is the XML event type):
+
+- ``buyin`` {seat, name, amount}: chips moved from the account to the table.
+- ``cashout`` {seat, name, amount}: chips go back from the table to the account (a
+  player left; at the end of the hand when they were in it; or the game stopped).
+- ``seat`` {seat, name, what: taken | leaving | left | sitout | sitin, amount} (type 8).
+- ``hand`` {handid, number, button, smallblindseat, bigblindseat, commitment} (type 0).
+- ``deal`` {seats, count} (public) and ``hole`` {seat, cards} (private, type 1).
+- ``board`` {cards, board, stage} (type 2).
+- ``action`` {seat, index, name, amount, total, allin, ...} (type 3).
+- ``return`` {seat, amount}: an uncalled bet (or cancelled blind) back to its owner.
+- ``pots`` {stage, pots: [{amount, seats}]} (type 4).
+- ``show`` {seat, cards, text} (type 5), ``award`` {seat, amount, pot, text} (type 6).
+- ``handover`` {handid, deltas {seat: amount}, names, stacks, seed, commitment,
+  history} (type 7): the hand's result; ``deltas`` add up to zero.
+- ``timeout`` {seat, decision} (type 9).
+- ``turn`` {seat, decision, legal, timeleft_ms, tocall} (type 10), for every decision.
+- ``over`` {result} when the table closes (empty-table timer, or :meth:`stop`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from twisted.logger import Logger
+from zope.interface import implementer
+
+from hub.interfaces import IGame, IGameFactory
+from hub.model import (
+    GAME_OVER,
+    OVER,
+    RUNNING,
+    STATE,
+    TURN,
+    WAITING,
+    BadAction,
+    Conflict,
+    GameConfig,
+    GameContext,
+    GameError,
+    GameEvent,
+    IllegalAction,
+)
+
+from . import rules, shuffle
+from .rules import RuleError
+
+#: XML event types of our event kinds.
+EVENT_TYPES = {
+    "hand": 0,
+    "hole": 1,
+    "deal": 1,
+    "board": 2,
+    "action": 3,
+    "pots": 4,
+    "show": 5,
+    "award": 6,
+    "handover": 7,
+    "seat": 8,
+    "timeout": 9,
+    TURN: 10,
+}
+
+#: Engine records that do not change whose decision it is.
+PASSIVE = frozenset({"seat", "sitout", "sitin", "autopost", "leaving", "leave"})
+
+LIMITS = {
+    "fixed-limit": rules.FIXED_LIMIT,
+    "pot-limit": rules.POT_LIMIT,
+    "no-limit": rules.NO_LIMIT,
+}
+
+#: Options a table accepts, with their defaults (times in seconds).
+DEFAULTS: dict[str, Any] = {
+    "stakes": "10/20",  # small bet / big bet; big blind = small bet, small blind = half
+    "buyin": None,  # default buy-in (None: 100 big blinds)
+    "min_buyin": None,  # None: one big blind
+    "max_buyin": None,  # None: no maximum
+    "cap": None,  # bets per round; None: 4 for fixed limit, no cap otherwise
+    "min_players": 2,
+    "chip": "0.01",
+    "max_discard": 3,
+    "action_time": 30,
+    "blind_time": 15,
+    "show_time": 5,
+    "showdown_pause": 4,
+    "empty_timeout": 600,
+    "auto_post": False,  # post blinds automatically for new players
+}
+
+
+def _s(v: Decimal | None) -> str | None:
+    return None if v is None else str(v)
+
+
+def _seconds(options: Mapping[str, Any], key: str) -> float:
+    v = options[key]
+    if isinstance(v, bool) or not isinstance(v, int | float | str):
+        raise GameError(f"option {key} must be a number of seconds")
+    try:
+        f = float(v)
+    except ValueError:
+        raise GameError(f"option {key} must be a number of seconds") from None
+    if not 0 <= f <= 86400:
+        raise GameError(f"option {key} must be 0 to 86400 seconds")
+    return f
+
+
+def table_config(
+    variant: rules.Variant, limit_name: str | None, seats: int, options: Mapping[str, Any]
+) -> tuple[rules.TableConfig, dict[str, Any]]:
+    """Check a game's options; returns the engine's config and the full option set.
+
+    :raises hub.model.GameError: an unknown option or a bad value.
+    """
+    unknown = set(options) - set(DEFAULTS)
+    if unknown:
+        raise GameError(f"unknown poker options: {', '.join(sorted(unknown))}")
+    opts = {**DEFAULTS, **options}
+    limit_name = limit_name or "fixed-limit"
+    if limit_name not in LIMITS:
+        raise GameError(f"unknown variant {limit_name!r}; one of {', '.join(LIMITS)}")
+    limit = LIMITS[limit_name]
+    try:
+        stakes = str(opts["stakes"]).split("/")
+        if len(stakes) != 2:
+            raise ValueError("stakes are written small/big, e.g. 10/20")
+        small, big = (rules.money(x.strip(), "stakes") for x in stakes)
+        cap = opts["cap"]
+        if cap is None:
+            cap = 4 if limit == rules.FIXED_LIMIT else None
+        elif isinstance(cap, bool) or not isinstance(cap, int):
+            raise ValueError("cap must be a whole number of bets")
+        max_discard = opts["max_discard"]
+        if isinstance(max_discard, bool) or not isinstance(max_discard, int):
+            raise ValueError("max_discard must be a whole number")
+        if variant.max_discard:
+            variant = rules.Variant(variant.name, variant.steps, max_discard)
+        min_players = opts["min_players"]
+        if isinstance(min_players, bool) or not isinstance(min_players, int):
+            raise ValueError("min_players must be a whole number")
+        cfg = rules.TableConfig(
+            variant=variant,
+            limit=limit,
+            small_bet=small,
+            big_bet=big,
+            cap=cap,
+            seats=seats,
+            min_players=min_players,
+            chip=rules.money(str(opts["chip"]), "chip"),
+        )
+        for key in ("buyin", "min_buyin", "max_buyin"):
+            if opts[key] is not None:
+                opts[key] = rules.money(opts[key], key)
+    except (TypeError, ValueError) as e:
+        raise GameError(f"bad poker options: {e}") from None
+    for key in ("action_time", "blind_time", "show_time", "showdown_pause", "empty_timeout"):
+        opts[key] = _seconds(opts, key)
+    if opts["buyin"] is None:
+        opts["buyin"] = cfg.big_blind * 100
+    if opts["min_buyin"] is None:
+        opts["min_buyin"] = cfg.big_blind
+    return cfg, opts
+
+
+@implementer(IGame)
+class PokerGame:
+    """One poker table in the hub (see the module docstring for actions and events).
+
+    :param config: the hub's :class:`hub.model.GameConfig`.
+    :param context: clock, emit and random source.
+    :param variant: the engine's :class:`rules.Variant`.
+    """
+
+    log = Logger()
+
+    def __init__(self, config: GameConfig, context: GameContext, variant: rules.Variant) -> None:
+        self.seats = config.seats
+        self._context = context
+        self._reactor = context.clock
+        self._emit = context.emit
+        self.name = config.name
+        self.variant = config.variant or "fixed-limit"
+        cfg, self.options = table_config(variant, config.variant, config.seats, config.options)
+        self.table = rules.Table(cfg, rng=context.rng)
+        self._timer: Any = None  # decision timer or showdown pause
+        self._deadline: float | None = None
+        self._empty_timer: Any = None
+        self._over = False
+        self._started = False
+        self._seed: bytes | None = None
+        self._commitment: str | None = None
+        self.hands: list[rules.HandRecord] = []  #: finished hands (the last 100)
+        self._start_empty_timer()
+
+    # -- IGame --------------------------------------------------------------------------
+
+    @property
+    def state(self) -> str:
+        """``waiting`` until the first hand, ``running`` while hands are dealt, ``over``
+        when the table closed."""
+        if self._over:
+            return OVER
+        return RUNNING if self._started else WAITING
+
+    def seat_player(self, seat: int, name: str, buyin: Any = None) -> None:
+        """Seat ``name`` at ``seat`` with a buy-in (default: the ``buyin`` option).
+
+        Emits ``buyin`` (the ledger moves the chips from the account) and ``seat``.
+
+        :raises hub.model.GameError: a bad seat or buy-in.
+        """
+        if self._over:
+            raise IllegalAction("this table is closed")
+        try:
+            amount = rules.money(self.options["buyin"] if buyin is None else buyin, "buy-in")
+        except (TypeError, ValueError) as e:
+            raise BadAction(str(e)) from None
+        if amount < self.options["min_buyin"]:
+            raise IllegalAction(f"the buy-in must be at least {self.options['min_buyin']}")
+        if self.options["max_buyin"] is not None and amount > self.options["max_buyin"]:
+            raise IllegalAction(f"the buy-in may be at most {self.options['max_buyin']}")
+        if seat in self.table.players:
+            raise Conflict(f"seat {seat} is taken")
+        try:
+            self.table.seat_player(seat, name, amount)
+        except RuleError as e:
+            raise IllegalAction(e.reason) from None
+        self.table.players[seat].auto_post = bool(self.options["auto_post"])
+        self._emit(GameEvent("buyin", {"seat": seat, "name": name, "amount": str(amount)}))
+        self._cancel_empty_timer()
+        self._flush()
+        self._maybe_start()
+
+    def leave(self, seat: int) -> None:
+        """The player at ``seat`` leaves: their stack goes back at the end of the hand."""
+        if seat not in self.table.players or not self.table.can_leave(seat):
+            return
+        self.table.leave(seat)
+        self._flush()
+
+    def act(self, seat: int, action: Any) -> None:
+        """Do a poker action (a mapping with the XML action ``index``).
+
+        :raises hub.model.BadAction: malformed.
+        :raises hub.model.IllegalAction: not legal now; nothing changed.
+        """
+        if self._over:
+            raise IllegalAction("this table is closed")
+        if not isinstance(action, Mapping):
+            raise BadAction("a poker action is a mapping with an index")
+        index = action.get("index")
+        if isinstance(index, str) and index.isdigit():
+            index = int(index)
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= 13:
+            raise BadAction("a poker action has an index 0 to 13")
+        amount = action.get("amount")
+        if amount is not None:
+            try:
+                amount = rules.money(amount)
+            except (TypeError, ValueError) as e:
+                raise BadAction(str(e)) from None
+        if index == rules.TAKE_SEAT:
+            target, name = action.get("seat"), action.get("name")
+            if not isinstance(target, int) or isinstance(target, bool):
+                raise BadAction("take seat needs a seat number")
+            if not isinstance(name, str) or not name:
+                raise BadAction("take seat needs a name")
+            self.seat_player(target, name, amount)
+            return
+        if index == rules.ADD_BOT:
+            raise IllegalAction("bots are seated through the lobby (add bot)")
+        if seat not in self.table.players:
+            raise IllegalAction(f"nobody sits at seat {seat}")
+        try:
+            turn = self.table.turn
+            if index == rules.POST and amount is not None and turn != rules.Turn(seat, rules.BLIND):
+                self.table.set_auto_post(seat, amount != 0)
+            elif index == rules.DISCARD:
+                discarded = action.get("discarded", ())
+                if not isinstance(discarded, list | tuple):
+                    raise BadAction("discarded lists card positions")
+                self.table.discard(seat, discarded)
+            elif index == rules.LEAVE_SEAT:
+                self.table.leave(seat)
+            else:
+                self.table.act(seat, index, amount)
+        except RuleError as e:
+            raise IllegalAction(e.reason) from None
+        except TypeError as e:
+            raise BadAction(str(e)) from None
+        self._flush()
+        self._maybe_start()
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """The decision ``seat`` faces now (empty when it is not this seat's turn)."""
+        return [a.to_dict() for a in self.table.legal_actions(seat)]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The table as ``seat`` sees it: the fields of the XML ``gameinfo``."""
+        t = self.table
+        h = t.hand
+        cfg = t.config
+        running = h is not None and not h.over
+        turn = t.turn
+        shown = h.shown if h is not None else set()
+        players = []
+        for s in range(self.seats):
+            p = t.players.get(s)
+            if p is None:
+                continue
+            dealt = h is not None and s in h.hole
+            if not dealt:
+                hole: list[int] = []
+            elif s == seat or s in shown:
+                hole = list(h.hole[s])
+            else:
+                hole = [-1] * len(h.hole[s])
+            if p.sitting_out:
+                state = "sittingout"
+            elif h is not None and s in h.folded:
+                state = "folded"
+            elif running and s in h.allin:
+                state = "allin"
+            elif running and s in h.seats:
+                state = "active"
+            else:
+                state = "waiting"
+            players.append(
+                {
+                    "seat": s,
+                    "accountname": p.name,
+                    "bankroll": str(p.stack),
+                    "bankrollatstartofhand": str(
+                        h.start_stacks.get(s, p.stack) if h is not None else p.stack
+                    ),
+                    "holecards": hole,
+                    "inpot": str(h.contrib.get(s, 0)) if running else "0",
+                    "inpotthisround": str(h.bets.get(s, 0)) if running else "0",
+                    "hasactedthisround": bool(
+                        running
+                        and h.kind == rules.BETTING
+                        and s in h.seats
+                        and s not in h.needs_act
+                    ),
+                    "hastopostblind": bool(running and s in h.owed),
+                    "lastaction": self._last_action(s),
+                    "state": state,
+                    "sitoutnext": p.sit_out_next,
+                    "leaving": p.leaving,
+                    "autopost": p.auto_post,
+                }
+            )
+        legal = self.legal_actions(seat) if seat is not None else []
+        minraise = None
+        for a in legal:
+            if a["index"] in (rules.BET, rules.RAISE):
+                minraise = a.get("min", a.get("amount"))
+        last = t.last_hand
+        return {
+            "game": cfg.variant.name,
+            "variant": self.variant,
+            "gameid": self._context.game_id,
+            "name": self.name,
+            "handid": h.hand_id if h is not None else None,
+            "state": t.state,
+            "limitstyle": cfg.limit,
+            "stakes": cfg.stakes,
+            "smallbet": str(cfg.small_bet),
+            "bigbet": str(cfg.big_bet),
+            "smallblind": str(cfg.small_blind),
+            "bigblind": str(cfg.big_blind),
+            "ante": "0",
+            "cap": cfg.cap,
+            "minplayers": cfg.min_players,
+            "seats": self.seats,
+            "stage": (h.stage if running and h.stage >= 0 else (4 if h is not None else 0)),
+            "buttonseat": t.button,
+            "smallblindseat": h.sb_seat if h is not None else None,
+            "bigblindseat": h.bb_seat if h is not None else None,
+            "currentplayerseat": turn.seat if turn else None,
+            "decision": turn.kind if turn else None,
+            "boardcards": list(h.board) if h is not None else [],
+            "pot": str(t.pot_total()),
+            "pots": [
+                {"amount": str(p.amount), "seats": list(p.eligible)}
+                for p in (h.pots if h is not None else [])
+            ],
+            "raisesthisround": max(h.bets_count - 1, 0) if running else 0,
+            "betsthisround": h.bets_count if running else 0,
+            "tocall": str(t._to_call(seat)) if running and seat in h.bets else "0",
+            "minraise": minraise,
+            "playerstoact": sorted(h.needs_act) if running and h.kind == rules.BETTING else [],
+            "winners": sorted(h.winners) if h is not None else [],
+            "players": players,
+            "myseat": seat,
+            "myname": t.players[seat].name if seat in t.players else None,
+            "legal": legal,
+            "timeleft": self._timeleft_ms(),
+            "commitment": self._commitment,
+            "lasthand": last.hand_id if last is not None else None,
+            "buyin": str(self.options["buyin"]),
+        }
+
+    def result(self) -> dict[str, Any] | None:
+        """``None`` until the table closes; then the stacks players left with."""
+        if not self._over:
+            return None
+        return self._result
+
+    def stop(self) -> None:
+        """Close the table: cancel every timer, refund a hand in progress, cash out."""
+        self._close("stopped")
+
+    # -- internals ----------------------------------------------------------------------
+
+    _result: dict[str, Any] = {}
+
+    def _last_action(self, seat: int) -> str | None:
+        h = self.table.hand
+        if h is None:
+            return None
+        for r in reversed(h.records):
+            if r.seat == seat and r.index is not None:
+                return rules.ACTION_NAMES[r.index]
+        return None
+
+    def _timeleft_ms(self) -> int | None:
+        if self._deadline is None:
+            return None
+        return max(0, int((self._deadline - self._reactor.seconds()) * 1000))
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None and self._timer.active():
+            self._timer.cancel()
+        self._timer = None
+        self._deadline = None
+
+    def _start_empty_timer(self) -> None:
+        if self._empty_timer is None and not self.table.players and not self._over:
+            self._empty_timer = self._reactor.callLater(
+                self.options["empty_timeout"], self._close, "empty table"
+            )
+
+    def _cancel_empty_timer(self) -> None:
+        if self._empty_timer is not None and self._empty_timer.active():
+            self._empty_timer.cancel()
+        self._empty_timer = None
+
+    def _maybe_start(self) -> None:
+        """Deal a hand when none runs, no pause is pending and enough players sit in."""
+        if self._over or self.table.in_hand or self._timer is not None:
+            return
+        if not self.table.can_start_hand():
+            return
+        self._seed = self._context.rng.randbytes(shuffle.SEED_BYTES)
+        self._commitment = shuffle.commitment(self._seed)
+        deck = shuffle.deck_from_seed(self._seed)
+        number = self.table.hands_played + 1
+        hand_id = f"{self._context.game_id or 'poker'}-{number}"
+        if not self._started:
+            self._started = True
+            self._emit(GameEvent(STATE, {"state": RUNNING}))
+        self.table.start_hand(deck, hand_id=hand_id)
+        self._flush()
+
+    def _next_hand(self) -> None:
+        self._timer = None
+        self._deadline = None
+        self._maybe_start()
+
+    def _on_timeout(self, seat: int) -> None:
+        self._timer = None
+        self._deadline = None
+        turn = self.table.turn
+        if turn is None or turn.seat != seat:
+            return
+        self.table.timeout(seat)
+        self._flush()
+        self._maybe_start()
+
+    def _flush(self) -> None:
+        """Turn new engine records into events; announce the next decision."""
+        hand_over = changed = False
+        for rec in self.table.drain():
+            for event in self._events(rec):
+                self._emit(event)
+            if rec.kind not in PASSIVE:
+                changed = True
+            if rec.kind == "handover":
+                hand_over = True
+        if hand_over:
+            self._hand_over()
+        if changed or (self.table.turn is not None and self._deadline is None):
+            self._announce()
+        if not self.table.players:
+            self._start_empty_timer()
+
+    def _announce(self) -> None:
+        """Start the decision timer of the seat to act and send its ``turn`` event."""
+        if self._deadline is not None:
+            self._cancel_timer()  # the previous decision's timer
+        turn = self.table.turn
+        if turn is None:
+            return
+        key = {
+            rules.BLIND: "blind_time",
+            rules.BETTING: "action_time",
+            rules.DISCARDING: "action_time",
+            rules.SHOWING: "show_time",
+        }[turn.kind]
+        delay = self.options[key]
+        self._deadline = self._reactor.seconds() + delay
+        self._timer = self._reactor.callLater(delay, self._on_timeout, turn.seat)
+        legal = self.legal_actions(turn.seat)
+        to_call = "0"
+        for a in legal:
+            if a["index"] == rules.CALL:
+                to_call = a["amount"]
+        self._emit(
+            GameEvent(
+                TURN,
+                {
+                    "seat": turn.seat,
+                    "decision": turn.kind,
+                    "legal": legal,
+                    "timeleft_ms": int(delay * 1000),
+                    "tocall": to_call,
+                    "type": EVENT_TYPES[TURN],
+                },
+            )
+        )
+
+    def _hand_over(self) -> None:
+        rec = self.table.last_hand
+        assert rec is not None
+        rec = rec.with_extra(
+            commitment=self._commitment,
+            seed=shuffle.seed_hex(self._seed) if self._seed else None,
+            gameid=self._context.game_id,
+            table=self.name,
+            time=self._reactor.seconds(),
+        )
+        self.table.last_hand = rec
+        self.hands.append(rec)
+        del self.hands[:-100]
+        self._cancel_timer()
+        self._timer = self._reactor.callLater(self.options["showdown_pause"], self._next_hand)
+
+    def _events(self, rec: rules.Record) -> list[GameEvent]:
+        """The events of one engine record."""
+        k = rec.kind
+        t = self.table
+        if k in ("seat", "leaving", "leave", "sitout", "sitin"):
+            what = {"seat": "taken", "leave": "left"}.get(k, k)
+            data: dict[str, Any] = {"seat": rec.seat, "what": what, "type": 8}
+            if rec.text and k != "sitout":
+                data["name"] = rec.text
+            if rec.amount is not None:
+                data["amount"] = str(rec.amount)
+            out = [GameEvent("seat", data)]
+            if k == "leave":
+                out.append(
+                    GameEvent(
+                        "cashout", {"seat": rec.seat, "name": rec.text, "amount": str(rec.amount)}
+                    )
+                )
+            return out
+        if k == "autopost":
+            return [
+                GameEvent(
+                    "autopost", {"seat": rec.seat, "on": rec.get("on")}, frozenset({rec.seat})
+                )
+            ]
+        if k == "hand":
+            return [
+                GameEvent(
+                    "hand",
+                    {
+                        "handid": rec.text,
+                        "number": rec.get("number"),
+                        "button": rec.seat,
+                        "smallblindseat": rec.get("sb"),
+                        "bigblindseat": rec.get("bb"),
+                        "commitment": self._commitment,
+                        "type": 0,
+                    },
+                )
+            ]
+        if k == "hole":
+            assert rec.seat is not None
+            out = [
+                GameEvent(
+                    "hole",
+                    {"seat": rec.seat, "cards": list(rec.cards), "type": 1},
+                    frozenset({rec.seat}),
+                )
+            ]
+            h = t.hand
+            if h is not None and rec.seat == h.seats[-1]:
+                out.append(
+                    GameEvent("deal", {"seats": list(h.seats), "count": len(rec.cards), "type": 1})
+                )
+            return out
+        if k == "board":
+            return [
+                GameEvent(
+                    "board",
+                    {
+                        "cards": list(rec.cards),
+                        "board": list(rec.get("board", ())),
+                        "stage": rec.stage,
+                        "type": 2,
+                    },
+                )
+            ]
+        if k in ("post", "refuse", "fold", "check", "call", "bet", "raise", "discard", "muck"):
+            data = {
+                "seat": rec.seat,
+                "index": rec.index,
+                "name": k,
+                "amount": _s(rec.amount),
+                "total": _s(rec.total),
+                "allin": rec.allin,
+                "stage": rec.stage,
+                "type": 3,
+            }
+            if k == "post":
+                data["blind"] = rec.text
+                data["dead"] = _s(rec.get("dead"))
+            out = []
+            if k == "discard":
+                data["count"] = rec.get("count")
+                out.append(
+                    GameEvent(
+                        "hole",
+                        {
+                            "seat": rec.seat,
+                            "cards": list(rec.get("hand")),
+                            "type": 1,
+                            "replaced": list(rec.get("positions")),
+                        },
+                        frozenset({rec.seat}),
+                    )
+                )
+            return [GameEvent("action", data)] + out
+        if k == "return":
+            return [GameEvent("return", {"seat": rec.seat, "amount": str(rec.amount)})]
+        if k == "pots":
+            return [
+                GameEvent(
+                    "pots",
+                    {
+                        "stage": rec.stage,
+                        "pots": [
+                            {"amount": str(p.amount), "seats": list(p.eligible)} for p in rec.pots
+                        ],
+                        "type": 4,
+                    },
+                )
+            ]
+        if k == "show":
+            return [
+                GameEvent(
+                    "show",
+                    {"seat": rec.seat, "cards": list(rec.cards), "text": rec.text, "type": 5},
+                )
+            ]
+        if k == "award":
+            return [
+                GameEvent(
+                    "award",
+                    {
+                        "seat": rec.seat,
+                        "amount": str(rec.amount),
+                        "pot": rec.get("pot"),
+                        "text": rec.text,
+                        "type": 6,
+                    },
+                )
+            ]
+        if k == "cancel":
+            return [GameEvent("cancel", {"reason": rec.text})]
+        if k == "timeout":
+            return [GameEvent("timeout", {"seat": rec.seat, "decision": rec.text, "type": 9})]
+        if k == "handover":
+            deltas = dict(rec.get("deltas", ()))
+            last = t.last_hand
+            names = {s: n for s, n, _ in last.players} if last is not None else {}
+            return [
+                GameEvent(
+                    "handover",
+                    {
+                        "handid": rec.text,
+                        "deltas": {str(s): str(d) for s, d in deltas.items()},
+                        "names": {str(s): n for s, n in names.items()},
+                        "stacks": {str(s): str(v) for s, v in rec.get("stacks", ())},
+                        "seed": shuffle.seed_hex(self._seed) if self._seed else None,
+                        "commitment": self._commitment,
+                        "type": 7,
+                    },
+                )
+            ]
+        return []
+
+    def _close(self, why: str) -> None:
+        """Close the table for good: refund a running hand, cash everyone out."""
+        if self._over:
+            return
+        self._cancel_timer()
+        self._cancel_empty_timer()
+        if self.table.in_hand:
+            self.table.abort_hand()
+        for seat in sorted(self.table.players):
+            self.table.remove(seat)
+        stacks = [Decimal(0)] * self.seats
+        for rec in self.table.drain():
+            for event in self._events(rec):
+                self._emit(event)
+            if rec.kind == "leave" and rec.seat is not None:
+                stacks[rec.seat] = rec.amount or Decimal(0)
+        self._over = True
+        self._result = {
+            "winners": [],
+            "scores": [str(v) for v in stacks],
+            "summary": f"table closed ({why}) after {self.table.hands_played} hands",
+            "hands": self.table.hands_played,
+        }
+        self._emit(GameEvent(GAME_OVER, {"result": self._result}))
+
+
+class _PokerFactory:
+    """Common parts of the poker game factories."""
+
+    variants: tuple[str, ...] = ("fixed-limit", "no-limit", "pot-limit")
+    frontends: tuple[str, ...] = ("xml", "web")
+    min_seats = 2
+    rules_variant: rules.Variant = rules.TEXAS_HOLDEM
+
+    def create(self, config: GameConfig, context: GameContext) -> PokerGame:
+        """A new table.
+
+        :raises hub.model.GameError: for options the table does not accept.
+        """
+        return PokerGame(config, context, self.rules_variant)
+
+    def adapter(self, frontend: str) -> Any:
+        """Front-end adapters are provided by the front ends' owners (none here yet)."""
+        return None
+
+
+@implementer(IGameFactory)
+class TexasHoldemFactory(_PokerFactory):
+    """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats."""
+
+    name = "texas-holdem"
+    summary = "Texas Hold'em poker: fixed limit (default), no limit or pot limit."
+    max_seats = 10
+    default_seats = 10
+    rules_variant = rules.TEXAS_HOLDEM
+
+
+@implementer(IGameFactory)
+class FiveCardDrawFactory(_PokerFactory):
+    """Five-card draw: one discard round between two betting rounds; 2–6 seats."""
+
+    name = "five-card-draw"
+    summary = "Five-card draw poker: bet, change up to three cards, bet, show down."
+    max_seats = 6
+    default_seats = 6
+    rules_variant = rules.FIVE_CARD_DRAW

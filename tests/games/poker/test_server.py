@@ -1,0 +1,336 @@
+"""The poker game plugin: timers on a clock, events, views, factories."""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal as D
+
+import pytest
+from twisted.internet import task
+from zope.interface.verify import verifyObject
+
+from games.poker import rules as R
+from games.poker import shuffle
+from games.poker.server import FiveCardDrawFactory, TexasHoldemFactory
+from hub.interfaces import IGame, IGameFactory
+from hub.model import (
+    GAME_OVER,
+    OVER,
+    RUNNING,
+    TURN,
+    WAITING,
+    BadAction,
+    GameConfig,
+    GameContext,
+    GameError,
+    IllegalAction,
+)
+
+
+class Game:
+    """A poker game on a task.Clock, with its events collected."""
+
+    def __init__(self, seats=4, variant=None, factory=None, **options):
+        self.clock = task.Clock()
+        self.events = []
+        ctx = GameContext(self.clock, self.events.append, random.Random(7), "g1")
+        factory = factory or TexasHoldemFactory()
+        self.game = factory.create(GameConfig("t", variant, seats, options), ctx)
+
+    def kinds(self, kind):
+        return [e for e in self.events if e.kind == kind]
+
+    def last_turn(self):
+        return self.kinds(TURN)[-1].data
+
+    def play_turn(self, choose=None):
+        turn = self.game.table.turn
+        legal = self.game.legal_actions(turn.seat)
+        action = choose(legal) if choose else legal[0]
+        self.game.act(
+            turn.seat, {"index": action["index"], "amount": action.get("min", action.get("amount"))}
+        )
+
+
+def test_factories_provide_the_interface():
+    for f, name, top in (
+        (TexasHoldemFactory(), "texas-holdem", 10),
+        (FiveCardDrawFactory(), "five-card-draw", 6),
+    ):
+        verifyObject(IGameFactory, f)
+        assert f.name == name and f.max_seats == top and f.min_seats == 2
+        assert list(f.variants) == ["fixed-limit", "no-limit", "pot-limit"]
+        assert set(f.frontends) == {"xml", "web"}
+    g = Game()
+    verifyObject(IGame, g.game)
+
+
+def test_bad_options_are_refused():
+    with pytest.raises(GameError):
+        Game(stakes="abc")
+    with pytest.raises(GameError):
+        Game(nonsense=1)
+    with pytest.raises(GameError):
+        Game(variant="omaha")
+    with pytest.raises(GameError):
+        Game(action_time=-1)
+
+
+def test_a_hand_with_events_turns_and_private_hole_cards():
+    g = Game(seats=3, auto_post=True)
+    assert g.game.state == WAITING
+    g.game.seat_player(0, "ann")
+    g.game.seat_player(1, "bob")
+    assert g.game.state == RUNNING
+    buyins = g.kinds("buyin")
+    assert [(e.data["name"], e.data["amount"]) for e in buyins] == [
+        ("ann", "1000"),
+        ("bob", "1000"),
+    ]
+    hand = g.kinds("hand")[0].data
+    assert len(hand["commitment"]) == 64
+    holes = g.kinds("hole")
+    assert {tuple(e.seats) for e in holes} == {(0,), (1,)}
+    for e in holes:
+        assert e.data["seat"] in e.seats and len(e.data["cards"]) == 2
+    turn = g.last_turn()
+    assert turn["timeleft_ms"] == 30_000
+    assert {a["name"] for a in turn["legal"]} == {"fold", "call", "raise"}
+    # views hide other players' cards
+    v0 = g.game.view(0)
+    mine = next(p for p in v0["players"] if p["seat"] == 0)["holecards"]
+    theirs = next(p for p in v0["players"] if p["seat"] == 1)["holecards"]
+    assert mine == g.game.table.hand.hole[0] and theirs == [-1, -1]
+    spectator = g.game.view(None)
+    assert all(c == -1 for p in spectator["players"] for c in p["holecards"])
+    # play the hand out: everybody checks/calls
+    while g.game.table.in_hand:
+        g.play_turn(lambda legal: next(a for a in legal if a["name"] in ("check", "call", "show")))
+    over = g.kinds("handover")[-1].data
+    assert sum(D(v) for v in over["deltas"].values()) == 0
+    # the seed is revealed and matches the commitment and the cards dealt
+    rec = g.game.table.last_hand
+    assert shuffle.verify(over["commitment"], over["seed"], dict(rec.dealt))
+    assert rec.get("seed") == over["seed"]
+
+
+def test_showdown_pause_then_next_hand():
+    g = Game(seats=2, auto_post=True)
+    g.game.seat_player(0, "ann")
+    g.game.seat_player(1, "bob")
+    g.play_turn(lambda legal: next(a for a in legal if a["name"] == "fold"))
+    g.play_turn(lambda legal: next(a for a in legal if a["name"] == "muck"))
+    assert len(g.kinds("hand")) == 1 and not g.game.table.in_hand
+    g.clock.advance(3.9)
+    assert len(g.kinds("hand")) == 1
+    g.clock.advance(0.2)
+    assert len(g.kinds("hand")) == 2
+
+
+def test_action_timeout_folds_and_sits_out():
+    g = Game(seats=3, auto_post=True)
+    for s, n in enumerate(("ann", "bob", "cy")):
+        g.game.seat_player(s, n)
+    turn = g.game.table.turn
+    g.clock.advance(29.9)
+    assert g.game.table.turn == turn
+    g.clock.advance(0.2)
+    assert [e.data["seat"] for e in g.kinds("timeout")] == [turn.seat]
+    assert turn.seat in g.game.table.hand.folded
+    assert g.game.table.players[turn.seat].sit_out_next
+
+
+def test_blind_timeout_sits_out():
+    g = Game(seats=3)
+    for s, n in enumerate(("ann", "bob", "cy")):
+        g.game.seat_player(s, n)
+    # blinds are asked for (not automatic)
+    turn = g.last_turn()
+    assert turn["decision"] == "blind" and turn["timeleft_ms"] == 15_000
+    assert {a["name"] for a in turn["legal"]} == {"post", "sitout"}
+    seat = turn["seat"]
+    g.clock.advance(15)
+    assert g.game.table.players[seat].sitting_out
+
+
+def test_auto_post_action_outside_the_turn():
+    g = Game(seats=3)
+    g.game.seat_player(0, "ann")
+    g.game.act(0, {"index": 5, "amount": "1"})
+    assert g.game.table.players[0].auto_post
+
+
+def test_bad_and_illegal_actions():
+    g = Game(seats=2, auto_post=True)
+    g.game.seat_player(0, "ann")
+    g.game.seat_player(1, "bob")
+    seat = g.game.table.turn.seat
+    other = 1 - seat
+    with pytest.raises(BadAction):
+        g.game.act(seat, "fold")
+    with pytest.raises(BadAction):
+        g.game.act(seat, {"index": 99})
+    with pytest.raises(BadAction):
+        g.game.act(seat, {"index": 4, "amount": 40.0})
+    with pytest.raises(IllegalAction):
+        g.game.act(other, {"index": 2})
+    with pytest.raises(IllegalAction):
+        g.game.act(seat, {"index": 1})  # owes the big blind
+    n = len(g.events)
+    with pytest.raises(IllegalAction):
+        g.game.act(seat, {"index": 13, "seat": 1, "name": "x"})
+    assert len(g.events) == n
+
+
+def test_take_seat_action_and_leave_cashes_out():
+    g = Game(seats=4, auto_post=True)
+    g.game.act(None, {"index": 11, "seat": 2, "amount": "250", "name": "ann"})
+    assert g.kinds("buyin")[-1].data == {"seat": 2, "name": "ann", "amount": "250"}
+    with pytest.raises(IllegalAction):
+        g.game.act(None, {"index": 11, "seat": 3, "amount": "1", "name": "bob"})  # < big blind
+    g.game.leave(2)
+    assert g.kinds("cashout")[-1].data == {"seat": 2, "name": "ann", "amount": "250"}
+
+
+def test_leave_mid_hand_cashes_out_at_hand_end():
+    g = Game(seats=3, auto_post=True)
+    for s, n in enumerate(("ann", "bob", "cy")):
+        g.game.seat_player(s, n)
+    out = next(s for s in range(3) if s != g.game.table.turn.seat)
+    g.game.leave(out)
+    assert not g.kinds("cashout")
+    while g.game.table.in_hand:
+        g.play_turn(lambda legal: next(a for a in legal if a["name"] in ("check", "call", "muck")))
+    cash = g.kinds("cashout")
+    assert [e.data["seat"] for e in cash] == [out]
+    assert (
+        D(cash[0].data["amount"])
+        == g.game.table.last_hand.players[
+            [p[0] for p in g.game.table.last_hand.players].index(out)
+        ][2]
+        + dict(g.game.table.last_hand.deltas)[out]
+    )
+
+
+def test_empty_table_closes_after_ten_minutes():
+    g = Game(seats=2)
+    g.clock.advance(599)
+    assert g.game.state == WAITING
+    g.clock.advance(1)
+    assert g.game.state == OVER
+    assert g.kinds(GAME_OVER)
+    assert not g.clock.getDelayedCalls()
+
+
+def test_empty_timer_stops_while_seated_and_restarts_when_empty():
+    g = Game(seats=2)
+    g.clock.advance(300)
+    g.game.seat_player(0, "ann")
+    g.clock.advance(600)
+    assert g.game.state != OVER
+    g.game.leave(0)
+    g.clock.advance(600)
+    assert g.game.state == OVER
+
+
+def test_stop_refunds_the_hand_and_cashes_out_everyone():
+    g = Game(seats=3, auto_post=True)
+    for s, n in enumerate(("ann", "bob", "cy")):
+        g.game.seat_player(s, n)
+    g.play_turn(lambda legal: next(a for a in legal if a["name"] == "raise"))
+    g.game.stop()
+    cash = {e.data["seat"]: D(e.data["amount"]) for e in g.kinds("cashout")}
+    assert cash == {0: 1000, 1: 1000, 2: 1000}
+    assert g.game.state == OVER and g.game.result()["scores"] == ["1000", "1000", "1000"]
+    assert not g.clock.getDelayedCalls()
+
+
+def test_ledger_conservation_over_many_hands_with_timeouts():
+    g = Game(seats=4, auto_post=True, stakes="2/4", buyin="40")
+    for s, n in enumerate(("a", "b", "c", "d")):
+        g.game.seat_player(s, n)
+    rng = random.Random(3)
+    for _ in range(3000):
+        if g.game.state == OVER:
+            break
+        for s in range(4):
+            p = g.game.table.players.get(s)
+            if p is not None and p.sitting_out and p.stack > 0 and rng.random() < 0.5:
+                g.game.act(s, {"index": 7})
+            elif p is not None and p.stack == 0 and not p.leaving:
+                g.game.leave(s)  # busted: leaves (at the end of the hand) ...
+            elif p is None:
+                g.game.seat_player(s, f"{s}-{rng.random()}")  # ... and someone sits down
+        turn = g.game.table.turn
+        if turn is None:
+            g.clock.advance(4)
+            continue
+        if rng.random() < 0.1:
+            g.clock.advance(30)
+            continue
+        legal = g.game.legal_actions(turn.seat)
+        a = rng.choice(legal)
+        g.game.act(turn.seat, {"index": a["index"], "amount": a.get("min", a.get("amount"))})
+    bought = sum(D(e.data["amount"]) for e in g.kinds("buyin"))
+    cashed = sum(D(e.data["amount"]) for e in g.kinds("cashout"))
+    assert g.game.table.chips_in_play() + cashed == bought
+    assert len(g.kinds("handover")) > 20
+    for e in g.kinds("handover"):
+        assert sum(D(v) for v in e.data["deltas"].values()) == 0
+
+
+def test_five_card_draw_discard_turn():
+    g = Game(seats=3, factory=FiveCardDrawFactory(), auto_post=True)
+    for s, n in enumerate(("ann", "bob", "cy")):
+        g.game.seat_player(s, n)
+    while g.game.table.state != R.DISCARD_ROUND:
+        g.play_turn(lambda legal: next(a for a in legal if a["name"] in ("check", "call")))
+    turn = g.last_turn()
+    assert turn["decision"] == "discard"
+    assert turn["legal"] == [{"index": 10, "name": "discard", "count": 3}]
+    seat = turn["seat"]
+    before = list(g.game.table.hand.hole[seat])
+    g.game.act(seat, {"index": 10, "discarded": [0, 1]})
+    after = g.game.table.hand.hole[seat]
+    assert after[2:] == before[2:] and after[:2] != before[:2]
+    private = [e for e in g.kinds("hole") if e.data.get("replaced")]
+    assert private[-1].seats == frozenset({seat}) and private[-1].data["cards"] == after
+
+
+def test_no_limit_raise_amount_from_string():
+    g = Game(seats=2, variant="no-limit", auto_post=True)
+    g.game.seat_player(0, "ann")
+    g.game.seat_player(1, "bob")
+    seat = g.game.table.turn.seat
+    raise_ = next(a for a in g.game.legal_actions(seat) if a["name"] == "raise")
+    assert (raise_["min"], raise_["max"]) == ("20", "1000")
+    g.game.act(seat, {"index": 4, "amount": "55"})
+    assert g.game.table.hand.current_bet == 55
+
+
+def test_builtin_meta_files_load_through_the_registry(tmp_path):
+    from hub.lobby import Lobby
+    from hub.registry import Registry, builtin_meta_dir
+
+    registry = Registry(tmp_path, task.Clock(), builtin_meta_dir())
+    registry.load()
+    holdem = registry.game_factory("texas-holdem")
+    draw = registry.game_factory("five-card-draw")
+    assert holdem.name == "texas-holdem" and draw.name == "five-card-draw"
+    clock = task.Clock()
+    lobby = Lobby(registry, clock, rng=random.Random(1))
+    game = lobby.create_game("texas-holdem", seats=["open"] * 3, options={"auto_post": True})
+    seen = []
+
+    class Watcher:
+        def game_event(self, g, event):
+            seen.append(event)
+
+    game.observe(Watcher(), seat=0)
+    game.take_seat("ann", 0)
+    game.take_seat("bob", 1)
+    assert game.state == RUNNING
+    # the observer at seat 0 sees its own hole cards only
+    holes = [e for e in seen if e.kind == "hole"]
+    assert [e.data["seat"] for e in holes] == [0]
+    lobby.stop()
