@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fetch": ("hub.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),
     "account": ("hub.store.cli:account_main", "create|delete|list|set-type|grant accounts"),
     "ledger": ("hub.store.cli:ledger_main", "check that every chip is accounted for"),
+    "match": ("hub.match:main", "play duplicate poker deals between two bots, mbb/hand ± 95% CI"),
 }
 
 

@@ -1,0 +1,143 @@
+"""Check a finished hand against its provably fair shuffle (``gamehub verify-hand``).
+
+A hand record (the engine's :class:`games.poker.rules.HandRecord`, or the mapping the
+store keeps for it) carries the shuffle ``commitment`` published before the deal, the
+``seed`` revealed after it, and ``dealt``: ``(deck position, card)`` of every card
+taken from the deck.  :func:`verify_hand` checks that the seed matches the commitment,
+that every dealt card is the seed's deck card at its position (see
+:mod:`games.poker.shuffle`), and that the board and every hole card listed in the
+record were among the cards dealt.
+
+A record without ``dealt`` (the store keeps ``dealer``, ``players`` with ``seat`` and
+shown ``hole`` cards, and ``board``) is checked by the engine's documented Texas
+Hold'em deal order: with ``P`` players dealt in, ordered clockwise from the seat left
+of the button, player ``i``'s ``k``-th hole card is deck position ``k * P + i``; then
+one burn card before each street: flop at ``2P+1..2P+3``, turn ``2P+5``, river ``2P+7``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import HIDDEN
+from .shuffle import Verdict, verify
+
+
+def _get(record: Any, key: str) -> Any:
+    """``key`` from a mapping, an attribute, or the record's ``extra``."""
+    if isinstance(record, Mapping):
+        if key in record:
+            return record[key]
+        extra = record.get("extra")
+    else:
+        if hasattr(record, key):
+            return getattr(record, key)
+        extra = getattr(record, "extra", None)
+    if isinstance(extra, Mapping):
+        return extra.get(key)
+    if isinstance(extra, Sequence) and not isinstance(extra, str):
+        for item in extra:
+            if isinstance(item, Sequence) and len(item) == 2 and item[0] == key:
+                return item[1]
+    return None
+
+
+def _dealt_positions(dealt: Any) -> dict[int, int]:
+    """``{position: card}`` from ``[(pos, card), ...]``, ``{pos: card}`` or ``[card, ...]``."""
+    if isinstance(dealt, Mapping):
+        return {int(k): int(v) for k, v in dealt.items()}
+    out: dict[int, int] = {}
+    for i, item in enumerate(dealt):
+        if isinstance(item, Sequence) and not isinstance(item, str):
+            pos, card = item
+            out[int(pos)] = int(card)
+        elif isinstance(item, Mapping):
+            out[int(item["position"])] = int(item["card"])
+        else:
+            out[i] = int(item)
+    return out
+
+
+def _cards_listed(record: Any) -> list[int]:
+    cards: list[int] = []
+    board = _get(record, "board") or ()
+    cards.extend(int(c) for c in board)
+    hole = _get(record, "hole") or ()
+    items = hole.items() if isinstance(hole, Mapping) else hole
+    for entry in items:
+        if isinstance(entry, Mapping):  # {"seat": s, "cards": [...]}
+            seat_cards = entry.get("cards", ())
+        else:
+            _, seat_cards = entry
+        cards.extend(int(c) for c in seat_cards or ())
+    return [c for c in cards if c != HIDDEN]
+
+
+def holdem_positions(record: Any) -> dict[int, int]:
+    """``{deck position: card}`` of the known cards of a Texas Hold'em hand record
+    without ``dealt``, by the engine's deal order (see the module docstring)."""
+    dealer = _get(record, "dealer")
+    if dealer is None:
+        dealer = _get(record, "button")
+    players = _get(record, "players") or ()
+    holes: dict[int, list[int]] = {}
+    for p in players:
+        if isinstance(p, Mapping):
+            seat, hole = p.get("seat"), p.get("hole") or ()
+        else:  # (seat, name, stack) tuples of a HandRecord: cards are in ``hole``
+            seat, hole = p[0], ()
+        if seat is None:
+            raise ValueError("a player without a seat")
+        holes[int(seat)] = [int(c) for c in hole]
+    for entry in _get(record, "hole") or ():
+        if isinstance(entry, Mapping):
+            holes[int(entry["seat"])] = [int(c) for c in entry.get("cards", ())]
+        else:
+            holes[int(entry[0])] = [int(c) for c in entry[1]]
+    if dealer is None or not holes:
+        raise ValueError("the record names no dealer or no players")
+    b = int(dealer)
+    top = max(holes) + 1
+    order = sorted(holes, key=lambda s: (s - b - 1) % max(top, b + 1))
+    n = len(order)
+    out: dict[int, int] = {}
+    for i, seat in enumerate(order):
+        for k, c in enumerate(holes[seat][:2]):
+            if c != HIDDEN:
+                out[k * n + i] = c
+    board_positions = [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7]
+    for pos, c in zip(board_positions, _get(record, "board") or (), strict=False):
+        out[pos] = int(c)
+    return out
+
+
+def verify_hand(record: Any) -> Verdict:
+    """Recompute the deck of a stored hand from its revealed seed and check it.
+
+    :param record: a ``HandRecord`` or a mapping with ``commitment``, ``seed`` (hex),
+        ``dealt`` and optionally ``board`` and ``hole`` (directly or under ``extra``);
+        or a store hand (``dealer``, ``players`` with ``seat`` and ``hole``, ``board``).
+    :returns: a :class:`~.shuffle.Verdict` ``(ok, reason)``; never raises for a bad
+        record (a malformed one is simply not ok).
+    """
+    commitment = _get(record, "commitment")
+    seed = _get(record, "seed")
+    if not commitment:
+        return Verdict(False, "the hand has no shuffle commitment")
+    if not seed:
+        return Verdict(False, "the hand's seed was not revealed")
+    try:
+        raw = _get(record, "dealt")
+        dealt = _dealt_positions(raw) if raw else holdem_positions(record)
+        listed = _cards_listed(record)
+    except (TypeError, ValueError, KeyError) as e:
+        return Verdict(False, f"malformed hand record: {e}")
+    verdict = verify(commitment, seed, dealt)
+    if not verdict.ok:
+        return verdict
+    dealt_cards = set(dealt.values())
+    missing = [c for c in listed if c not in dealt_cards]
+    if missing:
+        return Verdict(False, f"card {missing[0]} is in the record but was never dealt")
+    return Verdict(True, f"{verdict.reason}; board and hole cards were all dealt")
