@@ -368,3 +368,61 @@ def test_history_replay_and_stats_plot(page, hub):
     top = stats["leaderboard"][0]
     assert top["name"] in page.inner_text("#leaders tbody tr:first-child")
     screenshot(page, "stats-plot")
+
+
+def test_log_in_sit_at_holdem_with_a_bot_and_play_a_hand(page, hub):
+    bot = bot_for(hub, "texas-holdem", "caller")
+    # a guest may not sit at a poker table: a visible error
+    create_in_lobby(page, hub, "texas-holdem", ["human", f"bot:{bot}"])
+    page.locator(".notice.error").wait_for()
+    assert "log in" in notices(page)[0]
+    # create an account (the store's) and log in through the page
+    page.goto(hub.url("/account"))
+    page.fill("#create-name", "holdem-fan")
+    page.fill("#create-password", "fan-secret1")
+    page.click("#create button")
+    page.wait_for_selector("#logout")
+    page.click("#logout")
+    page.wait_for_selector("#login")
+    page.fill("#login-name", "holdem-fan")
+    page.fill("#login-password", "fan-secret1")
+    page.click("#login button")
+    page.wait_for_selector("#balance")
+    create_in_lobby(page, hub, "texas-holdem", ["human", f"bot:{bot}"])
+    page.wait_for_url("**/game/*")
+    game_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("#poker-table")
+    assert hub.get_json(f"/api/games/{game_id}")["seats"][0]["player"] == "holdem-fan"
+    refused = page.evaluate("() => GamePage.act({index: 13})")
+    assert refused is False and notices(page)
+    page.click(".notice.error .close")
+    clicks, shot, deadline = 0, False, time.monotonic() + 120
+    preference = ["check", "call", "post", "show", "muck", "bet", "raise", "fold"]
+    while page.locator("#last-hand").count() == 0:
+        assert clicks < 60 and time.monotonic() < deadline, "the hand did not end"
+        page.wait_for_function(
+            "() => document.querySelector('#last-hand')"
+            " || document.querySelector('button.poker-action')",
+            timeout=30_000,
+        )
+        if page.locator("#last-hand").count():
+            break
+        names = page.locator("button.poker-action").evaluate_all(
+            "buttons => buttons.map(b => b.dataset.name)"
+        )
+        if not names:
+            continue
+        choice = min(names, key=lambda n: preference.index(n) if n in preference else 99)
+        page.locator(f"button.poker-action[data-name='{choice}']").first.click()
+        clicks += 1
+        if not shot:
+            shot = True
+            screenshot(page, "game-holdem-playing")
+        page.wait_for_timeout(50)
+        assert page.locator(".notice.error").count() == 0, notices(page)
+    text = page.inner_text("#last-hand")
+    assert "holdem-fan" in text
+    assert clicks >= 1
+    transcript = hub.request("GET", f"/api/games/{game_id}/transcript")[1].decode()
+    assert "web:holdem-fan in" in transcript
+    screenshot(page, "game-holdem-hand-over")

@@ -103,6 +103,15 @@ class WebFrontend:
         del self.finished[self.HISTORY_LIMIT :]
 
 
+#: game types whose seats hold chips of an account (unless the factory says otherwise)
+CHIP_GAMES = ("texas-holdem", "five-card-draw")
+
+
+def needs_account(game: Any) -> bool:
+    """Whether a person must be logged in to sit in ``game`` (its chips are an account's)."""
+    return bool(getattr(game.factory, "needs_account", game.type in CHIP_GAMES))
+
+
 def _json_safe(data: Any) -> Any:
     return json.loads(json.dumps(data, default=str))
 
@@ -217,6 +226,10 @@ class WebGames(WebResource, Games):
         wanted = body.get("seat")
         if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)):
             raise GameError("'seat' must be a seat number or null", 400)
+        if session.account is None and needs_account(game):
+            raise GameError(
+                f"log in to sit at a {game.type} table: the chips come from your account", 401
+            )
         seat = game.take_seat(session.name, wanted, kind="human")
         session.seats[game.id] = seat
         return 200, {"seat": seat, "game": self.hub.game_json(game)}

@@ -167,6 +167,7 @@ const GamePage = (() => {
   function describe(event) {
     const d = event.data || {};
     if (d.line) return d.line;
+    if (d.text) return (d.seat !== undefined ? (seatNames()[d.seat] || "seat " + d.seat) + ": " : "") + d.text;
     if (d.move !== undefined && d.seat !== undefined) return (seatNames()[d.seat] || "seat " + d.seat) + ": " + event.kind + " " + d.move;
     if (event.kind === "turn") return "turn: " + (seatNames()[d.seat] || "seat " + d.seat);
     if (event.kind === "over") return "game over: " + ((d.result && d.result.summary) || "");
@@ -186,6 +187,8 @@ const GamePage = (() => {
   }
 
   function gameEvent(event) {
+    const r = renderer();
+    if (r.event) r.event(event, state);
     if (event.kind === "turn") {
       state.turn = event.data;
       if (event.data.seat === state.seat) state.legal = event.data.legal || [];

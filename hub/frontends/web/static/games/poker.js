@@ -1,2 +1,84 @@
-// Poker renderer (filled in when the poker game lands; the generic renderer is used until then).
+// Poker (texas-holdem, five-card-draw): board, pots, seats with stacks and cards,
+// and one button (or amount field, or card choice) per legal action.
 "use strict";
+window.GameRenderers = window.GameRenderers || {};
+(() => {
+  const RANKS = "23456789TJQKA", SUITS = "♣♦♥♠";
+  const STAGES = ["pre-flop", "flop", "turn", "river", "showdown"];
+  let lastHand = null, lastHandId = null;
+  const discard = new Set();
+
+  function cardNode(el, c) {
+    if (c === -1 || c === null || c === undefined) return el("span", {class: "card back", title: "hidden"}, "");
+    const rank = RANKS[Math.floor(c / 4)], suit = c % 4;
+    return el("span", {class: "card" + (suit === 1 || suit === 2 ? " red" : ""), dataset: {card: c}},
+      rank + SUITS[suit]);
+  }
+
+  function money(v) { return v === null || v === undefined ? "" : String(v); }
+
+  const renderer = {
+    event(event) {
+      if (event.kind === "handover") lastHand = event.data;
+      if (event.kind === "hand") { lastHandId = event.data.handid; discard.clear(); }
+    },
+    board(ctx) {
+      const {el} = Hub;
+      const v = ctx.view || {};
+      const players = v.players || [];
+      const running = v.handid !== null && v.handid !== undefined;
+      const table = el("div", {class: "poker-table", id: "poker-table"},
+        el("div", {class: "row"}, el("b", {}, (v.game || "poker") + " · " + (v.variant || "")),
+          el("span", {class: "small"}, "stakes " + (v.stakes || "") + " · blinds " + v.smallblind + "/" + v.bigblind)),
+        el("div", {class: "small"}, running ? "hand " + v.handid + " · " + (STAGES[v.stage] || "") : "waiting for the next hand"),
+        el("div", {class: "cards", id: "board-cards"}, (v.boardcards || []).map(c => cardNode(el, c))),
+        el("div", {id: "pot"}, "Pot: " + money(v.pot),
+          (v.pots || []).length > 1 ? " (" + v.pots.map(p => p.amount).join(" + ") + ")" : ""),
+        v.commitment ? el("div", {class: "small mono", title: "shuffle commitment"}, "commitment " + String(v.commitment).slice(0, 16) + "…") : null);
+      const seats = el("div", {class: "poker-seats", id: "poker-seats"}, players.map(p => {
+        const marks = [p.seat === v.buttonseat ? "D" : "", p.seat === v.smallblindseat ? "SB" : "", p.seat === v.bigblindseat ? "BB" : ""].filter(Boolean);
+        return el("div", {class: "poker-seat" + (p.seat === v.currentplayerseat ? " to-act" : ""), dataset: {seat: p.seat}},
+          el("div", {}, el("b", {}, p.accountname), p.seat === ctx.seat ? " (you)" : "", marks.length ? " · " + marks.join(" ") : ""),
+          el("div", {class: "small"}, "stack ", el("span", {class: "stack"}, money(p.bankroll)),
+            p.inpot && p.inpot !== "0" ? " · in pot " + p.inpot : ""),
+          el("div", {class: "small muted"}, p.state + (p.lastaction ? " · " + p.lastaction : "")),
+          el("div", {class: "cards"}, (p.holecards || []).map((c, i) => {
+            const node = cardNode(el, c);
+            if (p.seat === ctx.seat && ctx.legal.some(a => a.name === "discard")) {
+              node.classList.add("pickable");
+              if (discard.has(i)) node.classList.add("picked");
+              node.addEventListener("click", () => { discard.has(i) ? discard.delete(i) : discard.add(i); GamePage.render(); });
+            }
+            return node;
+          })));
+      }));
+      const last = lastHand ? el("div", {class: "small", id: "last-hand"}, "Last hand " + lastHand.handid + ": ",
+        Object.entries(lastHand.deltas || {}).map(([seat, d]) =>
+          ((lastHand.names || {})[seat] || "seat " + seat) + " " + (String(d).startsWith("-") ? d : "+" + d)).join(", ")) : null;
+      return [table, seats, last];
+    },
+    actions(ctx) {
+      const {el} = Hub;
+      if (!ctx.legal.length) return [el("span", {class: "muted"}, "Not your turn.")];
+      return ctx.legal.map(a => {
+        if (a.min !== undefined && a.max !== undefined) {
+          const input = el("input", {type: "number", step: "any", min: a.min, max: a.max, value: a.min,
+            class: "amount", "aria-label": a.name + " amount"});
+          return el("form", {class: "row poker-form", onsubmit: ev => {
+            ev.preventDefault(); ctx.act({index: a.index, amount: input.value});
+          }}, input, el("button", {type: "submit", class: "poker-action", dataset: {name: a.name}},
+            a.name + " (" + a.min + "–" + a.max + ")"));
+        }
+        if (a.name === "discard") {
+          return el("button", {class: "poker-action", dataset: {name: a.name},
+            onclick: () => ctx.act({index: a.index, discarded: [...discard].sort()})},
+            discard.size ? "change " + discard.size + " card(s)" : "stand pat");
+        }
+        return el("button", {class: "poker-action" + (a.name === "fold" ? " secondary" : ""), dataset: {name: a.name},
+          onclick: () => ctx.act({index: a.index})}, a.name + (a.amount ? " " + a.amount : ""));
+      });
+    },
+  };
+  window.GameRenderers["texas-holdem"] = renderer;
+  window.GameRenderers["five-card-draw"] = renderer;
+})();
