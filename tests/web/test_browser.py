@@ -426,3 +426,29 @@ def test_log_in_sit_at_holdem_with_a_bot_and_play_a_hand(page, hub):
     transcript = hub.request("GET", f"/api/games/{game_id}/transcript")[1].decode()
     assert "web:holdem-fan in" in transcript
     screenshot(page, "game-holdem-hand-over")
+
+
+def test_shuffle_verification_in_the_browser(page, hub):
+    shuffle = pytest.importorskip("games.poker.shuffle")
+    seed = "ab" * 32
+    deck = shuffle.deck_from_seed(seed)
+    cards = pytest.importorskip("games.poker.cards")
+    dealt = " ".join(cards.format(c) for c in deck[:4])
+    query = f"seed={seed}&commitment={shuffle.commitment(seed)}"
+    page.goto(hub.url(f"/history?{query}#verify"))
+    page.fill("#v-cards", dealt)
+    page.click("#verify-form button")
+    verdict = page.locator("#verify-verdict")
+    verdict.wait_for()
+    assert "✔ SHA-256(seed) equals the commitment" in verdict.inner_text()
+    assert "✔ The cards dealt follow the deck" in verdict.inner_text()
+    shown = page.inner_text("#verify-deck").split(": ", 1)[1].split()
+    assert shown == [cards.format(c) for c in deck]
+    screenshot(page, "history-verify")
+    page.fill("#v-commitment", "00" * 32)
+    page.click("#verify-form button")
+    page.wait_for_selector("#verify-verdict:has-text('✘')")
+    page.fill("#v-seed", "not hex")
+    page.click("#verify-form button")
+    page.locator(".notice.error").wait_for()
+    assert "64 lowercase hex" in notices(page)[0]

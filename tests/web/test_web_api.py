@@ -336,3 +336,12 @@ def test_login_needs_csrf_once_a_session_exists(hub):
         "POST", "/api/session", {"name": "x", "password": "y"}, csrf=False
     )
     assert status == 403
+
+
+def test_history_hands_and_stats_answer_and_check_their_arguments(hub):
+    assert isinstance(hub.get_json("/api/hands"), list)
+    for path in ("/api/history?limit=0", "/api/history?limit=x", "/api/hands?limit=5000"):
+        status, body, _ = hub.request("GET", path)
+        assert status == 400 and "limit" in json.loads(body)["error"], path
+    stats = hub.get_json("/api/stats")
+    assert set(stats) == {"leaderboard", "series", "games"}

@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from twisted.web.pages import notFound
-from twisted.web.resource import Resource
+from twisted.web.resource import IResource, Resource
 from twisted.web.server import Site
 
 from hub.distribution import PluginsResource
 
 from .accounts import AccountResource, AccountsResource, SessionResource
 from .api import API
-from .info import History, Stats
+from .info import Hands, History, Stats
 from .play import LobbyEvents, Types, WebFrontend, WebGames
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -83,7 +83,7 @@ class StaticFiles(Resource):
         super().__init__()
         self.folder = folder
 
-    def getChild(self, path: bytes, request: Any) -> Resource:
+    def getChild(self, path: bytes, request: Any) -> IResource:
         """A file of the folder, a sub-folder, or 404."""
         name = path.decode("utf-8", "replace")
         if not _STATIC_NAME.match(name) or ".." in name:
@@ -113,7 +113,7 @@ class GamePages(Resource):
         super().__init__()
         self._page = page("game.html")
 
-    def getChild(self, path: bytes, request: Any) -> Resource:
+    def getChild(self, path: bytes, request: Any) -> IResource:
         """Every game id gets the same page."""
         if path and not request.postpath:
             return self._page
@@ -138,6 +138,7 @@ class Root(Resource):
         api.putChild(b"account", AccountResource(hub, self.web))
         api.putChild(b"history", History(hub, self.web))
         api.putChild(b"stats", Stats(hub, self.web))
+        api.putChild(b"hands", Hands(hub, self.web))
         self.putChild(b"api", api)
         self.putChild(b"static", StaticFiles(STATIC))
         self.putChild(b"game", GamePages())
@@ -147,7 +148,7 @@ class Root(Resource):
             if path != b"plugins":
                 self.putChild(path, resource)
 
-    def getChildWithDefault(self, path: bytes, request: Any) -> Resource:
+    def getChildWithDefault(self, path: bytes, request: Any) -> IResource:
         """``/plugins`` (exactly) is the plugins page; below it, the downloads."""
         for name, value in SECURITY_HEADERS.items():
             request.setHeader(name, value)
@@ -155,7 +156,7 @@ class Root(Resource):
             return self._pages[b"plugins"]
         return super().getChildWithDefault(path, request)
 
-    def getChild(self, path: bytes, request: Any) -> Resource:
+    def getChild(self, path: bytes, request: Any) -> IResource:
         """Unknown pages: 404."""
         return notFound("No such page", "There is no such page.")
 

@@ -71,7 +71,7 @@ class JSONResource(Resource):
         super().__init__()
         self.hub = hub
 
-    def render(self, request) -> bytes:
+    def render(self, request) -> Any:
         """Dispatch to ``json_GET``/``json_POST``/..., mapping errors to JSON answers."""
         method = request.method.decode("ascii", "replace")
         handler = getattr(self, f"json_{method}", None)

@@ -144,3 +144,44 @@ class Stats(WebResource):
         """Statistics of the last (at most 1000) finished games."""
         d = finished_games(self.hub, self.web, _arg(request, "type"), None, MAX_LIMIT)
         return d.addCallback(lambda games: (200, statistics(games)))
+
+
+def _hand_json(hand: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "hand_id": hand.get("hand_id"),
+        "game_id": hand.get("game_id"),
+        "hand_key": hand.get("hand_key"),
+        "time": _iso(_when(hand.get("time"))),
+        "dealer": hand.get("dealer"),
+        "board": list(hand.get("board") or []),
+        "showdown": hand.get("showdown"),
+        "commitment": hand.get("commitment"),
+        "seed": hand.get("seed"),
+        "players": [
+            {
+                "name": p.get("name"),
+                "display": p.get("display"),
+                "seat": p.get("seat"),
+                "money_in": None if p.get("money_in") is None else str(p["money_in"]),
+                "winnings": None if p.get("winnings") is None else str(p["winnings"]),
+            }
+            for p in hand.get("players") or []
+        ],
+    }
+
+
+class Hands(WebResource):
+    """``GET /api/hands?game=&player=&limit=``: finished poker hands from the store."""
+
+    def json_GET(self, request: Any) -> Any:
+        """Hands, newest first (empty when the hub keeps no store)."""
+        store = self.hub.store
+        if store is None or not hasattr(store, "hands"):
+            return 200, []
+        d = defer.maybeDeferred(
+            store.hands,
+            game_id=_arg(request, "game"),
+            player=_arg(request, "player"),
+            limit=_limit(request, 50),
+        )
+        return d.addCallback(lambda hands: (200, [_hand_json(dict(h)) for h in hands]))

@@ -54,7 +54,10 @@ window.GameRenderers = window.GameRenderers || {};
       }));
       const last = lastHand ? el("div", {class: "small", id: "last-hand"}, "Last hand " + lastHand.handid + ": ",
         Object.entries(lastHand.deltas || {}).map(([seat, d]) =>
-          ((lastHand.names || {})[seat] || "seat " + seat) + " " + (String(d).startsWith("-") ? d : "+" + d)).join(", ")) : null;
+          ((lastHand.names || {})[seat] || "seat " + seat) + " " + (String(d).startsWith("-") ? d : "+" + d)).join(", "),
+        lastHand.seed ? [" · ", el("a", {id: "verify-link", target: "_blank", rel: "noopener",
+          href: "/history?" + new URLSearchParams({seed: lastHand.seed, commitment: lastHand.commitment || ""}) + "#verify"},
+          "verify the shuffle")] : null) : null;
       return [table, seats, last];
     },
     actions(ctx) {
