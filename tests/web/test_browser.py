@@ -169,6 +169,9 @@ def test_morris_against_a_bot_by_clicking(page, hub):
     page.wait_for_url("**/game/*")
     game_id = page.url.rsplit("/", 1)[1]
     page.wait_for_selector("svg.morris")
+    # the MNM Game-ID to paste into a C client: 13 characters [a-z0-9]
+    assert page.inner_text("#subtitle .gameid") == game_id and len(game_id) == 13
+    assert "(MNM Game-ID)" in page.inner_text("#subtitle")
     # a failed action shows a visible error: an action the engine refuses
     refused = page.evaluate("() => GamePage.act({move: 'Z9'})")
     assert refused is False

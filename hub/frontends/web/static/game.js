@@ -168,7 +168,7 @@ const GamePage = (() => {
     const d = event.data || {};
     if (d.line) return d.line;
     if (d.text) return (d.seat !== undefined ? (seatNames()[d.seat] || "seat " + d.seat) + ": " : "") + d.text;
-    if (d.move !== undefined && d.seat !== undefined) return (seatNames()[d.seat] || "seat " + d.seat) + ": " + event.kind + " " + d.move;
+    if (d.move !== undefined && d.seat !== undefined) return (seatNames()[d.seat] || "seat " + d.seat) + ": " + (typeof d.kind === "string" ? d.kind : event.kind) + " " + d.move;
     if (event.kind === "turn") return "turn: " + (seatNames()[d.seat] || "seat " + d.seat);
     if (event.kind === "over") return "game over: " + ((d.result && d.result.summary) || "");
     const copy = Object.assign({}, d); delete copy.legal;

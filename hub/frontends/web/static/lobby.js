@@ -63,9 +63,30 @@
     renderDetails();
   }
 
+  // What the selected game's public view says per seat: stacks, scores, pieces.
+  let detailView = {id: null, view: null};
+  async function loadDetailView(id) {
+    try {
+      const g = await Hub.request("GET", "/api/games/" + id);
+      if (selected === id) { detailView = {id, view: g.view}; renderDetails(); }
+    } catch (e) { /* the list shows what is known */ }
+  }
+  function seatExtra(view, seat) {
+    if (!view) return "";
+    if (Array.isArray(view.players)) {
+      const p = view.players.find(x => x.seat === seat);
+      if (p && p.bankroll !== undefined) return " · stack " + p.bankroll;
+    }
+    if (Array.isArray(view.scores) && view.scores[seat] !== undefined) return " · " + view.scores[seat] + " points";
+    if (Array.isArray(view.in_hand) && view.in_hand[seat] !== undefined) return " · " + view.in_hand[seat] + " in hand";
+    return "";
+  }
+
   function renderDetails() {
     const box = $("details");
     const g = games.get(selected);
+    if (g && detailView.id !== g.id) { detailView = {id: g.id, view: null}; loadDetailView(g.id); }
+    const view = g && detailView.id === g.id ? detailView.view : null;
     if (!g) { clear(box, el("h2", {}, "Details"), el("p", {class: "muted"}, "Select a game in the list.")); return; }
     const mnm = g.frontends.includes("mnm");
     const bots = (types.find(t => t.name === g.type) || {bots: []}).bots;
@@ -80,7 +101,7 @@
       g.result ? el("p", {class: "result"}, g.result.summary || JSON.stringify(g.result)) : null,
       el("ul", {class: "seat-list"}, g.seats.map(s => el("li", {},
         "Seat " + s.seat + ": ", s.player ? el("b", {}, s.player) : el("i", {class: "muted"}, "free"),
-        " (" + s.kind + (s.present === false ? ", left" : "") + ")",
+        " (" + s.kind + (s.present === false ? ", left" : "") + ")", seatExtra(view, s.seat),
         !s.player && g.state !== "over" && bots.length ? el("span", {}, " ",
           el("button", {class: "secondary small", onclick: () => giveBot(g, s.seat, bots[0])}, "bot: " + bots[0])) : null))),
       el("div", {class: "row"},
@@ -173,7 +194,7 @@
     }));
     Hub.stream("/api/lobby/events", {
       snapshot: data => { games.clear(); for (const g of data.games) games.set(g.id, g); renderList(); renderDetails(); },
-      game: g => { games.set(g.id, g); renderList(); if (g.id === selected) renderDetails(); },
+      game: g => { games.set(g.id, g); renderList(); if (g.id === selected) { renderDetails(); loadDetailView(g.id); } },
       removed: data => { games.delete(data.id); renderList(); if (data.id === selected) renderDetails(); },
     }, status => { $("live").textContent = status; $("live").className = "small status-" + status; });
   }
