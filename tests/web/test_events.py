@@ -124,3 +124,26 @@ def test_seat_events_are_filtered_per_seat():
     game._emit(GameEvent("secret", {"x": 1}, seats=frozenset({0})))
     assert any(d["kind"] == "secret" for e, d in frames(mine) if e == "game")
     assert not any(d["kind"] == "secret" for e, d in frames(other) if e == "game")
+
+
+def test_streams_are_capped():
+    from twisted.web.test.requesthelper import DummyRequest as Request
+
+    from hub.frontends.web.play import LobbyEvents, WebFrontend
+
+    clock, lobby, _ = make()
+
+    class Service(Hub):
+        options = {"web_max_streams": 2}
+        registry = None
+        store = None
+
+    web = WebFrontend(Service(lobby), clock)
+    resource = LobbyEvents(web.hub, web)
+    answers = []
+    for _ in range(3):
+        request = Request([b""])
+        request.method = b"GET"
+        answers.append(resource.render(request))
+    assert answers[2] != answers[0] and b"too many live streams" in answers[2]
+    assert len(web.streams) == 2

@@ -39,6 +39,14 @@ class WebFrontend:
         self.finished: list[dict[str, Any]] = []
         hub.lobby.on_game_over(self._game_over)
 
+    def refuse_stream(self, request: Any) -> bytes | None:
+        """A 503 answer when the hub already serves ``web_max_streams`` streams."""
+        limit = int(self.hub.options.get("web_max_streams", 1000))
+        if len(self.streams) >= limit:
+            request.setHeader(b"retry-after", b"10")
+            return send_error(request, 503, "too many live streams; try again later")
+        return None
+
     def stop(self) -> None:
         """Close every stream (the front end stops)."""
         self.streams.close_all()
@@ -157,6 +165,9 @@ class WebGames(WebResource, Games):
                 game = self.hub.lobby.get(parts[0].decode("utf-8", "replace"))
             except GameError as e:
                 return send_error(request, e.code, e.reason)
+            refused = self.web.refuse_stream(request)
+            if refused is not None:
+                return refused
             seat = self.web.seat_of(self.web.sessions.find(request), game)
             GameStream(request, self.web.streams, game, seat)
             return NOT_DONE_YET
@@ -283,6 +294,9 @@ class LobbyEvents(WebResource):
         """Open a lobby stream."""
         if request.method != b"GET":
             return send_error(request, 405, "GET the lobby's event stream")
+        refused = self.web.refuse_stream(request)
+        if refused is not None:
+            return refused
         LobbyStream(request, self.web.streams)
         return NOT_DONE_YET
 
