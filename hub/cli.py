@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "account": ("hub.store.cli:account_main", "create|delete|list|set-type|grant accounts"),
     "ledger": ("hub.store.cli:ledger_main", "check that every chip is accounted for"),
     "match": ("hub.match:main", "play duplicate poker deals between two bots, mbb/hand ± 95% CI"),
+    "xml-client": ("hub.xml_client_cli:main", "interactive XML protocol client (--hub HOST:PORT)"),
 }
 
 

@@ -139,7 +139,23 @@ class ILobbyListener(Interface):
 
 
 class IXMLGameAdapter(Interface):
-    """Lets the XML front end host a game: payload ⇄ action/event translation."""
+    """Lets the XML front end host a game: payload ⇄ action/event translation.
+
+    The front end validates every document against ``message.xsd`` before the adapter
+    sees it; the adapter checks its own payload (poker: ``texas.xsd``).  Wire game ids
+    are ``xs:long``: ``hub.frontends.xml.codec.wire_game_id(game.id)``.
+
+    Optional (looked up with ``getattr``):
+
+    - ``seat_on_join`` (default ``True``): ``game/join`` takes the first free seat.
+      ``False`` (poker): join only observes; seats are taken with an action.
+    - An action mapping ``{"take_seat": seat or None}`` returned by
+      :meth:`parse_action` makes the front end seat the player (``GameInstance.take_seat``)
+      and follow the game from that seat; ``{"leave_seat": True}`` leaves it.  Every other
+      mapping goes to ``IGame.act``.
+    - ``custom(game, seat, element)`` answers ``game/custom`` with an element (or
+      ``None``); without it ``game/custom`` is refused with 400.
+    """
 
     def parse_action(element):
         """An lxml element (the ``parameters`` child of ``game/action``) → action mapping.

@@ -112,6 +112,8 @@ class HubService(MultiService):
             id_length=11 if mnm_major == "1" else 13,
             keep_finished=float(self.options.get("keep_finished", 3600)),
         )
+        if store is not None:
+            self.lobby.on_game_over(self.record_game)
         for name, (_, module) in FRONTENDS.items():
             description = endpoints.get(name, "none")
             if not description or description == "none":
@@ -129,6 +131,33 @@ class HubService(MultiService):
         data = game.to_json(detail=detail)
         data["port"] = self.bound_ports.get(game.frontend)
         return data
+
+    def record_game(self, game: Any, event: Any) -> defer.Deferred:
+        """Keep a finished game in the store's history (per-seat results)."""
+        result = game.result() or {}
+        winners = set(result.get("winners") or ())
+        scores = list(result.get("scores") or ())
+        players = [
+            {
+                "seat": seat.index,
+                "name": seat.player or f"seat {seat.index}",
+                "kind": "bot" if seat.kind == "bot" else "human",
+                "score": scores[seat.index] if seat.index < len(scores) else None,
+                "winner": seat.index in winners,
+            }
+            for seat in game.seats
+        ]
+        return self.store.record_game(
+            game.id,
+            game.type,
+            game.name,
+            players,
+            variant=game.variant,
+            started=game.created,
+            finished=game.finished,
+            summary=result.get("summary"),
+            result=result,
+        )
 
     def startService(self) -> None:
         """Start store, plugins and front ends in order; stop the reactor if that fails."""

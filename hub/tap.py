@@ -143,9 +143,7 @@ def makeService(options: Options):
 
 
 def make_store(dsn: str, reactor: Any) -> Any:
-    """The store for ``dsn`` (``None`` while this build has no store)."""
-    try:
-        from hub.store import open_store  # type: ignore[attr-defined]
-    except ImportError:
-        return None
+    """The accounts/ledger/history store for ``dsn`` (SQLite or PostgreSQL)."""
+    from hub.store import open_store
+
     return open_store(dsn, reactor=reactor)

@@ -8,32 +8,31 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_wheel_contents(tmp_path):
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(tmp_path),
-            str(ROOT),
-        ],
-        check=True,
-        cwd=tmp_path,
-    )
-    (wheel,) = tmp_path.glob("gamehub-*.whl")
+def pip(*args: str, cwd: Path) -> None:
+    subprocess.run([sys.executable, "-m", "pip", *args], check=True, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    """The project's wheel, built once for this module."""
+    out = tmp_path_factory.mktemp("wheels")
+    pip("wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT), cwd=out)
+    (built,) = out.glob("gamehub-*.whl")
+    return built
+
+
+def test_wheel_contents(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "twisted/plugins/gamehub.py" in names
     assert "twisted/__init__.py" not in names
     assert "twisted/plugins/__init__.py" not in names
     assert "hub/builtin_meta/hello.meta" in names
+    assert "hub/schema/message.xsd" in names
     assert "hub/tap.py" in names and "games/hello/server.py" in names
     assert not any(name.startswith("tests/") for name in names)
     web = ROOT / "hub" / "frontends" / "web" / "static"
@@ -46,42 +45,11 @@ def test_gitignore_ignores_dropin_cache():
     assert "dropin.cache" in (ROOT / ".gitignore").read_text().split()
 
 
-def test_installed_copy_has_dropin_and_builtin_games(tmp_path):
+def test_installed_copy_has_dropin_and_builtin_games(wheel, tmp_path):
     """After a plain (non-editable) install, outside the checkout: ``twistd --help``
     lists gamehub and the built-in plugins load from the installed package data."""
-    wheels, target = tmp_path / "wheels", tmp_path / "site"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(wheels),
-            str(ROOT),
-        ],
-        check=True,
-        cwd=tmp_path,
-    )
-    (wheel,) = wheels.glob("gamehub-*.whl")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--no-deps",
-            "-q",
-            "--target",
-            str(target),
-            str(wheel),
-        ],
-        check=True,
-        cwd=tmp_path,
-    )
+    target = tmp_path / "site"
+    pip("install", "--no-deps", "-q", "--target", str(target), str(wheel), cwd=tmp_path)
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(target), "HOME": str(tmp_path)}
     helped = subprocess.run(
         [sys.executable, "-c", "from twisted.scripts.twistd import run; run()", "--help"],

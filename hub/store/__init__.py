@@ -4,6 +4,7 @@ SQLite and PostgreSQL behind ``twisted.enterprise.adbapi``.
 Use :func:`open_store` and call ``start()`` before anything else.
 """
 
+from .base import Account
 from .errors import (
     BadAmount,
     BadName,
@@ -19,7 +20,8 @@ from .errors import (
     Throttled,
     UnknownAccount,
 )
-from .store import Account, LedgerReport, Movement, Store, open_store
+from .ledger import LedgerReport, Movement
+from .store import Store, open_store
 
 #: the environment variable naming the PostgreSQL server the test suite uses
 TEST_PG_DSN_VARIABLE = "GAMEHUB_TEST_PG_DSN"

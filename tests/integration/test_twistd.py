@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 
 import pytest
 
@@ -83,3 +84,32 @@ def test_sigterm_stops_cleanly(tmp_path):
     assert "gamehub stopped" in hub.log()
     assert "Server Shut Down." in hub.log()
     assert hub.errors() == []
+
+
+def test_schemas_are_published(hub):
+    for name in ("message.xsd", "texas.xsd"):
+        status, body, headers = hub.request("GET", f"/schema/{name}")
+        assert status == 200, name
+        assert b"<xs:schema" in body or b"<xsd:schema" in body
+    status, _, _ = hub.request("GET", "/schema/../tap.py")
+    assert status == 404
+
+
+def test_history_of_finished_games(hub):
+    status, body, _ = hub.request(
+        "POST", "/api/games", {"type": "hello", "seats": ["bot:hello-bot"]}
+    )
+    game = json.loads(body)
+    # the bot says hello on the next tick; the game is then over and recorded (bounded poll)
+    deadline = time.monotonic() + 10
+    history = []
+    while time.monotonic() < deadline and not history:
+        history = hub.get_json(f"/api/history?game={game['id']}")
+        time.sleep(0.05)
+    assert [h["game_id"] for h in history] == [game["id"]]
+    assert history[0]["players"][0]["name"] == "hello-bot"
+    assert history[0]["players"][0]["winner"] in (True, 1)
+    assert hub.get_json("/api/history?type=hello&limit=5")[0]["game_id"] == game["id"]
+    assert hub.get_json("/api/history?type=poker") == []
+    status, body, _ = hub.request("GET", "/api/history?limit=0")
+    assert status == 400 and "limit" in json.loads(body)["error"]

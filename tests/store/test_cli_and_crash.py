@@ -9,6 +9,7 @@ import sys
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 import pytest_twisted
 
 from hub.model import GameError
@@ -204,3 +205,17 @@ async def test_sigkill_while_holding_chips_then_twistd_gamehub_returns_every_chi
     assert log.index("recovery:") < log.index("front end listening")
     assert not hub.errors(), hub.errors()
     await assert_every_chip_back(dsn)
+
+
+@pytest_twisted.ensureDeferred
+async def test_twistd_gamehub_refuses_a_newer_database(dsn, tmp_path):
+    store = make_store(dsn)
+    await store.start()
+    await store._run(lambda cur: cur.run("UPDATE gamehub_schema SET version = version + 1"))
+    await store.stop()
+    hub = HubProcess(tmp_path, web="tcp:0:interface=127.0.0.1", startup=20)
+    hub.extra = ["--db", dsn]
+    with pytest.raises(RuntimeError, match="did not start"):
+        hub.start()
+    assert "newer Gamehub" in hub.log()
+    assert "front end listening" not in hub.log()

@@ -16,6 +16,7 @@ from twisted.web.resource import IResource, Resource
 from twisted.web.server import Site
 
 from hub.distribution import PluginsResource
+from hub.frontends.xml import schema_resource
 
 from .accounts import AccountResource, AccountsResource, SessionResource
 from .api import API
@@ -143,6 +144,7 @@ class Root(Resource):
         self.putChild(b"static", StaticFiles(STATIC))
         self.putChild(b"game", GamePages())
         self.putChild(b"plugins", PluginsResource(hub.registry))
+        self.putChild(b"schema", schema_resource())
         self._pages = {path: page(name) for path, name in PAGES.items()}
         for path, resource in self._pages.items():
             if path != b"plugins":

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hmac
 import ipaddress
 import json
 from typing import Any
 
 from twisted.internet import defer
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 from twisted.web.resource import Resource
 from twisted.web.server import NOT_DONE_YET
 
@@ -71,7 +73,7 @@ class JSONResource(Resource):
         super().__init__()
         self.hub = hub
 
-    def render(self, request) -> Any:
+    def render(self, request) -> bytes | int:
         """Dispatch to ``json_GET``/``json_POST``/..., mapping errors to JSON answers."""
         method = request.method.decode("ascii", "replace")
         handler = getattr(self, f"json_{method}", None)
@@ -81,45 +83,31 @@ class JSONResource(Resource):
             return send_error(request, 405, f"{method} is not allowed here")
         try:
             answer = handler(request)
-        except GameError as e:
-            return send_error(request, e.code, e.reason)
         except Exception:
-            self.log.failure("JSON API {method} {path} failed", method=method, path=request.path)
-            return send_error(request, 500, "internal error (logged)")
+            return self._failed(request, Failure())
         if isinstance(answer, defer.Deferred):
-            self._later(request, answer, method)
+            gone: list[bool] = []
+            request.notifyFinish().addErrback(lambda _: gone.append(True))
+
+            def reply(body: bytes) -> None:
+                if not gone:
+                    request.write(body)
+                    request.finish()
+
+            answer.addCallback(lambda result: self._answer(request, *result))
+            answer.addErrback(lambda failure: self._failed(request, failure))
+            answer.addCallback(reply)
+            answer.addErrback(lambda f: self.log.failure("JSON API reply failed", f))
             return NOT_DONE_YET
-        if answer is NOT_DONE_YET:
-            return NOT_DONE_YET
-        status, payload = answer
-        return self._answer(request, status, payload)
+        return self._answer(request, *answer)
 
-    def _later(self, request, answer: defer.Deferred, method: str) -> None:
-        """Finish ``request`` when a handler's Deferred fires (unless it was dropped)."""
-        gone: list[bool] = []
-        request.notifyFinish().addErrback(lambda _: gone.append(True))
-
-        def done(result) -> None:
-            body = self._answer(request, *result)
-            if not gone:
-                request.write(body)
-                request.finish()
-
-        def failed(failure) -> None:
-            if failure.check(GameError):
-                body = send_error(request, failure.value.code, failure.value.reason)
-            else:
-                self.log.failure(
-                    "JSON API {method} {path} failed", failure, method=method, path=request.path
-                )
-                body = send_error(request, 500, "internal error (logged)")
-            if not gone:
-                request.write(body)
-                request.finish()
-
-        answer.addCallbacks(done, failed).addErrback(
-            lambda f: self.log.failure("answering {path} failed", f, path=request.path)
+    def _failed(self, request, failure: Failure) -> bytes:
+        if failure.check(GameError):
+            return send_error(request, failure.value.code, failure.value.reason)
+        self.log.failure(
+            "JSON API {method} {path} failed", failure, method=request.method, path=request.path
         )
+        return send_error(request, 500, "internal error (logged)")
 
     def _answer(self, request, status: int, payload: Any) -> bytes:
         if isinstance(payload, PlainText):
@@ -132,8 +120,8 @@ class JSONResource(Resource):
         """Writes are open on loopback; elsewhere they need the configured API token."""
         token = self.hub.options.get("api_token")
         if token:
-            sent = request.getHeader(b"authorization") or ""
-            if sent == f"Bearer {token}":
+            sent = request.getHeader(b"authorization") or b""
+            if hmac.compare_digest(sent, f"Bearer {token}".encode()):
                 return
         if is_loopback(request) and not self.hub.options.get("api_require_token"):
             return
@@ -202,6 +190,27 @@ class Games(JSONResource):
         return 201, self.hub.game_json(game)
 
 
+class History(JSONResource):
+    """``GET /api/history?type=&player=&game=&limit=``: finished games, newest first."""
+
+    def json_GET(self, request):
+        """Ask the store; ``limit`` is 1 to 500 (default 50)."""
+        if self.hub.store is None:
+            raise GameError("this hub keeps no history", 404)
+
+        def arg(name: str) -> str | None:
+            values = request.args.get(name.encode())
+            return values[0].decode("utf-8", "replace") if values else None
+
+        limit_text = arg("limit") or "50"
+        if not limit_text.isdigit() or not 1 <= int(limit_text) <= 500:
+            raise GameError("limit must be a whole number from 1 to 500", 400)
+        d = self.hub.store.games(
+            game_id=arg("game"), player=arg("player"), game_type=arg("type"), limit=int(limit_text)
+        )
+        return d.addCallback(lambda games: (200, games))
+
+
 class API(Resource):
     """``/api``: the JSON API."""
 
@@ -211,6 +220,7 @@ class API(Resource):
         self.putChild(b"health", Health(hub))
         self.putChild(b"games", Games(hub))
         self.putChild(b"plugins", PluginIndexResource(hub.registry))
+        self.putChild(b"history", History(hub))
 
     def getChild(self, path: bytes, request) -> Resource:
         """Unknown API paths answer a JSON 404."""

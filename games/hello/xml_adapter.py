@@ -1,0 +1,87 @@
+"""``hello`` on the XML front end: ``<hello>text</hello>`` in, hello events out.
+
+Payloads (inside ``<parameters>``):
+
+- action: ``<hello>text</hello>``
+- events: ``<seated seat= name=/>``, ``<started/>``, ``<turn seat=/>``,
+  ``<hello seat= name= text=>Hello from name: text</hello>``, ``<left seat=/>``,
+  ``<over summary=><winner seat=/>…</over>``
+- view: ``<hellogame state=><seat seat= name= said=/>…<line>…</line>…</hellogame>``
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lxml import etree
+from zope.interface import implementer
+
+from hub.interfaces import IXMLGameAdapter
+from hub.model import GAME_OVER, STATE, TURN, BadAction, GameEvent
+
+
+def _element(tag: str, text: Any = None, /, **attrs: Any) -> etree._Element:
+    node = etree.Element(tag)
+    for key, value in attrs.items():
+        if value is not None:
+            node.set(key, str(value))
+    if text is not None:
+        node.text = str(text)
+    return node
+
+
+@implementer(IXMLGameAdapter)
+class HelloXMLAdapter:
+    """Translates hello's actions, events and views for the XML front end."""
+
+    #: ``game/join`` seats the player (hello has no separate "take seat" action).
+    seat_on_join = True
+
+    def parse_action(self, element: Any) -> dict[str, Any]:
+        """``<parameters><hello>text</hello></parameters>`` → ``{"hello": text}``."""
+        children = [c for c in element if isinstance(c.tag, str)] if element is not None else []
+        if len(children) != 1 or children[0].tag != "hello" or len(children[0]):
+            raise BadAction("a hello action is <hello>text</hello>")
+        return {"hello": children[0].text or ""}
+
+    def render_event(self, event: GameEvent, seat: int | None) -> etree._Element | None:
+        """A hello event as an element (``None`` for kinds a client need not see)."""
+        data = event.data
+        if event.kind == "seated":
+            return _element("seated", seat=data.get("seat"), name=data.get("name"))
+        if event.kind == STATE:
+            return _element("state", state=data.get("state"))
+        if event.kind == TURN:
+            return _element("turn", seat=data.get("seat"))
+        if event.kind == "hello":
+            return _element(
+                "hello",
+                data.get("line"),
+                seat=data.get("seat"),
+                name=data.get("name"),
+                text=data.get("text"),
+            )
+        if event.kind == "left":
+            return _element("left", seat=data.get("seat"))
+        if event.kind == GAME_OVER:
+            result = data.get("result") or {}
+            node = _element("over", summary=result.get("summary"))
+            for winner in result.get("winners", ()):
+                node.append(_element("winner", seat=winner))
+            return node
+        return None
+
+    def render_view(self, view: Any) -> etree._Element:
+        """The whole (public) hello game."""
+        node = _element("hellogame", state=view.get("state"))
+        for seat in view.get("seats", ()):
+            node.append(
+                _element(
+                    "seat", seat=seat.get("seat"), name=seat.get("name"), said=seat.get("said")
+                )
+            )
+        for line in view.get("lines", ()):
+            node.append(_element("line", line))
+        for pending in view.get("pending", ()):
+            node.append(_element("pending", seat=pending))
+        return node

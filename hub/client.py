@@ -1,0 +1,541 @@
+"""A Python client for the hub's XML protocol (Twisted, Deferred-based).
+
+Used by the tests, by network bots and by ``gamehub xml-client``::
+
+    client = yield HubClient.connect(reactor, "127.0.0.1", 4000)
+    yield client.create_account("ann", "secret")
+    yield client.login("ann", "secret")
+    gameid = yield client.create_game("hello", "my table")
+    yield client.join(gameid)
+    yield client.act(gameid, "<hello>hi</hello>")
+
+Every method returns a ``Deferred`` that fires with the parsed answer, or fails with
+:class:`RequestFailed` (``code``, ``description``) when the server says
+``success="false"``.  Unsolicited state updates go to the callbacks (``on_state``,
+``on_chat``, ``on_lobby``, ``on_notice``) and into :attr:`HubClient.updates`.
+
+Every document the server sends is validated against the published ``message.xsd``;
+a document that does not validate is kept in :attr:`HubClient.invalid` (and logged).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from lxml import etree
+from twisted.internet import defer, error, protocol
+from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+from twisted.logger import Logger
+from twisted.protocols.basic import Int32StringReceiver
+
+from hub.frontends.xml import codec
+
+
+class RequestFailed(Exception):
+    """The server answered ``success="false"``.
+
+    :ivar code: the ``errorcode`` (HTTP meanings: 400, 401, 403, 404, 409, 413, 422...).
+    :ivar description: the server's reason.
+    """
+
+    def __init__(self, code: int, description: str) -> None:
+        super().__init__(f"{code} {description}")
+        self.code = code
+        self.description = description
+
+
+@dataclass
+class Answer:
+    """One response document.
+
+    :ivar root: the ``<message>`` element; :ivar node: the operation element
+        (``response/<group>/<op>`` or ``response/general``).
+    """
+
+    root: Any
+    node: Any
+    sessionid: int
+    success: bool
+    code: int | None
+    description: str
+
+    @classmethod
+    def of(cls, root: Any) -> Answer:
+        """Read a ``<message><response>…`` document."""
+        group = root[0][0]
+        node = group if group.tag == "general" or not len(group) else group[0]
+        code = node.get("errorcode")
+        success = node.get("success", "true") == "true"
+        return cls(
+            root=root,
+            node=node,
+            sessionid=int(root.get("sessionid", "0")),
+            success=success,
+            code=int(code) if code else None,
+            description=node.findtext("description") or "",
+        )
+
+
+@dataclass
+class GameUpdate:
+    """One ``stateupdate/game`` received: the game's wire id, the session, and either a
+    payload element (``updatedgamestate``) or a chat line."""
+
+    gameid: int
+    sessionid: int
+    payload: Any = None
+    sender: str | None = None
+    text: str | None = None
+    success: bool = True
+    description: str = ""
+
+
+class XMLClientProtocol(Int32StringReceiver):
+    """The client side of the framing: requests go out, answers are matched in order."""
+
+    log = Logger()
+    MAX_LENGTH = 1 << 20
+
+    def __init__(self, client: HubClient) -> None:
+        self.client = client
+        self.pending: deque[defer.Deferred] = deque()
+
+    def connectionMade(self) -> None:  # noqa: N802
+        self.client._connected(self)
+
+    def stringReceived(self, frame: bytes) -> None:  # noqa: N802
+        self.client._received(frame)
+
+    def lengthLimitExceeded(self, length: int) -> None:  # noqa: N802
+        self.log.warn("server frame of {length} bytes is too large", length=length)
+        if self.transport is not None:
+            self.transport.loseConnection()
+
+    def connectionLost(self, reason: Any = protocol.connectionDone) -> None:  # noqa: N802
+        pending, self.pending = self.pending, deque()
+        for d in pending:
+            d.errback(error.ConnectionLost("the hub closed the connection"))
+        self.client._lost(reason)
+
+
+class HubClient:
+    """A connection to a hub's XML front end.
+
+    :ivar info: the greeting's ``parameters`` element (after :meth:`connect`).
+    :ivar session: the lobby session id (after :meth:`login`).
+    :ivar game_sessions: wire game id → game session id.
+    :ivar updates: wire game id → list of :class:`GameUpdate` received.
+    :ivar lobby_changes: ``(change, gameid)`` pairs received.
+    :ivar invalid: server documents that did not validate (should stay empty).
+    """
+
+    log = Logger()
+
+    def __init__(self, validate: bool = True) -> None:
+        self.validate = validate
+        self.proto: XMLClientProtocol | None = None
+        self.info: Any = None
+        self.session = 0
+        self.account: dict[str, Any] | None = None
+        self.game_sessions: dict[int, int] = {}
+        self.updates: dict[int, list[GameUpdate]] = {}
+        self.lobby_changes: list[tuple[str, int]] = []
+        self.notices: list[str] = []
+        self.invalid: list[tuple[bytes, str]] = []
+        #: responses that answered no request of ours (errors about raw bytes we wrote)
+        self.unmatched: list[Answer] = []
+        self.received: list[bytes] = []
+        self.on_state: Callable[[GameUpdate], Any] | None = None
+        self.on_chat: Callable[[GameUpdate], Any] | None = None
+        self.on_lobby: Callable[[str, int, Any], Any] | None = None
+        self.on_notice: Callable[[str], Any] | None = None
+        self.on_close: Callable[[Any], Any] | None = None
+        self._greeted: defer.Deferred = defer.Deferred()
+        self._closed: defer.Deferred = defer.Deferred()
+        self._waiters: list[tuple[Callable[[GameUpdate], bool], defer.Deferred]] = []
+
+    # -- connecting -----------------------------------------------------------------------
+
+    @classmethod
+    def connect(
+        cls, reactor: Any, host: str, port: int, timeout: float = 10, **kw: Any
+    ) -> defer.Deferred:
+        """Connect and wait for the greeting; fires with the :class:`HubClient`."""
+        client = cls(**kw)
+        endpoint = TCP4ClientEndpoint(reactor, host, port, timeout=timeout)
+        d = connectProtocol(endpoint, XMLClientProtocol(client))
+        d.addCallback(lambda _: client._greeted)
+        d.addCallback(lambda _: client)
+        return d
+
+    def _connected(self, proto: XMLClientProtocol) -> None:
+        self.proto = proto
+
+    def _lost(self, reason: Any) -> None:
+        self.proto = None
+        if not self._greeted.called:
+            self._greeted.errback(error.ConnectionLost("closed before the greeting"))
+        if not self._closed.called:
+            self._closed.callback(None)
+        if self.on_close is not None:
+            self.on_close(reason)
+
+    def close(self) -> defer.Deferred:
+        """Close the connection; fires when it is closed."""
+        if self.proto is not None and self.proto.transport is not None:
+            self.proto.transport.loseConnection()
+        return self._closed
+
+    @property
+    def closed(self) -> defer.Deferred:
+        """Fires when the connection is gone."""
+        return self._closed
+
+    # -- receiving ------------------------------------------------------------------------
+
+    def _received(self, frame: bytes) -> None:
+        self.received.append(frame)
+        try:
+            root = codec.parse_document(frame) if self.validate else _parse_unchecked(frame)
+        except codec.ProtocolError as e:
+            self.invalid.append((frame, e.reason))
+            self.log.error("invalid document from the hub: {reason}", reason=e.reason)
+            try:
+                root = _parse_unchecked(frame)
+            except codec.ProtocolError:
+                return
+        kind = root[0].tag
+        if kind == "info":
+            self.info = root.find("info/parameters")
+            if not self._greeted.called:
+                self._greeted.callback(self)
+        elif kind == "response":
+            if self.proto is not None and self.proto.pending:
+                self.proto.pending.popleft().callback(Answer.of(root))
+            else:
+                self.unmatched.append(Answer.of(root))
+        elif kind == "stateupdate":
+            self._state_update(root)
+
+    def _state_update(self, root: Any) -> None:
+        sid = int(root.get("sessionid", "0"))
+        node = root[0][0]
+        if node.tag == "game":
+            gameid = int(node.get("gameid", "0"))
+            inner = node[0]
+            if inner.tag == "chat":
+                update = GameUpdate(
+                    gameid, sid, sender=inner.get("sender"), text=inner.findtext("message")
+                )
+                callback = self.on_chat
+            else:
+                parameters = inner.find("parameters")
+                payload = parameters[0] if parameters is not None and len(parameters) else None
+                update = GameUpdate(
+                    gameid,
+                    sid,
+                    payload=payload,
+                    success=inner.get("success", "true") == "true",
+                    description=inner.findtext("description") or "",
+                )
+                if not update.success:
+                    self.game_sessions.pop(gameid, None)
+                callback = self.on_state
+            self.updates.setdefault(gameid, []).append(update)
+            if callback is not None:
+                callback(update)
+            for waiter in list(self._waiters):
+                predicate, d = waiter
+                if predicate(update):
+                    self._waiters.remove(waiter)
+                    d.callback(update)
+        elif node.tag == "lobby":
+            change = node.find(".//change")
+            if change is not None:
+                pair = (change.get("type", ""), int(change.get("gameid", "0")))
+                self.lobby_changes.append(pair)
+                if self.on_lobby is not None:
+                    self.on_lobby(pair[0], pair[1], change.find("game"))
+        else:
+            text = node.findtext("description") or ""
+            self.notices.append(text)
+            if self.on_notice is not None:
+                self.on_notice(text)
+
+    def wait_for(self, predicate: Callable[[GameUpdate], bool]) -> defer.Deferred:
+        """Fires with the first game update (already received or later) that satisfies
+        ``predicate``."""
+        for updates in self.updates.values():
+            for update in updates:
+                if predicate(update):
+                    return defer.succeed(update)
+        d: defer.Deferred = defer.Deferred()
+        self._waiters.append((predicate, d))
+        return d
+
+    # -- requests -------------------------------------------------------------------------
+
+    def send_frame(self, data: bytes) -> defer.Deferred:
+        """Send one frame of arbitrary bytes (tests of hostile input); fires with the
+        :class:`Answer` to it (no check)."""
+        if self.proto is None:
+            return defer.fail(error.ConnectionLost("not connected"))
+        d: defer.Deferred = defer.Deferred()
+        self.proto.pending.append(d)
+        self.proto.sendString(data)
+        return d
+
+    def write_raw(self, data: bytes) -> None:
+        """Write bytes to the stream as they are, without framing (tests)."""
+        if self.proto is None or self.proto.transport is None:
+            raise error.ConnectionLost("not connected")
+        self.proto.transport.write(data)
+
+    def request(
+        self, body: Any, sessionid: int | None = None, check: bool = True
+    ) -> defer.Deferred:
+        """Send ``<request>body</request>`` (an element or XML text); fires with the
+        :class:`Answer` (failing with :class:`RequestFailed` if ``check`` and refused)."""
+        if self.proto is None:
+            return defer.fail(error.ConnectionLost("not connected"))
+        root = etree.Element("message")
+        sid = self.session if sessionid is None else sessionid
+        if sid:
+            root.set("sessionid", str(sid))
+        request = etree.SubElement(root, "request")
+        request.append(body if not isinstance(body, str) else etree.fromstring(body))
+        d: defer.Deferred = defer.Deferred()
+        self.proto.pending.append(d)
+        self.proto.sendString(etree.tostring(root, encoding="UTF-8", xml_declaration=True))
+        if check:
+            d.addCallback(_checked)
+        return d
+
+    def _group(self, group: str, op: str, game: int | None = None, **attrs: Any) -> Any:
+        outer = codec.element(group, gameid=game)
+        inner = codec.sub(outer, op, **attrs)
+        return outer, inner
+
+    # accounts
+
+    def create_account(self, name: str, password: str, accounttype: int = 0) -> defer.Deferred:
+        """``accountmanagement/create``."""
+        outer, _ = self._group(
+            "accountmanagement", "create", accountname=name, password=password,
+            accounttype=accounttype,
+        )  # fmt: skip
+        return self.request(outer)
+
+    def delete_account(self, name: str, password: str) -> defer.Deferred:
+        """``accountmanagement/delete``."""
+        outer, _ = self._group("accountmanagement", "delete", accountname=name, password=password)
+        return self.request(outer)
+
+    def change_password(self, name: str, old: str, new: str) -> defer.Deferred:
+        """``accountmanagement/changepassword``."""
+        outer, _ = self._group(
+            "accountmanagement", "changepassword", accountname=name, oldpassword=old,
+            newpassword=new,
+        )  # fmt: skip
+        return self.request(outer)
+
+    @defer.inlineCallbacks
+    def login(self, name: str, password: str) -> Any:
+        """``authentication/login``; fires with ``{"name", "type", "balance": Decimal}``."""
+        outer, _ = self._group("authentication", "login", accountname=name, password=password)
+        answer = yield self.request(outer, sessionid=0)
+        self.session = answer.sessionid
+        self.account = {
+            "name": answer.node.get("name"),
+            "type": int(answer.node.get("type")),
+            "balance": Decimal(answer.node.get("balance", "0")),
+        }
+        return self.account
+
+    @defer.inlineCallbacks
+    def logout(self) -> Any:
+        """``authentication/logout``: every session of this connection ends."""
+        outer, _ = self._group("authentication", "logout")
+        answer = yield self.request(outer)
+        self.session = 0
+        self.account = None
+        self.game_sessions.clear()
+        return answer
+
+    # lobby
+
+    @defer.inlineCallbacks
+    def available_games(self) -> Any:
+        """``lobby/availablegames`` → list of dicts (type, clientgame, variants...)."""
+        outer, _ = self._group("lobby", "availablegames")
+        answer = yield self.request(outer)
+        return [
+            dict(g.attrib, variants=[s.text or "" for s in g.iterfind("variants/string")])
+            for g in answer.node.iterfind("game")
+        ]
+
+    @defer.inlineCallbacks
+    def game_list(self, gametype: str | None = None, variant: str | None = None) -> Any:
+        """``lobby/gamelist`` → list of dicts (gameid int, name, players list...)."""
+        outer, _ = self._group("lobby", "gamelist", gametype=gametype, gamevariant=variant)
+        answer = yield self.request(outer)
+        return [_row(g) for g in answer.node.iterfind("games/game")]
+
+    @defer.inlineCallbacks
+    def game_details(self, gameid: int) -> Any:
+        """``lobby/gamedetails`` → ``{"players": [...], "rules": [...]}``."""
+        outer, _ = self._group("lobby", "gamedetails", gameid=gameid)
+        answer = yield self.request(outer)
+        players = [
+            {child.tag: child.text for child in p.iterfind("info/parameters/*")}
+            for p in answer.node.iterfind("players/player")
+        ]
+        rules = [s.text or "" for s in answer.node.iterfind("rules/string")]
+        return {"players": players, "rules": rules}
+
+    @defer.inlineCallbacks
+    def find_player(self, name: str) -> Any:
+        """``lobby/findplayer`` → list of dicts (player, seat, gameid, name...)."""
+        outer, _ = self._group("lobby", "findplayer", name=name)
+        answer = yield self.request(outer)
+        return [
+            dict(g.attrib, gameid=int(g.get("gameid")), seat=int(g.get("seat")))
+            for g in answer.node.iterfind("game")
+        ]
+
+    @defer.inlineCallbacks
+    def history(
+        self, gameid: int | None = None, accountname: str | None = None, limit: int = 20
+    ) -> Any:
+        """``lobby/history`` → list of dicts (id, gameid, players, summary...)."""
+        outer, _ = self._group(
+            "lobby", "history", gameid=gameid, accountname=accountname, limit=limit
+        )
+        answer = yield self.request(outer)
+        return [
+            dict(
+                e.attrib,
+                players=[dict(p.attrib) for p in e.iterfind("player")],
+                summary=e.findtext("summary"),
+            )
+            for e in answer.node.iterfind("entry")
+        ]
+
+    # games
+
+    @defer.inlineCallbacks
+    def create_game(
+        self,
+        gametype: str,
+        name: str,
+        variant: str | None = None,
+        seats: int | Iterable[str] | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """``game/create`` → the new game's wire id."""
+        outer, create = self._group("game", "create", gametype=gametype, name=name)
+        if variant is not None or seats is not None or options:
+            parameters = codec.sub(create, "parameters")
+            if variant is not None:
+                codec.sub(parameters, "variant", variant)
+            if isinstance(seats, int):
+                codec.sub(parameters, "seats", seats)
+            elif seats is not None:
+                for seat in seats:
+                    codec.sub(parameters, "seat", seat)
+            for key, value in (options or {}).items():
+                codec.sub(parameters, "option", value, name=key)
+        answer = yield self.request(outer)
+        return int(answer.node.get("gameid"))
+
+    def delete_game(self, gameid: int) -> defer.Deferred:
+        """``game/delete`` (creator or admin)."""
+        outer, _ = self._group("game", "delete", game=gameid)
+        return self.request(outer)
+
+    @defer.inlineCallbacks
+    def join(self, gameid: int) -> Any:
+        """``game/join`` → the game session id (kept in :attr:`game_sessions`)."""
+        outer, _ = self._group("game", "join", game=gameid)
+        answer = yield self.request(outer)
+        self.game_sessions[gameid] = answer.sessionid
+        return answer
+
+    def _game_session(self, gameid: int) -> int:
+        try:
+            return self.game_sessions[gameid]
+        except KeyError:
+            raise RequestFailed(403, f"not joined to game {gameid}") from None
+
+    def act(self, gameid: int, payload: Any) -> defer.Deferred:
+        """``game/action`` with ``payload`` (an element or XML text) as its parameters."""
+        try:
+            sid = self._game_session(gameid)
+        except RequestFailed as e:
+            return defer.fail(e)
+        outer, action = self._group("game", "action", game=gameid)
+        parameters = codec.sub(action, "parameters")
+        parameters.append(payload if not isinstance(payload, str) else etree.fromstring(payload))
+        return self.request(outer, sessionid=sid)
+
+    def chat(self, gameid: int, text: str) -> defer.Deferred:
+        """``game/chat``; the server sets the sender."""
+        try:
+            sid = self._game_session(gameid)
+        except RequestFailed as e:
+            return defer.fail(e)
+        outer, chat = self._group("game", "chat", game=gameid, sender=self._me())
+        codec.sub(chat, "message", text)
+        return self.request(outer, sessionid=sid)
+
+    def custom(self, gameid: int, payload: Any) -> defer.Deferred:
+        """``game/custom`` with one payload element."""
+        try:
+            sid = self._game_session(gameid)
+        except RequestFailed as e:
+            return defer.fail(e)
+        outer, custom = self._group("game", "custom", game=gameid)
+        custom.append(payload if not isinstance(payload, str) else etree.fromstring(payload))
+        return self.request(outer, sessionid=sid)
+
+    @defer.inlineCallbacks
+    def part(self, gameid: int) -> Any:
+        """``game/part``: leave the game (and its seat)."""
+        sid = self._game_session(gameid)
+        outer, _ = self._group("game", "part", game=gameid)
+        answer = yield self.request(outer, sessionid=sid)
+        self.game_sessions.pop(gameid, None)
+        return answer
+
+    def _me(self) -> str:
+        return str((self.account or {}).get("name") or "-")
+
+
+def _checked(answer: Answer) -> Answer:
+    if not answer.success:
+        raise RequestFailed(answer.code or 0, answer.description)
+    return answer
+
+
+def _parse_unchecked(frame: bytes) -> Any:
+    """Parse without the schema (to read a document that failed validation)."""
+    try:
+        return etree.fromstring(frame, codec._parser())
+    except (etree.Error, ValueError) as e:
+        raise codec.ProtocolError(str(e)) from None
+
+
+def _row(game: Any) -> dict[str, Any]:
+    return {
+        "gameid": int(game.get("gameid")),
+        "name": game.get("name"),
+        "gametype": game.get("gametype"),
+        "gamevariant": game.get("gamevariant"),
+        "maxplayers": int(game.get("maxplayers")),
+        "players": [p.text or "" for p in game.iterfind("additionalinfo/players/player")],
+        "state": game.get("state"),
+    }

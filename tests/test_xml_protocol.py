@@ -1,0 +1,481 @@
+"""The XML front end's protocol and request handling, over StringTransport on a fake clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from hub.frontends.xml import codec, make_factory
+from tests.xml_support import Conn, FakeHub, login, outcome
+
+
+@pytest.fixture
+def hub(tmp_path):
+    return FakeHub(tmp_path)
+
+
+@pytest.fixture
+def frontend(hub):
+    f = make_factory(hub)
+    f.doStart()
+    yield f
+    f.doStop()
+
+
+def greeted(conn: Conn):
+    docs = conn.read()
+    assert len(docs) == 1 and docs[0][0].tag == "info"
+    return docs[0]
+
+
+# -- framing and timeouts ---------------------------------------------------------------
+
+
+def test_greeting_names_server_and_front_ends(frontend) -> None:
+    info = greeted(Conn(frontend))
+    assert info.find("info/parameters/server").get("name") == "gamehub"
+    ports = {f.get("name"): f.get("port") for f in info.iterfind("info/parameters/frontends/*")}
+    assert ports == {"xml": "4000", "web": "8080"}
+
+
+def test_zero_length_frame_413_and_close(frontend) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    conn.raw(b"\x00\x00\x00\x00")
+    (doc,) = conn.read()
+    assert outcome(doc) == (False, 413, "a frame of length 0 is not a document")
+    assert conn.closed
+
+
+@pytest.mark.parametrize("length", [65537, 2**31 - 1, 2**32 - 1])
+def test_oversized_declared_length_413_close_nothing_allocated(frontend, length) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    conn.raw(length.to_bytes(4, "big") + b"<mess")
+    (doc,) = conn.read()
+    assert outcome(doc)[:2] == (False, 413)
+    assert conn.closed
+    assert len(conn.proto._buffer) == 0
+    conn.raw(b"more bytes after the refusal")  # ignored, no second answer
+    assert conn.read() == []
+
+
+def test_configured_frame_limit(tmp_path) -> None:
+    f = make_factory(FakeHub(tmp_path, xml_max_frame=100))
+    conn = Conn(f)
+    greeted(conn)
+    conn.send(b"<message>" + b" " * 100 + b"</message>")
+    assert outcome(conn.read()[0])[:2] == (False, 413)
+
+
+def test_buffer_holds_only_what_arrived(frontend) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    conn.raw((60000).to_bytes(4, "big") + b"x" * 10)
+    assert len(conn.proto._buffer) == 14
+    assert not conn.closed
+
+
+def test_frame_that_never_completes(hub, frontend) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    conn.raw((100).to_bytes(4, "big") + b"<message>")
+    hub.reactor.advance(frontend.frame_deadline - 1)
+    assert conn.read() == [] and not conn.closed
+    hub.reactor.advance(2)
+    (doc,) = conn.read()
+    assert outcome(doc)[:2] == (False, 408)
+    assert conn.closed
+
+
+def test_idle_timeout(hub, frontend) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    hub.reactor.advance(frontend.idle_timeout + 1)
+    (doc,) = conn.read()
+    assert doc[0].tag == "stateupdate" and doc.find(".//general").get("errorcode") == "408"
+    assert conn.closed
+    assert not hub.reactor.getDelayedCalls()
+
+
+def test_per_address_cap(tmp_path) -> None:
+    f = make_factory(FakeHub(tmp_path, xml_max_per_address=2))
+    a, b = Conn(f), Conn(f)
+    greeted(a), greeted(b)
+    c = Conn(f)
+    (doc,) = c.read()
+    assert outcome(doc)[:2] == (False, 429) and c.closed
+    Conn(f, host="10.0.0.2").read()  # another address is fine
+    c.close()
+    a.close()
+    d = Conn(f)
+    assert greeted(d) is not None and not d.closed
+
+
+def test_malformed_document_400_connection_stays(frontend) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    conn.send(b"<message><request><nonsense/></request></message>")
+    (doc,) = conn.read()
+    assert outcome(doc)[:2] == (False, 400)
+    assert not conn.closed
+    conn.send(b'<!DOCTYPE m [<!ENTITY a "b">]><message/>')
+    assert outcome(conn.read()[0])[:2] == (False, 400)
+
+
+def test_several_frames_in_one_chunk_answered_in_order(frontend) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    docs = [
+        b"<message><request><lobby><availablegames/></lobby></request></message>",
+        b"<bad/>",
+        b"<message><request><authentication><logout/></authentication></request></message>",
+    ]
+    conn.raw(b"".join(len(d).to_bytes(4, "big") + d for d in docs))
+    out = conn.read()
+    assert [outcome(d)[1] for d in out] == [401, 400, 401]
+
+
+# -- sessions and accounts ----------------------------------------------------------------
+
+
+def test_login_flow_and_balance(hub, frontend) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    r = login(conn, "ann")
+    node = r.find("response/authentication/login")
+    assert node.get("name") == "ann" and node.get("balance") == "1000.00"
+    assert node.get("type") == "0"
+    assert 0 < conn.sid < 2**63
+    r, _ = conn.one("<lobby><availablegames/></lobby>")
+    games = r.findall("response/lobby/availablegames/game")
+    assert [(g.get("type"), g.get("clientgame")) for g in games] == [
+        ("hello", "games.hello.client")
+    ]
+
+
+def test_requests_before_login_401(frontend) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    for body in (
+        "<lobby><gamelist/></lobby>",
+        '<game><create gametype="hello" name="x"/></game>',
+        '<game gameid="1"><join/></game>',
+        '<game gameid="1"><action><parameters><hello>x</hello></parameters></action></game>',
+    ):
+        r, _ = conn.one(body, 0)
+        assert outcome(r)[:2] == (False, 401), body
+
+
+def test_wrong_password_and_duplicate_account(frontend) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    login(conn, "ann")
+    other = Conn(frontend)
+    greeted(other)
+    r, _ = other.one(
+        '<accountmanagement><create accountname="ann" password="xxxx" accounttype="0"/>'
+        "</accountmanagement>",
+        0,
+    )
+    assert outcome(r)[:2] == (False, 409)
+    r, _ = other.one(
+        '<authentication><login accountname="ann" password="nope"/></authentication>', 0
+    )
+    assert outcome(r)[:2] == (False, 401)
+    # refused in the request's own response element, as a seed client expects
+    node = r.find("response/authentication/login")
+    assert node.get("success") == "false" and node.get("errorcode") == "401"
+    r, _ = other.one("<lobby><gamelist/></lobby>", 0)
+    assert r.find("response/general").get("errorcode") == "401"
+
+
+def test_admin_account_only_by_admin(hub, frontend) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    r, _ = conn.one(
+        '<accountmanagement><create accountname="boss" password="pass" accounttype="2"/>'
+        "</accountmanagement>",
+        0,
+    )
+    assert outcome(r)[:2] == (False, 403)
+    assert "boss" not in hub.store.accounts
+
+
+def test_another_connections_session_403_and_nothing_changes(hub, frontend) -> None:
+    a, b = Conn(frontend), Conn(frontend)
+    greeted(a), greeted(b)
+    login(a, "ann")
+    login(b, "bob")
+    r, _ = a.one('<game><create gametype="hello" name="t1"><parameters><seats>2</seats>'
+                 "</parameters></create></game>")  # fmt: skip
+    wid = int(r.find("response/game/create").get("gameid"))
+    r, _ = a.one(f'<game gameid="{wid}"><join/></game>')
+    a_game = int(r.get("sessionid"))
+    b.read()
+    before = (hub.store.balances(), [g.to_json() for g in hub.lobby.games()])
+    # b uses a's lobby session and a's game session
+    for body, sid in (
+        ('<game><create gametype="hello" name="t2"/></game>', a.sid),
+        ("<lobby><gamelist/></lobby>", a.sid),
+        (f'<game gameid="{wid}"><join/></game>', a.sid),
+        (f'<game gameid="{wid}"><part/></game>', a_game),
+        (f'<game gameid="{wid}"><action><parameters><hello>hi</hello></parameters></action></game>',
+         a_game),
+        (f'<game gameid="{wid}"><chat sender="ann"><message>x</message></chat></game>', a_game),
+        ("<authentication><logout/></authentication>", a.sid),
+        (f'<game gameid="{wid}"><join/></game>', 12345),
+    ):  # fmt: skip
+        r, _ = b.one(body, sid)
+        assert outcome(r)[:2] == (False, 403), body
+    assert (hub.store.balances(), [g.to_json() for g in hub.lobby.games()]) == before
+    assert a.read() == []  # a saw nothing
+    # a's own game session for another game id is refused too
+    r, _ = a.one(f'<game gameid="{wid + 1}"><part/></game>', a_game)
+    assert outcome(r)[:2] == (False, 403)
+
+
+def test_full_hello_game(hub, frontend) -> None:
+    a, b = Conn(frontend), Conn(frontend)
+    greeted(a), greeted(b)
+    login(a, "ann")
+    login(b, "bob")
+    r, _ = a.one("<lobby><availablegames/></lobby>")
+    r, updates = a.one('<game><create gametype="hello" name="greetings"/></game>')
+    assert outcome(r)[0]
+    wid = int(r.find("response/game/create").get("gameid"))
+    assert [u.find(".//change").get("type") for u in updates] == ["created"]
+    created = b.read()[0]
+    assert created.find(".//change").get("type") == "created"
+    assert int(created.get("sessionid")) == b.sid  # lobby updates carry the lobby session
+    r, _ = b.one('<lobby><gamelist gametype="hello"/></lobby>')
+    (row,) = r.findall("response/lobby/gamelist/games/game")
+    assert (int(row.get("gameid")), row.get("name"), row.get("players")) == (wid, "greetings", "0")
+
+    r, updates = a.one(f'<game gameid="{wid}"><join/></game>')
+    a_sid = int(r.get("sessionid"))
+    assert a_sid not in (0, a.sid)
+    assert updates[0].find(".//updatedgamestate/parameters/hellogame") is not None
+    b.read()
+    r, updates = b.one(f'<game gameid="{wid}"><join/></game>')
+    b_sid = int(r.get("sessionid"))
+    payloads = [
+        u.find(".//updatedgamestate/parameters")[0]
+        for u in updates
+        if u.find(".//updatedgamestate") is not None
+    ]
+    assert payloads[0].tag == "hellogame"
+    assert any(p.tag == "turn" and p.get("seat") == "1" for p in payloads)
+    a_updates = a.read()
+    assert any(u.find(".//turn") is not None for u in a_updates)
+
+    r, _ = b.one(f'<game gameid="{wid}"><chat sender="mallory"><message>hi all</message></chat></game>', b_sid)  # fmt: skip
+    assert outcome(r)[0]
+    chats = [u for u in a.read() if u.find(".//chat") is not None]
+    assert [(c.find(".//chat").get("sender"), c.findtext(".//chat/message")) for c in chats] == [
+        ("bob", "hi all")
+    ]
+    assert int(chats[0].get("sessionid")) == a_sid
+
+    r, _ = a.one(f'<game gameid="{wid}"><action><parameters><hello>world</hello></parameters></action></game>', a_sid)  # fmt: skip
+    assert outcome(r)[0]
+    r, _ = a.one(f'<game gameid="{wid}"><action><parameters><hello>again</hello></parameters></action></game>', a_sid)  # fmt: skip
+    assert outcome(r)[:2] == (False, 422)
+    r, _ = a.one(f'<game gameid="{wid}"><action><parameters><bye/></parameters></action></game>', a_sid)  # fmt: skip
+    assert outcome(r)[:2] == (False, 400)
+    lines = [u.find(".//hello") for u in b.read() if u.find(".//hello") is not None]
+    assert lines[0].text == "Hello from ann: world"
+
+    r, updates = b.one(f'<game gameid="{wid}"><action><parameters><hello>there</hello></parameters></action></game>', b_sid)  # fmt: skip
+    assert any(u.find(".//over") is not None for u in updates)
+    assert hub.lobby.get(hub.lobby.games()[0].id).state == "over"
+
+    a.read()
+    r, _ = a.one(f'<lobby><history gameid="{wid}"/></lobby>')
+    (entry,) = r.findall(".//history/entry")
+    assert [p.get("name") for p in entry.findall("player")] == ["ann", "bob"]
+    r, _ = a.one('<lobby><findplayer name="b"/></lobby>')
+    assert [g.get("player") for g in r.findall(".//findplayer/game")] == ["bob"]
+    r, _ = a.one(f'<lobby><gamedetails gameid="{wid}"/></lobby>')
+    assert [p.findtext("info/parameters/name") for p in r.findall(".//players/player")] == ["ann", "bob"]  # fmt: skip
+
+    r, _ = a.one(f'<game gameid="{wid}"><part/></game>', a_sid)
+    assert outcome(r)[0]
+    r, _ = a.one(f'<game gameid="{wid}"><part/></game>', a_sid)
+    assert outcome(r)[:2] == (False, 403)
+    b.read()
+    r, _ = b.one("<authentication><logout/></authentication>")
+    assert outcome(r)[0]
+    r, _ = b.one("<lobby><gamelist/></lobby>", b.sid)
+    assert outcome(r)[:2] == (False, 403)  # that session is gone
+    r, _ = b.one("<lobby><gamelist/></lobby>", 0)
+    assert outcome(r)[:2] == (False, 401)
+
+    transcript = hub.transcripts.read(hub.lobby.games()[0].id)
+    assert "hi all" in transcript and "Hello from ann: world" in transcript
+    assert " in " in transcript and " out " in transcript
+    lobby_log = hub.transcripts.read("xml-lobby")
+    assert 'password=\\"***\\"' in lobby_log or 'password="***"' in lobby_log
+    assert "secret" not in lobby_log
+
+
+def test_game_create_errors(frontend) -> None:
+    a = Conn(frontend)
+    greeted(a)
+    login(a, "ann")
+    for body, code in (
+        ('<game><create gametype="chess" name="x"/></game>', 404),
+        ('<game><create gametype="hello" name="x"><parameters><seats>99</seats></parameters></create></game>', 400),
+        ('<game><create gametype="hello" name="x"><parameters><seat>bot:nobody</seat></parameters></create></game>', 404),
+        ('<game><create gametype="hello" name="x"><parameters><variant>v</variant></parameters></create></game>', 400),
+        ('<game gameid="77"><join/></game>', 404),
+        ('<lobby><gamedetails gameid="77"/></lobby>', 404),
+    ):  # fmt: skip
+        r, _ = a.one(body)
+        assert outcome(r)[:2] == (False, code), body
+
+
+def test_delete_game_rules(hub, frontend) -> None:
+    a, b = Conn(frontend), Conn(frontend)
+    greeted(a), greeted(b)
+    login(a, "ann")
+    login(b, "bob")
+    r, _ = a.one('<game><create gametype="hello" name="g"/></game>')
+    wid = int(r.find("response/game/create").get("gameid"))
+    b.read()
+    r, _ = b.one(f'<game gameid="{wid}"><delete/></game>')
+    assert outcome(r)[:2] == (False, 403)
+    r, updates = a.one(f'<game gameid="{wid}"><delete/></game>')
+    assert outcome(r)[0] and hub.lobby.games() == []
+    assert updates[0].find(".//change").get("type") == "removed"
+
+
+def test_disconnect_ends_sessions_and_seat(hub, frontend) -> None:
+    a, b = Conn(frontend), Conn(frontend)
+    greeted(a), greeted(b)
+    login(a, "ann")
+    login(b, "bob")
+    r, _ = a.one('<game><create gametype="hello" name="g"/></game>')
+    wid = int(r.find("response/game/create").get("gameid"))
+    r, _ = a.one(f'<game gameid="{wid}"><join/></game>')
+    a_sid = int(r.get("sessionid"))
+    a.close()
+    assert a_sid not in frontend.sessions and a.sid not in frontend.sessions
+    game = hub.lobby.games()[0]
+    assert game.observer_count == 0 and not game.seats[0].present
+
+
+def test_too_many_pending_requests_429(tmp_path) -> None:
+    hub = FakeHub(tmp_path, xml_max_pending=2)
+
+    class SlowStore:
+        def authenticate(self, *a, **k):
+            from twisted.internet import defer
+
+            return defer.Deferred()  # never answers
+
+    hub.store = SlowStore()
+    f = make_factory(hub)
+    conn = Conn(f)
+    greeted(conn)
+    login_doc = b'<message><request><authentication><login accountname="a" password="b"/></authentication></request></message>'  # fmt: skip
+    for _ in range(4):
+        conn.send(login_doc)
+    (doc,) = conn.read()
+    assert outcome(doc)[:2] == (False, 429) and conn.closed
+
+
+def test_internal_error_500_connection_survives(hub, frontend, monkeypatch) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    login(conn, "ann")
+
+    def boom(*a, **k):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(frontend, "_on_GameList", boom)
+    r, _ = conn.one("<lobby><gamelist/></lobby>")
+    assert outcome(r)[:2] == (False, 500)
+    r, _ = conn.one("<lobby><availablegames/></lobby>")
+    assert r.find(".//availablegames") is not None
+
+
+def test_generic_adapter_json_payloads(hub, frontend) -> None:
+    from hub.frontends.xml.adapters import GenericXMLAdapter
+
+    adapter = GenericXMLAdapter()
+    root = codec.etree.fromstring(b'<parameters><action>{"hello": "x"}</action></parameters>')
+    assert adapter.parse_action(root) == {"hello": "x"}
+    from hub.model import BadAction, GameEvent
+
+    with pytest.raises(BadAction):
+        adapter.parse_action(
+            codec.etree.fromstring(b"<parameters><action>[1]</action></parameters>")
+        )
+    assert adapter.render_event(GameEvent("moved", {"a": 1}), None).get("kind") == "moved"
+
+
+def test_refusal_half_closes_then_closes_after_grace(hub, frontend) -> None:
+    from twisted.internet.testing import StringTransport
+
+    class HalfCloseable(StringTransport):
+        write_closed = False
+
+        def loseWriteConnection(self) -> None:  # noqa: N802
+            self.write_closed = True
+
+    conn = Conn(frontend)
+    greeted(conn)
+    transport = HalfCloseable()
+    conn.proto.transport = transport
+    conn.raw(b"\x00\x00\x00\x00")
+    assert transport.write_closed and not transport.disconnecting
+    conn.raw(b"x" * 1000)  # discarded while half-closed
+    assert len(conn.proto._buffer) == 0
+    hub.reactor.advance(frontend.close_grace + 0.1)
+    assert transport.disconnecting
+
+
+def test_rate_limit_answers_429_in_order_then_recovers(tmp_path) -> None:
+    hub = FakeHub(tmp_path, xml_rate=1, xml_burst=3)
+    f = make_factory(hub)
+    conn = Conn(f)
+    greeted(conn)
+    doc = b"<message><request><lobby><availablegames/></lobby></request></message>"
+    conn.raw(b"".join(len(doc).to_bytes(4, "big") + doc for _ in range(5)))
+    assert [outcome(d)[1] for d in conn.read()] == [401, 401, 401, 429, 429]
+    assert not conn.closed
+    hub.reactor.advance(1.0)
+    conn.send(doc)
+    assert [outcome(d)[1] for d in conn.read()] == [401]
+
+
+def test_client_that_does_not_read_is_dropped(tmp_path) -> None:
+    hub = FakeHub(tmp_path, xml_max_backlog=2000)
+    f = make_factory(hub)
+    f.doStart()
+    conn = Conn(f)
+    greeted(conn)
+    login(conn, "ann")
+    conn.proto.pauseProducing()  # as the transport does when its buffer is full
+    for n in range(40):
+        hub.lobby.create_game("hello", name=f"g{n}")  # a lobby update each
+    assert conn.transport.disconnecting
+    f.doStop()
+
+
+def test_shutdown_notice(hub, frontend) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    frontend.stopFactory()
+    (doc,) = conn.read()
+    assert doc.findtext("stateupdate/general/description") == "the hub is shutting down"
+    frontend.startFactory()
+
+
+def test_total_connection_cap(tmp_path) -> None:
+    f = make_factory(FakeHub(tmp_path, xml_max_connections=2))
+    a, b = Conn(f, host="10.0.0.1"), Conn(f, host="10.0.0.2")
+    greeted(a), greeted(b)
+    c = Conn(f, host="10.0.0.3")
+    (doc,) = c.read()
+    assert outcome(doc)[:2] == (False, 429) and c.closed
