@@ -44,6 +44,15 @@ def create_in_lobby(page, hub, game_type: str, seats: list[str], options: dict |
     page.click("#c-submit")
 
 
+def create_account(page, hub, name: str, password: str) -> None:
+    """Create an account on the account page (which logs the browser in)."""
+    page.goto(hub.url("/account"))
+    page.fill("#create-name", name)
+    page.fill("#create-password", password)
+    page.click("#create button")
+    page.wait_for_selector("#logout")
+
+
 def notices(page) -> list[str]:
     """The error messages the page shows."""
     return page.locator(".notice.error .notice-text").all_inner_texts()
@@ -147,9 +156,14 @@ def test_plugins_page_lists_digests_and_downloads(page, hub):
 def test_lobby_recovers_after_a_hub_restart(page, tmp_path):
     first = start_hub(tmp_path / "one")
     port = first.ports["web"]
+    watcher = page.context.new_page()
     try:
         page.goto(first.url("/"))
         page.wait_for_selector("#live.status-live")
+        status, body, _ = first.request("POST", "/api/games", {"type": "hello", "name": "Before"})
+        before = json.loads(body)
+        watcher.goto(first.url(f"/game/{before['id']}"))
+        watcher.wait_for_selector("#live.status-live")
     finally:
         first.stop()
     page.wait_for_selector("#live.status-reconnecting")
@@ -159,6 +173,11 @@ def test_lobby_recovers_after_a_hub_restart(page, tmp_path):
         game = json.loads(body)
         page.wait_for_selector(f"tr[data-id='{game['id']}']", timeout=20_000)
         page.wait_for_selector("#live.status-live")
+        assert page.locator(f"tr[data-id='{before['id']}']").count() == 0
+        # the game page learns that its game did not survive the restart, and says so
+        watcher.wait_for_selector("#turn:has-text('No game')", timeout=20_000)
+        assert watcher.locator(".notice.error").count() == 1
+        screenshot(watcher, "game-gone-after-restart", both=False)
     finally:
         second.stop()
 
@@ -455,3 +474,57 @@ def test_shuffle_verification_in_the_browser(page, hub):
     page.click("#verify-form button")
     page.locator(".notice.error").wait_for()
     assert "64 lowercase hex" in notices(page)[0]
+
+
+def test_five_card_draw_discards_by_clicking_cards(page, hub):
+    bot = bot_for(hub, "five-card-draw", "caller")
+    create_account(page, hub, "drawer", "drawer-pw1")
+    create_in_lobby(page, hub, "five-card-draw", ["human", f"bot:{bot}"])
+    page.wait_for_url("**/game/*")
+    game_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("#poker-table")
+    preference = ["check", "call", "post", "show", "muck", "bet", "raise", "fold"]
+    discarded, deadline = False, time.monotonic() + 120
+    while page.locator("#last-hand").count() == 0:
+        assert time.monotonic() < deadline, "the hand did not end"
+        page.wait_for_function(
+            "() => document.querySelector('#last-hand')"
+            " || document.querySelector('button.poker-action')",
+            timeout=30_000,
+        )
+        if page.locator("#last-hand").count():
+            break
+        names = page.locator("button.poker-action").evaluate_all(
+            "buttons => buttons.map(b => b.dataset.name)"
+        )
+        if "discard" in names:
+            before = page.locator(".poker-seat[data-seat='0'] .card").evaluate_all(
+                "cards => cards.map(c => c.dataset.card)"
+            )
+            page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(0).click()
+            page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(2).click()
+            button = page.locator("button.poker-action[data-name='discard']")
+            assert button.inner_text() == "change 2 card(s)"
+            screenshot(page, "game-draw-discard")
+            button.click()
+            discarded = True
+            page.wait_for_function(
+                "before => JSON.stringify([...document.querySelectorAll("
+                "\".poker-seat[data-seat='0'] .card\")].map(c => c.dataset.card))"
+                " !== JSON.stringify(before)",
+                arg=before,
+            )
+            after = page.locator(".poker-seat[data-seat='0'] .card").evaluate_all(
+                "cards => cards.map(c => c.dataset.card)"
+            )
+            assert after[1] == before[1] and after[3:] == before[3:]
+            continue
+        if not names:
+            continue
+        choice = min(names, key=lambda n: preference.index(n) if n in preference else 99)
+        page.locator(f"button.poker-action[data-name='{choice}']").first.click()
+        page.wait_for_timeout(50)
+        assert page.locator(".notice.error").count() == 0, notices(page)
+    assert discarded, "the hand ended without a draw"
+    assert "drawer" in page.inner_text("#last-hand")
+    assert hub.get_json(f"/api/games/{game_id}")["seats"][0]["player"] == "drawer"
