@@ -166,6 +166,11 @@ const GamePage = (() => {
 
   function describe(event) {
     const d = event.data || {};
+    const r = renderer();
+    if (r.describe) {
+      const text = r.describe(event, seatNames());
+      if (text) return text;
+    }
     if (d.line) return d.line;
     if (d.text) return (d.seat !== undefined ? (seatNames()[d.seat] || "seat " + d.seat) + ": " : "") + d.text;
     if (d.move !== undefined && d.seat !== undefined) return (seatNames()[d.seat] || "seat " + d.seat) + ": " + (typeof d.kind === "string" ? d.kind : event.kind) + " " + d.move;

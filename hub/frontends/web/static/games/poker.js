@@ -17,7 +17,27 @@ window.GameRenderers = window.GameRenderers || {};
 
   function money(v) { return v === null || v === undefined ? "" : String(v); }
 
+  function cardsText(list) {
+    return (list || []).map(c => c < 0 ? "??" : RANKS[Math.floor(c / 4)] + SUITS[c % 4]).join(" ");
+  }
+
   const renderer = {
+    describe(event, names) {
+      const d = event.data || {};
+      const who = d.seat !== undefined ? (names[d.seat] || "seat " + d.seat) : "";
+      switch (event.kind) {
+        case "action": return who + ": " + d.name + (d.amount ? " " + d.amount : "") + (d.allin ? " (all in)" : "");
+        case "hand": return "hand " + d.handid + " · button " + (names[d.button] || d.button) + " · commitment " + String(d.commitment || "").slice(0, 12) + "…";
+        case "hole": return "your cards: " + cardsText(d.cards);
+        case "board": return "board: " + cardsText(d.board || d.cards);
+        case "pots": return "pots: " + (d.pots || []).map(p => p.amount).join(" + ");
+        case "award": return who + " wins " + d.amount + (d.text ? " (" + d.text + ")" : "");
+        case "handover": return "hand " + d.handid + " over; seed " + String(d.seed || "").slice(0, 12) + "…";
+        case "buyin": return (d.name || who) + " buys in for " + d.amount;
+        case "cashout": return (d.name || who) + " cashes out " + d.amount;
+        default: return null;
+      }
+    },
     event(event) {
       if (event.kind === "handover") lastHand = event.data;
       if (event.kind === "hand") { lastHandId = event.data.handid; discard.clear(); }
