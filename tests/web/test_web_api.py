@@ -212,6 +212,11 @@ def test_game_stream_snapshot_events_and_observer_removed_on_drop(hub):
     status, _ = browser.call("POST", f"/api/games/{gid}/actions", {"action": {"hello": "yo"}})
     assert status == 200
     watcher.read_until(b"Hello from")
+    mine.read_until(b"Hello from")
+    transcript = hub.request("GET", f"/api/games/{gid}/transcript")[1].decode()
+    me = browser.start()["name"]
+    assert f'web:{me} out {{"kind":"hello"' in transcript  # the seated stream is recorded
+    assert transcript.count('out {"kind":"hello"') == 1  # the spectator's is not
     kinds = [data["kind"] for event, data in watcher.events() if event == "game"]
     assert "seated" in kinds and "turn" in kinds and "hello" in kinds
     # dropping the connection removes the observer at once

@@ -1,7 +1,8 @@
 """Live updates for the browser: server-sent event streams (``text/event-stream``).
 
 ``GET /api/games/<id>/events`` opens a :class:`GameStream`: an ``IGameObserver`` of the
-game that sees the events the viewer's seat may see.  It first sends a ``snapshot``
+game that sees the events the viewer's seat may see (a seated person's stream is their
+connection: what it sends is recorded in the game's transcript as ``out``).  It first sends a ``snapshot``
 (the game, the viewer's view and legal actions), then each game event as ``game``
 and, after each burst of events, a fresh ``view``.  ``GET /api/lobby/events`` opens a
 :class:`LobbyStream` with the list of games first and then every change.
@@ -94,9 +95,18 @@ class EventStream:
 class GameStream(EventStream):
     """Events of one game as seen from ``seat`` (``None``: a spectator)."""
 
-    def __init__(self, request: Any, streams: Streams, game: Any, seat: int | None) -> None:
+    def __init__(
+        self,
+        request: Any,
+        streams: Streams,
+        game: Any,
+        seat: int | None,
+        conn: str | None = None,
+    ) -> None:
         self.game = game
         self.seat = seat
+        #: the player's connection name in the transcript (``None``: not recorded)
+        self.conn = conn
         self._refresh: Any = None
         super().__init__(request, streams)
         self.send("snapshot", streams.snapshot(game, seat))
@@ -104,7 +114,12 @@ class GameStream(EventStream):
 
     def game_event(self, game: Any, event: Any) -> None:
         """Forward the event, then (once the burst is over) a fresh view."""
-        self.send("game", {"kind": event.kind, "data": dict(event.data)})
+        data = {"kind": event.kind, "data": dict(event.data)}
+        self.send("game", data)
+        transcript = getattr(self.game, "transcript", None)
+        if self.open and self.conn is not None and transcript is not None:
+            text = json.dumps(data, default=str, separators=(",", ":"))
+            transcript.record(self.conn, "out", text)
         self.refresh()
 
     def refresh(self) -> None:

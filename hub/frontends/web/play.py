@@ -168,8 +168,10 @@ class WebGames(WebResource, Games):
             refused = self.web.refuse_stream(request)
             if refused is not None:
                 return refused
-            seat = self.web.seat_of(self.web.sessions.find(request), game)
-            GameStream(request, self.web.streams, game, seat)
+            session = self.web.sessions.find(request)
+            seat = self.web.seat_of(session, game)
+            conn = f"web:{session.name}" if session is not None and seat is not None else None
+            GameStream(request, self.web.streams, game, seat, conn)
             return NOT_DONE_YET
         return super().render(request)
 
