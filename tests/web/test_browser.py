@@ -398,6 +398,7 @@ def test_log_in_sit_at_holdem_with_a_bot_and_play_a_hand(page, hub):
     create_in_lobby(page, hub, "texas-holdem", ["human", f"bot:{bot}"])
     page.locator(".notice.error").wait_for()
     assert "log in" in notices(page)[0]
+    assert not any(g["type"] == "texas-holdem" for g in hub.get_json("/api/games"))
     # create an account (the store's) and log in through the page
     page.goto(hub.url("/account"))
     page.fill("#create-name", "holdem-fan")

@@ -117,7 +117,12 @@ CHIP_GAMES = ("texas-holdem", "five-card-draw")
 
 def needs_account(game: Any) -> bool:
     """Whether a person must be logged in to sit in ``game`` (its chips are an account's)."""
-    return bool(getattr(game.factory, "needs_account", game.type in CHIP_GAMES))
+    return type_needs_account(game.factory)
+
+
+def type_needs_account(factory: Any) -> bool:
+    """Whether people must be logged in to sit at games of this factory's type."""
+    return bool(getattr(factory, "needs_account", factory.name in CHIP_GAMES))
 
 
 def _json_safe(data: Any) -> Any:
@@ -322,6 +327,7 @@ class Types(WebResource):
                     "default_seats": factory.default_seats,
                     "frontends": list(factory.frontends),
                     "bots": [b.name for b in bots if factory.name in tuple(b.games)],
+                    "needs_account": type_needs_account(factory),
                 }
             )
         return 200, {

@@ -156,6 +156,13 @@
     catch (e) { Hub.error("options: not valid JSON (" + e.message + ")"); return; }
     const seats = [...$("c-seats").querySelectorAll("select")].map(s => s.value);
     const mine = seats.indexOf("human");
+    if (mine >= 0 && t.needs_account) {
+      const session = await Hub.getSession();
+      if (!session.logged_in) {
+        Hub.error("log in to sit at a " + t.name + " table: the chips come from your account (or make seat " + mine + " open)");
+        return;
+      }
+    }
     const body = {type: t.name, name: $("c-name").value.trim() || null,
       variant: t.variants.length ? $("c-variant").value : null, seats, options};
     $("c-submit").disabled = true;
