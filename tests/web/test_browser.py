@@ -529,3 +529,62 @@ def test_five_card_draw_discards_by_clicking_cards(page, hub):
     assert discarded, "the hand ended without a draw"
     assert "drawer" in page.inner_text("#last-hand")
     assert hub.get_json(f"/api/games/{game_id}")["seats"][0]["player"] == "drawer"
+
+
+def test_morris_in_the_browser_against_an_mnm_network_client(page, tmp_path):
+    import subprocess
+    import sys
+
+    from tests.hubprocess import ROOT
+
+    hub = start_hub(tmp_path, mnm="tcp:0:interface=127.0.0.1")
+    client = None
+    try:
+        create_in_lobby(page, hub, "nmmorris", ["human", "open"], {"move_time_ms": 60000})
+        page.wait_for_url("**/game/*")
+        game_id = page.url.rsplit("/", 1)[1]
+        page.wait_for_selector("svg.morris")
+        game = hub.get_json(f"/api/games/{game_id}")
+        assert game["frontend"] == "mnm" and game["port"] == hub.ports["mnm"]
+        # the MNM client (the course's C clients speak the same protocol) pastes the id
+        client = subprocess.Popen(
+            [sys.executable, "-m", "bots.morris", "--port", str(hub.ports["mnm"])]
+            + ["--game-id", game_id, "--max-seconds", "0.2", "--seed", "7"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        page.wait_for_selector("#seats li[data-seat='1']:has-text('(client)')", timeout=20_000)
+        clicks, deadline = 0, time.monotonic() + 240
+        while page.inner_text("#game-state") != "over":
+            assert clicks < 600 and time.monotonic() < deadline, "the game did not end"
+            page.wait_for_function(
+                "() => document.querySelector('#game-state').textContent === 'over'"
+                " || document.querySelectorAll('g.pt.clickable').length > 0",
+                timeout=60_000,
+            )
+            if page.inner_text("#game-state") == "over":
+                break
+            target = page.locator("g.pt.clickable").first
+            point = target.get_attribute("data-point")
+            selected_before = page.locator("circle.selected").count()
+            target.locator("circle.hit").click()
+            clicks += 1
+            if selected_before == 0 and page.locator("circle.selected").count() == 1:
+                page.locator(f"g.pt.clickable:not([data-point='{point}'])").first.locator(
+                    "circle.hit"
+                ).click()
+                clicks += 1
+            assert page.locator(".notice.error").count() == 0, notices(page)
+        page.locator("#result-summary").wait_for()
+        output, _ = client.communicate(timeout=30)
+        assert client.returncode == 0, output
+        result = hub.get_json(f"/api/games/{game_id}")["result"]
+        assert result["summary"] in page.inner_text("#result-summary")
+        screenshot(page, "game-morris-vs-mnm-client", both=False)
+    finally:
+        if client is not None and client.poll() is None:
+            client.kill()
+            client.wait(timeout=10)
+        hub.stop()
+    assert hub.errors() == [], hub.log()
