@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from .conftest import screenshot, start_hub
+from .conftest import PHONE, screenshot, start_hub
 from .test_web_api import Browser
 
 pytestmark = pytest.mark.browser
@@ -588,3 +588,56 @@ def test_morris_in_the_browser_against_an_mnm_network_client(page, tmp_path):
             client.wait(timeout=10)
         hub.stop()
     assert hub.errors() == [], hub.log()
+
+
+def test_two_people_and_a_bot_at_one_holdem_table(page, browser, hub):
+    bot = bot_for(hub, "texas-holdem", "caller")
+    create_account(page, hub, "alice-web", "alice-pw1")
+    other_context = browser.new_context(viewport=PHONE)
+    other_context.set_default_timeout(15_000)
+    other = other_context.new_page()
+    try:
+        create_account(other, hub, "bob-web", "bob-pw12")
+        create_in_lobby(page, hub, "texas-holdem", ["human", "open", f"bot:{bot}"])
+        page.wait_for_url("**/game/*")
+        game_id = page.url.rsplit("/", 1)[1]
+        other.goto(hub.url(f"/game/{game_id}"))
+        other.click("#seats li[data-seat='1'] button.take-seat")
+        other.wait_for_selector("#subtitle:has-text('you are seat 1')")
+        preference = ["check", "call", "post", "show", "muck", "bet", "raise", "fold"]
+        acted = {"alice-web": 0, "bob-web": 0}
+        deadline = time.monotonic() + 180
+        pages = {"alice-web": page, "bob-web": other}
+
+        def hand_with_both_over() -> bool:
+            # bob sat down during alice's first hand with the bot: wait for a hand he played
+            return acted["bob-web"] > 0 and all(
+                tab.locator("#last-hand:has-text('bob-web')").count() for tab in pages.values()
+            )
+
+        while not hand_with_both_over():
+            assert time.monotonic() < deadline, "the hand did not end"
+            moved = False
+            for name, tab in pages.items():
+                names = tab.locator("button.poker-action").evaluate_all(
+                    "buttons => buttons.map(b => b.dataset.name)"
+                )
+                if names:
+                    choice = min(
+                        names, key=lambda n: preference.index(n) if n in preference else 99
+                    )
+                    tab.locator(f"button.poker-action[data-name='{choice}']").first.click()
+                    acted[name] += 1
+                    moved = True
+                    assert tab.locator(".notice.error").count() == 0, notices(tab)
+            if not moved:
+                page.wait_for_timeout(100)
+        assert acted["alice-web"] >= 1 and acted["bob-web"] >= 1
+        for tab in pages.values():
+            text = tab.inner_text("#last-hand")
+            assert "alice-web" in text and "bob-web" in text
+        seats = hub.get_json(f"/api/games/{game_id}")["seats"]
+        assert [s["player"] for s in seats] == ["alice-web", "bob-web", bot]
+        screenshot(other, "game-holdem-two-people", both=False)
+    finally:
+        other_context.close()
