@@ -374,3 +374,31 @@ def test_api_token_header_is_checked_not_crashed_on(tmp_path):
             conn.close()
             assert response.status == 201, auth  # loopback may write; the header never breaks it
         assert hub.errors() == []
+
+
+def test_history_and_transcript_replay_survive_a_restart(tmp_path):
+    first = start_hub(tmp_path / "one")
+    try:
+        game = create(first, type="hello", seats=["bot:hello-bot", "bot:hello-bot"])
+        wait_until(
+            lambda: any(g["game_id"] == game["id"] for g in first.get_json("/api/history")),
+            "the finished game in the history",
+        )
+    finally:
+        first.stop()
+    from tests.hubprocess import HubProcess
+
+    from .plugins import install_first_legal
+
+    (tmp_path / "again").mkdir()
+    restarted = HubProcess(tmp_path / "again", data=first.data, web="tcp:0:interface=127.0.0.1")
+    install_first_legal(restarted.data)
+    with restarted:
+        history = restarted.get_json("/api/history?type=hello")
+        row = next(g for g in history if g["game_id"] == game["id"])
+        assert [p["name"] for p in row["players"]] == ["hello-bot", "hello-bot-2"]
+        assert row["summary"] == "2 of 2 said hello"
+        status, text, _ = restarted.request("GET", f"/api/games/{game['id']}/transcript")
+        assert status == 200 and b"game over" in text
+        stats = restarted.get_json("/api/stats?type=hello")
+        assert {r["name"] for r in stats["leaderboard"]} >= {"hello-bot", "hello-bot-2"}
