@@ -9,7 +9,7 @@ import pytest
 
 from tests.hubprocess import HubProcess
 
-from .plugins import install_first_legal
+from .plugins import install_first_legal, install_press
 
 CHROMIUM = os.environ.get("GAMEHUB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -31,6 +31,7 @@ def start_hub(tmp: Path, **extra: str) -> HubProcess:
     frontends = {"web": "tcp:0:interface=127.0.0.1", **extra}
     hub = HubProcess(tmp, **frontends)
     install_first_legal(hub.data)
+    install_press(hub.data)
     return hub.start()
 
 

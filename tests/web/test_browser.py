@@ -641,3 +641,21 @@ def test_two_people_and_a_bot_at_one_holdem_table(page, browser, hub):
         screenshot(other, "game-holdem-two-people", both=False)
     finally:
         other_context.close()
+
+
+def test_a_plugin_game_draws_itself_with_its_own_page_script(page, hub):
+    types = {t["name"]: t for t in hub.get_json("/api/types")["types"]}
+    assert types["press"]["script"] == "/plugin-scripts/press.js"
+    assert types["hello"]["script"] is None
+    status, body, headers = hub.request("GET", "/plugin-scripts/press.js")
+    assert status == 200 and headers["Content-Type"].startswith("text/javascript")
+    for path in ("/plugin-scripts/hello.js", "/plugin-scripts/nope.js", "/plugin-scripts/x"):
+        assert hub.request("GET", path)[0] == 404, path
+    create_in_lobby(page, hub, "press", ["human"])
+    page.wait_for_url("**/game/*")
+    page.wait_for_selector("#press-board")
+    assert page.inner_text("#press-board") == "not pressed yet"
+    page.click("#press-button")
+    page.wait_for_function("() => document.querySelector('#press-board').textContent === 'pressed'")
+    page.locator("#result-summary").wait_for()
+    assert "pressed" in page.inner_text("#result-summary")

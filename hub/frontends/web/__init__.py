@@ -22,6 +22,7 @@ from .accounts import AccountResource, AccountsResource, SessionResource
 from .api import API
 from .info import Hands, History, Stats
 from .play import LobbyEvents, Types, WebFrontend, WebGames
+from .scripts import PluginScripts
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: page path → file in ``static/``
@@ -143,6 +144,7 @@ class Root(Resource):
         self.putChild(b"api", api)
         self.putChild(b"static", StaticFiles(STATIC))
         self.putChild(b"game", GamePages())
+        self.putChild(b"plugin-scripts", PluginScripts(hub.registry))
         self.putChild(b"plugins", PluginsResource(hub.registry))
         self.putChild(b"schema", schema_resource())
         self._pages = {path: page(name) for path, name in PAGES.items()}

@@ -16,6 +16,7 @@ from hub.model import OVER, GameError
 
 from .api import Games, JSONResource, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
+from .scripts import script_url
 from .sessions import Session, Sessions, check_origin
 
 
@@ -328,6 +329,7 @@ class Types(WebResource):
                     "frontends": list(factory.frontends),
                     "bots": [b.name for b in bots if factory.name in tuple(b.games)],
                     "needs_account": type_needs_account(factory),
+                    "script": script_url(factory),
                 }
             )
         return 200, {

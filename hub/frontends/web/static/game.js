@@ -15,6 +15,24 @@ const GamePage = (() => {
     return (state.game && window.GameRenderers[state.game.type]) || GenericRenderer;
   }
 
+  // A game plugin may bring its own page script (IWebView.script): load it once.
+  const loading = {};
+  async function loadPluginScript(type) {
+    if (window.GameRenderers[type] || loading[type]) return;
+    loading[type] = true;
+    let types = state.types;
+    if (!types) {
+      try { types = state.types = (await Hub.request("GET", "/api/types")).types; } catch (e) { return; }
+    }
+    const t = types.find(x => x.name === type);
+    if (!t || !t.script) return;
+    const tag = document.createElement("script");
+    tag.src = t.script;
+    tag.addEventListener("load", () => render());
+    tag.addEventListener("error", () => Hub.error("the page script of " + type + " did not load"));
+    document.head.append(tag);
+  }
+
   // What a renderer gets: the state plus a way to act.
   function context() {
     return {game: state.game, view: state.view, seat: state.seat, legal: state.legal,
@@ -182,6 +200,7 @@ const GamePage = (() => {
 
   function snapshot(data) {
     state.game = data.game;
+    loadPluginScript(data.game.type);
     state.view = data.view;
     state.seat = data.seat;
     state.legal = data.legal || [];
