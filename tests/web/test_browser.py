@@ -446,6 +446,19 @@ def test_log_in_sit_at_holdem_with_a_bot_and_play_a_hand(page, hub):
     text = page.inner_text("#last-hand")
     assert "holdem-fan" in text
     assert clicks >= 1
+    # the hand just played, step by step
+    page.click("#hand-replay summary")
+    assert page.locator("#hand-replay-log div").count() == 1
+    page.click("#hand-replay-next")
+    page.click("#hand-replay-next")
+    assert page.locator("#hand-replay-log div").count() == 3
+    page.click("#hand-replay-prev")
+    assert page.locator("#hand-replay-log div").count() == 2
+    total = int(page.inner_text("#hand-replay summary + .row span").split()[-1])
+    for _ in range(total):
+        page.click("#hand-replay-next")
+    assert page.locator("#hand-replay-log div").count() == total
+    assert " over; seed " in page.inner_text("#hand-replay-log div:last-child")
     transcript = hub.request("GET", f"/api/games/{game_id}/transcript")[1].decode()
     assert "web:holdem-fan in" in transcript
     screenshot(page, "game-holdem-hand-over")

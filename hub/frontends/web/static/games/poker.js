@@ -5,7 +5,8 @@ window.GameRenderers = window.GameRenderers || {};
 (() => {
   const RANKS = "23456789TJQKA", SUITS = "♣♦♥♠";
   const STAGES = ["pre-flop", "flop", "turn", "river", "showdown"];
-  let lastHand = null, lastHandId = null;
+  let lastHand = null, lastHandId = null, replayStep = 0;
+  let handLines = [], lastHandLines = [];
   const discard = new Set();
 
   function cardNode(el, c) {
@@ -38,9 +39,12 @@ window.GameRenderers = window.GameRenderers || {};
         default: return null;
       }
     },
-    event(event) {
-      if (event.kind === "handover") lastHand = event.data;
-      if (event.kind === "hand") { lastHandId = event.data.handid; discard.clear(); }
+    event(event, state) {
+      if (event.kind === "hand") { lastHandId = event.data.handid; discard.clear(); handLines = []; }
+      const names = state && state.game ? state.game.seats.map(x => x.player || "seat " + x.seat) : [];
+      const line = event.kind === "turn" ? null : renderer.describe(event, names);
+      if (line) handLines.push(line);
+      if (event.kind === "handover") { lastHand = event.data; lastHandLines = handLines; handLines = []; replayStep = 0; }
     },
     board(ctx) {
       const {el} = Hub;
@@ -78,7 +82,21 @@ window.GameRenderers = window.GameRenderers || {};
         lastHand.seed ? [" · ", el("a", {id: "verify-link", target: "_blank", rel: "noopener",
           href: "/history?" + new URLSearchParams({seed: lastHand.seed, commitment: lastHand.commitment || ""}) + "#verify"},
           "verify the shuffle")] : null) : null;
-      return [table, seats, last];
+      let replay = null;
+      if (lastHand && lastHandLines.length) {
+        const shown = el("div", {class: "log", id: "hand-replay-log"},
+          lastHandLines.slice(0, replayStep + 1).map((line, i) => el("div", {class: i === replayStep ? "seat-me" : ""}, line)));
+        const step = delta => { replayStep = Math.max(0, Math.min(lastHandLines.length - 1, replayStep + delta)); GamePage.render(); };
+        replay = el("details", {id: "hand-replay"}, el("summary", {}, "Replay hand " + lastHand.handid + " step by step"),
+          el("div", {class: "row"},
+            el("button", {class: "secondary", id: "hand-replay-prev", onclick: () => step(-1)}, "◀ back"),
+            el("button", {id: "hand-replay-next", onclick: () => step(1)}, "step ▶"),
+            el("span", {class: "small"}, "step " + (replayStep + 1) + " of " + lastHandLines.length)),
+          shown);
+        const open = document.getElementById("hand-replay");
+        if (open && open.open) replay.open = true;
+      }
+      return [table, seats, last, replay];
     },
     actions(ctx) {
       const {el} = Hub;
