@@ -3,7 +3,8 @@
 
 (() => {
   const {el, clear} = Hub;
-  const DEFAULT_OPTIONS = {nmmorris: {move_time_ms: 120000}};
+  // people need more time than the engines' defaults (made for network bots)
+  const DEFAULT_OPTIONS = {nmmorris: {move_time_ms: 120000}, kingdomino: {answer_seconds: 60}};
   const games = new Map();
   let types = [], selected = null, typeFilter = null, sort = {key: "created", dir: -1};
 
