@@ -14,10 +14,11 @@ from collections.abc import Sequence
 #: sub-command → ("module:function", one line of help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("hub.runner:main", "run the hub in the foreground (same options as twistd gamehub)"),
-    "fetch": ("hub.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),
+    "match": ("hub.match:main", "play duplicate poker deals between two bots, mbb/hand ± 95% CI"),
+    "verify-hand": ("hub.verify_hand:main", "check a stored poker hand against its shuffle seed"),
     "account": ("hub.store.cli:account_main", "create|delete|list|set-type|grant accounts"),
     "ledger": ("hub.store.cli:ledger_main", "check that every chip is accounted for"),
-    "match": ("hub.match:main", "play duplicate poker deals between two bots, mbb/hand ± 95% CI"),
+    "fetch": ("hub.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),
     "xml-client": ("hub.xml_client_cli:main", "interactive XML protocol client (--hub HOST:PORT)"),
 }
 

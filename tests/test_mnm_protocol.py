@@ -411,3 +411,22 @@ def test_single_client_against_a_bot(tmp_path) -> None:
         assert out[2] in ("+ MOVE 3000", "+ GAMEOVER")
     assert game.state == "over"
     assert out[-1] == "+ QUIT" and a.closed
+
+
+def test_lines_in_pieces_and_together(tmp_path) -> None:
+    hub = make_hub(tmp_path)
+    game = new_game(hub)
+    c = Client(hub)
+    c.lines()
+    for byte in f"VERSION 3.1\r\nID {game.id}\n".encode():
+        c.send(bytes([byte]))
+    c.send(b"PLAYER 0 \r\n")
+    out = c.lines()
+    assert out[0] == codec.VERSION_ACCEPTED and out[-1] == "+ ENDPLAYERS"
+    d = Client(hub)
+    d.lines()
+    d.send(f"VERSION 3.1\nID {game.id}\nPLAYER\n".encode())
+    assert d.lines()[-1] == "+ ENDPLAYERS"
+    assert c.lines()[0] == "+ MOVE 3000"
+    c.send(b"THINKING \nPLAY A0\n")
+    assert c.lines() == ["+ OKTHINK", "+ MOVEOK"]

@@ -107,3 +107,28 @@ def test_bots_play_in_the_lobby() -> None:
     assert game.state == "over"
     assert game.result()["reason"] in ("pieces", "blocked")
     assert game.result()["winners"] == [0]
+
+
+@pytest.mark.parametrize("double", [1, 2])
+def test_replay_matches_the_engine(double: int) -> None:
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = rules.MorrisState(rules.MorrisRules(double_mill_captures=double))
+        boundaries = [S.position_from_pieces(state.piece_list(), state.to_move)]
+        while not state.over:
+            state.apply(rng.choice(state.legal_moves()))
+            if not state.pending_captures:
+                boundaries.append(S.position_from_pieces(state.piece_list(), state.to_move))
+        texts = [r.move.text() for r in state.history]
+        assert S.replay(texts, double) == boundaries
+
+
+def test_search_scores_a_repetition_as_a_draw() -> None:
+    white = ["A0", "A2", "B5", "C3", "C6"] + ["C"] * 4
+    black = ["B0", "B2", "A4"] + ["C"] * 6
+    pos = S.position_from_pieces([white, black], 0)
+    first = S.Searcher(max_depth=1, rng=random.Random(1)).best(pos)
+    assert first.score > 0
+    seen = {S.apply(pos, first.turn)}
+    again = S.Searcher(max_depth=1, rng=random.Random(1), history=seen).best(pos)
+    assert S.apply(pos, again.turn) not in seen  # ahead: no repeating

@@ -99,3 +99,47 @@ def test_network_bot_plays_a_hub(tmp_path, version) -> None:
     finally:
         hub.stop()
     assert hub.errors() == []
+
+
+def test_network_bot_against_the_hubs_morris_bot(tmp_path) -> None:
+    """The in-hub ``morris`` thinks in the hub's thread pool within its move time."""
+    hub = HubProcess(tmp_path, web="tcp:0:interface=127.0.0.1", mnm="tcp:0:interface=127.0.0.1")
+    hub.start()
+    try:
+        status, body, _ = hub.request(
+            "POST",
+            "/api/games",
+            {
+                "type": "nmmorris",
+                "seats": ["bot:morris", "open"],
+                "options": {"move_time_ms": 300, "grace_ms": 2000, "max_turns": 60},
+            },
+        )
+        assert status == 201, body
+        gid = json.loads(body)["id"]
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "bots.morris",
+                "--port",
+                str(hub.ports["mnm"]),
+                "--game-id",
+                gid,
+                "--max-seconds",
+                "0.05",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+            cwd=tmp_path,
+        )
+        assert proc.returncode == 0, proc.stderr
+        game = hub.get_json(f"/api/games/{gid}")
+        assert game["state"] == "over"
+        assert game["result"]["reason"] in ("pieces", "blocked", "repetition", "turns")
+    finally:
+        hub.stop()
+    assert hub.errors() == []

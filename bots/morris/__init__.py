@@ -14,7 +14,7 @@ from zope.interface import implementer
 
 from hub.interfaces import IBot, IBotFactory
 
-from .search import Searcher, position_from_pieces, turn_text
+from .search import Searcher, position_from_pieces, replay, turn_text
 
 __all__ = [
     "MorrisBot",
@@ -34,6 +34,9 @@ def decide(searcher: Searcher, view: Mapping[str, Any], seconds: float | None) -
     """The move text for the decision in ``view`` and the search result."""
     pos = position_from_pieces(view["pieces"], int(view["to_move"]))
     pending = int(view.get("capture") or 0)
+    history = view.get("history")
+    if isinstance(history, list):
+        searcher.history = set(replay(history, searcher.double)) - {pos}
     result = searcher.best(pos, seconds, pending)
     texts = turn_text(result.turn)
     return texts[0], result

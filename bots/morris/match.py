@@ -17,6 +17,7 @@ def view_of(state: rules.MorrisState) -> dict[str, Any]:
         "to_move": state.to_move,
         "capture": state.pending_captures,
         "in_hand": [state.in_hand(0), state.in_hand(1)],
+        "history": [r.move.text() for r in state.history],
     }
 
 

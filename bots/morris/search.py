@@ -183,6 +183,8 @@ def evaluate(pos: Pos) -> int:
     m2, t2, mob2, bl2 = _side_terms(opp, me, ho)
     score = 1000 * ((me.bit_count() + hm) - (opp.bit_count() + ho))
     score += 60 * (m1 - m2) + 40 * (t1 - t2) + 12 * (mob1 - mob2) + 30 * (bl2 - bl1)
+    # being shut in loses the game: few free moves are a danger, for both sides
+    score -= 120 * max(0, 4 - mob1) - 120 * max(0, 4 - mob2)
     if not ho and opp.bit_count() > 3 and mob2 == 0:
         score += WIN // 2  # the opponent will have no move
     return score
@@ -218,6 +220,11 @@ class Searcher:
     rng: random.Random = field(default_factory=random.Random)
     clock: Callable[[], float] = time.monotonic
     table: dict[Pos, tuple[int, int, int, Turn | None]] = field(default_factory=dict)
+    #: positions that already occurred in the game: reaching one again scores as a
+    #: draw (the game is drawn on a threefold repetition)
+    history: set[Pos] = field(default_factory=set)
+    #: how much worse than an even position a draw is for the searching side
+    contempt: int = 150
 
     def best(self, pos: Pos, seconds: float | None = None, pending: int = 0) -> SearchResult:
         """The best turn from ``pos`` within ``seconds`` (``None``: no time limit).
@@ -227,6 +234,7 @@ class Searcher:
         """
         self._deadline = None if seconds is None else self.clock() + seconds
         self._nodes = 0
+        self._root_side = pos[4]
         if len(self.table) > 500_000:
             self.table.clear()
         if pending:
@@ -273,6 +281,8 @@ class Searcher:
         side = pos[4]
         if alive(pos, side) < 3:
             return -WIN + ply
+        if pos in self.history:
+            return -self.contempt if side == self._root_side else self.contempt
         entry = self.table.get(pos)
         tt_turn = None
         if entry is not None:
@@ -313,6 +323,48 @@ class Searcher:
             flag = 1
         self.table[pos] = (depth, best_value, flag, best_turn)
         return best_value
+
+
+def replay(texts: list[str], double: int = 1) -> list[Pos]:
+    """The positions at the start of each turn of a game given by its move texts
+    (``B3``, ``A1:B1``, captures as separate texts), the start position first."""
+    pos: Pos = (0, 0, 9, 9, 0)
+    out = [pos]
+    pending = 0
+    side_caps: list[int] = []
+    src = dst = -1
+    for text in texts:
+        if pending:
+            side_caps.append(parse(text))
+            pending -= 1
+            opp = pos[1 - pos[4]] & ~sum(1 << c for c in side_caps)
+            if opp == 0 or alive(_with(pos, opp), 1 - pos[4]) < 3:
+                pending = 0
+            if not pending:
+                pos = apply(pos, (src, dst, tuple(side_caps)))
+                out.append(pos)
+            continue
+        if ":" in text:
+            src, dst = parse(text[:2]), parse(text[3:])
+        else:
+            src, dst = -1, parse(text)
+        side = pos[4]
+        after = (pos[side] & ~(1 << src) if src >= 0 else pos[side]) | 1 << dst
+        mills = sum(1 for pm in PAIRS[dst] if after & pm == pm)
+        side_caps = []
+        if mills and pos[1 - side]:
+            pending = 1 if mills == 1 else double
+        else:
+            pos = apply(pos, (src, dst, ()))
+            out.append(pos)
+    return out
+
+
+def _with(pos: Pos, opp: int) -> Pos:
+    side = pos[4]
+    own = [pos[0], pos[1]]
+    own[1 - side] = opp
+    return (own[0], own[1], pos[2], pos[3], side)
 
 
 def position_from_pieces(pieces: list[list[str]], to_move: int) -> Pos:

@@ -85,13 +85,15 @@ def observation_from_view(
     legal: Sequence[Any],
     seat: int,
     model: OpponentModel | None = None,
+    tracker: ActionTracker | None = None,
 ) -> Observation:
     """Build the observation of ``seat`` from the engine's ``view`` and ``legal`` list.
 
     Reads gameinfo-like keys (``boardcards``/``board``, ``players`` with ``seat``,
     ``holecards``, ``inpotthisround``, ``lastaction``...), the action log
     (``actions``/``log``: records with ``kind`` and ``seat``) when there is one, and
-    the amounts of the legal actions (to call, bet size).
+    the amounts of the legal actions (to call, bet size).  Without a log, ``tracker``
+    rebuilds one from the players' ``lastaction`` as it changes between decisions.
     """
     players = _players(view)
     me = players.get(seat, {})
@@ -133,12 +135,12 @@ def observation_from_view(
         hand_id = _pick(view, "handid", "hand_id", default=None)
         if isinstance(log, Sequence):
             model.observe(hand_id, log, names)
-        else:
-            model.observe(hand_id, _last_actions(players, seat), names)
+        elif tracker is not None:
+            model.observe(hand_id, tracker.update(hand_id, street, players, seat), names)
     opponents = tuple(
         model.opponent(s, names[s]) if model is not None else Opponent(s) for s in live if s != seat
     )
-    raises = int(_pick(view, "raisesthisround", "raises", "bets_count", default=0) or 0)
+    raises = int(_pick(view, "betsthisround", "raisesthisround", "raises", default=0) or 0)
     if street == 0:
         raises = max(raises, 1)
     cap = _pick(view, "cap", default=4)
@@ -160,19 +162,39 @@ def observation_from_view(
     )
 
 
-def _last_actions(players: Mapping[int, Mapping[str, Any]], seat: int) -> list[dict[str, Any]]:
-    """Records from each opponent's ``lastaction`` (when the view has no action log)."""
-    names = ("fold", "check", "call", "bet", "raise")
-    out = []
-    for s, p in sorted(players.items()):
-        if s == seat:
-            continue
-        last = _pick(p, "lastaction", "last_action")
-        if isinstance(last, int) and 0 <= last < len(names):
-            out.append({"kind": names[last], "seat": s})
-        elif isinstance(last, str) and last.lower() in names:
-            out.append({"kind": last.lower(), "seat": s})
-    return out
+class ActionTracker:
+    """Rebuilds an opponent action log from successive views' ``lastaction`` fields.
+
+    An opponent acted when its (street, last action, money in) changed since the
+    previous view; repeated identical actions on one street are seen once.
+    """
+
+    NAMES = ("fold", "check", "call", "bet", "raise")
+
+    def __init__(self) -> None:
+        self.hand: Any = None
+        self.log: list[dict[str, Any]] = []
+        self._last: dict[int, tuple[Any, ...]] = {}
+
+    def update(
+        self, hand_id: Any, street: int, players: Mapping[int, Mapping[str, Any]], seat: int
+    ) -> list[dict[str, Any]]:
+        """The log of hand ``hand_id`` so far, extended from this view."""
+        if hand_id != self.hand:
+            self.hand, self.log, self._last = hand_id, [], {}
+        for s, p in sorted(players.items()):
+            if s == seat:
+                continue
+            last = _pick(p, "lastaction", "last_action")
+            if isinstance(last, int) and 0 <= last < len(self.NAMES):
+                last = self.NAMES[last]
+            if not isinstance(last, str) or last.lower() not in self.NAMES:
+                continue
+            key = (street, last.lower(), str(_pick(p, "inpot", default="")))
+            if self._last.get(s) != key:
+                self._last[s] = key
+                self.log.append({"kind": last.lower(), "seat": s})
+        return self.log
 
 
 @implementer(IBot)
@@ -190,13 +212,18 @@ class PokerBot:
         self.seat = seat
         self.rng = random.Random(seed if seed is not None else secrets.randbits(64))
         self.model = OpponentModel()
+        self.tracker = ActionTracker()
         self._lock = threading.Lock()  # the hub thinks in worker threads
 
     def choose(self, view: Any, legal: list[Any], deadline: float) -> dict[str, Any]:
         """The action for ``legal`` given ``view``, within ``deadline`` seconds."""
         with self._lock:
             obs = observation_from_view(
-                view if isinstance(view, Mapping) else {}, legal, self.seat, self.model
+                view if isinstance(view, Mapping) else {},
+                legal,
+                self.seat,
+                self.model,
+                self.tracker,
             )
             policy = self.policy
             if policy is holdem and deadline < 0.5:

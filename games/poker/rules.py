@@ -17,6 +17,19 @@ to a log that :meth:`Table.drain` hands out, so a front end can turn it into eve
 Money is :class:`decimal.Decimal` (an ``int`` or a decimal string is converted); a
 ``float`` is refused with :class:`TypeError`.
 
+Table rules settled here where poker-rules.md leaves a choice: the button moves to the
+next player sitting in (a moving button, no dead button); heads-up the button posts
+the small blind.  A newcomer posts a big blind (live) to be dealt in unless in the big
+blind (nobody owes it while the table starts).  A player the big blind passed while
+sitting out owes the big blind live and the small blind dead on return; one only the
+small blind passed owes it dead.  Refusing a blind (or letting its timer run out) sits
+the player out; a refused big blind moves to the next player.  An all-in for less than
+a full raise does not reopen the betting and does not count towards the cap.  At the
+showdown hands that cannot win any pot are out first; neighbouring pots whose
+remaining contenders coincide are split as one (pokerkit's convention, which only
+moves odd chips); each pot goes in equal whole chips to its best hands, the odd chips
+to the first winner left of the button.
+
 Cards are ints 0–51 (``rank * 4 + suit``, see :mod:`.cards`).  The deck is injected
 per hand (:meth:`Table.start_hand`), so tests can stack it; cards are dealt from its
 front in this documented order: hole cards one at a time around the table starting
@@ -204,11 +217,12 @@ class TableConfig:
     :ivar variant: the game (:data:`TEXAS_HOLDEM` or :data:`FIVE_CARD_DRAW`).
     :ivar limit: :data:`FIXED_LIMIT`, :data:`POT_LIMIT` or :data:`NO_LIMIT`.
     :ivar small_bet: the small bet S of stakes "S/2S"; the big blind is S.
-    :ivar big_bet: the big bet (default 2S).
-    :ivar small_blind: default S/2.
-    :ivar big_blind: default S.
+    :ivar big_bet: the big bet (0, the default: 2S).
+    :ivar small_blind: 0 (the default): half the big blind.
+    :ivar big_blind: 0 (the default): S.
     :ivar cap: most bets per round (a bet and three raises; preflop the big blind
-        counts); ``None``: no cap (the default for no limit and pot limit).
+        counts); ``None``: no cap; 0 (the default): 4 for fixed limit, no cap for no
+        limit and pot limit.
     :ivar seats: number of seats.
     :ivar min_players: players sitting in needed to start a hand.
     :ivar chip: the smallest unit money is split into (odd chips).
@@ -218,10 +232,10 @@ class TableConfig:
     variant: Variant = TEXAS_HOLDEM
     limit: int = FIXED_LIMIT
     small_bet: Decimal = Decimal(10)
-    big_bet: Decimal | None = None
-    small_blind: Decimal | None = None
-    big_blind: Decimal | None = None
-    cap: int | None = 4
+    big_bet: Decimal = ZERO
+    small_blind: Decimal = ZERO
+    big_blind: Decimal = ZERO
+    cap: int | None = 0
     seats: int = 10
     min_players: int = 2
     chip: Decimal = Decimal("0.01")
@@ -230,14 +244,14 @@ class TableConfig:
     def __post_init__(self) -> None:
         set_ = object.__setattr__
         set_(self, "small_bet", money(self.small_bet, "small bet"))
-        if self.big_bet is None:
-            set_(self, "big_bet", self.small_bet * 2)
-        if self.big_blind is None:
-            set_(self, "big_blind", self.small_bet)
-        if self.small_blind is None:
-            set_(self, "small_blind", self.big_blind / 2)
         for name in ("big_bet", "small_blind", "big_blind"):
             set_(self, name, money(getattr(self, name), name.replace("_", " ")))
+        if not self.big_bet:
+            set_(self, "big_bet", self.small_bet * 2)
+        if not self.big_blind:
+            set_(self, "big_blind", self.small_bet)
+        if not self.small_blind:
+            set_(self, "small_blind", money(self.big_blind / 2, "small blind (half the big)"))
         set_(self, "chip", money(self.chip, "chip"))
         if self.limit not in LIMIT_NAMES:
             raise ValueError(f"unknown limit style {self.limit!r}")
@@ -247,6 +261,8 @@ class TableConfig:
             raise ValueError("the big bet must be at least the small bet")
         if self.chip <= 0:
             raise ValueError("the chip must be positive")
+        if self.cap == 0:
+            set_(self, "cap", 4 if self.limit == FIXED_LIMIT else None)
         if self.cap is not None and self.cap < 1:
             raise ValueError("the cap must be at least one bet")
         if not 2 <= self.seats <= 10:
@@ -277,7 +293,8 @@ class Pot:
 class Record:
     """A frozen record of one thing that happened.
 
-    :ivar kind: ``seat`` (taken), ``leave``, ``sitout``, ``sitin``, ``autopost``,
+    :ivar kind: ``seat`` (taken), ``addchips``, ``leaving``, ``leave``, ``sitout``,
+        ``sitin``, ``autopost``,
         ``hand`` (new hand), ``post`` (a blind; ``dead`` part in ``extra``),
         ``refuse`` (a blind), ``hole`` (cards dealt to ``seat``), ``board``,
         ``fold``, ``check``, ``call``, ``bet``, ``raise``, ``discard``, ``return``
@@ -687,6 +704,27 @@ class Table:
         self.players[seat] = Player(seat, name, amount)
         return self._emit(Record("seat", seat, amount=amount, text=name))
 
+    def verify_add_chips(self, seat: int, amount: Any) -> Decimal:
+        """Check ``seat`` may add ``amount`` chips now (not while in a hand)."""
+        value = money(amount, "amount")
+        self._player(seat)
+        if value <= 0:
+            raise RuleError("add a positive amount of chips")
+        if self.in_hand and self._involved(seat):
+            raise RuleError("chips can be added between hands only (table stakes)")
+        return value
+
+    def can_add_chips(self, seat: int, amount: Any) -> bool:
+        """Whether :meth:`add_chips` would succeed."""
+        return self._can(self.verify_add_chips, seat, amount)
+
+    def add_chips(self, seat: int, amount: Any) -> Record:
+        """Add chips to the stack at ``seat`` (a top-up or rebuy, between hands)."""
+        value = self.verify_add_chips(seat, amount)
+        p = self.players[seat]
+        p.stack += value
+        return self._emit(Record("addchips", seat, amount=value, text=p.name))
+
     def verify_leave(self, seat: int) -> Player:
         """Check ``seat`` is taken and not already leaving."""
         p = self._player(seat)
@@ -835,13 +873,11 @@ class Table:
             for s in cands:
                 self.players[s].new = False
         self.button = button
-        if len(cands) == 2:
-            sb = button
-            bb = self._next(button, cands)
-        else:
+        sb: int | None = button
+        if len(cands) > 2:
             sb = self._next(button, cands)
-            assert sb is not None
-            bb = self._next(sb, cands)
+        assert sb is not None
+        bb = self._next(sb, cands)
         assert bb is not None
         self.hands_played += 1
         number = self.hands_played
@@ -1222,6 +1258,7 @@ class Table:
             self._next_step()
             return False
         start = h.to_act if h.to_act is not None else h.button
+        nxt: int | None
         if h.kind == BETTING and h.to_act in h.needs_act:
             nxt = h.to_act
         else:
@@ -1640,25 +1677,15 @@ class Table:
             else:
                 merged.append(Pot(pot.amount, elig))
         h.pots = merged
+        payouts: list[tuple[int, Decimal, int]] = []
         for i, pot in enumerate(merged):
             winners = self._ring_after(h.button, best_of(pot.eligible))
             if not winners or not pot.amount:
                 continue
             for s, amt in split(pot.amount, winners, self.config.chip).items():
-                self._award(s, amt, i, self._describe(h.values[s]))
+                payouts.append((s, amt, i))
                 h.winners.add(s)
-
-    def _award(self, seat: int, amount: Decimal, pot: int, text: str) -> None:
-        h = self.hand
-        assert h is not None
-        self.players[seat].stack += amount
-        h.awards.append((seat, amount, pot, text))
-        self._emit(Record("award", seat, amount=amount, text=text, extra=(("pot", pot),)))
-
-    def _begin_muck_round(self) -> None:
-        """Winners and the last aggressor show; the others may show or muck."""
-        h = self.hand
-        assert h is not None
+        # the winning hands (and the last aggressor's) are shown before the pots go
         live = h.live()
         first = h.aggressor if h.aggressor in live else None
         if first is None:
@@ -1671,6 +1698,19 @@ class Table:
                 self._show(s)
             else:
                 h.show_queue.append(s)
+        for s, amt, i in payouts:
+            self._award(s, amt, i, self._describe(h.values[s]))
+
+    def _award(self, seat: int, amount: Decimal, pot: int, text: str) -> None:
+        h = self.hand
+        assert h is not None
+        self.players[seat].stack += amount
+        h.awards.append((seat, amount, pot, text))
+        self._emit(Record("award", seat, amount=amount, text=text, extra=(("pot", pot),)))
+
+    def _begin_muck_round(self) -> None:
+        """The losers not shown yet (queued by the winnings) may show or muck, in
+        showdown order: the last aggressor first, else from the left of the button."""
 
     def _show_step(self) -> bool:
         h = self.hand
@@ -1749,7 +1789,13 @@ class Table:
             for s in sorted(set(h.seats) | h.posted | h.refused)
             if s in self.players
         )
-        deltas = tuple((s, self.players[s].stack - start) for s, _, start in players)
+        won: dict[int, Decimal] = {}
+        for s, amount, _pot, _text in h.awards:
+            won[s] = won.get(s, ZERO) + amount
+        deltas = tuple(
+            (s, won.get(s, ZERO) - h.contrib.get(s, ZERO) - h.dead_paid.get(s, ZERO))
+            for s, _, _start in players
+        )
         cfg = self.config
         self._emit(
             Record(

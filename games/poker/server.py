@@ -12,13 +12,16 @@ Actions are mappings that mirror the XML ``texasmessage/action`` indices::
     {"index": 10, "discarded": [0, 3]}             change the first and fourth card
     {"index": 5, "amount": "1"}                    post blinds automatically from now on
     {"index": 11, "seat": 3, "amount": "200", "name": "ann"}   take seat 3, buy in 200
+    {"index": 11, "seat": 3, "amount": "200"}      (from seat 3) add 200 chips between hands
 
 Events (``kind``: data; amounts are decimal strings; ``type`` is the XML event type):
 
-- ``buyin`` {seat, name, amount}: chips moved from the account to the table.
+- ``buyin`` {seat, name, amount}: chips moved from the account to the table (taking a
+  seat, or adding chips between hands).
 - ``cashout`` {seat, name, amount}: chips go back from the table to the account (a
   player left; at the end of the hand when they were in it; or the game stopped).
-- ``seat`` {seat, name, what: taken | leaving | left | sitout | sitin, amount} (type 8).
+- ``seat`` {seat, name, what: taken | addchips | leaving | left | sitout | sitin,
+  amount} (type 8).
 - ``hand`` {handid, number, button, smallblindseat, bigblindseat, commitment} (type 0).
 - ``deal`` {seats, count} (public) and ``hole`` {seat, cards} (private, type 1).
 - ``board`` {cards, board, stage} (type 2).
@@ -26,8 +29,9 @@ Events (``kind``: data; amounts are decimal strings; ``type`` is the XML event t
 - ``return`` {seat, amount}: an uncalled bet (or cancelled blind) back to its owner.
 - ``pots`` {stage, pots: [{amount, seats}]} (type 4).
 - ``show`` {seat, cards, text} (type 5), ``award`` {seat, amount, pot, text} (type 6).
-- ``handover`` {handid, deltas {seat: amount}, names, stacks, seed, commitment,
-  history} (type 7): the hand's result; ``deltas`` add up to zero.
+- ``handover`` {handid, deltas {seat: amount}, names, stacks, seed, commitment}
+  (type 7): the hand's result; ``deltas`` add up to zero.  The full record (with
+  every hole card, so it is not broadcast) is :meth:`PokerGame.hand_record`.
 - ``timeout`` {seat, decision} (type 9).
 - ``turn`` {seat, decision, legal, timeleft_ms, tocall} (type 10), for every decision.
 - ``over`` {result} when the table closes (empty-table timer, or :meth:`stop`).
@@ -59,7 +63,7 @@ from hub.model import (
     IllegalAction,
 )
 
-from . import rules, shuffle
+from . import history, rules, shuffle
 from .rules import RuleError
 
 #: XML event types of our event kinds.
@@ -79,7 +83,7 @@ EVENT_TYPES = {
 }
 
 #: Engine records that do not change whose decision it is.
-PASSIVE = frozenset({"seat", "sitout", "sitin", "autopost", "leaving", "leave"})
+PASSIVE = frozenset({"seat", "addchips", "sitout", "sitin", "autopost", "leaving", "leave"})
 
 LIMITS = {
     "fixed-limit": rules.FIXED_LIMIT,
@@ -108,6 +112,12 @@ DEFAULTS: dict[str, Any] = {
 
 def _s(v: Decimal | None) -> str | None:
     return None if v is None else str(v)
+
+
+def _only(seat: int | None) -> frozenset[int]:
+    """The visibility of a private event for ``seat``."""
+    assert seat is not None
+    return frozenset({seat})
 
 
 def _seconds(options: Mapping[str, Any], key: str) -> float:
@@ -249,6 +259,21 @@ class PokerGame:
         self._flush()
         self._maybe_start()
 
+    def _add_chips(self, seat: int, amount: Decimal | None) -> None:
+        if amount is None:
+            raise BadAction("say how many chips to add")
+        p = self.table.players[seat]
+        top = self.options["max_buyin"]
+        if top is not None and p.stack + amount > top:
+            raise IllegalAction(f"a stack may be at most {top}")
+        try:
+            self.table.add_chips(seat, amount)
+        except RuleError as e:
+            raise IllegalAction(e.reason) from None
+        self._emit(GameEvent("buyin", {"seat": seat, "name": p.name, "amount": str(amount)}))
+        self._flush()
+        self._maybe_start()
+
     def leave(self, seat: int) -> None:
         """The player at ``seat`` leaves: their stack goes back at the end of the hand."""
         if seat not in self.table.players or not self.table.can_leave(seat):
@@ -278,9 +303,12 @@ class PokerGame:
             except (TypeError, ValueError) as e:
                 raise BadAction(str(e)) from None
         if index == rules.TAKE_SEAT:
-            target, name = action.get("seat"), action.get("name")
+            target, name = action.get("seat", seat), action.get("name")
             if not isinstance(target, int) or isinstance(target, bool):
                 raise BadAction("take seat needs a seat number")
+            if seat is not None and target == seat and seat in self.table.players:
+                self._add_chips(seat, amount)  # seated already: a top-up
+                return
             if not isinstance(name, str) or not name:
                 raise BadAction("take seat needs a name")
             self.seat_player(target, name, amount)
@@ -317,8 +345,8 @@ class PokerGame:
         """The table as ``seat`` sees it: the fields of the XML ``gameinfo``."""
         t = self.table
         h = t.hand
+        live = h if h is not None and not h.over else None  # the hand in progress
         cfg = t.config
-        running = h is not None and not h.over
         turn = t.turn
         shown = h.shown if h is not None else set()
         players = []
@@ -326,43 +354,42 @@ class PokerGame:
             p = t.players.get(s)
             if p is None:
                 continue
-            dealt = h is not None and s in h.hole
-            if not dealt:
-                hole: list[int] = []
-            elif s == seat or s in shown:
-                hole = list(h.hole[s])
-            else:
-                hole = [-1] * len(h.hole[s])
+            hole: list[int] = []
+            if h is not None and s in h.hole:
+                hole = list(h.hole[s]) if s == seat or s in shown else [-1] * len(h.hole[s])
             if p.sitting_out:
                 state = "sittingout"
             elif h is not None and s in h.folded:
                 state = "folded"
-            elif running and s in h.allin:
+            elif live is not None and s in live.allin:
                 state = "allin"
-            elif running and s in h.seats:
+            elif live is not None and s in live.seats:
                 state = "active"
             else:
                 state = "waiting"
             players.append(
                 {
                     "seat": s,
+                    "myseat": s,
+                    "myname": p.name,
                     "accountname": p.name,
                     "bankroll": str(p.stack),
                     "bankrollatstartofhand": str(
                         h.start_stacks.get(s, p.stack) if h is not None else p.stack
                     ),
                     "holecards": hole,
-                    "inpot": str(h.contrib.get(s, 0)) if running else "0",
-                    "inpotthisround": str(h.bets.get(s, 0)) if running else "0",
+                    "inpot": str(live.contrib.get(s, 0)) if live is not None else "0",
+                    "inpotthisround": str(live.bets.get(s, 0)) if live is not None else "0",
                     "hasactedthisround": bool(
-                        running
-                        and h.kind == rules.BETTING
-                        and s in h.seats
-                        and s not in h.needs_act
+                        live is not None
+                        and live.kind == rules.BETTING
+                        and s in live.seats
+                        and s not in live.needs_act
                     ),
-                    "hastopostblind": bool(running and s in h.owed),
+                    "hastopostblind": bool(live is not None and s in live.owed),
                     "lastaction": self._last_action(s),
                     "state": state,
+                    "mystate": state,
                     "sitoutnext": p.sit_out_next,
                     "leaving": p.leaving,
                     "autopost": p.auto_post,
@@ -374,6 +401,13 @@ class PokerGame:
             if a["index"] in (rules.BET, rules.RAISE):
                 minraise = a.get("min", a.get("amount"))
         last = t.last_hand
+        if live is not None:
+            stage = max(live.stage, 0)
+        else:
+            stage = 4 if h is not None else 0
+        to_call = "0"
+        if live is not None and seat is not None and seat in live.bets:
+            to_call = str(t._to_call(seat))
         return {
             "game": cfg.variant.name,
             "variant": self.variant,
@@ -391,7 +425,7 @@ class PokerGame:
             "cap": cfg.cap,
             "minplayers": cfg.min_players,
             "seats": self.seats,
-            "stage": (h.stage if running and h.stage >= 0 else (4 if h is not None else 0)),
+            "stage": stage,
             "buttonseat": t.button,
             "smallblindseat": h.sb_seat if h is not None else None,
             "bigblindseat": h.bb_seat if h is not None else None,
@@ -403,11 +437,13 @@ class PokerGame:
                 {"amount": str(p.amount), "seats": list(p.eligible)}
                 for p in (h.pots if h is not None else [])
             ],
-            "raisesthisround": max(h.bets_count - 1, 0) if running else 0,
-            "betsthisround": h.bets_count if running else 0,
-            "tocall": str(t._to_call(seat)) if running and seat in h.bets else "0",
+            "raisesthisround": max(live.bets_count - 1, 0) if live is not None else 0,
+            "betsthisround": live.bets_count if live is not None else 0,
+            "tocall": to_call,
             "minraise": minraise,
-            "playerstoact": sorted(h.needs_act) if running and h.kind == rules.BETTING else [],
+            "playerstoact": (
+                sorted(live.needs_act) if live is not None and live.kind == rules.BETTING else []
+            ),
             "winners": sorted(h.winners) if h is not None else [],
             "players": players,
             "myseat": seat,
@@ -428,6 +464,28 @@ class PokerGame:
     def stop(self) -> None:
         """Close the table: cancel every timer, refund a hand in progress, cash out."""
         self._close("stopped")
+
+    def hand_record(self, hand_id: str | None = None) -> dict[str, Any] | None:
+        """The full record of a finished hand (the last one by default) as JSON-able
+        data (:func:`.history.to_dict`), for the hand history store; every hole card
+        is in it: do not send it to players.  ``None`` for an unknown hand."""
+        rec = self._find(hand_id)
+        return None if rec is None else history.to_dict(rec)
+
+    def hand_history_text(
+        self, hand_id: str | None = None, seat: int | None = None, reveal: bool = False
+    ) -> str | None:
+        """The hand as readable hand-history text (:func:`.history.format_hand`)."""
+        rec = self._find(hand_id)
+        return None if rec is None else history.format_hand(rec, seat=seat, reveal=reveal)
+
+    def _find(self, hand_id: str | None) -> rules.HandRecord | None:
+        if hand_id is None:
+            return self.hands[-1] if self.hands else None
+        for rec in reversed(self.hands):
+            if rec.hand_id == hand_id:
+                return rec
+        return None
 
     # -- internals ----------------------------------------------------------------------
 
@@ -568,7 +626,7 @@ class PokerGame:
         """The events of one engine record."""
         k = rec.kind
         t = self.table
-        if k in ("seat", "leaving", "leave", "sitout", "sitin"):
+        if k in ("seat", "addchips", "leaving", "leave", "sitout", "sitin"):
             what = {"seat": "taken", "leave": "left"}.get(k, k)
             data: dict[str, Any] = {"seat": rec.seat, "what": what, "type": 8}
             if rec.text and k != "sitout":
@@ -584,11 +642,7 @@ class PokerGame:
                 )
             return out
         if k == "autopost":
-            return [
-                GameEvent(
-                    "autopost", {"seat": rec.seat, "on": rec.get("on")}, frozenset({rec.seat})
-                )
-            ]
+            return [GameEvent("autopost", {"seat": rec.seat, "on": rec.get("on")}, _only(rec.seat))]
         if k == "hand":
             return [
                 GameEvent(
@@ -610,7 +664,7 @@ class PokerGame:
                 GameEvent(
                     "hole",
                     {"seat": rec.seat, "cards": list(rec.cards), "type": 1},
-                    frozenset({rec.seat}),
+                    _only(rec.seat),
                 )
             ]
             h = t.hand
@@ -657,7 +711,7 @@ class PokerGame:
                             "type": 1,
                             "replaced": list(rec.get("positions")),
                         },
-                        frozenset({rec.seat}),
+                        _only(rec.seat),
                     )
                 )
             return [GameEvent("action", data)] + out

@@ -129,6 +129,9 @@ def verify_hand(record: Any) -> Verdict:
         return Verdict(False, "the hand's seed was not revealed")
     try:
         raw = _get(record, "dealt")
+        actions = _get(record, "actions")
+        if not raw and isinstance(actions, Mapping):  # the engine's record kept whole
+            raw = actions.get("dealt")
         dealt = _dealt_positions(raw) if raw else holdem_positions(record)
         listed = _cards_listed(record)
     except (TypeError, ValueError, KeyError) as e:

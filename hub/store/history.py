@@ -261,9 +261,12 @@ class HistoryMixin(StoreBase):
         since: float | None = None,
         until: float | None = None,
         limit: int = 50,
+        hand_id: int | None = None,
+        hand_key: str | None = None,
     ) -> defer.Deferred[list[dict[str, Any]]]:
         """Finished hands, newest first: of one game, one player (account name), a time
-        range (``since <= time < until``).  Each is a dict with ``hand_id``,
+        range (``since <= time < until``), one hand (``hand_id``, or the engine's
+        ``hand_key``).  Each is a dict with ``hand_id``,
         ``game_id``, ``hand_key``, ``time``, ``dealer``, ``board`` (card ints),
         ``flop``/``turn``/``river`` (text), ``showdown``, ``commitment``, ``seed``,
         ``actions`` and ``players`` (``name``, ``display``, ``seat``, ``hole`` (ints),
@@ -280,6 +283,12 @@ class HistoryMixin(StoreBase):
             if game_id is not None:
                 query += " AND h.game_id = ?"
                 params.append(game_id)
+            if hand_id is not None:
+                query += " AND h.hand_id = ?"
+                params.append(int(hand_id))
+            if hand_key is not None:
+                query += " AND h.hand_key = ?"
+                params.append(hand_key)
             if player is not None:
                 query += (
                     " AND EXISTS (SELECT 1 FROM player p WHERE p.hand_id = h.hand_id"

@@ -6,7 +6,8 @@ from twisted.internet.task import Clock
 from zope.interface.verify import verifyObject
 
 from bots.poker.observation import BET, CALL, CHECK, FOLD, POST_BLIND, RAISE
-from bots.poker.plugin import PokerBot, observation_from_view
+from bots.poker.observe import OpponentModel
+from bots.poker.plugin import ActionTracker, PokerBot, observation_from_view
 from hub.interfaces import IBot, IBotFactory
 from hub.registry import Registry
 
@@ -83,3 +84,22 @@ def test_bots_answer_with_legal_action_mappings():
     }
     blind = legal((POST_BLIND, "5"), (6, None))
     assert PokerBot("holdem", 0).choose({}, blind, 1.0) == {"index": POST_BLIND, "amount": "5"}
+
+
+def test_tracker_rebuilds_opponent_actions_from_views():
+    tracker, model = ActionTracker(), OpponentModel()
+    options = legal((FOLD, None), (CALL, "10"), (RAISE, "20"))
+    view = dict(VIEW)
+    observation_from_view(view, options, 0, model, tracker)
+    # the same view again: nothing new happened
+    observation_from_view(view, options, 0, model, tracker)
+    assert [(r["kind"], r["seat"]) for r in tracker.log] == [("bet", 1), ("fold", 2)]
+    # the opponent raised after our call
+    players = [dict(p) for p in VIEW["players"]]
+    players[1].update(lastaction="raise", inpot="40")
+    o = observation_from_view(dict(VIEW, players=players), options, 0, model, tracker)
+    assert [r["kind"] for r in tracker.log] == ["bet", "fold", "raise"]
+    assert o.opponents[0].aggressive == 2
+    # a new hand starts a new log
+    observation_from_view(dict(VIEW, handid="h10"), options, 0, model, tracker)
+    assert len(tracker.log) == 2 and model.stats["opp"][0] > 2

@@ -68,3 +68,16 @@ def test_config_file_errors(tmp_path):
     typed.write_text("web = 8080\n")
     with pytest.raises(usage.UsageError, match="string"):
         parse("--config", str(typed))
+
+
+def test_every_cli_command_resolves():
+    import importlib
+
+    from hub.cli import COMMANDS, main
+
+    for name, (target, summary) in COMMANDS.items():
+        module, _, function = target.partition(":")
+        assert callable(getattr(importlib.import_module(module), function)), name
+        assert summary
+    assert main(["--help"]) == 0
+    assert main(["no-such-command"]) == 2

@@ -163,6 +163,7 @@ def _check_against_treys(hands):
     return {hand_class(o) for o in ours}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [5, 6, 7])
 def test_random_hands_agree_with_treys(n):
     rng = random.Random(20261129 + n)

@@ -72,9 +72,14 @@ def play_ours(rng: random.Random, limit: int, n: int, stacks: list[int]):
     h = t.hand
     order = list(h.seats)
     steps = 0
+    h.legal_log = []  # type: ignore[attr-defined]
     while t.in_hand:
         turn = t.turn
         assert turn is not None, "the engine stuck"
+        if turn.kind == R.BETTING:
+            h.legal_log.append(  # type: ignore[attr-defined]
+                (t.legal_actions(turn.seat), turn.seat in h.may_raise)
+            )
         if turn.kind == R.SHOWING:
             t.muck(turn.seat) if rng.random() < 0.5 else t.show(turn.seat)
         else:
@@ -101,6 +106,7 @@ def replay_pokerkit(limit: int, order, stacks, acts, h):
     holes = [C.format_many(h.hole[s], "") for s in order]
     hole_i = 0
     pending = list(acts)
+    legal_log = list(h.legal_log)
     guard = 0
     while st.status:
         guard += 1
@@ -126,6 +132,7 @@ def replay_pokerkit(limit: int, order, stacks, acts, h):
                 continue
             rec = pending.pop(0)
             assert index[rec.seat] == st.actor_index, (rec, st.actor_index)
+            check_legal(limit, st, *legal_log.pop(0))
             if rec.kind == "fold":
                 st.fold()
             elif rec.kind in ("check", "call"):
@@ -136,6 +143,39 @@ def replay_pokerkit(limit: int, order, stacks, acts, h):
             raise AssertionError("pokerkit: nothing to do but the hand is not over")
     assert not pending, f"we played actions pokerkit never asked for: {pending}"
     return {s: st.stacks[index[s]] for s in order}
+
+
+def check_legal(limit: int, st, legal, reopened: bool) -> None:
+    """Our legal actions at a decision agree with pokerkit's (amounts included).
+
+    Two known differences, where we follow the usual rules and pokerkit does not: our
+    fixed-limit cap counts the big blind preflop (pokerkit's cap is lifted here), and
+    an all-in bet or raise smaller than the big blind (the minimum raise) does not
+    reopen the betting for players who acted already (pokerkit measures a raise
+    against the largest raise of the round so far, which is zero before the first).
+    """
+    ours = {a.index: a for a in legal}
+    assert (R.FOLD in ours) == st.can_fold(), ("fold", legal)
+    assert st.can_check_or_call()
+    if R.CALL in ours:
+        assert ours[R.CALL].amount == st.checking_or_calling_amount
+    else:
+        assert st.checking_or_calling_amount == 0
+    wager = ours.get(R.BET) or ours.get(R.RAISE)
+    theirs = st.can_complete_bet_or_raise_to()
+    if limit == R.FIXED_LIMIT:
+        # our cap is stricter preflop (pokerkit's is lifted here): only one direction
+        if wager is not None:
+            assert theirs, ("pokerkit refuses a raise we offer", legal)
+            assert wager.amount == st.min_completion_betting_or_raising_to_amount
+        return
+    if wager is None and theirs:
+        assert not reopened, ("pokerkit allows a raise we refuse", legal)
+        return
+    assert (wager is not None) == theirs, ("raise", legal)
+    if wager is not None:
+        assert wager.min == st.min_completion_betting_or_raising_to_amount, ("min", legal)
+        assert wager.max == st.max_completion_betting_or_raising_to_amount, ("max", legal)
 
 
 def one_hand(seed: int) -> tuple[bool, str, R.Hand]:

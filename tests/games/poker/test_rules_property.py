@@ -21,7 +21,7 @@ from games.poker import rules as R
 
 from .pokerhelp import random_action
 
-EXAMPLES = 3000 if os.environ.get("GAMEHUB_SOAK") == "full" else 150
+EXAMPLES = 5000 if os.environ.get("GAMEHUB_SOAK") == "full" else 300
 HANDS = 12
 
 
@@ -89,6 +89,13 @@ def session(seed: int, n: int, limit: int, draw: bool, cents: bool) -> int:
             s = rng.choice(sorted(t.players))
             if t.can_sit_in(s):
                 t.sit_in(s)
+        elif r < 0.12 and t.players:
+            s = rng.choice(sorted(t.players))
+            amount = buy_in()
+            if t.can_add_chips(s, amount):
+                t.add_chips(s, amount)
+                nonlocal bought
+                bought += amount
 
     hands = 0
     for _ in range(HANDS):

@@ -334,3 +334,124 @@ def test_builtin_meta_files_load_through_the_registry(tmp_path):
     holes = [e for e in seen if e.kind == "hole"]
     assert [e.data["seat"] for e in holes] == [0]
     lobby.stop()
+
+
+def test_hand_record_and_text_after_a_hand():
+    g = Game(seats=2, auto_post=True)
+    g.game.seat_player(0, "ann")
+    g.game.seat_player(1, "bob")
+    hand_id = g.kinds("hand")[0].data["handid"]
+    assert g.game.hand_record() is None
+    g.play_turn(lambda legal: next(a for a in legal if a["name"] == "fold"))
+    g.play_turn(lambda legal: next(a for a in legal if a["name"] == "muck"))
+    data = g.game.hand_record(hand_id)
+    assert data["hand_id"] == hand_id == "g1-1"
+    extra = dict(data["extra"])
+    assert extra["seed"] == g.kinds("handover")[0].data["seed"]
+    text = g.game.hand_history_text(hand_id, seat=0)
+    assert text.startswith("Gamehub Hand #g1-1: Hold'em Limit (10/20)")
+    assert "Shuffle seed: " + extra["seed"] in text
+    # the broadcast hand-over event carries no hole cards
+    assert "hole" not in g.kinds("handover")[0].data
+
+
+def test_lobby_bots_play_a_table_and_the_chips_add_up(tmp_path):
+    """Bot seats (driven by the lobby on turn events) play many hands on the clock."""
+    from hub.lobby import Lobby
+    from hub.registry import Registry, builtin_meta_dir
+
+    registry = Registry(tmp_path, task.Clock(), builtin_meta_dir())
+    registry.load()
+    clock = task.Clock()
+    lobby = Lobby(registry, clock, rng=random.Random(2))
+    game = lobby.create_game(
+        "texas-holdem",
+        seats=["bot:caller", "bot:raiser", "bot:poker-random"],
+        options={"auto_post": True, "buyin": "20000"},  # nobody busts in 25 hands
+    )
+    events = []
+
+    class Watcher:
+        def game_event(self, g, event):
+            events.append(event)
+
+    game.observe(Watcher())
+    for _ in range(4000):
+        clock.advance(0.5)
+        if len([e for e in events if e.kind == "handover"]) >= 25:
+            break
+    overs = [e for e in events if e.kind == "handover"]
+    assert len(overs) >= 25
+    # no bot timed out: every decision was answered
+    assert not [e for e in events if e.kind == "timeout"]
+    engine = game.engine
+    assert engine.table.chips_in_play() == 60000
+    for e in overs:
+        assert sum(D(v) for v in e.data["deltas"].values()) == 0
+    lobby.stop()
+
+
+def test_top_up_between_hands_only():
+    g = Game(seats=3, auto_post=True)
+    g.game.seat_player(0, "ann")
+    g.game.act(0, {"index": 11, "seat": 0, "amount": "200"})
+    assert g.kinds("buyin")[-1].data == {"seat": 0, "name": "ann", "amount": "200"}
+    assert g.game.table.players[0].stack == 1200
+    g.game.seat_player(1, "bob")  # a hand starts
+    with pytest.raises(IllegalAction, match="between hands"):
+        g.game.act(0, {"index": 11, "seat": 0, "amount": "200"})
+    assert g.game.table.players[0].stack < 1200
+
+
+GAMEINFO = (
+    "ante bigblind smallblind boardcards buttonseat currentplayerseat gameid limitstyle "
+    "minplayers minraise players playerstoact pot raisesthisround stage winners "
+    "bigblindseat smallblindseat myname myseat handid smallbet bigbet cap pots timeleft "
+    "commitment"
+).split()
+PLAYERINFO = (
+    "bankroll bankrollatstartofhand hasactedthisround hastopostblind holecards inpot "
+    "inpotthisround lastaction myname myseat mystate accountname"
+).split()
+
+
+def test_view_has_the_gameinfo_fields():
+    g = Game(seats=3, auto_post=True, variant="no-limit")
+    g.game.seat_player(0, "ann")
+    g.game.seat_player(1, "bob")
+    seat = g.game.table.turn.seat
+    v = g.game.view(seat)
+    assert not set(GAMEINFO) - set(v)
+    for p in v["players"]:
+        assert not set(PLAYERINFO) - set(p)
+    assert v["limitstyle"] == 2 and v["stage"] == 0 and v["currentplayerseat"] == seat
+    assert v["minraise"] == "20" and v["timeleft"] == 30_000 and v["pot"] == "15"
+    g.clock.advance(10)
+    assert g.game.view(seat)["timeleft"] == 20_000
+
+
+def test_every_event_and_view_is_json():
+    import json
+
+    g = Game(seats=4, auto_post=False, variant="pot-limit", stakes="0.10/0.20", buyin="20")
+    for s, n in enumerate(("a", "b", "c")):
+        g.game.seat_player(s, n)
+    rng = random.Random(1)
+    for _ in range(400):
+        for s, p in list(g.game.table.players.items()):
+            if p.stack == 0 and not g.game.table.in_hand:
+                g.game.act(s, {"index": 11, "seat": s, "amount": "20"})
+            if p.sitting_out and p.stack > 0:
+                g.game.act(s, {"index": 7})
+        turn = g.game.table.turn
+        if turn is None:
+            g.clock.advance(4)
+            continue
+        legal = g.game.legal_actions(turn.seat)
+        a = rng.choice(legal)
+        g.game.act(turn.seat, {"index": a["index"], "amount": a.get("max", a.get("amount"))})
+        json.dumps(g.game.view(turn.seat))
+    g.game.stop()
+    for e in g.events:
+        json.dumps(dict(e.data))
+    assert len(g.kinds("handover")) > 5

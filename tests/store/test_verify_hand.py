@@ -1,0 +1,81 @@
+"""``gamehub verify-hand``: stored poker hands checked against their shuffle seeds."""
+
+from __future__ import annotations
+
+import io
+import random
+from decimal import Decimal
+
+import pytest_twisted
+
+from bots.poker import policies
+from games.poker import history, rules, shuffle
+from hub import verify_hand as command
+from hub.match import PolicyPlayer
+
+from .test_cli_and_crash import gamehub
+
+
+def played(seed: bytes, players: int = 4) -> rules.HandRecord:
+    t = rules.Table(rules.TableConfig(seats=players, small_bet=Decimal(10)), rng=random.Random(2))
+    for s in range(players):
+        t.seat_player(s, f"p{s}", Decimal(1000))
+    t.start_hand(shuffle.deck_from_seed(seed), hand_id="g1-1", button=1)
+    bots = [PolicyPlayer(f"p{s}", policies.caller, s) for s in range(players)]
+    while t.turn is not None:
+        seat = t.turn.seat
+        t.act(seat, *bots[seat].decide(t, seat))
+    rec = t.last_hand
+    assert rec is not None
+    return rec
+
+
+async def record(store, rec: rules.HandRecord, seed: bytes, key: str, whole: bool) -> int:
+    holes = dict(rec.hole)
+    return await store.record_hand(
+        "g1",
+        rec.button,
+        [
+            {"name": name, "seat": s, "hole": list(holes[s]) if s in rec.shown else []}
+            for s, name, _ in rec.players
+        ],
+        board=list(rec.board),
+        commitment=shuffle.commitment(seed),
+        seed=seed.hex(),
+        actions=history.to_dict(rec) if whole else [["p0", "call", "10"]],
+        hand_key=key,
+    )
+
+
+@pytest_twisted.ensureDeferred
+async def test_stored_hands_verify(store):
+    seed = shuffle.new_seed()
+    rec = played(seed)
+    whole = await record(store, rec, seed, "g1-1", whole=True)
+    slim = await record(store, rec, seed, "g1-2", whole=False)
+    for hand in (str(whole), "g1-1", str(slim), "g1-2"):
+        out = io.StringIO()
+        assert await command.verify_work(store, hand, out) == 0, out.getvalue()
+        assert ": OK: commitment matches" in out.getvalue()
+    # a hand whose seed does not open its commitment fails
+    other = shuffle.new_seed()
+    bad = await store.record_hand(
+        "g1",
+        rec.button,
+        [{"name": "p0", "seat": 0}],
+        board=list(rec.board),
+        commitment=shuffle.commitment(other),
+        seed=seed.hex(),
+        hand_key="g1-3",
+    )
+    out = io.StringIO()
+    assert await command.verify_work(store, str(bad), out) == 1
+    assert "FAILED: the seed does not match the commitment" in out.getvalue()
+    assert await command.verify_work(store, "no-such-hand", io.StringIO()) == 1
+
+
+def test_command_line(tmp_path):
+    db = f"sqlite:{tmp_path}/hub.sqlite"
+    done = gamehub("verify-hand", "42", "--db", db)
+    assert done.returncode == 1 and "no hand '42'" in done.stderr
+    assert gamehub("verify-hand").returncode == 2
