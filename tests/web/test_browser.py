@@ -379,7 +379,7 @@ def test_history_replay_and_stats_plot(page, hub):
     page.click("#replay-prev")
     assert page.locator("#replay-log div").count() == first + 1
     assert "game created" in page.inner_text("#replay-log")
-    page.click("text=⏭")
+    page.click("#replay-last")
     assert '"hello":"bye"' in page.inner_text("#replay-log")
     screenshot(page, "history-replay")
     page.goto(hub.url("/stats"))

@@ -12,9 +12,10 @@
     let games = [];
     try { games = await Hub.request("GET", "/api/history?" + q); } catch (e) { Hub.error(e); }
     clear($("history").tBodies[0], games.map(g => el("tr", {dataset: {id: g.game_id}, onclick: () => replay(g)},
-      el("td", {class: "small"}, Hub.time(g.finished)), el("td", {}, g.type), el("td", {}, g.name),
-      el("td", {}, g.players.map(p => (p.winner ? "★ " : "") + p.name + (p.score !== null ? " (" + p.score + ")" : "")).join(", ")),
-      el("td", {}, g.summary || ""))));
+      el("td", {class: "small", dataset: {label: "Finished"}}, Hub.time(g.finished)),
+      el("td", {dataset: {label: "Type"}}, g.type), el("td", {dataset: {label: "Name"}}, g.name),
+      el("td", {dataset: {label: "Players"}}, g.players.map(p => (p.winner ? "★ " : "") + p.name + (p.score !== null ? " (" + p.score + ")" : "")).join(", ")),
+      el("td", {dataset: {label: "Result"}}, g.summary || ""))));
     $("none").hidden = games.length > 0;
   }
 
@@ -38,10 +39,10 @@
     clear(box, el("h2", {}, "Replay: " + g.name + " (" + g.game_id + ")"),
       el("p", {class: "small"}, g.summary || ""), verify,
       el("div", {class: "row"},
-        el("button", {class: "secondary", onclick: () => { step = 0; show(); }}, "⏮"),
+        el("button", {class: "secondary", id: "replay-first", onclick: () => { step = 0; show(); }}, "first"),
         el("button", {class: "secondary", id: "replay-prev", onclick: () => { step = Math.max(0, step - 1); show(); }}, "◀ back"),
         el("button", {id: "replay-next", onclick: () => { step = Math.min(lines.length - 1, step + 1); show(); }}, "step ▶"),
-        el("button", {class: "secondary", onclick: () => { step = lines.length - 1; show(); }}, "⏭"), counter),
+        el("button", {class: "secondary", id: "replay-last", onclick: () => { step = lines.length - 1; show(); }}, "last"), counter),
       shown, el("a", {href: "/api/games/" + g.game_id + "/transcript"}, "whole transcript"));
     show();
     box.scrollIntoView();
