@@ -402,3 +402,22 @@ def test_history_and_transcript_replay_survive_a_restart(tmp_path):
         assert status == 200 and b"game over" in text
         stats = restarted.get_json("/api/stats?type=hello")
         assert {r["name"] for r in stats["leaderboard"]} >= {"hello-bot", "hello-bot-2"}
+
+
+def test_an_account_keeps_its_web_seat_across_logins(hub):
+    browser = Browser(hub)
+    browser.start()
+    status, _ = browser.call("POST", "/api/accounts", {"name": "sticky", "password": "sticky-pw1"})
+    assert status == 201
+    game = create(hub, type="hello", seats=["human", "open"])
+    assert browser.call("POST", f"/api/games/{game['id']}/seats", {"seat": 0})[0] == 200
+    assert browser.call("DELETE", "/api/session")[0] == 200
+    status, answer = browser.call("POST", f"/api/games/{game['id']}/actions", {"action": {}})
+    assert status == 409  # a guest now: not the seat's owner
+    status, _ = browser.call("POST", "/api/session", {"name": "sticky", "password": "sticky-pw1"})
+    assert status == 200
+    status, answer = browser.call(
+        "POST", f"/api/games/{game['id']}/actions", {"action": {"hello": "back"}}
+    )
+    assert status == 422 and "not started" in answer["error"]  # my seat; the game waits
+    assert browser.start()["seats"] == {game["id"]: 0}

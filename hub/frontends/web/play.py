@@ -71,6 +71,11 @@ class WebFrontend:
         if session is None:
             return None
         seat = session.seats.get(game.id)
+        if seat is None:
+            # an account's web seat stays its own after logging out and in again
+            found = game.seat_of(session.name)
+            if found is not None and game.seats[found].kind == "human":
+                seat = session.seats[game.id] = found
         if seat is None or not 0 <= seat < len(game.seats):
             return None
         record = game.seats[seat]
