@@ -21,6 +21,7 @@ import argparse
 import ipaddress
 import json
 import random
+import re
 import select
 import socket
 import struct
@@ -49,7 +50,7 @@ def check_loopback(host: str) -> str:
         infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
     except socket.gaierror as e:
         raise Refused(f"cannot resolve {host!r}: {e}") from None
-    addresses = {info[4][0] for info in infos}
+    addresses = {str(info[4][0]) for info in infos}
     for address in addresses:
         if not ipaddress.ip_address(address.split("%")[0]).is_loopback:
             raise Refused(
@@ -107,7 +108,7 @@ class Conn:
 
     def lines(self, timeout: float) -> list[str]:
         """Every line arriving within ``timeout``."""
-        out = []
+        out: list[str] = []
         stop = time.monotonic() + timeout
         while True:
             line = self.line(max(0.0, stop - time.monotonic()))
@@ -409,7 +410,7 @@ def domino_game_cheats(v: Vandal) -> str:
             if not v.domino_login(conn):
                 return "login failed"
         players: dict[int, dict] = {}
-        stop = time.monotonic() + max(0.1, min(60.0, v.left()))
+        stop = time.monotonic() + max(0.1, min(20.0, v.left()))
         silent = v.rng.randrange(4) if v.rng.random() < 0.3 else None
         quitter = v.rng.randrange(4) if v.rng.random() < 0.3 else None
         while time.monotonic() < stop:
@@ -481,7 +482,10 @@ def _domino_react(v, i, conn, line, p, players, conns, counts, silent, quitter) 
         for cheat in v.rng.sample(cheats, min(len(cheats), 2)):
             conn.send(cheat.encode() + b"\n")
             answer = conn.line(v.timeout())
-            counts["cheat refused" if answer == "ERROR" else f"ACCEPTED cheat {cheat}"] += 1
+            if answer == "OK":
+                counts[f"ACCEPTED cheat {cheat}"] += 1
+            else:
+                counts["cheat refused" if answer == "ERROR" else f"cheat answered {answer}"] += 1
         if good is not None:
             conn.send(good.encode() + b"\n")
             answer = conn.line(v.timeout())
@@ -631,6 +635,22 @@ EXTERNAL_ENTITY = (
 )
 
 
+def xml_summary(answer: bytes | None) -> str:
+    """``closed``, or the answer's first element with its success and error code."""
+    if answer is None:
+        return "closed"
+    text = answer.decode("utf-8", "replace")
+    element = re.search(r"<(?:response|stateupdate|info)>\s*<([a-z]+)", text)
+    success = re.search(r'success="(\w+)"', text)
+    code = re.search(r'errorcode="(\d+)"', text)
+    parts = [element.group(1) if element else text[:40].replace("\n", " ")]
+    if success:
+        parts.append(f"success={success.group(1)}")
+    if code:
+        parts.append(f"errorcode={code.group(1)}")
+    return " ".join(parts)
+
+
 def xml_malformed(v: Vandal) -> str:
     def body(conn: Conn) -> str:
         ok, _ = xml_login(v, conn)
@@ -648,10 +668,9 @@ def xml_malformed(v: Vandal) -> str:
         )
         conn.send(_frame(payload))
         answer = conn.frame(v.timeout())
-        text = (answer or b"")[:120].decode("utf-8", "replace")
         leaked = b"root:" in (answer or b"")
         prefix = "ACCEPTED entity " if leaked else ""
-        return f"{prefix}{'logged in, ' if ok else ''}{'closed' if answer is None else text}"
+        return f"{prefix}{'logged in, ' if ok else ''}{xml_summary(answer)}"
 
     return _with_conn(v, body)
 
@@ -673,7 +692,7 @@ def xml_framing(v: Vandal) -> str:
                     break
                 time.sleep(0.005)
         answer = conn.frame(v.timeout())
-        return f"{kind}: {'closed' if answer is None else answer[:80].decode('utf-8', 'replace')}"
+        return f"{kind}: {xml_summary(answer)}"
 
     return _with_conn(v, body)
 

@@ -13,6 +13,10 @@ from collections.abc import Sequence
 
 #: sub-command → ("module:function", one line of help)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "domino-match": (
+        "bots.kingdomino.match:main",
+        "King Domino bots' win shares over seeded games",
+    ),
     "run": ("hub.runner:main", "run the hub in the foreground (same options as twistd gamehub)"),
     "match": ("hub.match:main", "play duplicate poker deals between two bots, mbb/hand ± 95% CI"),
     "verify-hand": ("hub.verify_hand:main", "check a stored poker hand against its shuffle seed"),

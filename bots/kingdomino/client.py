@@ -89,7 +89,7 @@ class Mirror:
         if head == "ROUND":
             draw = tuple(int(w) for w in words[1:])
             self._announced += 1
-            while state.round < self._announced and not state.over:
+            while state.round < self._announced and state.to_act is not None:
                 state.remove(state.to_act)  # whoever had not picked was removed
             if draw:
                 state.current = draw
@@ -115,7 +115,7 @@ class Mirror:
         for _ in range(8):
             if state.over or (state.to_act == player and state.phase == phase):
                 return
-            if state.to_act == player:
+            if state.to_act == player or state.to_act is None:
                 raise ProtocolError(f"player {player + 1} should {state.phase}, not {phase}")
             state.remove(state.to_act)
         raise ProtocolError("cannot follow the turn order")
@@ -157,11 +157,15 @@ class BotClient(LineOnlyReceiver):
             prompt = self.mirror.feed(text)
         except (ProtocolError, rules.RuleError, ValueError, IndexError) as e:
             self.log.error("cannot follow the server: {error}", error=e)
-            self.transport.loseConnection()
+            self._close()
             return
         if prompt in ("choose", "move"):
             self._think()
         elif prompt in ("over", "refused"):
+            self._close()
+
+    def _close(self) -> None:
+        if self.transport is not None:
             self.transport.loseConnection()
 
     def _think(self) -> None:

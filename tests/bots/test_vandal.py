@@ -14,7 +14,7 @@ import pytest
 
 from bots import vandal
 from tests.frontends.test_domino_live import ScriptedClient, referee
-from tests.livehub import ROOT, LiveHub
+from tests.hubprocess import ROOT, HubProcess
 
 
 @pytest.mark.parametrize("host", ["8.8.8.8", "10.1.2.3", "192.168.0.1"])
@@ -78,18 +78,22 @@ def test_every_target_runs_bounded_against_a_closing_server(target):
 
 @pytest.mark.slow
 def test_vandal_against_a_hub_serving_a_live_game(tmp_path):
-    """The live game finishes, nothing unhandled in the log, /api/health answers.
-    5 s by default, 60 s with GAMEHUB_SOAK=full."""
+    """A real ``twistd -n gamehub``: the live game finishes, nothing unhandled in the
+    log, /api/health answers.  5 s of vandalism by default, 60 s with GAMEHUB_SOAK=full."""
     seconds = 60 if os.environ.get("GAMEHUB_SOAK") == "full" else 5
-    hub = LiveHub(tmp_path, {})
-    try:
-        created = hub.post_game(
+    loopback = "tcp:0:interface=127.0.0.1"
+    with HubProcess(tmp_path, domino=loopback, web=loopback) as hub:
+        status, body, _ = hub.request(
+            "POST",
+            "/api/games",
             {
                 "type": "kingdomino",
                 "seats": ["bot:greedy", "open", "bot:domino", "bot:domino-random"],
                 "options": {"answer_seconds": 10, "think_seconds": 0.2},
-            }
+            },
         )
+        assert status == 201, body
+        created = json.loads(body)
         client = ScriptedClient(hub.ports["domino"], "honest", seed=7)
         client.start()
         run = subprocess.Popen(
@@ -102,16 +106,60 @@ def test_vandal_against_a_hub_serving_a_live_game(tmp_path):
         out, err = run.communicate(timeout=seconds + 120)
         assert run.returncode == 0, err.decode()[-2000:]
         report = json.loads(out)
+        print(json.dumps(report, indent=1))
         client.join(120)
         assert not client.is_alive() and client.error is None, repr(client.error)
         referee([client], names_by_id={0: "greedy", 1: "honest", 2: "domino", 3: "domino-random"})
-        game = json.loads(hub.get(f"/api/games/{created['id']}"))
-        assert game["state"] == "over"
+        assert hub.get_json(f"/api/games/{created['id']}")["state"] == "over"
         assert report["accepted"] == []
         assert report["attacks"] >= 7
         assert set(report["outcomes"]) >= {"malformed", "oversized", "flood", "game_cheats"}
-        assert hub.health()["status"] == "ok"
-    finally:
-        hub.stop()
-    log = hub.log()
-    assert "Unhandled" not in log and "Traceback" not in log, log[-3000:]
+        assert hub.get_json("/api/health")["status"] == "ok"
+        transcript = hub.request("GET", f"/api/games/{created['id']}/transcript")[1].decode()
+        assert " in  LOGIN honest" in transcript
+    assert hub.errors() == [], hub.log()[-3000:]
+
+
+@pytest.mark.slow
+def test_vandal_against_the_mnm_front_end(tmp_path):
+    """vandal --target mnm joins a live Nine Men's Morris game and cheats; the hub survives."""
+    loopback = "tcp:0:interface=127.0.0.1"
+    with HubProcess(tmp_path, mnm=loopback, web=loopback) as hub:
+        status, body, _ = hub.request(
+            "POST", "/api/games", {"type": "nmmorris", "seats": ["open", "bot:morris-random"]}
+        )
+        assert status == 201, body
+        game_id = json.loads(body)["id"]
+        run = subprocess.run(
+            [sys.executable, "-m", "bots.vandal", "--target", "mnm", "--json"]
+            + ["--port", str(hub.ports["mnm"]), "--seconds", "3", "--game-id", game_id],
+            cwd=str(ROOT),
+            capture_output=True,
+            timeout=120,
+        )
+        assert run.returncode == 0, run.stderr.decode()[-2000:]
+        report = json.loads(run.stdout)
+        assert report["accepted"] == []
+        assert set(report["outcomes"]) == {"malformed", "oversized", "game", "slow_and_disconnect"}
+        assert hub.get_json("/api/health")["status"] == "ok"
+    assert hub.errors() == [], hub.log()[-3000:]
+
+
+@pytest.mark.slow
+def test_vandal_against_the_xml_front_end(tmp_path):
+    """vandal --target xml: hostile frames and documents; the hub survives and answers."""
+    loopback = "tcp:0:interface=127.0.0.1"
+    with HubProcess(tmp_path, xml=loopback, web=loopback) as hub:
+        run = subprocess.run(
+            [sys.executable, "-m", "bots.vandal", "--target", "xml", "--json"]
+            + ["--port", str(hub.ports["xml"]), "--seconds", "3"],
+            cwd=str(ROOT),
+            capture_output=True,
+            timeout=120,
+        )
+        assert run.returncode == 0, run.stderr.decode()[-2000:]
+        report = json.loads(run.stdout)
+        assert report["accepted"] == []
+        assert set(report["outcomes"]) == {"malformed", "framing", "flood"}
+        assert hub.get_json("/api/health")["status"] == "ok"
+    assert hub.errors() == [], hub.log()[-3000:]

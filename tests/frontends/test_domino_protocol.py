@@ -478,3 +478,23 @@ def test_network_bot_mirror_follows_a_game_with_removals(hub):
         assert mirror.state.scores() == state.scores()
         assert mirror.state.active == state.active
         assert [p for p, _ in mirror.results] == [game.engine.names[s] for s in state.ranking()]
+
+
+def test_a_lobby_game_is_filled_only_when_it_can_start(hub):
+    game = hub.lobby.create_game("kingdomino", seats=["open", "bot:greedy", "open", "bot:greedy"])
+    first = hub.client("one")
+    hub.clock.advance(0)
+    assert game.free_seats() == [0, 2] and first.proto.state == "waiting"
+    second = hub.client("two")
+    assert game.state == "running"
+    assert [s.player for s in game.seats] == ["one", "greedy", "two", "greedy-2"]
+    assert first.everything()[2].startswith("START 1 ")
+    assert second.everything()[2].startswith("START 3 ")
+
+
+def test_a_game_with_a_free_human_seat_is_left_to_the_web(hub):
+    game = hub.lobby.create_game("kingdomino", seats=["open", "human", "bot:greedy", "bot:greedy"])
+    clients = [hub.client(f"c{i}") for i in range(4)]
+    assert game.state == "waiting" and game.free_seats("client") == [0]
+    assert all(c.proto.state == "playing" for c in clients)  # they got a game of their own
+    assert clients[0].proto.game is not game

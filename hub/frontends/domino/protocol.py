@@ -5,10 +5,12 @@ Life of a connection: ``connected`` (``CONNECT`` sent) → ``waiting`` (logged i
 
 How players reach games: logged-in players wait in a queue, first come first served.
 They first fill the free ``open`` seats of games of the configured type (default
-``kingdomino``) that are waiting in the lobby, oldest game first: that is how one
+``kingdomino``) that are waiting in the lobby, oldest game first, but only a game whose
+free seats are all ``open`` and can all be filled from the queue at once, so that it
+starts right away (nobody sits in a game that may never start).  That is how one
 network client plays a game created with ``POST /api/games`` with three ``bot:`` seats.
-When four players wait and no such game has a free seat, the front end creates a game
-with four open seats and seats them; later logins wait for the next game.
+When four players wait and no such game fits, the front end creates a game with four
+open seats and seats them; later logins wait for the next game.
 """
 
 from __future__ import annotations
@@ -83,16 +85,19 @@ class DominoProtocol(LineOnlyReceiver):
 
     def close(self, why: str) -> None:
         """Close the connection (after what was written)."""
-        if self.transport is not None and not self.transport.disconnecting:
+        if self.transport is not None and not self._disconnecting():
             self._note(f"closing: {why}")
             self.transport.loseConnection()
+
+    def _disconnecting(self) -> bool:
+        return bool(getattr(self.transport, "disconnecting", False))
 
     # -- bytes in --------------------------------------------------------------------
 
     def dataReceived(self, data: bytes) -> None:
         """Cut lines with a bounded buffer; an overlong message is dropped as it streams."""
         for token in self._framer.feed(data):
-            if self.state == "closed" or self.transport.disconnecting:
+            if self.state == "closed" or self._disconnecting():
                 return
             if isinstance(token, codec.Overlong):
                 self._record("in", token.head + b"...(discarded: over 250 characters)")
@@ -157,7 +162,7 @@ class DominoProtocol(LineOnlyReceiver):
 
     def send(self, text: str) -> None:
         """Write one line and record it in the transcript."""
-        if self.state == "closed" or self.transport is None or self.transport.disconnecting:
+        if self.state == "closed" or self.transport is None or self._disconnecting():
             return
         self._record("out", text)
         self.transport.write(codec.encode(text))
@@ -252,11 +257,11 @@ class DominoFactory(ServerFactory):
         ``domino_login_seconds`` (see :data:`DEFAULTS`).
     """
 
-    protocol = DominoProtocol
+    protocol = DominoProtocol  # type: ignore[assignment]
     log = Logger()
 
     def __init__(self, lobby: Any, reactor: Any, options: dict[str, Any] | None = None) -> None:
-        settings = dict(DEFAULTS)
+        settings: dict[str, Any] = dict(DEFAULTS)
         settings.update({k: v for k, v in (options or {}).items() if k in DEFAULTS})
         self.lobby = lobby
         self.reactor = reactor
@@ -302,9 +307,12 @@ class DominoFactory(ServerFactory):
                 return
             if game.state != WAITING or "domino" not in tuple(game.factory.frontends):
                 continue
-            while self.waiting and game.state == WAITING and game.free_seats("client"):
+            free = game.free_seats("client")
+            if not free or len(free) > len(self.waiting) or game.free_seats("human") != free:
+                continue  # seat players only where the game then starts at once
+            for seat in free:
                 player = self.waiting.pop(0)
-                if not self._seat(player, game, game.free_seats("client")[0]):
+                if not self._seat(player, game, seat):
                     self.waiting.insert(0, player)
                     break
         while len(self.waiting) >= 4:
