@@ -672,3 +672,61 @@ def test_a_plugin_game_draws_itself_with_its_own_page_script(page, hub):
     page.wait_for_function("() => document.querySelector('#press-board').textContent === 'pressed'")
     page.locator("#result-summary").wait_for()
     assert "pressed" in page.inner_text("#result-summary")
+
+
+def test_kingdomino_in_the_browser_with_a_domino_network_client(page, tmp_path):
+    import subprocess
+    import sys
+
+    from tests.hubprocess import ROOT
+
+    hub = start_hub(tmp_path, domino="tcp:0:interface=127.0.0.1")
+    client = None
+    try:
+        create_in_lobby(
+            page,
+            hub,
+            "kingdomino",
+            ["human", "open", "bot:greedy", "bot:domino-random"],
+            {"answer_seconds": 60},
+        )
+        page.wait_for_url("**/game/*")
+        game_id = page.url.rsplit("/", 1)[1]
+        client = subprocess.Popen(
+            [sys.executable, "-m", "bots.kingdomino", "--port", str(hub.ports["domino"])]
+            + ["--login", "netplayer", "--bot", "greedy", "--think", "0.05", "--seed", "3"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        page.wait_for_selector("#seats li[data-seat='1']:has-text('(client)')", timeout=20_000)
+        page.wait_for_selector("#kingdoms")
+        clicks, deadline = 0, time.monotonic() + 240
+        while page.inner_text("#game-state") != "over":
+            assert clicks < 200 and time.monotonic() < deadline, "the game did not end"
+            page.wait_for_function(
+                "() => document.querySelector('#game-state').textContent === 'over'"
+                " || document.querySelector('.domino.can, .kingdom .cell.can')",
+                timeout=60_000,
+            )
+            if page.inner_text("#game-state") == "over":
+                break
+            page.locator(".domino.can, .kingdom .cell.can").first.click()
+            clicks += 1
+            assert page.locator(".notice.error").count() == 0, notices(page)
+        page.locator("#result-scores").wait_for()
+        output, _ = client.communicate(timeout=30)
+        assert client.returncode == 0, output
+        game = hub.get_json(f"/api/games/{game_id}")
+        assert game["seats"][1]["player"] == "netplayer"
+        shown = [
+            int(page.inner_text(f"#result-scores .score[data-seat='{seat}']")) for seat in range(4)
+        ]
+        assert shown == game["result"]["scores"]
+        screenshot(page, "game-kingdomino-vs-domino-client", both=False)
+    finally:
+        if client is not None and client.poll() is None:
+            client.kill()
+            client.wait(timeout=10)
+        hub.stop()
+    assert hub.errors() == [], hub.log()
