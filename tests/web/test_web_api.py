@@ -421,3 +421,54 @@ def test_an_account_keeps_its_web_seat_across_logins(hub):
     )
     assert status == 422 and "not started" in answer["error"]  # my seat; the game waits
     assert browser.start()["seats"] == {game["id"]: 0}
+
+
+def _frame(sock: socket.socket) -> bytes:
+    def exactly(n: int) -> bytes:
+        data = b""
+        while len(data) < n:
+            chunk = sock.recv(n - len(data))
+            if not chunk:
+                raise ConnectionError("closed")
+            data += chunk
+        return data
+
+    return exactly(int.from_bytes(exactly(4), "big"))
+
+
+def test_web_and_xml_share_accounts(tmp_path):
+    from hub.frontends.xml import codec
+
+    hub = start_hub(tmp_path, xml="tcp:0:interface=127.0.0.1")
+    try:
+        with socket.create_connection(("127.0.0.1", hub.ports["xml"]), timeout=10) as sock:
+            _frame(sock)  # the server's info
+            create_doc = (
+                b'<message><request><accountmanagement><create accountname="xmlfan" '
+                b'password="xml-secret1" accounttype="0"/></accountmanagement></request></message>'
+            )
+            sock.sendall(len(create_doc).to_bytes(4, "big") + create_doc)
+            created = codec.parse_document(_frame(sock))
+            assert created.find("response/accountmanagement/create").get("success") == "true"
+        browser = Browser(hub)
+        browser.start()
+        status, answer = browser.call(
+            "POST", "/api/session", {"name": "xmlfan", "password": "xml-secret1"}
+        )
+        assert status == 200 and answer["account"] == "xmlfan"
+        status, _ = browser.call(
+            "POST", "/api/accounts", {"name": "webfan", "password": "web-secret1"}
+        )
+        assert status == 201
+        with socket.create_connection(("127.0.0.1", hub.ports["xml"]), timeout=10) as sock:
+            _frame(sock)
+            login_doc = (
+                b'<message><request><authentication><login accountname="webfan" '
+                b'password="web-secret1"/></authentication></request></message>'
+            )
+            sock.sendall(len(login_doc).to_bytes(4, "big") + login_doc)
+            login = codec.parse_document(_frame(sock))
+            assert login.find("response/authentication/login").get("balance") == "1000.00"
+    finally:
+        hub.stop()
+    assert hub.errors() == [], hub.log()
