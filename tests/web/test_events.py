@@ -147,3 +147,26 @@ def test_streams_are_capped():
         answers.append(resource.render(request))
     assert answers[2] != answers[0] and b"too many live streams" in answers[2]
     assert len(web.streams) == 2
+
+
+def test_cookies_are_secure_when_the_web_endpoint_is_tls():
+    from types import SimpleNamespace
+
+    from hub.frontends.web.play import served_over_tls
+
+    class Service(list):
+        options: dict = {}
+
+    tls = Service([SimpleNamespace(frontend="web", description="ssl:8443:privateKey=k.pem")])
+    plain = Service([SimpleNamespace(frontend="web", description="tcp:8080")])
+    assert served_over_tls(tls) and not served_over_tls(plain)
+    forced = Service([])
+    forced.options = {"web_secure_cookies": True}
+    assert served_over_tls(forced)
+
+    request = DummyRequest([b""])
+    from hub.frontends.web.sessions import Sessions
+
+    Sessions(Clock(), secure=True).log_in(request, None, "ann")
+    (cookie,) = request.responseHeaders.getRawHeaders(b"set-cookie")
+    assert b"; Secure" in cookie and b"HttpOnly" in cookie and b"SameSite=Strict" in cookie

@@ -20,6 +20,21 @@ from .scripts import script_url
 from .sessions import Session, Sessions, check_origin
 
 
+def served_over_tls(hub: Any) -> bool:
+    """Whether the web front end listens with TLS (its cookies then say ``Secure``)."""
+    if hub.options.get("web_secure_cookies"):
+        return True
+    try:
+        services = list(hub)
+    except TypeError:
+        return False
+    for service in services:
+        if getattr(service, "frontend", None) == "web":
+            description = str(getattr(service, "description", "")).lower()
+            return description.startswith(("ssl:", "tls:"))
+    return False
+
+
 class WebFrontend:
     """The state of one web front end: sessions, streams, finished games.
 
@@ -34,7 +49,7 @@ class WebFrontend:
     def __init__(self, hub: Any, clock: Any) -> None:
         self.hub = hub
         self.clock = clock
-        self.sessions = Sessions(clock, secure=bool(hub.options.get("web_secure_cookies")))
+        self.sessions = Sessions(clock, secure=served_over_tls(hub))
         heartbeat = float(hub.options.get("web_heartbeat", 15.0))
         self.streams = Streams(hub, clock, self.snapshot, heartbeat=heartbeat)
         self.finished: list[dict[str, Any]] = []
