@@ -59,7 +59,8 @@ window.GameRenderers = window.GameRenderers || {};
         }
         g.append(el("text", {x: x + 0.18, y: y - 0.2}, name));
         g.append(el("circle", {class: "hit", cx: x, cy: y, r: 0.42, dataset: {point: name},
-          "aria-label": name, onclick: click}));
+          "aria-label": name, onclick: click, role: can ? "button" : null, tabindex: can ? 0 : null,
+          onkeydown: can ? ev => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); click(); } } : null}));
         svg.append(g);
       });
       const names = ctx.names;
