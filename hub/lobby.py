@@ -24,6 +24,7 @@ from hub.interfaces import IBot, IGame, IGameObserver, ILobbyListener
 from hub.model import (
     GAME_OVER,
     OVER,
+    SEAT_OPEN,
     STATE,
     TURN,
     BadAction,
@@ -67,6 +68,8 @@ class Seat:
     :ivar player: the name of who sits there, ``None`` while free.
     :ivar bot: the bot plugin's name for ``bot`` seats.
     :ivar present: ``False`` once the player left or was removed.
+    :ivar spec: the kind the seat was created as (``open``, ``human``, ``bot``); a seat
+        the game opens again (:data:`hub.model.SEAT_OPEN`) goes back to it.
     """
 
     index: int
@@ -74,6 +77,16 @@ class Seat:
     player: str | None = None
     bot: str | None = None
     present: bool = True
+    spec: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.spec:
+            self.spec = self.kind
+
+    def reopen(self) -> None:
+        """Nobody sits here any more; the seat is as it was created."""
+        if self.spec != "bot":
+            self.player, self.kind, self.present = None, self.spec, True
 
     @property
     def free(self) -> bool:
@@ -264,6 +277,11 @@ class GameInstance:
             self.lobby.changed(self)
 
     def _emit(self, event: GameEvent) -> None:
+        if event.kind == SEAT_OPEN:
+            seat = event.data.get("seat")
+            if isinstance(seat, int) and 0 <= seat < len(self.seats):
+                self.seats[seat].reopen()
+                self.lobby.changed(self)
         if event.kind == GAME_OVER and self.finished is None:
             self.finished = self.lobby.clock.seconds()
             if self.transcript is not None:

@@ -23,6 +23,9 @@ GAME_STATES = (WAITING, RUNNING, OVER)
 TURN = "turn"  #: data: {"seat": int, "legal": [action, ...], "timeleft_ms": int}
 STATE = "state"  #: data: {"state": "waiting" | "running" | "over"}
 GAME_OVER = "over"  #: data: {"result": {...}} (see :meth:`IGame.result`)
+#: data: {"seat": int}: the player there is gone and the seat may be taken again
+#: (a table game between hands, or any game before it started).
+SEAT_OPEN = "seat_open"
 
 
 class GameError(Exception):
@@ -133,6 +136,7 @@ __all__ = [
     "GAME_STATES",
     "OVER",
     "RUNNING",
+    "SEAT_OPEN",
     "STATE",
     "TURN",
     "WAITING",

@@ -67,6 +67,19 @@ class Options(usage.Options):
         ],
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self["settings"] = {}
+
+    def opt_set(self, value: str) -> None:
+        """A front-end setting KEY=VALUE, e.g. xml_max_frame=131072 or
+        domino_answer_seconds=5 (repeatable; see docs/settings.md)"""
+        key, sep, setting = value.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key.isidentifier():
+            raise usage.UsageError(f"--set wants KEY=VALUE, not {value!r}")
+        self["settings"][key] = setting.strip()
+
     def postOptions(self) -> None:
         """Merge the config file and the defaults; check every value."""
         from_file: dict[str, Any] = {}
@@ -78,13 +91,17 @@ class Options(usage.Options):
                 raise usage.UsageError(f"cannot read config file: {e}") from None
             except tomllib.TOMLDecodeError as e:
                 raise usage.UsageError(f"config file {self['config']}: {e}") from None
-            known = set(FRONTENDS) | set(SETTINGS)
+            known = set(FRONTENDS) | set(SETTINGS) | {"settings"}
             unknown = {k.replace("_", "-") for k in from_file} - known
             if unknown:
                 raise usage.UsageError(
                     f"config file {self['config']}: unknown key(s) {', '.join(sorted(unknown))}"
                 )
             from_file = {k.replace("_", "-"): v for k, v in from_file.items()}
+            table = from_file.pop("settings", {})
+            if not isinstance(table, dict):
+                raise usage.UsageError(f"config file {self['config']}: [settings] must be a table")
+            self["settings"] = {k.replace("-", "_"): v for k, v in table.items()} | self["settings"]
         defaults = {name: default for name, (default, _) in FRONTENDS.items()} | SETTINGS
         for key, default in defaults.items():
             if self[key] is None:
@@ -133,7 +150,7 @@ def makeService(options: Options):
     data_dir = Path(options["data"])
     registry = Registry(data_dir, reactor)
     store = make_store(options["db"], reactor)
-    settings = {
+    settings = dict(options["settings"]) | {
         "mnm_version": options["mnm-version"],
         "api_token": options["api-token"],
         "db": options["db"],

@@ -361,7 +361,8 @@ def test_disconnect_ends_sessions_and_seat(hub, frontend) -> None:
     a.close()
     assert a_sid not in frontend.sessions and a.sid not in frontend.sessions
     game = hub.lobby.games()[0]
-    assert game.observer_count == 0 and not game.seats[0].present
+    # the game had not started, so the seat is open again
+    assert game.observer_count == 0 and game.seats[0].free and game.seats[0].kind == "open"
 
 
 def test_too_many_pending_requests_429(tmp_path) -> None:

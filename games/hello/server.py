@@ -12,6 +12,7 @@ from hub.model import (
     GAME_OVER,
     OVER,
     RUNNING,
+    SEAT_OPEN,
     STATE,
     TURN,
     WAITING,
@@ -64,7 +65,12 @@ class HelloGame:
         self._context.emit(GameEvent(TURN, {"seat": seat, "legal": self.legal_actions(seat)}))
 
     def leave(self, seat: int) -> None:
-        """A player who leaves before saying hello will not say it."""
+        """A player who leaves before the start frees the seat; later, one who leaves
+        before saying hello will not say it."""
+        if not self._state.started:
+            if self._state.names.pop(seat, None) is not None:
+                self._context.emit(GameEvent(SEAT_OPEN, {"seat": seat}))
+            return
         if seat in self._left:
             return
         self._left.add(seat)

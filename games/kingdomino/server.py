@@ -28,6 +28,7 @@ from hub.model import (
     GAME_OVER,
     OVER,
     RUNNING,
+    SEAT_OPEN,
     STATE,
     TURN,
     WAITING,
@@ -123,8 +124,9 @@ class KingDominoGame:
 
     def _remove(self, seat: int, reason: str) -> None:
         if self.state == WAITING:
-            if 0 <= seat < self.seats:
+            if 0 <= seat < self.seats and self.names[seat] is not None:
                 self.names[seat] = None
+                self._context.emit(GameEvent(SEAT_OPEN, {"seat": seat}))
             return
         if self.rules is None or not self.rules.can_remove(seat):
             return

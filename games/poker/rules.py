@@ -688,11 +688,7 @@ class Table:
 
     def can_seat_player(self, seat: int, name: str, stack: Any) -> bool:
         """Whether :meth:`seat_player` would succeed."""
-        try:
-            self.verify_seat_player(seat, name, stack)
-        except (RuleError, TypeError, ValueError):
-            return False
-        return True
+        return self._can(self.verify_seat_player, seat, name, stack)
 
     def seat_player(self, seat: int, name: str, stack: Any) -> Record:
         """Seat ``name`` at ``seat`` with ``stack`` chips (the buy-in).
@@ -734,11 +730,7 @@ class Table:
 
     def can_leave(self, seat: int) -> bool:
         """Whether :meth:`leave` would succeed."""
-        try:
-            self.verify_leave(seat)
-        except RuleError:
-            return False
-        return True
+        return self._can(self.verify_leave, seat)
 
     def leave(self, seat: int) -> Record:
         """The player at ``seat`` leaves: at once between hands or when not dealt in,
@@ -782,11 +774,7 @@ class Table:
 
     def can_sit_out(self, seat: int) -> bool:
         """Whether :meth:`sit_out` would succeed."""
-        try:
-            self.verify_sit_out(seat)
-        except RuleError:
-            return False
-        return True
+        return self._can(self.verify_sit_out, seat)
 
     def sit_out(self, seat: int) -> Record:
         """Sit out: from the next hand when the player is in this one, else now."""
@@ -809,11 +797,7 @@ class Table:
 
     def can_sit_in(self, seat: int) -> bool:
         """Whether :meth:`sit_in` would succeed."""
-        try:
-            self.verify_sit_in(seat)
-        except RuleError:
-            return False
-        return True
+        return self._can(self.verify_sit_in, seat)
 
     def sit_in(self, seat: int) -> Record:
         """Sit in again; missed blinds are asked for in the next blind round."""
@@ -1107,11 +1091,7 @@ class Table:
 
     def can_post_blind(self, seat: int) -> bool:
         """Whether :meth:`post_blind` would succeed."""
-        try:
-            self.verify_post_blind(seat)
-        except RuleError:
-            return False
-        return True
+        return self._can(self.verify_post_blind, seat)
 
     def post_blind(self, seat: int) -> Record:
         """Post the blind that is due (all in when short)."""

@@ -51,6 +51,7 @@ from hub.model import (
     GAME_OVER,
     OVER,
     RUNNING,
+    SEAT_OPEN,
     STATE,
     TURN,
     WAITING,
@@ -640,6 +641,7 @@ class PokerGame:
                         "cashout", {"seat": rec.seat, "name": rec.text, "amount": str(rec.amount)}
                     )
                 )
+                out.append(GameEvent(SEAT_OPEN, {"seat": rec.seat}))
             return out
         if k == "autopost":
             return [GameEvent("autopost", {"seat": rec.seat, "on": rec.get("on")}, _only(rec.seat))]

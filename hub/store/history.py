@@ -108,26 +108,18 @@ class HistoryMixin(StoreBase):
                 "SELECT g.game_id, g.type, g.variant, g.name, g.started, g.finished,"
                 " g.summary, g.result FROM game g WHERE 1 = 1"
             )
-            params: list[Any] = []
-            if game_id is not None:
-                query += " AND g.game_id = ?"
-                params.append(game_id)
-            if game_type is not None:
-                query += " AND g.type = ?"
-                params.append(game_type)
-            if player is not None:
-                query += (
-                    " AND EXISTS (SELECT 1 FROM game_player p WHERE p.game_id = g.game_id"
-                    " AND p.name_key = ?)"
-                )
-                params.append(acc.name_key(player))
-            if since is not None:
-                query += " AND g.finished >= ?"
-                params.append(d.t_in(since))
-            if until is not None:
-                query += " AND g.finished < ?"
-                params.append(d.t_in(until))
-            query += " ORDER BY g.finished DESC, g.game_id DESC LIMIT ?"
+            where, params = _where(
+                ("g.game_id = ?", game_id),
+                ("g.type = ?", game_type),
+                (
+                    "EXISTS (SELECT 1 FROM game_player p WHERE p.game_id = g.game_id"
+                    " AND p.name_key = ?)",
+                    None if player is None else acc.name_key(player),
+                ),
+                ("g.finished >= ?", None if since is None else d.t_in(since)),
+                ("g.finished < ?", None if until is None else d.t_in(until)),
+            )
+            query += where + " ORDER BY g.finished DESC, g.game_id DESC LIMIT ?"
             params.append(int(limit))
             out = []
             for r in cur.all(query, *params):
@@ -279,29 +271,19 @@ class HistoryMixin(StoreBase):
                 " h.river, h.showdown, h.card1, h.card2, h.card3, h.card4, h.card5,"
                 " h.commitment, h.seed, h.actions FROM hand h WHERE 1 = 1"
             )
-            params: list[Any] = []
-            if game_id is not None:
-                query += " AND h.game_id = ?"
-                params.append(game_id)
-            if hand_id is not None:
-                query += " AND h.hand_id = ?"
-                params.append(int(hand_id))
-            if hand_key is not None:
-                query += " AND h.hand_key = ?"
-                params.append(hand_key)
-            if player is not None:
-                query += (
-                    " AND EXISTS (SELECT 1 FROM player p WHERE p.hand_id = h.hand_id"
-                    " AND p.name_key = ?)"
-                )
-                params.append(acc.name_key(player))
-            if since is not None:
-                query += " AND h.timestamp >= ?"
-                params.append(d.t_in(since))
-            if until is not None:
-                query += " AND h.timestamp < ?"
-                params.append(d.t_in(until))
-            query += " ORDER BY h.timestamp DESC, h.hand_id DESC LIMIT ?"
+            where, params = _where(
+                ("h.game_id = ?", game_id),
+                ("h.hand_id = ?", None if hand_id is None else int(hand_id)),
+                ("h.hand_key = ?", hand_key),
+                (
+                    "EXISTS (SELECT 1 FROM player p WHERE p.hand_id = h.hand_id"
+                    " AND p.name_key = ?)",
+                    None if player is None else acc.name_key(player),
+                ),
+                ("h.timestamp >= ?", None if since is None else d.t_in(since)),
+                ("h.timestamp < ?", None if until is None else d.t_in(until)),
+            )
+            query += where + " ORDER BY h.timestamp DESC, h.hand_id DESC LIMIT ?"
             params.append(int(limit))
             out = []
             for r in cur.all(query, *params):
@@ -373,3 +355,13 @@ def _hand_player(p: Mapping[str, Any]) -> dict[str, Any]:
         "winnings": check_amount(p.get("winnings", 0), allow_zero=True),
         "hole": hole + [None] * (2 - len(hole)),
     }
+
+
+def _where(*clauses: tuple[str, Any]) -> tuple[str, list[Any]]:
+    """`` AND <condition>`` for each clause whose value is not ``None``, and the values."""
+    sql, params = "", []
+    for condition, value in clauses:
+        if value is not None:
+            sql += f" AND {condition}"
+            params.append(value)
+    return sql, params

@@ -209,3 +209,29 @@ def test_failing_observer_does_not_stop_the_game(lobby):
     game.take_seat("alice")
     game.act(0, {"hello": "still here"})
     assert game.state == "over" and "over" in good.kinds()
+
+
+def test_leaving_before_the_start_frees_the_seat(lobby):
+    listener = Recorder()
+    lobby.add_listener(listener)
+    game = lobby.create_game("hello", seats=["open", "human"])
+    assert game.take_seat("alice") == 0
+    game.leave_seat(0)
+    assert game.seats[0].free and game.seats[0].kind == "open" and game.seats[0].present
+    assert ("changed", game.id) in listener.changes
+    assert game.take_seat("bob") == 0
+    assert game.take_seat("webber", kind="human") == 1
+    assert game.state == "running"
+    game.leave_seat(0)  # after the start a seat is not given back
+    assert not game.seats[0].free and not game.seats[0].present
+
+
+def test_seat_open_event_resets_the_seat_record(lobby):
+    from hub.model import SEAT_OPEN, GameEvent
+
+    game = lobby.create_game("hello", seats=["human", "open"])
+    game.take_seat("webber", kind="human")
+    game._emit(GameEvent(SEAT_OPEN, {"seat": 0}))
+    assert game.seats[0].kind == "human" and game.seats[0].free
+    game._emit(GameEvent(SEAT_OPEN, {"seat": 99}))  # out of range: ignored
+    game._emit(GameEvent(SEAT_OPEN, {"seat": "0"}))  # not a seat number: ignored

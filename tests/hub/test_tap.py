@@ -81,3 +81,27 @@ def test_every_cli_command_resolves():
         assert summary
     assert main(["--help"]) == 0
     assert main(["no-such-command"]) == 2
+
+
+def test_front_end_settings_from_file_and_command_line(tmp_path):
+    config = tmp_path / "hub.toml"
+    config.write_text("[settings]\nxml_max_frame = 131072\ndomino_answer_seconds = 3\n")
+    options = parse(
+        "--config",
+        str(config),
+        "--set",
+        "domino-answer-seconds=5",
+        "--set",
+        "mnm_announcement=Welcome back",
+    )
+    assert options["settings"] == {
+        "xml_max_frame": 131072,
+        "domino_answer_seconds": "5",
+        "mnm_announcement": "Welcome back",
+    }
+    with pytest.raises(usage.UsageError, match="KEY=VALUE"):
+        parse("--set", "novalue")
+    bad = tmp_path / "bad.toml"
+    bad.write_text('settings = "x"\n')
+    with pytest.raises(usage.UsageError, match="table"):
+        parse("--config", str(bad))
