@@ -163,7 +163,9 @@ def test_take_a_human_seat_act_and_leave(hub):
     assert status == 200
     status, answer = browser.call("POST", f"/api/games/{other['id']}/leave", {})
     assert status == 200 and answer["left"] == 0
-    assert hub.get_json(f"/api/games/{other['id']}")["seats"][0]["present"] is False
+    # hello reopens a seat left before the game started
+    assert hub.get_json(f"/api/games/{other['id']}")["seats"][0]["player"] is None
+    assert browser.call("POST", f"/api/games/{other['id']}/leave", {})[0] == 409
 
 
 def test_give_an_open_seat_to_a_bot(hub):

@@ -95,6 +95,7 @@ class WebFrontend:
             return None
         record = game.seats[seat]
         if record.player != session.name or not record.present:
+            session.seats.pop(game.id, None)  # the seat was left, reopened or taken over
             return None
         return seat
 
