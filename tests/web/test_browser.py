@@ -730,3 +730,19 @@ def test_kingdomino_in_the_browser_with_a_domino_network_client(page, tmp_path):
             client.wait(timeout=10)
         hub.stop()
     assert hub.errors() == [], hub.log()
+
+
+def test_take_a_seat_and_leave_it_on_the_game_page(page, hub):
+    status, body, _ = hub.request(
+        "POST", "/api/games", {"type": "hello", "seats": ["open", "open"]}
+    )
+    game_id = json.loads(body)["id"]
+    page.goto(hub.url(f"/game/{game_id}"))
+    page.click("#seats li[data-seat='1'] button.take-seat")
+    page.wait_for_selector("#subtitle:has-text('you are seat 1')")
+    assert hub.get_json(f"/api/games/{game_id}")["seats"][1]["kind"] == "human"
+    page.click("#leave")
+    page.wait_for_selector("#subtitle:has-text('watching')")
+    page.wait_for_selector("#seats li[data-seat='1'] button.take-seat")
+    assert hub.get_json(f"/api/games/{game_id}")["seats"][1]["player"] is None
+    assert page.locator(".notice.error").count() == 0, notices(page)

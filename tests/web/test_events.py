@@ -170,3 +170,20 @@ def test_cookies_are_secure_when_the_web_endpoint_is_tls():
     Sessions(Clock(), secure=True).log_in(request, None, "ann")
     (cookie,) = request.responseHeaders.getRawHeaders(b"set-cookie")
     assert b"; Secure" in cookie and b"HttpOnly" in cookie and b"SameSite=Strict" in cookie
+
+
+def test_a_seated_stream_ends_when_the_seat_is_no_longer_its_players():
+    from hub.model import GameEvent
+
+    clock, lobby, streams = make()
+    game = lobby.create_game("hello", seats=["open", "open"])
+    game.take_seat("ann", 0)
+    request = DummyRequest([b"events"])
+    GameStream(request, streams, game, 0, "web:ann", "ann")
+    game.leave_seat(0)  # hello reopens the seat (the game has not started)
+    game.take_seat("eve", 0)
+    game._emit(GameEvent("secret", {"for": "eve"}, seats=frozenset({0})))
+    sent = frames(request)
+    assert ("seat-lost", {"seat": 0}) in sent
+    assert not any(d.get("kind") == "secret" for e, d in sent if e == "game")
+    assert request.finished == 1 and game.observer_count == 0

@@ -102,9 +102,12 @@ class GameStream(EventStream):
         game: Any,
         seat: int | None,
         conn: str | None = None,
+        player: str | None = None,
     ) -> None:
         self.game = game
         self.seat = seat
+        #: who sits at ``seat``; the stream ends when the seat is no longer theirs
+        self.player = player
         #: the player's connection name in the transcript (``None``: not recorded)
         self.conn = conn
         self._refresh: Any = None
@@ -112,8 +115,22 @@ class GameStream(EventStream):
         self.send("snapshot", streams.snapshot(game, seat))
         game.observe(self, seat)
 
+    def _still_seated(self) -> bool:
+        if self.seat is None or self.player is None:
+            return True
+        record = self.game.seats[self.seat]
+        return record.player == self.player and record.present
+
     def game_event(self, game: Any, event: Any) -> None:
-        """Forward the event, then (once the burst is over) a fresh view."""
+        """Forward the event, then (once the burst is over) a fresh view.
+
+        A seated stream whose seat no longer belongs to its player (left, reopened,
+        taken by someone else) ends with ``seat-lost`` before it could see anything
+        meant for the seat; the page reconnects as a spectator.
+        """
+        if not self._still_seated():
+            self.close("seat-lost", {"seat": self.seat})
+            return
         data = {"kind": event.kind, "data": dict(event.data)}
         self.send("game", data)
         transcript = getattr(self.game, "transcript", None)
@@ -124,6 +141,9 @@ class GameStream(EventStream):
 
     def refresh(self) -> None:
         """Send a fresh view once the current burst of changes is over."""
+        if self.open and not self._still_seated():
+            self.close("seat-lost", {"seat": self.seat})
+            return
         if self.open and (self._refresh is None or not self._refresh.active()):
             self._refresh = self.streams.clock.callLater(0, self._send_view)
 

@@ -197,8 +197,9 @@ class WebGames(WebResource, Games):
                 return refused
             session = self.web.sessions.find(request)
             seat = self.web.seat_of(session, game)
-            conn = f"web:{session.name}" if session is not None and seat is not None else None
-            GameStream(request, self.web.streams, game, seat, conn)
+            player = session.name if session is not None and seat is not None else None
+            conn = f"web:{player}" if player is not None else None
+            GameStream(request, self.web.streams, game, seat, conn, player)
             return NOT_DONE_YET
         return super().render(request)
 

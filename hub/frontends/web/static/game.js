@@ -69,12 +69,13 @@ const GamePage = (() => {
   }
 
   async function leave() {
+    state.leaving = true;
     try {
       await Hub.write("POST", "/api/games/" + gameId + "/leave", {});
       await Hub.getSession(true);
       Hub.ok("You left the game");
       live.reopen();
-    } catch (e) { Hub.error(e); }
+    } catch (e) { state.leaving = false; Hub.error(e); }
   }
 
   async function giveBot(seat, bot) {
@@ -243,6 +244,12 @@ const GamePage = (() => {
     live = Hub.stream("/api/games/" + encodeURIComponent(gameId) + "/events", {
       snapshot, view: snapshot, game: gameEvent,
       removed: () => { live.close(); Hub.notify("This game was removed from the hub.", "error"); },
+      "seat-lost": data => {
+        if (!state.leaving) Hub.notify("You no longer sit at seat " + data.seat + "; watching now.", "error");
+        state.leaving = false;
+        Hub.getSession(true).catch(() => null);
+        live.reopen();
+      },
     }, status => {
       $("live").textContent = status; $("live").className = "small status-" + status;
       if (status === "reconnecting") checkGone();
