@@ -402,31 +402,37 @@ class GameInstance:
                 seat.player = name
                 self.engine.seat_player(seat.index, name)
 
-    def add_bot(self, seat: int, bot: str, player: str | None = None, buyin: Any = None) -> str:
-        """Seat the in-hub bot plugin ``bot`` at the free ``open`` seat ``seat`` of a
-        running table (poker's *add bot*); returns the name it plays under.
+    def seat_bot(
+        self, seat: int, bot_name: str, player: str | None = None, buyin: Any = None
+    ) -> str:
+        """Give the free seat ``seat`` to the in-hub bot ``bot_name``; returns its player name
+        (``player`` if given and free).  ``buyin`` (chip games) goes to
+        ``IGame.seat_player`` when given.
 
-        :raises hub.model.GameError: unknown bot, not for this game, seat not free.
+        :raises hub.model.GameError: no such free seat, unknown bot, or a bot that does
+            not play this game.
         """
-        factory = self.lobby.registry.bot_factory(bot)
-        if self.type not in tuple(factory.games):
-            raise BadAction(f"bot {bot} does not play {self.type}")
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             raise NotFound(f"game {self.id} has no seat {seat}")
         record = self.seats[seat]
-        if not record.free or record.kind != "open":
+        if not record.free or record.kind not in ("open", "human"):
             raise Conflict(f"seat {seat} of game {self.id} is not free")
+        if not isinstance(bot_name, str) or not re.fullmatch(r"[a-z0-9-]{1,64}", bot_name):
+            raise BadAction("a bot name is 1 to 64 characters [a-z0-9-]")
+        factory = self.lobby.registry.bot_factory(bot_name)
+        if self.type not in tuple(factory.games):
+            raise BadAction(f"bot {bot_name} does not play {self.type}")
+        bot = factory.create(self.type, seat, dict(self.config.options))
+        verifyObject(IBot, bot)
         taken = {s.player for s in self.seats if s.player}
-        name, n = player or bot, 2
+        name, n = player or bot_name, 2
         while name in taken:
-            name, n = f"{bot}-{n}", n + 1
-        instance = factory.create(self.type, seat, dict(self.config.options))
-        verifyObject(IBot, instance)
+            name, n = f"{bot_name}-{n}", n + 1
         driver = BotDriver(
-            self, seat, instance, self.lobby.bot_runner, self.lobby.clock, self.lobby.bot_deadline
+            self, seat, bot, self.lobby.bot_runner, self.lobby.clock, self.lobby.bot_deadline
         )
-        # a bot seat stays the bot's (like ``bot:<name>`` seats): its driver stays too
-        record.kind, record.bot, record.player, record.spec = "bot", bot, name, "bot"
+        previous_kind = record.kind
+        record.kind, record.bot, record.player = "bot", bot_name, name
         self._drivers.append(driver)
         try:
             if buyin is None:
@@ -435,10 +441,10 @@ class GameInstance:
                 self.engine.seat_player(seat, name, buyin)
         except BaseException:
             self._drivers.remove(driver)
-            record.kind, record.bot, record.player, record.spec = "open", None, None, "open"
+            record.kind, record.bot, record.player = previous_kind, None, None
             raise
         if self.transcript is not None:
-            self.transcript.note(f"seat {seat} taken by bot {bot} as {name}")
+            self.transcript.note(f"seat {seat} given to bot {bot_name} as {name}")
         self.lobby.changed(self)
         return name
 

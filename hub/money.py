@@ -430,7 +430,9 @@ class Cashier:
         self._accounts[(game.id, wanted)] = account
         try:
             self._prepaid.add((game.id, wanted))
-            game.add_bot(wanted, bot, player=player, buyin=amount)
+            name = game.seat_bot(wanted, bot, player=player, buyin=amount)
+            if name != player:  # cannot happen: the name was free a moment ago
+                raise Conflict(f"bot {bot} sits as {name}, not {player}")
         except BaseException:
             self._prepaid.discard((game.id, wanted))
             self._accounts.pop((game.id, wanted), None)

@@ -35,6 +35,10 @@ def test_wheel_contents(wheel):
     assert "hub/schema/message.xsd" in names
     assert "hub/tap.py" in names and "games/hello/server.py" in names
     assert not any(name.startswith("tests/") for name in names)
+    web = ROOT / "hub" / "frontends" / "web" / "static"
+    for path in web.rglob("*"):  # the web pages are package data
+        if path.is_file():
+            assert "hub/frontends/web/static/" + path.relative_to(web).as_posix() in names
 
 
 def test_gitignore_ignores_dropin_cache():

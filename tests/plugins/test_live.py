@@ -145,9 +145,9 @@ def test_fetch_from_a_running_hub(hub, tmp_path):
     assert done.returncode == 1 and "no plugin 'nothing'" in done.stderr
 
 
+#: ``/plugins`` itself is the web front end's plugins page (spec web.md), not a listing
+PLUGINS_PAGE = ("/plugins", "/plugins/")
 TRAVERSALS = [
-    "/plugins",
-    "/plugins/",
     "/plugins/hello/",
     "/plugins/../hub.log",
     "/plugins/%2e%2e/hub.log",
@@ -171,6 +171,10 @@ def test_traversal_over_the_wire(hub):
         connection.close()
         assert response.status == 404, (path, response.status)
         assert b"twistd" not in body
+    for path in PLUGINS_PAGE:
+        status, body, headers = hub.request("GET", path)
+        assert status == 200 and headers["Content-Type"].startswith("text/html"), path
+        assert b"/static/plugins.js" in body and b".zip" not in body  # the page, no listing
     assert hub.errors() == []
 
 

@@ -1,51 +1,184 @@
-"""The web front end: JSON API, plugin downloads, schemas and the browser pages."""
+"""The web front end: JSON API, live event streams, plugin downloads and the browser pages.
+
+Pages are plain HTML, CSS and JavaScript in ``static/`` (package data; no build step,
+nothing loaded from other hosts): the lobby ``/``, a game ``/game/<id>``, ``/account``,
+``/history``, ``/plugins`` and ``/stats``.
+"""
 
 from __future__ import annotations
 
-from twisted.web.resource import Resource
+import re
+from pathlib import Path
+from typing import Any
+
+from twisted.web.pages import notFound
+from twisted.web.resource import IResource, Resource
 from twisted.web.server import Site
 
 from hub.distribution import PluginsResource
 from hub.frontends.xml import schema_resource
 
+from .accounts import AccountResource, AccountsResource, SessionResource
 from .api import API
+from .info import Hands, History, Stats
+from .play import LobbyEvents, Types, WebFrontend, WebGames
+from .scripts import PluginScripts
 
-INDEX = b"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Gamehub</title></head>
-<body><h1>Gamehub</h1>
-<p>The JSON API: <a href="/api/health">/api/health</a>, <a href="/api/games">/api/games</a>.</p>
-</body></html>
-"""
+STATIC = Path(__file__).resolve().parent / "static"
+#: page path → file in ``static/``
+PAGES = {
+    b"": "lobby.html",
+    b"account": "account.html",
+    b"history": "history.html",
+    b"plugins": "plugins.html",
+    b"stats": "stats.html",
+}
+SECURITY_HEADERS = {
+    b"content-security-policy": (
+        b"default-src 'self'; img-src 'self' data:; style-src 'self'; "
+        b"script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+    ),
+    b"x-content-type-options": b"nosniff",
+    b"referrer-policy": b"same-origin",
+    b"x-frame-options": b"DENY",
+}
+
+
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+}
+_STATIC_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
+
+
+class Bytes(Resource):
+    """A fixed body with its content type."""
+
+    isLeaf = True
+
+    def __init__(self, data: bytes, content_type: str) -> None:
+        super().__init__()
+        self.data = data
+        self.content_type = content_type.encode("ascii")
+
+    def render_GET(self, request: Any) -> bytes:
+        """The body."""
+        request.setHeader(b"content-type", self.content_type)
+        request.setHeader(b"cache-control", b"no-cache")
+        return self.data
+
+    def render_HEAD(self, request: Any) -> bytes:
+        """The headers."""
+        return self.render_GET(request)
+
+
+class StaticFiles(Resource):
+    """``/static/<name>`` and ``/static/games/<name>``: the package's page files.
+
+    Only plain names of the known kinds are served; no listings, no other paths.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+
+    def getChild(self, path: bytes, request: Any) -> IResource:
+        """A file of the folder, a sub-folder, or 404."""
+        name = path.decode("utf-8", "replace")
+        if not _STATIC_NAME.match(name) or ".." in name:
+            return notFound("No such file", "There is no such file.")
+        target = self.folder / name
+        if target.is_dir():
+            return StaticFiles(target)
+        content_type = CONTENT_TYPES.get(target.suffix)
+        if content_type is None or not target.is_file():
+            return notFound("No such file", "There is no such file.")
+        return Bytes(target.read_bytes(), content_type)
+
+    def render(self, request: Any) -> bytes:
+        """Folders are not listed."""
+        return notFound("No such file", "There is no such file.").render(request)
+
+
+def page(name: str) -> Resource:
+    """A page of ``static/`` as a resource (read once)."""
+    return Bytes((STATIC / name).read_bytes(), CONTENT_TYPES[".html"])
+
+
+class GamePages(Resource):
+    """``/game/<id>``: the game page (the script reads the id from the address)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._page = page("game.html")
+
+    def getChild(self, path: bytes, request: Any) -> IResource:
+        """Every game id gets the same page."""
+        if path and not request.postpath:
+            return self._page
+        return notFound("No such page", "There is no such game page.")
 
 
 class Root(Resource):
-    """``/``: the pages, with ``/api`` and the other trees mounted below."""
+    """``/``: the pages, with ``/api``, ``/static`` and the other trees mounted below."""
 
-    def __init__(self, hub) -> None:
+    def __init__(self, hub: Any, web: WebFrontend | None = None) -> None:
         super().__init__()
         self.hub = hub
-        self.putChild(b"api", API(hub))
+        self.web = web if web is not None else WebFrontend(hub, hub.reactor)
+        api = API(hub)
+        api.putChild(b"games", WebGames(hub, self.web))
+        lobby = Resource()
+        lobby.putChild(b"events", LobbyEvents(hub, self.web))
+        api.putChild(b"lobby", lobby)
+        api.putChild(b"types", Types(hub, self.web))
+        api.putChild(b"session", SessionResource(hub, self.web))
+        api.putChild(b"accounts", AccountsResource(hub, self.web))
+        api.putChild(b"account", AccountResource(hub, self.web))
+        api.putChild(b"history", History(hub, self.web))
+        api.putChild(b"stats", Stats(hub, self.web))
+        api.putChild(b"hands", Hands(hub, self.web))
+        self.putChild(b"api", api)
+        self.putChild(b"static", StaticFiles(STATIC))
+        self.putChild(b"game", GamePages())
+        self.putChild(b"plugin-scripts", PluginScripts(hub.registry))
         self.putChild(b"plugins", PluginsResource(hub.registry))
         self.putChild(b"schema", schema_resource())
-        self.putChild(b"", _Page(INDEX))
+        self._pages = {path: page(name) for path, name in PAGES.items()}
+        for path, resource in self._pages.items():
+            if path != b"plugins":
+                self.putChild(path, resource)
+
+    def getChildWithDefault(self, path: bytes, request: Any) -> IResource:
+        """``/plugins`` (exactly) is the plugins page; below it, the downloads."""
+        for name, value in SECURITY_HEADERS.items():
+            request.setHeader(name, value)
+        if path == b"plugins" and not [p for p in request.postpath if p]:
+            return self._pages[b"plugins"]
+        return super().getChildWithDefault(path, request)
+
+    def getChild(self, path: bytes, request: Any) -> IResource:
+        """Unknown pages: 404."""
+        return notFound("No such page", "There is no such page.")
 
 
-class _Page(Resource):
-    isLeaf = True
+class WebSite(Site):
+    """The web front end's HTTP factory; closes its event streams when it stops."""
 
-    def __init__(self, body: bytes) -> None:
-        super().__init__()
-        self.body = body
+    def __init__(self, root: Root) -> None:
+        super().__init__(root)
+        self.root = root
+        self.displayTracebacks = False
 
-    def render_GET(self, request) -> bytes:
-        request.setHeader(b"content-type", b"text/html; charset=utf-8")
-        return self.body
+    def stopFactory(self) -> None:
+        """End the event streams."""
+        self.root.web.stop()
+        super().stopFactory()
 
 
-def make_factory(hub) -> Site:
+def make_factory(hub: Any) -> Site:
     """The HTTP factory of the web front end of ``hub``."""
-    site = Site(Root(hub))
-    site.displayTracebacks = False
-    return site
+    return WebSite(Root(hub))

@@ -120,8 +120,8 @@ class JSONResource(Resource):
         """Writes are open on loopback; elsewhere they need the configured API token."""
         token = self.hub.options.get("api_token")
         if token:
-            sent = request.getHeader(b"authorization") or ""
-            if hmac.compare_digest(sent.encode(), f"Bearer {token}".encode()):
+            sent = request.getHeader(b"authorization") or b""
+            if hmac.compare_digest(sent, f"Bearer {token}".encode()):
                 return
         if is_loopback(request) and not self.hub.options.get("api_require_token"):
             return

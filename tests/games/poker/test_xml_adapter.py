@@ -111,7 +111,7 @@ def play(factory, seats, hands, variant=None, **options):
     for w in watchers:
         game.observe(w, w.seat)
     for seat, bot in enumerate(seats):
-        game.add_bot(seat, bot)
+        game.seat_bot(seat, bot)
     for _ in range(50_000):  # bounded
         if len(game.engine.hands) >= hands:
             break

@@ -1,0 +1,146 @@
+"""Accounts in the browser: the same accounts as the XML protocol (the hub's store).
+
+``GET /api/session`` (creates a guest session), ``POST /api/session`` (log in),
+``DELETE /api/session`` (log out), ``POST /api/accounts`` (create and log in),
+``GET /api/account`` (name, type, balance), ``POST /api/account/password``,
+``DELETE /api/account`` (with the password).  Failed logins are throttled by the
+store, per name and per client address, exactly as for the XML protocol.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from twisted.internet import defer
+
+from hub.model import GameError
+
+from .api import read_json
+from .play import WebResource
+
+
+def _store(hub: Any) -> Any:
+    if hub.store is None:
+        raise GameError("this hub has no account store", 503)
+    return hub.store
+
+
+def _credentials(request: Any, *names: str) -> list[str]:
+    body = read_json(request)
+    if not isinstance(body, dict):
+        raise GameError("the body must be a JSON object", 400)
+    values = []
+    for name in names:
+        value = body.get(name)
+        if not isinstance(value, str) or not value:
+            raise GameError(f"'{name}' is required", 400)
+        values.append(value)
+    return values
+
+
+def account_json(account: Any) -> dict[str, Any]:
+    """An account as the page shows it (balance as a decimal string)."""
+    balance = getattr(account, "balance", None)
+    return {
+        "name": account.name,
+        "type": getattr(account, "type", "player"),
+        "balance": str(balance if balance is not None else Decimal("0")),
+    }
+
+
+def _source(request: Any) -> str | None:
+    address = request.getClientAddress()
+    host = getattr(address, "host", None)
+    return f"web:{host}" if host else None
+
+
+class SessionResource(WebResource):
+    """``/api/session``: who this browser is; log in and out."""
+
+    def json_GET(self, request: Any) -> Any:
+        """The session (a new guest session if the browser has none)."""
+        session = self.web.sessions.get_or_create(request)
+        return 200, session.to_json()
+
+    def json_POST(self, request: Any) -> Any:
+        """Log in with ``{"name", "password"}``."""
+        session = self.session_for_write(request, required=False)
+        name, password = _credentials(request, "name", "password")
+        d = defer.maybeDeferred(_store(self.hub).authenticate, name, password, _source(request))
+
+        def logged_in(account: Any) -> Any:
+            new = self.web.sessions.log_in(request, session, account.name)
+            return 200, dict(new.to_json(), account_info=account_json(account))
+
+        return d.addCallback(logged_in)
+
+    def json_DELETE(self, request: Any) -> Any:
+        """Log out; the browser continues as a guest."""
+        session = self.session_for_write(request)
+        new = self.web.sessions.log_out(request, session)
+        return 200, new.to_json()
+
+
+class AccountsResource(WebResource):
+    """``POST /api/accounts``: create an account (and log in as it)."""
+
+    def json_POST(self, request: Any) -> Any:
+        """Create ``{"name", "password"}``."""
+        session = self.session_for_write(request, required=False)
+        name, password = _credentials(request, "name", "password")
+        d = defer.maybeDeferred(_store(self.hub).create_account, name, password)
+
+        def created(account: Any) -> Any:
+            new = self.web.sessions.log_in(request, session, account.name)
+            return 201, dict(new.to_json(), account_info=account_json(account))
+
+        return d.addCallback(created)
+
+
+class AccountResource(WebResource):
+    """``/api/account``: the logged-in account; ``/api/account/password``."""
+
+    isLeaf = True
+
+    def _account_session(self, request: Any, write: bool) -> Any:
+        session = self.session_for_write(request) if write else self.web.sessions.find(request)
+        if session is None or session.account is None:
+            raise GameError("log in first", 401)
+        return session
+
+    def json_GET(self, request: Any) -> Any:
+        """Name, type and balance."""
+        if [p for p in request.postpath if p]:
+            raise GameError("no such resource", 404)
+        session = self._account_session(request, write=False)
+        d = defer.maybeDeferred(_store(self.hub).get_account, session.account)
+        return d.addCallback(lambda account: (200, account_json(account)))
+
+    def json_POST(self, request: Any) -> Any:
+        """``/api/account/password`` with ``{"old", "new"}``."""
+        if [p for p in request.postpath if p] != [b"password"]:
+            raise GameError("no such resource", 404)
+        session = self._account_session(request, write=True)
+        old, new = _credentials(request, "old", "new")
+        d = defer.maybeDeferred(_store(self.hub).change_password, session.account, old, new)
+        return d.addCallback(lambda _: (200, {"changed": True}))
+
+    def json_DELETE(self, request: Any) -> Any:
+        """Delete the account after checking ``{"password"}``; logs out."""
+        if [p for p in request.postpath if p]:
+            raise GameError("no such resource", 404)
+        session = self._account_session(request, write=True)
+        (password,) = _credentials(request, "password")
+        store = _store(self.hub)
+        name = session.account
+
+        @defer.inlineCallbacks
+        def delete() -> Any:
+            yield store.authenticate(name, password, _source(request))
+            closed = yield store.delete_account(name)
+            self.web.sessions.drop_account(name)
+            guest = self.web.sessions.log_out(request, None)
+            return 200, dict(guest.to_json(), deleted=name, closed_balance=str(closed))
+
+        return delete()

@@ -1,0 +1,187 @@
+"""Read-only pages' data: ``/api/history``, ``/api/stats``, ``/api/plugins``."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import UTC, datetime
+from typing import Any
+
+from twisted.internet import defer
+
+from hub.model import GameError
+
+from .play import WebResource
+
+MAX_LIMIT = 1000
+
+
+def _arg(request: Any, name: str) -> str | None:
+    values = request.args.get(name.encode())
+    if not values:
+        return None
+    text = values[0].decode("utf-8", "replace").strip()
+    return text or None
+
+
+def _limit(request: Any, default: int) -> int:
+    text = _arg(request, "limit")
+    if text is None:
+        return default
+    if not text.isdigit() or not 1 <= int(text) <= MAX_LIMIT:
+        raise GameError(f"'limit' must be a number from 1 to {MAX_LIMIT}", 400)
+    return int(text)
+
+
+def _when(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, datetime):
+        return value.timestamp()
+    try:
+        return datetime.fromisoformat(str(value)).timestamp()
+    except ValueError:
+        return None
+
+
+def _iso(seconds: float | None) -> str | None:
+    return None if seconds is None else datetime.fromtimestamp(seconds, UTC).isoformat()
+
+
+def _normalise(game: dict[str, Any]) -> dict[str, Any]:
+    finished = _when(game.get("finished"))
+    started = _when(game.get("started"))
+    players = []
+    for p in game.get("players") or []:
+        players.append(
+            {
+                "seat": p.get("seat"),
+                "name": p.get("name"),
+                "kind": p.get("kind"),
+                "score": None if p.get("score") is None else float(p["score"]),
+                "winner": bool(p.get("winner")),
+                "net": None if p.get("net") is None else str(p["net"]),
+            }
+        )
+    return {
+        "game_id": game.get("game_id"),
+        "type": game.get("type"),
+        "variant": game.get("variant"),
+        "name": game.get("name"),
+        "started": _iso(started),
+        "finished": _iso(finished),
+        "finished_ts": finished,
+        "summary": game.get("summary"),
+        "result": game.get("result"),
+        "players": players,
+    }
+
+
+@defer.inlineCallbacks
+def finished_games(hub: Any, web: Any, type_name: str | None, player: str | None, limit: int):
+    """Finished games, newest first: the store's history plus this run's games."""
+    found: dict[str, dict[str, Any]] = {}
+    store = hub.store
+    if store is not None and hasattr(store, "games"):
+        rows = yield defer.maybeDeferred(store.games, player=player, limit=limit)
+        for row in rows or []:
+            game = _normalise(dict(row))
+            found[str(game["game_id"])] = game
+    for row in web.finished:
+        if str(row["game_id"]) not in found:
+            found[str(row["game_id"])] = _normalise(row)
+    games = [
+        g
+        for g in found.values()
+        if (type_name is None or g["type"] == type_name)
+        and (player is None or any(p["name"] == player for p in g["players"]))
+    ]
+    games.sort(key=lambda g: g["finished_ts"] or 0, reverse=True)
+    return games[:limit]
+
+
+class History(WebResource):
+    """``GET /api/history?type=&player=&limit=``."""
+
+    def json_GET(self, request: Any) -> Any:
+        """Finished games and hands, newest first."""
+        d = finished_games(
+            self.hub, self.web, _arg(request, "type"), _arg(request, "player"), _limit(request, 50)
+        )
+        return d.addCallback(lambda games: (200, games))
+
+
+def statistics(games: list[dict[str, Any]]) -> dict[str, Any]:
+    """Leaderboard and cumulative score series per player from finished games."""
+    board: dict[str, dict[str, Any]] = defaultdict(
+        lambda: {"games": 0, "wins": 0, "score": 0.0, "kind": None}
+    )
+    series: dict[str, list[list[Any]]] = defaultdict(list)
+    for game in sorted(games, key=lambda g: g["finished_ts"] or 0):
+        for p in game["players"]:
+            name = p["name"]
+            if not name:
+                continue
+            row = board[name]
+            row["games"] += 1
+            row["wins"] += 1 if p["winner"] else 0
+            row["score"] += p["score"] or 0.0
+            row["kind"] = p["kind"]
+            series[name].append([game["finished_ts"], row["score"]])
+    leaders = [
+        {"name": name, **row, "win_rate": row["wins"] / row["games"] if row["games"] else 0.0}
+        for name, row in board.items()
+    ]
+    leaders.sort(key=lambda r: (-r["wins"], -r["score"], r["name"]))
+    return {"leaderboard": leaders, "series": dict(series), "games": len(games)}
+
+
+class Stats(WebResource):
+    """``GET /api/stats?type=``: leaderboard and results over time."""
+
+    def json_GET(self, request: Any) -> Any:
+        """Statistics of the last (at most 1000) finished games."""
+        d = finished_games(self.hub, self.web, _arg(request, "type"), None, MAX_LIMIT)
+        return d.addCallback(lambda games: (200, statistics(games)))
+
+
+def _hand_json(hand: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "hand_id": hand.get("hand_id"),
+        "game_id": hand.get("game_id"),
+        "hand_key": hand.get("hand_key"),
+        "time": _iso(_when(hand.get("time"))),
+        "dealer": hand.get("dealer"),
+        "board": list(hand.get("board") or []),
+        "showdown": hand.get("showdown"),
+        "commitment": hand.get("commitment"),
+        "seed": hand.get("seed"),
+        "players": [
+            {
+                "name": p.get("name"),
+                "display": p.get("display"),
+                "seat": p.get("seat"),
+                "money_in": None if p.get("money_in") is None else str(p["money_in"]),
+                "winnings": None if p.get("winnings") is None else str(p["winnings"]),
+            }
+            for p in hand.get("players") or []
+        ],
+    }
+
+
+class Hands(WebResource):
+    """``GET /api/hands?game=&player=&limit=``: finished poker hands from the store."""
+
+    def json_GET(self, request: Any) -> Any:
+        """Hands, newest first (empty when the hub keeps no store)."""
+        store = self.hub.store
+        if store is None or not hasattr(store, "hands"):
+            return 200, []
+        d = defer.maybeDeferred(
+            store.hands,
+            game_id=_arg(request, "game"),
+            player=_arg(request, "player"),
+            limit=_limit(request, 50),
+        )
+        return d.addCallback(lambda hands: (200, [_hand_json(dict(h)) for h in hands]))

@@ -1,0 +1,361 @@
+"""Web play: browser sessions taking seats, acting, leaving; bots in open seats; live
+streams; game types.  A person's seat is a real seat of the lobby game (kind
+``human``): the same engine, timers and transcript as a network client's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from twisted.logger import Logger
+from twisted.web.server import NOT_DONE_YET
+
+from hub.model import OVER, GameError
+
+from .api import Games, JSONResource, read_json, send_error
+from .events import GameStream, LobbyStream, Streams
+from .scripts import script_url
+from .sessions import Session, Sessions, check_origin
+
+
+def served_over_tls(hub: Any) -> bool:
+    """Whether the web front end listens with TLS (its cookies then say ``Secure``)."""
+    if hub.options.get("web_secure_cookies"):
+        return True
+    try:
+        services = list(hub)
+    except TypeError:
+        return False
+    for service in services:
+        if getattr(service, "frontend", None) == "web":
+            description = str(getattr(service, "description", "")).lower()
+            return description.startswith(("ssl:", "tls:"))
+    return False
+
+
+class WebFrontend:
+    """The state of one web front end: sessions, streams, finished games.
+
+    :param hub: the hub service.
+    :param clock: ``IReactorTime`` (the hub's reactor).
+    """
+
+    log = Logger()
+    #: finished games kept in memory for ``/history`` when the store keeps none
+    HISTORY_LIMIT = 1000
+
+    def __init__(self, hub: Any, clock: Any) -> None:
+        self.hub = hub
+        self.clock = clock
+        self.sessions = Sessions(clock, secure=served_over_tls(hub))
+        heartbeat = float(hub.options.get("web_heartbeat", 15.0))
+        self.streams = Streams(hub, clock, self.snapshot, heartbeat=heartbeat)
+        self.finished: list[dict[str, Any]] = []
+        hub.lobby.on_game_over(self._game_over)
+
+    def refuse_stream(self, request: Any) -> bytes | None:
+        """A 503 answer when the hub already serves ``web_max_streams`` streams."""
+        limit = int(self.hub.options.get("web_max_streams", 1000))
+        if len(self.streams) >= limit:
+            request.setHeader(b"retry-after", b"10")
+            return send_error(request, 503, "too many live streams; try again later")
+        return None
+
+    def stop(self) -> None:
+        """Close every stream (the front end stops)."""
+        self.streams.close_all()
+
+    # -- what pages see --------------------------------------------------------------
+
+    def snapshot(self, game: Any, seat: int | None) -> dict[str, Any]:
+        """The game, the view from ``seat`` and its legal actions."""
+        legal: list[Any] = []
+        if seat is not None and game.state != OVER:
+            legal = list(game.legal_actions(seat))
+        return {
+            "game": self.hub.game_json(game),
+            "view": game.view(seat),
+            "seat": seat,
+            "legal": legal,
+        }
+
+    def seat_of(self, session: Session | None, game: Any) -> int | None:
+        """The seat ``session`` holds in ``game`` (and still sits in), or ``None``."""
+        if session is None:
+            return None
+        seat = session.seats.get(game.id)
+        if seat is None:
+            # an account's web seat stays its own after logging out and in again
+            found = game.seat_of(session.name)
+            if found is not None and game.seats[found].kind == "human":
+                seat = session.seats[game.id] = found
+        if seat is None or not 0 <= seat < len(game.seats):
+            return None
+        record = game.seats[seat]
+        if record.player != session.name or not record.present:
+            session.seats.pop(game.id, None)  # the seat was left, reopened or taken over
+            return None
+        return seat
+
+    # -- history ---------------------------------------------------------------------
+
+    def _game_over(self, game: Any, event: Any) -> None:
+        result = dict(event.data.get("result") or game.result() or {})
+        scores = result.get("scores") or []
+        winners = set(result.get("winners") or [])
+        players = []
+        for seat in game.seats:
+            players.append(
+                {
+                    "seat": seat.index,
+                    "name": seat.player,
+                    "kind": seat.kind,
+                    "score": scores[seat.index] if seat.index < len(scores) else None,
+                    "winner": seat.index in winners,
+                }
+            )
+        self.finished.insert(
+            0,
+            {
+                "game_id": game.id,
+                "type": game.type,
+                "variant": game.variant,
+                "name": game.name,
+                "started": game.created,
+                "finished": game.finished or self.clock.seconds(),
+                "summary": result.get("summary"),
+                "result": result,
+                "players": players,
+            },
+        )
+        del self.finished[self.HISTORY_LIMIT :]
+
+
+#: game types whose seats hold chips of an account (unless the factory says otherwise)
+CHIP_GAMES = ("texas-holdem", "five-card-draw")
+
+
+def needs_account(game: Any) -> bool:
+    """Whether a person must be logged in to sit in ``game`` (its chips are an account's)."""
+    return type_needs_account(game.factory)
+
+
+def type_needs_account(factory: Any) -> bool:
+    """Whether people must be logged in to sit at games of this factory's type."""
+    return bool(getattr(factory, "needs_account", factory.name in CHIP_GAMES))
+
+
+def _json_safe(data: Any) -> Any:
+    return json.loads(json.dumps(data, default=str))
+
+
+class WebResource(JSONResource):
+    """A JSON resource that knows the web front end's sessions."""
+
+    def __init__(self, hub: Any, web: WebFrontend) -> None:
+        super().__init__(hub)
+        self.web = web
+
+    def session_for_write(self, request: Any, required: bool = True) -> Session | None:
+        """Check a write: same-site origin and, with a session cookie, its CSRF token.
+
+        :raises hub.model.GameError: 403 on a bad origin or token, 401 when a session
+            is ``required`` and there is none.
+        """
+        check_origin(request)
+        session = self.web.sessions.find(request)
+        if session is not None:
+            self.web.sessions.check_csrf(request, session)
+        elif required:
+            raise GameError("no session: reload the page (cookies must be enabled)", 401)
+        return session
+
+    def may_manage(self, request: Any, session: Session | None) -> None:
+        """Creating games and seating bots: a logged-in session, loopback or the token."""
+        if session is not None and session.account is not None:
+            return
+        self.require_write_access(request)
+
+
+class WebGames(WebResource, Games):
+    """``/api/games`` with web play: ``events``, ``seats``, ``actions``, ``leave``, ``bots``."""
+
+    isLeaf = True
+
+    def render(self, request: Any) -> Any:
+        """Serve the event stream; everything else is JSON."""
+        parts = [p for p in request.postpath if p]
+        if request.method == b"GET" and len(parts) == 2 and parts[1] == b"events":
+            try:
+                game = self.hub.lobby.get(parts[0].decode("utf-8", "replace"))
+            except GameError as e:
+                return send_error(request, e.code, e.reason)
+            refused = self.web.refuse_stream(request)
+            if refused is not None:
+                return refused
+            session = self.web.sessions.find(request)
+            seat = self.web.seat_of(session, game)
+            player = session.name if session is not None and seat is not None else None
+            conn = f"web:{player}" if player is not None else None
+            GameStream(request, self.web.streams, game, seat, conn, player)
+            return NOT_DONE_YET
+        return super().render(request)
+
+    def json_POST(self, request: Any) -> Any:
+        """Create a game, or a web-play write on one game."""
+        parts = [p.decode("utf-8", "replace") for p in request.postpath if p]
+        if not parts:
+            session = self.session_for_write(request, required=False)
+            self.may_manage(request, session)
+            return self._create(request, session)
+        if len(parts) != 2:
+            raise GameError("no such resource", 404)
+        game = self.hub.lobby.get(parts[0])
+        handler = {
+            "seats": self._take_seat,
+            "actions": self._act,
+            "leave": self._leave,
+            "bots": self._add_bot,
+        }.get(parts[1])
+        if handler is None:
+            raise GameError("no such resource", 404)
+        return handler(request, game)
+
+    def _create(self, request: Any, session: Session | None) -> Any:
+        body = read_json(request)
+        if not isinstance(body, dict):
+            raise GameError("the body must be a JSON object", 400)
+        unknown = set(body) - {"type", "name", "variant", "seats", "options"}
+        if unknown:
+            raise GameError(f"unknown field(s): {', '.join(sorted(unknown))}", 400)
+        if "type" not in body:
+            raise GameError("'type' is required (a game type name)", 400)
+        name = body.get("name")
+        if isinstance(name, str) and not name.strip():
+            name = None
+        game = self.hub.lobby.create_game(
+            body["type"],
+            name=name,
+            variant=body.get("variant") or None,
+            seats=body.get("seats"),
+            options=body.get("options"),
+            creator=session.name if session is not None else "api",
+        )
+        return 201, self.hub.game_json(game)
+
+    def _body(self, request: Any) -> dict[str, Any]:
+        request.content.seek(0)
+        if not request.content.read(1):
+            return {}
+        body = read_json(request)
+        if not isinstance(body, dict):
+            raise GameError("the body must be a JSON object", 400)
+        return body
+
+    def _my_seat(self, session: Session, game: Any) -> int:
+        seat = self.web.seat_of(session, game)
+        if seat is None:
+            raise GameError(f"you ({session.name}) have no seat in game {game.id}", 409)
+        return seat
+
+    def _take_seat(self, request: Any, game: Any) -> Any:
+        session = self.session_for_write(request)
+        assert session is not None
+        body = self._body(request)
+        wanted = body.get("seat")
+        if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)):
+            raise GameError("'seat' must be a seat number or null", 400)
+        if session.account is None and needs_account(game):
+            raise GameError(
+                f"log in to sit at a {game.type} table: the chips come from your account", 401
+            )
+        seat = game.take_seat(session.name, wanted, kind="human")
+        session.seats[game.id] = seat
+        return 200, {"seat": seat, "game": self.hub.game_json(game)}
+
+    def _act(self, request: Any, game: Any) -> Any:
+        session = self.session_for_write(request)
+        assert session is not None
+        body = self._body(request)
+        action = body.get("action")
+        if not isinstance(action, Mapping):
+            raise GameError('the body must be {"action": {...}}', 400)
+        seat = self._my_seat(session, game)
+        text = json.dumps(action, separators=(",", ":"))[:2000]
+        conn = f"web:{session.name}"
+        if game.transcript is not None:
+            game.transcript.record(conn, "in", f"seat {seat} action {text}")
+        try:
+            game.act(seat, dict(action))
+        except GameError as e:
+            if game.transcript is not None:
+                game.transcript.record(conn, "out", f"refused ({e.code}): {e.reason}")
+            raise
+        legal = [] if game.state == OVER else list(game.legal_actions(seat))
+        return 200, {"ok": True, "seat": seat, "legal": _json_safe(legal)}
+
+    def _leave(self, request: Any, game: Any) -> Any:
+        session = self.session_for_write(request)
+        assert session is not None
+        seat = self._my_seat(session, game)
+        game.leave_seat(seat)
+        session.seats.pop(game.id, None)
+        return 200, {"left": seat, "game": self.hub.game_json(game)}
+
+    def _add_bot(self, request: Any, game: Any) -> Any:
+        session = self.session_for_write(request, required=False)
+        self.may_manage(request, session)
+        body = self._body(request)
+        seat, bot = body.get("seat"), body.get("bot")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise GameError("'seat' must be a seat number", 400)
+        if not isinstance(bot, str):
+            raise GameError("'bot' must be a bot name", 400)
+        name = game.seat_bot(seat, bot)
+        return 200, {"seat": seat, "player": name, "game": self.hub.game_json(game)}
+
+
+class LobbyEvents(WebResource):
+    """``GET /api/lobby/events``: the live game list."""
+
+    def render(self, request: Any) -> Any:
+        """Open a lobby stream."""
+        if request.method != b"GET":
+            return send_error(request, 405, "GET the lobby's event stream")
+        refused = self.web.refuse_stream(request)
+        if refused is not None:
+            return refused
+        LobbyStream(request, self.web.streams)
+        return NOT_DONE_YET
+
+
+class Types(WebResource):
+    """``GET /api/types``: the loaded game types, with the bots that play each."""
+
+    def json_GET(self, request: Any) -> Any:
+        """Game types for the lobby's type list and create form."""
+        registry = self.hub.registry
+        bots = list(registry.bots())
+        types = []
+        for factory in registry.game_types():
+            types.append(
+                {
+                    "name": factory.name,
+                    "summary": factory.summary,
+                    "variants": list(factory.variants),
+                    "min_seats": factory.min_seats,
+                    "max_seats": factory.max_seats,
+                    "default_seats": factory.default_seats,
+                    "frontends": list(factory.frontends),
+                    "bots": [b.name for b in bots if factory.name in tuple(b.games)],
+                    "needs_account": type_needs_account(factory),
+                    "script": script_url(factory),
+                }
+            )
+        return 200, {
+            "types": types,
+            "bots": [{"name": b.name, "summary": b.summary, "games": list(b.games)} for b in bots],
+            "ports": dict(self.hub.bound_ports),
+        }

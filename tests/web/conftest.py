@@ -1,0 +1,96 @@
+"""Fixtures of the web tests: a real hub process, a real headless Chromium."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.hubprocess import HubProcess
+
+from .plugins import install_first_legal, install_press
+
+CHROMIUM = os.environ.get("GAMEHUB_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def start_hub(tmp: Path, **extra: str) -> HubProcess:
+    """A hub with the web front end (and ``extra`` front ends) and the test bot."""
+    frontends = {"web": "tcp:0:interface=127.0.0.1", **extra}
+    hub = HubProcess(tmp, **frontends)
+    install_first_legal(hub.data)
+    install_press(hub.data)
+    return hub.start()
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    """One hub per test module."""
+    running = start_hub(tmp_path_factory.mktemp("hub"))
+    try:
+        yield running
+    finally:
+        running.stop()
+    assert running.errors() == [], running.log()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright; the browser tests skip without it."""
+    if not Path(CHROMIUM).is_file():
+        reason = f"no Chromium at {CHROMIUM}: run .ci/browser (apt-get install chromium)"
+        print(reason)
+        pytest.skip(reason)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        reason = "Playwright for Python is not installed (pip install '.[test]')"
+        print(reason)
+        pytest.skip(reason)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser context (own cookies) and page, desktop sized."""
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(15_000)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.js_errors = errors  # type: ignore[attr-defined]
+    try:
+        yield tab
+    finally:
+        context.close()
+    assert errors == [], errors
+
+
+def screenshot(page, name: str, both: bool = True) -> None:
+    """Save ``name``-desktop.png and (``both``) ``name``-phone.png of the page."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-desktop.png"), full_page=True)
+    if both:
+        page.set_viewport_size(PHONE)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-phone.png"), full_page=True)
+        page.set_viewport_size(size)

@@ -1,0 +1,189 @@
+"""Event streams without sockets: Twisted's DummyRequest, a task.Clock, a real lobby."""
+
+from __future__ import annotations
+
+import json
+
+from twisted.internet.error import ConnectionDone
+from twisted.internet.task import Clock
+from twisted.python.failure import Failure
+from twisted.web.test.requesthelper import DummyRequest
+
+from bots.hello import HelloBotFactory
+from games.hello.server import HelloGameFactory
+from hub.frontends.web.events import GameStream, LobbyStream, Streams
+from hub.lobby import Lobby
+from tests.support import DictRegistry
+
+
+class Hub:
+    """The parts of the hub service the streams use."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.bound_ports: dict[str, int] = {}
+
+    def game_json(self, game, detail: bool = False):
+        return game.to_json(detail=detail)
+
+
+def make(heartbeat: float = 15.0):
+    clock = Clock()
+    lobby = Lobby(DictRegistry([HelloGameFactory()], [HelloBotFactory()]), clock)
+    hub = Hub(lobby)
+
+    def snapshot(game, seat):
+        return {"view": game.view(seat), "seat": seat}
+
+    return clock, lobby, Streams(hub, clock, snapshot, heartbeat=heartbeat)
+
+
+def frames(request: DummyRequest) -> list[tuple[str, dict]]:
+    text = b"".join(request.written).decode()
+    found = []
+    for block in text.split("\n\n"):
+        lines = block.splitlines()
+        if len(lines) == 2 and lines[0].startswith("event: "):
+            found.append((lines[0][7:], json.loads(lines[1][6:])))
+    return found
+
+
+def test_snapshot_events_then_a_fresh_view_after_the_burst():
+    clock, lobby, streams = make()
+    game = lobby.create_game("hello", seats=["open", "bot:hello-bot"])
+    request = DummyRequest([b"events"])
+    GameStream(request, streams, game, None)
+    assert request.responseHeaders.getRawHeaders(b"content-type") == [
+        b"text/event-stream; charset=utf-8"
+    ]
+    assert b"".join(request.written).startswith(b"retry: 2000\n\n")
+    assert frames(request)[0][0] == "snapshot"
+    assert game.observer_count == 1
+    game.take_seat("ann", 0)
+    kinds = [d["kind"] for e, d in frames(request) if e == "game"]
+    assert kinds[:3] == ["seated", "state", "turn"]
+    assert [e for e, _ in frames(request)].count("view") == 0
+    clock.advance(0)  # the bot thinks (inline), then the view is sent once
+    assert [e for e, _ in frames(request)][-1] == "view"
+
+
+def test_heartbeat_and_observer_gone_when_the_connection_drops():
+    clock, lobby, streams = make(heartbeat=5)
+    game = lobby.create_game("hello", seats=["open", "open"])
+    request = DummyRequest([b"events"])
+    GameStream(request, streams, game, None)
+    clock.advance(5)
+    assert request.written.count(b": ping\n\n") == 1
+    request.processingFailed(Failure(ConnectionDone()))
+    assert game.observer_count == 0 and len(streams) == 0
+    written = len(request.written)
+    clock.advance(30)
+    game.take_seat("ann", 0)
+    clock.advance(0)
+    assert len(request.written) == written  # no heartbeat, no event on a dead stream
+
+
+def test_streams_end_when_their_game_is_removed():
+    clock, lobby, streams = make()
+    game = lobby.create_game("hello", seats=["open", "open"])
+    watching = DummyRequest([b"events"])
+    GameStream(watching, streams, game, None)
+    lobby_request = DummyRequest([b"events"])
+    LobbyStream(lobby_request, streams)
+    lobby.remove(game.id)
+    assert watching.finished == 1
+    assert frames(watching)[-1] == ("removed", {"id": game.id})
+    assert frames(lobby_request)[-1] == ("removed", {"id": game.id})
+    assert lobby_request.finished == 0 and len(streams) == 1
+    streams.close_all()
+    assert lobby_request.finished == 1 and len(streams) == 0
+
+
+def test_lobby_stream_batches_changes_per_reactor_turn():
+    clock, lobby, streams = make()
+    request = DummyRequest([b"events"])
+    LobbyStream(request, streams)
+    assert frames(request) == [("snapshot", {"games": []})]
+    game = lobby.create_game("hello", seats=["open", "open"])
+    game.take_seat("ann", 0)
+    game.take_seat("bob", 1)
+    clock.advance(0)
+    updates = [d for e, d in frames(request) if e == "game"]
+    assert len(updates) == 1 and updates[0]["id"] == game.id
+    assert [s["player"] for s in updates[0]["seats"]] == ["ann", "bob"]
+
+
+def test_seat_events_are_filtered_per_seat():
+    clock, lobby, streams = make()
+    game = lobby.create_game("hello", seats=["open", "open"])
+    from hub.model import GameEvent
+
+    mine, other = DummyRequest([b"e"]), DummyRequest([b"e"])
+    GameStream(mine, streams, game, 0)
+    GameStream(other, streams, game, 1)
+    game._emit(GameEvent("secret", {"x": 1}, seats=frozenset({0})))
+    assert any(d["kind"] == "secret" for e, d in frames(mine) if e == "game")
+    assert not any(d["kind"] == "secret" for e, d in frames(other) if e == "game")
+
+
+def test_streams_are_capped():
+    from twisted.web.test.requesthelper import DummyRequest as Request
+
+    from hub.frontends.web.play import LobbyEvents, WebFrontend
+
+    clock, lobby, _ = make()
+
+    class Service(Hub):
+        options = {"web_max_streams": 2}
+        registry = None
+        store = None
+
+    web = WebFrontend(Service(lobby), clock)
+    resource = LobbyEvents(web.hub, web)
+    answers = []
+    for _ in range(3):
+        request = Request([b""])
+        request.method = b"GET"
+        answers.append(resource.render(request))
+    assert answers[2] != answers[0] and b"too many live streams" in answers[2]
+    assert len(web.streams) == 2
+
+
+def test_cookies_are_secure_when_the_web_endpoint_is_tls():
+    from types import SimpleNamespace
+
+    from hub.frontends.web.play import served_over_tls
+
+    class Service(list):
+        options: dict = {}
+
+    tls = Service([SimpleNamespace(frontend="web", description="ssl:8443:privateKey=k.pem")])
+    plain = Service([SimpleNamespace(frontend="web", description="tcp:8080")])
+    assert served_over_tls(tls) and not served_over_tls(plain)
+    forced = Service([])
+    forced.options = {"web_secure_cookies": True}
+    assert served_over_tls(forced)
+
+    request = DummyRequest([b""])
+    from hub.frontends.web.sessions import Sessions
+
+    Sessions(Clock(), secure=True).log_in(request, None, "ann")
+    (cookie,) = request.responseHeaders.getRawHeaders(b"set-cookie")
+    assert b"; Secure" in cookie and b"HttpOnly" in cookie and b"SameSite=Strict" in cookie
+
+
+def test_a_seated_stream_ends_when_the_seat_is_no_longer_its_players():
+    from hub.model import GameEvent
+
+    clock, lobby, streams = make()
+    game = lobby.create_game("hello", seats=["open", "open"])
+    game.take_seat("ann", 0)
+    request = DummyRequest([b"events"])
+    GameStream(request, streams, game, 0, "web:ann", "ann")
+    game.leave_seat(0)  # hello reopens the seat (the game has not started)
+    game.take_seat("eve", 0)
+    game._emit(GameEvent("secret", {"for": "eve"}, seats=frozenset({0})))
+    sent = frames(request)
+    assert ("seat-lost", {"seat": 0}) in sent
+    assert not any(d.get("kind") == "secret" for e, d in sent if e == "game")
+    assert request.finished == 1 and game.observer_count == 0
