@@ -332,11 +332,13 @@ class Cashier:
         seat: int | None,
         action: Mapping[str, Any],
         observe: Callable[[int | None], None] = lambda seat: None,
+        kind: str = "client",
     ) -> int | None:
         """Do a take-seat (11) or add-bot (13) action of ``account``, whose seat is
         ``seat`` (``None``: watching).  ``observe(seat)`` is called just before the
         engine seats the player (so the seat's own events reach it), ``observe(None)``
-        if that fails.  Returns the player's seat afterwards.
+        if that fails.  ``kind`` is the lobby's seat kind (``human`` for the web front
+        end).  Returns the player's seat afterwards.
 
         :raises hub.model.GameError: refused; no chips moved (or they went back).
         """
@@ -360,7 +362,7 @@ class Cashier:
                 raise
             return seat
         wanted = action.get("seat")
-        free = game.free_seats("client")
+        free = game.free_seats(kind)
         if wanted is None:
             if not free:
                 raise Conflict(f"game {game.id} has no free seat")
@@ -380,7 +382,7 @@ class Cashier:
         try:
             observe(wanted)
             self._prepaid.add((game.id, wanted))
-            game.take_seat(account, wanted, buyin=amount)
+            game.take_seat(account, wanted, kind=kind, buyin=amount)
         except BaseException:
             self._prepaid.discard((game.id, wanted))
             observe(None)
