@@ -231,6 +231,7 @@ class GameInstance:
         self.finished: float | None = None
         self._observers: dict[Any, int | None] = {}
         self._drivers: list[BotDriver] = []
+        self._services: list[Any] = []  # hub services following every public event
         self.transcript = lobby.transcripts.for_game(game_id) if lobby.transcripts else None
         context = GameContext(
             clock=lobby.clock, emit=self._emit, rng=lobby.game_rng(), game_id=game_id
@@ -270,6 +271,12 @@ class GameInstance:
         self._observers[observer] = seat
         self.lobby.changed(self)
 
+    def watch(self, service: Any) -> None:
+        """Send ``service`` (an :class:`IGameObserver` of the hub itself, e.g. the
+        cashier of :mod:`hub.money`) every public event, first; it is no observer (not
+        counted, no lobby change)."""
+        self._services.append(service)
+
     def unobserve(self, observer: Any) -> None:
         """Stop sending events to ``observer`` (unknown observers are ignored)."""
         if observer in self._observers:
@@ -286,6 +293,14 @@ class GameInstance:
             self.finished = self.lobby.clock.seconds()
             if self.transcript is not None:
                 self.transcript.note(f"game over: {event.data.get('result')}")
+        if event.seats is None:
+            for service in list(self._services):
+                try:
+                    service.game_event(self, event)
+                except Exception:
+                    self.log.failure(
+                        "service {service!r} of game {game} failed", service=service, game=self.id
+                    )
         for driver in list(self._drivers):
             if event.visible_to(driver.seat):
                 driver.game_event(self, event)

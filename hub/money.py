@@ -155,7 +155,11 @@ class Cashier:
             return
         watcher = _TableWatcher(self, game)
         self._watchers[game.id] = watcher
-        game.observe(watcher, None)
+        watch = getattr(game, "watch", None)
+        if watch is not None:
+            watch(watcher)  # not counted as an observer, no lobby change
+        else:
+            game.observe(watcher, None)
 
     def account_of(self, game_id: str, seat: int, name: str) -> str:
         """The account that pays for the player ``name`` at ``seat`` of ``game_id``."""

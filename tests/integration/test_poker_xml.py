@@ -239,6 +239,7 @@ async def test_refused_seats_move_no_chips(hub):
         ann.create_game("texas-holdem", "t", seats=2, options={"min_buyin": 100})
     )
     await bounded(ann.join(gameid))
+    assert hub.lobby.games()[0].observer_count == 1  # ann; the cashier is no observer
     sit = {"index": 11, "seat": 0}
     # the engine refuses a buy-in below the table's minimum: the chips go back
     e = await refused(ann.act(gameid, action_xml({**sit, "amount": "50"})))
