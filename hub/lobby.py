@@ -83,10 +83,13 @@ class Seat:
         if not self.spec:
             self.spec = self.kind
 
-    def reopen(self) -> None:
-        """Nobody sits here any more; the seat is as it was created."""
-        if self.spec != "bot":
-            self.player, self.kind, self.present = None, self.spec, True
+    def reopen(self) -> bool:
+        """Nobody sits here any more: the seat is as it was created (seats created for
+        a bot stay the bot's). Returns whether it was reset."""
+        if self.spec == "bot":
+            return False
+        self.player, self.kind, self.bot, self.present = None, self.spec, None, True
+        return True
 
     @property
     def free(self) -> bool:
@@ -287,7 +290,12 @@ class GameInstance:
         if event.kind == SEAT_OPEN:
             seat = event.data.get("seat")
             if isinstance(seat, int) and 0 <= seat < len(self.seats):
-                self.seats[seat].reopen()
+                if self.seats[seat].reopen():
+                    # a bot given the seat later is gone with it: its driver must not
+                    # play for whoever sits down next
+                    for driver in [d for d in self._drivers if d.seat == seat]:
+                        driver.cancel()
+                        self._drivers.remove(driver)
                 self.lobby.changed(self)
         if event.kind == GAME_OVER and self.finished is None:
             self.finished = self.lobby.clock.seconds()

@@ -235,3 +235,16 @@ def test_seat_open_event_resets_the_seat_record(lobby):
     assert game.seats[0].kind == "human" and game.seats[0].free
     game._emit(GameEvent(SEAT_OPEN, {"seat": 99}))  # out of range: ignored
     game._emit(GameEvent(SEAT_OPEN, {"seat": "0"}))  # not a seat number: ignored
+
+
+def test_a_reopened_seat_forgets_the_bot_given_to_it(lobby, clock):
+    from hub.model import SEAT_OPEN, GameEvent
+
+    game = lobby.create_game("hello", seats=["open", "open"])
+    game.seat_bot(0, "hello-bot")
+    game.take_seat("alice")  # the game starts: the bot is asked to play on the next tick
+    assert game.state == "running"
+    game._emit(GameEvent(SEAT_OPEN, {"seat": 0}))
+    assert game.seats[0].free and game.seats[0].kind == "open" and game.seats[0].bot is None
+    clock.advance(0)
+    assert game.view(None)["lines"] == []  # the old bot did not speak for the seat

@@ -6,6 +6,7 @@ import http.client
 import json
 import socket
 import time
+from decimal import Decimal
 
 import pytest
 
@@ -474,3 +475,28 @@ def test_web_and_xml_share_accounts(tmp_path):
     finally:
         hub.stop()
     assert hub.errors() == [], hub.log()
+
+
+def test_a_web_poker_seat_buys_in_through_the_ledger_first(hub):
+    browser = Browser(hub)
+    browser.start()
+    status, _ = browser.call("POST", "/api/accounts", {"name": "chipper", "password": "chips-pw1"})
+    assert status == 201
+    balance = lambda: browser.call("GET", "/api/account")[1]["balance"]  # noqa: E731
+    before = balance()
+    game = create(hub, type="texas-holdem", seats=["human", "open"], options={"stakes": "10/20"})
+    # more than the account holds: refused, and no chip moves
+    status, answer = browser.call(
+        "POST", f"/api/games/{game['id']}/seats", {"seat": 0, "amount": "1000000"}
+    )
+    assert status == 422, answer
+    assert balance() == before
+    assert hub.get_json(f"/api/games/{game['id']}")["seats"][0]["player"] is None
+    # a normal buy-in comes out of the balance before the seat is taken
+    status, answer = browser.call(
+        "POST", f"/api/games/{game['id']}/seats", {"seat": 0, "amount": "200"}
+    )
+    assert status == 200, answer
+    assert Decimal(balance()) == Decimal(before) - 200
+    view = hub.get_json(f"/api/games/{game['id']}")
+    assert view["seats"][0]["player"] == "chipper"

@@ -9,10 +9,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.web.server import NOT_DONE_YET
 
 from hub.model import OVER, GameError
+from hub.money import TAKE_SEAT, plays_for_chips
 
 from .api import Games, JSONResource, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
@@ -133,18 +135,15 @@ class WebFrontend:
         del self.finished[self.HISTORY_LIMIT :]
 
 
-#: game types whose seats hold chips of an account (unless the factory says otherwise)
-CHIP_GAMES = ("texas-holdem", "five-card-draw")
-
-
 def needs_account(game: Any) -> bool:
     """Whether a person must be logged in to sit in ``game`` (its chips are an account's)."""
     return type_needs_account(game.factory)
 
 
 def type_needs_account(factory: Any) -> bool:
-    """Whether people must be logged in to sit at games of this factory's type."""
-    return bool(getattr(factory, "needs_account", factory.name in CHIP_GAMES))
+    """Whether people must be logged in to sit at games of this factory's type: those
+    whose chips the hub's cashier keeps in the ledger."""
+    return plays_for_chips(factory)
 
 
 def _json_safe(data: Any) -> Any:
@@ -271,9 +270,22 @@ class WebGames(WebResource, Games):
             raise GameError(
                 f"log in to sit at a {game.type} table: the chips come from your account", 401
             )
-        seat = game.take_seat(session.name, wanted, kind="human")
-        session.seats[game.id] = seat
-        return 200, {"seat": seat, "game": self.hub.game_json(game)}
+        money = getattr(self.hub, "money", None)
+        if money is None or not needs_account(game):
+            seat = game.take_seat(session.name, wanted, kind="human")
+            session.seats[game.id] = seat
+            return 200, {"seat": seat, "game": self.hub.game_json(game)}
+        # a chip game: the cashier moves the buy-in from the account, then seats
+        action: dict[str, Any] = {"index": TAKE_SEAT, "seat": wanted}
+        if body.get("amount") is not None:
+            action["amount"] = str(body["amount"])
+
+        def seated(seat: Any) -> tuple[int, dict[str, Any]]:
+            session.seats[game.id] = seat
+            return 200, {"seat": seat, "game": self.hub.game_json(game)}
+
+        d = defer.ensureDeferred(money.game_action(game, session.name, None, action, kind="human"))
+        return d.addCallback(seated)
 
     def _act(self, request: Any, game: Any) -> Any:
         session = self.session_for_write(request)
