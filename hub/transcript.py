@@ -24,14 +24,21 @@ from twisted.logger import Logger
 DIRECTIONS = ("in", "out")
 _GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _SIMPLE = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: printable ASCII but the backslash: written as it is (the common case, kept fast)
+_PLAIN = re.compile("[ -\\[\\]-~]*")
+_PLAIN_BYTES = re.compile(b"[ -\\[\\]-~]*")
 
 
 def escape(content: str | bytes) -> str:
     """Make ``content`` safe for one transcript line (see the module docstring)."""
     if isinstance(content, bytes):
+        if _PLAIN_BYTES.fullmatch(content):
+            return content.decode("ascii")
         # Undecodable bytes become lone surrogates, written as \xNN below.
         text = content.decode("utf-8", errors="surrogateescape")
     else:
+        if _PLAIN.fullmatch(content):
+            return content
         text = content
     out = []
     for ch in text:
