@@ -13,18 +13,43 @@ from .test_web_api import Browser
 pytestmark = pytest.mark.browser
 
 
-def bot_for(hub, game_type: str, preferred: str) -> str:
-    """``preferred`` if the hub has it for ``game_type``, else the test bot (with a note)."""
+def bot_for(hub, game_type: str, bot: str) -> str:
+    """``bot``, after checking the hub offers it for ``game_type`` (the test fails if not)."""
     types = {t["name"]: t for t in hub.get_json("/api/types")["types"]}
-    if game_type not in types:
-        reason = f"game type {game_type} is not loaded in this build"
-        print(reason)
-        pytest.skip(reason)
-    bots = types[game_type]["bots"]
-    if preferred in bots:
-        return preferred
-    print(f"bot {preferred} is not loaded in this build; playing against first-legal")
-    return "first-legal"
+    assert game_type in types, f"game type {game_type} is not loaded"
+    assert bot in types[game_type]["bots"], f"bot {bot} is not loaded for {game_type}"
+    return bot
+
+
+def click_morris_until_over(page, seconds: float, wait_ms: int, after_click=None) -> None:
+    """Play our Nine Men's Morris seat by clicking the first clickable point (and, when
+    that picks a piece up, one of its destinations) until the game is over; no error
+    notice may appear. Bounded in clicks and time."""
+    clicks, deadline = 0, time.monotonic() + seconds
+    while page.inner_text("#game-state") != "over":
+        assert clicks < 600 and time.monotonic() < deadline, "the game did not end"
+        page.wait_for_function(
+            "() => document.querySelector('#game-state').textContent === 'over'"
+            " || document.querySelectorAll('g.pt.clickable').length > 0",
+            timeout=wait_ms,
+        )
+        if page.inner_text("#game-state") == "over":
+            break
+        target = page.locator("g.pt.clickable").first
+        point = target.get_attribute("data-point")
+        selected_before = page.locator("circle.selected").count()
+        target.locator("circle.hit").click()
+        clicks += 1
+        if selected_before == 0 and page.locator("circle.selected").count() == 1:
+            # a piece was picked up: click one of its destinations
+            page.locator(f"g.pt.clickable:not([data-point='{point}'])").first.locator(
+                "circle.hit"
+            ).click()
+            clicks += 1
+        if after_click is not None:
+            after_click(clicks)
+        assert page.locator(".notice.error").count() == 0, notices(page)
+    page.locator("#result-summary").wait_for()
 
 
 def create_in_lobby(page, hub, game_type: str, seats: list[str], options: dict | None = None):
@@ -197,32 +222,14 @@ def test_morris_against_a_bot_by_clicking(page, hub):
     assert "Z9" in notices(page)[0]
     page.click(".notice.error .close")
     screenshot(page, "game-morris-start")
-    clicks, deadline, shot = 0, time.monotonic() + 240, False
-    while page.inner_text("#game-state") != "over":
-        assert clicks < 600 and time.monotonic() < deadline, "the game did not end"
-        page.wait_for_function(
-            "() => document.querySelector('#game-state').textContent === 'over'"
-            " || document.querySelectorAll('g.pt.clickable').length > 0",
-            timeout=30_000,
-        )
-        if page.inner_text("#game-state") == "over":
-            break
-        target = page.locator("g.pt.clickable").first
-        point = target.get_attribute("data-point")
-        selected_before = page.locator("circle.selected").count()
-        target.locator("circle.hit").click()
-        clicks += 1
-        if selected_before == 0 and page.locator("circle.selected").count() == 1:
-            # a piece was picked up: click one of its destinations
-            page.locator(f"g.pt.clickable:not([data-point='{point}'])").first.locator(
-                "circle.hit"
-            ).click()
-            clicks += 1
+    shot: list[bool] = []
+
+    def screenshot_once_in_play(clicks: int) -> None:
         if clicks >= 12 and not shot:
-            shot = True
+            shot.append(True)
             screenshot(page, "game-morris-playing")
-        assert page.locator(".notice.error").count() == 0, notices(page)
-    page.locator("#result-summary").wait_for()
+
+    click_morris_until_over(page, 240, 30_000, screenshot_once_in_play)
     summary = page.inner_text("#result-summary")
     game = hub.get_json(f"/api/games/{game_id}")
     assert game["state"] == "over"
@@ -568,28 +575,7 @@ def test_morris_in_the_browser_against_an_mnm_network_client(page, tmp_path):
             stderr=subprocess.STDOUT,
         )
         page.wait_for_selector("#seats li[data-seat='1']:has-text('(client)')", timeout=20_000)
-        clicks, deadline = 0, time.monotonic() + 240
-        while page.inner_text("#game-state") != "over":
-            assert clicks < 600 and time.monotonic() < deadline, "the game did not end"
-            page.wait_for_function(
-                "() => document.querySelector('#game-state').textContent === 'over'"
-                " || document.querySelectorAll('g.pt.clickable').length > 0",
-                timeout=60_000,
-            )
-            if page.inner_text("#game-state") == "over":
-                break
-            target = page.locator("g.pt.clickable").first
-            point = target.get_attribute("data-point")
-            selected_before = page.locator("circle.selected").count()
-            target.locator("circle.hit").click()
-            clicks += 1
-            if selected_before == 0 and page.locator("circle.selected").count() == 1:
-                page.locator(f"g.pt.clickable:not([data-point='{point}'])").first.locator(
-                    "circle.hit"
-                ).click()
-                clicks += 1
-            assert page.locator(".notice.error").count() == 0, notices(page)
-        page.locator("#result-summary").wait_for()
+        click_morris_until_over(page, 240, 60_000)
         output, _ = client.communicate(timeout=30)
         assert client.returncode == 0, output
         result = hub.get_json(f"/api/games/{game_id}")["result"]
