@@ -341,7 +341,8 @@ class Transcripts:
         self._stamp = _Stamp()
         self._live: dict[str, Transcript] = {}
 
-    def __len__(self) -> int:
+    @property
+    def live_count(self) -> int:
         """How many transcripts are live (kept in memory)."""
         return len(self._live)
 

@@ -78,7 +78,7 @@ def test_records_are_buffered_and_written_on_the_timer_and_on_close(tmp_path):
     t.record("c1", "out", "BYE")
     transcripts.release("g1")
     assert path.read_text().count("\n") == 2
-    assert len(transcripts) == 0 and clock.getDelayedCalls() == []
+    assert transcripts.live_count == 0 and clock.getDelayedCalls() == []
 
 
 def test_files_are_owner_only(tmp_path):
