@@ -155,6 +155,10 @@ class IXMLGameAdapter(Interface):
       mapping goes to ``IGame.act``.
     - ``custom(game, seat, element)`` answers ``game/custom`` with an element (or
       ``None``); without it ``game/custom`` is refused with 400.
+    - ``private_to(event, seat)`` → bool: whether the frame rendered of ``event`` for
+      the player at ``seat`` carries that seat's private information (transcripts then
+      show it to that player and admins only).  Default: the event is meant for some
+      seats only (``event.seats`` is set).  Full views of a seat are always private.
     """
 
     def parse_action(element):
