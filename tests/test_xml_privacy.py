@@ -44,16 +44,23 @@ def test_passwords_in_any_form_never_reach_the_transcript(hub, frontend, tmp_pat
     a = Conn(frontend)
     a.read()
     for quoted in (f'"{_attr(password)}"', f'"{_entities(password)}"'):
-        create = f"<accountmanagement><create accountname=\"dave\" password={quoted} accounttype=\"0\"/></accountmanagement>"
+        create = f'<accountmanagement><create accountname="dave" password={quoted} accounttype="0"/></accountmanagement>'
         a.one(create, 0)
-        r, _ = a.one(f'<authentication><login accountname="dave" password={quoted}/></authentication>', 0)
+        r, _ = a.one(
+            f'<authentication><login accountname="dave" password={quoted}/></authentication>', 0
+        )
         assert outcome(r)[0], outcome(r)
         a.one("<authentication><logout/></authentication>", int(r.get("sessionid")))
     single = password.replace("&", "&amp;").replace("'", "&apos;").replace("<", "&lt;")
     a.one(f"<authentication><login accountname='dave' password='{single}'/></authentication>", 0)
     # refused documents: a password element with CDATA, a broken attribute
-    a.one(f"<authentication><login accountname='dave' password='x'><password><![CDATA[{password}]]></password></login></authentication>", 0)
-    a.send(f'<message><request><authentication><login accountname="dave" password="{password}'.encode())
+    a.one(
+        f"<authentication><login accountname='dave' password='x'><password><![CDATA[{password}]]></password></login></authentication>",
+        0,
+    )
+    a.send(
+        f'<message><request><authentication><login accountname="dave" password="{password}'.encode()
+    )
     a.read()
     written = _everything_written(hub, tmp_path)
     for form in {password, _attr(password), _entities(password), single}:

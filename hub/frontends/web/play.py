@@ -18,6 +18,7 @@ from hub.money import TAKE_SEAT, plays_for_chips
 
 from .api import Games, JSONResource, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
+from .limits import web_endpoint
 from .scripts import script_url
 from .sessions import Session, Sessions, check_origin
 
@@ -26,15 +27,7 @@ def served_over_tls(hub: Any) -> bool:
     """Whether the web front end listens with TLS (its cookies then say ``Secure``)."""
     if hub.options.get("web_secure_cookies"):
         return True
-    try:
-        services = list(hub)
-    except TypeError:
-        return False
-    for service in services:
-        if getattr(service, "frontend", None) == "web":
-            description = str(getattr(service, "description", "")).lower()
-            return description.startswith(("ssl:", "tls:"))
-    return False
+    return web_endpoint(hub).lower().startswith(("ssl:", "tls:"))
 
 
 class WebFrontend:
