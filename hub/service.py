@@ -19,6 +19,7 @@ from twisted.internet.endpoints import serverFromString
 from twisted.logger import Logger
 
 import hub
+from hub import settings as typed
 from hub.frontends import FRONTENDS
 from hub.lobby import Lobby, thread_runner
 from hub.money import Cashier
@@ -99,7 +100,9 @@ class HubService(MultiService):
         self.reactor = reactor
         self.version = hub.__version__
         self.data_dir = Path(data_dir)
-        self.options: dict[str, Any] = dict(options or {})
+        self.options: dict[str, Any] = {
+            key: typed.convert(key, value) for key, value in dict(options or {}).items()
+        }
         self.registry = registry
         self.store = store
         self.bound_ports: dict[str, int | None] = {}

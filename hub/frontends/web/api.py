@@ -15,6 +15,7 @@ from twisted.web.server import NOT_DONE_YET
 
 from hub.distribution import PluginIndexResource
 from hub.model import GameError
+from hub.settings import boolean
 
 MAX_BODY = 64 * 1024
 
@@ -123,7 +124,7 @@ class JSONResource(Resource):
             sent = request.getHeader(b"authorization") or b""
             if hmac.compare_digest(sent, f"Bearer {token}".encode()):
                 return
-        if is_loopback(request) and not self.hub.options.get("api_require_token"):
+        if is_loopback(request) and not boolean(self.hub.options.get("api_require_token", False)):
             return
         raise GameError("creating games needs an API token from this address", 403)
 
