@@ -56,3 +56,11 @@ class Buckets:
             del self._keys[key]
         while len(self._keys) > self.max_keys:
             self._keys.popitem(last=False)
+
+
+def creation_limits(options: Any, clock: Any) -> Buckets:
+    """The buckets that limit game creation per account and per address (settings
+    ``create_rate`` games a second, bursts of ``create_burst``)."""
+    return Buckets(
+        clock, float(options.get("create_rate", 1.0)), float(options.get("create_burst", 30))
+    )

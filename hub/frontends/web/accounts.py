@@ -70,7 +70,8 @@ class SessionResource(WebResource):
         d = defer.maybeDeferred(_store(self.hub).authenticate, name, password, _source(request))
 
         def logged_in(account: Any) -> Any:
-            new = self.web.sessions.log_in(request, session, account.name)
+            admin = getattr(account, "type", "player") == "admin"
+            new = self.web.sessions.log_in(request, session, account.name, admin=admin)
             return 200, dict(new.to_json(), account_info=account_json(account))
 
         return d.addCallback(logged_in)

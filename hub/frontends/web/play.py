@@ -13,8 +13,10 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.web.server import NOT_DONE_YET
 
+from hub.limits import creation_limits
 from hub.model import OVER, GameError
 from hub.money import TAKE_SEAT, plays_for_chips
+from hub.transcript import owner_token
 
 from .api import Games, JSONResource, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
@@ -48,15 +50,36 @@ class WebFrontend:
         heartbeat = float(hub.options.get("web_heartbeat", 15.0))
         self.streams = Streams(hub, clock, self.snapshot, heartbeat=heartbeat)
         self.finished: list[dict[str, Any]] = []
+        self.history_limit = int(hub.options.get("web_history_limit", self.HISTORY_LIMIT))
+        self.create_limits = creation_limits(hub.options, clock)
         hub.lobby.on_game_over(self._game_over)
 
     def refuse_stream(self, request: Any) -> bytes | None:
-        """A 503 answer when the hub already serves ``web_max_streams`` streams."""
+        """A 503 answer when the hub already serves ``web_max_streams`` streams, or
+        ``web_max_streams_per_address`` to this client's address."""
         limit = int(self.hub.options.get("web_max_streams", 1000))
+        per_address = int(self.hub.options.get("web_max_streams_per_address", 128))
+        address = str(getattr(request.getClientAddress(), "host", ""))
         if len(self.streams) >= limit:
-            request.setHeader(b"retry-after", b"10")
-            return send_error(request, 503, "too many live streams; try again later")
-        return None
+            reason = "too many live streams; try again later"
+        elif self.streams.from_address(address) >= per_address:
+            reason = f"too many live streams from {address}; close some first"
+        else:
+            return None
+        request.setHeader(b"retry-after", b"10")
+        return send_error(request, 503, reason)
+
+    def may_create(self, request: Any, account: str | None) -> None:
+        """Count one game created by ``account`` from this client's address.
+
+        :raises hub.model.GameError: 429 over ``create_rate``/``create_burst``.
+        """
+        address = str(getattr(request.getClientAddress(), "host", ""))
+        keys = [f"address:{address}"] + ([f"account:{account.lower()}"] if account else [])
+        if not self.create_limits.allow(*keys):
+            wait = max(self.create_limits.wait(k) for k in keys)
+            request.setHeader(b"retry-after", str(int(wait) + 1).encode())
+            raise GameError(f"too many games created; try again in {int(wait) + 1} s", 429)
 
     def stop(self) -> None:
         """Close every stream (the front end stops)."""
@@ -125,7 +148,7 @@ class WebFrontend:
                 "players": players,
             },
         )
-        del self.finished[self.HISTORY_LIMIT :]
+        del self.finished[self.history_limit :]
 
 
 def needs_account(game: Any) -> bool:
@@ -164,6 +187,15 @@ class WebResource(JSONResource):
             raise GameError("no session: reload the page (cookies must be enabled)", 401)
         return session
 
+    def reader(self, request: Any) -> tuple[bool, frozenset[str]]:
+        """Who reads: the API token or an admin session is an admin; a session's
+        own lines are its owner's."""
+        admin, owners = super().reader(request)
+        session = self.web.sessions.find(request)
+        if session is None:
+            return admin, owners
+        return admin or session.admin, owners | {owner_token(session.owner)}
+
     def may_manage(self, request: Any, session: Session | None) -> None:
         """Creating games and seating bots: a logged-in session, loopback or the token."""
         if session is not None and session.account is not None:
@@ -191,7 +223,8 @@ class WebGames(WebResource, Games):
             seat = self.web.seat_of(session, game)
             player = session.name if session is not None and seat is not None else None
             conn = f"web:{player}" if player is not None else None
-            GameStream(request, self.web.streams, game, seat, conn, player)
+            owner = session.owner if session is not None and seat is not None else None
+            GameStream(request, self.web.streams, game, seat, conn, player, owner)
             return NOT_DONE_YET
         return super().render(request)
 
@@ -216,6 +249,7 @@ class WebGames(WebResource, Games):
         return handler(request, game)
 
     def _create(self, request: Any, session: Session | None) -> Any:
+        self.web.may_create(request, session.account if session is not None else None)
         body = read_json(request)
         if not isinstance(body, dict):
             raise GameError("the body must be a JSON object", 400)
@@ -291,12 +325,14 @@ class WebGames(WebResource, Games):
         text = json.dumps(action, separators=(",", ":"))[:2000]
         conn = f"web:{session.name}"
         if game.transcript is not None:
-            game.transcript.record(conn, "in", f"seat {seat} action {text}")
+            game.transcript.record(conn, "in", f"seat {seat} action {text}", owner=session.owner)
         try:
             game.act(seat, dict(action))
         except GameError as e:
             if game.transcript is not None:
-                game.transcript.record(conn, "out", f"refused ({e.code}): {e.reason}")
+                game.transcript.record(
+                    conn, "out", f"refused ({e.code}): {e.reason}", owner=session.owner
+                )
             raise
         legal = [] if game.state == OVER else list(game.legal_actions(seat))
         return 200, {"ok": True, "seat": seat, "legal": _json_safe(legal)}
