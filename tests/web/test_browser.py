@@ -466,8 +466,10 @@ def test_log_in_sit_at_holdem_with_a_bot_and_play_a_hand(page, hub):
         page.click("#hand-replay-next")
     assert page.locator("#hand-replay-log div").count() == total
     assert " over; seed " in page.inner_text("#hand-replay-log div:last-child")
-    transcript = hub.request("GET", f"/api/games/{game_id}/transcript")[1].decode()
-    assert "web:holdem-fan in" in transcript
+    # the table is still in play: only its players and admins read its transcript
+    assert hub.request("GET", f"/api/games/{game_id}/transcript")[0] == 403
+    transcript = hub.request("GET", f"/api/games/{game_id}/transcript", admin=True)[1].decode()
+    assert "web:holdem-fan~holdem-fan in" in transcript
     screenshot(page, "game-holdem-hand-over")
 
 
