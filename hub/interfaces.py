@@ -268,10 +268,12 @@ class IStore(Interface):
         """Delete an account (not while it has chips at a table) → closed balance."""
 
     def authenticate(name, password, source=None):
-        """Check a login → ``Account``; the same error for unknown name and wrong password."""
+        """Check a login → ``Account``; the same error for unknown name and wrong password.
+        Failures are throttled per (name, ``source``: the client's address) and per
+        source, never for other sources."""
 
-    def change_password(name, old, new):
-        """Set a new password after checking the old one."""
+    def change_password(name, old, new, source=None):
+        """Set a new password after checking the old one (throttled as a login)."""
 
     def set_password(name, new):
         """Set a new password (admin)."""

@@ -169,7 +169,7 @@ def makeService(options: Options):
 
     data_dir = Path(options["data"])
     registry = Registry(data_dir, reactor)
-    store = make_store(options["db"], reactor)
+    store = make_store(options["db"], reactor, options["settings"])
     settings = dict(options["settings"]) | {
         "mnm_version": options["mnm-version"],
         "api_token": options["api-token"],
@@ -179,8 +179,11 @@ def makeService(options: Options):
     return HubService(reactor, data_dir, endpoints, registry, store=store, options=settings)
 
 
-def make_store(dsn: str, reactor: Any) -> Any:
-    """The accounts/ledger/history store for ``dsn`` (SQLite or PostgreSQL)."""
+def make_store(dsn: str, reactor: Any, settings: Any = None) -> Any:
+    """The accounts/ledger/history store for ``dsn`` (SQLite or PostgreSQL), its login
+    throttle with the ``login_*`` settings."""
     from hub.store import open_store
+    from hub.store.accounts import LoginThrottle
 
-    return open_store(dsn, reactor=reactor)
+    throttle = LoginThrottle.from_options(reactor, settings or {})
+    return open_store(dsn, reactor=reactor, throttle=throttle)

@@ -50,9 +50,8 @@ def account_json(account: Any) -> dict[str, Any]:
 
 
 def _source(request: Any) -> str | None:
-    address = request.getClientAddress()
-    host = getattr(address, "host", None)
-    return f"web:{host}" if host else None
+    """The client's address: logins are throttled per address on every front end."""
+    return getattr(request.getClientAddress(), "host", None)
 
 
 class SessionResource(WebResource):
@@ -124,7 +123,9 @@ class AccountResource(WebResource):
             raise GameError("no such resource", 404)
         session = self._account_session(request, write=True)
         old, new = _credentials(request, "old", "new")
-        d = defer.maybeDeferred(_store(self.hub).change_password, session.account, old, new)
+        d = defer.maybeDeferred(
+            _store(self.hub).change_password, session.account, old, new, _source(request)
+        )
         return d.addCallback(lambda _: (200, {"changed": True}))
 
     def json_DELETE(self, request: Any) -> Any:

@@ -435,7 +435,7 @@ class XMLFrontend(protocol.ServerFactory):
 
     async def _on_ChangePassword(self, conn: XMLProtocol, r: codec.ChangePassword) -> Any:
         self._account_session_ok(conn, r)
-        await self._store().change_password(r.accountname, r.oldpassword, r.newpassword)
+        await self._store().change_password(r.accountname, r.oldpassword, r.newpassword, conn.peer)
         return codec.build_response(
             "accountmanagement", "changepassword", description="password changed",
             sessionid=r.sessionid,
