@@ -168,7 +168,8 @@ def makeService(options: Options):
     from hub.service import HubService
 
     data_dir = Path(options["data"])
-    registry = Registry(data_dir, reactor)
+    import_seconds = float(options["settings"].get("plugin_import_seconds", 5.0))
+    registry = Registry(data_dir, reactor, import_timeout=import_seconds)
     store = make_store(options["db"], reactor, options["settings"])
     settings = dict(options["settings"]) | {
         "mnm_version": options["mnm-version"],
@@ -176,7 +177,9 @@ def makeService(options: Options):
         "db": options["db"],
     }
     endpoints = {name: options[name] for name in FRONTENDS}
-    return HubService(reactor, data_dir, endpoints, registry, store=store, options=settings)
+    return HubService(
+        reactor, data_dir, endpoints, registry, store=store, options=settings, exit_on_failure=True
+    )
 
 
 def make_store(dsn: str, reactor: Any, settings: Any = None) -> Any:
