@@ -136,3 +136,21 @@ def test_a_seats_private_frames_are_marked_and_its_owner_named(tmp_path):
     assert '<event type="5"' in watcher  # cards shown down are public
     ann = b"".join(stream(parts, Access(owners=frozenset({owner_token("ann")})))).decode()
     assert "~ann#0" in ann and "~bob" not in ann
+
+
+def test_game_creation_is_rate_limited_per_account_and_address(tmp_path):
+    from hub.frontends.xml.server import XMLFrontend
+
+    hub = FakeHub(tmp_path, create_rate=0.001, create_burst=2)
+    frontend = XMLFrontend(hub)
+    a = Conn(frontend)
+    a.read()
+    login(a, "ann")
+    create = '<game><create gametype="hello" name="g"/></game>'
+    codes = [outcome(a.one(create)[0])[1] for _ in range(3)]
+    assert codes == [None, None, 429]
+    b = Conn(frontend, host="127.0.0.2")  # another address, another account
+    b.read()
+    login(b, "bob")
+    assert outcome(b.one(create)[0])[0]
+    assert len(hub.lobby.games()) == 3

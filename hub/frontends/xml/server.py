@@ -27,6 +27,7 @@ from zope.interface import implementer
 
 import hub as hub_package
 from hub.interfaces import IGameObserver, ILobbyListener
+from hub.limits import creation_limits
 from hub.model import OVER, RUNNING, GameError, GameEvent
 
 from . import codec
@@ -145,6 +146,7 @@ class XMLFrontend(protocol.ServerFactory):
         self.burst = float(options.get("xml_burst", 60))
         self.max_backlog = int(options.get("xml_max_backlog", 1 << 20))
         self.server_name = str(options.get("server_name", "gamehub"))
+        self.create_limits = creation_limits(options, self.reactor)
         self.connections: set[XMLProtocol] = set()
         self.per_address: Counter[str] = Counter()
         self.sessions: dict[int, Session] = {}
@@ -660,6 +662,9 @@ class XMLFrontend(protocol.ServerFactory):
 
     def _on_CreateGame(self, conn: XMLProtocol, r: codec.CreateGame) -> Any:
         self._require_lobby(conn, r)
+        account = conn.account.name.lower()
+        if not self.create_limits.allow(f"address:{conn.peer}", f"account:{account}"):
+            raise Refused(429, "too many games created; wait a little")
         factory = self.hub.registry.game_factory(r.gametype)
         if adapter_for(factory) is None:
             raise Refused(400, f"{r.gametype} cannot be played over XML")
