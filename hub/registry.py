@@ -374,8 +374,13 @@ class Registry:
         """
         if self._scanning is not None:
             waiting: defer.Deferred[None] = defer.Deferred()
-            self._scanning.addBoth(lambda r: (waiting.callback(None), r)[1])
-            return waiting.addCallback(lambda _: self.scan())
+
+            def again(result: Any) -> Any:
+                self.scan().chainDeferred(waiting)
+                return result
+
+            self._scanning.addBoth(again)
+            return waiting
         d = defer.ensureDeferred(self._scan())
         if not d.called:
             self._scanning = d

@@ -24,9 +24,11 @@ import json
 import socket
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
+from twisted.internet.protocol import connectionDone
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 from twisted.web.http import HTTPChannel
 from twisted.web.server import Request
 
@@ -124,6 +126,7 @@ class GuardedRequest(Request):
     """A request that checks its ``Host`` and body size as soon as its headers are in."""
 
     channel: GuardedChannel
+    content: Any
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
@@ -133,7 +136,8 @@ class GuardedRequest(Request):
     def gotLength(self, length: int | None) -> None:
         """Headers are in: refuse a foreign ``Host`` or a body over the limit now."""
         limits = self.channel.limits
-        local = getattr(self.channel.transport.getHost(), "host", None)
+        transport: Any = self.channel.transport
+        local = getattr(transport.getHost(), "host", None)
         host = host_name(self.requestHeaders.getRawHeaders(b"host", [b""])[0])
         if not limits.hosts.allows(host, local):
             self._refuse(400, "this server does not answer for that host name")
@@ -168,6 +172,7 @@ class GuardedChannel(HTTPChannel):
     """An HTTP connection with deadlines for headers and body (slowloris)."""
 
     limits: WebLimits
+    site: Any
     log = Logger()
 
     def __init__(self) -> None:
@@ -192,14 +197,16 @@ class GuardedChannel(HTTPChannel):
 
     def _start_headers(self) -> None:
         self._header_timer = self.callLater(
-            self.limits.header_timeout, self._late, "the request headers"
+            self.limits.header_timeout, lambda: self._late("the request headers")
         )
 
     def allHeadersReceived(self) -> None:
         """The headers are in: their deadline ends, the body's starts."""
         self._cancel("_header_timer")
         if self.length != 0:
-            self._body_timer = self.callLater(self.limits.body_timeout, self._late, "the body")
+            self._body_timer = self.callLater(
+                self.limits.body_timeout, lambda: self._late("the body")
+            )
         super().allHeadersReceived()
 
     def allContentReceived(self) -> None:
@@ -235,7 +242,7 @@ class GuardedChannel(HTTPChannel):
             timer.cancel()
         setattr(self, name, None)
 
-    def connectionLost(self, reason: Any) -> None:
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
         """Forget the connection."""
         self._cancel("_header_timer")
         self._cancel("_body_timer")
@@ -287,7 +294,7 @@ class WebLimits:
         channel.site = site
         channel.requestFactory = site.requestFactory
         channel.callLater = site.reactor.callLater  # type: ignore[method-assign]
-        channel.timeOut = self.idle_timeout
+        channel.timeOut = cast(Any, self.idle_timeout)
         return channel
 
     def closed(self, channel: GuardedChannel) -> None:

@@ -20,11 +20,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, ClassVar
 
 from lxml import etree
 
@@ -188,16 +188,17 @@ class Request:
 
     :ivar sessionid: the envelope's session id (0 before login).
     :ivar record: the frame as a transcript may keep it (:func:`transcript_record`):
-        every secret field blanked, the session id hidden.
+        every secret field blanked, the session id hidden; set on each decoded
+        request by :func:`decode` (not a field: it takes no part in comparisons).
     """
 
     sessionid: int
-    record: bytes = field(default=b"", compare=False, repr=False, kw_only=True)
+    record: ClassVar[bytes] = b""
 
 
-def secret() -> Any:
-    """A request field that never reaches a transcript or a log (a password)."""
-    return field(repr=False, metadata={"secret": True})
+#: the metadata that marks a request field secret: it never reaches a transcript or a
+#: log (a password); ``field(repr=False, metadata=SECRET)``
+SECRET = {"secret": True}
 
 
 @dataclass(frozen=True)
@@ -205,7 +206,7 @@ class CreateAccount(Request):
     """``accountmanagement/create``."""
 
     accountname: str
-    password: str = secret()
+    password: str = field(repr=False, metadata=SECRET)
     accounttype: int
 
 
@@ -214,7 +215,7 @@ class DeleteAccount(Request):
     """``accountmanagement/delete``."""
 
     accountname: str
-    password: str = secret()
+    password: str = field(repr=False, metadata=SECRET)
 
 
 @dataclass(frozen=True)
@@ -222,8 +223,8 @@ class ChangePassword(Request):
     """``accountmanagement/changepassword``."""
 
     accountname: str
-    oldpassword: str = secret()
-    newpassword: str = secret()
+    oldpassword: str = field(repr=False, metadata=SECRET)
+    newpassword: str = field(repr=False, metadata=SECRET)
 
 
 @dataclass(frozen=True)
@@ -231,7 +232,7 @@ class Login(Request):
     """``authentication/login``."""
 
     accountname: str
-    password: str = secret()
+    password: str = field(repr=False, metadata=SECRET)
 
 
 @dataclass(frozen=True)
@@ -569,7 +570,8 @@ def decode(data: bytes, max_size: int = MAX_DOCUMENT) -> Request:
             e.document = root
         e.record = refused_record(data, e)
         raise
-    return replace(request, record=transcript_record(root))
+    object.__setattr__(request, "record", transcript_record(root))
+    return request
 
 
 # -- building server documents ---------------------------------------------------------
