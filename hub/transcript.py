@@ -165,8 +165,11 @@ class Transcript:
         clock: Any,
         settings: TranscriptSettings | None = None,
         stamp: _Stamp | None = None,
+        waiting: set[Transcript] | None = None,
     ) -> None:
         self.path = path
+        #: where this transcript says it has records waiting (its :class:`Transcripts`)
+        self._waiting = waiting if waiting is not None else set()
         self._clock = clock
         self.settings = settings or TranscriptSettings()
         self._stamp = stamp or _Stamp()
@@ -242,6 +245,7 @@ class Transcript:
             self.flush()
         elif self._timer is None:
             self._timer = self._clock.callLater(self.settings.flush_seconds, self._timed_flush)
+            self._waiting.add(self)
 
     def _timed_flush(self) -> None:
         self._timer = None
@@ -256,6 +260,7 @@ class Transcript:
             if self._timer.active():
                 self._timer.cancel()
             self._timer = None
+        self._waiting.discard(self)
         if not self._lines:
             return
         data = "".join(self._lines).encode("utf-8", "surrogateescape")
@@ -340,6 +345,8 @@ class Transcripts:
         self.settings = settings or TranscriptSettings()
         self._stamp = _Stamp()
         self._live: dict[str, Transcript] = {}
+        #: transcripts with records waiting to be written, live or not
+        self._waiting: set[Transcript] = set()
 
     @property
     def live_count(self) -> int:
@@ -355,7 +362,11 @@ class Transcripts:
             if self.directory is None:
                 raise RuntimeError("this hub keeps no transcripts (no data folder)")
             transcript = Transcript(
-                self.directory / f"{game_id}.log", self._clock, self.settings, self._stamp
+                self.directory / f"{game_id}.log",
+                self._clock,
+                self.settings,
+                self._stamp,
+                self._waiting,
             )
             self._live[game_id] = transcript
         return transcript
@@ -388,8 +399,8 @@ class Transcripts:
             transcript.close()
 
     def flush(self) -> None:
-        """Write every live transcript's buffer."""
-        for transcript in list(self._live.values()):
+        """Write every buffered record (of live transcripts and released ones)."""
+        for transcript in list(self._waiting) + list(self._live.values()):
             try:
                 transcript.flush()
             except OSError:

@@ -186,3 +186,15 @@ def test_tail_and_stream_read_across_blocks_and_parts(tmp_path, monkeypatch):
     last = _read(parts, Access(admin=True), tail=5).splitlines()
     assert last == admin.splitlines()[-5:]
     assert _read(parts, Access(public=True)) == ""
+
+
+def test_closing_writes_what_released_transcripts_still_buffer(tmp_path):
+    clock = Clock()
+    transcripts = Transcripts(tmp_path, clock)
+    t = transcripts.for_game("g1")
+    transcripts.release("g1")
+    t.record("x1", "out", "a late line")  # the game object still holds it
+    assert not (tmp_path / "g1.log").exists()
+    transcripts.close()
+    assert "a late line" in (tmp_path / "g1.log").read_text()
+    assert clock.getDelayedCalls() == []
