@@ -13,17 +13,11 @@ PASSWORDS = ["it's-Secret-42", 'say "cheese" & <go>', "a'b\"c&d<e>f"]
 
 
 @pytest.fixture
-def hub(tmp_path):
-    return FakeHub(tmp_path)
-
-
-@pytest.fixture
-def frontend(hub):
+def frontend(tmp_path):
+    """An XML front end (``frontend.hub``: a hub of real parts on a fake clock)."""
     from hub.frontends.xml.server import XMLFrontend
 
-    f = XMLFrontend(hub)
-    f.startFactory()
-    return f
+    return XMLFrontend(FakeHub(tmp_path))
 
 
 def _attr(text: str) -> str:
@@ -40,7 +34,8 @@ def _everything_written(hub, tmp_path) -> bytes:
 
 
 @pytest.mark.parametrize("password", PASSWORDS)
-def test_passwords_in_any_form_never_reach_the_transcript(hub, frontend, tmp_path, password):
+def test_passwords_in_any_form_never_reach_the_transcript(frontend, tmp_path, password):
+    hub = frontend.hub
     a = Conn(frontend)
     a.read()
     for quoted in (f'"{_attr(password)}"', f'"{_entities(password)}"'):
@@ -68,7 +63,8 @@ def test_passwords_in_any_form_never_reach_the_transcript(hub, frontend, tmp_pat
     assert b'password="***"' in written and b"[refused frame of" in written
 
 
-def test_session_ids_are_hidden_in_transcripts(hub, frontend, tmp_path):
+def test_session_ids_are_hidden_in_transcripts(frontend, tmp_path):
+    hub = frontend.hub
     a = Conn(frontend)
     a.read()
     login(a, "ann")

@@ -7,7 +7,6 @@ import json
 import socket
 import stat
 import subprocess
-import sys
 import time
 
 import pytest
@@ -19,25 +18,11 @@ LOOPBACK = "tcp:0:interface=127.0.0.1"
 
 
 def _twistd(tmp_path, *args: str) -> subprocess.CompletedProcess:
-    command = [
-        sys.executable,
-        "-c",
-        "from twisted.scripts.twistd import run; run()",
-        "-n",
-        "--pidfile=",
-        "gamehub",
-        "--data",
-        str(tmp_path / "data"),
-        "--xml",
-        "none",
-        "--mnm",
-        "none",
-        "--domino",
-        "none",
-        *args,
-    ]
+    """Run ``twistd -n gamehub`` (web front end only) with ``args``; it must end."""
+    hub = HubProcess(tmp_path)
+    hub.extra = list(args)
     return subprocess.run(
-        command, cwd=tmp_path, capture_output=True, timeout=60, env={"PYTHONPATH": str(ROOT)}
+        hub.command(), cwd=tmp_path, capture_output=True, timeout=60, env={"PYTHONPATH": str(ROOT)}
     )
 
 

@@ -96,13 +96,13 @@ def test_a_chunked_body_over_the_limit_is_refused(hub):
     assert list(hub.spool.iterdir()) == []
 
 
-def test_header_slowloris_is_closed_within_the_header_timeout(hub):
-    sock = _connect(hub, timeout=HEADER_TIMEOUT + 10)
-    sock.sendall(b"GET /api/health HTTP/1.1\r\n")
+def _drip(sock: socket.socket, byte: bytes, seconds: float) -> bytes:
+    """Send ``byte`` every 0.25 s until the hub answers (at most ``seconds`` + 10 s);
+    then everything it sends until it closes."""
     answer = b""
     try:
-        for _ in range(int(HEADER_TIMEOUT * 10) + 40):  # a header byte every 0.25 s
-            sock.sendall(b"X")
+        for _ in range(int(seconds * 4) + 40):
+            sock.sendall(byte)
             time.sleep(0.25)
             sock.setblocking(False)
             try:
@@ -114,35 +114,24 @@ def test_header_slowloris_is_closed_within_the_header_timeout(hub):
             if answer:
                 break
     except OSError:
-        pass
+        pass  # closed while we were sending
     sock.settimeout(5)
     answer += _read_all(sock)
     sock.close()
+    return answer
+
+
+def test_header_slowloris_is_closed_within_the_header_timeout(hub):
+    sock = _connect(hub, timeout=HEADER_TIMEOUT + 10)
+    sock.sendall(b"GET /api/health HTTP/1.1\r\n")
+    answer = _drip(sock, b"X", HEADER_TIMEOUT)
     assert _status(answer) == 408 and b"request headers" in answer
 
 
 def test_body_slowloris_is_closed_within_the_body_timeout(hub):
     sock = _connect(hub, timeout=BODY_TIMEOUT + 10)
     sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{")
-    answer = b""
-    try:
-        for _ in range(int(BODY_TIMEOUT * 10) + 40):
-            sock.sendall(b" ")
-            time.sleep(0.25)
-            sock.setblocking(False)
-            try:
-                answer += sock.recv(65536)
-            except BlockingIOError:
-                pass
-            finally:
-                sock.setblocking(True)
-            if answer:
-                break
-    except OSError:
-        pass
-    sock.settimeout(5)
-    answer += _read_all(sock)
-    sock.close()
+    answer = _drip(sock, b" ", BODY_TIMEOUT)
     assert _status(answer) == 408 and b"the body" in answer
 
 
