@@ -488,30 +488,29 @@ SECRET_FIELDS = frozenset(
 BLANK = "***"
 
 
-def transcript_record(root: etree._Element) -> bytes:
+def transcript_record(root: etree._Element, valid: bool = True) -> bytes:
     """A parsed client document as a transcript keeps it.
 
-    The secret fields (:data:`SECRET_FIELDS`, as attributes or as elements, text or
-    CDATA) and every other value of an account or login request but its public
-    fields are blanked; the envelope's session id (a session token) is hidden.  The
-    document is changed in place: call it after the request has been read.
+    Every value of an account or login request but its public fields (the secret
+    fields :data:`SECRET_FIELDS`, as attributes or elements, text or CDATA, and anything
+    misplaced there) is blanked, and so is every secret field anywhere in a document
+    that did not validate (``valid=False``); the envelope's session id (a session
+    token) is hidden.  The document is changed in place: call it after the request has
+    been read.
     """
     if root.get("sessionid") is not None:
         root.set("sessionid", "*")
+    if valid:  # the schema allows secrets in the account and login requests only
+        body = root[0] if len(root) else None
+        for group in body if body is not None else ():
+            if group.tag in SECRET_GROUPS:
+                _blank_account_request(group)
+        return etree.tostring(root)
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
         if element.tag in SECRET_GROUPS and element.getparent() is not None:
-            for inner in element.iter():
-                if not isinstance(inner.tag, str):
-                    continue
-                for name in inner.attrib:
-                    if name not in PUBLIC_ACCOUNT_FIELDS:
-                        inner.set(name, BLANK)
-                if inner.text:
-                    inner.text = BLANK
-                if inner.tail and inner is not element:
-                    inner.tail = BLANK
+            _blank_account_request(element)
             continue
         for name in SECRET_FIELDS.intersection(element.attrib):
             element.set(name, BLANK)
@@ -522,11 +521,24 @@ def transcript_record(root: etree._Element) -> bytes:
     return etree.tostring(root)
 
 
+def _blank_account_request(group: etree._Element) -> None:
+    for inner in group.iter():
+        if not isinstance(inner.tag, str):
+            continue
+        for name in inner.attrib:
+            if name not in PUBLIC_ACCOUNT_FIELDS:
+                inner.set(name, BLANK)
+        if inner.text:
+            inner.text = BLANK
+        if inner.tail and inner is not group:
+            inner.tail = BLANK
+
+
 def refused_record(data: bytes, error: ProtocolError) -> bytes:
     """What a transcript keeps of a refused frame: its secret-free form if it parsed,
     else only its size and the error code."""
     if error.document is not None:
-        return transcript_record(error.document)
+        return transcript_record(error.document, valid=False)
     return f"[refused frame of {len(data)} bytes: error {error.code}]".encode()
 
 
