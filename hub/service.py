@@ -19,6 +19,7 @@ from twisted.internet.endpoints import serverFromString
 from twisted.logger import Logger
 
 import hub
+from hub.chat import ChatService
 from hub.frontends import FRONTENDS
 from hub.lobby import Lobby, thread_runner
 from hub.money import Cashier
@@ -112,6 +113,15 @@ class HubService(MultiService):
             bot_runner=thread_runner(reactor),
             id_length=11 if mnm_major == "1" else 13,
             keep_finished=float(self.options.get("keep_finished", 3600)),
+            event_log=int(self.options.get("game_event_log", 5000)),
+        )
+        #: the chat of the lobby and every game, for every front end (``hub.chat``)
+        self.chat = ChatService(
+            reactor,
+            self.lobby,
+            history=int(self.options.get("chat_history", 50)),
+            rate=int(self.options.get("chat_rate", 20)),
+            window=float(self.options.get("chat_window", 10)),
         )
         if store is not None:
             self.lobby.on_game_over(self.record_game)
