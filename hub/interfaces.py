@@ -354,6 +354,13 @@ class IStore(Interface):
     def games(game_id=None, player=None, since=None, until=None, limit=50):
         """Finished games (dicts with ``players``), newest first."""
 
+    def record_replay(game_id, replay):
+        """Store a finished game's replay (JSON-able; public events only) → ``True``
+        if new."""
+
+    def replay(game_id):
+        """The stored replay of a finished game, or ``None``."""
+
     def record_hand(
         game_id,
         dealer,

@@ -146,7 +146,8 @@ class HubService(MultiService):
         return data
 
     def record_game(self, game: Any, event: Any) -> defer.Deferred:
-        """Keep a finished game in the store's history (per-seat results)."""
+        """Keep a finished game in the store's history (per-seat results) and its
+        replay (public events)."""
         result = game.result() or {}
         winners = set(result.get("winners") or ())
         scores = list(result.get("scores") or ())
@@ -160,7 +161,8 @@ class HubService(MultiService):
             }
             for seat in game.seats
         ]
-        return self.store.record_game(
+        replay = game.replay()
+        d = self.store.record_game(
             game.id,
             game.type,
             game.name,
@@ -171,6 +173,8 @@ class HubService(MultiService):
             summary=result.get("summary"),
             result=result,
         )
+        d.addCallback(lambda _: self.store.record_replay(game.id, replay))
+        return d
 
     def startService(self) -> None:
         """Start store, plugins and front ends in order; stop the reactor if that fails."""

@@ -128,8 +128,19 @@ def _v2(d: Dialect) -> list[str]:
     ]
 
 
+def _v3(d: Dialect) -> list[str]:
+    """Replays: the public events of each finished game (JSON), for people to step
+    through."""
+    return [
+        """CREATE TABLE game_replay (
+            game_id VARCHAR(64) PRIMARY KEY,
+            replay TEXT NOT NULL
+        )""",
+    ]
+
+
 #: every step, in order; the schema version is the length of this list
-MIGRATIONS: list[Callable[[Dialect], list[str]]] = [_v1, _v2]
+MIGRATIONS: list[Callable[[Dialect], list[str]]] = [_v1, _v2, _v3]
 LATEST = len(MIGRATIONS)
 
 
