@@ -339,7 +339,7 @@ class GameInstance:
             deadline = None
             if isinstance(left, int | float) and not isinstance(left, bool):
                 deadline = now + left / 1000.0
-            self._turn = {**data, "deadline": deadline}
+            self._turn = {**data, "deadline": deadline, "total_ms": left}
         elif event.kind == GAME_OVER:
             self._turn = None
         to: tuple[tuple[int, str | None], ...] = ()

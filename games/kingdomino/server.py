@@ -23,7 +23,7 @@ from typing import Any
 
 from zope.interface import implementer
 
-from hub.interfaces import IDominoAdapter, IGame, IGameFactory, IGameOptions
+from hub.interfaces import IDominoAdapter, IGame, IGameFactory, IGameOptions, IWebView
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -337,6 +337,13 @@ class DominoAdapter:
         return event.kind == "removed" and event.data.get("seat") == seat
 
 
+@implementer(IWebView)
+class WebView:
+    """The page script that draws this game in the browser (``web.js`` here)."""
+
+    script = "web.js"
+
+
 @implementer(IGameFactory, IGameOptions)
 class KingDominoGameFactory:
     """Simplified King Domino (the course's rules) for four players."""
@@ -358,4 +365,6 @@ class KingDominoGameFactory:
         """The domino line adapter; ``None`` for other front ends."""
         if frontend == "domino":
             return DominoAdapter()
+        if frontend == "web":
+            return WebView()
         return None

@@ -24,7 +24,7 @@ from typing import Any
 
 from zope.interface import implementer
 
-from hub.interfaces import IGame, IGameFactory, IGameOptions
+from hub.interfaces import IGame, IGameFactory, IGameOptions, IWebView
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -295,6 +295,13 @@ _REASONS = {
 }
 
 
+@implementer(IWebView)
+class WebView:
+    """The page script that draws this game in the browser (``web.js`` here)."""
+
+    script = "web.js"
+
+
 @implementer(IGameFactory, IGameOptions)
 class MorrisGameFactory:
     """The ``nmmorris`` game type."""
@@ -321,4 +328,6 @@ class MorrisGameFactory:
             from . import adapters
 
             return adapters.MorrisMNMAdapter()
+        if frontend == "web":
+            return WebView()
         return None

@@ -46,7 +46,7 @@ from typing import Any
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IGame, IGameFactory, IGameOptions
+from hub.interfaces import IGame, IGameFactory, IGameOptions, IWebView
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -824,6 +824,13 @@ class PokerGame:
         self._emit(GameEvent(GAME_OVER, {"result": self._result}))
 
 
+@implementer(IWebView)
+class WebView:
+    """The page script that draws this game in the browser (``web.js`` here)."""
+
+    script = "web.js"
+
+
 class _PokerFactory:
     """Common parts of the poker game factories."""
 
@@ -851,6 +858,8 @@ class _PokerFactory:
             from .xml_adapter import PokerXMLAdapter
 
             return PokerXMLAdapter()
+        if frontend == "web":
+            return WebView()
         return None
 
 

@@ -64,9 +64,21 @@ def create_in_lobby(page, hub, game_type: str, seats: list[str], options: dict |
         page.click("#c-remove-seat")
     for i, seat in enumerate(seats):
         rows.nth(i).select_option(seat)
-    if options is not None:
-        page.fill("#c-options", json.dumps(options))
+    if options:
+        set_options(page, options)
     page.click("#c-submit")
+
+
+def set_options(page, options: dict) -> None:
+    """Fill the create form's option fields (built from the options the game declares)."""
+    if not page.locator("#c-options-box").evaluate("d => d.open"):
+        page.click("#c-options-box summary")
+    for name, value in options.items():
+        field = page.locator(f"#c-opt-{name}")
+        if isinstance(value, bool):
+            field.set_checked(value)
+        else:
+            field.fill(str(value))
 
 
 def create_account(page, hub, name: str, password: str) -> None:
@@ -465,7 +477,8 @@ def test_log_in_sit_at_holdem_with_a_bot_and_play_a_hand(page, hub):
     for _ in range(total):
         page.click("#hand-replay-next")
     assert page.locator("#hand-replay-log div").count() == total
-    assert " over; seed " in page.inner_text("#hand-replay-log div:last-child")
+    assert " is over: " in page.inner_text("#hand-replay-log div:last-child")
+    assert "; seed " in page.inner_text("#hand-replay-log div:last-child")
     transcript = hub.request("GET", f"/api/games/{game_id}/transcript")[1].decode()
     assert "web:holdem-fan in" in transcript
     screenshot(page, "game-holdem-hand-over")
@@ -645,10 +658,11 @@ def test_two_people_and_a_bot_at_one_holdem_table(page, browser, hub):
 def test_a_plugin_game_draws_itself_with_its_own_page_script(page, hub):
     types = {t["name"]: t for t in hub.get_json("/api/types")["types"]}
     assert types["press"]["script"] == "/plugin-scripts/press.js"
-    assert types["hello"]["script"] is None
+    # built-in games bring their page scripts the same way (from their own package)
+    assert types["hello"]["script"] == "/plugin-scripts/hello.js"
     status, body, headers = hub.request("GET", "/plugin-scripts/press.js")
     assert status == 200 and headers["Content-Type"].startswith("text/javascript")
-    for path in ("/plugin-scripts/hello.js", "/plugin-scripts/nope.js", "/plugin-scripts/x"):
+    for path in ("/plugin-scripts/nope.js", "/plugin-scripts/x"):
         assert hub.request("GET", path)[0] == 404, path
     create_in_lobby(page, hub, "press", ["human"])
     page.wait_for_url("**/game/*")
