@@ -68,7 +68,7 @@ window.GameRenderers = window.GameRenderers || {};
       if (empty) {
         g.append(el("circle", {class: "point" + (can ? " can" : ""), cx: x, cy: y, r: can ? 0.2 : 0.1}));
         // the point's name beside an empty point (a piece covers it: its label says it)
-        g.append(el("text", {class: "pt-label", x: x + 0.16, y: y - 0.16}, name));
+        g.append(el("text", {class: "pt-label", x: x + 0.25, y: y - 0.2}, name));
       } else {
         const cls = "piece piece" + owner + (name === from ? " selected" : "") +
           (can && capturing ? " can-capture" : can ? " can-move" : "") + (name === last ? " last" : "");

@@ -85,7 +85,7 @@ window.GameRenderers = window.GameRenderers || {};
       el("div", {class: "felt-head"}, el("b", {}, Hub.words(v.game || "poker") + " · " + (v.variant || "")),
         el("span", {class: "small"}, "blinds " + v.smallblind + "/" + v.bigblind)),
       el("div", {class: "small felt-status", id: "hand-status"}, status),
-      el("div", {class: "cards board-cards", id: "board-cards", "aria-label": "board"},
+      el("div", {class: "cards board-cards", id: "board-cards", role: "group", "aria-label": "board"},
         (v.boardcards || []).map(c => cardNode(el, c)),
         inHand && v.game !== "five-card-draw" ? Array.from({length: Math.max(0, 5 - (v.boardcards || []).length)}, () => el("span", {class: "card slot", "aria-hidden": "true"})) : null),
       el("div", {id: "pot", class: "pot"}, el("span", {class: "chip-icon", "aria-hidden": "true"}), "Pot " + money(v.pot),

@@ -138,9 +138,7 @@ def serious_violations(page) -> list[str]:
 
 def settle(page) -> None:
     """Let the page lay itself out after a resize (two animation frames)."""
-    page.evaluate(
-        "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
-    )
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def check_page(page, name: str, sizes=(PHONE, DESKTOP), axe: bool = True) -> None:

@@ -186,10 +186,18 @@ const GamePage = (() => {
     return Hub.describeEvent(event, seatNames());
   }
 
-  function renderLog() {
+  // The events panel: drawn whole from a snapshot, then one line per event.
+  function logLine(e) { return el("div", {class: "log-line kind-" + e.kind}, describe(e)); }
+
+  function renderLog(event) {
     const log = $("log");
     const stick = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
-    clear(log, state.events.slice(-300).map(e => el("div", {class: "log-line kind-" + e.kind}, describe(e))));
+    if (event) {
+      log.append(logLine(event));
+      while (log.children.length > 300) log.firstChild.remove();
+    } else {
+      clear(log, state.events.slice(-300).map(logLine));
+    }
     if (stick || !log.dataset.drawn) log.scrollTop = log.scrollHeight;
     log.dataset.drawn = "1";
   }
@@ -251,7 +259,7 @@ const GamePage = (() => {
     if (event.kind === "over") { state.legal = []; setTurn(null); }
     state.events.push(event);
     if (state.events.length > 1000) state.events.splice(0, state.events.length - 1000);
-    renderLog();
+    renderLog(event);
   }
 
   async function checkGone() {

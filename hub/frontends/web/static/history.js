@@ -76,7 +76,7 @@
     function play() {
       if (at >= steps.length - 1) show(0);
       playButton.textContent = "❚❚ pause";
-      timer = setInterval(() => { if (at >= steps.length - 1) stop(); else show(at + 1); }, 1000 / speed);
+      timer = setInterval(() => { show(at + 1); if (at >= steps.length - 1) stop(); }, 1000 / speed);
     }
     function stop() { if (timer) clearInterval(timer); timer = null; playButton.textContent = "▶ play"; }
     player = {stop};
