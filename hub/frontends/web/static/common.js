@@ -86,15 +86,15 @@ const Hub = (() => {
     }
   }
 
-  // Visible feedback in the page's flow (never over other content): near the control
-  // that caused it (``host``) or at the top of the page. Errors stay until closed or
+  // Visible feedback in the page's flow (never over other content): at the end of the
+  // box whose control caused it (``host``) or at the top of the page. Errors stay until closed or
   // replaced; notes fade. A new notice replaces the one before it.
   function notify(message, kind, host) {
     kind = kind || "error";
     let box = host ? host.querySelector(":scope > .notices") : document.getElementById("notice");
     if (!box) {
       box = el("div", {class: "notices", role: "status", "aria-live": "polite"});
-      if (host) host.prepend(box);
+      if (host) host.append(box);
       else {
         box.id = "notice";
         (document.querySelector("main") || document.body).prepend(box);
