@@ -8,6 +8,7 @@ import time
 import pytest
 
 from .conftest import PHONE, screenshot, start_hub
+from .pagecheck import check_page
 from .test_web_api import Browser
 
 pytestmark = pytest.mark.browser
@@ -171,8 +172,7 @@ def test_every_page_renders_on_phone_and_desktop(page, hub):
     ):
         page.goto(hub.url(path))
         page.wait_for_selector(ready, state="attached")
-        page.wait_for_timeout(200)  # let the first stream message paint (screenshot only)
-        screenshot(page, name)
+        check_page(page, name)  # phone and desktop: layout and axe-core
         assert page.locator(".notice.error").count() == 0, notices(page)
 
 
