@@ -157,7 +157,7 @@ const GamePage = (() => {
     const mine = t.seat === state.seat;
     if (mine) box.classList.add("mine");
     clear(box, el("b", {class: "turn-who"}, mine ? "Your turn" : Hub.who(seatNames(), t.seat) + " to play"),
-      r.turnText ? el("span", {class: "small"}, " · " + r.turnText(t, context())) : null,
+      r.turnText && r.turnText(t, context()) ? el("span", {class: "small"}, r.turnText(t, context())) : null,
       turnClock(mine ? "your time" : "time left"));
   }
 

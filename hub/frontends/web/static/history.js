@@ -85,11 +85,11 @@
       el("p", {class: "small"}, game.type + (game.variant ? " · " + game.variant : "") + " · " + names.join(", ") +
         (result && result.summary ? " · " + result.summary : "") + (data.complete ? "" : " · (only the last events were kept)")),
       el("div", {class: "row replay-controls"},
-        el("button", {class: "secondary", id: "replay-first", onclick: () => { stop(); show(0); }, "aria-label": "first step"}, "⏮"),
+        el("button", {class: "secondary", id: "replay-first", onclick: () => { stop(); show(0); }, "aria-label": "first step"}, "«"),
         el("button", {class: "secondary", id: "replay-prev", onclick: () => { stop(); show(at - 1); }, "aria-label": "back"}, "◀ back"),
         playButton,
         el("button", {class: "secondary", id: "replay-next", onclick: () => { stop(); show(at + 1); }, "aria-label": "step"}, "step ▶"),
-        el("button", {class: "secondary", id: "replay-last", onclick: () => { stop(); show(steps.length - 1); }, "aria-label": "last step"}, "⏭"),
+        el("button", {class: "secondary", id: "replay-last", onclick: () => { stop(); show(steps.length - 1); }, "aria-label": "last step"}, "»"),
         el("label", {class: "inline"}, "speed ", speedSelect), counter),
       slider,
       el("div", {class: "replay-layout"}, boardBox, log));
