@@ -91,9 +91,49 @@ def create_account(page, hub, name: str, password: str) -> None:
     page.wait_for_selector("#logout")
 
 
+def create_log_out_log_in(page, hub, name: str, password: str) -> None:
+    """On the account page: create an account, log out, log in again with it."""
+    create_account(page, hub, name, password)
+    page.click("#logout")
+    page.wait_for_selector("#login")
+    page.fill("#login-name", name)
+    page.fill("#login-password", password)
+    page.click("#login button")
+    page.wait_for_selector("#balance")
+
+
 def notices(page) -> list[str]:
     """The error messages the page shows."""
     return page.locator(".notice.error .notice-text").all_inner_texts()
+
+
+PREFERENCE = ("check", "call", "post", "show", "muck", "bet", "raise", "fold")
+
+
+def play_poker_hand(page, preference=PREFERENCE, on_turn=None, most: int = 60) -> int:
+    """Click poker actions (the first of ``preference`` offered) until the page shows the
+    hand is over; ``on_turn(names)`` may take a turn itself (it returns True). Returns
+    the clicks. Bounded in clicks and time; no error notice may appear."""
+    clicks, deadline = 0, time.monotonic() + 120
+    while page.locator("#last-hand").count() == 0:
+        assert clicks < most and time.monotonic() < deadline, "the hand did not end"
+        page.wait_for_function(
+            "() => document.querySelector('#last-hand')"
+            " || document.querySelector('button.poker-action')",
+            timeout=30_000,
+        )
+        if page.locator("#last-hand").count():
+            break
+        names = page.locator("button.poker-action").evaluate_all(
+            "buttons => buttons.map(b => b.dataset.name)"
+        )
+        if not names or (on_turn is not None and on_turn(names)):
+            continue
+        choice = min(names, key=lambda n: preference.index(n) if n in preference else 99)
+        page.locator(f"button.poker-action[data-name='{choice}']").first.click()
+        clicks += 1
+        assert page.locator(".notice.error").count() == 0, notices(page)
+    return clicks
 
 
 def test_hello_from_the_lobby(page, hub):
@@ -423,17 +463,7 @@ def test_log_in_sit_at_holdem_with_a_bot_and_play_a_hand(page, hub):
     assert page.locator("#c-seats option[value=human][disabled]").count() >= 1
     assert "Log in to sit" in page.inner_text("#c-summary")
     # create an account (the store's) and log in through the page
-    page.goto(hub.url("/account"))
-    page.fill("#create-name", "holdem-fan")
-    page.fill("#create-password", "fan-secret1")
-    page.click("#create button")
-    page.wait_for_selector("#logout")
-    page.click("#logout")
-    page.wait_for_selector("#login")
-    page.fill("#login-name", "holdem-fan")
-    page.fill("#login-password", "fan-secret1")
-    page.click("#login button")
-    page.wait_for_selector("#balance")
+    create_log_out_log_in(page, hub, "holdem-fan", "fan-secret1")
     create_in_lobby(page, hub, "texas-holdem", ["human", f"bot:{bot}"])
     page.wait_for_url("**/game/*")
     game_id = page.url.rsplit("/", 1)[1]
@@ -442,30 +472,8 @@ def test_log_in_sit_at_holdem_with_a_bot_and_play_a_hand(page, hub):
     refused = page.evaluate("() => GamePage.act({index: 13})")
     assert refused is False and notices(page)
     page.click(".notice.error .close")
-    clicks, shot, deadline = 0, False, time.monotonic() + 120
-    preference = ["check", "call", "post", "show", "muck", "bet", "raise", "fold"]
-    while page.locator("#last-hand").count() == 0:
-        assert clicks < 60 and time.monotonic() < deadline, "the hand did not end"
-        page.wait_for_function(
-            "() => document.querySelector('#last-hand')"
-            " || document.querySelector('button.poker-action')",
-            timeout=30_000,
-        )
-        if page.locator("#last-hand").count():
-            break
-        names = page.locator("button.poker-action").evaluate_all(
-            "buttons => buttons.map(b => b.dataset.name)"
-        )
-        if not names:
-            continue
-        choice = min(names, key=lambda n: preference.index(n) if n in preference else 99)
-        page.locator(f"button.poker-action[data-name='{choice}']").first.click()
-        clicks += 1
-        if not shot:
-            shot = True
-            screenshot(page, "game-holdem-playing")
-        page.wait_for_timeout(50)
-        assert page.locator(".notice.error").count() == 0, notices(page)
+    clicks = play_poker_hand(page)
+    screenshot(page, "game-holdem-playing")
     text = page.inner_text("#last-hand")
     assert "holdem-fan" in text
     assert clicks >= 1
@@ -521,48 +529,34 @@ def test_five_card_draw_discards_by_clicking_cards(page, hub):
     page.wait_for_url("**/game/*")
     game_id = page.url.rsplit("/", 1)[1]
     page.wait_for_selector("#poker-table")
-    preference = ["check", "call", "post", "show", "muck", "bet", "raise", "fold"]
-    discarded, deadline = False, time.monotonic() + 120
-    while page.locator("#last-hand").count() == 0:
-        assert time.monotonic() < deadline, "the hand did not end"
+    discarded = []
+
+    def discard_two(names: list[str]) -> bool:
+        if "discard" not in names:
+            return False
+        before = page.locator(".poker-seat[data-seat='0'] .card").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)"
+        )
+        page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(0).click()
+        page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(2).click()
+        button = page.locator("button.poker-action[data-name='discard']")
+        assert button.inner_text() == "change 2 card(s)"
+        screenshot(page, "game-draw-discard")
+        button.click()
+        discarded.append(True)
         page.wait_for_function(
-            "() => document.querySelector('#last-hand')"
-            " || document.querySelector('button.poker-action')",
-            timeout=30_000,
+            "before => JSON.stringify([...document.querySelectorAll("
+            "\".poker-seat[data-seat='0'] .card\")].map(c => c.dataset.card))"
+            " !== JSON.stringify(before)",
+            arg=before,
         )
-        if page.locator("#last-hand").count():
-            break
-        names = page.locator("button.poker-action").evaluate_all(
-            "buttons => buttons.map(b => b.dataset.name)"
+        after = page.locator(".poker-seat[data-seat='0'] .card").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)"
         )
-        if "discard" in names:
-            before = page.locator(".poker-seat[data-seat='0'] .card").evaluate_all(
-                "cards => cards.map(c => c.dataset.card)"
-            )
-            page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(0).click()
-            page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(2).click()
-            button = page.locator("button.poker-action[data-name='discard']")
-            assert button.inner_text() == "change 2 card(s)"
-            screenshot(page, "game-draw-discard")
-            button.click()
-            discarded = True
-            page.wait_for_function(
-                "before => JSON.stringify([...document.querySelectorAll("
-                "\".poker-seat[data-seat='0'] .card\")].map(c => c.dataset.card))"
-                " !== JSON.stringify(before)",
-                arg=before,
-            )
-            after = page.locator(".poker-seat[data-seat='0'] .card").evaluate_all(
-                "cards => cards.map(c => c.dataset.card)"
-            )
-            assert after[1] == before[1] and after[3:] == before[3:]
-            continue
-        if not names:
-            continue
-        choice = min(names, key=lambda n: preference.index(n) if n in preference else 99)
-        page.locator(f"button.poker-action[data-name='{choice}']").first.click()
-        page.wait_for_timeout(50)
-        assert page.locator(".notice.error").count() == 0, notices(page)
+        assert after[1] == before[1] and after[3:] == before[3:]
+        return True
+
+    play_poker_hand(page, on_turn=discard_two)
     assert discarded, "the hand ended without a draw"
     assert "drawer" in page.inner_text("#last-hand")
     assert hub.get_json(f"/api/games/{game_id}")["seats"][0]["player"] == "drawer"
@@ -620,7 +614,7 @@ def test_two_people_and_a_bot_at_one_holdem_table(page, browser, hub):
         other.goto(hub.url(f"/game/{game_id}"))
         other.click("#seats li[data-seat='1'] button.take-seat")
         other.wait_for_selector("#subtitle:has-text('you are seat 1')")
-        preference = ["check", "call", "post", "show", "muck", "bet", "raise", "fold"]
+        preference = PREFERENCE
         acted = {"alice-web": 0, "bob-web": 0}
         deadline = time.monotonic() + 180
         pages = {"alice-web": page, "bob-web": other}

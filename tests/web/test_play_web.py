@@ -17,7 +17,13 @@ import pytest
 
 from .conftest import new_page, start_hub
 from .pagecheck import PHONE, check_page
-from .test_browser import create_account, create_in_lobby, notices
+from .test_browser import (
+    create_account,
+    create_in_lobby,
+    create_log_out_log_in,
+    notices,
+    play_poker_hand,
+)
 from .test_web_api import Browser, Stream, wait_until
 from .xmlpeer import XMLPeer
 
@@ -66,6 +72,14 @@ def assert_in_words(lines: list[str]) -> None:
 
 def clock_seconds(page, where: str = "#turn .clock") -> int:
     return int(page.locator(where).first.get_attribute("data-seconds"))
+
+
+def person_with_account(hub, name: str) -> Browser:
+    """A browser session (HTTP only) logged in with a new account."""
+    person = Browser(hub)
+    person.start()
+    assert person.call("POST", "/api/accounts", {"name": name, "password": name + "-pw1"})[0] == 201
+    return person
 
 
 def log_in_new_account(page, hub, name: str) -> None:
@@ -140,32 +154,12 @@ def test_the_turn_clock_never_restarts_on_redraw_or_reconnect(page, browser, hub
 # -- 3. no stale turn between poker hands -------------------------------------------------
 
 
-def play_until_hand_over(page, preference=("fold", "check", "call", "post", "show", "muck")):
-    deadline = time.monotonic() + 120
-    while page.locator("#last-hand").count() == 0:
-        assert time.monotonic() < deadline, "the hand did not end"
-        page.wait_for_function(
-            "() => document.querySelector('#last-hand')"
-            " || document.querySelector('button.poker-action')",
-            timeout=30_000,
-        )
-        if page.locator("#last-hand").count():
-            break
-        names = page.locator("button.poker-action").evaluate_all(
-            "bs => bs.map(b => b.dataset.name)"
-        )
-        if names:
-            choice = min(names, key=lambda n: preference.index(n) if n in preference else 99)
-            page.locator(f"button.poker-action[data-name='{choice}']").first.click()
-        assert page.locator(".notice.error").count() == 0, notices(page)
-
-
 def test_between_poker_hands_nobody_is_to_act(page, hub):
     log_in_new_account(page, hub, "pauser")
     create_in_lobby(page, hub, "texas-holdem", ["human", "bot:caller"], {"showdown_pause": 120})
     page.wait_for_url("**/game/*")
     page.wait_for_selector("#poker-table")
-    play_until_hand_over(page)
+    play_poker_hand(page, preference=("fold", "check", "call", "post", "show", "muck"))
     # the pause: no countdown for anybody, no "showdown" after a fold, the next hand's clock
     page.wait_for_selector("#turn:has-text('Between hands')")
     assert "to play" not in page.inner_text("#turn") and "Your turn" not in page.inner_text("#turn")
@@ -358,11 +352,7 @@ def test_a_finished_game_offers_its_replay_not_play(page, hub):
 def test_a_table_left_with_one_bot_is_waiting_everywhere_and_restarts(page, hub):
     game = create(hub, type="texas-holdem", name="Lonely", seats=["open", "bot:caller"],
                   options={"showdown_pause": 0.2, "action_time": 1, "blind_time": 1})  # fmt: skip
-    ann = Browser(hub)
-    ann.start()
-    assert (
-        ann.call("POST", "/api/accounts", {"name": "lonely-ann", "password": "ann-pw123"})[0] == 201
-    )
+    ann = person_with_account(hub, "lonely-ann")
     assert ann.call("POST", f"/api/games/{game['id']}/seats", {"seat": 0})[0] == 200
     wait_state(hub, game["id"], "running")
     assert ann.call("POST", f"/api/games/{game['id']}/leave", {})[0] == 200
@@ -387,11 +377,7 @@ def test_a_table_left_with_one_bot_is_waiting_everywhere_and_restarts(page, hub)
     assert "caller sits here" in page.inner_text("#turn")
     check_page(page, "holdem-waiting")
     # enough players again: it starts by itself
-    bob = Browser(hub)
-    bob.start()
-    assert (
-        bob.call("POST", "/api/accounts", {"name": "lonely-bob", "password": "bob-pw123"})[0] == 201
-    )
+    bob = person_with_account(hub, "lonely-bob")
     assert bob.call("POST", f"/api/games/{game['id']}/seats", {"seat": 0})[0] == 200
     wait_state(hub, game["id"], "running")
     page.wait_for_selector("#game-state.state-running")
@@ -424,16 +410,7 @@ def test_every_page_is_right_on_a_phone_and_a_desktop(page, hub):
     page.goto(hub.url("/account"))
     page.wait_for_selector("#create")
     check_page(page, "page-account-guest")
-    page.fill("#create-name", "phoner")
-    page.fill("#create-password", "phoner-pw1")
-    page.click("#create button")
-    page.wait_for_selector("#logout")
-    page.click("#logout")
-    page.wait_for_selector("#login")
-    page.fill("#login-name", "phoner")
-    page.fill("#login-password", "phoner-pw1")
-    page.click("#login button")
-    page.wait_for_selector("#balance")
+    create_log_out_log_in(page, hub, "phoner", "phoner-pw1")
     assert page.locator(".notice").count() == 1  # the newest note replaces the one before
     check_page(page, "page-account-logged-in")
 
