@@ -149,6 +149,10 @@ const GamePage = (() => {
         free ? " · " + free + " free seat" + (free === 1 ? "" : "s") : "");
       return;
     }
+    if (g.state !== "running") {  // a state of another kind (a paused table, say): say it
+      clear(box, el("b", {}, Hub.words(g.state)));
+      return;
+    }
     if (!t) {
       const status = r.status ? r.status(context()) : null;
       clear(box, status || el("span", {}, "Playing…"));
