@@ -39,10 +39,11 @@ window.GameRenderers = window.GameRenderers || {};
     const who = d.name || (d.seat !== undefined ? (names[d.seat] || "seat " + d.seat) : "");
     switch (event.kind) {
       case "action": {
-        if (d.name === "post") return who + " posts " + (d.blind ? d.blind + " " : "") + d.amount + (d.allin ? " (all in)" : "");
-        if (d.name === "discard") return (names[d.seat] || "seat " + d.seat) + " changes " + (d.count ?? "some") + " card" + (d.count === 1 ? "" : "s");
+        const actor = names[d.seat] || "seat " + d.seat;  // (d.name is the action here)
+        if (d.name === "post") return actor + " posts " + (d.blind ? d.blind + " blind " : "") + d.amount + (d.allin ? " (all in)" : "");
+        if (d.name === "discard") return actor + " changes " + (d.count ?? "some") + " card" + (d.count === 1 ? "" : "s");
         const amount = d.name === "raise" || d.name === "bet" ? d.total : d.amount;
-        return (names[d.seat] || "seat " + d.seat) + " " + (ACTIONS[d.name] || d.name) + (amount && amount !== "0" ? " " + amount : "") + (d.allin ? " (all in)" : "");
+        return actor + " " + (ACTIONS[d.name] || d.name) + (amount && amount !== "0" ? " " + amount : "") + (d.allin ? " (all in)" : "");
       }
       case "hand": return "Hand " + (d.number || d.handid) + ": the button is at " + (names[d.button] || "seat " + d.button) + "; shuffle commitment " + String(d.commitment || "").slice(0, 12) + "…";
       case "deal": return "Cards are dealt to " + (d.seats || []).map(s => names[s] || "seat " + s).join(", ");

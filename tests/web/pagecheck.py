@@ -22,7 +22,7 @@ LAYOUT_JS = r"""
   const problems = [];
   const W = document.documentElement.clientWidth;
   const ATOMS = "button, input, select, textarea, img, svg, .card, .domino .half, .kingdom-grid .cell," +
-    " circle.piece, circle.point, .avatar, .badge, .clock, .stone, .chip-icon, .crowns, .castle";
+    " circle[class*='piece'], circle.point, .avatar, .badge, .clock, .stone, .chip-icon, .crowns, .castle";
   const name = el => {
     let s = el.tagName.toLowerCase();
     if (el.id) s += "#" + el.id;
