@@ -431,6 +431,64 @@ def test_morris_mid_game_on_a_phone(page, hub):
     assert_in_words(log_lines(page))
 
 
+# -- 10. chat and watchers (the poker tables of the last tests play on: they come last) ----
+
+
+def test_lobby_and_table_chat_is_shared_with_xml_clients(page, browser, hub):
+    from hub.frontends.xml.codec import wire_game_id
+
+    peer = XMLPeer(hub.ports["xml"])
+    try:
+        peer.login("xmlchatter", "chat-pw123")
+        # the lobby: XML (game id 0) → web, web → XML, with the same text (escaped by each)
+        page.goto(hub.url("/"))
+        page.wait_for_selector("#live.status-live")
+        assert XMLPeer.ok(peer.chat(0, "hello lobby <from> xml & co"))
+        page.wait_for_selector("#chat-log .chat-line >> text=hello lobby <from> xml & co")
+        assert "xmlchatter" in page.inner_text("#chat-log")
+        page.fill("#chat-input", "<b>hi</b> from the web")
+        page.click("#chat-form button")
+        _, sender, _ = peer.wait_for_chat("<b>hi</b> from the web")
+        assert sender.startswith("guest-")
+        assert page.locator("#chat-log b:text('hi')").count() == 0  # shown as text, not HTML
+        # too long: the same limit on both front ends
+        page.fill("#chat-input", "x" * 2000)
+        page.evaluate("() => { document.querySelector('#chat-input').value += 'y'; }")
+        page.click("#chat-form button")
+        page.locator("#chat-box .notice.error").wait_for()
+        assert "2000" in notices(page)[0]
+        assert not XMLPeer.ok(peer.chat(0, "z" * 2001))
+        check_page(page, "lobby-chat")
+        # a table: the XML player sits, a web watcher chats with them
+        game = create(hub, type="hello", name="Chatty", seats=["open", "open"])
+        peer.join(wire_game_id(game["id"]))
+        page.goto(hub.url(f"/game/{game['id']}"))
+        me = page.evaluate("() => Hub.getSession().then(s => s.name)")
+        page.wait_for_selector(f"#watchers li:has-text('{me}')")
+        other = new_page(browser, PHONE)
+        try:
+            other.goto(hub.url(f"/game/{game['id']}"))
+            him = other.evaluate("() => Hub.getSession().then(s => s.name)")
+            page.wait_for_selector(f"#watchers li:has-text('{him}')")
+            page.fill("#chat-input", "good luck, xml")
+            page.click("#chat-form button")
+            gameid, sender, _ = peer.wait_for_chat("good luck, xml")
+            assert gameid == wire_game_id(game["id"]) and sender == me
+            other.wait_for_selector("#chat-log >> text=good luck, xml")
+            assert XMLPeer.ok(peer.chat(wire_game_id(game["id"]), "thanks, web"))
+            page.wait_for_selector("#chat-log >> text=thanks, web")
+            other.wait_for_selector("#chat-log >> text=thanks, web")
+            check_page(other, "table-chat-watcher")
+            assert other.js_errors == []
+        finally:
+            other.context.close()
+        page.wait_for_function(
+            f"() => !document.querySelector('#watchers').textContent.includes('{him}')"
+        )
+    finally:
+        peer.close()
+
+
 # -- 9. replays for people ---------------------------------------------------------------
 
 
@@ -520,62 +578,7 @@ def test_replays_step_through_games_on_their_boards(page, hub):
     assert shown_faces
 
 
-# -- 10. chat, watchers, private cards --------------------------------------------------------
-
-
-def test_lobby_and_table_chat_is_shared_with_xml_clients(page, browser, hub):
-    from hub.frontends.xml.codec import wire_game_id
-
-    peer = XMLPeer(hub.ports["xml"])
-    try:
-        peer.login("xmlchatter", "chat-pw123")
-        # the lobby: XML (game id 0) → web, web → XML, with the same text (escaped by each)
-        page.goto(hub.url("/"))
-        page.wait_for_selector("#live.status-live")
-        assert XMLPeer.ok(peer.chat(0, "hello lobby <from> xml & co"))
-        page.wait_for_selector("#chat-log .chat-line >> text=hello lobby <from> xml & co")
-        assert "xmlchatter" in page.inner_text("#chat-log")
-        page.fill("#chat-input", "<b>hi</b> from the web")
-        page.click("#chat-form button")
-        _, sender, _ = peer.wait_for_chat("<b>hi</b> from the web")
-        assert sender.startswith("guest-")
-        assert page.locator("#chat-log b:text('hi')").count() == 0  # shown as text, not HTML
-        # too long: the same limit on both front ends
-        page.fill("#chat-input", "x" * 2000)
-        page.evaluate("() => { document.querySelector('#chat-input').value += 'y'; }")
-        page.click("#chat-form button")
-        page.locator("#chat-box .notice.error").wait_for()
-        assert "2000" in notices(page)[0]
-        assert not XMLPeer.ok(peer.chat(0, "z" * 2001))
-        check_page(page, "lobby-chat")
-        # a table: the XML player sits, a web watcher chats with them
-        game = create(hub, type="hello", name="Chatty", seats=["open", "open"])
-        peer.join(wire_game_id(game["id"]))
-        page.goto(hub.url(f"/game/{game['id']}"))
-        me = page.evaluate("() => Hub.getSession().then(s => s.name)")
-        page.wait_for_selector(f"#watchers li:has-text('{me}')")
-        other = new_page(browser, PHONE)
-        try:
-            other.goto(hub.url(f"/game/{game['id']}"))
-            him = other.evaluate("() => Hub.getSession().then(s => s.name)")
-            page.wait_for_selector(f"#watchers li:has-text('{him}')")
-            page.fill("#chat-input", "good luck, xml")
-            page.click("#chat-form button")
-            gameid, sender, _ = peer.wait_for_chat("good luck, xml")
-            assert gameid == wire_game_id(game["id"]) and sender == me
-            other.wait_for_selector("#chat-log >> text=good luck, xml")
-            assert XMLPeer.ok(peer.chat(wire_game_id(game["id"]), "thanks, web"))
-            page.wait_for_selector("#chat-log >> text=thanks, web")
-            other.wait_for_selector("#chat-log >> text=thanks, web")
-            check_page(other, "table-chat-watcher")
-            assert other.js_errors == []
-        finally:
-            other.context.close()
-        page.wait_for_function(
-            f"() => !document.querySelector('#watchers').textContent.includes('{him}')"
-        )
-    finally:
-        peer.close()
+# -- 10 (continued). a spectator and private cards ----------------------------------------
 
 
 def test_a_spectator_never_sees_private_cards(page, hub):

@@ -402,7 +402,10 @@ class WebGames(WebResource, Games):
     def _chat(self, request: Any, game: Any) -> Any:
         session = self.session_for_write(request)
         assert session is not None
-        return 200, say(self.hub, game.id, session, self._body(request))
+        line = say(self.hub, game.id, session, self._body(request))
+        if game.transcript is not None:  # as the XML front end records its chat frames
+            game.transcript.record(f"web:{session.name}", "in", f"chat {line['text']}")
+        return 200, line
 
     def _add_bot(self, request: Any, game: Any) -> Any:
         session = self.session_for_write(request, required=False)
