@@ -537,8 +537,11 @@ def test_five_card_draw_discards_by_clicking_cards(page, hub):
         before = page.locator(".poker-seat[data-seat='0'] .card").evaluate_all(
             "cards => cards.map(c => c.dataset.card)"
         )
+        seconds = int(page.locator("#turn .clock").get_attribute("data-seconds"))
         page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(0).click()
         page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(2).click()
+        # picking cards redraws the page: its clock goes on, it does not start again
+        assert int(page.locator("#turn .clock").get_attribute("data-seconds")) <= seconds
         button = page.locator("button.poker-action[data-name='discard']")
         assert button.inner_text() == "change 2 card(s)"
         screenshot(page, "game-draw-discard")
