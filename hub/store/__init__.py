@@ -17,6 +17,8 @@ from .errors import (
     NotAtTable,
     SchemaTooNew,
     StoreError,
+    StoreUnavailable,
+    TableNotOpen,
     Throttled,
     UnknownAccount,
 )
@@ -46,6 +48,8 @@ __all__ = [
     "SchemaTooNew",
     "Store",
     "StoreError",
+    "StoreUnavailable",
+    "TableNotOpen",
     "Throttled",
     "UnknownAccount",
     "open_store",

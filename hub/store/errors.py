@@ -18,6 +18,14 @@ class SchemaTooNew(StoreError):
     """The database was written by a newer Gamehub than this one."""
 
 
+class StoreUnavailable(StoreError, GameError):
+    """The database cannot be reached or written now (503): a connection failed, the
+    server went away, the disk is full.  Nothing was changed, or (when it failed while
+    committing) a movement may have been applied: repeat it with the same key."""
+
+    code = 503
+
+
 class BadName(BadAction):
     """An account name breaks the name rules (400)."""
 
@@ -78,6 +86,12 @@ class ChipsInPlay(Conflict):
     code = 409
 
 
+class TableNotOpen(Conflict):
+    """Chips may not move onto that game: it is no open chip table of this hub (409)."""
+
+    code = 409
+
+
 class KeyReused(Conflict):
     """An idempotency key was used before for a different movement (409)."""
 
@@ -96,6 +110,8 @@ __all__ = [
     "NotAtTable",
     "SchemaTooNew",
     "StoreError",
+    "StoreUnavailable",
+    "TableNotOpen",
     "Throttled",
     "UnknownAccount",
 ]
