@@ -92,6 +92,57 @@ class IGame(Interface):
         """Cancel every timer; the game is being removed."""
 
 
+class IChipGameFactory(IGameFactory):
+    """A game type whose games play for chips from the players' accounts (table
+    stakes: poker).  The hub's table money (:mod:`hub.money`) then owns every chip
+    movement: it moves a buy-in from the account to the table in the ledger before it
+    seats anyone, settles each hand, and takes the stack back when a player leaves.
+    Its games provide :class:`IChipGame`.
+    """
+
+    def buyin_range(config):
+        """The buy-ins a table created with ``config`` (a :class:`hub.model.GameConfig`)
+        accepts → :class:`hub.model.BuyinRange`.
+
+        :raises hub.model.GameError: options the game does not accept.
+        """
+
+
+class IChipGame(IGame):
+    """A game of an :class:`IChipGameFactory`.
+
+    Chips come onto the table only through :meth:`seat_player` with a buy-in and
+    :meth:`add_chips`, which the hub calls after moving them in the ledger (a player's
+    action never adds chips).  They leave with a :data:`hub.model.CASH_OUT` event (the
+    stack of a player who left); each hand's result is a :data:`hub.model.HAND_OVER`
+    event whose record :meth:`hand_summary` gives.
+    """
+
+    def seat_player(seat, name, buyin):
+        """``name`` sits down at ``seat`` with ``buyin`` chips (a ``Decimal``).
+
+        :raises hub.model.GameError: the seat is taken, the amount out of range.
+        """
+
+    def add_chips(seat, amount):
+        """The player at ``seat`` adds ``amount`` chips (between hands).
+
+        :raises hub.model.GameError: not now, or the stack would exceed the maximum.
+        """
+
+    def hold_hands():
+        """From now on, after each :data:`hub.model.HAND_OVER` event deal no new hand
+        until :meth:`settled` is called for it (the hub's ledger has it)."""
+
+    def settled(hand):
+        """The hand with key ``hand`` is settled in the ledger: the next may be dealt."""
+
+    def hand_summary(hand):
+        """The :class:`hub.model.HandSummary` of the finished hand ``hand`` (its
+        ``handid``), available from its :data:`hub.model.HAND_OVER` event on; ``None``
+        for an unknown hand.  It holds every card: it is for the history, not players."""
+
+
 class IBotFactory(Interface):
     """A bot offered by a plugin (``random``, ``morris``, ``holdem``...)."""
 
@@ -151,8 +202,11 @@ class IXMLGameAdapter(Interface):
       ``False`` (poker): join only observes; seats are taken with an action.
     - An action mapping ``{"take_seat": seat or None}`` returned by
       :meth:`parse_action` makes the front end seat the player (``GameInstance.take_seat``)
-      and follow the game from that seat; ``{"leave_seat": True}`` leaves it.  Every other
-      mapping goes to ``IGame.act``.
+      and follow the game from that seat; ``{"leave_seat": True}`` leaves it.  For a
+      chip game (:class:`IChipGameFactory`) ``{"take_seat": seat, "buyin": amount}``
+      buys in through the hub's table money (from one's own seat: adds chips), and
+      ``{"add_bot": bot name, "seat": seat or None, "buyin": amount or None}`` seats an
+      in-hub bot funded by the hub.  Every other mapping goes to ``IGame.act``.
     - ``custom(game, seat, element)`` answers ``game/custom`` with an element (or
       ``None``); without it ``game/custom`` is refused with 400.
     """

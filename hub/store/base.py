@@ -19,6 +19,7 @@ from . import accounts as acc
 from . import schema
 from .dialect import Dialect, dialect_for
 from .errors import (
+    CommitUnknown,
     StoreError,
     StoreUnavailable,
     UnknownAccount,
@@ -195,7 +196,7 @@ class StoreBase:
             except BaseException as e:
                 self._rollback(pool, conn)
                 if self.dialect.unavailable(e):
-                    raise StoreUnavailable(
+                    raise CommitUnknown(
                         f"the database failed while committing: {_reason(e)}"
                     ) from e
                 raise

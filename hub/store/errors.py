@@ -26,6 +26,11 @@ class StoreUnavailable(StoreError, GameError):
     code = 503
 
 
+class CommitUnknown(StoreUnavailable):
+    """The database failed while committing (503): the movement may or may not have
+    been applied.  Repeating it with the same key applies it at most once."""
+
+
 class BadName(BadAction):
     """An account name breaks the name rules (400)."""
 
@@ -103,6 +108,7 @@ __all__ = [
     "BadName",
     "BadPassword",
     "ChipsInPlay",
+    "CommitUnknown",
     "InsufficientFunds",
     "KeyReused",
     "LoginFailed",
