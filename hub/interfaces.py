@@ -299,17 +299,25 @@ class IStore(Interface):
     name/amount, 401 bad login, 404 unknown, 409 taken/in play, 422 not enough chips,
     429 throttled).  Amounts are ``Decimal`` (or ``int``/decimal ``str``); a float is a
     ``TypeError``.  Movements take an idempotency ``key``: a replayed key changes
-    nothing and fires with a ``Movement`` whose ``applied`` is false.
+    nothing and fires with a ``Movement`` whose ``applied`` is false.  When the
+    database cannot be reached a call fails with ``StoreUnavailable`` (503) and
+    ``available`` is false until a call (or the store's own probe) works again.
     """
 
     new_account_grant = Attribute("Decimal chips a new account receives.")
+    available = Attribute("Whether the database answered the last call (see on_availability).")
+    hub_id = Attribute("This hub's lease id while started for a hub, else None.")
 
     def start(recover=True):
-        """Open, migrate the schema, return chips left at tables to their accounts
-        (unless ``recover`` is false: tools beside a running hub)."""
+        """Open, migrate the schema; for a hub (``recover``) take this hub's lease and
+        return the chips of tables no live hub owns to their accounts.  Tools beside
+        running hubs pass ``recover=False``."""
 
     def stop():
-        """Close the database connections."""
+        """End this hub's lease, close the database connections."""
+
+    def on_availability(listener):
+        """Call ``listener(available)`` when the database goes away or comes back."""
 
     def create_account(name, password, type="player", grant=None):
         """Create an account (type ``player``/``bot``/``admin`` or 0/1/2) → ``Account``."""
@@ -341,8 +349,9 @@ class IStore(Interface):
     def grant(name, chips, key=None):
         """Create (or, negative, destroy) chips on an account → ``Movement``."""
 
-    def buy_in(name, game_id, chips, key):
-        """Balance → chips at ``game_id`` → ``Movement``."""
+    def buy_in(name, game_id, chips, key, bot=False):
+        """Balance → chips at this hub's open table ``game_id`` → ``Movement``; ``bot``:
+        an in-hub bot's account, created and funded when short in the same transaction."""
 
     def cash_out(name, game_id, chips, key):
         """Chips at ``game_id`` (``chips``, or all when ``None``) → balance → ``Movement``."""
@@ -356,11 +365,40 @@ class IStore(Interface):
     def tables_of(name):
         """``{game id: chips}`` of one account."""
 
+    def open_table(game_id, game_type):
+        """Make ``game_id`` a chip table owned by this hub."""
+
+    def close_table(game_id):
+        """Return every chip at this hub's table ``game_id`` and close it → returned."""
+
+    def settle_hand(game_id, hand_key, deltas, hand=None):
+        """One finished hand: its chip movements (``{name: signed amount}``, sum 0) and
+        its history (``record_hand``'s keyword arguments) in one transaction, once per
+        hand → ``Movement`` (with ``hand_id``)."""
+
+    def leave_table(name, game_id, stack, key):
+        """A player left with ``stack``: the ledger's chips there go back; a difference
+        is recorded (``Movement.problem``)."""
+
+    def record_problem(kind, detail, game_id=None, account=None, expected=None, recorded=None):
+        """Record a money problem for the operator."""
+
+    def problems(limit=100):
+        """Recorded money problems (dicts), newest first."""
+
+    def live_hubs():
+        """The ids of the hubs alive now (lease open, lock held)."""
+
+    def hubs():
+        """Every hub lease (dicts with ``live`` and open ``tables``)."""
+
     def recover():
-        """Return every chip recorded at a table to its account → refunds."""
+        """Return the chips of every table no live hub owns → refunds."""
 
     def ledger_check():
-        """Prove balances + chips at tables = chips issued → ``LedgerReport``."""
+        """Prove the books (balances + chips at tables = chips issued, every hand
+        settled once by its payoffs, no chips at a table no live hub holds) →
+        ``LedgerReport``."""
 
     def ledger(name=None, game_id=None, key=None, limit=100):
         """Ledger rows (dicts), newest first."""

@@ -225,7 +225,11 @@ class HubService(MultiService, Seating):
         if store is not None:
             self.lobby.on_game_over(self.record_game)
         #: the chips of chip games (poker) through the ledger (``hub.money``)
-        self.money = TableMoney(self.lobby, store) if store is not None else None
+        retry = (
+            float(self.options.get("money_retry_first", 0.25)),
+            float(self.options.get("money_retry_most", 10.0)),
+        )
+        self.money = TableMoney(self.lobby, store, retry) if store is not None else None
         for name, (_, module) in FRONTENDS.items():
             description = endpoints.get(name, "none")
             if not description or description == "none":

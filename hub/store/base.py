@@ -176,7 +176,7 @@ class StoreBase:
         connection the server dropped is replaced, and the transaction tried once more on
         the new one when it failed before committing (so nothing was applied)."""
         for attempt in (1, 2):
-            conn = pool.connect() if attempt == 1 else self._connect(pool)
+            conn = self._connect(pool)
             try:
                 cursor = conn.cursor()
                 try:

@@ -148,7 +148,7 @@ class LedgerMixin(StoreBase):
         return self._move(key, "grant", None, {name: (value, ZERO)})
 
     def buy_in(
-        self, name: str, game_id: str, chips: Any, key: str, *, bot: bool = False
+        self, name: str, game_id: str, chips: Any, key: str, bot: bool = False
     ) -> defer.Deferred[Movement]:
         """Move ``chips`` from the account's balance to its chips at ``game_id`` (an open
         chip table of this hub: :meth:`~hub.store.tables.TablesMixin.open_table`).
