@@ -24,6 +24,7 @@ from .errors import (
     StoreUnavailable,
     UnknownAccount,
 )
+from .locks import process_gone
 from .money import amount as check_amount
 
 ZERO = Decimal("0.00")
@@ -369,6 +370,25 @@ class StoreBase:
         if row is None:
             raise UnknownAccount(f"no account named {name!r}")
         return self._account(row)
+
+    #: seconds between a hub's heartbeats, and how long a lease whose lock is not held
+    #: (a PostgreSQL restart drops every session's locks) still counts as alive after
+    #: its last heartbeat, unless its process is known to have ended
+    lease_interval = 5.0
+    lease_grace = 15.0
+
+    def _live_hubs(self, cur: _Cursor) -> set[str]:
+        """(In a transaction.)  The ids of the live hubs: open lease and its lock held,
+        or a heartbeat within :attr:`lease_grace` of a process not known to be gone."""
+        live = set()
+        now = self._now()
+        for hub_id, host, pid, heartbeat, locked in self.dialect.leases(cur.txn, self._lock):
+            beat = self.dialect.t_out(heartbeat) or 0.0
+            if locked or (now - beat < self.lease_grace and not process_gone(host, pid)):
+                live.add(hub_id)
+        if self.hub_id is not None:
+            live.add(self.hub_id)
+        return live
 
     def recover(self) -> defer.Deferred[Any]:
         """See :meth:`hub.store.tables.TablesMixin.recover`."""

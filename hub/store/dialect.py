@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from twisted.enterprise import adbapi
 
-from .locks import LIVE_HUBS_SQL, NAMESPACE, AdvisoryHubLock, FileHubLock, HubLock
+from .locks import LEASES_SQL, NAMESPACE, AdvisoryHubLock, FileHubLock, HubLock
 from .money import CENT, from_cents, to_cents
 
 
@@ -80,8 +80,8 @@ class Dialect:
         """A new (not yet taken) lock that shows other processes a hub is alive."""
         raise NotImplementedError
 
-    def live_hubs(self, cursor: Any, lock: HubLock) -> set[str]:
-        """The ids of hubs whose lease is open and whose lock is held now (run in a
+    def leases(self, cursor: Any, lock: HubLock) -> list[tuple[str, str, int, Any, bool]]:
+        """The open leases: ``(hub id, host, pid, heartbeat, lock held now)`` (run in a
         transaction; ``lock`` is this process's, taken or not)."""
         raise NotImplementedError
 
@@ -148,12 +148,13 @@ class SQLiteDialect(Dialect):
         folder = None if self.path == ":memory:" else os.path.abspath(self.path) + ".hubs"
         return FileHubLock(folder)
 
-    def live_hubs(self, cursor: Any, lock: HubLock) -> set[str]:
-        cursor.execute("SELECT hub_id FROM hub_lease WHERE ended IS NULL", ())
-        ids = [r[0] for r in cursor.fetchall()]
+    def leases(self, cursor: Any, lock: HubLock) -> list[tuple[str, str, int, Any, bool]]:
+        cursor.execute("SELECT hub_id, host, pid, heartbeat FROM hub_lease WHERE ended IS NULL", ())
+        rows = cursor.fetchall()
         if not isinstance(lock, FileHubLock):
             raise TypeError("an SQLite store holds a file lock")
-        return lock.live(ids)
+        held = lock.live([r[0] for r in rows])
+        return [(r[0], r[1], int(r[2]), r[3], r[0] in held) for r in rows]
 
     def pool(self, reactor: Any) -> adbapi.ConnectionPool:
         if self.path != ":memory:":
@@ -239,9 +240,9 @@ class PostgresDialect(Dialect):
     def hub_lock(self) -> AdvisoryHubLock:
         return AdvisoryHubLock(self.dsn)
 
-    def live_hubs(self, cursor: Any, lock: HubLock) -> set[str]:
-        cursor.execute(self.sql(LIVE_HUBS_SQL), (NAMESPACE,))
-        return {r[0] for r in cursor.fetchall()}
+    def leases(self, cursor: Any, lock: HubLock) -> list[tuple[str, str, int, Any, bool]]:
+        cursor.execute(self.sql(LEASES_SQL), (NAMESPACE,))
+        return [(r[0], r[1], int(r[2]), r[3], bool(r[4])) for r in cursor.fetchall()]
 
     def pool(self, reactor: Any) -> adbapi.ConnectionPool:
         return adbapi.ConnectionPool(

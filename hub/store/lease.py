@@ -29,9 +29,6 @@ from .errors import StoreUnavailable
 class LeaseMixin(StoreBase):
     """The hub's lease: taken at start, refreshed, ended at stop."""
 
-    #: seconds between heartbeats
-    lease_interval = 5.0
-
     @defer.inlineCallbacks
     def _open_lease(self) -> Any:
         """Take the lock and write the lease row (the store becomes a hub's)."""
@@ -61,6 +58,8 @@ class LeaseMixin(StoreBase):
         self._heartbeat = task.LoopingCall(self._beat)
         self._heartbeat.clock = self._reactor
         self._heartbeat.start(self.lease_interval, now=False)
+        # after an outage, take the lock again (and beat) at once
+        self.on_availability(lambda up: self._beat() if up and self.hub_id == hub_id else None)
         self.log.info("store: this hub's lease is {hub}", hub=hub_id)
 
     def _beat(self) -> defer.Deferred[None]:
@@ -114,8 +113,8 @@ class LeaseMixin(StoreBase):
         yield self._in_thread(self._lock.release)
 
     def live_hubs(self) -> defer.Deferred[set[str]]:
-        """The ids of the hubs alive now (lease open, lock held)."""
-        return self._run(lambda cur: self.dialect.live_hubs(cur.txn, self._lock), write=False)
+        """The ids of the hubs alive now (see :meth:`_live_hubs`)."""
+        return self._run(self._live_hubs, write=False)
 
     def hubs(self) -> defer.Deferred[list[dict[str, Any]]]:
         """Every lease, newest first: ``hub_id``, ``host``, ``pid``, ``started``,
@@ -123,7 +122,7 @@ class LeaseMixin(StoreBase):
 
         def txn(cur: _Cursor) -> list[dict[str, Any]]:
             d = self.dialect
-            live = d.live_hubs(cur.txn, self._lock)
+            live = self._live_hubs(cur)
             tables = {
                 r[0]: int(r[1])
                 for r in cur.all(

@@ -617,7 +617,7 @@ class LedgerMixin(StoreBase):
 
     def _check_tables(self, cur: _Cursor) -> list[str]:
         """No chips at a table that no live hub's open game holds."""
-        live = self.dialect.live_hubs(cur.txn, self._lock)
+        live = self._live_hubs(cur)
         problems = []
         for r in cur.all(
             "SELECT t.game_id, a.name, t.amount, c.hub_id, c.closed FROM table_chips t"

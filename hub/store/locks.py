@@ -190,11 +190,29 @@ class AdvisoryHubLock(HubLock):
         self.key = 0
 
 
-#: the hubs whose advisory lock is held now (PostgreSQL); one parameter: NAMESPACE
-LIVE_HUBS_SQL = (
-    "SELECT l.hub_id FROM hub_lease l WHERE l.ended IS NULL AND EXISTS ("
+#: the open leases and whether each one's advisory lock is held now (PostgreSQL); one
+#: parameter: NAMESPACE
+LEASES_SQL = (
+    "SELECT l.hub_id, l.host, l.pid, l.heartbeat, EXISTS ("
     "SELECT 1 FROM pg_locks k WHERE k.locktype = 'advisory' AND k.granted"
     " AND CAST(k.classid AS BIGINT) = ? AND CAST(k.objid AS BIGINT) = l.lock_key"
     " AND k.objsubid = 2"
     " AND k.database = (SELECT oid FROM pg_database WHERE datname = current_database()))"
+    " FROM hub_lease l WHERE l.ended IS NULL"
 )
+
+
+def process_gone(host: str, pid: int) -> bool:
+    """Whether ``pid`` on ``host`` is known to have ended: it ran on this host and no
+    process has that id now (a process of another host is never known to be gone)."""
+    import socket
+
+    if host != socket.gethostname()[:256]:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False

@@ -353,9 +353,7 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
 
         def txn(cur: _Cursor) -> tuple[list[tuple[str, str, Decimal]], list[str]]:
             d = self.dialect
-            live = d.live_hubs(cur.txn, self._lock)
-            if self.hub_id is not None:
-                live.add(self.hub_id)
+            live = self._live_hubs(cur)
             dead = sorted(
                 r[0]
                 for r in cur.all("SELECT game_id, hub_id FROM chip_table WHERE closed IS NULL")
