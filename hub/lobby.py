@@ -499,6 +499,7 @@ class GameInstance:
                 self.engine.seat_player(index, name, buyins[index])
             else:
                 self.engine.seat_player(index, name)
+        self.lobby.changed(self)
 
     def seat_bot(
         self, seat: int, bot_name: str, player: str | None = None, buyin: Any = None

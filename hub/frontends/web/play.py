@@ -142,7 +142,7 @@ def needs_account(game: Any) -> bool:
 
 def type_needs_account(factory: Any) -> bool:
     """Whether people must be logged in to sit at games of this factory's type: those
-    whose chips the hub's cashier keeps in the ledger."""
+    whose chips the hub's table money keeps in the ledger."""
     return plays_for_chips(factory)
 
 
