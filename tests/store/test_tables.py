@@ -134,7 +134,7 @@ async def test_concurrent_tables_fund_one_bot_account_without_interleaving(dsn):
 
 
 @pytest_twisted.ensureDeferred
-async def test_leaving_returns_the_ledgers_chips_and_records_a_difference(store):
+async def test_leaving_returns_the_ledgers_chips_and_records_a_difference(store, dsn):
     await two_at_a_table(store)
     out = await store.leave_table("ann", "g1", "100", "leave-1")
     assert out.applied and out.amount == D(100) and out.problem is None
@@ -151,6 +151,10 @@ async def test_leaving_returns_the_ledgers_chips_and_records_a_difference(store)
     report = await check(store)
     assert report.notes and "bob at g1" in report.notes[0]
     assert (await store.get_account("bob")).balance == D(1000)
+    r = gamehub("ledger", "problems", "--db", dsn)
+    assert r.returncode == 0 and "cash_out g1 bob:" in r.stdout and "1 problem(s)" in r.stdout
+    r = gamehub("ledger", "hubs", "--db", dsn)
+    assert r.returncode == 0 and f"{store.hub_id} live " in r.stdout and "tables 3" in r.stdout
 
 
 @pytest_twisted.ensureDeferred
