@@ -457,31 +457,15 @@ class TableMoney:
             raise
         return key
 
-    async def create_table(
-        self,
-        type_name: str,
-        *,
-        name: str | None = None,
-        variant: str | None = None,
-        seats: Any = None,
-        options: Any = None,
-        creator: str | None = None,
-    ) -> Any:
-        """Create a chip table: registered as this hub's, its bots funded and bought in
-        (one transaction each), then seated.  Refused as a whole if any step fails.
+    async def create_table(self, type_name: str, **kwargs: Any) -> Any:
+        """Create a chip table (``kwargs``: those of :meth:`hub.lobby.Lobby.create_game`):
+        registered as this hub's, its bots funded and bought in (one transaction each),
+        then seated.  Refused as a whole if any step fails.
 
         :raises hub.model.GameError: bad arguments, or (503) the store is unavailable.
         """
         self._require_store()
-        game = self.lobby.create_game(
-            type_name,
-            name=name,
-            variant=variant,
-            seats=seats,
-            options=options,
-            creator=creator,
-            seat_bots=False,
-        )
+        game = self.lobby.create_game(type_name, **kwargs, seat_bots=False)
         try:
             table = self._table(game)
             limits = self.buyin_range(game)

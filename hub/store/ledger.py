@@ -97,6 +97,29 @@ class LedgerReport:
         return "\n".join(lines)
 
 
+#: ``(query, what it says)``: hands (game id, hand key, …) whose settlement is wrong
+HAND_CHECKS = (
+    (
+        "SELECT h.game_id, h.hand_key FROM hand h WHERE h.hand_key IS NOT NULL"
+        " AND NOT EXISTS (SELECT 1 FROM ledger l WHERE l.kind = 'settle'"
+        " AND l.game_id = h.game_id AND l.hand_key = h.hand_key)",
+        "was never settled",
+    ),
+    (
+        "SELECT game_id, hand_key, COUNT(DISTINCT idem_key) FROM ledger"
+        " WHERE kind = 'settle' AND hand_key IS NOT NULL GROUP BY game_id, hand_key"
+        " HAVING COUNT(DISTINCT idem_key) > 1",
+        "was settled {} times",
+    ),
+    (
+        "SELECT DISTINCT l.game_id, l.hand_key FROM ledger l WHERE l.kind = 'settle'"
+        " AND l.hand_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM hand h"
+        " WHERE h.game_id = l.game_id AND h.hand_key = l.hand_key)",
+        "was settled but is not in the history",
+    ),
+)
+
+
 class LedgerMixin(StoreBase):
     """Money: grants, buy-ins, cash-outs, settlements, recovery, the check."""
 
@@ -194,14 +217,7 @@ class LedgerMixin(StoreBase):
         :raises hub.store.errors.InsufficientFunds: 422, a loss exceeds the chips there.
         """
         try:
-            values = {
-                n: check_amount(v, allow_zero=True, allow_negative=True) for n, v in deltas.items()
-            }
-            if not values or sum(values.values(), ZERO) != 0:
-                raise BadAmount("a settlement's amounts must sum to zero")
-            if len({acc.name_key(n) for n in values}) != len(values):
-                raise BadAmount("an account appears twice in a settlement")
-            game = _game(game_id)
+            values, game = settlement(deltas), _game(game_id)
         except Exception as e:
             return defer.fail(e)
         legs = {n: (ZERO, v) for n, v in values.items()}
@@ -288,6 +304,16 @@ class LedgerMixin(StoreBase):
         if self.hub_id is None or row[0] != self.hub_id:
             raise TableNotOpen(f"the table {game_id} belongs to another hub ({row[0]})")
 
+    def _chips_locked(self, cur: _Cursor, game_id: str, account_id: int) -> Decimal | None:
+        """The account's chips at ``game_id`` (``None``: no entry), locked."""
+        row = cur.one(
+            "SELECT amount FROM table_chips WHERE game_id = ? AND account_id = ?"
+            + self.dialect.for_update,
+            game_id,
+            account_id,
+        )
+        return None if row is None else self.dialect.m_out(row[0])
+
     def _bot_account(self, cur: _Cursor, name: str, now: float) -> int:
         """The id of the bot account ``name``, created (no usable password) if missing.
 
@@ -355,15 +381,7 @@ class LedgerMixin(StoreBase):
         for seq, name in enumerate(sorted(legs, key=lambda n: ids[n])):
             account_id = ids[name]
             real_name, balance = state[account_id]
-            table: Decimal | None = None
-            if game_id is not None:
-                row = cur.one(
-                    "SELECT amount FROM table_chips WHERE game_id = ? AND account_id = ?"
-                    + d.for_update,
-                    game_id,
-                    account_id,
-                )
-                table = None if row is None else d.m_out(row[0])
+            table = None if game_id is None else self._chips_locked(cur, game_id, account_id)
             leg = legs[name]
             if leg is None:  # cash out everything
                 if not table:
@@ -574,31 +592,15 @@ class LedgerMixin(StoreBase):
     def _check_hands(self, cur: _Cursor) -> list[str]:
         """Every hand in the history settled exactly once, by its payoffs."""
         m = self.dialect.m_out
-        problems = []
+        problems = [
+            f"hand #{r[0]} of {r[1]} has no hand key, so no settlement"
+            for r in cur.all("SELECT hand_id, game_id FROM hand WHERE hand_key IS NULL")
+        ]
         bad: set[tuple[str, str]] = set()
-        for r in cur.all("SELECT hand_id, game_id FROM hand WHERE hand_key IS NULL"):
-            problems.append(f"hand #{r[0]} of {r[1]} has no hand key, so no settlement")
-        for r in cur.all(
-            "SELECT h.game_id, h.hand_key FROM hand h WHERE h.hand_key IS NOT NULL"
-            " AND NOT EXISTS (SELECT 1 FROM ledger l WHERE l.kind = 'settle'"
-            " AND l.game_id = h.game_id AND l.hand_key = h.hand_key)"
-        ):
-            bad.add((r[0], r[1]))
-            problems.append(f"hand {r[1]} of {r[0]} was never settled")
-        for r in cur.all(
-            "SELECT game_id, hand_key, COUNT(DISTINCT idem_key) FROM ledger"
-            " WHERE kind = 'settle' AND hand_key IS NOT NULL GROUP BY game_id, hand_key"
-            " HAVING COUNT(DISTINCT idem_key) > 1"
-        ):
-            bad.add((r[0], r[1]))
-            problems.append(f"hand {r[1]} of {r[0]} was settled {r[2]} times")
-        for r in cur.all(
-            "SELECT DISTINCT l.game_id, l.hand_key FROM ledger l WHERE l.kind = 'settle'"
-            " AND l.hand_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM hand h"
-            " WHERE h.game_id = l.game_id AND h.hand_key = l.hand_key)"
-        ):
-            bad.add((r[0], r[1]))
-            problems.append(f"hand {r[1]} of {r[0]} was settled but is not in the history")
+        for query, says in HAND_CHECKS:
+            for r in cur.all(query):
+                bad.add((r[0], r[1]))
+                problems.append(f"hand {r[1]} of {r[0]} {says.format(*r[2:])}")
         for r in cur.all(
             "SELECT x.game_id, x.hand_key, x.who, SUM(x.paid), SUM(x.moved) FROM ("
             " SELECT h.game_id, h.hand_key, p.name_key AS who,"
@@ -633,6 +635,20 @@ class LedgerMixin(StoreBase):
             elif r[3] not in live:
                 problems.append(f"{where}: its hub {r[3]} is not alive")
         return problems
+
+
+def settlement(deltas: Mapping[str, Any]) -> dict[str, Decimal]:
+    """A settlement's checked amounts: account name → signed amount, summing to zero.
+
+    :raises hub.store.errors.BadAmount: 400, they do not sum to zero, none are given,
+        or an account appears twice; ``TypeError`` for a float.
+    """
+    values = {n: check_amount(v, allow_zero=True, allow_negative=True) for n, v in deltas.items()}
+    if not values or sum(values.values(), ZERO) != 0:
+        raise BadAmount("a settlement's amounts must sum to zero")
+    if len({acc.name_key(n) for n in values}) != len(values):
+        raise BadAmount("an account appears twice in a settlement")
+    return values
 
 
 def _game(game_id: object) -> str:

@@ -26,7 +26,7 @@ from .base import ZERO, _Cursor
 from .errors import BadAmount, TableNotOpen, UnknownAccount
 from .history import HistoryMixin, _Hand
 from .lease import LeaseMixin
-from .ledger import LedgerMixin, Movement, _game
+from .ledger import LedgerMixin, Movement, _game, settlement
 from .money import amount as check_amount
 
 
@@ -169,13 +169,7 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
             game = _game(game_id)
             if not isinstance(hand_key, str) or not 0 < len(hand_key) <= 128:
                 raise BadAmount("a hand key is 1 to 128 characters")
-            values = {
-                n: check_amount(v, allow_zero=True, allow_negative=True) for n, v in deltas.items()
-            }
-            if not values or sum(values.values(), ZERO) != 0:
-                raise BadAmount("a settlement's amounts must sum to zero")
-            if len({acc.name_key(n) for n in values}) != len(values):
-                raise BadAmount("an account appears twice in a settlement")
+            values = settlement(deltas)
             record = None if hand is None else _Hand.of(**dict(hand))
         except Exception as e:
             return defer.fail(e)
@@ -226,13 +220,8 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
             account_id, real_name, balance = int(row[0]), row[1], d.m_out(row[2])
             if cur.one("SELECT 1 FROM ledger WHERE idem_key = ?", key):
                 return self._outcome(cur, key, "cash_out", game, False, {real_name: ZERO})
-            chips = cur.one(
-                "SELECT amount FROM table_chips WHERE game_id = ? AND account_id = ?"
-                + d.for_update,
-                game,
-                account_id,
-            )
-            held = ZERO if chips is None else d.m_out(chips[0])
+            chips = self._chips_locked(cur, game, account_id)
+            held = ZERO if chips is None else chips
             problem = None
             if held != expected:
                 problem = (

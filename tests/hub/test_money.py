@@ -15,7 +15,7 @@ from hub.money import STORE_DOWN
 from hub.service import HubService
 from hub.store import InsufficientFunds, StoreUnavailable
 from tests.store.conftest import dsn, make_store  # noqa: F401 (the dsn fixture)
-from tests.support import DictRegistry, Recorder
+from tests.support import DictRegistry, Recorder, until
 
 from .chipgame import CoinsFactory, PassBotFactory
 from .faults import Faults
@@ -64,6 +64,16 @@ async def table(hub, seats=("open", "open", "open")):
     return await bounded(
         defer.ensureDeferred(hub.create_game("coins", seats=list(seats), creator="test"))
     )
+
+
+async def two_seated(hub):
+    """A table where ann (seat 0) and bob (seat 1) bought in 100 each."""
+    await account(hub, "ann")
+    await account(hub, "bob")
+    game = await table(hub)
+    await hub.take_seat(game, "ann", 0)
+    await hub.take_seat(game, "bob", 1)
+    return game
 
 
 async def refused(coroutine, error=Exception):
@@ -134,11 +144,7 @@ async def test_seats_are_bought_in_first_and_refusals_move_nothing(hub):
 
 @pytest_twisted.ensureDeferred
 async def test_each_hand_is_settled_once_before_the_next_is_dealt(hub):
-    await account(hub, "ann")
-    await account(hub, "bob")
-    game = await table(hub)
-    await hub.take_seat(game, "ann", 0)
-    await hub.take_seat(game, "bob", 1)
+    game = await two_seated(hub)
     hands = []
     hub.money.on_hand(lambda g, hand, hand_id: hands.append((hand, hand_id)))
     key = game.engine.play({0: D("12.50"), 1: D("-12.50")})
@@ -167,16 +173,13 @@ async def test_each_hand_is_settled_once_before_the_next_is_dealt(hub):
 
 @pytest_twisted.ensureDeferred
 async def test_an_outage_pauses_the_table_refuses_money_and_resumes_by_itself(hub):
-    for name in ("ann", "bob", "cy"):
-        await account(hub, name)
-    game = await table(hub)
+    game = await two_seated(hub)
+    await account(hub, "cy")
     watcher = Recorder()
     game.observe(watcher)
-    await hub.take_seat(game, "ann", 0)
-    await hub.take_seat(game, "bob", 1)
     hub.faults.down = True
     key = game.engine.play({0: D(30), 1: D(-30)})  # the hand in play finishes
-    await until(lambda: game.paused == STORE_DOWN)
+    await until(lambda: game.paused == STORE_DOWN, "paused")
     assert PAUSED in watcher.kinds() and hub.game_json(game)["paused"] == STORE_DOWN
     assert not game.engine.can_deal()
     assert hub.health() == {"status": "degraded", "store": "down", "paused_tables": 1}
@@ -192,7 +195,7 @@ async def test_an_outage_pauses_the_table_refuses_money_and_resumes_by_itself(hu
         hub.leave_seat(game, 0)
     assert game.seats[2].free and len(hub.lobby.games()) == 1
     hub.faults.down = False
-    await until(lambda: game.paused is None)
+    await until(lambda: game.paused is None, "resumed")
     await settled(hub)
     assert RESUMED in watcher.kinds() and game.engine.can_deal()
     assert hub.health()["status"] == "ok"
@@ -204,14 +207,10 @@ async def test_an_outage_pauses_the_table_refuses_money_and_resumes_by_itself(hu
 
 @pytest_twisted.ensureDeferred
 async def test_a_lost_commit_answer_is_applied_once(hub):
-    await account(hub, "ann")
-    await account(hub, "bob")
-    game = await table(hub)
-    await hub.take_seat(game, "ann", 0)
-    await hub.take_seat(game, "bob", 1)
+    game = await two_seated(hub)
     hub.faults.lose_commits = 1  # the settlement is written, its answer lost
     key = game.engine.play({0: D(5), 1: D(-5)})
-    await until(lambda: game.engine.can_deal())
+    await until(lambda: game.engine.can_deal(), "settled")
     await settled(hub)
     assert len(await hub.store.ledger(key=f"hand:{game.id}:{key}")) == 2
     assert await hub.store.chips_at(game.id) == {"ann": D(105), "bob": D(95)}
@@ -219,7 +218,7 @@ async def test_a_lost_commit_answer_is_applied_once(hub):
     await account(hub, "cy")
     hub.faults.lose_commits = 1
     await refused(hub.take_seat(game, "cy", 2), StoreUnavailable)
-    await until(lambda: hub.store.available)
+    await until(lambda: hub.store.available, "the store back")
     await settled(hub)
     assert game.seats[2].free and await balance(hub, "cy") == D(1000)
     await books_balance(hub)
@@ -239,14 +238,3 @@ async def test_a_stack_that_differs_from_the_ledger_is_recorded_not_overwritten(
     assert any("145" in p and "ann" in p for p in hub.money.problems)
     report = await hub.store.ledger_check()
     assert report.ok and len(report.notes) == 1, str(report)
-
-
-async def until(predicate, tries: int = 1000) -> None:
-    """Wait (bounded) until ``predicate()`` holds."""
-    from twisted.internet import task
-
-    for _ in range(tries):
-        if predicate():
-            return
-        await task.deferLater(reactor, 0.01, lambda: None)
-    raise AssertionError("it never happened")

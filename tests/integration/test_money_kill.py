@@ -16,13 +16,14 @@ from decimal import Decimal
 
 import pytest
 import pytest_twisted
-from twisted.internet import defer, reactor, task
+from twisted.internet import defer, reactor
 
 from bots.poker.netplay import NetPlayer, bot_decider
 from hub.client import HubClient
 from tests.hubprocess import HubProcess
 from tests.store.conftest import dsn, make_store  # noqa: F401 (the dsn fixture)
 from tests.store.test_cli_and_crash import gamehub
+from tests.support import until
 
 CYCLES = 50 if os.environ.get("GAMEHUB_SOAK") == "full" else 2
 PLAYERS = ("kim", "lee")
@@ -76,12 +77,7 @@ async def play_until_mid_hand(hub: HubProcess, first: bool) -> tuple[str, list[H
         holder["p"] = p
         players.append(p)
         await bounded(p.take_seat(seat, "100"))
-    for _ in range(3000):
-        if min(p.table.hands for p in players) >= 2:
-            break
-        await task.deferLater(reactor, 0.01, lambda: None)
-    else:
-        raise AssertionError("no hands were played")
+    await until(lambda: min(p.table.hands for p in players) >= 2, "two hands played")
     dealt = sum(1 for u in clients[0].updates.get(gameid, ()) if new_hand(u))
     waiting = clients[0].wait_for(
         lambda u: new_hand(u) and sum(1 for v in clients[0].updates[gameid] if new_hand(v)) > dealt

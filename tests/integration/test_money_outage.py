@@ -18,36 +18,25 @@ from decimal import Decimal
 import pytest
 import pytest_twisted
 import treq
-from twisted.internet import defer, reactor, task, threads, utils
+from twisted.internet import defer, reactor, threads, utils
 
 from bots.poker.netplay import NetPlayer, action_xml, bot_decider
-from hub.client import HubClient, RequestFailed
 from hub.money import STORE_DOWN
 from hub.registry import Registry
 from hub.service import HubService
 from hub.store import open_store
 from hub.store.accounts import ScryptParams
 from tests.hubprocess import ROOT
+from tests.integration.test_poker_xml import player, refused
 from tests.pgserver import temp_postgres
+from tests.support import until
 
 LIMIT = 30.0
 PAUSED = f"paused: {STORE_DOWN}"
 
 
 def bounded(d, seconds: float = LIMIT) -> defer.Deferred:
-    return (
-        defer.ensureDeferred(d).addTimeout(seconds, reactor)
-        if not isinstance(d, defer.Deferred)
-        else d.addTimeout(seconds, reactor)
-    )
-
-
-async def until(predicate, what: str, tries: int = 3000) -> None:
-    for _ in range(tries):
-        if predicate():
-            return
-        await task.deferLater(reactor, 0.01, lambda: None)
-    raise AssertionError(f"never: {what}")
+    return defer.ensureDeferred(d).addTimeout(seconds, reactor)
 
 
 @pytest.fixture
@@ -87,21 +76,6 @@ def hub(postgres, tmp_path):
     if not postgres.running():
         postgres.start()
     pytest_twisted.blockon(bounded(service.stopService()))
-
-
-async def player(hub, name: str) -> HubClient:
-    client = await bounded(HubClient.connect(reactor, "127.0.0.1", hub.bound_ports["xml"]))
-    await bounded(client.create_account(name, "secret-" + name))
-    await bounded(client.login(name, "secret-" + name))
-    return client
-
-
-async def refused(d) -> RequestFailed:
-    try:
-        await bounded(d)
-    except RequestFailed as e:
-        return e
-    raise AssertionError("not refused")
 
 
 async def health(hub) -> dict:

@@ -18,6 +18,7 @@ from hub.store import LoginFailed, StoreUnavailable, TableNotOpen
 from .conftest import make_store, open_tables
 from .test_accounts import fails
 from .test_cli_and_crash import gamehub
+from .test_ledger import check
 
 D = Decimal
 
@@ -39,12 +40,6 @@ async def two_at_a_table(store, game="g1"):
     for name in ("ann", "bob"):
         await store.create_account(name, "secret1")
         await store.buy_in(name, game, "100", f"in-{name}-{game}")
-
-
-async def check(store):
-    report = await store.ledger_check()
-    assert report.ok, str(report)
-    return report
 
 
 @pytest_twisted.ensureDeferred
