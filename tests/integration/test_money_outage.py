@@ -78,9 +78,13 @@ def hub(postgres, tmp_path):
     pytest_twisted.blockon(bounded(service.stopService()))
 
 
-async def health(hub) -> dict:
-    response = await bounded(treq.get(f"http://127.0.0.1:{hub.bound_ports['web']}/api/health"))
+async def get(hub, path: str):
+    response = await bounded(treq.get(f"http://127.0.0.1:{hub.bound_ports['web']}{path}"))
     return json.loads(await bounded(treq.content(response)))
+
+
+async def health(hub) -> dict:
+    return await get(hub, "/api/health")
 
 
 @pytest_twisted.ensureDeferred
@@ -119,6 +123,7 @@ async def test_the_server_stops_mid_hand_and_comes_back(hub, postgres):
     for client in (alice, bob):  # the player and the watcher are told
         await bounded(client.wait_for(lambda u: u.description == PAUSED))
     await until(lambda: STORE_DOWN in lobby_rows, "the lobby told")
+    assert [g["paused"] for g in await get(hub, "/api/games")] == [STORE_DOWN]  # web lobby
     state = await health(hub)
     assert (state["status"], state["store"], state["paused_tables"]) == ("degraded", "down", 1)
     # new tables, buy-ins and leaving are refused, clearly
@@ -161,7 +166,7 @@ async def test_the_server_stops_mid_hand_and_comes_back(hub, postgres):
     )
     balance = (await hub.store.get_account("alice")).balance
     assert balance - Decimal(800) == Decimal(200) + payoffs  # buy-in plus settled payoffs
-    assert me.errors == []
+    assert me.errors == [] and alice.invalid == [] and bob.invalid == []
     report = await hub.store.ledger_check()
     assert report.ok, str(report)
     out, err, code = await bounded(
