@@ -499,7 +499,8 @@ class GameInstance:
                 self.engine.seat_player(index, name, buyins[index])
             else:
                 self.engine.seat_player(index, name)
-        self.lobby.changed(self)
+        if self.bot_names():
+            self.lobby.changed(self)  # the listing shows the bots now
 
     def seat_bot(
         self, seat: int, bot_name: str, player: str | None = None, buyin: Any = None

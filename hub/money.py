@@ -169,7 +169,7 @@ class TableMoney:
                 d: defer.Deferred = defer.Deferred()
                 table.waiters.append(d)
                 waits.append(d)
-        return defer.DeferredList(waits).addCallback(lambda _: None)
+        return defer.DeferredList(waits, consumeErrors=True).addCallback(lambda _: None)
 
     async def stop(self, timeout: float) -> int:
         """Wait (at most ``timeout`` seconds) for the queued movements; then stop

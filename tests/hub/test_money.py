@@ -113,6 +113,13 @@ async def test_a_table_whose_bot_cannot_be_funded_is_refused_whole(hub):
     assert await balance(hub, "bot.pass-2") == D(1000)
     assert await balance(hub, "bot.pass") == D(100)  # its buy-in went back
     assert [h for h in await hub.store.hubs() if h["tables"]] == []  # closed
+    # the same bot added to a seat later: not seated, nothing moved
+    game = await table(hub, ["open", "open"])
+    assert await hub.add_bot(game, "pass", 1) == (1, "pass")
+    e = await refused(hub.add_bot(game, "pass", 0), Conflict)  # it would play as pass-2
+    assert "not a bot's" in e.reason and game.seats[0].free
+    await settled(hub)
+    assert await balance(hub, "bot.pass-2") == D(1000)
     await books_balance(hub)
 
 
@@ -238,3 +245,20 @@ async def test_a_stack_that_differs_from_the_ledger_is_recorded_not_overwritten(
     assert any("145" in p and "ann" in p for p in hub.money.problems)
     report = await hub.store.ledger_check()
     assert report.ok and len(report.notes) == 1, str(report)
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_hub_stopping_during_an_outage_leaves_the_chips_to_recovery(hub):
+    game = await two_seated(hub)
+    hub.faults.down = True
+    game.engine.play({0: D(10), 1: D(-10)})
+    await until(lambda: game.paused == STORE_DOWN, "paused")
+    assert await bounded(defer.ensureDeferred(hub.money.stop(0.05))) == 1  # bounded wait
+    # the ledger still holds the stacks of before the unsettled hand: what recovery returns
+    operator = make_store(hub.store.dsn)
+    await operator.start(recover=False)
+    try:
+        assert await operator.chips_at(game.id) == {"ann": D(100), "bob": D(100)}
+        assert await operator.hands(game_id=game.id) == []
+    finally:
+        await operator.stop()
