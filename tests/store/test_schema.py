@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from decimal import Decimal as D
 
 import pytest_twisted
 
@@ -28,10 +29,30 @@ async def test_fresh_database_gets_the_newest_schema(store):
 async def test_an_older_database_is_upgraded_keeping_its_data(dsn):
     old = make_store(dsn)
     assert await old.migrate(1) == (0, 1)
-    # a version-1 hub: accounts and the ledger, no history tables yet
-    await old.recover()
+    # a version-1 hub: accounts and the ledger, no history tables yet, no chip tables
     await old.create_account("ann", "secret1")
-    await old.buy_in("ann", "g1", "10", "k1")
+
+    def v1_buy_in(cur):  # what a version-1 hub wrote for a buy-in of 10.00
+        d, now = old.dialect, old._now()
+        cur.run("UPDATE account SET balance = ? WHERE name_key = 'ann'", d.m_in(D("990.00")))
+        cur.run(
+            "INSERT INTO table_chips (game_id, account_id, amount, since)"
+            " SELECT 'g1', id, ?, ? FROM account WHERE name_key = 'ann'",
+            d.m_in(D("10.00")),
+            d.t_in(now),
+        )
+        cur.run(
+            "INSERT INTO ledger (idem_key, seq, kind, account_id, account_name, game_id,"
+            " balance_delta, table_delta, balance_after, created)"
+            " SELECT 'k1', 0, 'buy_in', id, name, 'g1', ?, ?, ?, ? FROM account"
+            " WHERE name_key = 'ann'",
+            d.m_in(D("-10.00")),
+            d.m_in(D("10.00")),
+            d.m_in(D("990.00")),
+            d.t_in(now),
+        )
+
+    await old._run(v1_buy_in)
     await old.stop()
 
     new = make_store(dsn)

@@ -14,7 +14,7 @@ from twisted.logger import Logger
 from twisted.web.server import NOT_DONE_YET
 
 from hub.model import OVER, GameError
-from hub.money import TAKE_SEAT, plays_for_chips
+from hub.money import plays_for_chips
 
 from .api import Games, JSONResource, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
@@ -142,7 +142,7 @@ def needs_account(game: Any) -> bool:
 
 def type_needs_account(factory: Any) -> bool:
     """Whether people must be logged in to sit at games of this factory's type: those
-    whose chips the hub's cashier keeps in the ledger."""
+    whose chips the hub's table money keeps in the ledger."""
     return plays_for_chips(factory)
 
 
@@ -234,15 +234,17 @@ class WebGames(WebResource, Games):
         name = body.get("name")
         if isinstance(name, str) and not name.strip():
             name = None
-        game = self.hub.lobby.create_game(
-            body["type"],
-            name=name,
-            variant=body.get("variant") or None,
-            seats=body.get("seats"),
-            options=body.get("options"),
-            creator=session.name if session is not None else "api",
+        d = defer.ensureDeferred(
+            self.hub.create_game(
+                body["type"],
+                name=name,
+                variant=body.get("variant") or None,
+                seats=body.get("seats"),
+                options=body.get("options"),
+                creator=session.name if session is not None else "api",
+            )
         )
-        return 201, self.hub.game_json(game)
+        return d.addCallback(lambda game: (201, self.hub.game_json(game)))
 
     def _body(self, request: Any) -> dict[str, Any]:
         request.content.seek(0)
@@ -270,21 +272,15 @@ class WebGames(WebResource, Games):
             raise GameError(
                 f"log in to sit at a {game.type} table: the chips come from your account", 401
             )
-        money = getattr(self.hub, "money", None)
-        if money is None or not needs_account(game):
-            seat = game.take_seat(session.name, wanted, kind="human")
-            session.seats[game.id] = seat
-            return 200, {"seat": seat, "game": self.hub.game_json(game)}
-        # a chip game: the cashier moves the buy-in from the account, then seats
-        action: dict[str, Any] = {"index": TAKE_SEAT, "seat": wanted}
-        if body.get("amount") is not None:
-            action["amount"] = str(body["amount"])
+        # at a chip table the buy-in moves from the account before the seat is taken
+        d = defer.ensureDeferred(
+            self.hub.take_seat(game, session.name, wanted, kind="human", buyin=body.get("amount"))
+        )
 
-        def seated(seat: Any) -> tuple[int, dict[str, Any]]:
+        def seated(seat: int) -> tuple[int, dict[str, Any]]:
             session.seats[game.id] = seat
             return 200, {"seat": seat, "game": self.hub.game_json(game)}
 
-        d = defer.ensureDeferred(money.game_action(game, session.name, None, action, kind="human"))
         return d.addCallback(seated)
 
     def _act(self, request: Any, game: Any) -> Any:
@@ -312,7 +308,7 @@ class WebGames(WebResource, Games):
         session = self.session_for_write(request)
         assert session is not None
         seat = self._my_seat(session, game)
-        game.leave_seat(seat)
+        self.hub.leave_seat(game, seat)
         session.seats.pop(game.id, None)
         return 200, {"left": seat, "game": self.hub.game_json(game)}
 
@@ -325,8 +321,13 @@ class WebGames(WebResource, Games):
             raise GameError("'seat' must be a seat number", 400)
         if not isinstance(bot, str):
             raise GameError("'bot' must be a bot name", 400)
-        name = game.seat_bot(seat, bot)
-        return 200, {"seat": seat, "player": name, "game": self.hub.game_json(game)}
+        d = defer.ensureDeferred(self.hub.add_bot(game, bot, seat, body.get("amount")))
+        return d.addCallback(
+            lambda seated: (
+                200,
+                {"seat": seated[0], "player": seated[1], "game": self.hub.game_json(game)},
+            )
+        )
 
 
 class LobbyEvents(WebResource):

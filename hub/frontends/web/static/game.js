@@ -122,6 +122,7 @@ const GamePage = (() => {
     const g = state.game;
     if (turnTimer) { clearInterval(turnTimer); turnTimer = null; }
     if (g.state === "over") { clear($("turn"), "Game over."); return; }
+    if (g.paused) { clear($("turn"), el("span", {id: "paused"}, "paused: " + g.paused)); return; }
     if (g.state === "waiting") { clear($("turn"), "Waiting for players to take the free seats."); return; }
     const t = state.turn;
     if (!t) { clear($("turn"), "Running."); return; }
@@ -164,7 +165,7 @@ const GamePage = (() => {
     document.title = g.name + " · Gamehub";
     $("title").textContent = g.name;
     clear($("subtitle"), g.type + (g.variant ? " · " + g.variant : "") + " · ",
-      el("span", {class: "state-" + g.state, id: "game-state"}, g.state), " · id ",
+      el("span", {class: "state-" + g.state, id: "game-state"}, g.paused ? "paused: " + g.paused : g.state), " · id ",
       el("span", {class: "gameid"}, g.id),
       g.frontends.includes("mnm") ? " (MNM Game-ID)" : "",
       state.seat !== null ? " · you are seat " + state.seat : " · watching");

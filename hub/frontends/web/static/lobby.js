@@ -39,7 +39,7 @@
         el("td", {}, g.type), el("td", {}, g.name),
         el("td", {}, players(g) + "/" + g.seats.length),
         el("td", {}, g.seats.map(s => s.player || s.kind).join(", ")),
-        el("td", {class: "state-" + g.state}, g.state),
+        el("td", {class: "state-" + g.state}, g.paused ? "paused: " + g.paused : g.state),
         el("td", {}, g.frontend), el("td", {}, g.observers),
         el("td", {class: "small"}, Hub.time(g.created)))));
     $("empty").hidden = rows.length > 0;
@@ -95,7 +95,8 @@
     clear(box,
       el("h2", {}, g.name),
       el("p", {}, el("b", {}, g.type), g.variant ? " · " + g.variant : "", " · ",
-        el("span", {class: "state-" + g.state}, g.state), " · front end " + g.frontend),
+        el("span", {class: "state-" + g.state}, g.paused ? "paused: " + g.paused : g.state),
+        " · front end " + g.frontend),
       el("p", {}, "Game id: ", el("span", {class: "gameid", id: "detail-id"}, g.id)),
       mnm ? el("p", {class: "small"}, "MNM clients: paste this Game-ID into your client",
         g.port ? " and connect to port " + g.port : "", ".") : null,
