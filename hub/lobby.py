@@ -21,10 +21,12 @@ from twisted.logger import Logger
 from zope.interface import implementer
 from zope.interface.verify import verifyObject
 
-from hub.interfaces import IBot, IGame, IGameObserver, ILobbyListener
+from hub.interfaces import IBot, IChipGame, IChipGameFactory, IGame, IGameObserver, ILobbyListener
 from hub.model import (
     GAME_OVER,
     OVER,
+    PAUSED,
+    RESUMED,
     RUNNING,
     SEAT_OPEN,
     STATE,
@@ -265,7 +267,9 @@ class GameInstance:
         self._log: deque[LoggedEvent] = deque(maxlen=max(1, lobby.event_log))
         self.log_dropped = 0
         self._turn: dict[str, Any] | None = None
-        self._bots_attached = False
+        self._bots_seated = False
+        #: why the table deals no new hand now (``None``: it plays on); see :meth:`pause`
+        self.paused: str | None = None
         self.transcript = lobby.transcripts.for_game(game_id) if lobby.transcripts else None
         context = GameContext(
             clock=lobby.clock, emit=self._emit, rng=lobby.game_rng(), game_id=game_id
@@ -275,6 +279,11 @@ class GameInstance:
         self.engine = engine
         #: the public view before anything happened: where a replay starts
         self.start_view = engine.view(None)
+        #: the engine as a chip game (its factory provides ``IChipGameFactory``), else None
+        self.chips: IChipGame | None = None
+        if IChipGameFactory.providedBy(factory):
+            verifyObject(IChipGame, engine)
+            self.chips = engine
 
     # -- state ------------------------------------------------------------------------
 
@@ -282,6 +291,33 @@ class GameInstance:
     def state(self) -> str:
         """``waiting``, ``running`` or ``over``."""
         return str(self.engine.state)
+
+    def pause(self, reason: str) -> None:
+        """Show everyone why the table deals no new hand (players, watchers, lobby):
+        a :data:`hub.model.PAUSED` event; ``paused`` in the lobby's listing."""
+        if self.paused == reason:
+            return
+        self.paused = reason
+        if self.transcript is not None:
+            self.transcript.note(f"paused: {reason}")
+        self._emit(GameEvent(PAUSED, {"reason": reason}))
+        self.lobby.changed(self)
+
+    def resume(self) -> None:
+        """The pause is over (a :data:`hub.model.RESUMED` event)."""
+        if self.paused is None:
+            return
+        self.paused = None
+        if self.transcript is not None:
+            self.transcript.note("resumed")
+        self._emit(GameEvent(RESUMED, {}))
+        self.lobby.changed(self)
+
+    def _check_paid(self, buyin: Any) -> None:
+        """A chip game's chips come through the hub's table money (which passes the
+        buy-in it moved in the ledger): nobody sits without one."""
+        if self.chips is not None and self.lobby.money is not None and buyin is None:
+            raise Conflict(f"seats at {self.type} tables are taken through the hub's table money")
 
     def seat_of(self, player: str) -> int | None:
         """The seat where ``player`` sits (and is still present), or ``None``."""
@@ -309,7 +345,7 @@ class GameInstance:
 
     def watch(self, service: Any) -> None:
         """Send ``service`` (an :class:`IGameObserver` of the hub itself, e.g. the
-        cashier of :mod:`hub.money`) every public event, first; it is no observer (not
+        table money of :mod:`hub.money`) every public event, first; it is no observer (not
         counted, no lobby change)."""
         self._services.append(service)
 
@@ -456,6 +492,7 @@ class GameInstance:
             raise BadAction("a player name is 1 to 64 printable characters")
         if self.seat_of(player) is not None:
             raise Conflict(f"{player} already sits in game {self.id}")
+        self._check_paid(buyin)
         free = self.free_seats(kind)
         if seat is None:
             if not free:
@@ -492,6 +529,20 @@ class GameInstance:
         self.engine.leave(seat)
         self.lobby.changed(self)
 
+    def add_chips(self, seat: int, amount: Any) -> None:
+        """The player at ``seat`` of a chip game adds ``amount`` chips (the hub's table
+        money calls this after moving them in the ledger).
+
+        :raises hub.model.GameError: not a chip game, nobody there, or not now.
+        """
+        if self.chips is None:
+            raise BadAction(f"{self.type} is not played for chips")
+        if not 0 <= seat < len(self.seats) or self.seats[seat].free:
+            raise NotFound(f"nobody sits at seat {seat} of game {self.id}")
+        self.chips.add_chips(seat, amount)
+        if self.transcript is not None:
+            self.transcript.note(f"seat {seat} added {amount} chips")
+
     def act(self, seat: int, action: Mapping[str, Any]) -> None:
         """The player at ``seat`` acts; see :meth:`hub.interfaces.IGame.act`."""
         if not isinstance(action, Mapping):
@@ -512,12 +563,40 @@ class GameInstance:
         """The result once the game is over."""
         return self.engine.result()
 
-    def attach_bots(self) -> None:
-        """Seat the bots the game was created with (once; the lobby does it on
-        creation unless told to wait, so a creator may sit down first)."""
-        if self._bots_attached:
+    def free_name(self, base: str) -> str:
+        """``base``, or ``base-2``, ``base-3``... : the first no player here has."""
+        taken = {s.player for s in self.seats if s.player}
+        name, n = base, 2
+        while name in taken:
+            name, n = f"{base}-{n}", n + 1
+        return name
+
+    def bot_names(self) -> dict[int, str]:
+        """The player names the bots of the seats created for them play under
+        (``caller``, ``caller-2``...; none a player seated before them has), by seat."""
+        taken = {s.player for s in self.seats if s.player and s.kind != "bot"}
+        names: dict[int, str] = {}
+        for seat in self.seats:
+            if seat.kind == "bot":
+                name, n = seat.bot or "bot", 2
+                while name in names.values() or name in taken:
+                    name, n = f"{seat.bot}-{n}", n + 1
+                names[seat.index] = name
+        return names
+
+    def seat_bots(self, buyins: Mapping[int, Any] | None = None) -> None:
+        """Seat the bots of the seats created for them (``bot:<name>``), under
+        :meth:`bot_names`, once.  The lobby does it on creation unless told to wait
+        (``create_game(seat_bots=False)``): so that a creator sits down before the bots
+        start, or so that the hub's table money funds them first.  ``buyins`` (chip
+        games): seat → the buy-in the hub moved."""
+        if self._bots_seated:
             return
-        self._bots_attached = True
+        buyins = buyins or {}
+        for seat in self.seats:
+            if seat.kind == "bot":
+                self._check_paid(buyins.get(seat.index))
+        self._bots_seated = True
         for seat in self.seats:
             if seat.kind == "bot":
                 factory = self.lobby.registry.bot_factory(seat.bot)
@@ -533,22 +612,23 @@ class GameInstance:
                         self.lobby.bot_deadline,
                     )
                 )
-        taken: set[str] = set()
-        for seat in self.seats:
-            if seat.kind == "bot":
-                name, n = seat.bot or "bot", 2
-                while name in taken:
-                    name, n = f"{seat.bot}-{n}", n + 1
-                taken.add(name)
-                seat.player = name
-                self.engine.seat_player(seat.index, name)
+        for index, name in self.bot_names().items():
+            seat = self.seats[index]
+            seat.player = name
+            if index in buyins:
+                self.engine.seat_player(index, name, buyins[index])
+            else:
+                self.engine.seat_player(index, name)
+        if self.bot_names():
+            self.lobby.changed(self)  # the listing shows the bots now
 
     def seat_bot(
         self, seat: int, bot_name: str, player: str | None = None, buyin: Any = None
     ) -> str:
-        """Give the free seat ``seat`` to the in-hub bot ``bot_name``; returns its player name
-        (``player`` if given and free).  ``buyin`` (chip games) goes to
-        ``IGame.seat_player`` when given.
+        """Give the free seat ``seat`` to the in-hub bot ``bot_name``; returns its player
+        name: ``player`` if given (a :class:`~hub.model.Conflict` when someone here has
+        it), else the first free of ``bot_name``, ``bot_name-2``...  ``buyin`` (chip
+        games) goes to ``IGame.seat_player`` when given.
 
         :raises hub.model.GameError: no such free seat, unknown bot, or a bot that does
             not play this game.
@@ -560,15 +640,15 @@ class GameInstance:
             raise Conflict(f"seat {seat} of game {self.id} is not free")
         if not isinstance(bot_name, str) or not re.fullmatch(r"[a-z0-9-]{1,64}", bot_name):
             raise BadAction("a bot name is 1 to 64 characters [a-z0-9-]")
+        self._check_paid(buyin)
         factory = self.lobby.registry.bot_factory(bot_name)
         if self.type not in tuple(factory.games):
             raise BadAction(f"bot {bot_name} does not play {self.type}")
+        if player is not None and any(s.player == player for s in self.seats):
+            raise Conflict(f"{player} plays in game {self.id} already")
         bot = factory.create(self.type, seat, dict(self.config.options))
         verifyObject(IBot, bot)
-        taken = {s.player for s in self.seats if s.player}
-        name, n = player or bot_name, 2
-        while name in taken:
-            name, n = f"{bot_name}-{n}", n + 1
+        name = player or self.free_name(bot_name)
         driver = BotDriver(
             self, seat, bot, self.lobby.bot_runner, self.lobby.clock, self.lobby.bot_deadline
         )
@@ -611,6 +691,7 @@ class GameInstance:
             "observers": self.observer_count,
             "watchers": self.watchers(),
             "created": datetime.fromtimestamp(self.created, UTC).isoformat(),
+            "paused": self.paused,
         }
         if self.state == OVER:
             data["result"] = self.result()
@@ -662,6 +743,9 @@ class Lobby:
         self._reapers: dict[str, Any] = {}
         self._over_hooks: list[Callable[[GameInstance, GameEvent], Any]] = []
         self._counter = 0
+        #: the hub's table money (:class:`hub.money.TableMoney`), when chips are real:
+        #: chip tables are then created, and seats at them taken, through it
+        self.money: Any = None
 
     # -- ids and randomness ---------------------------------------------------------------
 
@@ -691,14 +775,14 @@ class Lobby:
         seats: Sequence[Any] | None = None,
         options: Mapping[str, Any] | None = None,
         creator: str | None = None,
-        start_bots: bool = True,
+        seat_bots: bool = True,
     ) -> GameInstance:
         """Create a game of type ``type_name``; see the JSON API's ``POST /api/games``.
 
-        ``start_bots=False`` leaves the bots standing until
-        :meth:`GameInstance.attach_bots` (the creator sits down first, so bots do not
-        start without them).
-
+        :param seat_bots: seat the bots of ``bot:<name>`` seats now (``False``: they
+            stand until the caller seats them with :meth:`GameInstance.seat_bots`: after
+            the creator sat down, so the bots do not start without them, or once the
+            table money funded them).
         :raises hub.model.GameError: unknown type or bot, bad variant, seats or name.
         """
         if not isinstance(type_name, str):
@@ -745,13 +829,12 @@ class Lobby:
                 f"seats={list(seats)} creator={creator}"
             )
         self._notify("created", game)
-        if not start_bots:
-            return game
-        try:
-            game.attach_bots()
-        except BaseException:
-            self.remove(game.id)
-            raise
+        if seat_bots:
+            try:
+                game.seat_bots()
+            except BaseException:
+                self.remove(game.id)
+                raise
         return game
 
     def get(self, game_id: str) -> GameInstance:

@@ -19,6 +19,7 @@ from hub.chat import ChatService
 from hub.frontends.xml import codec
 from hub.lobby import Lobby
 from hub.model import BadAction, Conflict, GameError, NotFound
+from hub.service import Seating
 from hub.transcript import Transcripts
 from tests.support import DictRegistry
 
@@ -92,8 +93,11 @@ class MemoryStore:
         return {k: a.balance for k, a in self.accounts.items()}
 
 
-class FakeHub:
-    """The attributes of ``HubService`` a front end uses, built from real parts."""
+class FakeHub(Seating):
+    """The attributes of ``HubService`` a front end uses, built from real parts
+    (without table money: chip games play for play chips here)."""
+
+    money = None
 
     def __init__(self, data: Path, store: Any = None, **options: Any) -> None:
         self.reactor = MemoryReactorClock()

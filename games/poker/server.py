@@ -11,15 +11,19 @@ Actions are mappings that mirror the XML ``texasmessage/action`` indices::
     {"index": 4, "amount": "40"}                   raise to 40 (no limit, pot limit)
     {"index": 10, "discarded": [0, 3]}             change the first and fourth card
     {"index": 5, "amount": "1"}                    post blinds automatically from now on
-    {"index": 11, "seat": 3, "amount": "200", "name": "ann"}   take seat 3, buy in 200
-    {"index": 11, "seat": 3, "amount": "200"}      (from seat 3) add 200 chips between hands
+
+Chips come onto the table only through :meth:`PokerGame.seat_player` (with a buy-in)
+and :meth:`PokerGame.add_chips`, which the hub's table money calls after moving them in
+the ledger (:class:`hub.interfaces.IChipGame`); taking a seat (11) or adding a bot (13)
+as an action is refused.
 
 Events (``kind``: data; amounts are decimal strings; ``type`` is the XML event type):
 
-- ``buyin`` {seat, name, amount}: chips moved from the account to the table (taking a
-  seat, or adding chips between hands).
-- ``cashout`` {seat, name, amount}: chips go back from the table to the account (a
-  player left; at the end of the hand when they were in it; or the game stopped).
+- ``buyin`` {seat, name, amount}: chips came onto the table (taking a seat, or adding
+  chips between hands).
+- ``cashout`` {seat, name, amount} (:data:`hub.model.CASH_OUT`): chips go back from
+  the table to the account (a player left; at the end of the hand when they were in
+  it; or the game stopped).
 - ``seat`` {seat, name, what: taken | addchips | leaving | left | sitout | sitin,
   amount} (type 8).
 - ``hand`` {handid, number, button, smallblindseat, bigblindseat, commitment} (type 0).
@@ -30,8 +34,11 @@ Events (``kind``: data; amounts are decimal strings; ``type`` is the XML event t
 - ``pots`` {stage, pots: [{amount, seats}]} (type 4).
 - ``show`` {seat, cards, text} (type 5), ``award`` {seat, amount, pot, text} (type 6).
 - ``handover`` {handid, deltas {seat: amount}, names, stacks, seed, commitment}
-  (type 7): the hand's result; ``deltas`` add up to zero.  The full record (with
-  every hole card, so it is not broadcast) is :meth:`PokerGame.hand_record`.
+  (type 7, :data:`hub.model.HAND_OVER`): the hand's result; ``deltas`` add up to zero.
+  The full record (with every hole card, so it is not broadcast) is
+  :meth:`PokerGame.hand_record`, and what the history keeps :meth:`PokerGame.hand_summary`.
+  Once the hub holds hands (:meth:`PokerGame.hold_hands`), the next hand is dealt only
+  after :meth:`PokerGame.settled`.
 - ``timeout`` {seat, decision} (type 9).
 - ``turn`` {seat, decision, legal, timeleft_ms, tocall} (type 10), for every decision.
 - ``over`` {result} when the table closes (empty-table timer, or :meth:`stop`).
@@ -46,9 +53,11 @@ from typing import Any
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IGame, IGameFactory, IGameOptions, IWebView
+from hub.interfaces import IChipGame, IChipGameFactory, IGameOptions, IWebView
 from hub.model import (
+    CASH_OUT,
     GAME_OVER,
+    HAND_OVER,
     OVER,
     RUNNING,
     SEAT_OPEN,
@@ -56,12 +65,14 @@ from hub.model import (
     TURN,
     WAITING,
     BadAction,
+    BuyinRange,
     Conflict,
     GameConfig,
     GameContext,
     GameError,
     GameEvent,
     GameOption,
+    HandSummary,
     IllegalAction,
 )
 
@@ -194,7 +205,7 @@ def table_config(
     return cfg, opts
 
 
-@implementer(IGame)
+@implementer(IChipGame)
 class PokerGame:
     """One poker table in the hub (see the module docstring for actions and events).
 
@@ -222,6 +233,8 @@ class PokerGame:
         self._seed: bytes | None = None
         self._commitment: str | None = None
         self.hands: list[rules.HandRecord] = []  #: finished hands (the last 100)
+        self._holding = False  # deal only settled hands' successors (hold_hands)
+        self._unsettled: set[str] = set()
         self._start_empty_timer()
 
     # -- IGame --------------------------------------------------------------------------
@@ -229,11 +242,14 @@ class PokerGame:
     @property
     def state(self) -> str:
         """``running`` while a hand is played (or the next one is due after the pause
-        between hands), ``waiting`` while fewer players than it takes to deal sit in
-        (who sits there is in the view), ``over`` when the table closed."""
+        between hands, or after the last hand is settled), ``waiting`` while fewer
+        players than it takes to deal sit in (who sits there is in the view), ``over``
+        when the table closed."""
         if self._over:
             return OVER
-        if self.table.in_hand or (self._timer is not None and self.table.can_start_hand()):
+        if self.table.in_hand:
+            return RUNNING
+        if (self._timer is not None or self._unsettled) and self.table.can_start_hand():
             return RUNNING
         return WAITING
 
@@ -272,6 +288,38 @@ class PokerGame:
         self._cancel_empty_timer()
         self._flush()
         self._maybe_start()
+
+    def add_chips(self, seat: int, amount: Any) -> None:
+        """The player at ``seat`` adds ``amount`` chips (between hands; the stack may not
+        exceed ``max_buyin``).  Emits ``buyin`` and ``seat`` (addchips).
+
+        :raises hub.model.GameError: nobody there, a bad amount, or not now.
+        """
+        if self._over:
+            raise IllegalAction("this table is closed")
+        if seat not in self.table.players:
+            raise IllegalAction(f"nobody sits at seat {seat}")
+        try:
+            value = rules.money(amount, "amount")
+        except (TypeError, ValueError) as e:
+            raise BadAction(str(e)) from None
+        self._add_chips(seat, value)
+
+    def hold_hands(self) -> None:
+        """From now on deal no new hand until the last one is :meth:`settled`."""
+        self._holding = True
+
+    def settled(self, hand: str) -> None:
+        """The hub's ledger has settled ``hand``: deal on when nothing else waits."""
+        self._unsettled.discard(hand)
+        if not self._unsettled:
+            self._maybe_start()
+        self._announce_state()
+
+    def hand_summary(self, hand: str) -> HandSummary | None:
+        """What the hand history keeps of ``hand`` (:func:`.history.summary`)."""
+        rec = self._find(hand)
+        return None if rec is None else history.summary(rec)
 
     def _add_chips(self, seat: int, amount: Decimal | None) -> None:
         if amount is None:
@@ -316,19 +364,10 @@ class PokerGame:
                 amount = rules.money(amount)
             except (TypeError, ValueError) as e:
                 raise BadAction(str(e)) from None
-        if index == rules.TAKE_SEAT:
-            target, name = action.get("seat", seat), action.get("name")
-            if not isinstance(target, int) or isinstance(target, bool):
-                raise BadAction("take seat needs a seat number")
-            if seat is not None and target == seat and seat in self.table.players:
-                self._add_chips(seat, amount)  # seated already: a top-up
-                return
-            if not isinstance(name, str) or not name:
-                raise BadAction("take seat needs a name")
-            self.seat_player(target, name, amount)
-            return
-        if index == rules.ADD_BOT:
-            raise IllegalAction("bots are seated through the lobby (add bot)")
+        if index in (rules.TAKE_SEAT, rules.ADD_BOT):
+            raise IllegalAction(
+                "chips come to the table through the hub: take a seat or add a bot there"
+            )
         if seat not in self.table.players:
             raise IllegalAction(f"nobody sits at seat {seat}")
         try:
@@ -547,8 +586,9 @@ class PokerGame:
         self._empty_timer = None
 
     def _maybe_start(self) -> None:
-        """Deal a hand when none runs, no pause is pending and enough players sit in."""
-        if self._over or self.table.in_hand or self._timer is not None:
+        """Deal a hand when none runs, no pause is pending, the last hand is settled
+        (when the hub holds hands) and enough players sit in."""
+        if self._over or self.table.in_hand or self._timer is not None or self._unsettled:
             return
         if not self.table.can_start_hand():
             return
@@ -580,14 +620,16 @@ class PokerGame:
         """Turn new engine records into events; announce the next decision."""
         hand_over = changed = False
         for rec in self.table.drain():
+            if rec.kind == "handover":
+                self._file_hand()  # its record is there when its event goes out
+                hand_over = True
             for event in self._events(rec):
                 self._emit(event)
             if rec.kind not in PASSIVE:
                 changed = True
-            if rec.kind == "handover":
-                hand_over = True
         if hand_over:
-            self._hand_over()
+            self._cancel_timer()
+            self._timer = self._reactor.callLater(self.options["showdown_pause"], self._next_hand)
         if changed or (self.table.turn is not None and self._deadline is None):
             self._announce()
         if not self.table.players:
@@ -629,7 +671,8 @@ class PokerGame:
             )
         )
 
-    def _hand_over(self) -> None:
+    def _file_hand(self) -> None:
+        """Keep the finished hand's record (with the shuffle's commitment and seed)."""
         rec = self.table.last_hand
         assert rec is not None
         rec = rec.with_extra(
@@ -642,8 +685,8 @@ class PokerGame:
         self.table.last_hand = rec
         self.hands.append(rec)
         del self.hands[:-100]
-        self._cancel_timer()
-        self._timer = self._reactor.callLater(self.options["showdown_pause"], self._next_hand)
+        if self._holding:
+            self._unsettled.add(rec.hand_id)
 
     def _events(self, rec: rules.Record) -> list[GameEvent]:
         """The events of one engine record."""
@@ -660,7 +703,7 @@ class PokerGame:
             if k == "leave":
                 out.append(
                     GameEvent(
-                        "cashout", {"seat": rec.seat, "name": rec.text, "amount": str(rec.amount)}
+                        CASH_OUT, {"seat": rec.seat, "name": rec.text, "amount": str(rec.amount)}
                     )
                 )
                 out.append(GameEvent(SEAT_OPEN, {"seat": rec.seat}))
@@ -784,7 +827,7 @@ class PokerGame:
             names = {s: n for s, n, _ in last.players} if last is not None else {}
             return [
                 GameEvent(
-                    "handover",
+                    HAND_OVER,
                     {
                         "handid": rec.text,
                         "deltas": {str(s): str(d) for s, d in deltas.items()},
@@ -832,7 +875,7 @@ class WebView:
 
 
 class _PokerFactory:
-    """Common parts of the poker game factories."""
+    """Common parts of the poker game factories: chip games (table stakes)."""
 
     variants: tuple[str, ...] = ("fixed-limit", "no-limit", "pot-limit")
     frontends: tuple[str, ...] = ("xml", "web")
@@ -852,6 +895,15 @@ class _PokerFactory:
         """
         return PokerGame(config, context, self.rules_variant)
 
+    def buyin_range(self, config: GameConfig) -> BuyinRange:
+        """The table's ``min_buyin``, ``buyin`` and ``max_buyin`` (defaults: one big
+        blind, 100 big blinds, none).
+
+        :raises hub.model.GameError: for options the table does not accept.
+        """
+        _, opts = table_config(self.rules_variant, config.variant, config.seats, config.options)
+        return BuyinRange(opts["min_buyin"], opts["buyin"], opts["max_buyin"])
+
     def adapter(self, frontend: str) -> Any:
         """The XML front end's ``texasmessage`` adapter; ``None`` for other front ends."""
         if frontend == "xml":
@@ -863,7 +915,7 @@ class _PokerFactory:
         return None
 
 
-@implementer(IGameFactory, IGameOptions)
+@implementer(IChipGameFactory, IGameOptions)
 class TexasHoldemFactory(_PokerFactory):
     """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats."""
 
@@ -874,7 +926,7 @@ class TexasHoldemFactory(_PokerFactory):
     rules_variant = rules.TEXAS_HOLDEM
 
 
-@implementer(IGameFactory, IGameOptions)
+@implementer(IChipGameFactory, IGameOptions)
 class FiveCardDrawFactory(_PokerFactory):
     """Five-card draw: one discard round between two betting rounds; 2–6 seats."""
 

@@ -318,10 +318,10 @@ def test_watchers_are_the_named_observers_without_a_seat(lobby):
 
 
 def test_creation_may_hold_the_bots_until_the_creator_sits(lobby):
-    game = lobby.create_game("hello", seats=["human", "bot:hello-bot"], start_bots=False)
+    game = lobby.create_game("hello", seats=["human", "bot:hello-bot"], seat_bots=False)
     assert game.seats[1].player is None and game.state == "waiting"
     game.take_seat("ann", 0, kind="human")
     assert game.state == "waiting"
-    game.attach_bots()
-    game.attach_bots()  # once only
+    game.seat_bots()
+    game.seat_bots()  # once only
     assert game.seats[1].player == "hello-bot" and game.state == "running"

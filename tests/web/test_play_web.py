@@ -283,6 +283,31 @@ def test_every_event_kind_of_every_built_in_game_has_words(page, hub):
         "() => Hub.describeEvent({kind: 'tile_flipped', data: {seat: 1, tile: {x: 1}, points: 3, legal: [1]}}, ['ann', 'bob'])"
     )
     assert text == "bob: tile flipped (tile 1 entry, points 3)"
+    # the hub's own events at a table waiting for its store
+    paused = page.evaluate(
+        "() => Hub.describeEvent({kind: 'paused', data: {reason: 'store unavailable'}}, [])"
+    )
+    assert paused == "The table is paused: store unavailable"
+    assert page.evaluate("() => Hub.describeEvent({kind: 'resumed', data: {}}, [])") == (
+        "The table plays on"
+    )
+
+
+def test_a_paused_table_says_so_in_words(page, hub):
+    # a table waiting for its store (docs/money.md) carries ``paused`` in its JSON
+    game = create(hub, type="hello", seats=["open", "open"])
+    page.goto(hub.url(f"/game/{game['id']}"))
+    page.wait_for_selector("#game-state.state-waiting")
+    page.evaluate("() => { GamePage.state.game.paused = 'store unavailable'; GamePage.render(); }")
+    badge = page.locator("#game-state")
+    assert badge.inner_text() == "paused" and "state-paused" in badge.get_attribute("class")
+    banner = page.inner_text("#turn")
+    assert banner.startswith("paused") and "store unavailable" in banner, banner
+    assert page.locator("#turn.state-paused #paused").count() == 1
+    check_page(page, "game-paused")
+    page.evaluate("() => { GamePage.state.game.paused = null; GamePage.render(); }")
+    assert page.inner_text("#game-state") == "waiting"
+    assert page.inner_text("#turn").startswith("Waiting for players")
 
 
 # -- 6. creating a game -------------------------------------------------------------------

@@ -502,6 +502,36 @@ def test_a_web_poker_seat_buys_in_through_the_ledger_first(hub):
     assert view["seats"][0]["player"] == "chipper"
 
 
+def test_a_creator_sits_at_a_chip_table_through_the_ledger_before_its_bots(hub):
+    body = {"type": "texas-holdem", "seats": ["human", "bot:caller"], "sit": 0}
+    guest = Browser(hub)
+    guest.start()
+    games = len(hub.get_json("/api/games"))
+    status, answer = guest.call("POST", "/api/games", body)  # chips come from an account
+    assert status == 401 and "log in" in answer["error"], answer
+    assert len(hub.get_json("/api/games")) == games  # no table was made
+    creator = Browser(hub)
+    creator.start()
+    assert (
+        creator.call("POST", "/api/accounts", {"name": "sitter", "password": "sit-pw1"})[0] == 201
+    )
+    before = Decimal(creator.call("GET", "/api/account")[1]["balance"])
+    status, game = creator.call(
+        "POST", "/api/games", {**body, "options": {"stakes": "10/20", "buyin": "150"}}
+    )
+    assert status == 201 and game["seat"] == 0, game
+    assert [s["player"] for s in game["seats"]] == ["sitter", "caller"]
+    assert Decimal(creator.call("GET", "/api/account")[1]["balance"]) == before - 150
+    replay = hub.get_json(f"/api/games/{game['id']}/replay")
+    buyins = [e["data"] for e in replay["events"] if e["kind"] == "buyin"]
+    # the creator first, then the bot (funded through the ledger: the hub seats no bot
+    # at a chip table without a buy-in)
+    assert [(b["name"], Decimal(b["amount"])) for b in buyins][:2] == [
+        ("sitter", 150),
+        ("caller", 150),
+    ]
+
+
 def test_a_replay_outlives_the_game_in_the_lobby_and_holds_no_private_event(tmp_path):
     from tests.hubprocess import HubProcess
 

@@ -16,7 +16,7 @@ from twisted.web.server import NOT_DONE_YET
 from hub.chat import LOBBY
 from hub.interfaces import IGameOptions
 from hub.model import OVER, GameError
-from hub.money import TAKE_SEAT, plays_for_chips
+from hub.money import plays_for_chips
 
 from .api import Games, JSONResource, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
@@ -157,7 +157,7 @@ def needs_account(game: Any) -> bool:
 
 def type_needs_account(factory: Any) -> bool:
     """Whether people must be logged in to sit at games of this factory's type: those
-    whose chips the hub's cashier keeps in the ledger."""
+    whose chips the hub's table money keeps in the ledger."""
     return plays_for_chips(factory)
 
 
@@ -298,30 +298,41 @@ class WebGames(WebResource, Games):
             seats = body.get("seats")
             if not isinstance(seats, list) or not 0 <= sit < len(seats) or seats[sit] != "human":
                 raise GameError("'sit' must name a 'human' seat of 'seats'", 400)
-        game = self.hub.lobby.create_game(
+            if isinstance(body["type"], str) and session.account is None:
+                factory = self.hub.registry.game_factory(body["type"])
+                if type_needs_account(factory):
+                    raise GameError(
+                        f"log in to sit at a {body['type']} table: the chips come from your"
+                        " account",
+                        401,
+                    )
+        return defer.ensureDeferred(self._create_game(body, name, session, sit))
+
+    async def _create_game(
+        self, body: Mapping[str, Any], name: Any, session: Session | None, sit: int | None
+    ) -> tuple[int, dict[str, Any]]:
+        # through the hub: a chip table's bots are funded, its creator buys in
+        game = await self.hub.create_game(
             body["type"],
             name=name,
             variant=body.get("variant") or None,
             seats=body.get("seats"),
             options=body.get("options"),
             creator=session.name if session is not None else "api",
-            start_bots=sit is None,
+            seat_bots=sit is None,
         )
         if sit is None:
             return 201, self.hub.game_json(game)
         assert session is not None
         # the creator sits down before the bots do, so the game does not start without them
-
-        def seated(answer: Any) -> Any:
-            game.attach_bots()
-            return 201, {**self.hub.game_json(game), "seat": answer[1]["seat"]}
-
-        def failed(failure: Any) -> Any:
-            self.hub.lobby.remove(game.id)
-            return failure
-
-        d = defer.maybeDeferred(self._seat_session, session, game, sit, None)
-        return d.addCallbacks(seated, failed)
+        try:
+            _, answer = await self._seat_session(session, game, sit, None)
+            await self.hub.seat_bots(game)
+        except BaseException:
+            self.hub.lobby.remove(game.id)  # at a chip table every chip goes back
+            session.seats.pop(game.id, None)
+            raise
+        return 201, {**self.hub.game_json(game), "seat": answer["seat"]}
 
     def _body(self, request: Any) -> dict[str, Any]:
         request.content.seek(0)
@@ -348,26 +359,21 @@ class WebGames(WebResource, Games):
         return self._seat_session(session, game, wanted, body.get("amount"))
 
     def _seat_session(self, session: Session, game: Any, wanted: Any, amount: Any) -> Any:
-        """Seat the browser's player (through the cashier at a chip game) → (200, …)."""
+        """Seat the browser's player (through the hub: at a chip table the buy-in moves
+        from the account first) → (200, …)."""
         if session.account is None and needs_account(game):
             raise GameError(
                 f"log in to sit at a {game.type} table: the chips come from your account", 401
             )
-        money = getattr(self.hub, "money", None)
-        if money is None or not needs_account(game):
-            seat = game.take_seat(session.name, wanted, kind="human")
-            session.seats[game.id] = seat
-            return 200, {"seat": seat, "game": self.hub.game_json(game)}
-        # a chip game: the cashier moves the buy-in from the account, then seats
-        action: dict[str, Any] = {"index": TAKE_SEAT, "seat": wanted}
-        if amount is not None:
-            action["amount"] = str(amount)
+        # at a chip table the buy-in moves from the account before the seat is taken
+        d = defer.ensureDeferred(
+            self.hub.take_seat(game, session.name, wanted, kind="human", buyin=amount)
+        )
 
-        def seated(seat: Any) -> tuple[int, dict[str, Any]]:
+        def seated(seat: int) -> tuple[int, dict[str, Any]]:
             session.seats[game.id] = seat
             return 200, {"seat": seat, "game": self.hub.game_json(game)}
 
-        d = defer.ensureDeferred(money.game_action(game, session.name, None, action, kind="human"))
         return d.addCallback(seated)
 
     def _act(self, request: Any, game: Any) -> Any:
@@ -395,7 +401,7 @@ class WebGames(WebResource, Games):
         session = self.session_for_write(request)
         assert session is not None
         seat = self._my_seat(session, game)
-        game.leave_seat(seat)
+        self.hub.leave_seat(game, seat)
         session.seats.pop(game.id, None)
         return 200, {"left": seat, "game": self.hub.game_json(game)}
 
@@ -416,8 +422,13 @@ class WebGames(WebResource, Games):
             raise GameError("'seat' must be a seat number", 400)
         if not isinstance(bot, str):
             raise GameError("'bot' must be a bot name", 400)
-        name = game.seat_bot(seat, bot)
-        return 200, {"seat": seat, "player": name, "game": self.hub.game_json(game)}
+        d = defer.ensureDeferred(self.hub.add_bot(game, bot, seat, body.get("amount")))
+        return d.addCallback(
+            lambda seated: (
+                200,
+                {"seat": seated[0], "player": seated[1], "game": self.hub.game_json(game)},
+            )
+        )
 
 
 def say(hub: Any, room: str, session: Session, body: Mapping[str, Any]) -> dict[str, Any]:

@@ -660,6 +660,8 @@ class GameRow:
     players: Sequence[str]
     maxplayers: int
     state: str | None = None
+    #: why a table deals no new hand now (``additionalinfo/other/parameters/paused``)
+    paused: str | None = None
 
 
 GAMELIST_COLUMNS = ("gameid", "name", "gametype", "gamevariant", "players", "maxplayers")
@@ -678,7 +680,9 @@ def _row(parent: etree._Element, row: GameRow) -> etree._Element:
         state=row.state,
     )
     extra = sub(game, "additionalinfo")
-    sub(extra, "other")
+    other = sub(extra, "other")
+    if row.paused:
+        sub(sub(other, "parameters"), "paused", row.paused)
     names = sub(extra, "players")
     for name in row.players:
         sub(names, "player", name)

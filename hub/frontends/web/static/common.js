@@ -202,6 +202,12 @@ const Hub = (() => {
     return seat === null || seat === undefined ? "" : (names[seat] || "seat " + seat);
   }
 
+  // The state a page shows for a game: "paused" while its table waits (g.paused says
+  // why, e.g. "store unavailable"), else the game's own state.
+  function shownState(g) {
+    return g.paused && g.state !== "over" ? "paused" : g.state;
+  }
+
   // Words for the events every game shares, and a summary in words of any other kind
   // (a plugin's own events): never raw JSON.
   function describeEvent(event, names) {
@@ -213,6 +219,8 @@ const Hub = (() => {
       case "left": return name + " left the game";
       case "state": return {running: "The game starts", waiting: "Waiting for players", over: "The game is over"}[d.state] || "The game is " + words(d.state);
       case "turn": return name + " to play";
+      case "paused": return "The table is paused: " + (d.reason || "no reason given");
+      case "resumed": return "The table plays on";
       case "over": return "Game over: " + ((d.result && d.result.summary) || "finished");
     }
     if (d.line) return String(d.line);
@@ -286,6 +294,6 @@ const Hub = (() => {
   }
 
   return {el, append, clear, request, write, getSession, setSession, notify, error, ok,
-    stream, nav, time, actionLabel, describeEvent, words, valueWords, who, clock, chatPanel,
+    stream, nav, time, actionLabel, describeEvent, shownState, words, valueWords, who, clock, chatPanel,
     get session() { return session; }};
 })();

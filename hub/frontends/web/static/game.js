@@ -141,7 +141,7 @@ const GamePage = (() => {
     if (g.state === "over") { clear(box, el("b", {}, "Game over"), " · ", el("a", {href: "/history?game=" + g.id, id: "replay-link"}, "replay it")); return; }
     const t = state.turn;
     const r = renderer();
-    if (g.state === "waiting") {
+    if (g.state === "waiting" && !g.paused) {
       const sitting = g.seats.filter(s => s.player).map(s => s.player);
       const free = g.seats.filter(s => !s.player).length;
       clear(box, el("b", {}, "Waiting for players"), " · ",
@@ -149,8 +149,11 @@ const GamePage = (() => {
         free ? " · " + free + " free seat" + (free === 1 ? "" : "s") : "");
       return;
     }
-    if (g.state !== "running") {  // a state of another kind (a paused table, say): say it
-      clear(box, el("b", {}, Hub.words(g.state)));
+    const shown = Hub.shownState(g);
+    if (shown !== "running") {  // a state of another kind (a paused table, say): say it
+      box.classList.add("state-" + shown);
+      clear(box, el("b", {}, Hub.words(shown)),
+        shown === "paused" ? [" · ", el("span", {id: "paused"}, g.paused)] : null);
       return;
     }
     if (!t) {
@@ -212,8 +215,10 @@ const GamePage = (() => {
     document.title = g.name + " · Gamehub";
     $("title").textContent = g.name;
     const badge = $("game-state");
-    badge.textContent = g.state;
-    badge.className = "badge state state-" + g.state;
+    const shown = Hub.shownState(g);
+    badge.textContent = shown;
+    badge.title = g.paused && shown === "paused" ? "paused: " + g.paused : "";
+    badge.className = "badge state state-" + shown;
     clear($("subtitle"), g.type + (g.variant ? " · " + g.variant : "") + " · id ",
       el("span", {class: "gameid"}, g.id),
       g.frontends.includes("mnm") ? " (MNM Game-ID)" : "",

@@ -25,7 +25,8 @@
   }
 
   function stateBadge(g) {
-    return el("span", {class: "badge state state-" + g.state}, g.state);
+    const shown = Hub.shownState(g);
+    return el("span", {class: "badge state state-" + shown, title: shown === "paused" ? "paused: " + g.paused : null}, shown);
   }
 
   function renderList() {
@@ -102,7 +103,8 @@
       : el("a", {class: "button", href: "/game/" + g.id, id: "open-game"}, my !== undefined ? "Play" : "Watch / play");
     clear(box,
       el("h2", {}, g.name),
-      el("p", {}, el("b", {}, g.type), g.variant ? " · " + g.variant : "", " · ", stateBadge(g), " · front end " + g.frontend),
+      el("p", {}, el("b", {}, g.type), g.variant ? " · " + g.variant : "", " · ", stateBadge(g),
+        g.paused && g.state !== "over" ? " (" + g.paused + ")" : "", " · front end " + g.frontend),
       el("p", {}, "Game id: ", el("span", {class: "gameid", id: "detail-id"}, g.id)),
       mnm ? el("p", {class: "small"}, "MNM clients: paste this Game-ID into your client",
         g.port ? " and connect to port " + g.port : "", ".") : null,
