@@ -45,6 +45,19 @@ class IGameFactory(Interface):
         """
 
 
+class IGameOptions(Interface):
+    """A game factory that declares its options (optional, beside :class:`IGameFactory`).
+
+    Front ends build creation forms from the declaration (the web lobby does); the
+    factory's ``create`` still checks every value it is given.
+    """
+
+    options = Attribute(
+        "A sequence of :class:`hub.model.GameOption`: the settings ``create`` accepts,"
+        " with their kinds, ranges and defaults."
+    )
+
+
 class IGame(Interface):
     """One running game: a state machine fed with actions and a clock.
 
@@ -170,7 +183,12 @@ class IBot(Interface):
 
 
 class IGameObserver(Interface):
-    """Anything that follows a game: a connection, a bot driver, the web's live feed."""
+    """Anything that follows a game: a connection, a bot driver, the web's live feed.
+
+    Optional attribute ``viewer``: the name of the person who follows the game this
+    way, listed among its watchers (``hub.lobby.GameInstance.watchers``) while they
+    have no seat; absent or ``None`` for anonymous observers.
+    """
 
     def game_event(game, event):
         """``event`` (a :class:`hub.model.GameEvent`) happened in ``game``
@@ -182,6 +200,14 @@ class ILobbyListener(Interface):
 
     def lobby_changed(change, game):
         """``change`` is ``created``, ``changed`` or ``removed``."""
+
+
+class IChatListener(Interface):
+    """Follows the hub's chat (``hub.chat.ChatService``): the front ends that carry it."""
+
+    def chat_line(line):
+        """``line`` (a ``hub.chat.ChatLine``) was said in the lobby (``room`` is
+        ``hub.chat.LOBBY``) or at a game (``room`` is the game's id)."""
 
 
 # -- front-end adapters --------------------------------------------------------------
@@ -419,6 +445,13 @@ class IStore(Interface):
 
     def games(game_id=None, player=None, since=None, until=None, limit=50):
         """Finished games (dicts with ``players``), newest first."""
+
+    def record_replay(game_id, replay):
+        """Store a finished game's replay (JSON-able; public events only) → ``True``
+        if new."""
+
+    def replay(game_id):
+        """The stored replay of a finished game, or ``None``."""
 
     def record_hand(
         game_id,

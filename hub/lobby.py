@@ -10,6 +10,7 @@ import random
 import re
 import secrets
 import string
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,6 +27,7 @@ from hub.model import (
     OVER,
     PAUSED,
     RESUMED,
+    RUNNING,
     SEAT_OPEN,
     STATE,
     TURN,
@@ -126,6 +128,29 @@ def parse_seats(specs: Sequence[Any]) -> list[Seat]:
                 f"seat {index}: {spec[:40]!r} is not a seat; use 'open', 'human' or 'bot:<name>'"
             )
     return seats
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """One event in a game's log (:meth:`GameInstance.events_for`).
+
+    :ivar at: the clock's time when it happened.
+    :ivar kind: the event's kind.
+    :ivar data: its data (a ``turn`` event's without the ``legal`` list).
+    :ivar seats: as :attr:`hub.model.GameEvent.seats`: ``None`` for a public event.
+    :ivar to: for a private event, who sat at each of its seats then (a later occupant
+        of the seat never sees it).
+    """
+
+    at: float
+    kind: str
+    data: Mapping[str, Any]
+    seats: frozenset[int] | None = None
+    to: tuple[tuple[int, str | None], ...] = ()
+
+    def to_json(self, since: float = 0.0) -> dict[str, Any]:
+        """``{"at": ms since ``since``, "kind", "data"}``."""
+        return {"at": int((self.at - since) * 1000), "kind": self.kind, "data": dict(self.data)}
 
 
 @implementer(IGameObserver)
@@ -237,6 +262,12 @@ class GameInstance:
         self._observers: dict[Any, int | None] = {}
         self._drivers: list[BotDriver] = []
         self._services: list[Any] = []  # hub services following every public event
+        #: the events so far (bounded: the oldest go first), for pages that open late
+        #: and for replays
+        self._log: deque[LoggedEvent] = deque(maxlen=max(1, lobby.event_log))
+        self.log_dropped = 0
+        self._turn: dict[str, Any] | None = None
+        self._bots_seated = False
         #: why the table deals no new hand now (``None``: it plays on); see :meth:`pause`
         self.paused: str | None = None
         self.transcript = lobby.transcripts.for_game(game_id) if lobby.transcripts else None
@@ -246,6 +277,8 @@ class GameInstance:
         engine = factory.create(config, context)
         verifyObject(IGame, engine)
         self.engine = engine
+        #: the public view before anything happened: where a replay starts
+        self.start_view = engine.view(None)
         #: the engine as a chip game (its factory provides ``IChipGameFactory``), else None
         self.chips: IChipGame | None = None
         if IChipGameFactory.providedBy(factory):
@@ -312,9 +345,18 @@ class GameInstance:
 
     def watch(self, service: Any) -> None:
         """Send ``service`` (an :class:`IGameObserver` of the hub itself, e.g. the
-        cashier of :mod:`hub.money`) every public event, first; it is no observer (not
+        table money of :mod:`hub.money`) every public event, first; it is no observer (not
         counted, no lobby change)."""
         self._services.append(service)
+
+    def watchers(self) -> list[str]:
+        """Names of the people who watch without a seat (observers with a ``viewer``)."""
+        names = {
+            getattr(observer, "viewer", None)
+            for observer, seat in self._observers.items()
+            if seat is None
+        }
+        return sorted(n for n in names if isinstance(n, str) and n)
 
     def unobserve(self, observer: Any) -> None:
         """Stop sending events to ``observer`` (unknown observers are ignored)."""
@@ -322,7 +364,78 @@ class GameInstance:
             del self._observers[observer]
             self.lobby.changed(self)
 
+    # -- the event log and the turn -------------------------------------------------------
+
+    def _record(self, event: GameEvent) -> None:
+        now = self.lobby.clock.seconds()
+        data = event.data
+        if event.kind == TURN:
+            data = {k: v for k, v in data.items() if k != "legal"}
+            left = data.get("timeleft_ms")
+            deadline = None
+            if isinstance(left, int | float) and not isinstance(left, bool):
+                deadline = now + left / 1000.0
+            self._turn = {**data, "deadline": deadline, "total_ms": left}
+        elif event.kind == GAME_OVER:
+            self._turn = None
+        to: tuple[tuple[int, str | None], ...] = ()
+        if event.seats is not None:
+            to = tuple(
+                (s, self.seats[s].player) for s in sorted(event.seats) if 0 <= s < len(self.seats)
+            )
+        if len(self._log) == self._log.maxlen:
+            self.log_dropped += 1
+        self._log.append(LoggedEvent(now, event.kind, data, event.seats, to))
+
+    def events_for(self, seat: int | None, player: str | None = None) -> list[LoggedEvent]:
+        """The logged events the viewer at ``seat`` may see: every public one, and the
+        private ones meant for ``seat`` while ``player`` sat there."""
+        out = []
+        for logged in self._log:
+            if logged.seats is None:
+                out.append(logged)
+            elif seat is not None and seat in logged.seats and dict(logged.to).get(seat) == player:
+                out.append(logged)
+        return out
+
+    def turn_clock(self) -> dict[str, Any]:
+        """``deadline`` (the clock's time by which the last announced turn must be
+        answered, or ``None``) and ``timeleft_ms`` (what is left of it now)."""
+        deadline = None if self._turn is None else self._turn.get("deadline")
+        if deadline is None:
+            return {"deadline": None, "timeleft_ms": None}
+        left = max(0, int((deadline - self.lobby.clock.seconds()) * 1000))
+        return {"deadline": deadline, "timeleft_ms": left}
+
+    def current_turn(self) -> dict[str, Any] | None:
+        """Who is to act now (the last ``turn`` event's data without ``legal``, with
+        ``deadline`` and ``timeleft_ms`` as of now), or ``None`` when nobody is: the
+        game is not running, or that seat has nothing left to decide (between poker
+        hands, say)."""
+        turn = self._turn
+        if turn is None or self.state != RUNNING:
+            return None
+        seat = turn.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            return None
+        if not self.engine.legal_actions(seat):
+            return None
+        return {**turn, **self.turn_clock()}
+
+    def replay(self) -> dict[str, Any]:
+        """What a replay shows: the game, its public view before the first event, every
+        public event (``at``: ms after creation) and, when over, the result.
+        ``complete`` is false when the oldest events were dropped (the log is bounded)."""
+        game = self.to_json()
+        return {
+            "game": game,
+            "start": self.start_view,
+            "events": [e.to_json(self.created) for e in self._log if e.seats is None],
+            "complete": self.log_dropped == 0,
+        }
+
     def _emit(self, event: GameEvent) -> None:
+        self._record(event)
         if event.kind == SEAT_OPEN:
             seat = event.data.get("seat")
             if isinstance(seat, int) and 0 <= seat < len(self.seats):
@@ -459,24 +572,31 @@ class GameInstance:
         return name
 
     def bot_names(self) -> dict[int, str]:
-        """The player names the bots seated at creation play under (``caller``,
-        ``caller-2``...), by seat."""
+        """The player names the bots of the seats created for them play under
+        (``caller``, ``caller-2``...; none a player seated before them has), by seat."""
+        taken = {s.player for s in self.seats if s.player and s.kind != "bot"}
         names: dict[int, str] = {}
         for seat in self.seats:
             if seat.kind == "bot":
                 name, n = seat.bot or "bot", 2
-                while name in names.values():
+                while name in names.values() or name in taken:
                     name, n = f"{seat.bot}-{n}", n + 1
                 names[seat.index] = name
         return names
 
     def seat_bots(self, buyins: Mapping[int, Any] | None = None) -> None:
         """Seat the bots of the seats created for them (``bot:<name>``), under
-        :meth:`bot_names`; ``buyins`` (chip games): seat → the buy-in the hub moved."""
+        :meth:`bot_names`, once.  The lobby does it on creation unless told to wait
+        (``create_game(seat_bots=False)``): so that a creator sits down before the bots
+        start, or so that the hub's table money funds them first.  ``buyins`` (chip
+        games): seat → the buy-in the hub moved."""
+        if self._bots_seated:
+            return
         buyins = buyins or {}
         for seat in self.seats:
             if seat.kind == "bot":
                 self._check_paid(buyins.get(seat.index))
+        self._bots_seated = True
         for seat in self.seats:
             if seat.kind == "bot":
                 factory = self.lobby.registry.bot_factory(seat.bot)
@@ -569,6 +689,7 @@ class GameInstance:
             "seats": [seat.to_json() for seat in self.seats],
             "state": self.state,
             "observers": self.observer_count,
+            "watchers": self.watchers(),
             "created": datetime.fromtimestamp(self.created, UTC).isoformat(),
             "paused": self.paused,
         }
@@ -589,6 +710,8 @@ class Lobby:
         :func:`run_inline` (the default) in tests.
     :param id_length: length of game ids (13; 11 for MNM v1 hubs).
     :param keep_finished: seconds a finished game stays listed before it is removed.
+    :param event_log: events each game keeps for late viewers and replays (the oldest
+        go first).
     """
 
     log = Logger()
@@ -604,8 +727,10 @@ class Lobby:
         id_length: int = 13,
         keep_finished: float = 3600.0,
         bot_deadline: float = 2.0,
+        event_log: int = 5000,
     ) -> None:
         self.registry = registry
+        self.event_log = event_log
         self.clock = clock
         self.transcripts = transcripts
         self.bot_runner = bot_runner
@@ -654,9 +779,10 @@ class Lobby:
     ) -> GameInstance:
         """Create a game of type ``type_name``; see the JSON API's ``POST /api/games``.
 
-        :param seat_bots: seat the bots of ``bot:<name>`` seats now (``False``: the
-            caller does, with :meth:`GameInstance.seat_bots`: the table money funds
-            them first).
+        :param seat_bots: seat the bots of ``bot:<name>`` seats now (``False``: they
+            stand until the caller seats them with :meth:`GameInstance.seat_bots`: after
+            the creator sat down, so the bots do not start without them, or once the
+            table money funded them).
         :raises hub.model.GameError: unknown type or bot, bad variant, seats or name.
         """
         if not isinstance(type_name, str):
@@ -792,6 +918,7 @@ __all__ = [
     "GameInstance",
     "ILobbyListener",
     "Lobby",
+    "LoggedEvent",
     "Seat",
     "parse_seats",
     "run_inline",

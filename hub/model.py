@@ -117,6 +117,65 @@ class GameConfig:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
+#: Kinds of :class:`GameOption` values (how a creation form asks for them).
+OPTION_KINDS = ("int", "number", "decimal", "text", "bool", "choice")
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """One setting a game type accepts when a game is created, as its factory declares
+    it (``IGameFactory.options``).  Front ends build their creation forms from these;
+    the game itself still checks every value it is given.
+
+    :ivar name: the key in ``GameConfig.options``.
+    :ivar kind: one of :data:`OPTION_KINDS`: ``int`` (whole number), ``number`` (any
+        number), ``decimal`` (an amount written as text, e.g. ``"0.50"``), ``text``,
+        ``bool``, ``choice`` (one of ``choices``).
+    :ivar default: the value the game uses when the option is not given (``None``: the
+        game works it out, as ``help`` says).
+    :ivar label: a few words for people; ``help`` says more.
+    :ivar minimum: lowest value (``int``/``number``/``decimal``), or ``None``.
+    :ivar maximum: highest value, or ``None``.
+    :ivar choices: the values of a ``choice``.
+    :ivar unit: what a number counts (``ms``, ``s``, ``chips``).
+    :ivar for_people: the value a form proposes when a person plays in a browser, where
+        the default suits programs (a 3 s move clock); ``None``: the default.
+    :ivar variants: the variants it applies to (empty: every variant).
+    """
+
+    name: str
+    kind: str
+    default: Any = None
+    label: str = ""
+    minimum: Any = None
+    maximum: Any = None
+    choices: tuple[Any, ...] = ()
+    unit: str = ""
+    for_people: Any = None
+    help: str = ""
+    variants: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in OPTION_KINDS:
+            raise ValueError(f"option {self.name}: kind {self.kind!r} is not one of {OPTION_KINDS}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The option as the web API describes it."""
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "default": self.default,
+            "label": self.label or self.name.replace("_", " "),
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "choices": list(self.choices),
+            "unit": self.unit,
+            "for_people": self.for_people,
+            "help": self.help,
+            "variants": list(self.variants),
+        }
+
+
 @dataclass(frozen=True)
 class BuyinRange:
     """The buy-ins a chip table accepts (:meth:`hub.interfaces.IChipGameFactory.buyin_range`).
@@ -242,9 +301,11 @@ __all__ = [
     "GameContext",
     "GameError",
     "GameEvent",
+    "GameOption",
     "HandPlayer",
     "HandSummary",
     "IClock",
     "IllegalAction",
     "NotFound",
+    "OPTION_KINDS",
 ]

@@ -457,10 +457,11 @@ class TableMoney:
             raise
         return key
 
-    async def create_table(self, type_name: str, **kwargs: Any) -> Any:
+    async def create_table(self, type_name: str, *, seat_bots: bool = True, **kwargs: Any) -> Any:
         """Create a chip table (``kwargs``: those of :meth:`hub.lobby.Lobby.create_game`):
         registered as this hub's, its bots funded and bought in (one transaction each),
-        then seated.  Refused as a whole if any step fails.
+        then seated.  Refused as a whole if any step fails.  ``seat_bots=False``: the
+        bots stand until :meth:`seat_bots` (a creator sits down first).
 
         :raises hub.model.GameError: bad arguments, or (503) the store is unavailable.
         """
@@ -468,24 +469,52 @@ class TableMoney:
         game = self.lobby.create_game(type_name, **kwargs, seat_bots=False)
         try:
             table = self._table(game)
-            limits = self.buyin_range(game)
             await self._enqueue(
                 table,
                 "opening the table",
                 lambda: self.store.open_table(game.id, game.type),
                 retry=False,
             )
-            buyins: dict[int, Decimal] = {}
-            for seat, player in game.bot_names().items():
-                account = bot_account_name(player)
-                await self._buy_in(table, account, limits.default, bot=True)
-                table.accounts[seat] = account
-                buyins[seat] = limits.default
-            game.seat_bots(buyins)
+            if seat_bots:
+                await self._seat_bots(table, [])
         except BaseException:
             self.lobby.remove(game.id)  # what was bought in goes back with the table
             raise
         return game
+
+    async def seat_bots(self, game: Any) -> None:
+        """Fund, buy in and seat the bots of a table created with ``seat_bots=False``
+        (once).  If any bot cannot be funded, none sits and what was bought in for them
+        goes back.
+
+        :raises hub.model.GameError: refused, or (503) the store is unavailable.
+        """
+        table = self._table(game)
+        self._require_store()
+        bought: list[tuple[int, str]] = []
+        try:
+            await self._seat_bots(table, bought)
+        except BaseException:
+            amount = self.buyin_range(game).default
+            for seat, key in bought:
+                account = table.accounts.pop(seat, None)
+                if account is not None:
+                    self._undo(table, account, amount, key)
+            raise
+
+    async def _seat_bots(self, table: _Table, bought: list[tuple[int, str]]) -> None:
+        """Buy in each bot (``bought`` gets each seat and buy-in key), then seat them."""
+        game = table.game
+        names = game.bot_names()
+        if any(game.seats[seat].player is not None for seat in names):
+            return  # seated already
+        amount = self.buyin_range(game).default
+        for seat, player in names.items():
+            account = bot_account_name(player)
+            key = await self._buy_in(table, account, amount, bot=True)
+            table.accounts[seat] = account
+            bought.append((seat, key))
+        game.seat_bots({seat: amount for seat in names})
 
     async def take_seat(
         self,

@@ -24,6 +24,7 @@ from twisted.internet.endpoints import serverFromString
 from twisted.logger import Logger
 
 import hub
+from hub.chat import ChatService
 from hub.frontends import FRONTENDS
 from hub.lobby import Lobby, thread_runner
 from hub.model import GameError
@@ -102,9 +103,11 @@ class Seating:
         seats: Any = None,
         options: Any = None,
         creator: str | None = None,
+        seat_bots: bool = True,
     ) -> Any:
         """Create a game (see ``POST /api/games``); a chip table through the table money
-        (its bots funded first).
+        (its bots funded first).  ``seat_bots=False``: the bots stand until
+        :meth:`seat_bots` (the creator sits down first).
 
         :raises hub.model.GameError: refused (503 for a chip table while the store is
             unavailable).
@@ -115,6 +118,7 @@ class Seating:
             "seats": seats,
             "options": options,
             "creator": creator,
+            "seat_bots": seat_bots,
         }
         if not isinstance(type_name, str):
             raise GameError("'type' must be a game type name", 400)
@@ -122,6 +126,19 @@ class Seating:
         if self.money is not None and self.money.plays_for_chips(factory):
             return await self.money.create_table(type_name, **kwargs)
         return self.lobby.create_game(type_name, **kwargs)
+
+    async def seat_bots(self, game: Any) -> None:
+        """Seat the bots of a game created with ``seat_bots=False`` (once); at a chip
+        table they are funded and bought in first.
+
+        :raises hub.model.GameError: refused (503 at a chip table while the store is
+            unavailable).
+        """
+        if self._chips(game):
+            assert self.money is not None
+            await self.money.seat_bots(game)
+        else:
+            game.seat_bots()
 
     async def take_seat(
         self,
@@ -221,6 +238,15 @@ class HubService(MultiService, Seating):
             bot_runner=thread_runner(reactor),
             id_length=11 if mnm_major == "1" else 13,
             keep_finished=float(self.options.get("keep_finished", 3600)),
+            event_log=int(self.options.get("game_event_log", 5000)),
+        )
+        #: the chat of the lobby and every game, for every front end (``hub.chat``)
+        self.chat = ChatService(
+            reactor,
+            self.lobby,
+            history=int(self.options.get("chat_history", 50)),
+            rate=int(self.options.get("chat_rate", 20)),
+            window=float(self.options.get("chat_window", 10)),
         )
         if store is not None:
             self.lobby.on_game_over(self.record_game)
@@ -249,7 +275,8 @@ class HubService(MultiService, Seating):
         return data
 
     def record_game(self, game: Any, event: Any) -> defer.Deferred:
-        """Keep a finished game in the store's history (per-seat results)."""
+        """Keep a finished game in the store's history (per-seat results) and its
+        replay (public events)."""
         result = game.result() or {}
         winners = set(result.get("winners") or ())
         scores = list(result.get("scores") or ())
@@ -263,6 +290,7 @@ class HubService(MultiService, Seating):
             }
             for seat in game.seats
         ]
+        replay = game.replay()
         d = self.store.record_game(
             game.id,
             game.type,
@@ -274,6 +302,7 @@ class HubService(MultiService, Seating):
             summary=result.get("summary"),
             result=result,
         )
+        d.addCallback(lambda _: self.store.record_replay(game.id, replay))
 
         def unavailable(failure: Any) -> None:
             failure.trap(StoreUnavailable)

@@ -15,6 +15,7 @@ from twisted.internet.address import IPv4Address
 from twisted.internet.testing import MemoryReactorClock, StringTransport
 
 from games.hello.server import HelloGameFactory
+from hub.chat import ChatService
 from hub.frontends.xml import codec
 from hub.lobby import Lobby
 from hub.model import BadAction, Conflict, GameError, NotFound
@@ -103,6 +104,7 @@ class FakeHub(Seating):
         self.registry = DictRegistry([HelloGameFactory()])
         self.transcripts = Transcripts(data / "transcripts", self.reactor)
         self.lobby = Lobby(self.registry, self.reactor, transcripts=self.transcripts)
+        self.chat = ChatService(self.reactor, self.lobby)
         self.store = store if store is not None else MemoryStore()
         self.options = dict(options)
         self.bound_ports = {"xml": 4000, "web": 8080}

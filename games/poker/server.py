@@ -53,7 +53,7 @@ from typing import Any
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IChipGame, IChipGameFactory
+from hub.interfaces import IChipGame, IChipGameFactory, IGameOptions, IWebView
 from hub.model import (
     CASH_OUT,
     GAME_OVER,
@@ -71,6 +71,7 @@ from hub.model import (
     GameContext,
     GameError,
     GameEvent,
+    GameOption,
     HandSummary,
     IllegalAction,
 )
@@ -103,23 +104,25 @@ LIMITS = {
     "no-limit": rules.NO_LIMIT,
 }
 
-#: Options a table accepts, with their defaults (times in seconds).
-DEFAULTS: dict[str, Any] = {
-    "stakes": "10/20",  # small bet / big bet; big blind = small bet, small blind = half
-    "buyin": None,  # default buy-in (None: 100 big blinds)
-    "min_buyin": None,  # None: one big blind
-    "max_buyin": None,  # None: no maximum
-    "cap": None,  # bets per round; None: 4 for fixed limit, no cap otherwise
-    "min_players": 2,
-    "chip": "0.01",
-    "max_discard": 3,
-    "action_time": 30,
-    "blind_time": 15,
-    "show_time": 5,
-    "showdown_pause": 4,
-    "empty_timeout": 600,
-    "auto_post": False,  # post blinds automatically for new players
-}
+#: Options a table accepts (times in seconds), declared on the factories.
+OPTIONS: tuple[GameOption, ...] = (
+    GameOption("stakes", "text", "10/20", "stakes", help="small bet/big bet; the big blind is the small bet, the small blind half of it"),
+    GameOption("buyin", "decimal", None, "buy-in", 0, unit="chips", help="empty: 100 big blinds"),
+    GameOption("min_buyin", "decimal", None, "least buy-in", 0, unit="chips", help="empty: one big blind"),
+    GameOption("max_buyin", "decimal", None, "largest buy-in", 0, unit="chips", help="empty: no limit"),
+    GameOption("cap", "int", None, "bets per round", 1, 100, help="empty: 4 in fixed limit, no cap otherwise"),
+    GameOption("min_players", "int", 2, "players to deal", 2, 10),
+    GameOption("chip", "decimal", "0.01", "smallest chip", 0, unit="chips"),
+    GameOption("max_discard", "int", 3, "cards to change", 0, 5, help="draw games only"),
+    GameOption("action_time", "number", 30, "time to act", 0, 86400, unit="s"),
+    GameOption("blind_time", "number", 15, "time to post a blind", 0, 86400, unit="s"),
+    GameOption("show_time", "number", 5, "time to show or muck", 0, 86400, unit="s"),
+    GameOption("showdown_pause", "number", 4, "pause between hands", 0, 86400, unit="s"),
+    GameOption("empty_timeout", "number", 600, "empty table closes after", 0, 86400, unit="s"),
+    GameOption("auto_post", "bool", False, "post blinds automatically"),
+)  # fmt: skip
+#: option name → default
+DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS}
 
 
 def _s(v: Decimal | None) -> str | None:
@@ -226,7 +229,7 @@ class PokerGame:
         self._deadline: float | None = None
         self._empty_timer: Any = None
         self._over = False
-        self._started = False
+        self._shown_state = WAITING  # the state the last ``state`` event announced
         self._seed: bytes | None = None
         self._commitment: str | None = None
         self.hands: list[rules.HandRecord] = []  #: finished hands (the last 100)
@@ -238,11 +241,24 @@ class PokerGame:
 
     @property
     def state(self) -> str:
-        """``waiting`` until the first hand, ``running`` while hands are dealt, ``over``
+        """``running`` while a hand is played (or the next one is due after the pause
+        between hands, or after the last hand is settled), ``waiting`` while fewer
+        players than it takes to deal sit in (who sits there is in the view), ``over``
         when the table closed."""
         if self._over:
             return OVER
-        return RUNNING if self._started else WAITING
+        if self.table.in_hand:
+            return RUNNING
+        if (self._timer is not None or self._unsettled) and self.table.can_start_hand():
+            return RUNNING
+        return WAITING
+
+    def _announce_state(self) -> None:
+        """A ``state`` event when :attr:`state` changed (the lobby lists it anew)."""
+        state = self.state
+        if state != self._shown_state and not self._over:
+            self._shown_state = state
+            self._emit(GameEvent(STATE, {"state": state}))
 
     def seat_player(self, seat: int, name: str, buyin: Any = None) -> None:
         """Seat ``name`` at ``seat`` with a buy-in (default: the ``buyin`` option).
@@ -298,6 +314,7 @@ class PokerGame:
         self._unsettled.discard(hand)
         if not self._unsettled:
             self._maybe_start()
+        self._announce_state()
 
     def hand_summary(self, hand: str) -> HandSummary | None:
         """What the hand history keeps of ``hand`` (:func:`.history.summary`)."""
@@ -486,6 +503,8 @@ class PokerGame:
             "myname": t.players[seat].name if seat in t.players else None,
             "legal": legal,
             "timeleft": self._timeleft_ms(),
+            "inhand": live is not None,
+            "nexthand_ms": self._next_hand_ms(),
             "commitment": self._commitment,
             "lasthand": last.hand_id if last is not None else None,
             "buyin": str(self.options["buyin"]),
@@ -541,6 +560,14 @@ class PokerGame:
             return None
         return max(0, int((self._deadline - self._reactor.seconds()) * 1000))
 
+    def _next_hand_ms(self) -> int | None:
+        """Milliseconds until the next hand is dealt (during the pause after a hand)."""
+        if self._timer is None or self.table.in_hand or not self._timer.active():
+            return None
+        if not self.table.can_start_hand():
+            return None
+        return max(0, int((self._timer.getTime() - self._reactor.seconds()) * 1000))
+
     def _cancel_timer(self) -> None:
         if self._timer is not None and self._timer.active():
             self._timer.cancel()
@@ -570,9 +597,6 @@ class PokerGame:
         deck = shuffle.deck_from_seed(self._seed)
         number = self.table.hands_played + 1
         hand_id = f"{self._context.game_id or 'poker'}-{number}"
-        if not self._started:
-            self._started = True
-            self._emit(GameEvent(STATE, {"state": RUNNING}))
         self.table.start_hand(deck, hand_id=hand_id)
         self._flush()
 
@@ -580,6 +604,7 @@ class PokerGame:
         self._timer = None
         self._deadline = None
         self._maybe_start()
+        self._announce_state()
 
     def _on_timeout(self, seat: int) -> None:
         self._timer = None
@@ -609,6 +634,7 @@ class PokerGame:
             self._announce()
         if not self.table.players:
             self._start_empty_timer()
+        self._announce_state()
 
     def _announce(self) -> None:
         """Start the decision timer of the seat to act and send its ``turn`` event."""
@@ -841,6 +867,13 @@ class PokerGame:
         self._emit(GameEvent(GAME_OVER, {"result": self._result}))
 
 
+@implementer(IWebView)
+class WebView:
+    """The page script that draws this game in the browser (``web.js`` here)."""
+
+    script = "web.js"
+
+
 class _PokerFactory:
     """Common parts of the poker game factories: chip games (table stakes)."""
 
@@ -848,6 +881,12 @@ class _PokerFactory:
     frontends: tuple[str, ...] = ("xml", "web")
     min_seats = 2
     rules_variant: rules.Variant = rules.TEXAS_HOLDEM
+
+    @property
+    def options(self) -> tuple[GameOption, ...]:
+        """The table options that apply to this game type."""
+        draws = bool(self.rules_variant.max_discard)
+        return tuple(o for o in OPTIONS if draws or o.name != "max_discard")
 
     def create(self, config: GameConfig, context: GameContext) -> PokerGame:
         """A new table.
@@ -871,10 +910,12 @@ class _PokerFactory:
             from .xml_adapter import PokerXMLAdapter
 
             return PokerXMLAdapter()
+        if frontend == "web":
+            return WebView()
         return None
 
 
-@implementer(IChipGameFactory)
+@implementer(IChipGameFactory, IGameOptions)
 class TexasHoldemFactory(_PokerFactory):
     """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats."""
 
@@ -885,7 +926,7 @@ class TexasHoldemFactory(_PokerFactory):
     rules_variant = rules.TEXAS_HOLDEM
 
 
-@implementer(IChipGameFactory)
+@implementer(IChipGameFactory, IGameOptions)
 class FiveCardDrawFactory(_PokerFactory):
     """Five-card draw: one discard round between two betting rounds; 2–6 seats."""
 

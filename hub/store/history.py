@@ -89,6 +89,35 @@ class HistoryMixin(StoreBase):
 
         return self._retry_integrity(txn)
 
+    def record_replay(self, game_id: str, replay: Any) -> defer.Deferred[bool]:
+        """Store a finished game's replay (JSON-able: what
+        ``hub.lobby.GameInstance.replay`` returns: public events only).  Recording the
+        same game again changes nothing.
+
+        :returns: (Deferred) ``True`` if stored now.
+        """
+        try:
+            text = json.dumps(replay, default=str, separators=(",", ":"))
+        except Exception as e:
+            return defer.fail(e)
+
+        def txn(cur: _Cursor) -> bool:
+            if cur.one("SELECT 1 FROM game_replay WHERE game_id = ?", game_id):
+                return False
+            cur.run("INSERT INTO game_replay (game_id, replay) VALUES (?, ?)", game_id, text)
+            return True
+
+        return self._retry_integrity(txn)
+
+    def replay(self, game_id: str) -> defer.Deferred[Any]:
+        """The stored replay of ``game_id``, or ``None``."""
+
+        def txn(cur: _Cursor) -> Any:
+            row = cur.one("SELECT replay FROM game_replay WHERE game_id = ?", game_id)
+            return None if row is None else json.loads(row[0])
+
+        return self._run(txn, write=False)
+
     def games(
         self,
         game_id: str | None = None,

@@ -170,8 +170,19 @@ def _v3(d: Dialect) -> list[str]:
     ]
 
 
+def _v4(d: Dialect) -> list[str]:
+    """Replays: the public events of each finished game (JSON), for people to step
+    through."""
+    return [
+        """CREATE TABLE game_replay (
+            game_id VARCHAR(64) PRIMARY KEY,
+            replay TEXT NOT NULL
+        )""",
+    ]
+
+
 #: every step, in order; the schema version is the length of this list
-MIGRATIONS: list[Callable[[Dialect], list[str]]] = [_v1, _v2, _v3]
+MIGRATIONS: list[Callable[[Dialect], list[str]]] = [_v1, _v2, _v3, _v4]
 LATEST = len(MIGRATIONS)
 
 

@@ -104,6 +104,45 @@ async def test_bots_are_funded_and_bought_in_before_they_sit(hub):
 
 
 @pytest_twisted.ensureDeferred
+async def test_bots_held_until_the_creator_sits_are_funded_then(hub):
+    await account(hub, "ann")
+    game = await bounded(
+        defer.ensureDeferred(
+            hub.create_game("coins", seats=["human", "bot:pass"], creator="ann", seat_bots=False)
+        )
+    )
+    assert game.seats[1].player is None and await hub.store.chips_at(game.id) == {}
+    await hub.take_seat(game, "ann", 0, kind="human")
+    await bounded(defer.ensureDeferred(hub.seat_bots(game)))
+    await bounded(defer.ensureDeferred(hub.seat_bots(game)))  # once only
+    assert [s.player for s in game.seats] == ["ann", "pass"]
+    assert await hub.store.chips_at(game.id) == {"ann": D(100), "bot.pass": D(100)}
+    assert sorted(game.engine.stacks.items()) == [(0, D(100)), (1, D(100))]
+    await books_balance(hub)
+
+
+@pytest_twisted.ensureDeferred
+async def test_held_bots_that_cannot_be_funded_do_not_sit_and_their_chips_go_back(hub):
+    await account(hub, "ann")
+    await hub.store.create_account("bot.pass-2", "a person took this name")
+    game = await bounded(
+        defer.ensureDeferred(
+            hub.create_game(
+                "coins", seats=["human", "bot:pass", "bot:pass"], creator="ann", seat_bots=False
+            )
+        )
+    )
+    await hub.take_seat(game, "ann", 0, kind="human")
+    e = await refused(hub.seat_bots(game), Conflict)
+    assert "not a bot's" in e.reason
+    assert [s.player for s in game.seats] == ["ann", None, None]
+    await settled(hub)
+    assert await hub.store.chips_at(game.id) == {"ann": D(100)}
+    assert await balance(hub, "bot.pass") == D(100)  # its buy-in went back
+    await books_balance(hub)
+
+
+@pytest_twisted.ensureDeferred
 async def test_a_table_whose_bot_cannot_be_funded_is_refused_whole(hub):
     await hub.store.create_account("bot.pass-2", "a person took this name")
     e = await refused(hub.create_game("coins", seats=["bot:pass", "bot:pass", "open"]), Conflict)

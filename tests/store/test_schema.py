@@ -18,11 +18,56 @@ async def version(store):
     return await store._run(lambda cur: cur.one("SELECT version FROM gamehub_schema")[0])
 
 
+#: a table of each version's step: the table money's (3), the replays' (4)
+STEP_TABLES = {3: ("hub_lease", "chip_table", "money_problem"), 4: ("game_replay",)}
+
+
+async def rows(store, table):
+    return await store._run(lambda cur: cur.one(f"SELECT COUNT(*) FROM {table}")[0])
+
+
 @pytest_twisted.ensureDeferred
 async def test_fresh_database_gets_the_newest_schema(store):
-    assert await version(store) == LATEST
+    assert await version(store) == LATEST == 4
+    for tables in STEP_TABLES.values():
+        for table in tables:
+            assert await rows(store, table) >= 0  # it exists
     # starting again changes nothing
     assert await store.migrate() == (LATEST, LATEST)
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_version_3_database_gets_replays_keeping_its_tables(dsn):
+    old = make_store(dsn)
+    assert await old.migrate(3) == (0, 3)
+    # a version-3 hub: table money, no replays yet
+    await old.create_account("ann", "secret1")
+
+    def v3_table(cur):  # a chip table a version-3 hub closed
+        now = old.dialect.t_in(old._now())
+        cur.run(
+            "INSERT INTO chip_table (game_id, hub_id, game_type, opened, closed)"
+            " VALUES ('g1', 'h1', 'holdem', ?, ?)",
+            now,
+            now,
+        )
+
+    await old._run(v3_table)
+    await fails(old._run(lambda cur: cur.one("SELECT COUNT(*) FROM game_replay")), Exception)
+    await old.stop()
+
+    new = make_store(dsn)
+    await new.start()
+    try:
+        assert await version(new) == LATEST
+        assert await rows(new, "chip_table") == 1
+        assert (await new.get_account("ann")).balance == Decimal("1000.00")
+        replay = {"game": {"id": "g1"}, "events": [], "complete": True}
+        assert await new.record_replay("g1", replay) is True
+        assert await new.replay("g1") == replay
+        assert (await new.ledger_check()).ok
+    finally:
+        await new.stop()
 
 
 @pytest_twisted.ensureDeferred

@@ -28,14 +28,16 @@ from typing import Any
 
 from lxml import etree
 
+from hub import chat
+
 #: Protocol version announced in the ``info`` greeting.
 PROTOCOL_VERSION = "1.0"
 #: Deepest element nesting accepted in an incoming document.
 MAX_DEPTH = 48
 #: Largest document the codec parses at all (the framing limit is normally lower).
 MAX_DOCUMENT = 1 << 20
-#: Longest chat text accepted.
-MAX_CHAT = 2000
+#: Longest chat text accepted (the hub's chat limit, the same on every front end).
+MAX_CHAT = chat.MAX_CHAT
 
 _XML_DECL = re.compile(r"^\ufeff?\s*<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']*)[\"']", re.S)
 _FORBIDDEN = re.compile(r"<!\s*(DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)", re.I)

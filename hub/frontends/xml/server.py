@@ -27,7 +27,8 @@ from twisted.logger import Logger
 from zope.interface import implementer
 
 import hub as hub_package
-from hub.interfaces import IGameObserver, ILobbyListener
+from hub.chat import LOBBY, ChatLine
+from hub.interfaces import IChatListener, IGameObserver, ILobbyListener
 from hub.model import OVER, PAUSED, RESUMED, RUNNING, GameError, GameEvent
 
 from . import codec
@@ -77,6 +78,12 @@ class GameSession:
     seat: int | None = None
     closed: bool = field(default=False)
 
+    @property
+    def viewer(self) -> str | None:
+        """The account following the game (listed among the watchers without a seat)."""
+        account = self.conn.account
+        return None if account is None else account.name
+
     def game_event(self, game: Any, event: GameEvent) -> None:
         """Render the event for this seat and send it as ``updatedgamestate``."""
         if self.closed:
@@ -112,7 +119,7 @@ class GameSession:
         )
 
 
-@implementer(ILobbyListener)
+@implementer(ILobbyListener, IChatListener)
 class XMLFrontend(protocol.ServerFactory):
     """The XML front end of one hub.
 
@@ -155,9 +162,10 @@ class XMLFrontend(protocol.ServerFactory):
     # -- factory ------------------------------------------------------------------------
 
     def startFactory(self) -> None:
-        """Follow the lobby while listening."""
+        """Follow the lobby and the chat while listening."""
         if not self._listening:
             self.lobby.add_listener(self)
+            self.hub.chat.add_listener(self)
             self._listening = True
 
     def stopFactory(self) -> None:
@@ -168,6 +176,7 @@ class XMLFrontend(protocol.ServerFactory):
                 conn.send_update(notice)
         if self._listening:
             self.lobby.remove_listener(self)
+            self.hub.chat.remove_listener(self)
             self._listening = False
 
     def buildProtocol(self, addr: Any) -> XMLProtocol:
@@ -750,17 +759,34 @@ class XMLFrontend(protocol.ServerFactory):
         return codec.build_response("game", "action", sessionid=r.sessionid, gameid=r.gameid)
 
     def _on_Chat(self, conn: XMLProtocol, r: codec.Chat) -> Any:
-        session = self._require_game(conn, r)
-        text = r.text.strip()
-        if not text:
-            raise Refused(400, "an empty chat message")
-        game = session.game
-        sender = conn.account.name
-        for other in list(self.sessions.values()):
-            if other.kind == "game" and other.game is game and other.observer is not None:
-                doc = codec.encode(codec.build_chat(r.gameid, sender, text, other.id, r.type))
-                self.send_game(other.conn, game, doc)
+        """Say a line at a joined game (its game session), or in the lobby (``gameid``
+        0 with the lobby session); the hub's chat service checks it and tells every
+        front end (:meth:`chat_line` sends it here)."""
+        if r.gameid == 0:
+            self._require_lobby(conn, r)
+            room = LOBBY
+        else:
+            room = self._require_game(conn, r).game.id
+        self.hub.chat.say(room, conn.account.name, r.text, type=r.type)
         return codec.build_response("game", "chat", sessionid=r.sessionid, gameid=r.gameid)
+
+    def chat_line(self, line: ChatLine) -> None:
+        """A chat line of the lobby (to every logged-in connection, ``gameid`` 0) or of
+        a game (to every session that joined it)."""
+        if line.room == LOBBY:
+            for conn in list(self.connections):
+                if conn.lobby_session and not conn.closing:
+                    doc = codec.build_chat(0, line.sender, line.text, conn.lobby_session, line.type)
+                    data = codec.encode(doc)
+                    self.record(conn, "out", data)
+                    conn.send_update(data)
+            return
+        for session in list(self.sessions.values()):
+            game = session.game
+            if session.kind == "game" and game.id == line.room and session.observer is not None:
+                wid = self.wire_id(game)
+                doc = codec.build_chat(wid, line.sender, line.text, session.id, line.type)
+                self.send_game(session.conn, game, codec.encode(doc))
 
     def _on_Custom(self, conn: XMLProtocol, r: codec.Custom) -> Any:
         session = self._require_game(conn, r)

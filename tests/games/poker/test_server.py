@@ -98,10 +98,28 @@ def test_hands_wait_for_their_settlement_when_held():
     assert sum(p.winnings - p.money_in for p in summary.players) == 0
     g.clock.advance(60)
     assert len(g.kinds("hand")) == 1 and g.game.table.turn is None  # no new deal yet
+    # still running (the hand is being settled), with no time to the next hand
+    assert g.game.state == RUNNING and g.game.view(None)["nexthand_ms"] is None
     g.game.settled("another hand")
     assert len(g.kinds("hand")) == 1
     g.game.settled(hand)
     assert len(g.kinds("hand")) == 2  # dealt at once: the pause is over
+    assert [e.data["state"] for e in g.kinds("state")] == [RUNNING]  # never "waiting"
+
+
+def test_a_settled_hand_after_which_nobody_can_play_leaves_the_table_waiting():
+    g = Game(seats=2, auto_post=True, showdown_pause=0)
+    g.game.hold_hands()
+    g.game.seat_player(0, "ann", "100")
+    g.game.seat_player(1, "bob", "100")
+    g.game.leave(1)  # bob goes at the end of the hand
+    while not g.kinds("handover"):
+        g.play_turn()
+    g.clock.advance(60)
+    assert g.game.state == WAITING  # one player left: no hand to settle first
+    g.game.settled(g.kinds("handover")[0].data["handid"])
+    assert g.game.state == WAITING and len(g.kinds("hand")) == 1
+    assert [e.data["state"] for e in g.kinds("state")] == [RUNNING, WAITING]
 
 
 def test_bad_options_are_refused():
@@ -505,3 +523,53 @@ def test_every_event_and_view_is_json():
     for e in g.events:
         json.dumps(dict(e.data))
     assert len(g.kinds("handover")) > 5
+
+
+def test_a_table_that_cannot_deal_is_waiting_and_starts_again_by_itself():
+    g = Game(seats=3, auto_post=True, showdown_pause=2)
+    g.game.seat_player(0, "ann")
+    g.game.seat_player(1, "bot")
+    assert g.game.state == RUNNING
+    assert [e.data["state"] for e in g.kinds("state")] == [RUNNING]
+    g.game.leave(0)  # ann leaves: her stack goes back at the end of the hand
+    while g.game.table.in_hand:
+        g.play_turn(lambda legal: next(a for a in legal if a["name"] in ("check", "call", "show")))
+    # one player left: no hand can be dealt, so the table waits (not "running" for ever)
+    assert g.game.state == WAITING
+    assert [e.data["state"] for e in g.kinds("state")] == [RUNNING, WAITING]
+    view = g.game.view(None)
+    assert view["inhand"] is False and view["nexthand_ms"] is None
+    assert [p["accountname"] for p in view["players"]] == ["bot"]
+    g.clock.advance(5)
+    assert g.game.state == WAITING and not g.game.table.in_hand
+    g.game.seat_player(2, "cy")  # enough players again: a hand is dealt at once
+    assert g.game.state == RUNNING and g.game.table.in_hand
+    assert [e.data["state"] for e in g.kinds("state")] == [RUNNING, WAITING, RUNNING]
+
+
+def test_between_hands_the_view_says_when_the_next_hand_comes():
+    g = Game(seats=2, auto_post=True, showdown_pause=4)
+    g.game.seat_player(0, "ann")
+    g.game.seat_player(1, "bob")
+    while g.game.table.in_hand:
+        g.play_turn(lambda legal: next(a for a in legal if a["name"] in ("fold", "show", "check")))
+    view = g.game.view(None)
+    assert view["inhand"] is False and view["nexthand_ms"] == 4000
+    assert g.game.state == RUNNING  # the next hand is due
+    g.clock.advance(1.5)
+    assert g.game.view(None)["nexthand_ms"] == 2500
+    g.clock.advance(2.5)
+    assert g.game.view(None)["inhand"] is True
+
+
+def test_the_factories_declare_their_options():
+    from hub.interfaces import IGameOptions
+
+    for factory in (TexasHoldemFactory(), FiveCardDrawFactory()):
+        assert IGameOptions.providedBy(factory)
+        names = [o.name for o in factory.options]
+        assert "stakes" in names and "action_time" in names
+        assert ("max_discard" in names) == (factory.name == "five-card-draw")
+        for option in factory.options:  # every declared default is accepted
+            if option.default is not None:
+                Game(factory=factory, **{option.name: option.default})

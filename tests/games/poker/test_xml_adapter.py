@@ -36,7 +36,8 @@ def test_the_factories_give_the_adapter():
         adapter = adapter_for(factory)
         assert isinstance(adapter, PokerXMLAdapter)
         assert not seats_on_join(adapter) and not hasattr(adapter, "ledger")
-    assert TexasHoldemFactory().adapter("web") is None
+    assert TexasHoldemFactory().adapter("mnm") is None
+    assert TexasHoldemFactory().adapter("web").script == "web.js"  # the page script
 
 
 def test_actions_become_engine_actions():
