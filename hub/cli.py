@@ -22,7 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "verify-hand": ("hub.verify_hand:main", "check a stored poker hand against its shuffle seed"),
     "hand-history": ("hub.hand_history_cli:main", "print a stored poker hand as readable text"),
     "account": ("hub.store.cli:account_main", "create|delete|list|set-type|grant accounts"),
-    "ledger": ("hub.store.cli:ledger_main", "check that every chip is accounted for"),
+    "ledger": ("hub.store.cli:ledger_main", "prove every chip is accounted for; problems; hubs"),
     "fetch": ("hub.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),
     "xml-client": ("hub.xml_client_cli:main", "interactive XML protocol client (--hub HOST:PORT)"),
 }

@@ -538,4 +538,5 @@ def _row(game: Any) -> dict[str, Any]:
         "maxplayers": int(game.get("maxplayers")),
         "players": [p.text or "" for p in game.iterfind("additionalinfo/players/player")],
         "state": game.get("state"),
+        "paused": game.findtext("additionalinfo/other/parameters/paused"),
     }

@@ -45,6 +45,19 @@ class IGameFactory(Interface):
         """
 
 
+class IGameOptions(Interface):
+    """A game factory that declares its options (optional, beside :class:`IGameFactory`).
+
+    Front ends build creation forms from the declaration (the web lobby does); the
+    factory's ``create`` still checks every value it is given.
+    """
+
+    options = Attribute(
+        "A sequence of :class:`hub.model.GameOption`: the settings ``create`` accepts,"
+        " with their kinds, ranges and defaults."
+    )
+
+
 class IGame(Interface):
     """One running game: a state machine fed with actions and a clock.
 
@@ -92,6 +105,57 @@ class IGame(Interface):
         """Cancel every timer; the game is being removed."""
 
 
+class IChipGameFactory(IGameFactory):
+    """A game type whose games play for chips from the players' accounts (table
+    stakes: poker).  The hub's table money (:mod:`hub.money`) then owns every chip
+    movement: it moves a buy-in from the account to the table in the ledger before it
+    seats anyone, settles each hand, and takes the stack back when a player leaves.
+    Its games provide :class:`IChipGame`.
+    """
+
+    def buyin_range(config):
+        """The buy-ins a table created with ``config`` (a :class:`hub.model.GameConfig`)
+        accepts → :class:`hub.model.BuyinRange`.
+
+        :raises hub.model.GameError: options the game does not accept.
+        """
+
+
+class IChipGame(IGame):
+    """A game of an :class:`IChipGameFactory`.
+
+    Chips come onto the table only through :meth:`seat_player` with a buy-in and
+    :meth:`add_chips`, which the hub calls after moving them in the ledger (a player's
+    action never adds chips).  They leave with a :data:`hub.model.CASH_OUT` event (the
+    stack of a player who left); each hand's result is a :data:`hub.model.HAND_OVER`
+    event whose record :meth:`hand_summary` gives.
+    """
+
+    def seat_player(seat, name, buyin):
+        """``name`` sits down at ``seat`` with ``buyin`` chips (a ``Decimal``).
+
+        :raises hub.model.GameError: the seat is taken, the amount out of range.
+        """
+
+    def add_chips(seat, amount):
+        """The player at ``seat`` adds ``amount`` chips (between hands).
+
+        :raises hub.model.GameError: not now, or the stack would exceed the maximum.
+        """
+
+    def hold_hands():
+        """From now on, after each :data:`hub.model.HAND_OVER` event deal no new hand
+        until :meth:`settled` is called for it (the hub's ledger has it)."""
+
+    def settled(hand):
+        """The hand with key ``hand`` is settled in the ledger: the next may be dealt."""
+
+    def hand_summary(hand):
+        """The :class:`hub.model.HandSummary` of the finished hand ``hand`` (its
+        ``handid``), available from its :data:`hub.model.HAND_OVER` event on; ``None``
+        for an unknown hand.  It holds every card: it is for the history, not players."""
+
+
 class IBotFactory(Interface):
     """A bot offered by a plugin (``random``, ``morris``, ``holdem``...)."""
 
@@ -119,7 +183,12 @@ class IBot(Interface):
 
 
 class IGameObserver(Interface):
-    """Anything that follows a game: a connection, a bot driver, the web's live feed."""
+    """Anything that follows a game: a connection, a bot driver, the web's live feed.
+
+    Optional attribute ``viewer``: the name of the person who follows the game this
+    way, listed among its watchers (``hub.lobby.GameInstance.watchers``) while they
+    have no seat; absent or ``None`` for anonymous observers.
+    """
 
     def game_event(game, event):
         """``event`` (a :class:`hub.model.GameEvent`) happened in ``game``
@@ -131,6 +200,14 @@ class ILobbyListener(Interface):
 
     def lobby_changed(change, game):
         """``change`` is ``created``, ``changed`` or ``removed``."""
+
+
+class IChatListener(Interface):
+    """Follows the hub's chat (``hub.chat.ChatService``): the front ends that carry it."""
+
+    def chat_line(line):
+        """``line`` (a ``hub.chat.ChatLine``) was said in the lobby (``room`` is
+        ``hub.chat.LOBBY``) or at a game (``room`` is the game's id)."""
 
 
 # -- front-end adapters --------------------------------------------------------------
@@ -151,8 +228,11 @@ class IXMLGameAdapter(Interface):
       ``False`` (poker): join only observes; seats are taken with an action.
     - An action mapping ``{"take_seat": seat or None}`` returned by
       :meth:`parse_action` makes the front end seat the player (``GameInstance.take_seat``)
-      and follow the game from that seat; ``{"leave_seat": True}`` leaves it.  Every other
-      mapping goes to ``IGame.act``.
+      and follow the game from that seat; ``{"leave_seat": True}`` leaves it.  For a
+      chip game (:class:`IChipGameFactory`) ``{"take_seat": seat, "buyin": amount}``
+      buys in through the hub's table money (from one's own seat: adds chips), and
+      ``{"add_bot": bot name, "seat": seat or None, "buyin": amount or None}`` seats an
+      in-hub bot funded by the hub.  Every other mapping goes to ``IGame.act``.
     - ``custom(game, seat, element)`` answers ``game/custom`` with an element (or
       ``None``); without it ``game/custom`` is refused with 400.
     - ``private_to(event, seat)`` → bool: whether the frame rendered of ``event`` for
@@ -249,17 +329,25 @@ class IStore(Interface):
     name/amount, 401 bad login, 404 unknown, 409 taken/in play, 422 not enough chips,
     429 throttled).  Amounts are ``Decimal`` (or ``int``/decimal ``str``); a float is a
     ``TypeError``.  Movements take an idempotency ``key``: a replayed key changes
-    nothing and fires with a ``Movement`` whose ``applied`` is false.
+    nothing and fires with a ``Movement`` whose ``applied`` is false.  When the
+    database cannot be reached a call fails with ``StoreUnavailable`` (503) and
+    ``available`` is false until a call (or the store's own probe) works again.
     """
 
     new_account_grant = Attribute("Decimal chips a new account receives.")
+    available = Attribute("Whether the database answered the last call (see on_availability).")
+    hub_id = Attribute("This hub's lease id while started for a hub, else None.")
 
     def start(recover=True):
-        """Open, migrate the schema, return chips left at tables to their accounts
-        (unless ``recover`` is false: tools beside a running hub)."""
+        """Open, migrate the schema; for a hub (``recover``) take this hub's lease and
+        return the chips of tables no live hub owns to their accounts.  Tools beside
+        running hubs pass ``recover=False``."""
 
     def stop():
-        """Close the database connections."""
+        """End this hub's lease, close the database connections."""
+
+    def on_availability(listener):
+        """Call ``listener(available)`` when the database goes away or comes back."""
 
     def create_account(name, password, type="player", grant=None):
         """Create an account (type ``player``/``bot``/``admin`` or 0/1/2) → ``Account``."""
@@ -293,8 +381,9 @@ class IStore(Interface):
     def grant(name, chips, key=None):
         """Create (or, negative, destroy) chips on an account → ``Movement``."""
 
-    def buy_in(name, game_id, chips, key):
-        """Balance → chips at ``game_id`` → ``Movement``."""
+    def buy_in(name, game_id, chips, key, bot=False):
+        """Balance → chips at this hub's open table ``game_id`` → ``Movement``; ``bot``:
+        an in-hub bot's account, created and funded when short in the same transaction."""
 
     def cash_out(name, game_id, chips, key):
         """Chips at ``game_id`` (``chips``, or all when ``None``) → balance → ``Movement``."""
@@ -308,11 +397,40 @@ class IStore(Interface):
     def tables_of(name):
         """``{game id: chips}`` of one account."""
 
+    def open_table(game_id, game_type):
+        """Make ``game_id`` a chip table owned by this hub."""
+
+    def close_table(game_id):
+        """Return every chip at this hub's table ``game_id`` and close it → returned."""
+
+    def settle_hand(game_id, hand_key, deltas, hand=None):
+        """One finished hand: its chip movements (``{name: signed amount}``, sum 0) and
+        its history (``record_hand``'s keyword arguments) in one transaction, once per
+        hand → ``Movement`` (with ``hand_id``)."""
+
+    def leave_table(name, game_id, stack, key):
+        """A player left with ``stack``: the ledger's chips there go back; a difference
+        is recorded (``Movement.problem``)."""
+
+    def record_problem(kind, detail, game_id=None, account=None, expected=None, recorded=None):
+        """Record a money problem for the operator."""
+
+    def problems(limit=100):
+        """Recorded money problems (dicts), newest first."""
+
+    def live_hubs():
+        """The ids of the hubs alive now (lease open, lock held)."""
+
+    def hubs():
+        """Every hub lease (dicts with ``live`` and open ``tables``)."""
+
     def recover():
-        """Return every chip recorded at a table to its account → refunds."""
+        """Return the chips of every table no live hub owns → refunds."""
 
     def ledger_check():
-        """Prove balances + chips at tables = chips issued → ``LedgerReport``."""
+        """Prove the books (balances + chips at tables = chips issued, every hand
+        settled once by its payoffs, no chips at a table no live hub holds) →
+        ``LedgerReport``."""
 
     def ledger(name=None, game_id=None, key=None, limit=100):
         """Ledger rows (dicts), newest first."""
@@ -333,6 +451,13 @@ class IStore(Interface):
 
     def games(game_id=None, player=None, since=None, until=None, limit=50):
         """Finished games (dicts with ``players``), newest first."""
+
+    def record_replay(game_id, replay):
+        """Store a finished game's replay (JSON-able; public events only) → ``True``
+        if new."""
+
+    def replay(game_id):
+        """The stored replay of a finished game, or ``None``."""
 
     def record_hand(
         game_id,

@@ -10,7 +10,7 @@ import random
 import re
 import secrets
 import string
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,10 +21,13 @@ from twisted.logger import Logger
 from zope.interface import implementer
 from zope.interface.verify import verifyObject
 
-from hub.interfaces import IBot, IGame, IGameObserver, ILobbyListener
+from hub.interfaces import IBot, IChipGame, IChipGameFactory, IGame, IGameObserver, ILobbyListener
 from hub.model import (
     GAME_OVER,
     OVER,
+    PAUSED,
+    RESUMED,
+    RUNNING,
     SEAT_OPEN,
     STATE,
     TURN,
@@ -126,6 +129,29 @@ def parse_seats(specs: Sequence[Any]) -> list[Seat]:
                 f"seat {index}: {spec[:40]!r} is not a seat; use 'open', 'human' or 'bot:<name>'"
             )
     return seats
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """One event in a game's log (:meth:`GameInstance.events_for`).
+
+    :ivar at: the clock's time when it happened.
+    :ivar kind: the event's kind.
+    :ivar data: its data (a ``turn`` event's without the ``legal`` list).
+    :ivar seats: as :attr:`hub.model.GameEvent.seats`: ``None`` for a public event.
+    :ivar to: for a private event, who sat at each of its seats then (a later occupant
+        of the seat never sees it).
+    """
+
+    at: float
+    kind: str
+    data: Mapping[str, Any]
+    seats: frozenset[int] | None = None
+    to: tuple[tuple[int, str | None], ...] = ()
+
+    def to_json(self, since: float = 0.0) -> dict[str, Any]:
+        """``{"at": ms since ``since``, "kind", "data"}``."""
+        return {"at": int((self.at - since) * 1000), "kind": self.kind, "data": dict(self.data)}
 
 
 @implementer(IGameObserver)
@@ -287,6 +313,14 @@ class GameInstance:
         self._observers: dict[Any, int | None] = {}
         self._drivers: list[BotDriver] = []
         self._services: list[Any] = []  # hub services following every public event
+        #: the events so far (bounded: the oldest go first), for pages that open late
+        #: and for replays
+        self._log: deque[LoggedEvent] = deque(maxlen=max(1, lobby.event_log))
+        self.log_dropped = 0
+        self._turn: dict[str, Any] | None = None
+        self._bots_seated = False
+        #: why the table deals no new hand now (``None``: it plays on); see :meth:`pause`
+        self.paused: str | None = None
         self.transcript = lobby.transcripts.for_game(game_id) if lobby.transcripts else None
         context = GameContext(
             clock=lobby.clock, emit=self._emit, rng=lobby.game_rng(), game_id=game_id
@@ -294,6 +328,13 @@ class GameInstance:
         engine = factory.create(config, context)
         verifyObject(IGame, engine)
         self.engine = engine
+        #: the public view before anything happened: where a replay starts
+        self.start_view = engine.view(None)
+        #: the engine as a chip game (its factory provides ``IChipGameFactory``), else None
+        self.chips: IChipGame | None = None
+        if IChipGameFactory.providedBy(factory):
+            verifyObject(IChipGame, engine)
+            self.chips = engine
 
     # -- state ------------------------------------------------------------------------
 
@@ -301,6 +342,33 @@ class GameInstance:
     def state(self) -> str:
         """``waiting``, ``running`` or ``over``."""
         return str(self.engine.state)
+
+    def pause(self, reason: str) -> None:
+        """Show everyone why the table deals no new hand (players, watchers, lobby):
+        a :data:`hub.model.PAUSED` event; ``paused`` in the lobby's listing."""
+        if self.paused == reason:
+            return
+        self.paused = reason
+        if self.transcript is not None:
+            self.transcript.note(f"paused: {reason}")
+        self._emit(GameEvent(PAUSED, {"reason": reason}))
+        self.lobby.changed(self)
+
+    def resume(self) -> None:
+        """The pause is over (a :data:`hub.model.RESUMED` event)."""
+        if self.paused is None:
+            return
+        self.paused = None
+        if self.transcript is not None:
+            self.transcript.note("resumed")
+        self._emit(GameEvent(RESUMED, {}))
+        self.lobby.changed(self)
+
+    def _check_paid(self, buyin: Any) -> None:
+        """A chip game's chips come through the hub's table money (which passes the
+        buy-in it moved in the ledger): nobody sits without one."""
+        if self.chips is not None and self.lobby.money is not None and buyin is None:
+            raise Conflict(f"seats at {self.type} tables are taken through the hub's table money")
 
     def seat_of(self, player: str) -> int | None:
         """The seat where ``player`` sits (and is still present), or ``None``."""
@@ -328,9 +396,18 @@ class GameInstance:
 
     def watch(self, service: Any) -> None:
         """Send ``service`` (an :class:`IGameObserver` of the hub itself, e.g. the
-        cashier of :mod:`hub.money`) every public event, first; it is no observer (not
+        table money of :mod:`hub.money`) every public event, first; it is no observer (not
         counted, no lobby change)."""
         self._services.append(service)
+
+    def watchers(self) -> list[str]:
+        """Names of the people who watch without a seat (observers with a ``viewer``)."""
+        names = {
+            getattr(observer, "viewer", None)
+            for observer, seat in self._observers.items()
+            if seat is None
+        }
+        return sorted(n for n in names if isinstance(n, str) and n)
 
     def unobserve(self, observer: Any) -> None:
         """Stop sending events to ``observer`` (unknown observers are ignored)."""
@@ -338,7 +415,78 @@ class GameInstance:
             del self._observers[observer]
             self.lobby.changed(self)
 
+    # -- the event log and the turn -------------------------------------------------------
+
+    def _record(self, event: GameEvent) -> None:
+        now = self.lobby.clock.seconds()
+        data = event.data
+        if event.kind == TURN:
+            data = {k: v for k, v in data.items() if k != "legal"}
+            left = data.get("timeleft_ms")
+            deadline = None
+            if isinstance(left, int | float) and not isinstance(left, bool):
+                deadline = now + left / 1000.0
+            self._turn = {**data, "deadline": deadline, "total_ms": left}
+        elif event.kind == GAME_OVER:
+            self._turn = None
+        to: tuple[tuple[int, str | None], ...] = ()
+        if event.seats is not None:
+            to = tuple(
+                (s, self.seats[s].player) for s in sorted(event.seats) if 0 <= s < len(self.seats)
+            )
+        if len(self._log) == self._log.maxlen:
+            self.log_dropped += 1
+        self._log.append(LoggedEvent(now, event.kind, data, event.seats, to))
+
+    def events_for(self, seat: int | None, player: str | None = None) -> list[LoggedEvent]:
+        """The logged events the viewer at ``seat`` may see: every public one, and the
+        private ones meant for ``seat`` while ``player`` sat there."""
+        out = []
+        for logged in self._log:
+            if logged.seats is None:
+                out.append(logged)
+            elif seat is not None and seat in logged.seats and dict(logged.to).get(seat) == player:
+                out.append(logged)
+        return out
+
+    def turn_clock(self) -> dict[str, Any]:
+        """``deadline`` (the clock's time by which the last announced turn must be
+        answered, or ``None``) and ``timeleft_ms`` (what is left of it now)."""
+        deadline = None if self._turn is None else self._turn.get("deadline")
+        if deadline is None:
+            return {"deadline": None, "timeleft_ms": None}
+        left = max(0, int((deadline - self.lobby.clock.seconds()) * 1000))
+        return {"deadline": deadline, "timeleft_ms": left}
+
+    def current_turn(self) -> dict[str, Any] | None:
+        """Who is to act now (the last ``turn`` event's data without ``legal``, with
+        ``deadline`` and ``timeleft_ms`` as of now), or ``None`` when nobody is: the
+        game is not running, or that seat has nothing left to decide (between poker
+        hands, say)."""
+        turn = self._turn
+        if turn is None or self.state != RUNNING:
+            return None
+        seat = turn.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            return None
+        if not self.engine.legal_actions(seat):
+            return None
+        return {**turn, **self.turn_clock()}
+
+    def replay(self) -> dict[str, Any]:
+        """What a replay shows: the game, its public view before the first event, every
+        public event (``at``: ms after creation) and, when over, the result.
+        ``complete`` is false when the oldest events were dropped (the log is bounded)."""
+        game = self.to_json()
+        return {
+            "game": game,
+            "start": self.start_view,
+            "events": [e.to_json(self.created) for e in self._log if e.seats is None],
+            "complete": self.log_dropped == 0,
+        }
+
     def _emit(self, event: GameEvent) -> None:
+        self._record(event)
         if event.kind == SEAT_OPEN:
             seat = event.data.get("seat")
             if isinstance(seat, int) and 0 <= seat < len(self.seats):
@@ -395,6 +543,7 @@ class GameInstance:
             raise BadAction("a player name is 1 to 64 printable characters")
         if self.seat_of(player) is not None:
             raise Conflict(f"{player} already sits in game {self.id}")
+        self._check_paid(buyin)
         free = self.free_seats(kind)
         if seat is None:
             if not free:
@@ -431,6 +580,20 @@ class GameInstance:
         self.engine.leave(seat)
         self.lobby.changed(self)
 
+    def add_chips(self, seat: int, amount: Any) -> None:
+        """The player at ``seat`` of a chip game adds ``amount`` chips (the hub's table
+        money calls this after moving them in the ledger).
+
+        :raises hub.model.GameError: not a chip game, nobody there, or not now.
+        """
+        if self.chips is None:
+            raise BadAction(f"{self.type} is not played for chips")
+        if not 0 <= seat < len(self.seats) or self.seats[seat].free:
+            raise NotFound(f"nobody sits at seat {seat} of game {self.id}")
+        self.chips.add_chips(seat, amount)
+        if self.transcript is not None:
+            self.transcript.note(f"seat {seat} added {amount} chips")
+
     def act(self, seat: int, action: Mapping[str, Any]) -> None:
         """The player at ``seat`` acts; see :meth:`hub.interfaces.IGame.act`."""
         if not isinstance(action, Mapping):
@@ -451,7 +614,40 @@ class GameInstance:
         """The result once the game is over."""
         return self.engine.result()
 
-    def _attach_bots(self) -> None:
+    def free_name(self, base: str) -> str:
+        """``base``, or ``base-2``, ``base-3``... : the first no player here has."""
+        taken = {s.player for s in self.seats if s.player}
+        name, n = base, 2
+        while name in taken:
+            name, n = f"{base}-{n}", n + 1
+        return name
+
+    def bot_names(self) -> dict[int, str]:
+        """The player names the bots of the seats created for them play under
+        (``caller``, ``caller-2``...; none a player seated before them has), by seat."""
+        taken = {s.player for s in self.seats if s.player and s.kind != "bot"}
+        names: dict[int, str] = {}
+        for seat in self.seats:
+            if seat.kind == "bot":
+                name, n = seat.bot or "bot", 2
+                while name in names.values() or name in taken:
+                    name, n = f"{seat.bot}-{n}", n + 1
+                names[seat.index] = name
+        return names
+
+    def seat_bots(self, buyins: Mapping[int, Any] | None = None) -> None:
+        """Seat the bots of the seats created for them (``bot:<name>``), under
+        :meth:`bot_names`, once.  The lobby does it on creation unless told to wait
+        (``create_game(seat_bots=False)``): so that a creator sits down before the bots
+        start, or so that the hub's table money funds them first.  ``buyins`` (chip
+        games): seat → the buy-in the hub moved."""
+        if self._bots_seated:
+            return
+        buyins = buyins or {}
+        for seat in self.seats:
+            if seat.kind == "bot":
+                self._check_paid(buyins.get(seat.index))
+        self._bots_seated = True
         for seat in self.seats:
             if seat.kind == "bot":
                 factory = self.lobby.registry.bot_factory(seat.bot)
@@ -467,22 +663,23 @@ class GameInstance:
                         self.lobby.bot_deadline,
                     )
                 )
-        taken: set[str] = set()
-        for seat in self.seats:
-            if seat.kind == "bot":
-                name, n = seat.bot or "bot", 2
-                while name in taken:
-                    name, n = f"{seat.bot}-{n}", n + 1
-                taken.add(name)
-                seat.player = name
-                self.engine.seat_player(seat.index, name)
+        for index, name in self.bot_names().items():
+            seat = self.seats[index]
+            seat.player = name
+            if index in buyins:
+                self.engine.seat_player(index, name, buyins[index])
+            else:
+                self.engine.seat_player(index, name)
+        if self.bot_names():
+            self.lobby.changed(self)  # the listing shows the bots now
 
     def seat_bot(
         self, seat: int, bot_name: str, player: str | None = None, buyin: Any = None
     ) -> str:
-        """Give the free seat ``seat`` to the in-hub bot ``bot_name``; returns its player name
-        (``player`` if given and free).  ``buyin`` (chip games) goes to
-        ``IGame.seat_player`` when given.
+        """Give the free seat ``seat`` to the in-hub bot ``bot_name``; returns its player
+        name: ``player`` if given (a :class:`~hub.model.Conflict` when someone here has
+        it), else the first free of ``bot_name``, ``bot_name-2``...  ``buyin`` (chip
+        games) goes to ``IGame.seat_player`` when given.
 
         :raises hub.model.GameError: no such free seat, unknown bot, or a bot that does
             not play this game.
@@ -494,15 +691,15 @@ class GameInstance:
             raise Conflict(f"seat {seat} of game {self.id} is not free")
         if not isinstance(bot_name, str) or not re.fullmatch(r"[a-z0-9-]{1,64}", bot_name):
             raise BadAction("a bot name is 1 to 64 characters [a-z0-9-]")
+        self._check_paid(buyin)
         factory = self.lobby.registry.bot_factory(bot_name)
         if self.type not in tuple(factory.games):
             raise BadAction(f"bot {bot_name} does not play {self.type}")
+        if player is not None and any(s.player == player for s in self.seats):
+            raise Conflict(f"{player} plays in game {self.id} already")
         bot = factory.create(self.type, seat, dict(self.config.options))
         verifyObject(IBot, bot)
-        taken = {s.player for s in self.seats if s.player}
-        name, n = player or bot_name, 2
-        while name in taken:
-            name, n = f"{bot_name}-{n}", n + 1
+        name = player or self.free_name(bot_name)
         driver = BotDriver(
             self, seat, bot, self.lobby.bot_runner, self.lobby.clock, self.lobby.bot_deadline
         )
@@ -562,7 +759,9 @@ class GameInstance:
             "seats": [seat.to_json() for seat in self.seats],
             "state": self.state,
             "observers": self.observer_count,
+            "watchers": self.watchers(),
             "created": datetime.fromtimestamp(self.created, UTC).isoformat(),
+            "paused": self.paused,
         }
         if self.state == OVER:
             data["result"] = self.result()
@@ -584,6 +783,8 @@ class Lobby:
     :param keep_finished_count: most finished games listed; the oldest go first.
     :param retire_after: seconds a finished game keeps its engine before only a summary
         of it is kept (:meth:`GameInstance.retire`).
+    :param event_log: events each game keeps for late viewers and replays (the oldest
+        go first).
     """
 
     log = Logger()
@@ -601,8 +802,10 @@ class Lobby:
         keep_finished_count: int = 500,
         retire_after: float = 60.0,
         bot_deadline: float = 2.0,
+        event_log: int = 5000,
     ) -> None:
         self.registry = registry
+        self.event_log = event_log
         self.clock = clock
         self.transcripts = transcripts
         self.bot_runner = bot_runner
@@ -619,6 +822,9 @@ class Lobby:
         self._trim: Any = None
         self._over_hooks: list[Callable[[GameInstance, GameEvent], Any]] = []
         self._counter = 0
+        #: the hub's table money (:class:`hub.money.TableMoney`), when chips are real:
+        #: chip tables are then created, and seats at them taken, through it
+        self.money: Any = None
 
     # -- ids and randomness ---------------------------------------------------------------
 
@@ -648,9 +854,14 @@ class Lobby:
         seats: Sequence[Any] | None = None,
         options: Mapping[str, Any] | None = None,
         creator: str | None = None,
+        seat_bots: bool = True,
     ) -> GameInstance:
         """Create a game of type ``type_name``; see the JSON API's ``POST /api/games``.
 
+        :param seat_bots: seat the bots of ``bot:<name>`` seats now (``False``: they
+            stand until the caller seats them with :meth:`GameInstance.seat_bots`: after
+            the creator sat down, so the bots do not start without them, or once the
+            table money funded them).
         :raises hub.model.GameError: unknown type or bot, bad variant, seats or name.
         """
         if not isinstance(type_name, str):
@@ -697,11 +908,12 @@ class Lobby:
                 f"seats={list(seats)} creator={creator}"
             )
         self._notify("created", game)
-        try:
-            game._attach_bots()
-        except BaseException:
-            self.remove(game.id)
-            raise
+        if seat_bots:
+            try:
+                game.seat_bots()
+            except BaseException:
+                self.remove(game.id)
+                raise
         return game
 
     def get(self, game_id: str) -> GameInstance:
@@ -811,6 +1023,7 @@ __all__ = [
     "GameInstance",
     "ILobbyListener",
     "Lobby",
+    "LoggedEvent",
     "Seat",
     "parse_seats",
     "run_inline",

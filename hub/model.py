@@ -7,8 +7,9 @@ module freely.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from zope.interface import Interface
@@ -26,6 +27,19 @@ GAME_OVER = "over"  #: data: {"result": {...}} (see :meth:`IGame.result`)
 #: data: {"seat": int}: the player there is gone and the seat may be taken again
 #: (a table game between hands, or any game before it started).
 SEAT_OPEN = "seat_open"
+
+#: Events of chip games (:class:`hub.interfaces.IChipGame`), which the hub's table money
+#: (:mod:`hub.money`) turns into ledger movements:
+#: data: {"handid": str, "deltas": {seat: amount}, "names": {seat: name}}: a hand is
+#: over; ``deltas`` (decimal strings, seats as strings) sum to zero.
+HAND_OVER = "handover"
+#: data: {"seat": int, "name": str, "amount": str}: the player at ``seat`` left the
+#: table with ``amount`` chips (the stack goes back to the account).
+CASH_OUT = "cashout"
+#: Events the hub emits on a game's behalf: data {"reason": str}: the table deals no
+#: new hand until it resumes (e.g. ``store unavailable``); then RESUMED, data {}.
+PAUSED = "paused"
+RESUMED = "resumed"
 
 
 class GameError(Exception):
@@ -103,6 +117,142 @@ class GameConfig:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
+#: Kinds of :class:`GameOption` values (how a creation form asks for them).
+OPTION_KINDS = ("int", "number", "decimal", "text", "bool", "choice")
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """One setting a game type accepts when a game is created, as its factory declares
+    it (``IGameFactory.options``).  Front ends build their creation forms from these;
+    the game itself still checks every value it is given.
+
+    :ivar name: the key in ``GameConfig.options``.
+    :ivar kind: one of :data:`OPTION_KINDS`: ``int`` (whole number), ``number`` (any
+        number), ``decimal`` (an amount written as text, e.g. ``"0.50"``), ``text``,
+        ``bool``, ``choice`` (one of ``choices``).
+    :ivar default: the value the game uses when the option is not given (``None``: the
+        game works it out, as ``help`` says).
+    :ivar label: a few words for people; ``help`` says more.
+    :ivar minimum: lowest value (``int``/``number``/``decimal``), or ``None``.
+    :ivar maximum: highest value, or ``None``.
+    :ivar choices: the values of a ``choice``.
+    :ivar unit: what a number counts (``ms``, ``s``, ``chips``).
+    :ivar for_people: the value a form proposes when a person plays in a browser, where
+        the default suits programs (a 3 s move clock); ``None``: the default.
+    :ivar variants: the variants it applies to (empty: every variant).
+    """
+
+    name: str
+    kind: str
+    default: Any = None
+    label: str = ""
+    minimum: Any = None
+    maximum: Any = None
+    choices: tuple[Any, ...] = ()
+    unit: str = ""
+    for_people: Any = None
+    help: str = ""
+    variants: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in OPTION_KINDS:
+            raise ValueError(f"option {self.name}: kind {self.kind!r} is not one of {OPTION_KINDS}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The option as the web API describes it."""
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "default": self.default,
+            "label": self.label or self.name.replace("_", " "),
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "choices": list(self.choices),
+            "unit": self.unit,
+            "for_people": self.for_people,
+            "help": self.help,
+            "variants": list(self.variants),
+        }
+
+
+@dataclass(frozen=True)
+class BuyinRange:
+    """The buy-ins a chip table accepts (:meth:`hub.interfaces.IChipGameFactory.buyin_range`).
+
+    :ivar minimum: the smallest buy-in.
+    :ivar default: the buy-in when a player or bot names none.
+    :ivar maximum: the largest buy-in (and stack after adding chips); ``None``: no limit.
+    """
+
+    minimum: Decimal
+    default: Decimal
+    maximum: Decimal | None = None
+
+    def check(self, amount: Any) -> Decimal:
+        """``amount`` (``None``: the default) as a ``Decimal`` within the range.
+
+        :raises BadAction: not a positive decimal amount.
+        :raises IllegalAction: outside the range.
+        """
+        if amount is None:
+            return self.default
+        if isinstance(amount, bool | float) or not isinstance(amount, Decimal | int | str):
+            raise BadAction("an amount is a decimal number")
+        try:
+            value = Decimal(str(amount).strip())
+        except InvalidOperation:
+            raise BadAction("an amount is a decimal number") from None
+        if not value.is_finite() or value <= 0:
+            raise BadAction("an amount is a positive number")
+        if value < self.minimum:
+            raise IllegalAction(f"the buy-in must be at least {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise IllegalAction(f"the buy-in may be at most {self.maximum}")
+        return value
+
+
+@dataclass(frozen=True)
+class HandPlayer:
+    """One player of a finished hand, as the hand history keeps it.
+
+    :ivar seat: the seat.
+    :ivar name: the name shown at the table.
+    :ivar hole: the cards shown (card ints), empty when not shown.
+    :ivar money_in: chips put in; ``winnings``: chips won.
+    :ivar rounds: betting round name → the player's actions in it (text).
+    """
+
+    seat: int
+    name: str
+    hole: Sequence[int] = ()
+    money_in: Decimal = Decimal(0)
+    winnings: Decimal = Decimal(0)
+    rounds: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class HandSummary:
+    """What the history keeps of one finished hand of a chip game
+    (:meth:`hub.interfaces.IChipGame.hand_summary`).
+
+    :ivar hand: the hand's key (the ``handid`` of its :data:`HAND_OVER` event).
+    :ivar dealer: the dealer's (button's) seat, -1 for none.
+    :ivar players: one :class:`HandPlayer` per player dealt in.
+    :ivar board: shared cards (card ints).
+    :ivar record: the whole hand, JSON-able (kept for verification and replays).
+    """
+
+    hand: str
+    dealer: int
+    players: Sequence[HandPlayer]
+    board: Sequence[int] = ()
+    showdown: str | None = None
+    commitment: str | None = None
+    seed: str | None = None
+    record: Any = None
+
+
 class IClock(Interface):
     """The part of ``IReactorTime`` a game may use (``task.Clock`` in tests)."""
 
@@ -132,21 +282,30 @@ class GameContext:
 
 
 __all__ = [
+    "CASH_OUT",
     "GAME_OVER",
     "GAME_STATES",
+    "HAND_OVER",
     "OVER",
+    "PAUSED",
+    "RESUMED",
     "RUNNING",
     "SEAT_OPEN",
     "STATE",
     "TURN",
     "WAITING",
     "BadAction",
+    "BuyinRange",
     "Conflict",
     "GameConfig",
     "GameContext",
     "GameError",
     "GameEvent",
+    "GameOption",
+    "HandPlayer",
+    "HandSummary",
     "IClock",
     "IllegalAction",
     "NotFound",
+    "OPTION_KINDS",
 ]

@@ -1,505 +1,658 @@
-"""Table money through the ledger: buy-ins, hand settlements, cash-outs.
+"""Table money: the hub service through which every chip of every chip table moves.
 
-Game plugins never see the store.  A game that plays for chips (its XML adapter says
-``ledger = True``: poker) announces its money in events, and the :class:`Cashier`
-turns them into ledger movements (``hub.store``):
+A game type plays for chips when its factory provides
+:class:`hub.interfaces.IChipGameFactory` (poker); its games provide
+:class:`hub.interfaces.IChipGame`.  :class:`TableMoney` owns their chips in the
+store's ledger (``docs/money.md`` tells where the chips are at each moment):
 
-- **take seat** (poker action 11 with a buy-in): :meth:`Cashier.game_action` first
-  moves the buy-in from the account's balance to the table (``store.buy_in``, one
-  idempotency key per request) and only then seats the player in the engine; if the
-  engine refuses, the chips go straight back (``store.cash_out`` of that amount).
-  Action 11 from one's own seat adds chips the same way; **add bot** (13) seats an
-  in-hub bot with a ``bot`` account of its own (created, and funded by a grant when
-  its balance is short, on demand).
-- **hand over** (engine event ``handover``): ``store.settle(game, {account: delta},
-  key=hand id)``, then ``store.record_hand(...)`` with the engine's whole hand record
-  as ``actions`` (so ``gamehub verify-hand`` checks every dealt card).
-- **cash-out** (engine event ``cashout``: a player left, at the end of the hand; the
-  table closed): ``store.cash_out(account, game, None, key)``.  When a game is removed
-  or over, whatever the ledger still has at that table goes back too.
-- a ``buyin`` event the cashier did not pay for (bots seated when the game was
-  created, or a seat taken by another front end) is charged after the fact.
+- **a new table** (:meth:`TableMoney.create_table`) is registered as this hub's
+  (``store.open_table``); each bot seat's account is funded when short and bought in,
+  in one transaction per bot (``store.buy_in(..., bot=True)``); only then are the bots
+  seated.  If any step fails the table goes away and what was bought in goes back.
+- **a seat** (:meth:`TableMoney.take_seat`, :meth:`TableMoney.add_bot`) and **more
+  chips** (:meth:`TableMoney.add_chips`): the buy-in moves in the ledger first, then
+  the game seats; if the game refuses, the chips go back.  A seat whose buy-in fails
+  is not taken.
+- **each hand** (a :data:`hub.model.HAND_OVER` event): one ``store.settle_hand``
+  transaction keyed by the hand writes its movements and its history; the table deals
+  the next hand only after it (:meth:`hub.interfaces.IChipGame.hold_hands`).
+- **a player leaves** (:data:`hub.model.CASH_OUT`): ``store.leave_table`` returns the
+  ledger's chips at the table and records any difference from the game's stack.
+- **the table ends** (game over, removed): ``store.close_table`` returns the rest.
 
-Movements of one table run one after the other (a queue per game), in the order of
-the events, so a settlement never overtakes the buy-in before it.
+The movements of one table run one after another in the order of its events (a
+queue per table).  When the store is unavailable the queue waits and retries with
+backoff, and the table shows ``paused: store unavailable`` to its players, watchers and
+the lobby; new chip tables, buy-ins and leaves asked for are refused with
+:class:`hub.store.StoreUnavailable` (503) meanwhile.  When the store returns the
+waiting movements are applied (each exactly once: they are keyed) and play resumes.
 """
 
 from __future__ import annotations
 
-import secrets
 import uuid
+from collections import deque
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from twisted.internet import defer, task
-from twisted.logger import Logger
+from twisted.internet import defer
+from twisted.logger import Logger, LogLevel
+from twisted.python.failure import Failure
 from zope.interface import implementer
 
-from hub.interfaces import IGameObserver, ILobbyListener
-from hub.model import GAME_OVER, BadAction, Conflict, GameEvent, IllegalAction
+from hub.interfaces import IChipGameFactory, IGameObserver, ILobbyListener
+from hub.model import (
+    CASH_OUT,
+    GAME_OVER,
+    HAND_OVER,
+    BadAction,
+    BuyinRange,
+    Conflict,
+    GameEvent,
+    HandSummary,
+    IllegalAction,
+    NotFound,
+)
+from hub.store.errors import (
+    CommitUnknown,
+    InsufficientFunds,
+    NotAtTable,
+    StoreUnavailable,
+)
 
-TAKE_SEAT, ADD_BOT = 11, 13
 BOT_PREFIX = "bot."
+#: what a table waiting for the store shows
+STORE_DOWN = "store unavailable"
 
 HandHook = Callable[[Any, str, int | None], Any]
 
 
 def plays_for_chips(factory: Any) -> bool:
-    """Whether games of ``factory`` keep their chips in the ledger (XML adapter
-    ``ledger = True``)."""
-    if "xml" not in tuple(getattr(factory, "frontends", ())):
-        return False
-    try:
-        adapter = factory.adapter("xml")
-    except Exception:
-        return False
-    return bool(getattr(adapter, "ledger", False))
+    """Whether games of ``factory`` play for chips from accounts (it provides
+    :class:`hub.interfaces.IChipGameFactory`)."""
+    return IChipGameFactory.providedBy(factory)
 
 
-@implementer(IGameObserver)
-class _TableWatcher:
-    """Follows one table's public events for the cashier."""
+def bot_account_name(player: str) -> str:
+    """The account of the in-hub bot playing as ``player``: ``bot.<player>``."""
+    return (BOT_PREFIX + player)[:32]
 
-    def __init__(self, cashier: Cashier, game: Any) -> None:
-        self.cashier = cashier
+
+@dataclass(eq=False)
+class _Job:
+    """One movement of a table: ``run()`` returns a Deferred; ``retry``: wait for an
+    unavailable store rather than fail."""
+
+    what: str
+    run: Callable[[], Any]
+    retry: bool
+    done: defer.Deferred = field(default_factory=defer.Deferred)
+
+
+class _Table:
+    """What the table money keeps of one chip table."""
+
+    def __init__(self, game: Any) -> None:
         self.game = game
+        #: seat → the account that pays for (and is paid for) the player there
+        self.accounts: dict[int, str] = {}
+        self.jobs: deque[_Job] = deque()
+        self.running = False
+        self.closing = False
+        self.removed = False
+        self.stuck = False  # waiting for the store
+        self.refused: str | None = None  # the ledger refused a hand: held for good
+        self.delay = 0.0
+        self.wake: defer.Deferred | None = None
+        self.waiters: list[defer.Deferred] = []
+        self.seq = 0
 
-    def game_event(self, game: Any, event: GameEvent) -> None:
-        self.cashier.game_event(game, event)
+    def key(self, kind: str) -> str:
+        """A fresh idempotency key for a movement of this table."""
+        self.seq += 1
+        return f"{kind}:{self.game.id}:{self.seq}"
 
 
-@implementer(ILobbyListener)
-class Cashier:
-    """Moves the chips of every chip-playing table through the store's ledger.
+@implementer(ILobbyListener, IGameObserver)
+class TableMoney:
+    """Moves the chips of every chip table of the hub through the store's ledger.
 
-    :param lobby: the hub's :class:`hub.lobby.Lobby` (the cashier listens to it).
-    :param store: the :class:`hub.interfaces.IStore`.
-    :param bot_password: password of bot accounts it creates (default: random).
+    :param lobby: the hub's :class:`hub.lobby.Lobby` (chip tables are created and
+        seated through this service from now on: ``lobby.money``).
+    :param store: the :class:`hub.interfaces.IStore`, started for a hub (with a lease).
+    :param retry_delays: ``(first, most)`` seconds between tries of a movement while
+        the store is unavailable (doubling).
 
-    :ivar problems: movements that failed (each a readable line; logged too).
-    :ivar hands: hands settled and recorded so far.
+    :ivar problems: what went wrong, one readable line each (logged too; differences
+        found at cash-outs are recorded in the store as well).
+    :ivar hands: hands settled so far.
     """
 
     log = Logger()
 
-    def __init__(self, lobby: Any, store: Any, bot_password: str | None = None) -> None:
+    def __init__(
+        self, lobby: Any, store: Any, retry_delays: tuple[float, float] = (0.25, 10.0)
+    ) -> None:
         self.lobby = lobby
         self.store = store
         self._clock = lobby.clock
-        self._bot_password = bot_password or secrets.token_urlsafe(24)
-        self._locks: dict[str, defer.DeferredLock] = {}
-        self._watchers: dict[str, _TableWatcher] = {}
-        self._accounts: dict[tuple[str, int], str] = {}  # (game id, seat) → account
-        self._prepaid: set[tuple[str, int]] = set()
+        self._retry = retry_delays
+        self._tables: dict[str, _Table] = {}
         self._hooks: list[HandHook] = []
+        self._stopping = False
         self.problems: list[str] = []
         self.hands = 0
+        lobby.money = self
         lobby.add_listener(self)
+        store.on_availability(self._availability)
         for game in lobby.games():
             self._follow(game)
 
-    # -- hooks ----------------------------------------------------------------------------
+    # -- what others ask -------------------------------------------------------------
 
     def on_hand(self, hook: HandHook) -> None:
-        """Call ``hook(game, hand key, store hand id)`` after each hand is settled and
-        recorded (``hand id`` is ``None`` when recording failed)."""
+        """Call ``hook(game, hand key, history hand id)`` after each hand is settled."""
         self._hooks.append(hook)
 
-    # -- the queue ------------------------------------------------------------------------
-
-    def _enqueue(self, game_id: str, fn: Callable[..., Any], *args: Any) -> defer.Deferred:
-        """Run ``fn(*args)`` after every earlier movement of ``game_id``; fires with its
-        result (or failure); the queue goes on either way."""
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = defer.DeferredLock()
-        return lock.run(fn, *args)
+    def paused_tables(self) -> int:
+        """How many tables wait for the store now."""
+        return sum(1 for t in self._tables.values() if t.stuck)
 
     def idle(self, game_id: str | None = None) -> defer.Deferred:
         """Fires when every movement queued so far (of ``game_id``, or of every table)
         is done."""
-        ids = list(self._locks) if game_id is None else [game_id]
-        waits = [self._enqueue(g, lambda: None) for g in ids if g in self._locks]
-        return defer.DeferredList(waits).addCallback(lambda _: None)
+        waits = []
+        for gid, table in list(self._tables.items()):
+            if game_id in (None, gid) and (table.running or table.jobs):
+                d: defer.Deferred = defer.Deferred()
+                table.waiters.append(d)
+                waits.append(d)
+        return defer.DeferredList(waits, consumeErrors=True).addCallback(lambda _: None)
 
-    drain = idle
+    async def stop(self, timeout: float) -> int:
+        """Wait (at most ``timeout`` seconds) for the queued movements; then stop
+        retrying.  Returns how many tables still had movements waiting (their chips
+        stay at the table in the ledger; the next hub to start returns them)."""
+        d = self.idle()
+        call = self._clock.callLater(timeout, d.cancel)
+        try:
+            await d
+        except defer.CancelledError:
+            pass
+        finally:
+            if call.active():
+                call.cancel()
+        self._stopping = True
+        pending = [t for t in self._tables.values() if t.jobs]
+        for table in pending:
+            self.log.warn(
+                "table money: {n} movement(s) of table {game} not applied (the store is"
+                " unavailable); the table's chips stay there for recovery",
+                n=len(table.jobs),
+                game=table.game.id,
+            )
+            self._wake(table)
+        return len(pending)
 
-    def _problem(self, text: str, failure: Any = None) -> None:
-        self.problems.append(text)
-        if failure is not None:
-            self.log.failure("ledger: " + text.replace("{", "{{").replace("}", "}}"), failure)
-        else:
-            self.log.error("ledger: {text}", text=text)
-
-    # -- following tables -----------------------------------------------------------------
+    # -- following tables ------------------------------------------------------------
 
     def lobby_changed(self, change: str, game: Any) -> None:
-        """Follow new chip tables; return what is left at a removed one."""
+        """Follow new chip tables; close removed ones."""
         if change == "created":
             self._follow(game)
-        elif change == "removed" and game.id in self._watchers:
-            self._watchers.pop(game.id, None)
-            self._sweep(game.id).addBoth(lambda _: self._forget(game.id))
-
-    def _forget(self, game_id: str) -> None:
-        """Drop what the cashier kept about a removed table once its queue is empty."""
-        lock = self._locks.get(game_id)
-        if lock is not None and not lock.locked and not lock.waiting:
-            del self._locks[game_id]
-        for key in [k for k in self._accounts if k[0] == game_id]:
-            del self._accounts[key]
+        elif change == "removed":
+            table = self._tables.get(game.id)
+            if table is not None:
+                table.removed = True
+                self._close(table)
 
     def _follow(self, game: Any) -> None:
-        if game.id in self._watchers or not plays_for_chips(game.factory):
+        if game.chips is None or game.id in self._tables:
             return
-        watcher = _TableWatcher(self, game)
-        self._watchers[game.id] = watcher
-        watch = getattr(game, "watch", None)
-        if watch is not None:
-            watch(watcher)  # not counted as an observer, no lobby change
-        else:
-            game.observe(watcher, None)
-
-    def account_of(self, game_id: str, seat: int, name: str) -> str:
-        """The account that pays for the player ``name`` at ``seat`` of ``game_id``."""
-        return self._accounts.get((game_id, seat), name)
+        self._tables[game.id] = _Table(game)
+        game.chips.hold_hands()
+        game.watch(self)  # every public event, first; not counted as an observer
 
     def game_event(self, game: Any, event: GameEvent) -> None:
-        """Turn one table event into ledger movements (queued)."""
-        data = event.data
-        try:
-            if event.kind == "buyin":
-                self._on_buyin(game, int(data["seat"]), str(data["name"]), data["amount"])
-            elif event.kind == "handover":
-                names = {int(s): str(n) for s, n in dict(data.get("names") or {}).items()}
-                seats = {int(s) for s in dict(data.get("deltas") or {})} | set(names)
-                accounts = {s: self.account_of(game.id, s, names.get(s, "")) for s in seats}
-                self._enqueue(game.id, self._settle, game, dict(data), accounts).addErrback(
-                    self._failed, f"settling hand {data.get('handid')} of {game.id}"
-                )
-            elif event.kind == "cashout":
-                seat = int(data["seat"])
-                account = self.account_of(game.id, seat, str(data["name"]))
-                self._accounts.pop((game.id, seat), None)  # the seat may open again
-                amount = Decimal(str(data.get("amount") or 0))
-                self._enqueue(game.id, self._cash_out, game.id, account, amount).addErrback(
-                    self._failed, f"cashing out {account} at {game.id}"
-                )
-            elif event.kind == GAME_OVER:
-                self._sweep(game.id)
-        except (KeyError, TypeError, ValueError) as e:
-            self._problem(f"malformed {event.kind} event of {game.id}: {e}")
-
-    def _failed(self, failure: Any, what: str) -> None:
-        self._problem(f"{what} failed: {failure.getErrorMessage()}", failure)
-
-    def _sweep(self, game_id: str) -> defer.Deferred:
-        """Return every chip the ledger still has at ``game_id`` (queued); fires when
-        done."""
-
-        async def sweep() -> None:
-            chips = await self.store.chips_at(game_id)
-            for name, amount in dict(chips).items():
-                if Decimal(amount):
-                    await self.store.cash_out(name, game_id, None, f"sweep:{uuid.uuid4().hex}")
-
-        return self._enqueue(game_id, lambda: defer.ensureDeferred(sweep())).addErrback(
-            self._failed, f"returning the chips left at {game_id}"
-        )
-
-    # -- movements ------------------------------------------------------------------------
-
-    def _on_buyin(self, game: Any, seat: int, name: str, amount: Any) -> None:
-        if (game.id, seat) in self._prepaid:
-            self._prepaid.discard((game.id, seat))
+        """Turn a table's events into queued movements."""
+        table = self._tables.get(game.id)
+        if table is None:
             return
-        record = game.seats[seat] if 0 <= seat < len(game.seats) else None
-        is_bot = record is not None and record.kind == "bot"
+        try:
+            if event.kind == HAND_OVER:
+                self._hand_over(table, event.data)
+            elif event.kind == CASH_OUT:
+                self._cash_out(table, event.data)
+            elif event.kind == GAME_OVER:
+                self._close(table)
+        except (KeyError, TypeError, ValueError, ArithmeticError) as e:
+            self._hold(table, f"malformed {event.kind} event: {e}")
 
-        if is_bot and (game.id, seat) not in self._accounts:
-            self._accounts[(game.id, seat)] = bot_account_name(name)
-        account = self.account_of(game.id, seat, name)
+    # -- the queue -------------------------------------------------------------------
 
-        async def charge() -> None:
-            if is_bot:
-                await self._bot_account(name)
-                await self._fund(account, Decimal(str(amount)))
-            await self.store.buy_in(
-                account, game.id, Decimal(str(amount)), f"buyin:{uuid.uuid4().hex}"
+    def _enqueue(self, table: _Table, what: str, run: Callable[[], Any], retry: bool):
+        job = _Job(what, run, retry)
+        table.jobs.append(job)
+        if not table.running:
+            table.running = True
+            defer.ensureDeferred(self._work(table)).addErrback(
+                lambda f: self.log.failure("table money: the queue of {game} failed", f,
+                                           game=table.game.id)
+            )  # fmt: skip
+        return job.done
+
+    async def _work(self, table: _Table) -> None:
+        try:
+            while table.jobs:
+                job = table.jobs[0]
+                try:
+                    result = await defer.maybeDeferred(job.run)
+                except StoreUnavailable:
+                    if job.retry and self._stopping:
+                        break  # it stays waiting: the table's chips stay for recovery
+                    if job.retry:
+                        self._stuck(table)
+                        await self._sleep(table)
+                        continue
+                    table.jobs.popleft()
+                    job.done.errback(Failure())
+                    continue
+                except Exception:
+                    table.jobs.popleft()
+                    job.done.errback(Failure())
+                    continue
+                table.jobs.popleft()
+                table.delay = 0.0
+                if table.stuck:
+                    table.stuck = False
+                    if table.refused is None:
+                        table.game.resume()
+                    self.log.info("table money: table {game} resumed", game=table.game.id)
+                job.done.callback(result)
+        finally:
+            table.running = False
+            waiters, table.waiters = table.waiters, []
+            for waiter in waiters:
+                if not waiter.called:  # (a stop may have given up on it)
+                    waiter.callback(None)
+            if table.removed and not table.jobs:
+                self._tables.pop(table.game.id, None)
+
+    def _stuck(self, table: _Table) -> None:
+        if not table.stuck:
+            table.stuck = True
+            self.log.warn("table money: table {game} paused: store unavailable", game=table.game.id)
+            table.game.pause(STORE_DOWN)
+
+    async def _sleep(self, table: _Table) -> None:
+        first, most = self._retry
+        table.delay = first if not table.delay else min(table.delay * 2, most)
+        wake = table.wake = defer.Deferred()
+        call = self._clock.callLater(table.delay, self._wake, table)
+        try:
+            await wake
+        finally:
+            if call.active():
+                call.cancel()
+
+    def _wake(self, table: _Table) -> None:
+        wake, table.wake = table.wake, None
+        if wake is not None and not wake.called:
+            wake.callback(None)
+
+    def _availability(self, up: bool) -> None:
+        if up:  # try the waiting movements now
+            for table in list(self._tables.values()):
+                table.delay = 0.0
+                self._wake(table)
+
+    def _require_store(self) -> None:
+        if not self.store.available:
+            raise StoreUnavailable(
+                f"{STORE_DOWN}: new chip tables, buy-ins and leaving with chips are refused"
+                " until it returns; try again later"
             )
 
-        self._enqueue(game.id, lambda: defer.ensureDeferred(charge())).addErrback(
-            self._failed, f"charging the buy-in of {name} at {game.id}"
+    # -- problems ----------------------------------------------------------------------
+
+    def _problem(self, table: _Table | None, text: str, failure: Failure | None = None) -> None:
+        where = f" at {table.game.id}" if table is not None else ""
+        self.problems.append(text + where)
+        if failure is not None and not failure.check(StoreUnavailable, IllegalAction, NotFound):
+            self.log.failure(
+                "table money{where}: {text}", failure, LogLevel.error, where=where, text=text
+            )
+        else:
+            self.log.error("table money{where}: {text}", where=where, text=text)
+
+    def _hold(self, table: _Table, text: str, failure: Failure | None = None) -> None:
+        """Something the ledger cannot settle: the table deals no new hand (for good),
+        and the operator learns of it (log, the store's problems)."""
+        self._problem(table, text, failure)
+        table.refused = text
+        table.game.pause(f"ledger problem: {text}")
+        d = self.store.record_problem("hold", text, table.game.id)
+        d.addErrback(lambda f: None)  # best effort: it is logged already
+
+    def _failed(self, failure: Failure, table: _Table, what: str) -> None:
+        self._problem(table, f"{what} failed: {failure.getErrorMessage()}", failure)
+
+    # -- movements of events -------------------------------------------------------------
+
+    def _hand_over(self, table: _Table, data: Mapping[str, Any]) -> None:
+        game, hand = table.game, str(data["handid"])
+        deltas: dict[str, Decimal] = {}
+        for seat, delta in dict(data["deltas"]).items():
+            account = table.accounts.get(int(seat))
+            if account is None:
+                raise ValueError(f"seat {seat} of hand {hand} has no account")
+            deltas[account] = deltas.get(account, Decimal(0)) + Decimal(str(delta))
+        summary = game.chips.hand_summary(hand)
+        record = None if summary is None else _history(summary, dict(table.accounts))
+        d = self._enqueue(
+            table,
+            f"settling hand {hand}",
+            lambda: self.store.settle_hand(game.id, hand, deltas, record),
+            retry=True,
+        )
+        d.addCallbacks(
+            self._settled, self._refused, callbackArgs=(table, hand), errbackArgs=(table, hand)
         )
 
-    async def _cash_out(self, game_id: str, account: str, amount: Decimal) -> None:
-        from hub.store import NotAtTable
-
-        try:
-            moved = await self.store.cash_out(account, game_id, None, f"cashout:{uuid.uuid4().hex}")
-        except NotAtTable:
-            if amount:
-                raise
-            return
-        got = abs(Decimal(str(getattr(moved, "amount", amount))))
-        if got != amount:
-            self._problem(f"{account} left {game_id} with {amount} but the ledger held {got}")
-
-    async def _settle(
-        self, game: Any, data: Mapping[str, Any], accounts: Mapping[int, str]
-    ) -> None:
-        """Settle one hand (``accounts``: seat → account when the hand ended)."""
-        # one reactor turn: the engine files the hand's record after its last event
-        await task.deferLater(self._clock, 0, lambda: None)
-        hand_key = str(data.get("handid"))
-        deltas: dict[str, Decimal] = {}
-        for s, d in dict(data.get("deltas") or {}).items():
-            account = accounts[int(s)]
-            deltas[account] = deltas.get(account, Decimal(0)) + Decimal(str(d))
-        if any(deltas.values()):
-            await self.store.settle(game.id, deltas, f"hand:{game.id}:{hand_key}")
-        hand_id = None
-        try:
-            hand_id = await self._record(game, hand_key, accounts)
-        except Exception:
-            self._problem(f"recording hand {hand_key} of {game.id} failed", defer.Failure())
+    def _settled(self, moved: Any, table: _Table, hand: str) -> None:
         self.hands += 1
+        table.game.chips.settled(hand)
         for hook in list(self._hooks):
             try:
-                hook(game, hand_key, hand_id)
+                hook(table.game, hand, moved.hand_id)
             except Exception:
-                self.log.failure("hand hook failed")
+                self.log.failure("table money: hand hook failed", level=LogLevel.error)
 
-    async def _record(self, game: Any, hand_key: str, accounts: Mapping[int, str]) -> int | None:
-        get = getattr(game.engine, "hand_record", None)
-        record = get(hand_key) if get is not None else None
-        if record is None:
-            return None
-        players = hand_players(record, lambda s, n: accounts.get(s, n))
-        extra = dict((k, v) for k, v in record.get("extra") or ())
-        showdown = "; ".join(str(a[3]) for a in record.get("awards") or () if a[3]) or None
-        hand_id = await self.store.record_hand(
-            game.id,
-            int(record.get("button") if record.get("button") is not None else -1),
-            players,
-            board=list(record.get("board") or ()),
-            showdown=showdown,
-            commitment=extra.get("commitment"),
-            seed=extra.get("seed"),
-            actions=record,
-            hand_key=hand_key,
+    def _refused(self, failure: Failure, table: _Table, hand: str) -> None:
+        self._hold(table, f"hand {hand} was not settled: {failure.getErrorMessage()}", failure)
+
+    def _cash_out(self, table: _Table, data: Mapping[str, Any]) -> None:
+        seat, stack = int(data["seat"]), Decimal(str(data.get("amount") or 0))
+        account = table.accounts.pop(seat, None)  # the seat may open again
+        if account is None:
+            self._problem(table, f"seat {seat} left with {stack} chips but had no account")
+            return
+        key, game_id = table.key("leave"), table.game.id
+        d = self._enqueue(
+            table,
+            f"cashing out {account}",
+            lambda: self.store.leave_table(account, game_id, stack, key),
+            retry=True,
         )
-        return int(hand_id)
+        d.addCallbacks(
+            self._left, self._failed, callbackArgs=(table,),
+            errbackArgs=(table, f"cashing out {account}"),
+        )  # fmt: skip
 
-    async def _bot_account(self, player: str) -> str:
-        """The ``bot`` account ``bot.<player>`` of the bot called ``player`` at a table
-        (created when missing).
+    def _left(self, moved: Any, table: _Table) -> None:
+        if moved.problem:  # recorded in the store with the movement
+            self._problem(table, moved.problem)
 
-        :raises hub.model.Conflict: a person's account has that name.
-        """
-        from hub.store import NameTaken, UnknownAccount
+    def _close(self, table: _Table) -> None:
+        if not table.closing:
+            table.closing = True
+            game_id = table.game.id
+            d = self._enqueue(
+                table, "closing the table", lambda: self.store.close_table(game_id), retry=True
+            )
+            d.addErrback(self._failed, table, "closing the table")
+        elif table.removed and not table.running and not table.jobs:
+            self._tables.pop(table.game.id, None)
 
-        name = bot_account_name(player)
-        try:
-            account = await self.store.get_account(name)
-        except UnknownAccount:
+    def _undo(self, table: _Table, account: str, amount: Decimal, key: str) -> None:
+        """Give back a buy-in (key ``key``) whose seat was not taken, if it was applied."""
+        game_id = table.game.id
+
+        async def undo() -> None:
+            if not await self.store.ledger(key=key, limit=1):
+                return  # it never happened
             try:
-                await self.store.create_account(name, self._bot_password, "bot", grant=0)
-            except NameTaken:
-                return await self._bot_account(player)
-            return name
-        if str(getattr(account, "type", "")) != "bot":
-            raise Conflict(f"the account {name} is not a bot's")
-        return name
+                await self.store.cash_out(account, game_id, amount, key + ":undo")
+            except (NotAtTable, InsufficientFunds):
+                pass  # the table was closed: its chips went back already
 
-    async def _fund(self, account: str, amount: Decimal) -> None:
-        """Grant a bot account what it lacks for a buy-in of ``amount``."""
-        acct = await self.store.get_account(account)
-        balance = Decimal(str(acct.balance))
-        if balance < amount:
-            await self.store.grant(account, amount - balance, f"botfund:{uuid.uuid4().hex}")
+        d = self._enqueue(
+            table, f"returning the buy-in of {account}", lambda: defer.ensureDeferred(undo()),
+            retry=True,
+        )  # fmt: skip
+        d.addErrback(self._failed, table, f"returning {amount} to {account}")
 
-    # -- actions the cashier does (XML take seat / add bot) -------------------------------
+    # -- what front ends and the lobby ask ---------------------------------------------
 
-    def handles(self, adapter: Any, action: Mapping[str, Any]) -> bool:
-        """Whether ``action`` (parsed by ``adapter``) is a money action of the cashier."""
-        return bool(getattr(adapter, "ledger", False)) and action.get("index") in (
-            TAKE_SEAT,
-            ADD_BOT,
-        )
+    def _table(self, game: Any) -> _Table:
+        table = self._tables.get(game.id)
+        if table is None or table.removed or table.closing:
+            raise NotFound(f"game {game.id} is no open chip table of this hub")
+        if table.refused is not None:
+            raise Conflict(f"the table {game.id} is held: {table.refused}")
+        return table
 
-    async def game_action(
+    plays_for_chips = staticmethod(plays_for_chips)
+
+    @staticmethod
+    def buyin_range(game: Any) -> BuyinRange:
+        """The buy-ins ``game`` accepts."""
+        return game.factory.buyin_range(game.config)
+
+    async def _buy_in(self, table: _Table, account: str, amount: Decimal, bot: bool = False):
+        """Move a buy-in to the table (queued after the table's earlier movements);
+        returns its key."""
+        key, game_id = f"buyin:{uuid.uuid4().hex}", table.game.id
+        try:
+            await self._enqueue(
+                table,
+                f"buy-in of {account}",
+                lambda: self.store.buy_in(account, game_id, amount, key, bot=bot),
+                retry=False,
+            )
+        except CommitUnknown:
+            self._undo(table, account, amount, key)
+            raise
+        return key
+
+    async def create_table(self, type_name: str, *, seat_bots: bool = True, **kwargs: Any) -> Any:
+        """Create a chip table (``kwargs``: those of :meth:`hub.lobby.Lobby.create_game`):
+        registered as this hub's, its bots funded and bought in (one transaction each),
+        then seated.  Refused as a whole if any step fails.  ``seat_bots=False``: the
+        bots stand until :meth:`seat_bots` (a creator sits down first).
+
+        :raises hub.model.GameError: bad arguments, or (503) the store is unavailable.
+        """
+        self._require_store()
+        game = self.lobby.create_game(type_name, **kwargs, seat_bots=False)
+        try:
+            table = self._table(game)
+            await self._enqueue(
+                table,
+                "opening the table",
+                lambda: self.store.open_table(game.id, game.type),
+                retry=False,
+            )
+            if seat_bots:
+                await self._seat_bots(table, [])
+        except BaseException:
+            self.lobby.remove(game.id)  # what was bought in goes back with the table
+            raise
+        return game
+
+    async def seat_bots(self, game: Any) -> None:
+        """Fund, buy in and seat the bots of a table created with ``seat_bots=False``
+        (once).  If any bot cannot be funded, none sits and what was bought in for them
+        goes back.
+
+        :raises hub.model.GameError: refused, or (503) the store is unavailable.
+        """
+        table = self._table(game)
+        self._require_store()
+        bought: list[tuple[int, str]] = []
+        try:
+            await self._seat_bots(table, bought)
+        except BaseException:
+            amount = self.buyin_range(game).default
+            for seat, key in bought:
+                account = table.accounts.pop(seat, None)
+                if account is not None:
+                    self._undo(table, account, amount, key)
+            raise
+
+    async def _seat_bots(self, table: _Table, bought: list[tuple[int, str]]) -> None:
+        """Buy in each bot (``bought`` gets each seat and buy-in key), then seat them."""
+        game = table.game
+        names = game.bot_names()
+        if any(game.seats[seat].player is not None for seat in names):
+            return  # seated already
+        amount = self.buyin_range(game).default
+        for seat, player in names.items():
+            account = bot_account_name(player)
+            key = await self._buy_in(table, account, amount, bot=True)
+            table.accounts[seat] = account
+            bought.append((seat, key))
+        game.seat_bots({seat: amount for seat in names})
+
+    async def take_seat(
         self,
         game: Any,
         account: str,
-        seat: int | None,
-        action: Mapping[str, Any],
-        observe: Callable[[int | None], None] = lambda seat: None,
+        seat: int | None = None,
+        buyin: Any = None,
         kind: str = "client",
-    ) -> int | None:
-        """Do a take-seat (11) or add-bot (13) action of ``account``, whose seat is
-        ``seat`` (``None``: watching).  ``observe(seat)`` is called just before the
-        engine seats the player (so the seat's own events reach it), ``observe(None)``
-        if that fails.  ``kind`` is the lobby's seat kind (``human`` for the web front
-        end).  Returns the player's seat afterwards.
+        observe: Callable[[int | None], Any] | None = None,
+    ) -> int:
+        """Seat ``account`` (a network ``client`` or a web ``human``) at ``seat`` (or
+        the first free one) with ``buyin`` chips (default: the table's), moved from its
+        balance first.  From the player's own seat it adds chips instead.
+        ``observe(seat)`` is called just before the game seats the player (so the
+        seat's own events reach it), ``observe(None)`` if that fails.
 
+        :returns: the seat.
         :raises hub.model.GameError: refused; no chips moved (or they went back).
         """
-        amount = _amount(action.get("amount"))
-        if action["index"] == ADD_BOT:
-            await self._add_bot(game, action, amount)
-            return seat
-        if seat is not None:
-            if action.get("seat") not in (None, seat):
-                raise Conflict(f"{account} sits at seat {seat} of this table already")
-            if amount is None:
+        table = self._table(game)
+        mine = game.seat_of(account)
+        if mine is not None:
+            if seat not in (None, mine):
+                raise Conflict(f"{account} sits at seat {mine} of this table already")
+            if buyin is None:
                 raise BadAction("say how many chips to add")
-            key = f"topup:{uuid.uuid4().hex}"
-            await self._buy_in(game.id, account, amount, key)
-            try:
-                self._prepaid.add((game.id, seat))
-                game.act(seat, {"index": TAKE_SEAT, "seat": seat, "amount": str(amount)})
-            except BaseException:
-                self._prepaid.discard((game.id, seat))
-                await self._refund(game.id, account, amount, key)
-                raise
-            return seat
-        wanted = action.get("seat")
+            await self.add_chips(game, account, mine, buyin)
+            return int(mine)
+        self._require_store()
         free = game.free_seats(kind)
-        if wanted is None:
+        if seat is None:
             if not free:
                 raise Conflict(f"game {game.id} has no free seat")
-            wanted = free[0]
-        if not isinstance(wanted, int) or not 0 <= wanted < len(game.seats):
-            raise BadAction(f"game {game.id} has no seat {wanted}")
-        if wanted not in free:
-            raise Conflict(f"seat {wanted} is not free")
-        if game.seat_of(account) is not None:
-            raise Conflict(f"{account} already sits at this table")
-        if amount is None:
-            amount = _amount(game.view(None).get("buyin"))
-            if amount is None:
-                raise BadAction("say how many chips to buy in with")
-        key = f"buyin:{uuid.uuid4().hex}"
-        await self._buy_in(game.id, account, amount, key)
+            seat = free[0]
+        elif isinstance(seat, bool) or not isinstance(seat, int):
+            raise BadAction("a seat is a seat number")
+        elif not 0 <= seat < len(game.seats):
+            raise NotFound(f"game {game.id} has no seat {seat}")
+        elif seat not in free:
+            raise Conflict(f"seat {seat} is not free")
+        amount = self.buyin_range(game).check(buyin)
+        key = await self._buy_in(table, account, amount)
         try:
-            observe(wanted)
-            self._prepaid.add((game.id, wanted))
-            game.take_seat(account, wanted, kind=kind, buyin=amount)
+            if observe is not None:
+                observe(seat)
+            table.accounts[seat] = account
+            game.take_seat(account, seat, kind=kind, buyin=amount)
         except BaseException:
-            self._prepaid.discard((game.id, wanted))
-            observe(None)
-            await self._refund(game.id, account, amount, key)
+            if table.accounts.get(seat) == account:
+                del table.accounts[seat]
+            if observe is not None:
+                observe(None)
+            self._undo(table, account, amount, key)
             raise
-        self._accounts[(game.id, wanted)] = account
-        return wanted
+        return seat
 
-    async def _buy_in(self, game_id: str, account: str, amount: Decimal, key: str) -> None:
-        await self._enqueue(game_id, self.store.buy_in, account, game_id, amount, key)
+    async def add_chips(self, game: Any, account: str, seat: int, amount: Any) -> None:
+        """``account``, seated at ``seat``, adds ``amount`` chips (between hands).
 
-    async def _refund(self, game_id: str, account: str, amount: Decimal, key: str) -> None:
+        :raises hub.model.GameError: not its seat, a bad amount, not now.
+        """
+        table = self._table(game)
+        if game.seat_of(account) != seat or table.accounts.get(seat) != account:
+            raise Conflict(f"{account} does not sit at seat {seat}")
+        self._require_store()
+        value = BuyinRange(Decimal("0.01"), Decimal("0.01")).check(amount)
+        key = await self._buy_in(table, account, value)
         try:
-            await self._enqueue(
-                game_id, self.store.cash_out, account, game_id, amount, key + ":refund"
-            )
-        except Exception:
-            self._problem(f"refunding {amount} to {account} at {game_id} failed", defer.Failure())
+            game.add_chips(seat, value)
+        except BaseException:
+            self._undo(table, account, value, key)
+            raise
 
-    async def _add_bot(self, game: Any, action: Mapping[str, Any], amount: Decimal | None) -> None:
-        bot = action.get("name")
-        if not isinstance(bot, str) or not bot:
-            raise BadAction("add bot needs the bot's name")
+    async def add_bot(
+        self, game: Any, bot: str, seat: int | None = None, buyin: Any = None
+    ) -> tuple[int, str]:
+        """Seat the in-hub bot ``bot`` at ``seat`` (or the first free one): its account
+        ``bot.<player>`` is funded when short and bought in, in one transaction.
+
+        :returns: ``(seat, player name)``.
+        :raises hub.model.GameError: refused; the bot is not seated and no chips moved.
+        """
+        table = self._table(game)
+        self._require_store()
         factory = self.lobby.registry.bot_factory(bot)
         if game.type not in tuple(factory.games):
             raise IllegalAction(f"bot {bot} does not play {game.type}")
-        wanted = action.get("seat")
-        free = [s.index for s in game.seats if s.free and s.kind == "open"]
-        if wanted is None:
+        free = [s.index for s in game.seats if s.free and s.kind in ("open", "human")]
+        if seat is None:
             if not free:
                 raise Conflict(f"game {game.id} has no free seat")
-            wanted = free[0]
-        if not isinstance(wanted, int) or wanted not in free:
-            raise Conflict(f"seat {wanted} is not free")
-        if amount is None:
-            amount = _amount(game.view(None).get("buyin"))
-            if amount is None:
-                raise BadAction("say how many chips the bot buys in with")
-        taken = {s.player for s in game.seats if s.player}
-        player, n = bot, 2
-        while player in taken:
-            player, n = f"{bot}-{n}", n + 1
-        account = await self._bot_account(player)
-        await self._enqueue(game.id, self._fund, account, amount)
-        key = f"botbuyin:{uuid.uuid4().hex}"
-        await self._buy_in(game.id, account, amount, key)
-        self._accounts[(game.id, wanted)] = account
+            seat = free[0]
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in free:
+            raise Conflict(f"seat {seat} is not free")
+        amount = self.buyin_range(game).check(buyin)
+        player = game.free_name(bot)
+        account = bot_account_name(player)
+        key = await self._buy_in(table, account, amount, bot=True)
+        table.accounts[seat] = account
         try:
-            self._prepaid.add((game.id, wanted))
-            name = game.seat_bot(wanted, bot, player=player, buyin=amount)
-            if name != player:  # cannot happen: the name was free a moment ago
-                raise Conflict(f"bot {bot} sits as {name}, not {player}")
+            name = game.seat_bot(seat, bot, player=player, buyin=amount)
         except BaseException:
-            self._prepaid.discard((game.id, wanted))
-            self._accounts.pop((game.id, wanted), None)
-            await self._refund(game.id, account, amount, key)
+            if table.accounts.get(seat) == account:
+                del table.accounts[seat]
+            self._undo(table, account, amount, key)
             raise
+        return seat, name
+
+    def check_leave(self, game: Any) -> None:
+        """Refuse (503) a player's request to leave a chip table while the store is
+        unavailable: the stack could not go back to the account now.  (A lost
+        connection still leaves: the cash-out then waits for the store.)"""
+        if game.id in self._tables:
+            self._require_store()
 
 
-def bot_account_name(player: str) -> str:
-    """The account of the bot playing as ``player``: ``bot.<player>``."""
-    return (BOT_PREFIX + player)[:32]
-
-
-def _amount(value: Any) -> Decimal | None:
-    if value is None:
-        return None
-    try:
-        d = Decimal(str(value))
-    except ArithmeticError:
-        raise BadAction("an amount is a decimal number") from None
-    if not d.is_finite() or d <= 0:
-        raise BadAction("an amount is a positive number")
-    return d
-
-
-def hand_players(record: Mapping[str, Any], account: Callable[[int, str], str]) -> list[dict]:
-    """The store's per-player rows of a hand record (:func:`games.poker.history.to_dict`).
-
-    :param account: ``(seat, table name) → account name``.
-    """
-    holes = {int(s): list(cs) for s, cs in record.get("hole") or ()}
-    shown = {int(s) for s in record.get("shown") or ()}
-    won: dict[int, Decimal] = {}
-    for a in record.get("awards") or ():
-        won[int(a[0])] = won.get(int(a[0]), Decimal(0)) + Decimal(str(a[1]))
-    deltas = {int(s): Decimal(str(d)) for s, d in record.get("deltas") or ()}
-    rounds: dict[int, dict[str, list[str]]] = {}
-    names = ("preflop", "flop", "turn", "river")
-    for r in record.get("actions") or ():
-        seat, stage = r.get("seat"), r.get("stage")
-        if seat is None or not isinstance(stage, int) or not 0 <= stage < 4:
-            continue
-        if r.get("kind") in ("post", "fold", "check", "call", "bet", "raise", "discard"):
-            rounds.setdefault(int(seat), {}).setdefault(names[stage], []).append(r["kind"])
-    out = []
-    for s, name, _stack in record.get("players") or ():
-        s = int(s)
-        winnings = won.get(s, Decimal(0))
-        money_in = max(winnings - deltas.get(s, Decimal(0)), Decimal(0))
-        hole = holes.get(s, []) if s in shown and len(holes.get(s, [])) <= 2 else []
-        out.append(
+def _history(summary: HandSummary, accounts: Mapping[int, str]) -> dict[str, Any]:
+    """``store.settle_hand``'s ``hand`` from a game's summary (seats → accounts)."""
+    return {
+        "dealer": summary.dealer,
+        "players": [
             {
-                "name": account(s, str(name)),
-                "display": str(name),
-                "seat": s,
-                "hole": hole,
-                "money_in": money_in,
-                "winnings": winnings,
-                "actions": {k: " ".join(v) for k, v in rounds.get(s, {}).items()},
+                "name": accounts.get(p.seat, p.name),
+                "display": p.name,
+                "seat": p.seat,
+                "hole": list(p.hole),
+                "money_in": p.money_in,
+                "winnings": p.winnings,
+                "actions": dict(p.rounds),
             }
-        )
-    return out
+            for p in summary.players
+        ],
+        "board": list(summary.board),
+        "showdown": summary.showdown,
+        "commitment": summary.commitment,
+        "seed": summary.seed,
+        "actions": summary.record,
+    }
 
 
-__all__ = ["Cashier", "bot_account_name", "hand_players", "plays_for_chips"]
+__all__ = ["STORE_DOWN", "TableMoney", "bot_account_name", "plays_for_chips"]

@@ -1,8 +1,13 @@
 """The root service of a hub: owns the registry, the lobby, the store and the front ends.
 
-Start order: store (migrations, crash recovery) → plugins → front ends, one after the
-other, so no client is accepted before the chips of a previous run are back in their
-accounts. Stop order is the reverse.
+Start order: store (migrations, this hub's lease, crash recovery of dead hubs' tables)
+→ plugins → front ends, one after the other, so no client is accepted before the chips
+of a previous run are back in their accounts. Stop order is the reverse.
+
+Front ends create games and seat players and bots through the hub
+(:meth:`HubService.create_game`, :meth:`HubService.take_seat`,
+:meth:`HubService.add_bot`, :meth:`HubService.leave_seat`): chip games go through the
+table money (:mod:`hub.money`), every other game straight to the lobby.
 """
 
 from __future__ import annotations
@@ -23,9 +28,12 @@ from twisted.logger import Logger
 
 import hub
 from hub import settings as typed
+from hub.chat import ChatService
 from hub.frontends import FRONTENDS
 from hub.lobby import Lobby, thread_runner
-from hub.money import Cashier
+from hub.model import GameError
+from hub.money import TableMoney
+from hub.store.errors import StoreUnavailable
 from hub.transcript import Transcripts, TranscriptSettings
 
 DATA_FOLDERS = ("plugins", "plugins/meta", "bots", "bots/meta", "transcripts")
@@ -89,7 +97,125 @@ class FrontendService(Service):
         return defer.maybeDeferred(port.stopListening)
 
 
-class HubService(MultiService):
+class Seating:
+    """Creating games and seating players and bots, for every front end: chip games
+    through the table money (``money``, :mod:`hub.money`), every other game straight
+    to the lobby.  Needs ``lobby``, ``registry``, ``store`` and ``money``."""
+
+    lobby: Lobby
+    registry: Any
+    store: Any
+    money: TableMoney | None
+
+    def _chips(self, game: Any) -> bool:
+        return self.money is not None and game.chips is not None
+
+    async def create_game(
+        self,
+        type_name: str,
+        *,
+        name: str | None = None,
+        variant: str | None = None,
+        seats: Any = None,
+        options: Any = None,
+        creator: str | None = None,
+        seat_bots: bool = True,
+    ) -> Any:
+        """Create a game (see ``POST /api/games``); a chip table through the table money
+        (its bots funded first).  ``seat_bots=False``: the bots stand until
+        :meth:`seat_bots` (the creator sits down first).
+
+        :raises hub.model.GameError: refused (503 for a chip table while the store is
+            unavailable).
+        """
+        kwargs = {
+            "name": name,
+            "variant": variant,
+            "seats": seats,
+            "options": options,
+            "creator": creator,
+            "seat_bots": seat_bots,
+        }
+        if not isinstance(type_name, str):
+            raise GameError("'type' must be a game type name", 400)
+        factory = self.registry.game_factory(type_name)
+        if self.money is not None and self.money.plays_for_chips(factory):
+            return await self.money.create_table(type_name, **kwargs)
+        return self.lobby.create_game(type_name, **kwargs)
+
+    async def seat_bots(self, game: Any) -> None:
+        """Seat the bots of a game created with ``seat_bots=False`` (once); at a chip
+        table they are funded and bought in first.
+
+        :raises hub.model.GameError: refused (503 at a chip table while the store is
+            unavailable).
+        """
+        if self._chips(game):
+            assert self.money is not None
+            await self.money.seat_bots(game)
+        else:
+            game.seat_bots()
+
+    async def take_seat(
+        self,
+        game: Any,
+        player: str,
+        seat: int | None = None,
+        kind: str = "client",
+        buyin: Any = None,
+        observe: Any = None,
+    ) -> int:
+        """Seat ``player``; at a chip table the buy-in moves from the account first
+        (from one's own seat: adds chips).  ``observe(seat)`` is called just before the
+        game seats the player (``observe(None)`` if that fails).
+
+        :returns: the seat.
+        """
+        if self._chips(game):
+            assert self.money is not None
+            return await self.money.take_seat(game, player, seat, buyin, kind, observe)
+        taken = int(game.take_seat(player, seat, kind=kind))
+        if observe is not None:
+            observe(taken)
+        return taken
+
+    async def add_bot(
+        self, game: Any, bot: str, seat: int | None = None, buyin: Any = None
+    ) -> tuple[int, str]:
+        """Seat the in-hub bot ``bot`` (funded through the ledger at a chip table).
+
+        :returns: ``(seat, player name)``.
+        """
+        if self._chips(game):
+            assert self.money is not None
+            return await self.money.add_bot(game, bot, seat, buyin)
+        if seat is None:
+            free = [s.index for s in game.seats if s.free and s.kind in ("open", "human")]
+            if not free:
+                raise GameError(f"game {game.id} has no free seat", 409)
+            seat = free[0]
+        return seat, game.seat_bot(seat, bot)
+
+    def leave_seat(self, game: Any, seat: int) -> None:
+        """The player at ``seat`` asks to leave (refused while a chip table's stack
+        could not go back to the account: the store is unavailable)."""
+        if self._chips(game):
+            assert self.money is not None
+            self.money.check_leave(game)
+        game.leave_seat(seat)
+
+    def health(self) -> dict[str, Any]:
+        """``ok``, or ``degraded`` while the store is unavailable; the store's state
+        (``up``, ``down`` or ``none``) and the chip tables waiting for it."""
+        store = "none" if self.store is None else ("up" if self.store.available else "down")
+        return {
+            "status": "degraded" if store == "down" else "ok",
+            "store": store,
+            "paused_tables": 0 if self.money is None else self.money.paused_tables(),
+        }
+
+
+class HubService(MultiService, Seating):
     """The hub: one per ``twistd gamehub`` process.
 
     :param reactor: the reactor (``MemoryReactorClock`` in unit tests).
@@ -139,11 +265,24 @@ class HubService(MultiService):
             keep_finished=float(self.options.get("keep_finished", 3600)),
             keep_finished_count=int(self.options.get("keep_finished_count", 500)),
             retire_after=float(self.options.get("retire_after", 60)),
+            event_log=int(self.options.get("game_event_log", 5000)),
+        )
+        #: the chat of the lobby and every game, for every front end (``hub.chat``)
+        self.chat = ChatService(
+            reactor,
+            self.lobby,
+            history=int(self.options.get("chat_history", 50)),
+            rate=int(self.options.get("chat_rate", 20)),
+            window=float(self.options.get("chat_window", 10)),
         )
         if store is not None:
             self.lobby.on_game_over(self.record_game)
-        #: chips of chip games (poker) through the ledger (``hub.money``)
-        self.money = Cashier(self.lobby, store) if store is not None else None
+        #: the chips of chip games (poker) through the ledger (``hub.money``)
+        retry = (
+            float(self.options.get("money_retry_first", 0.25)),
+            float(self.options.get("money_retry_most", 10.0)),
+        )
+        self.money = TableMoney(self.lobby, store, retry) if store is not None else None
         for name, (_, module) in FRONTENDS.items():
             description = endpoints.get(name, "none")
             if not description or description == "none":
@@ -163,7 +302,8 @@ class HubService(MultiService):
         return data
 
     def record_game(self, game: Any, event: Any) -> defer.Deferred:
-        """Keep a finished game in the store's history (per-seat results)."""
+        """Keep a finished game in the store's history (per-seat results) and its
+        replay (public events)."""
         result = game.result() or {}
         winners = set(result.get("winners") or ())
         scores = list(result.get("scores") or ())
@@ -177,7 +317,8 @@ class HubService(MultiService):
             }
             for seat in game.seats
         ]
-        return self.store.record_game(
+        replay = game.replay()
+        d = self.store.record_game(
             game.id,
             game.type,
             game.name,
@@ -188,6 +329,17 @@ class HubService(MultiService):
             summary=result.get("summary"),
             result=result,
         )
+        d.addCallback(lambda _: self.store.record_replay(game.id, replay))
+
+        def unavailable(failure: Any) -> None:
+            failure.trap(StoreUnavailable)
+            self.log.warn(
+                "game {game} not kept in the history: {e}",
+                game=game.id,
+                e=failure.getErrorMessage(),
+            )
+
+        return d.addErrback(unavailable)  # fmt: skip
 
     def startService(self) -> None:
         """Start store, plugins and front ends in order; stop the reactor if that fails."""
@@ -251,7 +403,7 @@ class HubService(MultiService):
                     self.log.failure("stopping {name} failed", name=service.name)
         self.lobby.stop()
         if self.money is not None:
-            await self.money.idle()
+            await self.money.stop(float(self.options.get("money_stop_timeout", 10)))
         self.registry.stop()
         if self.store is not None:
             await defer.maybeDeferred(self.store.stop)

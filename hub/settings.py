@@ -20,6 +20,15 @@ TYPES: dict[str, type] = {
     "retire_after": float,
     "create_rate": float,
     "create_burst": float,
+    "game_event_log": int,
+    # chat (the lobby and every game)
+    "chat_history": int,
+    "chat_rate": int,
+    "chat_window": float,
+    # table money
+    "money_retry_first": float,
+    "money_retry_most": float,
+    "money_stop_timeout": float,
     # transcripts
     "transcript_flush_seconds": float,
     "transcript_buffer_bytes": int,

@@ -5,6 +5,18 @@ from __future__ import annotations
 from hub.model import NotFound
 
 
+async def until(predicate, what: str = "the condition", tries: int = 3000) -> None:
+    """Wait (bounded: ``tries`` turns of 10 ms on the global reactor) until
+    ``predicate()`` holds."""
+    from twisted.internet import reactor, task
+
+    for _ in range(tries):
+        if predicate():
+            return
+        await task.deferLater(reactor, 0.01, lambda: None)
+    raise AssertionError(f"never: {what}")
+
+
 class DictRegistry:
     """A registry holding factories handed to it directly (for lobby unit tests)."""
 

@@ -39,6 +39,8 @@ def test_wheel_contents(wheel):
     for path in web.rglob("*"):  # the web pages are package data
         if path.is_file():
             assert "hub/frontends/web/static/" + path.relative_to(web).as_posix() in names
+    for game in ("hello", "morris", "kingdomino", "poker"):  # each game's page script
+        assert f"games/{game}/web.js" in names
 
 
 def test_gitignore_ignores_dropin_cache():

@@ -15,9 +15,11 @@ from twisted.internet.address import IPv4Address
 from twisted.internet.testing import MemoryReactorClock, StringTransport
 
 from games.hello.server import HelloGameFactory
+from hub.chat import ChatService
 from hub.frontends.xml import codec
 from hub.lobby import Lobby
 from hub.model import BadAction, Conflict, GameError, NotFound
+from hub.service import Seating
 from hub.transcript import Transcripts
 from tests.support import DictRegistry
 
@@ -91,14 +93,18 @@ class MemoryStore:
         return {k: a.balance for k, a in self.accounts.items()}
 
 
-class FakeHub:
-    """The attributes of ``HubService`` a front end uses, built from real parts."""
+class FakeHub(Seating):
+    """The attributes of ``HubService`` a front end uses, built from real parts
+    (without table money: chip games play for play chips here)."""
+
+    money = None
 
     def __init__(self, data: Path, store: Any = None, **options: Any) -> None:
         self.reactor = MemoryReactorClock()
         self.registry = DictRegistry([HelloGameFactory()])
         self.transcripts = Transcripts(data / "transcripts", self.reactor)
         self.lobby = Lobby(self.registry, self.reactor, transcripts=self.transcripts)
+        self.chat = ChatService(self.reactor, self.lobby)
         self.store = store if store is not None else MemoryStore()
         self.options = dict(options)
         self.bound_ports = {"xml": 4000, "web": 8080}

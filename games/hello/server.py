@@ -7,7 +7,7 @@ from typing import Any
 
 from zope.interface import implementer
 
-from hub.interfaces import IGame, IGameFactory
+from hub.interfaces import IGame, IGameFactory, IWebView
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -134,6 +134,13 @@ class HelloGame:
         """Hello has no timers."""
 
 
+@implementer(IWebView)
+class WebView:
+    """The page script that draws this game in the browser (``web.js`` here)."""
+
+    script = "web.js"
+
+
 @implementer(IGameFactory)
 class HelloGameFactory:
     """The ``hello`` game type."""
@@ -158,4 +165,6 @@ class HelloGameFactory:
             except ImportError:
                 return None
             return module.HelloXMLAdapter()
+        if frontend == "web":
+            return WebView()
         return None

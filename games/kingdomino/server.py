@@ -23,7 +23,7 @@ from typing import Any
 
 from zope.interface import implementer
 
-from hub.interfaces import IDominoAdapter, IGame, IGameFactory
+from hub.interfaces import IDominoAdapter, IGame, IGameFactory, IGameOptions, IWebView
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -38,6 +38,7 @@ from hub.model import (
     GameContext,
     GameError,
     GameEvent,
+    GameOption,
     IllegalAction,
 )
 
@@ -45,6 +46,13 @@ from . import rules
 
 SEATS = 4
 DEFAULT_ANSWER_SECONDS = 2.0
+#: the options a game accepts, declared on the factory
+OPTIONS = (
+    GameOption(
+        "answer_seconds", "number", DEFAULT_ANSWER_SECONDS, "time to answer", 0.1, 600,
+        unit="s", for_people=60, help="a player who does not answer in time is removed",
+    ),
+)  # fmt: skip
 
 
 def parse_action(action: Any) -> tuple[str, Any]:
@@ -329,7 +337,14 @@ class DominoAdapter:
         return event.kind == "removed" and event.data.get("seat") == seat
 
 
-@implementer(IGameFactory)
+@implementer(IWebView)
+class WebView:
+    """The page script that draws this game in the browser (``web.js`` here)."""
+
+    script = "web.js"
+
+
+@implementer(IGameFactory, IGameOptions)
 class KingDominoGameFactory:
     """Simplified King Domino (the course's rules) for four players."""
 
@@ -340,6 +355,7 @@ class KingDominoGameFactory:
     max_seats = SEATS
     default_seats = SEATS
     frontends = ("domino", "web")
+    options = OPTIONS
 
     def create(self, config: GameConfig, context: GameContext) -> KingDominoGame:
         """A new game (options: ``answer_seconds``)."""
@@ -349,4 +365,6 @@ class KingDominoGameFactory:
         """The domino line adapter; ``None`` for other front ends."""
         if frontend == "domino":
             return DominoAdapter()
+        if frontend == "web":
+            return WebView()
         return None

@@ -24,7 +24,7 @@ from typing import Any
 
 from zope.interface import implementer
 
-from hub.interfaces import IGame, IGameFactory
+from hub.interfaces import IGame, IGameFactory, IGameOptions, IWebView
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -37,21 +37,27 @@ from hub.model import (
     GameConfig,
     GameContext,
     GameEvent,
+    GameOption,
     IllegalAction,
 )
 
 from . import rules
 
-#: option name → (default, lowest, highest)
-OPTIONS: dict[str, tuple[int, int, int]] = {
-    "move_time_ms": (3000, 100, 600_000),
-    "grace_ms": (500, 0, 60_000),
-    "double_mill_captures": (1, 1, 2),
-    "max_turns": (200, 0, 100_000),
-    "repetitions": (3, 0, 100),
-    "wait_interval_ms": (1000, 10, 3_600_000),
-    "wait_timeout_ms": (5000, 100, 600_000),
-}
+#: the options a game accepts (whole numbers), declared on the factory
+OPTIONS: tuple[GameOption, ...] = (
+    GameOption(
+        "move_time_ms", "int", 3000, "time per move", 100, 600_000, unit="ms",
+        for_people=120_000, help="each decision; the MNM clients of the course expect 3000",
+    ),
+    GameOption("grace_ms", "int", 500, "network grace", 0, 60_000, unit="ms",
+               help="added before a late move is declared a timeout"),
+    GameOption("double_mill_captures", "int", 1, "captures for a double mill", 1, 2),
+    GameOption("max_turns", "int", 200, "turn limit", 0, 100_000, help="0: no limit; then a draw"),
+    GameOption("repetitions", "int", 3, "repetitions for a draw", 0, 100, help="0: no rule"),
+    GameOption("wait_interval_ms", "int", 1000, "MNM WAIT interval", 10, 3_600_000, unit="ms"),
+    GameOption("wait_timeout_ms", "int", 5000, "MNM WAIT timeout", 100, 600_000, unit="ms"),
+)  # fmt: skip
+_BY_NAME = {o.name: o for o in OPTIONS}
 
 DEFAULT_NAMES = ("white", "black")
 
@@ -61,12 +67,12 @@ def check_options(options: Mapping[str, Any]) -> dict[str, int]:
 
     :raises hub.model.BadAction: an unknown option or a value out of range.
     """
-    settings = {name: spec[0] for name, spec in OPTIONS.items()}
+    settings = {o.name: o.default for o in OPTIONS}
     for name, value in options.items():
-        if name not in OPTIONS:
-            known = ", ".join(sorted(OPTIONS))
+        if name not in _BY_NAME:
+            known = ", ".join(sorted(_BY_NAME))
             raise BadAction(f"nmmorris has no option {name!r} (options: {known})")
-        _, low, high = OPTIONS[name]
+        low, high = _BY_NAME[name].minimum, _BY_NAME[name].maximum
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise BadAction(f"option {name} must be a whole number from {low} to {high}")
         settings[name] = value
@@ -289,7 +295,14 @@ _REASONS = {
 }
 
 
-@implementer(IGameFactory)
+@implementer(IWebView)
+class WebView:
+    """The page script that draws this game in the browser (``web.js`` here)."""
+
+    script = "web.js"
+
+
+@implementer(IGameFactory, IGameOptions)
 class MorrisGameFactory:
     """The ``nmmorris`` game type."""
 
@@ -300,6 +313,7 @@ class MorrisGameFactory:
     max_seats = 2
     default_seats = 2
     frontends = ("mnm", "web")
+    options = OPTIONS
 
     def create(self, config: GameConfig, context: GameContext) -> MorrisGame:
         """A new game (options are checked here).
@@ -314,4 +328,6 @@ class MorrisGameFactory:
             from . import adapters
 
             return adapters.MorrisMNMAdapter()
+        if frontend == "web":
+            return WebView()
         return None

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from hub.model import HandPlayer, HandSummary
+
 from . import cards as C
 from . import rules as R
 
@@ -253,6 +255,53 @@ def _record_dict(r: R.Record) -> dict[str, Any]:
     if r.extra:
         d["extra"] = [[k, _plain(v)] for k, v in r.extra]
     return d
+
+
+#: the hand history's betting round names, by betting stage
+ROUNDS = ("preflop", "flop", "turn", "river")
+#: record kinds that count as a player's action in the history's rounds
+ROUND_ACTIONS = frozenset({"post", "fold", "check", "call", "bet", "raise", "discard"})
+
+
+def summary(rec: R.HandRecord) -> HandSummary:
+    """What the hub's hand history keeps of a finished hand (the seed's ``hand`` and
+    ``player`` rows): per player the cards shown (hold'em: at most two), money put
+    in and won, and the actions of each betting round; the whole record as JSON."""
+    won: dict[int, Decimal] = {}
+    for s, amount, _pot, _text in rec.awards:
+        won[s] = won.get(s, Decimal(0)) + amount
+    deltas = dict(rec.deltas)
+    rounds: dict[int, dict[str, list[str]]] = {}
+    for r in rec.actions:
+        if r.seat is None or r.stage is None or not 0 <= r.stage < len(ROUNDS):
+            continue
+        if r.kind in ROUND_ACTIONS:
+            rounds.setdefault(r.seat, {}).setdefault(ROUNDS[r.stage], []).append(r.kind)
+    holes = dict(rec.hole)
+    players = []
+    for s, name, _stack in rec.players:
+        winnings = won.get(s, Decimal(0))
+        hole = holes.get(s, ()) if s in rec.shown and len(holes.get(s, ())) <= 2 else ()
+        players.append(
+            HandPlayer(
+                seat=s,
+                name=name,
+                hole=tuple(hole),
+                money_in=max(winnings - deltas.get(s, Decimal(0)), Decimal(0)),
+                winnings=winnings,
+                rounds={k: " ".join(v) for k, v in rounds.get(s, {}).items()},
+            )
+        )
+    return HandSummary(
+        hand=rec.hand_id,
+        dealer=-1 if rec.button is None else rec.button,
+        players=tuple(players),
+        board=tuple(rec.board),
+        showdown="; ".join(t for _s, _a, _p, t in rec.awards if t) or None,
+        commitment=rec.get("commitment"),
+        seed=rec.get("seed"),
+        record=to_dict(rec),
+    )
 
 
 def to_dict(rec: R.HandRecord) -> dict[str, Any]:

@@ -11,15 +11,19 @@ Actions are mappings that mirror the XML ``texasmessage/action`` indices::
     {"index": 4, "amount": "40"}                   raise to 40 (no limit, pot limit)
     {"index": 10, "discarded": [0, 3]}             change the first and fourth card
     {"index": 5, "amount": "1"}                    post blinds automatically from now on
-    {"index": 11, "seat": 3, "amount": "200", "name": "ann"}   take seat 3, buy in 200
-    {"index": 11, "seat": 3, "amount": "200"}      (from seat 3) add 200 chips between hands
+
+Chips come onto the table only through :meth:`PokerGame.seat_player` (with a buy-in)
+and :meth:`PokerGame.add_chips`, which the hub's table money calls after moving them in
+the ledger (:class:`hub.interfaces.IChipGame`); taking a seat (11) or adding a bot (13)
+as an action is refused.
 
 Events (``kind``: data; amounts are decimal strings; ``type`` is the XML event type):
 
-- ``buyin`` {seat, name, amount}: chips moved from the account to the table (taking a
-  seat, or adding chips between hands).
-- ``cashout`` {seat, name, amount}: chips go back from the table to the account (a
-  player left; at the end of the hand when they were in it; or the game stopped).
+- ``buyin`` {seat, name, amount}: chips came onto the table (taking a seat, or adding
+  chips between hands).
+- ``cashout`` {seat, name, amount} (:data:`hub.model.CASH_OUT`): chips go back from
+  the table to the account (a player left; at the end of the hand when they were in
+  it; or the game stopped).
 - ``seat`` {seat, name, what: taken | addchips | leaving | left | sitout | sitin,
   amount} (type 8).
 - ``hand`` {handid, number, button, smallblindseat, bigblindseat, commitment} (type 0).
@@ -30,9 +34,12 @@ Events (``kind``: data; amounts are decimal strings; ``type`` is the XML event t
 - ``pots`` {stage, pots: [{amount, seats}]} (type 4).
 - ``show`` {seat, cards, text} (type 5), ``award`` {seat, amount, pot, text} (type 6).
 - ``handover`` {handid, deltas {seat: amount}, names, stacks, seed, commitment}
-  (type 7): the hand's result; ``deltas`` add up to zero; ``seed`` only when it
-  reveals nothing private (every hole card was shown down), else ``None``.  The full record (with
-  every hole card, so it is not broadcast) is :meth:`PokerGame.hand_record`.
+  (type 7, :data:`hub.model.HAND_OVER`): the hand's result; ``deltas`` add up to zero;
+  ``seed`` only when it reveals nothing private (every hole card was shown down), else
+  ``None``.  The full record (with every hole card, so it is not broadcast) is
+  :meth:`PokerGame.hand_record`, and what the history keeps :meth:`PokerGame.hand_summary`.
+  Once the hub holds hands (:meth:`PokerGame.hold_hands`), the next hand is dealt only
+  after :meth:`PokerGame.settled`.
 - ``timeout`` {seat, decision} (type 9).
 - ``turn`` {seat, decision, legal, timeleft_ms, tocall} (type 10), for every decision.
 - ``over`` {result} when the table closes (empty-table timer, or :meth:`stop`).
@@ -47,9 +54,11 @@ from typing import Any
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IGame, IGameFactory
+from hub.interfaces import IChipGame, IChipGameFactory, IGameOptions, IWebView
 from hub.model import (
+    CASH_OUT,
     GAME_OVER,
+    HAND_OVER,
     OVER,
     RUNNING,
     SEAT_OPEN,
@@ -57,11 +66,14 @@ from hub.model import (
     TURN,
     WAITING,
     BadAction,
+    BuyinRange,
     Conflict,
     GameConfig,
     GameContext,
     GameError,
     GameEvent,
+    GameOption,
+    HandSummary,
     IllegalAction,
 )
 
@@ -93,23 +105,25 @@ LIMITS = {
     "no-limit": rules.NO_LIMIT,
 }
 
-#: Options a table accepts, with their defaults (times in seconds).
-DEFAULTS: dict[str, Any] = {
-    "stakes": "10/20",  # small bet / big bet; big blind = small bet, small blind = half
-    "buyin": None,  # default buy-in (None: 100 big blinds)
-    "min_buyin": None,  # None: one big blind
-    "max_buyin": None,  # None: no maximum
-    "cap": None,  # bets per round; None: 4 for fixed limit, no cap otherwise
-    "min_players": 2,
-    "chip": "0.01",
-    "max_discard": 3,
-    "action_time": 30,
-    "blind_time": 15,
-    "show_time": 5,
-    "showdown_pause": 4,
-    "empty_timeout": 600,
-    "auto_post": False,  # post blinds automatically for new players
-}
+#: Options a table accepts (times in seconds), declared on the factories.
+OPTIONS: tuple[GameOption, ...] = (
+    GameOption("stakes", "text", "10/20", "stakes", help="small bet/big bet; the big blind is the small bet, the small blind half of it"),
+    GameOption("buyin", "decimal", None, "buy-in", 0, unit="chips", help="empty: 100 big blinds"),
+    GameOption("min_buyin", "decimal", None, "least buy-in", 0, unit="chips", help="empty: one big blind"),
+    GameOption("max_buyin", "decimal", None, "largest buy-in", 0, unit="chips", help="empty: no limit"),
+    GameOption("cap", "int", None, "bets per round", 1, 100, help="empty: 4 in fixed limit, no cap otherwise"),
+    GameOption("min_players", "int", 2, "players to deal", 2, 10),
+    GameOption("chip", "decimal", "0.01", "smallest chip", 0, unit="chips"),
+    GameOption("max_discard", "int", 3, "cards to change", 0, 5, help="draw games only"),
+    GameOption("action_time", "number", 30, "time to act", 0, 86400, unit="s"),
+    GameOption("blind_time", "number", 15, "time to post a blind", 0, 86400, unit="s"),
+    GameOption("show_time", "number", 5, "time to show or muck", 0, 86400, unit="s"),
+    GameOption("showdown_pause", "number", 4, "pause between hands", 0, 86400, unit="s"),
+    GameOption("empty_timeout", "number", 600, "empty table closes after", 0, 86400, unit="s"),
+    GameOption("auto_post", "bool", False, "post blinds automatically"),
+)  # fmt: skip
+#: option name → default
+DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS}
 
 
 def _s(v: Decimal | None) -> str | None:
@@ -192,7 +206,7 @@ def table_config(
     return cfg, opts
 
 
-@implementer(IGame)
+@implementer(IChipGame)
 class PokerGame:
     """One poker table in the hub (see the module docstring for actions and events).
 
@@ -216,21 +230,36 @@ class PokerGame:
         self._deadline: float | None = None
         self._empty_timer: Any = None
         self._over = False
-        self._started = False
+        self._shown_state = WAITING  # the state the last ``state`` event announced
         self._seed: bytes | None = None
         self._commitment: str | None = None
         self.hands: list[rules.HandRecord] = []  #: finished hands (the last 100)
+        self._holding = False  # deal only settled hands' successors (hold_hands)
+        self._unsettled: set[str] = set()
         self._start_empty_timer()
 
     # -- IGame --------------------------------------------------------------------------
 
     @property
     def state(self) -> str:
-        """``waiting`` until the first hand, ``running`` while hands are dealt, ``over``
+        """``running`` while a hand is played (or the next one is due after the pause
+        between hands, or after the last hand is settled), ``waiting`` while fewer
+        players than it takes to deal sit in (who sits there is in the view), ``over``
         when the table closed."""
         if self._over:
             return OVER
-        return RUNNING if self._started else WAITING
+        if self.table.in_hand:
+            return RUNNING
+        if (self._timer is not None or self._unsettled) and self.table.can_start_hand():
+            return RUNNING
+        return WAITING
+
+    def _announce_state(self) -> None:
+        """A ``state`` event when :attr:`state` changed (the lobby lists it anew)."""
+        state = self.state
+        if state != self._shown_state and not self._over:
+            self._shown_state = state
+            self._emit(GameEvent(STATE, {"state": state}))
 
     def seat_player(self, seat: int, name: str, buyin: Any = None) -> None:
         """Seat ``name`` at ``seat`` with a buy-in (default: the ``buyin`` option).
@@ -260,6 +289,38 @@ class PokerGame:
         self._cancel_empty_timer()
         self._flush()
         self._maybe_start()
+
+    def add_chips(self, seat: int, amount: Any) -> None:
+        """The player at ``seat`` adds ``amount`` chips (between hands; the stack may not
+        exceed ``max_buyin``).  Emits ``buyin`` and ``seat`` (addchips).
+
+        :raises hub.model.GameError: nobody there, a bad amount, or not now.
+        """
+        if self._over:
+            raise IllegalAction("this table is closed")
+        if seat not in self.table.players:
+            raise IllegalAction(f"nobody sits at seat {seat}")
+        try:
+            value = rules.money(amount, "amount")
+        except (TypeError, ValueError) as e:
+            raise BadAction(str(e)) from None
+        self._add_chips(seat, value)
+
+    def hold_hands(self) -> None:
+        """From now on deal no new hand until the last one is :meth:`settled`."""
+        self._holding = True
+
+    def settled(self, hand: str) -> None:
+        """The hub's ledger has settled ``hand``: deal on when nothing else waits."""
+        self._unsettled.discard(hand)
+        if not self._unsettled:
+            self._maybe_start()
+        self._announce_state()
+
+    def hand_summary(self, hand: str) -> HandSummary | None:
+        """What the hand history keeps of ``hand`` (:func:`.history.summary`)."""
+        rec = self._find(hand)
+        return None if rec is None else history.summary(rec)
 
     def _add_chips(self, seat: int, amount: Decimal | None) -> None:
         if amount is None:
@@ -304,19 +365,10 @@ class PokerGame:
                 amount = rules.money(amount)
             except (TypeError, ValueError) as e:
                 raise BadAction(str(e)) from None
-        if index == rules.TAKE_SEAT:
-            target, name = action.get("seat", seat), action.get("name")
-            if not isinstance(target, int) or isinstance(target, bool):
-                raise BadAction("take seat needs a seat number")
-            if seat is not None and target == seat and seat in self.table.players:
-                self._add_chips(seat, amount)  # seated already: a top-up
-                return
-            if not isinstance(name, str) or not name:
-                raise BadAction("take seat needs a name")
-            self.seat_player(target, name, amount)
-            return
-        if index == rules.ADD_BOT:
-            raise IllegalAction("bots are seated through the lobby (add bot)")
+        if index in (rules.TAKE_SEAT, rules.ADD_BOT):
+            raise IllegalAction(
+                "chips come to the table through the hub: take a seat or add a bot there"
+            )
         if seat not in self.table.players:
             raise IllegalAction(f"nobody sits at seat {seat}")
         try:
@@ -452,6 +504,8 @@ class PokerGame:
             "myname": t.players[seat].name if seat in t.players else None,
             "legal": legal,
             "timeleft": self._timeleft_ms(),
+            "inhand": live is not None,
+            "nexthand_ms": self._next_hand_ms(),
             "commitment": self._commitment,
             "lasthand": last.hand_id if last is not None else None,
             "buyin": str(self.options["buyin"]),
@@ -507,6 +561,14 @@ class PokerGame:
             return None
         return max(0, int((self._deadline - self._reactor.seconds()) * 1000))
 
+    def _next_hand_ms(self) -> int | None:
+        """Milliseconds until the next hand is dealt (during the pause after a hand)."""
+        if self._timer is None or self.table.in_hand or not self._timer.active():
+            return None
+        if not self.table.can_start_hand():
+            return None
+        return max(0, int((self._timer.getTime() - self._reactor.seconds()) * 1000))
+
     def _cancel_timer(self) -> None:
         if self._timer is not None and self._timer.active():
             self._timer.cancel()
@@ -525,8 +587,9 @@ class PokerGame:
         self._empty_timer = None
 
     def _maybe_start(self) -> None:
-        """Deal a hand when none runs, no pause is pending and enough players sit in."""
-        if self._over or self.table.in_hand or self._timer is not None:
+        """Deal a hand when none runs, no pause is pending, the last hand is settled
+        (when the hub holds hands) and enough players sit in."""
+        if self._over or self.table.in_hand or self._timer is not None or self._unsettled:
             return
         if not self.table.can_start_hand():
             return
@@ -535,9 +598,6 @@ class PokerGame:
         deck = shuffle.deck_from_seed(self._seed)
         number = self.table.hands_played + 1
         hand_id = f"{self._context.game_id or 'poker'}-{number}"
-        if not self._started:
-            self._started = True
-            self._emit(GameEvent(STATE, {"state": RUNNING}))
         self.table.start_hand(deck, hand_id=hand_id)
         self._flush()
 
@@ -545,6 +605,7 @@ class PokerGame:
         self._timer = None
         self._deadline = None
         self._maybe_start()
+        self._announce_state()
 
     def _on_timeout(self, seat: int) -> None:
         self._timer = None
@@ -560,18 +621,21 @@ class PokerGame:
         """Turn new engine records into events; announce the next decision."""
         hand_over = changed = False
         for rec in self.table.drain():
+            if rec.kind == "handover":
+                self._file_hand()  # its record is there when its event goes out
+                hand_over = True
             for event in self._events(rec):
                 self._emit(event)
             if rec.kind not in PASSIVE:
                 changed = True
-            if rec.kind == "handover":
-                hand_over = True
         if hand_over:
-            self._hand_over()
+            self._cancel_timer()
+            self._timer = self._reactor.callLater(self.options["showdown_pause"], self._next_hand)
         if changed or (self.table.turn is not None and self._deadline is None):
             self._announce()
         if not self.table.players:
             self._start_empty_timer()
+        self._announce_state()
 
     def _announce(self) -> None:
         """Start the decision timer of the seat to act and send its ``turn`` event."""
@@ -608,7 +672,8 @@ class PokerGame:
             )
         )
 
-    def _hand_over(self) -> None:
+    def _file_hand(self) -> None:
+        """Keep the finished hand's record (with the shuffle's commitment and seed)."""
         rec = self.table.last_hand
         assert rec is not None
         rec = rec.with_extra(
@@ -621,8 +686,8 @@ class PokerGame:
         self.table.last_hand = rec
         self.hands.append(rec)
         del self.hands[:-100]
-        self._cancel_timer()
-        self._timer = self._reactor.callLater(self.options["showdown_pause"], self._next_hand)
+        if self._holding:
+            self._unsettled.add(rec.hand_id)
 
     def _events(self, rec: rules.Record) -> list[GameEvent]:
         """The events of one engine record."""
@@ -639,7 +704,7 @@ class PokerGame:
             if k == "leave":
                 out.append(
                     GameEvent(
-                        "cashout", {"seat": rec.seat, "name": rec.text, "amount": str(rec.amount)}
+                        CASH_OUT, {"seat": rec.seat, "name": rec.text, "amount": str(rec.amount)}
                     )
                 )
                 out.append(GameEvent(SEAT_OPEN, {"seat": rec.seat}))
@@ -763,7 +828,7 @@ class PokerGame:
             names = {s: n for s, n, _ in last.players} if last is not None else {}
             return [
                 GameEvent(
-                    "handover",
+                    HAND_OVER,
                     {
                         "handid": rec.text,
                         "deltas": {str(s): str(d) for s, d in deltas.items()},
@@ -810,13 +875,26 @@ class PokerGame:
         self._emit(GameEvent(GAME_OVER, {"result": self._result}))
 
 
+@implementer(IWebView)
+class WebView:
+    """The page script that draws this game in the browser (``web.js`` here)."""
+
+    script = "web.js"
+
+
 class _PokerFactory:
-    """Common parts of the poker game factories."""
+    """Common parts of the poker game factories: chip games (table stakes)."""
 
     variants: tuple[str, ...] = ("fixed-limit", "no-limit", "pot-limit")
     frontends: tuple[str, ...] = ("xml", "web")
     min_seats = 2
     rules_variant: rules.Variant = rules.TEXAS_HOLDEM
+
+    @property
+    def options(self) -> tuple[GameOption, ...]:
+        """The table options that apply to this game type."""
+        draws = bool(self.rules_variant.max_discard)
+        return tuple(o for o in OPTIONS if draws or o.name != "max_discard")
 
     def create(self, config: GameConfig, context: GameContext) -> PokerGame:
         """A new table.
@@ -825,16 +903,27 @@ class _PokerFactory:
         """
         return PokerGame(config, context, self.rules_variant)
 
+    def buyin_range(self, config: GameConfig) -> BuyinRange:
+        """The table's ``min_buyin``, ``buyin`` and ``max_buyin`` (defaults: one big
+        blind, 100 big blinds, none).
+
+        :raises hub.model.GameError: for options the table does not accept.
+        """
+        _, opts = table_config(self.rules_variant, config.variant, config.seats, config.options)
+        return BuyinRange(opts["min_buyin"], opts["buyin"], opts["max_buyin"])
+
     def adapter(self, frontend: str) -> Any:
         """The XML front end's ``texasmessage`` adapter; ``None`` for other front ends."""
         if frontend == "xml":
             from .xml_adapter import PokerXMLAdapter
 
             return PokerXMLAdapter()
+        if frontend == "web":
+            return WebView()
         return None
 
 
-@implementer(IGameFactory)
+@implementer(IChipGameFactory, IGameOptions)
 class TexasHoldemFactory(_PokerFactory):
     """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats."""
 
@@ -845,7 +934,7 @@ class TexasHoldemFactory(_PokerFactory):
     rules_variant = rules.TEXAS_HOLDEM
 
 
-@implementer(IGameFactory)
+@implementer(IChipGameFactory, IGameOptions)
 class FiveCardDrawFactory(_PokerFactory):
     """Five-card draw: one discard round between two betting rounds; 2–6 seats."""
 

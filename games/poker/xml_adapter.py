@@ -5,12 +5,13 @@ Client → server, inside ``game/action``'s ``parameters``::
     <texasmessage><action><index>4</index><amount>40</amount></action></texasmessage>
 
 becomes the engine's action mapping (:mod:`games.poker.server`): ``{"index": 4,
-"amount": "40"}``; ``seat``, ``name`` and ``discarded`` are carried over.  Two indices
-are the hub's business, not the engine's: ``12`` (leave seat) becomes
-``{"leave_seat": True}`` (the front end leaves the seat; the stack is cashed out at the
-end of the hand), and ``11``/``13`` (take seat, add bot) are done by the hub's
-:class:`hub.money.Cashier`, which moves the buy-in through the ledger first
-(:attr:`PokerXMLAdapter.ledger`).
+"amount": "40"}``; ``seat``, ``name`` and ``discarded`` are carried over.  Three indices
+are the hub's business, not the engine's (:class:`hub.interfaces.IXMLGameAdapter`):
+``12`` (leave seat) becomes ``{"leave_seat": True}`` (the front end leaves the seat; the
+stack is cashed out at the end of the hand), ``11`` (take seat; from one's own seat:
+add chips) ``{"take_seat": seat, "buyin": amount}`` and ``13`` (add bot)
+``{"add_bot": name, "seat": seat, "buyin": amount}``: the hub's table money
+(:mod:`hub.money`) moves the buy-in through the ledger first.
 
 Server → client, as ``updatedgamestate`` parameters, one ``texasmessage`` each:
 
@@ -196,8 +197,6 @@ class PokerXMLAdapter:
 
     #: ``game/join`` only watches; seats are taken with action 11 (or a bot added, 13).
     seat_on_join = False
-    #: take seat / add bot move chips: the hub's cashier (:mod:`hub.money`) does them.
-    ledger = True
 
     # -- client → server ------------------------------------------------------------------
 
@@ -238,6 +237,12 @@ class PokerXMLAdapter:
         name = action.findtext("name")
         if name is not None:
             out["name"] = name.strip()
+        if index == rules.TAKE_SEAT:
+            return {"take_seat": out.get("seat"), "buyin": out.get("amount")}
+        if index == rules.ADD_BOT:
+            if not out.get("name"):
+                raise BadAction("add bot needs the bot's name")
+            return {"add_bot": out["name"], "seat": out.get("seat"), "buyin": out.get("amount")}
         discarded = action.findall("discarded")
         if discarded:
             if len(discarded) > MAX_DISCARDS:

@@ -7,7 +7,7 @@ plain values (never a protocol, never a Deferred).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -19,9 +19,12 @@ from . import accounts as acc
 from . import schema
 from .dialect import Dialect, dialect_for
 from .errors import (
+    CommitUnknown,
     StoreError,
+    StoreUnavailable,
     UnknownAccount,
 )
+from .locks import process_gone
 from .money import amount as check_amount
 
 ZERO = Decimal("0.00")
@@ -69,6 +72,10 @@ class _Cursor:
         return list(self.txn.fetchall())
 
 
+def _reason(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
 def _now_default(reactor: Any) -> float:
     return float(reactor.seconds())
 
@@ -83,6 +90,11 @@ class StoreBase:
     :param scrypt: :class:`hub.store.accounts.ScryptParams` (tests may lower the cost).
     :param throttle: the :class:`hub.store.accounts.LoginThrottle` of failed logins
         (default: one with its default limits on ``clock``).
+    :param probe_delays: ``(first, most)`` seconds between tries to reach the database
+        again after it became unavailable (doubling from ``first`` up to ``most``).
+
+    :ivar available: ``False`` from a failed connection to the database until a
+        transaction or a probe works again (see :meth:`on_availability`).
     """
 
     log = Logger()
@@ -96,6 +108,7 @@ class StoreBase:
         clock: Any = None,
         scrypt: acc.ScryptParams | None = None,
         throttle: acc.LoginThrottle | None = None,
+        probe_delays: tuple[float, float] = (0.25, 5.0),
         **dialect_options: Any,
     ) -> None:
         self._reactor = reactor
@@ -107,6 +120,15 @@ class StoreBase:
         self._pool: Any = None
         self._started = False
         self.recovered: list[tuple[str, str, Decimal]] = []
+        self.available = True
+        self._availability: list[Callable[[bool], Any]] = []
+        self._probe_delays = probe_delays
+        self._probe_delay = probe_delays[0]
+        self._probe: Any = None
+        #: this hub's id while the store holds a lease (:mod:`hub.store.lease`)
+        self.hub_id: str | None = None
+        self._lock = self.dialect.hub_lock()
+        self._heartbeat: Any = None
 
     # -- plumbing ------------------------------------------------------------------
 
@@ -117,25 +139,130 @@ class StoreBase:
         return threads.deferToThreadPool(self._reactor, self._reactor.getThreadPool(), f, *args)
 
     def _run(self, fn: Any, *args: Any, write: bool = True) -> defer.Deferred[Any]:
-        """Run ``fn(cursor, *args)`` in one transaction in a pool thread."""
-        if self._pool is None:
-            return defer.fail(StoreError("the store is not started (call start() first)"))
+        """Run ``fn(cursor, *args)`` in one transaction in a pool thread.
 
-        def interaction(txn: Any) -> Any:
-            self.dialect.begin(txn, write)
-            return fn(_Cursor(txn, self.dialect), *args)
-
-        return self._pool.runInteraction(interaction)
+        :raises hub.store.errors.StoreUnavailable: the database cannot be reached (the
+            store is then :attr:`available` no more until it can).
+        """
+        return self._interact(fn, args, lambda cursor: self.dialect.begin(cursor, write))
 
     def _snapshot(self, fn: Any, *args: Any) -> defer.Deferred[Any]:
-        if self._pool is None:
+        """Run ``fn(cursor, *args)`` in a read-only transaction that sees one snapshot."""
+        return self._interact(fn, args, self.dialect.begin_snapshot)
+
+    def _interact(self, fn: Any, args: tuple[Any, ...], begin: Any) -> defer.Deferred[Any]:
+        pool = self._pool
+        if pool is None:
             return defer.fail(StoreError("the store is not started (call start() first)"))
+        d = threads.deferToThreadPool(
+            self._reactor, pool.threadpool, self._transaction, pool, fn, args, begin
+        )
+        return d.addCallbacks(self._worked, self._failed)
 
-        def interaction(txn: Any) -> Any:
-            self.dialect.begin_snapshot(txn)
-            return fn(_Cursor(txn, self.dialect), *args)
+    def _transaction(self, pool: Any, fn: Any, args: tuple[Any, ...], begin: Any) -> Any:
+        """(In a pool thread.)  One transaction on this thread's connection.  A
+        connection the server dropped is replaced, and the transaction tried once more on
+        the new one when it failed before committing (so nothing was applied)."""
+        for attempt in (1, 2):
+            conn = self._connect(pool)
+            try:
+                cursor = conn.cursor()
+                try:
+                    begin(cursor)
+                    result = fn(_Cursor(cursor, self.dialect), *args)
+                finally:
+                    cursor.close()
+            except BaseException as e:
+                self._rollback(pool, conn)
+                if not self.dialect.unavailable(e):
+                    raise
+                if attempt == 2:
+                    raise StoreUnavailable(f"the database is unavailable: {_reason(e)}") from e
+                continue
+            try:
+                conn.commit()
+            except BaseException as e:
+                self._rollback(pool, conn)
+                if self.dialect.unavailable(e):
+                    raise CommitUnknown(
+                        f"the database failed while committing: {_reason(e)}"
+                    ) from e
+                raise
+            return result
+        raise AssertionError("unreachable")
 
-        return self._pool.runInteraction(interaction)
+    def _connect(self, pool: Any) -> Any:
+        try:
+            return pool.connect()
+        except BaseException as e:
+            if self.dialect.unavailable(e):
+                raise StoreUnavailable(f"the database is unavailable: {_reason(e)}") from e
+            raise
+
+    @staticmethod
+    def _rollback(pool: Any, conn: Any) -> None:
+        """Roll back; a connection that cannot even do that is closed and dropped."""
+        try:
+            conn.rollback()
+        except Exception:
+            try:
+                pool.disconnect(conn)
+            except Exception:  # not this thread's connection any more
+                pass
+
+    # -- availability ----------------------------------------------------------------
+
+    def on_availability(self, listener: Callable[[bool], Any]) -> None:
+        """Call ``listener(available)`` each time the store becomes unavailable or
+        available again (on the reactor thread)."""
+        self._availability.append(listener)
+
+    def _worked(self, result: Any) -> Any:
+        if not self.available:
+            self._set_available(True)
+        return result
+
+    def _failed(self, failure: Any) -> Any:
+        if failure.check(StoreUnavailable) and self.available:
+            self._set_available(False, failure.getErrorMessage())
+        return failure
+
+    def _set_available(self, up: bool, reason: str = "") -> None:
+        self.available = up
+        if up:
+            self._probe_delay = self._probe_delays[0]
+            if self._probe is not None and self._probe.active():
+                self._probe.cancel()
+            self._probe = None
+            self.log.info("store {db} is available again", db=self.dialect.describe())
+        else:
+            self.log.error(
+                "store {db} unavailable: {reason}", db=self.dialect.describe(), reason=reason
+            )
+            self._schedule_probe()
+        for listener in list(self._availability):
+            try:
+                listener(up)
+            except Exception:
+                self.log.failure("store availability listener failed")
+
+    def _schedule_probe(self) -> None:
+        if self._pool is None or (self._probe is not None and self._probe.active()):
+            return
+        delay, self._probe_delay = (
+            self._probe_delay,
+            min(self._probe_delay * 2, self._probe_delays[1]),
+        )
+        self._probe = self._reactor.callLater(delay, self._try_again)
+
+    def _try_again(self) -> None:
+        self._probe = None
+        if self.available or self._pool is None:
+            return
+        d = self._run(lambda cur: cur.one("SELECT 1"), write=False)
+        d.addErrback(lambda f: f.trap(StoreUnavailable))
+        d.addErrback(lambda f: self.log.failure("store probe failed", f))
+        d.addBoth(lambda _: None if self.available else self._schedule_probe())
 
     def _retry_integrity(self, fn: Any, *args: Any) -> defer.Deferred[Any]:
         """Run a movement; if a concurrent transaction with the same key won the race
@@ -151,13 +278,14 @@ class StoreBase:
 
     @defer.inlineCallbacks
     def start(self, recover: bool = True) -> Any:
-        """Open the database, migrate it to the current schema, then return chips left
-        at tables by a previous run to their accounts (:meth:`recover`).
+        """Open the database and migrate it to the current schema; then, for a hub,
+        take this hub's lease (:mod:`hub.store.lease`) and return chips left at the
+        tables of dead hubs to their accounts (:meth:`recover`).
 
-        :param recover: ``False`` for tools that share the database with a running
-            hub (``gamehub ledger check``): they must not touch chips in play.
+        :param recover: ``False`` for tools that share the database with running hubs
+            (``gamehub ledger check``): no lease, and they must not touch chips in play.
 
-        Starting a started store does nothing (recovery runs once per start).
+        Starting a started store does nothing.
 
         :raises hub.store.errors.SchemaTooNew: the database is newer than this code.
         """
@@ -176,6 +304,7 @@ class StoreBase:
                     after=after,
                 )
             if recover:
+                yield self._open_lease()
                 yield self.recover()
         except Exception:
             yield self.stop()
@@ -191,13 +320,18 @@ class StoreBase:
             self._pool.start()
         return self._run(lambda cur: schema.migrate(cur.txn, self.dialect, target))
 
-    def stop(self) -> defer.Deferred[None]:
-        """Close the connections."""
+    @defer.inlineCallbacks
+    def stop(self) -> Any:
+        """End this hub's lease and close the connections."""
+        if self.hub_id is not None and self._pool is not None:
+            yield self._close_lease()
         pool, self._pool = self._pool, None
         self._started = False
+        if self._probe is not None and self._probe.active():
+            self._probe.cancel()
+        self._probe = None
         if pool is not None:
             pool.close()
-        return defer.succeed(None)
 
     # -- accounts ------------------------------------------------------------------
 
@@ -224,6 +358,33 @@ class StoreBase:
             raise UnknownAccount(f"no account named {name!r}")
         return self._account(row)
 
+    #: seconds between a hub's heartbeats, and how long a lease whose lock is not held
+    #: (a PostgreSQL restart drops every session's locks) still counts as alive after
+    #: its last heartbeat, unless its process is known to have ended
+    lease_interval = 5.0
+    lease_grace = 15.0
+
+    def _live_hubs(self, cur: _Cursor) -> set[str]:
+        """(In a transaction.)  The ids of the live hubs: open lease and its lock held,
+        or a heartbeat within :attr:`lease_grace` of a process not known to be gone."""
+        live = set()
+        now = self._now()
+        for hub_id, host, pid, heartbeat, locked in self.dialect.leases(cur.txn, self._lock):
+            beat = self.dialect.t_out(heartbeat) or 0.0
+            if locked or (now - beat < self.lease_grace and not process_gone(host, pid)):
+                live.add(hub_id)
+        if self.hub_id is not None:
+            live.add(self.hub_id)
+        return live
+
     def recover(self) -> defer.Deferred[Any]:
-        """See :meth:`hub.store.ledger.LedgerMixin.recover`."""
+        """See :meth:`hub.store.tables.TablesMixin.recover`."""
+        raise NotImplementedError
+
+    def _open_lease(self) -> defer.Deferred[Any]:
+        """See :meth:`hub.store.lease.LeaseMixin._open_lease`."""
+        raise NotImplementedError
+
+    def _close_lease(self) -> defer.Deferred[Any]:
+        """See :meth:`hub.store.lease.LeaseMixin._close_lease`."""
         raise NotImplementedError

@@ -148,14 +148,35 @@ def account_main(argv: Sequence[str]) -> int:
 
 
 def ledger_main(argv: Sequence[str]) -> int:
-    """``gamehub ledger check``: prove balances + chips at tables = chips issued."""
+    """``gamehub ledger check|problems|hubs``: prove that every chip is accounted for;
+    list the money problems hubs recorded; list the hubs and their chip tables."""
     parser = argparse.ArgumentParser(prog="gamehub ledger", description="Inspect the ledger.")
     sub = parser.add_subparsers(dest="action", required=True)
-    check = sub.add_parser("check", help="prove that every chip is accounted for")
-    _db_option(check)
+    check = sub.add_parser(
+        "check",
+        help="prove that every chip is accounted for (exit 1 listing each discrepancy)",
+    )
+    problems = sub.add_parser("problems", help="money problems the hubs recorded, newest first")
+    problems.add_argument("--limit", type=int, default=100)
+    hubs = sub.add_parser("hubs", help="hub leases: which hubs live and own chip tables")
+    for p in (check, problems, hubs):
+        _db_option(p)
     args = parser.parse_args(list(argv))
 
     async def work(store: Store) -> int:
+        if args.action == "problems":
+            found = await store.problems(args.limit)
+            for p in found:
+                print(f"#{p['id']} {p['kind']} {p['game_id'] or '-'} {p['account'] or '-'}:"
+                      f" {p['detail']}")  # fmt: skip
+            print(f"{len(found)} problem(s)")
+            return 0
+        if args.action == "hubs":
+            for h in await store.hubs():
+                state = "live" if h["live"] else ("ended" if h["ended"] else "dead")
+                print(f"{h['hub_id']} {state:<5} {h['host']} pid {h['pid']}"
+                      f" tables {h['tables']}")  # fmt: skip
+            return 0
         report = await store.ledger_check()
         print(report)
         return 0 if report.ok else 1

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from twisted.enterprise import adbapi
 
+from .locks import LEASES_SQL, NAMESPACE, AdvisoryHubLock, FileHubLock, HubLock
 from .money import CENT, from_cents, to_cents
 
 
@@ -31,8 +32,9 @@ class Dialect:
     money = ""
     serial = ""
     timestamp = ""
-    #: appended to a locking ``SELECT``
+    #: appended to a locking ``SELECT`` (exclusive, shared)
     for_update = ""
+    for_share = ""
     integrity_errors: tuple[type[BaseException], ...] = ()
 
     def __init__(self, dsn: str) -> None:
@@ -67,6 +69,20 @@ class Dialect:
 
     def pool(self, reactor: Any) -> adbapi.ConnectionPool:
         """A new (not yet started) connection pool."""
+        raise NotImplementedError
+
+    def unavailable(self, error: BaseException) -> bool:
+        """Whether ``error`` means the database cannot be reached or written now (a lost
+        connection, a full disk), rather than a refused statement."""
+        return False
+
+    def hub_lock(self) -> HubLock:
+        """A new (not yet taken) lock that shows other processes a hub is alive."""
+        raise NotImplementedError
+
+    def leases(self, cursor: Any, lock: HubLock) -> list[tuple[str, str, int, Any, bool]]:
+        """The open leases: ``(hub id, host, pid, heartbeat, lock held now)`` (run in a
+        transaction; ``lock`` is this process's, taken or not)."""
         raise NotImplementedError
 
     def describe(self) -> str:
@@ -110,6 +126,36 @@ class SQLiteDialect(Dialect):
     def begin(self, cursor: Any, write: bool) -> None:
         cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
 
+    #: error names (``sqlite3`` exceptions' ``sqlite_errorname`` prefixes) of a database
+    #: that cannot be used now
+    DOWN = (
+        "SQLITE_BUSY",
+        "SQLITE_LOCKED",
+        "SQLITE_IOERR",
+        "SQLITE_FULL",
+        "SQLITE_CANTOPEN",
+        "SQLITE_READONLY",
+        "SQLITE_PROTOCOL",
+        "SQLITE_NOTADB",
+        "SQLITE_CORRUPT",
+    )
+
+    def unavailable(self, error: BaseException) -> bool:
+        name = getattr(error, "sqlite_errorname", None) or ""
+        return isinstance(error, sqlite3.DatabaseError) and name.startswith(self.DOWN)
+
+    def hub_lock(self) -> FileHubLock:
+        folder = None if self.path == ":memory:" else os.path.abspath(self.path) + ".hubs"
+        return FileHubLock(folder)
+
+    def leases(self, cursor: Any, lock: HubLock) -> list[tuple[str, str, int, Any, bool]]:
+        cursor.execute("SELECT hub_id, host, pid, heartbeat FROM hub_lease WHERE ended IS NULL", ())
+        rows = cursor.fetchall()
+        if not isinstance(lock, FileHubLock):
+            raise TypeError("an SQLite store holds a file lock")
+        held = lock.live([r[0] for r in rows])
+        return [(r[0], r[1], int(r[2]), r[3], r[0] in held) for r in rows]
+
     def pool(self, reactor: Any) -> adbapi.ConnectionPool:
         if self.path != ":memory:":
             folder = os.path.dirname(os.path.abspath(self.path))
@@ -146,6 +192,7 @@ class PostgresDialect(Dialect):
     serial = "BIGSERIAL PRIMARY KEY"
     timestamp = "TIMESTAMPTZ"
     for_update = " FOR UPDATE"
+    for_share = " FOR SHARE"
 
     def __init__(self, dsn: str, pool_size: int = 4) -> None:
         super().__init__(dsn)
@@ -175,6 +222,30 @@ class PostgresDialect(Dialect):
 
     def begin_snapshot(self, cursor: Any) -> None:
         cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+
+    #: SQLSTATE classes of a server that cannot serve now: connection exceptions,
+    #: insufficient resources, operator intervention, system errors
+    DOWN = ("08", "53", "57P", "58")
+
+    def unavailable(self, error: BaseException) -> bool:
+        import psycopg2
+        from psycopg2 import extensions
+
+        if isinstance(error, psycopg2.InterfaceError):
+            return True  # "connection already closed"
+        if not isinstance(error, psycopg2.OperationalError) or isinstance(
+            error, extensions.TransactionRollbackError | extensions.QueryCanceledError
+        ):
+            return False
+        code = getattr(error, "pgcode", None)
+        return code is None or str(code).startswith(self.DOWN)
+
+    def hub_lock(self) -> AdvisoryHubLock:
+        return AdvisoryHubLock(self.dsn)
+
+    def leases(self, cursor: Any, lock: HubLock) -> list[tuple[str, str, int, Any, bool]]:
+        cursor.execute(self.sql(LEASES_SQL), (NAMESPACE,))
+        return [(r[0], r[1], int(r[2]), r[3], bool(r[4])) for r in cursor.fetchall()]
 
     def pool(self, reactor: Any) -> adbapi.ConnectionPool:
         return adbapi.ConnectionPool(

@@ -18,6 +18,19 @@ class SchemaTooNew(StoreError):
     """The database was written by a newer Gamehub than this one."""
 
 
+class StoreUnavailable(StoreError, GameError):
+    """The database cannot be reached or written now (503): a connection failed, the
+    server went away, the disk is full.  Nothing was changed, or (when it failed while
+    committing) a movement may have been applied: repeat it with the same key."""
+
+    code = 503
+
+
+class CommitUnknown(StoreUnavailable):
+    """The database failed while committing (503): the movement may or may not have
+    been applied.  Repeating it with the same key applies it at most once."""
+
+
 class BadName(BadAction):
     """An account name breaks the name rules (400)."""
 
@@ -78,6 +91,12 @@ class ChipsInPlay(Conflict):
     code = 409
 
 
+class TableNotOpen(Conflict):
+    """Chips may not move onto that game: it is no open chip table of this hub (409)."""
+
+    code = 409
+
+
 class KeyReused(Conflict):
     """An idempotency key was used before for a different movement (409)."""
 
@@ -89,6 +108,7 @@ __all__ = [
     "BadName",
     "BadPassword",
     "ChipsInPlay",
+    "CommitUnknown",
     "InsufficientFunds",
     "KeyReused",
     "LoginFailed",
@@ -96,6 +116,8 @@ __all__ = [
     "NotAtTable",
     "SchemaTooNew",
     "StoreError",
+    "StoreUnavailable",
+    "TableNotOpen",
     "Throttled",
     "UnknownAccount",
 ]

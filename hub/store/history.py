@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from twisted.internet import defer
@@ -87,6 +88,35 @@ class HistoryMixin(StoreBase):
             return True
 
         return self._retry_integrity(txn)
+
+    def record_replay(self, game_id: str, replay: Any) -> defer.Deferred[bool]:
+        """Store a finished game's replay (JSON-able: what
+        ``hub.lobby.GameInstance.replay`` returns: public events only).  Recording the
+        same game again changes nothing.
+
+        :returns: (Deferred) ``True`` if stored now.
+        """
+        try:
+            text = json.dumps(replay, default=str, separators=(",", ":"))
+        except Exception as e:
+            return defer.fail(e)
+
+        def txn(cur: _Cursor) -> bool:
+            if cur.one("SELECT 1 FROM game_replay WHERE game_id = ?", game_id):
+                return False
+            cur.run("INSERT INTO game_replay (game_id, replay) VALUES (?, ?)", game_id, text)
+            return True
+
+        return self._retry_integrity(txn)
+
+    def replay(self, game_id: str) -> defer.Deferred[Any]:
+        """The stored replay of ``game_id``, or ``None``."""
+
+        def txn(cur: _Cursor) -> Any:
+            row = cur.one("SELECT replay FROM game_replay WHERE game_id = ?", game_id)
+            return None if row is None else json.loads(row[0])
+
+        return self._run(txn, write=False)
 
     def games(
         self,
@@ -184,67 +214,67 @@ class HistoryMixin(StoreBase):
         :returns: (Deferred) the hand id (an integer).
         """
         try:
-            board_text = [cards.to_text(c) for c in board]
-            if len(board_text) > 5:
-                raise BadAmount("a board has at most five cards")
-            rows = [_hand_player(p) for p in players]
-            actions_text = None if actions is None else json.dumps(actions, sort_keys=True)
+            hand = _Hand.of(dealer, players, board, showdown, commitment, seed, actions)
         except Exception as e:
             return defer.fail(e)
         at = self._now() if at is None else at
-        streets = [
-            " ".join(board_text[:3]) or None,
-            board_text[3] if len(board_text) > 3 else None,
-            board_text[4] if len(board_text) > 4 else None,
-        ]
-        card_columns = board_text + [None] * (5 - len(board_text))
 
         def txn(cur: _Cursor) -> int:
-            d = self.dialect
             if hand_key is not None:
                 old = cur.one(
                     "SELECT hand_id FROM hand WHERE game_id = ? AND hand_key = ?", game_id, hand_key
                 )
                 if old is not None:
                     return int(old[0])
-            row = cur.one(
-                "INSERT INTO hand (game_id, hand_key, timestamp, dealer, flop, turn, river,"
-                " showdown, card1, card2, card3, card4, card5, commitment, seed, actions)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING hand_id",
-                game_id,
-                hand_key,
-                d.t_in(at),
-                int(dealer),
-                *streets,
-                showdown,
-                *card_columns,
-                commitment,
-                seed,
-                actions_text,
-            )
-            hand_id = int(row[0])
-            for p in rows:
-                found = cur.one(
-                    "SELECT id FROM account WHERE name_key = ?", acc.name_key(p["name"])
-                )
-                cur.run(
-                    "INSERT INTO player (hand_id, account, name, name_key, account_id, position,"
-                    " preflop, flop, turn, river, money_in, winnings, card1, card2)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    hand_id,
-                    p["name"],
-                    p["display"],
-                    acc.name_key(p["name"]),
-                    None if found is None else int(found[0]),
-                    p["seat"],
-                    *p["rounds"],
-                    d.m_in(p["money_in"]),
-                    d.m_in(p["winnings"]),
-                    *p["hole"],
-                )
-            return hand_id
+            return self._insert_hand(cur, game_id, hand_key, hand, at)
 
         return self._retry_integrity(txn)
+
+    def _insert_hand(
+        self, cur: _Cursor, game_id: str, hand_key: str | None, hand: _Hand, at: float
+    ) -> int:
+        """Write one hand's ``hand`` and ``player`` rows; returns the hand id."""
+        d = self.dialect
+        board = hand.board
+        streets = [
+            " ".join(board[:3]) or None,
+            board[3] if len(board) > 3 else None,
+            board[4] if len(board) > 4 else None,
+        ]
+        row = cur.one(
+            "INSERT INTO hand (game_id, hand_key, timestamp, dealer, flop, turn, river,"
+            " showdown, card1, card2, card3, card4, card5, commitment, seed, actions)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING hand_id",
+            game_id,
+            hand_key,
+            d.t_in(at),
+            hand.dealer,
+            *streets,
+            hand.showdown,
+            *(list(board) + [None] * (5 - len(board))),
+            hand.commitment,
+            hand.seed,
+            hand.actions,
+        )
+        hand_id = int(row[0])
+        for p in hand.players:
+            found = cur.one("SELECT id FROM account WHERE name_key = ?", acc.name_key(p["name"]))
+            cur.run(
+                "INSERT INTO player (hand_id, account, name, name_key, account_id, position,"
+                " preflop, flop, turn, river, money_in, winnings, card1, card2)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                hand_id,
+                p["name"],
+                p["display"],
+                acc.name_key(p["name"]),
+                None if found is None else int(found[0]),
+                p["seat"],
+                *p["rounds"],
+                d.m_in(p["money_in"]),
+                d.m_in(p["winnings"]),
+                *p["hole"],
+            )
+        return hand_id
 
     def hands(
         self,
@@ -326,6 +356,47 @@ class HistoryMixin(StoreBase):
             return out
 
         return self._run(txn, write=False)
+
+
+@dataclass(frozen=True)
+class _Hand:
+    """A hand checked and turned into column values, ready to write."""
+
+    dealer: int
+    players: list[dict[str, Any]]
+    board: list[str]
+    showdown: str | None
+    commitment: str | None
+    seed: str | None
+    actions: str | None
+
+    @classmethod
+    def of(
+        cls,
+        dealer: int,
+        players: Iterable[Mapping[str, Any]],
+        board: Sequence[int] = (),
+        showdown: str | None = None,
+        commitment: str | None = None,
+        seed: str | None = None,
+        actions: Any = None,
+    ) -> _Hand:
+        """Check a hand (see :meth:`HistoryMixin.record_hand`).
+
+        :raises hub.store.errors.BadAmount: a malformed hand.
+        """
+        board_text = [cards.to_text(c) for c in board]
+        if len(board_text) > 5:
+            raise BadAmount("a board has at most five cards")
+        return cls(
+            int(dealer),
+            [_hand_player(p) for p in players],
+            board_text,
+            showdown,
+            commitment,
+            seed,
+            None if actions is None else json.dumps(actions, sort_keys=True),
+        )
 
 
 def _game_player(p: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,9 +1,11 @@
 """The chip ledger: every movement is one transaction of balance changes and ledger
-rows under an idempotency key; crash recovery; the books check.
+rows under an idempotency key; the books check.
 
-A replayed key changes nothing and answers with ``applied=False``.  Accounts are locked
-in ascending id order (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite serialises writers
-with ``BEGIN IMMEDIATE``).
+A replayed key changes nothing and answers with ``applied=False``.  Rows are locked in
+one fixed order in every transaction: the chip table (``chip_table``), then accounts in
+ascending id order, then their chips at the table (``SELECT … FOR SHARE/UPDATE`` on
+PostgreSQL; SQLite serialises writers with ``BEGIN IMMEDIATE``).  Chips move onto a
+table only while it is open and owned by this store's hub (:mod:`hub.store.lease`).
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from . import accounts as acc
 from .base import ISSUING, ZERO, StoreBase, _Cursor
 from .errors import (
     BadAmount,
+    Conflict,
     InsufficientFunds,
     KeyReused,
     NotAtTable,
+    TableNotOpen,
     UnknownAccount,
 )
 from .money import amount as check_amount
@@ -36,6 +40,8 @@ class Movement:
     :ivar amounts: account name → amount moved (for a settlement, the delta).
     :ivar balances: account name → balance after.
     :ivar at_table: account name → chips at the game after (no entry: none).
+    :ivar hand_id: the history's id of the hand a settlement belongs to.
+    :ivar problem: a difference found while moving (recorded for the operator).
     """
 
     key: str
@@ -45,6 +51,8 @@ class Movement:
     amounts: dict[str, Decimal] = field(default_factory=dict)
     balances: dict[str, Decimal] = field(default_factory=dict)
     at_table: dict[str, Decimal] = field(default_factory=dict)
+    hand_id: int | None = None
+    problem: str | None = None
 
     @property
     def amount(self) -> Decimal:
@@ -62,7 +70,13 @@ class LedgerReport:
     """What :meth:`Store.ledger_check` found.
 
     ``ok`` is true when balances + chips at tables = chips issued (grants minus
-    closed accounts) and every account, table entry and movement adds up.
+    closed accounts); every account, table entry and movement adds up; every hand in
+    the history was settled exactly once, with movements equal to its payoffs; and no
+    chips sit at a table that no live hub's open game holds.
+
+    :ivar problems: each discrepancy, one line each.
+    :ivar notes: differences the hubs found and recorded (``money_problem``), which the
+        books already account for.
     """
 
     ok: bool
@@ -70,6 +84,7 @@ class LedgerReport:
     at_tables: Decimal
     issued: Decimal
     problems: list[str]
+    notes: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
         state = "OK" if self.ok else "FAILED"
@@ -78,7 +93,31 @@ class LedgerReport:
             f" = {self.balances + self.at_tables}; issued {self.issued}"
         ]
         lines.extend(f"  problem: {p}" for p in self.problems)
+        lines.extend(f"  recorded: {n}" for n in self.notes)
         return "\n".join(lines)
+
+
+#: ``(query, what it says)``: hands (game id, hand key, …) whose settlement is wrong
+HAND_CHECKS = (
+    (
+        "SELECT h.game_id, h.hand_key FROM hand h WHERE h.hand_key IS NOT NULL"
+        " AND NOT EXISTS (SELECT 1 FROM ledger l WHERE l.kind = 'settle'"
+        " AND l.game_id = h.game_id AND l.hand_key = h.hand_key)",
+        "was never settled",
+    ),
+    (
+        "SELECT game_id, hand_key, COUNT(DISTINCT idem_key) FROM ledger"
+        " WHERE kind = 'settle' AND hand_key IS NOT NULL GROUP BY game_id, hand_key"
+        " HAVING COUNT(DISTINCT idem_key) > 1",
+        "was settled {} times",
+    ),
+    (
+        "SELECT DISTINCT l.game_id, l.hand_key FROM ledger l WHERE l.kind = 'settle'"
+        " AND l.hand_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM hand h"
+        " WHERE h.game_id = l.game_id AND h.hand_key = l.hand_key)",
+        "was settled but is not in the history",
+    ),
+)
 
 
 class LedgerMixin(StoreBase):
@@ -131,18 +170,28 @@ class LedgerMixin(StoreBase):
         key = key or f"grant:{uuid.uuid4().hex}"
         return self._move(key, "grant", None, {name: (value, ZERO)})
 
-    def buy_in(self, name: str, game_id: str, chips: Any, key: str) -> defer.Deferred[Movement]:
-        """Move ``chips`` from the account's balance to its chips at ``game_id``.
+    def buy_in(
+        self, name: str, game_id: str, chips: Any, key: str, bot: bool = False
+    ) -> defer.Deferred[Movement]:
+        """Move ``chips`` from the account's balance to its chips at ``game_id`` (an open
+        chip table of this hub: :meth:`~hub.store.tables.TablesMixin.open_table`).
 
+        :param bot: the account is an in-hub bot's: created (type ``bot``, no usable
+            password) when missing, and granted what its balance lacks, in the same
+            transaction as the buy-in, under the account's row lock.
         :raises hub.store.errors.InsufficientFunds: 422, the balance is too small
             (nothing changes).
+        :raises hub.store.errors.TableNotOpen: 409, not an open table of this hub.
+        :raises hub.model.Conflict: 409, ``bot`` and the account is not a bot's.
         :raises hub.store.errors.BadAmount: 400; ``TypeError`` for a float.
         """
         try:
             value, game = check_amount(chips), _game(game_id)
+            if bot:
+                acc.check_name(name)
         except Exception as e:
             return defer.fail(e)
-        return self._move(key, "buy_in", game, {name: (-value, value)})
+        return self._move(key, "buy_in", game, {name: (-value, value)}, fund=bot)
 
     def cash_out(self, name: str, game_id: str, chips: Any, key: str) -> defer.Deferred[Movement]:
         """Move chips at ``game_id`` back to the balance: ``chips`` of them, or all
@@ -168,14 +217,7 @@ class LedgerMixin(StoreBase):
         :raises hub.store.errors.InsufficientFunds: 422, a loss exceeds the chips there.
         """
         try:
-            values = {
-                n: check_amount(v, allow_zero=True, allow_negative=True) for n, v in deltas.items()
-            }
-            if not values or sum(values.values(), ZERO) != 0:
-                raise BadAmount("a settlement's amounts must sum to zero")
-            if len({acc.name_key(n) for n in values}) != len(values):
-                raise BadAmount("an account appears twice in a settlement")
-            game = _game(game_id)
+            values, game = settlement(deltas), _game(game_id)
         except Exception as e:
             return defer.fail(e)
         legs = {n: (ZERO, v) for n, v in values.items()}
@@ -187,13 +229,18 @@ class LedgerMixin(StoreBase):
         kind: str,
         game_id: str | None,
         legs: Mapping[str, Any],
+        fund: bool = False,
     ) -> defer.Deferred[Movement]:
         """Apply one movement: ``legs`` maps names to ``(balance delta, table delta)``
         (``None`` for a cash-out of everything)."""
-        if not isinstance(key, str) or not key or len(key) > 256:
-            return defer.fail(BadAmount("a movement needs an idempotency key (1-256 characters)"))
+        if not isinstance(key, str) or not key or len(key) > 200:
+            return defer.fail(BadAmount("a movement needs an idempotency key (1-200 characters)"))
         now = self._now()
-        return self._retry_integrity(self._move_txn, key, kind, game_id, dict(legs), now)
+
+        def txn(cur: _Cursor) -> Movement:
+            return self._move_txn(cur, key, kind, game_id, dict(legs), now, fund=fund)
+
+        return self._retry_integrity(txn)
 
     def _replay(
         self, cur: _Cursor, key: str, kind: str, game_id: str | None, legs: Mapping[str, Any]
@@ -244,6 +291,51 @@ class LedgerMixin(StoreBase):
                     at_table[name] = self.dialect.m_out(chips[0])
         return Movement(key, kind, game_id, applied, amounts, balances, at_table)
 
+    def _own_table(self, cur: _Cursor, game_id: str) -> None:
+        """Check (and share-lock) ``game_id``'s chip table: open and this hub's."""
+        row = cur.one(
+            "SELECT hub_id, closed FROM chip_table WHERE game_id = ?" + self.dialect.for_share,
+            game_id,
+        )
+        if row is None:
+            raise TableNotOpen(f"game {game_id} is not a chip table")
+        if row[1] is not None:
+            raise TableNotOpen(f"the table {game_id} is closed")
+        if self.hub_id is None or row[0] != self.hub_id:
+            raise TableNotOpen(f"the table {game_id} belongs to another hub ({row[0]})")
+
+    def _chips_locked(self, cur: _Cursor, game_id: str, account_id: int) -> Decimal | None:
+        """The account's chips at ``game_id`` (``None``: no entry), locked."""
+        row = cur.one(
+            "SELECT amount FROM table_chips WHERE game_id = ? AND account_id = ?"
+            + self.dialect.for_update,
+            game_id,
+            account_id,
+        )
+        return None if row is None else self.dialect.m_out(row[0])
+
+    def _bot_account(self, cur: _Cursor, name: str, now: float) -> int:
+        """The id of the bot account ``name``, created (no usable password) if missing.
+
+        :raises hub.model.Conflict: the account is a person's.
+        """
+        row = cur.one("SELECT id, type FROM account WHERE name_key = ?", acc.name_key(name))
+        if row is not None:
+            if int(row[1]) != acc.TYPES["bot"]:
+                raise Conflict(f"the account {name} is not a bot's")
+            return int(row[0])
+        # a concurrent creator makes this INSERT fail; _retry_integrity runs it again
+        row = cur.one(
+            "INSERT INTO account (name, name_key, password, type, balance, created)"
+            " VALUES (?, ?, '!', ?, ?, ?) RETURNING id",
+            name,
+            acc.name_key(name),
+            acc.TYPES["bot"],
+            self.dialect.m_in(ZERO),
+            self.dialect.t_in(now),
+        )
+        return int(row[0])
+
     def _move_txn(
         self,
         cur: _Cursor,
@@ -252,15 +344,23 @@ class LedgerMixin(StoreBase):
         game_id: str | None,
         legs: dict[str, Any],
         now: float,
+        *,
+        fund: bool = False,
+        hand_key: str | None = None,
     ) -> Movement:
         done = self._replay(cur, key, kind, game_id, legs)
         if done is not None:
             return done
         d = self.dialect
         m = d.m_in
+        if game_id is not None and kind in ("buy_in", "settle"):
+            self._own_table(cur, game_id)
         # lock every account involved, in ascending id order (no deadlocks)
         ids: dict[str, int] = {}
         for name in legs:
+            if fund:
+                ids[name] = self._bot_account(cur, name, now)
+                continue
             row = cur.one("SELECT id FROM account WHERE name_key = ?", acc.name_key(name))
             if row is None:
                 raise UnknownAccount(f"no account named {name!r}")
@@ -281,15 +381,7 @@ class LedgerMixin(StoreBase):
         for seq, name in enumerate(sorted(legs, key=lambda n: ids[n])):
             account_id = ids[name]
             real_name, balance = state[account_id]
-            table: Decimal | None = None
-            if game_id is not None:
-                row = cur.one(
-                    "SELECT amount FROM table_chips WHERE game_id = ? AND account_id = ?"
-                    + d.for_update,
-                    game_id,
-                    account_id,
-                )
-                table = None if row is None else d.m_out(row[0])
+            table = None if game_id is None else self._chips_locked(cur, game_id, account_id)
             leg = legs[name]
             if leg is None:  # cash out everything
                 if not table:
@@ -298,6 +390,16 @@ class LedgerMixin(StoreBase):
             balance_delta, table_delta = leg
             if kind in ("cash_out", "settle") and table is None:
                 raise NotAtTable(f"{real_name} has no chips at {game_id}")
+            if fund and balance + balance_delta < 0:  # a bot's account is topped up
+                balance = self._issue(
+                    cur,
+                    f"{key}:fund",
+                    "grant",
+                    account_id,
+                    real_name,
+                    -balance_delta - balance,
+                    now,
+                )
             new_balance = balance + balance_delta
             if new_balance < 0:
                 raise InsufficientFunds(
@@ -334,14 +436,15 @@ class LedgerMixin(StoreBase):
                     )
             cur.run(
                 "INSERT INTO ledger (idem_key, seq, kind, account_id, account_name, game_id,"
-                " balance_delta, table_delta, balance_after, created)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " hand_key, balance_delta, table_delta, balance_after, created)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 key,
                 seq,
                 kind,
                 account_id,
                 real_name,
                 game_id,
+                hand_key,
                 m(balance_delta),
                 m(table_delta),
                 m(new_balance),
@@ -421,77 +524,12 @@ class LedgerMixin(StoreBase):
 
         return self._run(txn, write=False)
 
-    def recover(self) -> defer.Deferred[list[tuple[str, str, Decimal]]]:
-        """Return every chip recorded at a table to its account (one ``refund`` ledger
-        row each).  :meth:`start` calls it: at start no table of this hub is running,
-        so whatever is recorded is left over from a previous run (a crash, a kill).
-
-        :returns: (Deferred) ``[(account name, game id, amount), ...]``.
-        """
-        now = self._now()
-        run = uuid.uuid4().hex
-
-        def txn(cur: _Cursor) -> list[tuple[str, str, Decimal]]:
-            d = self.dialect
-            left = cur.all(
-                "SELECT game_id, account_id, amount FROM table_chips ORDER BY account_id, game_id"
-            )
-            if not left:
-                return []
-            ids = sorted({int(r[1]) for r in left})
-            marks = ", ".join("?" for _ in ids)
-            locked = cur.all(
-                f"SELECT id, name, balance FROM account WHERE id IN ({marks}) ORDER BY id"
-                + d.for_update,
-                *ids,
-            )
-            state = {int(r[0]): [r[1], d.m_out(r[2])] for r in locked}
-            refunds = []
-            for game_id, account_id, raw in left:
-                account_id = int(account_id)
-                chips = d.m_out(raw)
-                name, balance = state[account_id]
-                balance += chips
-                state[account_id][1] = balance
-                cur.run("UPDATE account SET balance = ? WHERE id = ?", d.m_in(balance), account_id)
-                cur.run(
-                    "DELETE FROM table_chips WHERE game_id = ? AND account_id = ?",
-                    game_id,
-                    account_id,
-                )
-                cur.run(
-                    "INSERT INTO ledger (idem_key, seq, kind, account_id, account_name, game_id,"
-                    " balance_delta, table_delta, balance_after, created)"
-                    " VALUES (?, 0, 'refund', ?, ?, ?, ?, ?, ?, ?)",
-                    f"recover:{run}:{game_id}:{account_id}",
-                    account_id,
-                    name,
-                    game_id,
-                    d.m_in(chips),
-                    d.m_in(-chips),
-                    d.m_in(balance),
-                    d.t_in(now),
-                )
-                refunds.append((name, game_id, chips))
-            return refunds
-
-        def report(refunds: list[tuple[str, str, Decimal]]) -> list[tuple[str, str, Decimal]]:
-            for name, game_id, chips in refunds:
-                self.log.warn(
-                    "recovery: {chips} chips of {name} left at game {game} returned",
-                    chips=chips,
-                    name=name,
-                    game=game_id,
-                )
-            self.recovered.extend(refunds)
-            return refunds
-
-        return self._run(txn).addCallback(report)
-
     def ledger_check(self) -> defer.Deferred[LedgerReport]:
         """Prove the books: balances + chips at tables = chips issued, every balance
         and table entry equals the sum of its ledger rows, every movement sums to
-        zero, nothing is negative.  Reads one consistent snapshot."""
+        zero, nothing is negative; every hand in the history has exactly one
+        settlement and its movements are the hand's payoffs; no chips sit at a table
+        that no live hub's open game holds.  Reads one consistent snapshot."""
 
         def txn(cur: _Cursor) -> LedgerReport:
             m = self.dialect.m_out
@@ -539,9 +577,78 @@ class LedgerMixin(StoreBase):
                     )
                 if have < 0:
                     problems.append(f"table {where[0]} account #{where[1]}: negative {have}")
-            return LedgerReport(not problems, balances, at_tables, issued, problems)
+            problems.extend(self._check_hands(cur))
+            problems.extend(self._check_tables(cur))
+            notes = [
+                f"{r[0]} at {r[1]}: {r[2]}"
+                for r in cur.all(
+                    "SELECT account_name, game_id, detail FROM money_problem ORDER BY id"
+                )
+            ]
+            return LedgerReport(not problems, balances, at_tables, issued, problems, notes)
 
         return self._snapshot(txn)
+
+    def _check_hands(self, cur: _Cursor) -> list[str]:
+        """Every hand in the history settled exactly once, by its payoffs."""
+        m = self.dialect.m_out
+        problems = [
+            f"hand #{r[0]} of {r[1]} has no hand key, so no settlement"
+            for r in cur.all("SELECT hand_id, game_id FROM hand WHERE hand_key IS NULL")
+        ]
+        bad: set[tuple[str, str]] = set()
+        for query, says in HAND_CHECKS:
+            for r in cur.all(query):
+                bad.add((r[0], r[1]))
+                problems.append(f"hand {r[1]} of {r[0]} {says.format(*r[2:])}")
+        for r in cur.all(
+            "SELECT x.game_id, x.hand_key, x.who, SUM(x.paid), SUM(x.moved) FROM ("
+            " SELECT h.game_id, h.hand_key, p.name_key AS who,"
+            " p.winnings - p.money_in AS paid, 0 AS moved"
+            " FROM hand h JOIN player p ON p.hand_id = h.hand_id WHERE h.hand_key IS NOT NULL"
+            " UNION ALL SELECT l.game_id, l.hand_key, LOWER(l.account_name), 0, l.table_delta"
+            " FROM ledger l WHERE l.kind = 'settle' AND l.hand_key IS NOT NULL"
+            ") x GROUP BY x.game_id, x.hand_key, x.who HAVING SUM(x.paid) <> SUM(x.moved)"
+        ):
+            if (r[0], r[1]) not in bad:
+                problems.append(
+                    f"hand {r[1]} of {r[0]}: {r[2]} won {m(r[3])} but the settlement moved"
+                    f" {m(r[4])}"
+                )
+        return problems
+
+    def _check_tables(self, cur: _Cursor) -> list[str]:
+        """No chips at a table that no live hub's open game holds."""
+        live = self._live_hubs(cur)
+        problems = []
+        for r in cur.all(
+            "SELECT t.game_id, a.name, t.amount, c.hub_id, c.closed FROM table_chips t"
+            " JOIN account a ON a.id = t.account_id"
+            " LEFT JOIN chip_table c ON c.game_id = t.game_id"
+            " WHERE t.amount > 0 ORDER BY t.game_id, a.name_key"
+        ):
+            where = f"{self.dialect.m_out(r[2])} chips of {r[1]} at {r[0]}"
+            if r[3] is None:
+                problems.append(f"{where}: no chip table of that id")
+            elif r[4] is not None:
+                problems.append(f"{where}: the table is closed")
+            elif r[3] not in live:
+                problems.append(f"{where}: its hub {r[3]} is not alive")
+        return problems
+
+
+def settlement(deltas: Mapping[str, Any]) -> dict[str, Decimal]:
+    """A settlement's checked amounts: account name → signed amount, summing to zero.
+
+    :raises hub.store.errors.BadAmount: 400, they do not sum to zero, none are given,
+        or an account appears twice; ``TypeError`` for a float.
+    """
+    values = {n: check_amount(v, allow_zero=True, allow_negative=True) for n, v in deltas.items()}
+    if not values or sum(values.values(), ZERO) != 0:
+        raise BadAmount("a settlement's amounts must sum to zero")
+    if len({acc.name_key(n) for n in values}) != len(values):
+        raise BadAmount("an account appears twice in a settlement")
+    return values
 
 
 def _game(game_id: object) -> str:

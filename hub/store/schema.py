@@ -128,8 +128,61 @@ def _v2(d: Dialect) -> list[str]:
     ]
 
 
+def _v3(d: Dialect) -> list[str]:
+    """Table money: which hub owns which chip table (``hub_lease``, ``chip_table``), the
+    hand each settlement belongs to (``ledger.hand_key``), and the differences found
+    when a player left a table (``money_problem``)."""
+    return [
+        "ALTER TABLE ledger ADD COLUMN hand_key VARCHAR(128)",
+        # settlements written before: their key is hand:<game id>:<hand key>
+        "UPDATE ledger SET hand_key = SUBSTR(idem_key, LENGTH(game_id) + 7)"
+        " WHERE kind = 'settle' AND game_id IS NOT NULL"
+        " AND SUBSTR(idem_key, 1, LENGTH(game_id) + 6) = 'hand:' || game_id || ':'",
+        "CREATE INDEX ledger_hand ON ledger (game_id, hand_key)",
+        f"""CREATE TABLE hub_lease (
+            hub_id VARCHAR(64) PRIMARY KEY,
+            lock_key BIGINT NOT NULL,
+            host VARCHAR(256) NOT NULL,
+            pid INTEGER NOT NULL,
+            started {d.timestamp} NOT NULL,
+            heartbeat {d.timestamp} NOT NULL,
+            ended {d.timestamp}
+        )""",
+        f"""CREATE TABLE chip_table (
+            game_id VARCHAR(64) PRIMARY KEY,
+            hub_id VARCHAR(64) NOT NULL,
+            game_type VARCHAR(64) NOT NULL,
+            opened {d.timestamp} NOT NULL,
+            closed {d.timestamp}
+        )""",
+        "CREATE INDEX chip_table_hub ON chip_table (hub_id)",
+        f"""CREATE TABLE money_problem (
+            id {d.serial},
+            created {d.timestamp} NOT NULL,
+            hub_id VARCHAR(64),
+            game_id VARCHAR(64),
+            account_name VARCHAR(256),
+            kind VARCHAR(32) NOT NULL,
+            expected {d.money},
+            recorded {d.money},
+            detail TEXT NOT NULL
+        )""",
+    ]
+
+
+def _v4(d: Dialect) -> list[str]:
+    """Replays: the public events of each finished game (JSON), for people to step
+    through."""
+    return [
+        """CREATE TABLE game_replay (
+            game_id VARCHAR(64) PRIMARY KEY,
+            replay TEXT NOT NULL
+        )""",
+    ]
+
+
 #: every step, in order; the schema version is the length of this list
-MIGRATIONS: list[Callable[[Dialect], list[str]]] = [_v1, _v2]
+MIGRATIONS: list[Callable[[Dialect], list[str]]] = [_v1, _v2, _v3, _v4]
 LATEST = len(MIGRATIONS)
 
 

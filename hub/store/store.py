@@ -25,13 +25,12 @@ from .errors import (
     NameTaken,
     Throttled,
 )
-from .history import HistoryMixin
-from .ledger import LedgerMixin
 from .money import amount as check_amount
+from .tables import TablesMixin
 
 
 @implementer(IStore)
-class Store(LedgerMixin, HistoryMixin):
+class Store(TablesMixin):
     """Accounts, ledger and history in one SQL database.
 
     :param dsn: ``sqlite:<path>`` or ``postgresql://user:pass@host:port/db``.

@@ -297,3 +297,80 @@ def test_a_retired_game_keeps_only_a_summary(clock, tmp_path):
     lobby.transcripts.flush()
     clock.advance(2)
     assert "a late frame" in lobby.transcripts.read(game.id)
+
+
+def test_the_event_log_keeps_private_events_for_whoever_sat_there_then(lobby):
+    from hub.model import GameEvent
+
+    game = lobby.create_game("hello", seats=["open", "open"])
+    game.take_seat("ann", 0)
+    game._emit(GameEvent("secret", {"card": 7}, frozenset({0})))
+    game.leave_seat(0)
+    game.seats[0].reopen()
+    game.seats[0].player = "bob"  # somebody else at seat 0 later
+    kinds = [e.kind for e in game.events_for(0, "ann")]
+    assert "secret" in kinds and "seated" in kinds
+    assert "secret" not in [e.kind for e in game.events_for(0, "bob")]
+    assert "secret" not in [e.kind for e in game.events_for(None)]
+    replay = game.replay()
+    assert "secret" not in [e["kind"] for e in replay["events"]]
+    assert replay["complete"] and replay["start"]["seats"][0]["name"] is None
+
+
+def test_the_event_log_is_bounded(clock):
+    registry = DictRegistry(games=[HelloGameFactory()])
+    lobby = Lobby(registry, clock, event_log=3)
+    game = lobby.create_game("hello", seats=["open", "open"])
+    game.take_seat("ann", 0)
+    game.take_seat("bob", 1)
+    assert len(game.events_for(None)) == 3 and game.log_dropped > 0
+    assert game.replay()["complete"] is False
+
+
+def test_the_turn_has_a_deadline_on_the_clock_until_the_seat_has_decided(clock):
+    from games.morris.server import MorrisGameFactory
+
+    lobby = Lobby(DictRegistry(games=[MorrisGameFactory()]), clock)
+    game = lobby.create_game("nmmorris", options={"move_time_ms": 10_000})
+    assert game.current_turn() is None
+    game.take_seat("ann", 0)
+    game.take_seat("bob", 1)
+    turn = game.current_turn()
+    assert turn["seat"] == 0 and turn["timeleft_ms"] == 10_000 and "legal" not in turn
+    deadline = turn["deadline"]
+    clock.advance(4)
+    turn = game.current_turn()
+    assert turn["timeleft_ms"] == 6000 and turn["deadline"] == deadline  # it does not move
+    game.act(0, {"move": "A0"})
+    turn = game.current_turn()
+    assert turn["seat"] == 1 and turn["timeleft_ms"] == 10_000
+    game.leave_seat(1)  # a forfeit: over, nobody to act
+    assert game.current_turn() is None
+
+
+def test_watchers_are_the_named_observers_without_a_seat(lobby):
+    game = lobby.create_game("hello", seats=["open", "open"])
+
+    class Watcher:
+        def __init__(self, viewer):
+            self.viewer = viewer
+
+        def game_event(self, game, event):
+            pass
+
+    ann, anonymous, bob = Watcher("ann"), Watcher(None), Watcher("bob")
+    game.observe(ann)
+    game.observe(anonymous)
+    game.observe(bob, 1)  # a player, not a watcher
+    assert game.watchers() == ["ann"] and game.observer_count == 3
+    assert game.to_json()["watchers"] == ["ann"]
+
+
+def test_creation_may_hold_the_bots_until_the_creator_sits(lobby):
+    game = lobby.create_game("hello", seats=["human", "bot:hello-bot"], seat_bots=False)
+    assert game.seats[1].player is None and game.state == "waiting"
+    game.take_seat("ann", 0, kind="human")
+    assert game.state == "waiting"
+    game.seat_bots()
+    game.seat_bots()  # once only
+    assert game.seats[1].player == "hello-bot" and game.state == "running"

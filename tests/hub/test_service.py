@@ -12,8 +12,13 @@ from hub.service import HubService
 class RecordingStore:
     """A store stand-in that only records the order of start/stop calls."""
 
+    available = True
+
     def __init__(self, calls):
         self.calls = calls
+
+    def on_availability(self, listener):
+        pass
 
     def start(self):
         self.calls.append("store.start")

@@ -88,6 +88,7 @@ def test_finished_games_keep_bounded_records_in_memory(tmp_path):
     games, each a summary; no transcript, wire id or history row piles up.
     10,000 games with GAMEHUB_SOAK=full, 2,000 otherwise."""
     from games.hello.server import HelloGameFactory
+    from hub.chat import ChatService
     from hub.frontends.web.play import WebFrontend
     from hub.frontends.xml.server import KNOWN_IDS, XMLFrontend
     from hub.lobby import Lobby
@@ -114,6 +115,7 @@ def test_finished_games_keep_bounded_records_in_memory(tmp_path):
                 keep_finished_count=keep,
                 retire_after=1,
             )
+            self.chat = ChatService(self.reactor, self.lobby)
             self.store = None
             self.bound_ports: dict[str, int] = {}
 

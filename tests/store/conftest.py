@@ -65,10 +65,22 @@ def make_store(dsn: str, **options):
     return open_store(dsn, reactor, **options)
 
 
+#: the chip tables the ``store`` fixture opens
+TABLES = ("g1", "g2", "g3")
+
+
+async def open_tables(store, *games: str) -> None:
+    """Open ``games`` as chip tables of ``store``'s hub (chips move only onto those)."""
+    for game in games:
+        await store.open_table(game, "test")
+
+
 @pytest_twisted.async_yield_fixture
 async def store(dsn: str):
-    """A started store on a fresh database."""
+    """A started store (a hub's: it holds a lease) on a fresh database, with the chip
+    tables :data:`TABLES` open."""
     s = make_store(dsn)
     await s.start()
+    await open_tables(s, *TABLES)
     yield s
     await s.stop()

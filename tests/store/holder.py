@@ -19,6 +19,8 @@ from hub.store.accounts import ScryptParams
 async def main(reactor, dsn: str) -> None:
     store = open_store(dsn, reactor, scrypt=ScryptParams(n=16))
     await store.start()
+    for table in ("table-a", "table-b"):
+        await store.open_table(table, "test")
     for name in ("kim", "lee"):
         await store.create_account(name, "secret1")
         await store.buy_in(name, "table-a", "300", f"{name}-a")

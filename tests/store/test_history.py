@@ -169,3 +169,17 @@ async def test_deleting_an_account_keeps_its_history(store):
     (hand,) = await store.hands(player="ann")
     assert hand["players"][0]["name"] == "ann"
     assert await store.find_players("ann") == []
+
+
+@pytest_twisted.ensureDeferred
+async def test_replays_are_stored_once_and_read_back(store):
+    replay = {
+        "game": {"id": "g9", "type": "nmmorris"},
+        "start": {"board": [None] * 24},
+        "events": [{"at": 5, "kind": "moved", "data": {"seat": 0, "move": "A0"}}],
+        "complete": True,
+    }
+    assert await store.replay("g9") is None
+    assert await store.record_replay("g9", replay) is True
+    assert await store.record_replay("g9", {"events": []}) is False  # kept as first stored
+    assert await store.replay("g9") == replay

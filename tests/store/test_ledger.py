@@ -16,7 +16,7 @@ from hub.store import (
     UnknownAccount,
 )
 
-from .conftest import make_store
+from .conftest import make_store, open_tables
 from .test_accounts import fails
 
 D = Decimal
@@ -169,12 +169,21 @@ async def race(stores, name, amounts, keys):
     return await defer.DeferredList(calls, consumeErrors=True)
 
 
+async def two_pools(dsn):
+    """Two stores on ``dsn`` that are one hub (two connection pools: their transactions
+    really overlap), with the chip table ``g1`` open."""
+    one, two = make_store(dsn), make_store(dsn)
+    await one.start()
+    await two.start(recover=False)
+    two.hub_id = one.hub_id
+    await open_tables(one, "g1")
+    return one, two
+
+
 @pytest_twisted.ensureDeferred
 async def test_two_concurrent_buy_ins_exceeding_the_balance(dsn):
     # two stores = two connection pools: the transactions really overlap
-    one, two = make_store(dsn), make_store(dsn)
-    await one.start()
-    await two.start()
+    one, two = await two_pools(dsn)
     try:
         for round_ in range(5):
             name = f"p{round_}"
@@ -203,9 +212,7 @@ async def test_many_concurrent_buy_ins_never_overdraw(store):
 
 @pytest_twisted.ensureDeferred
 async def test_concurrent_replays_of_one_key_apply_once(dsn):
-    one, two = make_store(dsn), make_store(dsn)
-    await one.start()
-    await two.start()
+    one, two = await two_pools(dsn)
     try:
         await one.create_account("ann", "secret1")
         results = await race([one, two, one, two], "ann", ["100"] * 4, ["same"] * 4)
@@ -222,6 +229,7 @@ async def test_concurrent_replays_of_one_key_apply_once(dsn):
 async def test_start_returns_chips_left_at_tables(dsn):
     first = make_store(dsn)
     await first.start()
+    await open_tables(first, "g1", "g2")
     await first.create_account("ann", "secret1")
     await first.create_account("bob", "secret1")
     await first.buy_in("ann", "g1", "100", "a1")
@@ -247,6 +255,7 @@ async def test_start_returns_chips_left_at_tables(dsn):
         assert report.at_tables == 0
         assert await second.recover() == []  # nothing twice
         # a second start() of a running store must not take chips from live tables
+        await open_tables(second, "g3")
         await second.buy_in("ann", "g3", "5", "live")
         await second.start()
         assert await second.chips_at("g3") == {"ann": D("5.00")}

@@ -9,6 +9,7 @@ import pytest
 
 from tests.hubprocess import HubProcess
 
+from .pagecheck import DESKTOP, PHONE, SCREENSHOTS
 from .plugins import install_first_legal, install_press
 
 CHROMIUM = os.environ.get("GAMEHUB_CHROMIUM", "/usr/bin/chromium")
@@ -21,9 +22,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 
 
 def start_hub(tmp: Path, extra: list[str] | None = None, **frontends: str) -> HubProcess:
@@ -72,18 +70,25 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    """A fresh browser context (own cookies) and page, desktop sized."""
-    context = browser.new_context(viewport=DESKTOP)
-    context.set_default_timeout(15_000)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda e: errors.append(str(e)))
-    tab.js_errors = errors  # type: ignore[attr-defined]
+    """A fresh browser context (own cookies) and page, desktop sized; the test fails on
+    any script error in it."""
+    tab = new_page(browser)
     try:
         yield tab
     finally:
-        context.close()
-    assert errors == [], errors
+        tab.context.close()
+    assert tab.js_errors == [], tab.js_errors
+
+
+def new_page(browser, size=None):
+    """A page in a fresh browser context (own cookies), with its script errors in
+    ``js_errors``; close it with ``page.context.close()``."""
+    context = browser.new_context(viewport=size or DESKTOP)
+    context.set_default_timeout(15_000)
+    tab = context.new_page()
+    tab.js_errors = []  # type: ignore[attr-defined]
+    tab.on("pageerror", lambda e: tab.js_errors.append(str(e)))  # type: ignore[attr-defined]
+    return tab
 
 
 def screenshot(page, name: str, both: bool = True) -> None:

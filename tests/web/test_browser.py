@@ -8,6 +8,7 @@ import time
 import pytest
 
 from .conftest import PHONE, screenshot, start_hub
+from .pagecheck import check_page
 from .test_web_api import Browser
 
 pytestmark = pytest.mark.browser
@@ -64,9 +65,21 @@ def create_in_lobby(page, hub, game_type: str, seats: list[str], options: dict |
         page.click("#c-remove-seat")
     for i, seat in enumerate(seats):
         rows.nth(i).select_option(seat)
-    if options is not None:
-        page.fill("#c-options", json.dumps(options))
+    if options:
+        set_options(page, options)
     page.click("#c-submit")
+
+
+def set_options(page, options: dict) -> None:
+    """Fill the create form's option fields (built from the options the game declares)."""
+    if not page.locator("#c-options-box").evaluate("d => d.open"):
+        page.click("#c-options-box summary")
+    for name, value in options.items():
+        field = page.locator(f"#c-opt-{name}")
+        if isinstance(value, bool):
+            field.set_checked(value)
+        else:
+            field.fill(str(value))
 
 
 def create_account(page, hub, name: str, password: str) -> None:
@@ -78,9 +91,49 @@ def create_account(page, hub, name: str, password: str) -> None:
     page.wait_for_selector("#logout")
 
 
+def create_log_out_log_in(page, hub, name: str, password: str) -> None:
+    """On the account page: create an account, log out, log in again with it."""
+    create_account(page, hub, name, password)
+    page.click("#logout")
+    page.wait_for_selector("#login")
+    page.fill("#login-name", name)
+    page.fill("#login-password", password)
+    page.click("#login button")
+    page.wait_for_selector("#balance")
+
+
 def notices(page) -> list[str]:
     """The error messages the page shows."""
     return page.locator(".notice.error .notice-text").all_inner_texts()
+
+
+PREFERENCE = ("check", "call", "post", "show", "muck", "bet", "raise", "fold")
+
+
+def play_poker_hand(page, preference=PREFERENCE, on_turn=None, most: int = 60) -> int:
+    """Click poker actions (the first of ``preference`` offered) until the page shows the
+    hand is over; ``on_turn(names)`` may take a turn itself (it returns True). Returns
+    the clicks. Bounded in clicks and time; no error notice may appear."""
+    clicks, deadline = 0, time.monotonic() + 120
+    while page.locator("#last-hand").count() == 0:
+        assert clicks < most and time.monotonic() < deadline, "the hand did not end"
+        page.wait_for_function(
+            "() => document.querySelector('#last-hand')"
+            " || document.querySelector('button.poker-action')",
+            timeout=30_000,
+        )
+        if page.locator("#last-hand").count():
+            break
+        names = page.locator("button.poker-action").evaluate_all(
+            "buttons => buttons.map(b => b.dataset.name)"
+        )
+        if not names or (on_turn is not None and on_turn(names)):
+            continue
+        choice = min(names, key=lambda n: preference.index(n) if n in preference else 99)
+        page.locator(f"button.poker-action[data-name='{choice}']").first.click()
+        clicks += 1
+        assert page.locator(".notice.error").count() == 0, notices(page)
+    return clicks
 
 
 def test_hello_from_the_lobby(page, hub):
@@ -159,8 +212,7 @@ def test_every_page_renders_on_phone_and_desktop(page, hub):
     ):
         page.goto(hub.url(path))
         page.wait_for_selector(ready, state="attached")
-        page.wait_for_timeout(200)  # let the first stream message paint (screenshot only)
-        screenshot(page, name)
+        check_page(page, name)  # phone and desktop: layout and axe-core
         assert page.locator(".notice.error").count() == 0, notices(page)
 
 
@@ -295,7 +347,7 @@ def test_watch_four_kingdomino_bots_live_until_the_end(page, hub):
         row = page.locator(f"#seats li[data-seat='{seat}']")
         row.locator("select").select_option(bot)
         row.locator("button.give-bot").click()
-        page.wait_for_selector(f"#seats li[data-seat='{seat}']:has-text('(bot)')")
+        page.wait_for_selector(f"#seats li[data-seat='{seat}'] .badge.kind-bot")
     page.wait_for_selector("#kingdoms")
     screenshot(page, "game-kingdomino-watch")
     page.wait_for_function(
@@ -313,7 +365,7 @@ def test_watch_four_kingdomino_bots_live_until_the_end(page, hub):
     assert kingdom_scores == scores
     assert game["result"]["summary"] in page.inner_text("#result-summary")
     log = page.inner_text("#log")
-    assert "placed" in log and "game over" in log  # the events arrived live
+    assert " places domino " in log and "Game over" in log  # the events arrived live
     screenshot(page, "game-kingdomino-over")
 
 
@@ -378,16 +430,18 @@ def test_history_replay_and_stats_plot(page, hub):
     row.wait_for()
     assert "2 of 2 said hello" in row.inner_text()
     row.click()
-    page.wait_for_selector("#replay-log div")
-    first = page.locator("#replay-log div").count()
+    page.wait_for_selector("#replay-board .hello-seats")
+    assert page.locator("#replay-log li").count() == 0
     page.click("#replay-next")
     page.click("#replay-next")
-    assert page.locator("#replay-log div").count() == first + 2
+    assert page.locator("#replay-log li").count() == 2
     page.click("#replay-prev")
-    assert page.locator("#replay-log div").count() == first + 1
-    assert "game created" in page.inner_text("#replay-log")
+    assert page.locator("#replay-log li").count() == 1
+    assert "sits down" in page.inner_text("#replay-log")
     page.click("#replay-last")
-    assert '"hello":"bye"' in page.inner_text("#replay-log")
+    replayed = page.inner_text("#replay-log")
+    assert "Hello from" in replayed and "bye" in replayed
+    assert "bye" in page.inner_text("#replay-board")
     screenshot(page, "history-replay")
     page.goto(hub.url("/stats"))
     page.wait_for_selector("#plot-svg polyline[data-player='hello-bot']", state="attached")
@@ -401,23 +455,15 @@ def test_history_replay_and_stats_plot(page, hub):
 
 def test_log_in_sit_at_holdem_with_a_bot_and_play_a_hand(page, hub):
     bot = bot_for(hub, "texas-holdem", "caller")
-    # a guest may not sit at a poker table: a visible error
-    create_in_lobby(page, hub, "texas-holdem", ["human", f"bot:{bot}"])
-    page.locator(".notice.error").wait_for()
-    assert "log in" in notices(page)[0]
-    assert not any(g["type"] == "texas-holdem" for g in hub.get_json("/api/games"))
+    # a guest may not sit at a poker table: the form says so and does not offer it
+    page.goto(hub.url("/"))
+    page.wait_for_selector("#c-type option[value='texas-holdem']", state="attached")
+    page.select_option("#c-type", "texas-holdem")
+    assert page.locator("#c-seats select >> nth=0").input_value() != "human"
+    assert page.locator("#c-seats option[value=human][disabled]").count() >= 1
+    assert "Log in to sit" in page.inner_text("#c-summary")
     # create an account (the store's) and log in through the page
-    page.goto(hub.url("/account"))
-    page.fill("#create-name", "holdem-fan")
-    page.fill("#create-password", "fan-secret1")
-    page.click("#create button")
-    page.wait_for_selector("#logout")
-    page.click("#logout")
-    page.wait_for_selector("#login")
-    page.fill("#login-name", "holdem-fan")
-    page.fill("#login-password", "fan-secret1")
-    page.click("#login button")
-    page.wait_for_selector("#balance")
+    create_log_out_log_in(page, hub, "holdem-fan", "fan-secret1")
     create_in_lobby(page, hub, "texas-holdem", ["human", f"bot:{bot}"])
     page.wait_for_url("**/game/*")
     game_id = page.url.rsplit("/", 1)[1]
@@ -426,30 +472,8 @@ def test_log_in_sit_at_holdem_with_a_bot_and_play_a_hand(page, hub):
     refused = page.evaluate("() => GamePage.act({index: 13})")
     assert refused is False and notices(page)
     page.click(".notice.error .close")
-    clicks, shot, deadline = 0, False, time.monotonic() + 120
-    preference = ["check", "call", "post", "show", "muck", "bet", "raise", "fold"]
-    while page.locator("#last-hand").count() == 0:
-        assert clicks < 60 and time.monotonic() < deadline, "the hand did not end"
-        page.wait_for_function(
-            "() => document.querySelector('#last-hand')"
-            " || document.querySelector('button.poker-action')",
-            timeout=30_000,
-        )
-        if page.locator("#last-hand").count():
-            break
-        names = page.locator("button.poker-action").evaluate_all(
-            "buttons => buttons.map(b => b.dataset.name)"
-        )
-        if not names:
-            continue
-        choice = min(names, key=lambda n: preference.index(n) if n in preference else 99)
-        page.locator(f"button.poker-action[data-name='{choice}']").first.click()
-        clicks += 1
-        if not shot:
-            shot = True
-            screenshot(page, "game-holdem-playing")
-        page.wait_for_timeout(50)
-        assert page.locator(".notice.error").count() == 0, notices(page)
+    clicks = play_poker_hand(page)
+    screenshot(page, "game-holdem-playing")
     text = page.inner_text("#last-hand")
     assert "holdem-fan" in text
     assert clicks >= 1
@@ -465,7 +489,8 @@ def test_log_in_sit_at_holdem_with_a_bot_and_play_a_hand(page, hub):
     for _ in range(total):
         page.click("#hand-replay-next")
     assert page.locator("#hand-replay-log div").count() == total
-    assert " over; seed " in page.inner_text("#hand-replay-log div:last-child")
+    assert " is over: " in page.inner_text("#hand-replay-log div:last-child")
+    assert "; seed " in page.inner_text("#hand-replay-log div:last-child")
     # the table is still in play: only its players and admins read its transcript
     assert hub.request("GET", f"/api/games/{game_id}/transcript")[0] == 403
     transcript = hub.request("GET", f"/api/games/{game_id}/transcript", admin=True)[1].decode()
@@ -506,48 +531,37 @@ def test_five_card_draw_discards_by_clicking_cards(page, hub):
     page.wait_for_url("**/game/*")
     game_id = page.url.rsplit("/", 1)[1]
     page.wait_for_selector("#poker-table")
-    preference = ["check", "call", "post", "show", "muck", "bet", "raise", "fold"]
-    discarded, deadline = False, time.monotonic() + 120
-    while page.locator("#last-hand").count() == 0:
-        assert time.monotonic() < deadline, "the hand did not end"
+    discarded = []
+
+    def discard_two(names: list[str]) -> bool:
+        if "discard" not in names:
+            return False
+        before = page.locator(".poker-seat[data-seat='0'] .card").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)"
+        )
+        seconds = int(page.locator("#turn .clock").get_attribute("data-seconds"))
+        page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(0).click()
+        page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(2).click()
+        # picking cards redraws the page: its clock goes on, it does not start again
+        assert int(page.locator("#turn .clock").get_attribute("data-seconds")) <= seconds
+        button = page.locator("button.poker-action[data-name='discard']")
+        assert button.inner_text() == "change 2 card(s)"
+        screenshot(page, "game-draw-discard")
+        button.click()
+        discarded.append(True)
         page.wait_for_function(
-            "() => document.querySelector('#last-hand')"
-            " || document.querySelector('button.poker-action')",
-            timeout=30_000,
+            "before => JSON.stringify([...document.querySelectorAll("
+            "\".poker-seat[data-seat='0'] .card\")].map(c => c.dataset.card))"
+            " !== JSON.stringify(before)",
+            arg=before,
         )
-        if page.locator("#last-hand").count():
-            break
-        names = page.locator("button.poker-action").evaluate_all(
-            "buttons => buttons.map(b => b.dataset.name)"
+        after = page.locator(".poker-seat[data-seat='0'] .card").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)"
         )
-        if "discard" in names:
-            before = page.locator(".poker-seat[data-seat='0'] .card").evaluate_all(
-                "cards => cards.map(c => c.dataset.card)"
-            )
-            page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(0).click()
-            page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(2).click()
-            button = page.locator("button.poker-action[data-name='discard']")
-            assert button.inner_text() == "change 2 card(s)"
-            screenshot(page, "game-draw-discard")
-            button.click()
-            discarded = True
-            page.wait_for_function(
-                "before => JSON.stringify([...document.querySelectorAll("
-                "\".poker-seat[data-seat='0'] .card\")].map(c => c.dataset.card))"
-                " !== JSON.stringify(before)",
-                arg=before,
-            )
-            after = page.locator(".poker-seat[data-seat='0'] .card").evaluate_all(
-                "cards => cards.map(c => c.dataset.card)"
-            )
-            assert after[1] == before[1] and after[3:] == before[3:]
-            continue
-        if not names:
-            continue
-        choice = min(names, key=lambda n: preference.index(n) if n in preference else 99)
-        page.locator(f"button.poker-action[data-name='{choice}']").first.click()
-        page.wait_for_timeout(50)
-        assert page.locator(".notice.error").count() == 0, notices(page)
+        assert after[1] == before[1] and after[3:] == before[3:]
+        return True
+
+    play_poker_hand(page, on_turn=discard_two)
     assert discarded, "the hand ended without a draw"
     assert "drawer" in page.inner_text("#last-hand")
     assert hub.get_json(f"/api/games/{game_id}")["seats"][0]["player"] == "drawer"
@@ -576,7 +590,7 @@ def test_morris_in_the_browser_against_an_mnm_network_client(page, tmp_path):
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
         )
-        page.wait_for_selector("#seats li[data-seat='1']:has-text('(client)')", timeout=20_000)
+        page.wait_for_selector("#seats li[data-seat='1'] .badge.kind-client", timeout=20_000)
         click_morris_until_over(page, 240, 60_000)
         output, _ = client.communicate(timeout=30)
         assert client.returncode == 0, output
@@ -605,7 +619,7 @@ def test_two_people_and_a_bot_at_one_holdem_table(page, browser, hub):
         other.goto(hub.url(f"/game/{game_id}"))
         other.click("#seats li[data-seat='1'] button.take-seat")
         other.wait_for_selector("#subtitle:has-text('you are seat 1')")
-        preference = ["check", "call", "post", "show", "muck", "bet", "raise", "fold"]
+        preference = PREFERENCE
         acted = {"alice-web": 0, "bob-web": 0}
         deadline = time.monotonic() + 180
         pages = {"alice-web": page, "bob-web": other}
@@ -647,10 +661,11 @@ def test_two_people_and_a_bot_at_one_holdem_table(page, browser, hub):
 def test_a_plugin_game_draws_itself_with_its_own_page_script(page, hub):
     types = {t["name"]: t for t in hub.get_json("/api/types")["types"]}
     assert types["press"]["script"] == "/plugin-scripts/press.js"
-    assert types["hello"]["script"] is None
+    # built-in games bring their page scripts the same way (from their own package)
+    assert types["hello"]["script"] == "/plugin-scripts/hello.js"
     status, body, headers = hub.request("GET", "/plugin-scripts/press.js")
     assert status == 200 and headers["Content-Type"].startswith("text/javascript")
-    for path in ("/plugin-scripts/hello.js", "/plugin-scripts/nope.js", "/plugin-scripts/x"):
+    for path in ("/plugin-scripts/nope.js", "/plugin-scripts/x"):
         assert hub.request("GET", path)[0] == 404, path
     create_in_lobby(page, hub, "press", ["human"])
     page.wait_for_url("**/game/*")
@@ -687,7 +702,7 @@ def test_kingdomino_in_the_browser_with_a_domino_network_client(page, tmp_path):
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
         )
-        page.wait_for_selector("#seats li[data-seat='1']:has-text('(client)')", timeout=20_000)
+        page.wait_for_selector("#seats li[data-seat='1'] .badge.kind-client", timeout=20_000)
         page.wait_for_selector("#kingdoms")
         clicks, deadline = 0, time.monotonic() + 240
         while page.inner_text("#game-state") != "over":

@@ -11,6 +11,7 @@ from twisted.web.test.requesthelper import DummyRequest
 
 from bots.hello import HelloBotFactory
 from games.hello.server import HelloGameFactory
+from hub.chat import ChatService
 from hub.frontends.web.events import GameStream, LobbyStream, Streams
 from hub.lobby import Lobby
 from tests.support import DictRegistry
@@ -21,6 +22,7 @@ class Hub:
 
     def __init__(self, lobby: Lobby) -> None:
         self.lobby = lobby
+        self.chat = ChatService(lobby.clock, lobby)
         self.bound_ports: dict[str, int] = {}
 
     def game_json(self, game, detail: bool = False):
@@ -32,8 +34,8 @@ def make(heartbeat: float = 15.0):
     lobby = Lobby(DictRegistry([HelloGameFactory()], [HelloBotFactory()]), clock)
     hub = Hub(lobby)
 
-    def snapshot(game, seat):
-        return {"view": game.view(seat), "seat": seat}
+    def snapshot(game, seat, player=None, full=False):
+        return {"view": game.view(seat), "seat": seat, "full": full}
 
     return clock, lobby, Streams(hub, clock, snapshot, heartbeat=heartbeat)
 
@@ -103,7 +105,7 @@ def test_lobby_stream_batches_changes_per_reactor_turn():
     clock, lobby, streams = make()
     request = DummyRequest([b"events"])
     LobbyStream(request, streams)
-    assert frames(request) == [("snapshot", {"games": []})]
+    assert frames(request) == [("snapshot", {"games": [], "chat": []})]
     game = lobby.create_game("hello", seats=["open", "open"])
     game.take_seat("ann", 0)
     game.take_seat("bob", 1)

@@ -507,3 +507,66 @@ def test_a_web_poker_seat_buys_in_through_the_ledger_first(hub):
     assert Decimal(balance()) == Decimal(before) - 200
     view = hub.get_json(f"/api/games/{game['id']}")
     assert view["seats"][0]["player"] == "chipper"
+
+
+def test_a_creator_sits_at_a_chip_table_through_the_ledger_before_its_bots(hub):
+    body = {"type": "texas-holdem", "seats": ["human", "bot:caller"], "sit": 0}
+    guest = Browser(hub)
+    guest.start()
+    games = len(hub.get_json("/api/games"))
+    status, answer = guest.call("POST", "/api/games", body)  # chips come from an account
+    assert status == 401 and "log in" in answer["error"], answer
+    assert len(hub.get_json("/api/games")) == games  # no table was made
+    creator = Browser(hub)
+    creator.start()
+    assert (
+        creator.call("POST", "/api/accounts", {"name": "sitter", "password": "sit-pw1"})[0] == 201
+    )
+    before = Decimal(creator.call("GET", "/api/account")[1]["balance"])
+    status, game = creator.call(
+        "POST", "/api/games", {**body, "options": {"stakes": "10/20", "buyin": "150"}}
+    )
+    assert status == 201 and game["seat"] == 0, game
+    assert [s["player"] for s in game["seats"]] == ["sitter", "caller"]
+    assert Decimal(creator.call("GET", "/api/account")[1]["balance"]) == before - 150
+    replay = hub.get_json(f"/api/games/{game['id']}/replay")
+    buyins = [e["data"] for e in replay["events"] if e["kind"] == "buyin"]
+    # the creator first, then the bot (funded through the ledger: the hub seats no bot
+    # at a chip table without a buy-in)
+    assert [(b["name"], Decimal(b["amount"])) for b in buyins][:2] == [
+        ("sitter", 150),
+        ("caller", 150),
+    ]
+
+
+def test_a_replay_outlives_the_game_in_the_lobby_and_holds_no_private_event(tmp_path):
+    from tests.hubprocess import HubProcess
+
+    hub = HubProcess(tmp_path, web="tcp:0:interface=127.0.0.1")
+    hub.extra = ["--set", "keep_finished=0.2"]
+    with hub:
+        game = create(hub, type="hello", seats=["bot:hello-bot", "bot:hello-bot"])
+        wait_until(lambda: hub.request("GET", f"/api/games/{game['id']}")[0] == 404, "removal")
+        replay = hub.get_json(f"/api/games/{game['id']}/replay")  # now from the store
+        assert replay["game"]["id"] == game["id"] and replay["complete"] is True
+        assert replay["script"] == "/plugin-scripts/hello.js"
+        kinds = [e["kind"] for e in replay["events"]]
+        assert kinds.count("hello") == 2 and kinds[-1] == "over"
+        assert [s["name"] for s in replay["start"]["seats"]] == [None, None]
+        assert hub.request("GET", "/api/games/nosuchgame123/replay")[0] == 404
+    assert hub.errors() == [], hub.log()
+
+
+def test_chat_over_http_checks_its_lines(hub):
+    person = Browser(hub)
+    person.start()
+    game = create(hub, type="hello", seats=["open", "open"])
+    for path in ("/api/chat", f"/api/games/{game['id']}/chat"):
+        status, line = person.call("POST", path, {"text": "  hi <there>  "})
+        assert status == 200 and line["text"] == "hi <there>" and line["guest"] is True
+        assert person.call("POST", path, {"text": "x" * 2001})[0] == 413
+        assert person.call("POST", path, {"text": ""})[0] == 400
+        assert person.call("POST", path, {"text": "\u0007"})[0] == 400
+        assert person.call("POST", path, {"text": 5})[0] == 400
+        assert person.call("POST", path, {"text": "no token"}, csrf=False)[0] == 403
+    assert person.call("POST", "/api/games/nosuchgame123/chat", {"text": "hi"})[0] == 404

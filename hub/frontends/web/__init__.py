@@ -22,7 +22,7 @@ from .accounts import AccountResource, AccountsResource, SessionResource
 from .api import API
 from .info import Hands, History, Stats
 from .limits import GuardedRequest, WebLimits, web_endpoint
-from .play import LobbyEvents, Types, WebFrontend, WebGames
+from .play import LobbyChat, LobbyEvents, Types, WebFrontend, WebGames
 from .scripts import PluginScripts
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -136,6 +136,7 @@ class Root(Resource):
         lobby.putChild(b"events", LobbyEvents(hub, self.web))
         api.putChild(b"lobby", lobby)
         api.putChild(b"types", Types(hub, self.web))
+        api.putChild(b"chat", LobbyChat(hub, self.web))
         api.putChild(b"session", SessionResource(hub, self.web))
         api.putChild(b"accounts", AccountsResource(hub, self.web))
         api.putChild(b"account", AccountResource(hub, self.web))

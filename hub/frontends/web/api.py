@@ -136,11 +136,12 @@ class Health(JSONResource):
     """``GET /api/health``."""
 
     def json_GET(self, request):
-        """Status, bound front-end ports, number of loaded plugins."""
+        """Status (``ok``, or ``degraded`` while the store is unavailable: then
+        ``store`` is ``down``), bound front-end ports, number of loaded plugins."""
         registry = self.hub.registry
         loaded = len(registry.game_types()) + len(registry.bots())
         return 200, {
-            "status": "ok",
+            **self.hub.health(),
             "version": self.hub.version,
             "frontends": dict(self.hub.bound_ports),
             "plugins": loaded,
@@ -189,15 +190,17 @@ class Games(JSONResource):
             raise GameError(f"unknown field(s): {', '.join(sorted(unknown))}", 400)
         if "type" not in body:
             raise GameError("'type' is required (a game type name)", 400)
-        game = self.hub.lobby.create_game(
-            body["type"],
-            name=body.get("name"),
-            variant=body.get("variant"),
-            seats=body.get("seats"),
-            options=body.get("options"),
-            creator="api",
+        d = defer.ensureDeferred(
+            self.hub.create_game(
+                body["type"],
+                name=body.get("name"),
+                variant=body.get("variant"),
+                seats=body.get("seats"),
+                options=body.get("options"),
+                creator="api",
+            )
         )
-        return 201, self.hub.game_json(game)
+        return d.addCallback(lambda game: (201, self.hub.game_json(game)))
 
 
 class History(JSONResource):

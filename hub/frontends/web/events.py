@@ -22,7 +22,9 @@ from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IGameObserver, ILobbyListener
+from hub.chat import LOBBY
+from hub.interfaces import IChatListener, IGameObserver, ILobbyListener
+from hub.model import TURN
 
 RETRY_MS = 2000
 HEARTBEAT = 15.0
@@ -106,9 +108,12 @@ class GameStream(EventStream):
         conn: str | None = None,
         player: str | None = None,
         owner: str | None = None,
+        viewer: str | None = None,
     ) -> None:
         self.game = game
         self.seat = seat
+        #: who watches (the browser session's name), listed among the game's watchers
+        self.viewer = viewer
         #: who sits at ``seat``; the stream ends when the seat is no longer theirs
         self.player = player
         #: the player's connection name in the transcript (``None``: not recorded)
@@ -117,7 +122,7 @@ class GameStream(EventStream):
         self.owner = owner
         self._refresh: Any = None
         super().__init__(request, streams)
-        self.send("snapshot", streams.snapshot(game, seat))
+        self.send("snapshot", streams.snapshot(game, seat, player, full=True))
         game.observe(self, seat)
 
     def _still_seated(self) -> bool:
@@ -137,6 +142,9 @@ class GameStream(EventStream):
             self.close("seat-lost", {"seat": self.seat})
             return
         data = {"kind": event.kind, "data": dict(event.data)}
+        if event.kind == TURN:
+            # the server's deadline: a page that redraws or reconnects shows the same clock
+            data["data"].update(game.turn_clock())
         self.send("game", data)
         transcript = getattr(self.game, "transcript", None)
         if self.open and self.conn is not None and transcript is not None:
@@ -156,7 +164,7 @@ class GameStream(EventStream):
     def _send_view(self) -> None:
         self._refresh = None
         if self.open:
-            self.send("view", self.streams.snapshot(self.game, self.seat))
+            self.send("view", self.streams.snapshot(self.game, self.seat, self.player))
 
     def detach(self) -> None:
         """Stop observing the game."""
@@ -171,22 +179,25 @@ class LobbyStream(EventStream):
 
     def __init__(self, request: Any, streams: Streams) -> None:
         super().__init__(request, streams)
-        self.send("snapshot", {"games": [streams.game_json(g) for g in streams.lobby.games()]})
+        games = [streams.game_json(g) for g in streams.lobby.games()]
+        chat = [line.to_json() for line in streams.chat.history(LOBBY)]
+        self.send("snapshot", {"games": games, "chat": chat})
 
 
-@implementer(ILobbyListener)
+@implementer(ILobbyListener, IChatListener)
 class Streams:
     """Every open stream of the web front end; the lobby listener that feeds them.
 
     :param hub: the hub service (``lobby``, ``bound_ports``).
     :param clock: ``IReactorTime``.
-    :param snapshot: ``(game, seat) → dict``: what a game stream sends as ``snapshot``
-        and ``view``.
+    :param snapshot: ``(game, seat, player, full=False) → dict``: what a game stream
+        sends as ``view`` (and, ``full``, as ``snapshot``).
     """
 
     def __init__(self, hub: Any, clock: Any, snapshot: Any, heartbeat: float = HEARTBEAT):
         self.hub = hub
         self.lobby = hub.lobby
+        self.chat = hub.chat
         self.clock = clock
         self.snapshot = snapshot
         self.heartbeat = heartbeat
@@ -195,6 +206,7 @@ class Streams:
         self._changed: dict[str, Any] = {}
         self._flush: Any = None
         self.lobby.add_listener(self)
+        self.chat.add_listener(self)
 
     def __len__(self) -> int:
         return len(self._streams)
@@ -252,9 +264,19 @@ class Streams:
             for data in games:
                 stream.send("game", data)
 
+    def chat_line(self, line: Any) -> None:
+        """A chat line goes to the lobby's streams or to the streams of its game."""
+        data = line.to_json()
+        for stream in list(self._streams):
+            if line.room == LOBBY and isinstance(stream, LobbyStream):
+                stream.send("chat", data)
+            elif isinstance(stream, GameStream) and stream.game.id == line.room:
+                stream.send("chat", data)
+
     def close_all(self) -> None:
         """End every stream and stop listening (the front end stops)."""
         self.lobby.remove_listener(self)
+        self.chat.remove_listener(self)
         if self._flush is not None and self._flush.active():
             self._flush.cancel()
         for stream in list(self._streams):

@@ -13,9 +13,11 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.web.server import NOT_DONE_YET
 
+from hub.chat import LOBBY
+from hub.interfaces import IGameOptions
 from hub.limits import creation_limits
 from hub.model import OVER, GameError
-from hub.money import TAKE_SEAT, plays_for_chips
+from hub.money import plays_for_chips
 from hub.transcript import owner_token
 
 from .api import Games, JSONResource, read_json, send_error
@@ -42,6 +44,8 @@ class WebFrontend:
     log = Logger()
     #: finished games kept in memory for ``/history`` when the store keeps none
     HISTORY_LIMIT = 1000
+    #: past events a game page gets when it opens
+    SNAPSHOT_EVENTS = 500
 
     def __init__(self, hub: Any, clock: Any) -> None:
         self.hub = hub
@@ -87,17 +91,28 @@ class WebFrontend:
 
     # -- what pages see --------------------------------------------------------------
 
-    def snapshot(self, game: Any, seat: int | None) -> dict[str, Any]:
-        """The game, the view from ``seat`` and its legal actions."""
+    def snapshot(
+        self, game: Any, seat: int | None, player: str | None = None, full: bool = False
+    ) -> dict[str, Any]:
+        """The game, the view from ``seat``, its legal actions and whose turn it is
+        (``turn`` with the server's ``deadline`` and the ``timeleft_ms`` as of now, or
+        ``None``); ``full`` adds the events so far that ``seat`` (held by ``player``)
+        may see and the table's chat."""
         legal: list[Any] = []
         if seat is not None and game.state != OVER:
             legal = list(game.legal_actions(seat))
-        return {
+        data = {
             "game": self.hub.game_json(game),
             "view": game.view(seat),
             "seat": seat,
             "legal": legal,
+            "turn": game.current_turn(),
         }
+        if full:
+            events = game.events_for(seat, player)[-self.SNAPSHOT_EVENTS :]
+            data["events"] = [e.to_json(game.created) for e in events]
+            data["chat"] = [line.to_json() for line in self.hub.chat.history(game.id)]
+        return data
 
     def seat_of(self, session: Session | None, game: Any) -> int | None:
         """The seat ``session`` holds in ``game`` (and still sits in), or ``None``."""
@@ -158,8 +173,13 @@ def needs_account(game: Any) -> bool:
 
 def type_needs_account(factory: Any) -> bool:
     """Whether people must be logged in to sit at games of this factory's type: those
-    whose chips the hub's cashier keeps in the ledger."""
+    whose chips the hub's table money keeps in the ledger."""
     return plays_for_chips(factory)
+
+
+def declared_options(factory: Any) -> list[Any]:
+    """The options a game factory declares (:class:`hub.interfaces.IGameOptions`)."""
+    return list(factory.options) if IGameOptions.providedBy(factory) else []
 
 
 def _json_safe(data: Any) -> Any:
@@ -224,9 +244,43 @@ class WebGames(WebResource, Games):
             player = session.name if session is not None and seat is not None else None
             conn = f"web:{player}" if player is not None else None
             owner = session.owner if session is not None and seat is not None else None
-            GameStream(request, self.web.streams, game, seat, conn, player, owner)
+            viewer = session.name if session is not None else None
+            GameStream(request, self.web.streams, game, seat, conn, player, owner, viewer)
             return NOT_DONE_YET
         return super().render(request)
+
+    def json_GET(self, request: Any) -> Any:
+        """``/api/games/<id>/replay``, or what :class:`~.api.Games` serves."""
+        parts = [p for p in request.postpath if p]
+        if len(parts) == 2 and parts[1] == b"replay":
+            return self._replay(parts[0].decode("utf-8", "replace"))
+        return super().json_GET(request)
+
+    def _replay(self, game_id: str) -> Any:
+        """A game's replay: from the lobby while it is listed, else from the store."""
+        try:
+            game = self.hub.lobby.get(game_id)
+        except GameError:
+            game = None
+        if game is not None:
+            replay = game.replay()
+            replay["script"] = script_url(game.factory)
+            return 200, _json_safe(replay)
+        store = self.hub.store
+        if store is None:
+            raise GameError(f"no game with id {game_id[:40]!r}", 404)
+
+        def found(replay: Any) -> Any:
+            if replay is None:
+                raise GameError(f"no replay of game {game_id[:40]!r}", 404)
+            try:
+                factory = self.hub.registry.game_factory(replay["game"]["type"])
+                replay["script"] = script_url(factory)
+            except (GameError, KeyError, TypeError):
+                replay["script"] = None
+            return 200, replay
+
+        return defer.maybeDeferred(store.replay, game_id).addCallback(found)
 
     def json_POST(self, request: Any) -> Any:
         """Create a game, or a web-play write on one game."""
@@ -243,6 +297,7 @@ class WebGames(WebResource, Games):
             "actions": self._act,
             "leave": self._leave,
             "bots": self._add_bot,
+            "chat": self._chat,
         }.get(parts[1])
         if handler is None:
             raise GameError("no such resource", 404)
@@ -253,7 +308,7 @@ class WebGames(WebResource, Games):
         body = read_json(request)
         if not isinstance(body, dict):
             raise GameError("the body must be a JSON object", 400)
-        unknown = set(body) - {"type", "name", "variant", "seats", "options"}
+        unknown = set(body) - {"type", "name", "variant", "seats", "options", "sit"}
         if unknown:
             raise GameError(f"unknown field(s): {', '.join(sorted(unknown))}", 400)
         if "type" not in body:
@@ -261,15 +316,50 @@ class WebGames(WebResource, Games):
         name = body.get("name")
         if isinstance(name, str) and not name.strip():
             name = None
-        game = self.hub.lobby.create_game(
+        sit = body.get("sit")
+        if sit is not None:
+            if not isinstance(sit, int) or isinstance(sit, bool):
+                raise GameError("'sit' is the number of the seat you take", 400)
+            if session is None:
+                raise GameError("no session: reload the page (cookies must be enabled)", 401)
+            seats = body.get("seats")
+            if not isinstance(seats, list) or not 0 <= sit < len(seats) or seats[sit] != "human":
+                raise GameError("'sit' must name a 'human' seat of 'seats'", 400)
+            if isinstance(body["type"], str) and session.account is None:
+                factory = self.hub.registry.game_factory(body["type"])
+                if type_needs_account(factory):
+                    raise GameError(
+                        f"log in to sit at a {body['type']} table: the chips come from your"
+                        " account",
+                        401,
+                    )
+        return defer.ensureDeferred(self._create_game(body, name, session, sit))
+
+    async def _create_game(
+        self, body: Mapping[str, Any], name: Any, session: Session | None, sit: int | None
+    ) -> tuple[int, dict[str, Any]]:
+        # through the hub: a chip table's bots are funded, its creator buys in
+        game = await self.hub.create_game(
             body["type"],
             name=name,
             variant=body.get("variant") or None,
             seats=body.get("seats"),
             options=body.get("options"),
             creator=session.name if session is not None else "api",
+            seat_bots=sit is None,
         )
-        return 201, self.hub.game_json(game)
+        if sit is None:
+            return 201, self.hub.game_json(game)
+        assert session is not None
+        # the creator sits down before the bots do, so the game does not start without them
+        try:
+            _, answer = await self._seat_session(session, game, sit, None)
+            await self.hub.seat_bots(game)
+        except BaseException:
+            self.hub.lobby.remove(game.id)  # at a chip table every chip goes back
+            session.seats.pop(game.id, None)
+            raise
+        return 201, {**self.hub.game_json(game), "seat": answer["seat"]}
 
     def _body(self, request: Any) -> dict[str, Any]:
         request.content.seek(0)
@@ -293,25 +383,24 @@ class WebGames(WebResource, Games):
         wanted = body.get("seat")
         if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)):
             raise GameError("'seat' must be a seat number or null", 400)
+        return self._seat_session(session, game, wanted, body.get("amount"))
+
+    def _seat_session(self, session: Session, game: Any, wanted: Any, amount: Any) -> Any:
+        """Seat the browser's player (through the hub: at a chip table the buy-in moves
+        from the account first) → (200, …)."""
         if session.account is None and needs_account(game):
             raise GameError(
                 f"log in to sit at a {game.type} table: the chips come from your account", 401
             )
-        money = getattr(self.hub, "money", None)
-        if money is None or not needs_account(game):
-            seat = game.take_seat(session.name, wanted, kind="human")
-            session.seats[game.id] = seat
-            return 200, {"seat": seat, "game": self.hub.game_json(game)}
-        # a chip game: the cashier moves the buy-in from the account, then seats
-        action: dict[str, Any] = {"index": TAKE_SEAT, "seat": wanted}
-        if body.get("amount") is not None:
-            action["amount"] = str(body["amount"])
+        # at a chip table the buy-in moves from the account before the seat is taken
+        d = defer.ensureDeferred(
+            self.hub.take_seat(game, session.name, wanted, kind="human", buyin=amount)
+        )
 
-        def seated(seat: Any) -> tuple[int, dict[str, Any]]:
+        def seated(seat: int) -> tuple[int, dict[str, Any]]:
             session.seats[game.id] = seat
             return 200, {"seat": seat, "game": self.hub.game_json(game)}
 
-        d = defer.ensureDeferred(money.game_action(game, session.name, None, action, kind="human"))
         return d.addCallback(seated)
 
     def _act(self, request: Any, game: Any) -> Any:
@@ -341,9 +430,17 @@ class WebGames(WebResource, Games):
         session = self.session_for_write(request)
         assert session is not None
         seat = self._my_seat(session, game)
-        game.leave_seat(seat)
+        self.hub.leave_seat(game, seat)
         session.seats.pop(game.id, None)
         return 200, {"left": seat, "game": self.hub.game_json(game)}
+
+    def _chat(self, request: Any, game: Any) -> Any:
+        session = self.session_for_write(request)
+        assert session is not None
+        line = say(self.hub, game.id, session, self._body(request))
+        if game.transcript is not None:  # as the XML front end records its chat frames
+            game.transcript.record(f"web:{session.name}", "in", f"chat {line['text']}")
+        return 200, line
 
     def _add_bot(self, request: Any, game: Any) -> Any:
         session = self.session_for_write(request, required=False)
@@ -354,8 +451,32 @@ class WebGames(WebResource, Games):
             raise GameError("'seat' must be a seat number", 400)
         if not isinstance(bot, str):
             raise GameError("'bot' must be a bot name", 400)
-        name = game.seat_bot(seat, bot)
-        return 200, {"seat": seat, "player": name, "game": self.hub.game_json(game)}
+        d = defer.ensureDeferred(self.hub.add_bot(game, bot, seat, body.get("amount")))
+        return d.addCallback(
+            lambda seated: (
+                200,
+                {"seat": seated[0], "player": seated[1], "game": self.hub.game_json(game)},
+            )
+        )
+
+
+def say(hub: Any, room: str, session: Session, body: Mapping[str, Any]) -> dict[str, Any]:
+    """A browser's chat line ``{"text": ...}`` in ``room`` (the hub's chat service)."""
+    line = hub.chat.say(room, session.name, body.get("text"), guest=session.account is None)
+    return line.to_json()
+
+
+class LobbyChat(WebResource):
+    """``POST /api/chat`` ``{"text"}``: a line in the lobby's chat."""
+
+    def json_POST(self, request: Any) -> Any:
+        """Say it (any session: guests are marked as such)."""
+        session = self.session_for_write(request)
+        assert session is not None
+        body = read_json(request)
+        if not isinstance(body, dict):
+            raise GameError('the body must be {"text": "..."}', 400)
+        return 200, say(self.hub, LOBBY, session, body)
 
 
 class LobbyEvents(WebResource):
@@ -393,6 +514,7 @@ class Types(WebResource):
                     "bots": [b.name for b in bots if factory.name in tuple(b.games)],
                     "needs_account": type_needs_account(factory),
                     "script": script_url(factory),
+                    "options": [o.to_json() for o in declared_options(factory)],
                 }
             )
         return 200, {

@@ -1,10 +1,11 @@
-"""Page scripts that game plugins bring for the web front end (``IWebView.script``).
+"""Page scripts that games bring for the web front end (``IWebView.script``).
 
 A game factory whose ``adapter("web")`` has a ``script`` attribute (a path inside the
-plugin's package, e.g. ``"web/board.js"``) gets that script served at
-``/plugin-scripts/<type>.js``; the game page loads it to draw games of that type.  The
-file is read through the package's loader, so folder, zip and wheel plugins all work,
-and a path can never leave the package.
+game's package, e.g. ``"web.js"``) gets that script served at
+``/plugin-scripts/<type>.js``; the game page and replays load it to draw games of that
+type.  Built-in games (``games/<game>/web.js``) and plugins work alike.  The file is
+read through the package's loader, so folder, zip and wheel plugins all work, and a
+path can never leave the package.
 """
 
 from __future__ import annotations

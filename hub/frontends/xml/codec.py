@@ -28,14 +28,16 @@ from typing import Any, ClassVar
 
 from lxml import etree
 
+from hub import chat
+
 #: Protocol version announced in the ``info`` greeting.
 PROTOCOL_VERSION = "1.0"
 #: Deepest element nesting accepted in an incoming document.
 MAX_DEPTH = 48
 #: Largest document the codec parses at all (the framing limit is normally lower).
 MAX_DOCUMENT = 1 << 20
-#: Longest chat text accepted.
-MAX_CHAT = 2000
+#: Longest chat text accepted (the hub's chat limit, the same on every front end).
+MAX_CHAT = chat.MAX_CHAT
 
 _XML_DECL = re.compile(r"^\ufeff?\s*<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']*)[\"']", re.S)
 _FORBIDDEN = re.compile(r"<!\s*(DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)", re.I)
@@ -767,6 +769,8 @@ class GameRow:
     players: Sequence[str]
     maxplayers: int
     state: str | None = None
+    #: why a table deals no new hand now (``additionalinfo/other/parameters/paused``)
+    paused: str | None = None
 
 
 GAMELIST_COLUMNS = ("gameid", "name", "gametype", "gamevariant", "players", "maxplayers")
@@ -785,7 +789,9 @@ def _row(parent: etree._Element, row: GameRow) -> etree._Element:
         state=row.state,
     )
     extra = sub(game, "additionalinfo")
-    sub(extra, "other")
+    other = sub(extra, "other")
+    if row.paused:
+        sub(sub(other, "parameters"), "paused", row.paused)
     names = sub(extra, "players")
     for name in row.players:
         sub(names, "player", name)

@@ -26,9 +26,10 @@ from twisted.logger import Logger
 from zope.interface import implementer
 
 import hub as hub_package
-from hub.interfaces import IGameObserver, ILobbyListener
+from hub.chat import LOBBY, ChatLine
+from hub.interfaces import IChatListener, IGameObserver, ILobbyListener
 from hub.limits import creation_limits
-from hub.model import OVER, RUNNING, GameError, GameEvent
+from hub.model import OVER, PAUSED, RESUMED, RUNNING, GameError, GameEvent
 
 from . import codec
 from .adapters import adapter_for, seats_on_join
@@ -74,9 +75,22 @@ class GameSession:
     seat: int | None = None
     closed: bool = field(default=False)
 
+    @property
+    def viewer(self) -> str | None:
+        """The account following the game (listed among the watchers without a seat)."""
+        account = self.conn.account
+        return None if account is None else account.name
+
     def game_event(self, game: Any, event: GameEvent) -> None:
         """Render the event for this seat and send it as ``updatedgamestate``."""
         if self.closed:
+            return
+        if event.kind in (PAUSED, RESUMED):  # the hub's, for every game
+            text = f"paused: {event.data.get('reason')}" if event.kind == PAUSED else "resumed"
+            doc = codec.build_game_state(
+                self.frontend.wire_id(game), [], self.session_id, description=text
+            )
+            self.frontend.send_game(self.conn, game, codec.encode(doc))
             return
         payload = self.adapter.render_event(event, self.seat)
         if payload is None:
@@ -112,7 +126,7 @@ class GameSession:
         )
 
 
-@implementer(ILobbyListener)
+@implementer(ILobbyListener, IChatListener)
 class XMLFrontend(protocol.ServerFactory):
     """The XML front end of one hub.
 
@@ -158,9 +172,10 @@ class XMLFrontend(protocol.ServerFactory):
     # -- factory ------------------------------------------------------------------------
 
     def startFactory(self) -> None:
-        """Follow the lobby while listening."""
+        """Follow the lobby and the chat while listening."""
         if not self._listening:
             self.lobby.add_listener(self)
+            self.hub.chat.add_listener(self)
             self._listening = True
 
     def stopFactory(self) -> None:
@@ -171,6 +186,7 @@ class XMLFrontend(protocol.ServerFactory):
                 conn.send_update(notice)
         if self._listening:
             self.lobby.remove_listener(self)
+            self.hub.chat.remove_listener(self)
             self._listening = False
 
     def buildProtocol(self, addr: Any) -> XMLProtocol:
@@ -516,6 +532,7 @@ class XMLFrontend(protocol.ServerFactory):
             players=[s.player for s in game.seats if s.player is not None and s.present],
             maxplayers=len(game.seats),
             state=game.state,
+            paused=game.paused,
         )
 
     def _xml_games(self) -> list[Any]:
@@ -660,7 +677,7 @@ class XMLFrontend(protocol.ServerFactory):
 
     # -- games ----------------------------------------------------------------------------
 
-    def _on_CreateGame(self, conn: XMLProtocol, r: codec.CreateGame) -> Any:
+    async def _on_CreateGame(self, conn: XMLProtocol, r: codec.CreateGame) -> Any:
         self._require_lobby(conn, r)
         account = conn.account.name.lower()
         if not self.create_limits.allow(f"address:{conn.peer}", f"account:{account}"):
@@ -671,7 +688,7 @@ class XMLFrontend(protocol.ServerFactory):
         seats: list[str] | None = list(r.seats) if r.seats else None
         if seats is None and r.seat_count is not None:
             seats = ["open"] * r.seat_count
-        game = self.lobby.create_game(
+        game = await self.hub.create_game(
             r.gametype,
             name=r.name,
             variant=r.variant,
@@ -748,18 +765,14 @@ class XMLFrontend(protocol.ServerFactory):
         assert observer is not None
         game = session.game
         action = observer.adapter.parse_action(r.parameters)
-        cashier = getattr(self.hub, "money", None)
-        if cashier is not None and cashier.handles(observer.adapter, action):
-            return self._money_action(cashier, conn, r, observer, action)
-        if "take_seat" in action and len(action) == 1:
-            wanted = action["take_seat"]
-            seat = game.take_seat(conn.account.name, wanted if isinstance(wanted, int) else None)
-            observer.seat = seat
-            game.observe(observer, seat)
-        elif action == {"leave_seat": True}:
+        if "take_seat" in action and set(action) <= {"take_seat", "buyin"}:
+            return self._take_seat(conn, r, observer, action)
+        if "add_bot" in action and set(action) <= {"add_bot", "seat", "buyin"}:
+            return self._add_bot(r, observer, action)
+        if action == {"leave_seat": True}:
             if observer.seat is None:
                 raise Refused(422, "you do not sit in this game")
-            game.leave_seat(observer.seat)
+            self.hub.leave_seat(game, observer.seat)
             observer.seat = None
             game.observe(observer, None)
         else:
@@ -768,16 +781,11 @@ class XMLFrontend(protocol.ServerFactory):
             game.act(observer.seat, action)
         return codec.build_response("game", "action", sessionid=r.sessionid, gameid=r.gameid)
 
-    async def _money_action(
-        self,
-        cashier: Any,
-        conn: XMLProtocol,
-        r: codec.GameAction,
-        observer: GameSession,
-        action: Any,
+    async def _take_seat(
+        self, conn: XMLProtocol, r: codec.GameAction, observer: GameSession, action: Any
     ) -> Any:
-        """A take-seat or add-bot action of a chip game: the hub's cashier moves the
-        buy-in through the ledger, then seats (``hub.money.Cashier.game_action``)."""
+        """Take a seat (at a chip table: the buy-in moves from the account first, and
+        from one's own seat it adds chips) and follow the game from it."""
         game = observer.game
 
         def observe(seat: int | None) -> None:
@@ -785,24 +793,50 @@ class XMLFrontend(protocol.ServerFactory):
                 observer.seat = seat
                 game.observe(observer, seat)
 
+        wanted = action["take_seat"]
+        wanted = wanted if isinstance(wanted, int) and not isinstance(wanted, bool) else None
         name = conn.account.name
-        seat = await cashier.game_action(game, name, observer.seat, action, observe)
-        if observer.closed and seat is not None and observer.seat is None:
+        seat = await self.hub.take_seat(game, name, wanted, buyin=action.get("buyin"),
+                                        observe=observe)  # fmt: skip
+        if observer.closed and observer.seat is None:
             game.leave_seat(seat)  # the connection went while the buy-in was moving
         return codec.build_response("game", "action", sessionid=r.sessionid, gameid=r.gameid)
 
+    async def _add_bot(self, r: codec.GameAction, observer: GameSession, action: Any) -> Any:
+        """Seat an in-hub bot (funded through the ledger at a chip table)."""
+        await self.hub.add_bot(observer.game, action["add_bot"], action.get("seat"),
+                               action.get("buyin"))  # fmt: skip
+        return codec.build_response("game", "action", sessionid=r.sessionid, gameid=r.gameid)
+
     def _on_Chat(self, conn: XMLProtocol, r: codec.Chat) -> Any:
-        session = self._require_game(conn, r)
-        text = r.text.strip()
-        if not text:
-            raise Refused(400, "an empty chat message")
-        game = session.game
-        sender = conn.account.name
-        for other in list(self.sessions.values()):
-            if other.kind == "game" and other.game is game and other.observer is not None:
-                doc = codec.encode(codec.build_chat(r.gameid, sender, text, other.id, r.type))
-                self.send_game(other.conn, game, doc)
+        """Say a line at a joined game (its game session), or in the lobby (``gameid``
+        0 with the lobby session); the hub's chat service checks it and tells every
+        front end (:meth:`chat_line` sends it here)."""
+        if r.gameid == 0:
+            self._require_lobby(conn, r)
+            room = LOBBY
+        else:
+            room = self._require_game(conn, r).game.id
+        self.hub.chat.say(room, conn.account.name, r.text, type=r.type)
         return codec.build_response("game", "chat", sessionid=r.sessionid, gameid=r.gameid)
+
+    def chat_line(self, line: ChatLine) -> None:
+        """A chat line of the lobby (to every logged-in connection, ``gameid`` 0) or of
+        a game (to every session that joined it)."""
+        if line.room == LOBBY:
+            for conn in list(self.connections):
+                if conn.lobby_session and not conn.closing:
+                    doc = codec.build_chat(0, line.sender, line.text, conn.lobby_session, line.type)
+                    data = codec.encode(doc)
+                    self.record(conn, "out", data)
+                    conn.send_update(data)
+            return
+        for session in list(self.sessions.values()):
+            game = session.game
+            if session.kind == "game" and game.id == line.room and session.observer is not None:
+                wid = self.wire_id(game)
+                doc = codec.build_chat(wid, line.sender, line.text, session.id, line.type)
+                self.send_game(session.conn, game, codec.encode(doc))
 
     def _on_Custom(self, conn: XMLProtocol, r: codec.Custom) -> Any:
         session = self._require_game(conn, r)

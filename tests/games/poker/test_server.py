@@ -12,7 +12,7 @@ from zope.interface.verify import verifyObject
 from games.poker import rules as R
 from games.poker import shuffle
 from games.poker.server import FiveCardDrawFactory, TexasHoldemFactory
-from hub.interfaces import IGame, IGameFactory
+from hub.interfaces import IChipGame, IChipGameFactory, IGame, IGameFactory
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -58,11 +58,68 @@ def test_factories_provide_the_interface():
         (FiveCardDrawFactory(), "five-card-draw", 6),
     ):
         verifyObject(IGameFactory, f)
+        verifyObject(IChipGameFactory, f)
         assert f.name == name and f.max_seats == top and f.min_seats == 2
         assert list(f.variants) == ["fixed-limit", "no-limit", "pot-limit"]
         assert set(f.frontends) == {"xml", "web"}
     g = Game()
     verifyObject(IGame, g.game)
+    verifyObject(IChipGame, g.game)
+
+
+def test_buyin_range_of_the_options():
+    f = TexasHoldemFactory()
+    r = f.buyin_range(GameConfig("t", None, 4, {"stakes": "1/2"}))
+    assert (r.minimum, r.default, r.maximum) == (D(1), D(100), None)
+    r = f.buyin_range(GameConfig("t", None, 4, {"min_buyin": 50, "buyin": "80", "max_buyin": 90}))
+    assert (r.minimum, r.default, r.maximum) == (D(50), D(80), D(90))
+    assert r.check(None) == D(80) and r.check("90") == D(90)
+    with pytest.raises(IllegalAction):
+        r.check("90.01")
+    with pytest.raises(IllegalAction):
+        r.check(49)
+    for bad in ("x", "-1", 0, 1.5, True, "NaN"):
+        with pytest.raises(BadAction):
+            r.check(bad)
+    with pytest.raises(GameError):
+        f.buyin_range(GameConfig("t", None, 4, {"stakes": "abc"}))
+
+
+def test_hands_wait_for_their_settlement_when_held():
+    g = Game(seats=2, auto_post=True, showdown_pause=0)
+    g.game.hold_hands()
+    g.game.seat_player(0, "ann", "100")
+    g.game.seat_player(1, "bob", "100")
+    while not g.kinds("handover"):
+        g.play_turn()
+    hand = g.kinds("handover")[0].data["handid"]
+    summary = g.game.hand_summary(hand)
+    assert summary.hand == hand and {p.name for p in summary.players} == {"ann", "bob"}
+    assert sum(p.winnings - p.money_in for p in summary.players) == 0
+    g.clock.advance(60)
+    assert len(g.kinds("hand")) == 1 and g.game.table.turn is None  # no new deal yet
+    # still running (the hand is being settled), with no time to the next hand
+    assert g.game.state == RUNNING and g.game.view(None)["nexthand_ms"] is None
+    g.game.settled("another hand")
+    assert len(g.kinds("hand")) == 1
+    g.game.settled(hand)
+    assert len(g.kinds("hand")) == 2  # dealt at once: the pause is over
+    assert [e.data["state"] for e in g.kinds("state")] == [RUNNING]  # never "waiting"
+
+
+def test_a_settled_hand_after_which_nobody_can_play_leaves_the_table_waiting():
+    g = Game(seats=2, auto_post=True, showdown_pause=0)
+    g.game.hold_hands()
+    g.game.seat_player(0, "ann", "100")
+    g.game.seat_player(1, "bob", "100")
+    g.game.leave(1)  # bob goes at the end of the hand
+    while not g.kinds("handover"):
+        g.play_turn()
+    g.clock.advance(60)
+    assert g.game.state == WAITING  # one player left: no hand to settle first
+    g.game.settled(g.kinds("handover")[0].data["handid"])
+    assert g.game.state == WAITING and len(g.kinds("hand")) == 1
+    assert [e.data["state"] for e in g.kinds("state")] == [RUNNING, WAITING]
 
 
 def test_bad_options_are_refused():
@@ -179,15 +236,20 @@ def test_bad_and_illegal_actions():
     n = len(g.events)
     with pytest.raises(IllegalAction):
         g.game.act(seat, {"index": 13, "seat": 1, "name": "x"})
+    # chips never come through an action: seats are taken (and chips added) by the hub
+    with pytest.raises(IllegalAction, match="through the hub"):
+        g.game.act(seat, {"index": 11, "seat": seat, "amount": "100"})
+    with pytest.raises(IllegalAction, match="through the hub"):
+        g.game.act(None, {"index": 11, "seat": 3, "amount": "100", "name": "mallory"})
     assert len(g.events) == n
 
 
-def test_take_seat_action_and_leave_cashes_out():
+def test_take_seat_and_leave_cashes_out():
     g = Game(seats=4, auto_post=True)
-    g.game.act(None, {"index": 11, "seat": 2, "amount": "250", "name": "ann"})
+    g.game.seat_player(2, "ann", "250")
     assert g.kinds("buyin")[-1].data == {"seat": 2, "name": "ann", "amount": "250"}
     with pytest.raises(IllegalAction):
-        g.game.act(None, {"index": 11, "seat": 3, "amount": "1", "name": "bob"})  # < big blind
+        g.game.seat_player(3, "bob", "1")  # < big blind
     g.game.leave(2)
     assert g.kinds("cashout")[-1].data == {"seat": 2, "name": "ann", "amount": "250"}
 
@@ -397,12 +459,18 @@ def test_lobby_bots_play_a_table_and_the_chips_add_up(tmp_path):
 def test_top_up_between_hands_only():
     g = Game(seats=3, auto_post=True)
     g.game.seat_player(0, "ann")
-    g.game.act(0, {"index": 11, "seat": 0, "amount": "200"})
+    g.game.add_chips(0, "200")
     assert g.kinds("buyin")[-1].data == {"seat": 0, "name": "ann", "amount": "200"}
     assert g.game.table.players[0].stack == 1200
+    with pytest.raises(GameError):
+        g.game.add_chips(0, "-5")
+    with pytest.raises(BadAction):
+        g.game.add_chips(0, "five")
+    with pytest.raises(IllegalAction):
+        g.game.add_chips(3, "5")  # nobody there
     g.game.seat_player(1, "bob")  # a hand starts
     with pytest.raises(IllegalAction, match="between hands"):
-        g.game.act(0, {"index": 11, "seat": 0, "amount": "200"})
+        g.game.add_chips(0, "200")
     assert g.game.table.players[0].stack < 1200
 
 
@@ -443,7 +511,7 @@ def test_every_event_and_view_is_json():
     for _ in range(400):
         for s, p in list(g.game.table.players.items()):
             if p.stack == 0 and not g.game.table.in_hand:
-                g.game.act(s, {"index": 11, "seat": s, "amount": "20"})
+                g.game.add_chips(s, "20")
             if p.sitting_out and p.stack > 0:
                 g.game.act(s, {"index": 7})
         turn = g.game.table.turn
@@ -458,3 +526,53 @@ def test_every_event_and_view_is_json():
     for e in g.events:
         json.dumps(dict(e.data))
     assert len(g.kinds("handover")) > 5
+
+
+def test_a_table_that_cannot_deal_is_waiting_and_starts_again_by_itself():
+    g = Game(seats=3, auto_post=True, showdown_pause=2)
+    g.game.seat_player(0, "ann")
+    g.game.seat_player(1, "bot")
+    assert g.game.state == RUNNING
+    assert [e.data["state"] for e in g.kinds("state")] == [RUNNING]
+    g.game.leave(0)  # ann leaves: her stack goes back at the end of the hand
+    while g.game.table.in_hand:
+        g.play_turn(lambda legal: next(a for a in legal if a["name"] in ("check", "call", "show")))
+    # one player left: no hand can be dealt, so the table waits (not "running" for ever)
+    assert g.game.state == WAITING
+    assert [e.data["state"] for e in g.kinds("state")] == [RUNNING, WAITING]
+    view = g.game.view(None)
+    assert view["inhand"] is False and view["nexthand_ms"] is None
+    assert [p["accountname"] for p in view["players"]] == ["bot"]
+    g.clock.advance(5)
+    assert g.game.state == WAITING and not g.game.table.in_hand
+    g.game.seat_player(2, "cy")  # enough players again: a hand is dealt at once
+    assert g.game.state == RUNNING and g.game.table.in_hand
+    assert [e.data["state"] for e in g.kinds("state")] == [RUNNING, WAITING, RUNNING]
+
+
+def test_between_hands_the_view_says_when_the_next_hand_comes():
+    g = Game(seats=2, auto_post=True, showdown_pause=4)
+    g.game.seat_player(0, "ann")
+    g.game.seat_player(1, "bob")
+    while g.game.table.in_hand:
+        g.play_turn(lambda legal: next(a for a in legal if a["name"] in ("fold", "show", "check")))
+    view = g.game.view(None)
+    assert view["inhand"] is False and view["nexthand_ms"] == 4000
+    assert g.game.state == RUNNING  # the next hand is due
+    g.clock.advance(1.5)
+    assert g.game.view(None)["nexthand_ms"] == 2500
+    g.clock.advance(2.5)
+    assert g.game.view(None)["inhand"] is True
+
+
+def test_the_factories_declare_their_options():
+    from hub.interfaces import IGameOptions
+
+    for factory in (TexasHoldemFactory(), FiveCardDrawFactory()):
+        assert IGameOptions.providedBy(factory)
+        names = [o.name for o in factory.options]
+        assert "stakes" in names and "action_time" in names
+        assert ("max_discard" in names) == (factory.name == "five-card-draw")
+        for option in factory.options:  # every declared default is accepted
+            if option.default is not None:
+                Game(factory=factory, **{option.name: option.default})

@@ -35,25 +35,33 @@ def test_the_factories_give_the_adapter():
     for factory in (TexasHoldemFactory(), FiveCardDrawFactory()):
         adapter = adapter_for(factory)
         assert isinstance(adapter, PokerXMLAdapter)
-        assert not seats_on_join(adapter) and adapter.ledger
-    assert TexasHoldemFactory().adapter("web") is None
+        assert not seats_on_join(adapter) and not hasattr(adapter, "ledger")
+    assert TexasHoldemFactory().adapter("mnm") is None
+    assert TexasHoldemFactory().adapter("web").script == "web.js"  # the page script
 
 
 def test_actions_become_engine_actions():
     assert action("<index>0</index>") == {"index": 0}
     assert action("<index>4</index><amount>40.50</amount>") == {"index": 4, "amount": "40.50"}
     assert action("<index>12</index>") == {"leave_seat": True}
+    # take seat and add bot are the hub's (its table money buys in first)
     assert action("<index>11</index><amount>200</amount><seat>3</seat>") == {
-        "index": 11,
-        "amount": "200",
-        "seat": 3,
+        "take_seat": 3,
+        "buyin": "200",
     }
+    assert action("<index>11</index>") == {"take_seat": None, "buyin": None}
     assert action("<index>13</index><amount>100</amount><name>holdem</name><seat>2</seat>") == {
-        "index": 13,
-        "amount": "100",
-        "name": "holdem",
+        "add_bot": "holdem",
         "seat": 2,
+        "buyin": "100",
     }
+    assert action("<index>13</index><name>caller</name>") == {
+        "add_bot": "caller",
+        "seat": None,
+        "buyin": None,
+    }
+    with pytest.raises(BadAction):
+        action("<index>13</index><seat>2</seat>")
     assert action("<index>10</index><discarded>0</discarded><discarded>3</discarded>") == {
         "index": 10,
         "discarded": [0, 3],

@@ -3,10 +3,11 @@
 
 const Hub = (() => {
   let session = null;
+  const SVG = ["svg", "circle", "line", "rect", "text", "polyline", "path", "g", "title"];
 
   // el("div", {class: "x", onclick: f}, "text", child, [more])
   function el(tag, attrs, ...children) {
-    const svg = ["svg", "circle", "line", "rect", "text", "polyline", "path", "g", "title"].includes(tag);
+    const svg = SVG.includes(tag);
     const node = svg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
     for (const [key, value] of Object.entries(attrs || {})) {
       if (value === null || value === undefined || value === false) continue;
@@ -85,25 +86,33 @@ const Hub = (() => {
     }
   }
 
-  // Visible feedback: errors stay until closed or replaced, notes fade.
-  function notify(message, kind) {
-    let box = document.getElementById("notice");
+  // Visible feedback in the page's flow (never over other content): at the end of the
+  // box whose control caused it (``host``) or at the top of the page. Errors stay until closed or
+  // replaced; notes fade. A new notice replaces the one before it.
+  function notify(message, kind, host) {
+    kind = kind || "error";
+    let box = host ? host.querySelector(":scope > .notices") : document.getElementById("notice");
     if (!box) {
-      box = el("div", {id: "notice", role: "alert", "aria-live": "assertive"});
-      document.body.append(box);
+      box = el("div", {class: "notices", role: "status", "aria-live": "polite"});
+      if (host) host.append(box);
+      else {
+        box.id = "notice";
+        (document.querySelector("main") || document.body).prepend(box);
+      }
     }
-    const item = el("div", {class: "notice " + (kind || "error")},
+    document.querySelectorAll(".notices .notice").forEach(n => n.remove());
+    const item = el("div", {class: "notice " + kind, role: kind === "error" ? "alert" : null},
       el("span", {class: "notice-text"}, message),
-      el("button", {class: "close", title: "close", onclick: () => item.remove()}, "×"));
-    if (kind === "error") box.querySelectorAll(".notice.error").forEach(n => n.remove());
-    else [...box.querySelectorAll(".notice.ok")].slice(0, -1).forEach(n => n.remove());
+      el("button", {class: "close", "aria-label": "close", onclick: () => item.remove()}, "×"));
     box.append(item);
-    if (kind && kind !== "error") setTimeout(() => item.remove(), 4000);
+    if (kind !== "error") setTimeout(() => item.remove(), 4000);
+    const r = item.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) item.scrollIntoView({block: "nearest"});
     return item;
   }
 
-  function error(e) { notify(e && e.message ? e.message : String(e), "error"); }
-  function ok(message) { notify(message, "ok"); }
+  function error(e, host) { return notify(e && e.message ? e.message : String(e), "error", host); }
+  function ok(message, host) { return notify(message, "ok", host); }
 
   // A live stream that survives dropped connections and hub restarts.
   function stream(path, handlers, onStatus) {
@@ -142,9 +151,8 @@ const Hub = (() => {
   function renderWho() {
     const who = document.getElementById("who");
     if (!who || !session) return;
-    clear(who, session.logged_in
-      ? el("a", {href: "/account", class: "who-name"}, session.name)
-      : el("a", {href: "/account", class: "who-name"}, session.name + " · log in"));
+    clear(who, el("a", {href: "/account", class: "who-name"},
+      session.logged_in ? session.name : session.name + " · log in"));
   }
 
   function nav(current) {
@@ -152,11 +160,11 @@ const Hub = (() => {
       ["/plugins", "Plugins"], ["/account", "Account"]];
     const header = el("header", {class: "top"},
       el("a", {href: "/", class: "brand"}, "Gamehub"),
-      el("nav", {}, links.map(([href, label]) =>
-        el("a", {href, class: href === current ? "current" : ""}, label))),
+      el("nav", {"aria-label": "pages"}, links.map(([href, label]) =>
+        el("a", {href, class: href === current ? "current" : "", "aria-current": href === current ? "page" : null}, label))),
       el("span", {id: "who"}));
     document.body.prepend(header);
-    getSession().catch(error);
+    return getSession().catch(e => { error(e); return null; });
   }
 
   function time(iso) {
@@ -165,15 +173,127 @@ const Hub = (() => {
     return d.toLocaleString();
   }
 
-  function actionLabel(action) {
-    const entries = Object.entries(action);
-    if (entries.length === 1) {
-      const [k, v] = entries[0];
-      return v === "" || v === null || v === true ? k : k + " " + (typeof v === "object" ? JSON.stringify(v) : v);
+  // -- words ------------------------------------------------------------------------
+  function words(key) { return String(key).replace(/[_-]+/g, " "); }
+
+  function valueWords(value) {
+    if (value === null || value === undefined || value === "") return null;
+    if (typeof value === "boolean") return value ? "yes" : "no";
+    if (Array.isArray(value)) {
+      const parts = value.map(valueWords).filter(v => v !== null);
+      return parts.length > 6 ? parts.length + " items" : parts.join(", ");
     }
-    return entries.map(([k, v]) => k + "=" + (typeof v === "object" ? JSON.stringify(v) : v)).join(" ");
+    if (typeof value === "object") {
+      const n = Object.keys(value).length;
+      return n ? n + " " + (n === 1 ? "entry" : "entries") : null;
+    }
+    return String(value);
+  }
+
+  // An action as a button label: "move A1:B1", "choose 12".
+  function actionLabel(action) {
+    return Object.entries(action).map(([k, v]) => {
+      const text = valueWords(v);
+      return text === null || v === true ? words(k) : words(k) + " " + text;
+    }).join(", ");
+  }
+
+  function who(names, seat) {
+    return seat === null || seat === undefined ? "" : (names[seat] || "seat " + seat);
+  }
+
+  // The state a page shows for a game: "paused" while its table waits (g.paused says
+  // why, e.g. "store unavailable"), else the game's own state.
+  function shownState(g) {
+    return g.paused && g.state !== "over" ? "paused" : g.state;
+  }
+
+  // Words for the events every game shares, and a summary in words of any other kind
+  // (a plugin's own events): never raw JSON.
+  function describeEvent(event, names) {
+    const d = event.data || {};
+    const name = who(names, d.seat);
+    switch (event.kind) {
+      case "seated": return (d.name || name) + " sits down";
+      case "seat_open": return "seat " + d.seat + " is free again";
+      case "left": return name + " left the game";
+      case "state": return {running: "The game starts", waiting: "Waiting for players", over: "The game is over"}[d.state] || "The game is " + words(d.state);
+      case "turn": return name + " to play";
+      case "paused": return "The table is paused: " + (d.reason || "no reason given");
+      case "resumed": return "The table plays on";
+      case "over": return "Game over: " + ((d.result && d.result.summary) || "finished");
+    }
+    if (d.line) return String(d.line);
+    if (d.text && d.seat !== undefined) return name + ": " + d.text;
+    const parts = [];
+    for (const [key, value] of Object.entries(d)) {
+      if (key === "seat" || key === "legal" || key === "type") continue;
+      const text = valueWords(value);
+      if (text !== null) parts.push(words(key) + " " + text);
+    }
+    return (name ? name + ": " : "") + words(event.kind) + (parts.length ? " (" + parts.slice(0, 6).join(", ") + ")" : "");
+  }
+
+  // -- clocks ---------------------------------------------------------------------
+  // A clock counts down to a moment on this page's monotonic clock (``until``, from
+  // the server's "time left" when it arrived); redrawing it never restarts it.
+  function clock(until, total, label) {
+    const node = el("span", {class: "clock", role: "timer", dataset: {until: String(until), total: String(total || 0)}},
+      el("span", {class: "clock-bar"}), el("span", {class: "clock-text"}));
+    if (label) node.setAttribute("aria-label", label);
+    tickClock(node, performance.now());
+    return node;
+  }
+
+  function tickClock(node, now) {
+    const until = Number(node.dataset.until), total = Number(node.dataset.total);
+    const left = Math.max(0, until - now);
+    const seconds = Math.ceil(left / 1000);
+    const text = seconds >= 60 ? Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0") : seconds + " s";
+    const textNode = node.querySelector(".clock-text");
+    if (textNode.textContent !== text) textNode.textContent = text;
+    node.dataset.seconds = String(seconds);
+    if (total > 0) node.querySelector(".clock-bar").style.width = Math.min(100, left / total * 100).toFixed(1) + "%";
+    node.classList.toggle("low", total > 0 && left < Math.min(10000, total * 0.25));
+  }
+
+  setInterval(() => {
+    const now = performance.now();
+    document.querySelectorAll(".clock[data-until]").forEach(n => tickClock(n, now));
+  }, 250);
+
+  // -- chat ---------------------------------------------------------------------
+  // A chat panel: lines as text (never HTML), a form that says a line.
+  function chatPanel(path, label) {
+    const log = el("div", {class: "chat-log log", id: "chat-log", role: "log", tabindex: 0, "aria-label": label + " messages"});
+    const input = el("input", {id: "chat-input", maxlength: 2000, autocomplete: "off", "aria-label": "message", placeholder: "Say something…"});
+    const form = el("form", {class: "chat-form row", id: "chat-form", onsubmit: async ev => {
+      ev.preventDefault();
+      if (!input.value.trim()) return;
+      const button = form.querySelector("button");
+      button.disabled = true;
+      try { await write("POST", path, {text: input.value}); input.value = ""; }
+      catch (e) { error(e, panel); }
+      finally { button.disabled = false; }
+    }}, input, el("button", {type: "submit"}, "Send"));
+    const panel = el("section", {class: "panel chat", "aria-label": label}, el("h2", {}, label), log, form);
+    const seen = new Set();
+    function add(line) {
+      const key = line.at + "|" + line.sender + "|" + line.text;
+      if (seen.has(key)) return;
+      seen.add(key);
+      const stick = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+      log.append(el("div", {class: "chat-line"},
+        el("b", {class: "chat-sender"}, line.sender), line.guest ? el("span", {class: "muted small"}, " (guest)") : null,
+        ": ", el("span", {class: "chat-text"}, line.text)));
+      while (log.children.length > 200) log.firstChild.remove();
+      if (stick) log.scrollTop = log.scrollHeight;
+    }
+    function reset(lines) { log.replaceChildren(); seen.clear(); (lines || []).forEach(add); }
+    return {panel, add, reset};
   }
 
   return {el, append, clear, request, write, getSession, setSession, notify, error, ok,
-    stream, nav, time, actionLabel, get session() { return session; }};
+    stream, nav, time, actionLabel, describeEvent, shownState, words, valueWords, who, clock, chatPanel,
+    get session() { return session; }};
 })();

@@ -1,46 +1,49 @@
-// The game page: watch live, take a seat, play with only legal actions offered.
-// Per-game scripts register a renderer: GameRenderers[type] = {board(ctx), actions(ctx)}.
+// The game page: watch live, take a seat, play with only legal actions offered, chat.
+// Each game type's page script (its factory's IWebView.script, served at
+// /plugin-scripts/<type>.js) registers a renderer: GameRenderers[type] = {board, actions,
+// describe, status, replay}; see docs/web.md.
 "use strict";
-
-window.GameRenderers = window.GameRenderers || {};
 
 const GamePage = (() => {
   const {el, clear} = Hub;
   const $ = id => document.getElementById(id);
   const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-  const state = {game: null, view: null, seat: null, legal: [], turn: null, log: [], types: null, gone: false};
-  let live = null, turnTimer = null;
+  const state = {game: null, view: null, seat: null, legal: [], turn: null, events: [], gone: false,
+    clockKey: null, until: 0, total: 0, types: null};
+  let live = null, chat = null;
 
   function renderer() {
     return (state.game && window.GameRenderers[state.game.type]) || GenericRenderer;
   }
 
-  // A game plugin may bring its own page script (IWebView.script): load it once.
-  const loading = {};
-  async function loadPluginScript(type) {
-    if (window.GameRenderers[type] || loading[type]) return;
-    loading[type] = true;
-    let types = state.types;
-    if (!types) {
-      try { types = state.types = (await Hub.request("GET", "/api/types")).types; } catch (e) { return; }
-    }
-    const t = types.find(x => x.name === type);
-    if (!t || !t.script) return;
-    const tag = document.createElement("script");
-    tag.src = t.script;
-    tag.addEventListener("load", () => render());
-    tag.addEventListener("error", () => Hub.error("the page script of " + type + " did not load"));
-    document.head.append(tag);
+  function seatNames() {
+    return state.game ? state.game.seats.map(s => s.player || "seat " + s.seat) : [];
   }
 
   // What a renderer gets: the state plus a way to act.
   function context() {
     return {game: state.game, view: state.view, seat: state.seat, legal: state.legal,
-      turn: state.turn, myTurn: state.legal.length > 0, act, el, clear, names: seatNames()};
+      turn: state.turn, myTurn: state.legal.length > 0, act, el, clear, names: seatNames(),
+      clock: turnClock};
   }
 
-  function seatNames() {
-    return state.game ? state.game.seats.map(s => s.player || "seat " + s.seat) : [];
+  // The turn's clock counts to the server's deadline: the same after a redraw or a
+  // reconnect (the key is the turn's deadline on the server).
+  function setTurn(turn) {
+    state.turn = turn || null;
+    if (!turn || typeof turn.timeleft_ms !== "number") return;
+    const key = turn.seat + "@" + turn.deadline;
+    if (key !== state.clockKey) {
+      state.clockKey = key;
+      state.until = performance.now() + turn.timeleft_ms;
+      state.total = turn.total_ms || turn.timeleft_ms;
+    }
+  }
+
+  function turnClock(label) {
+    const t = state.turn;
+    if (!t || typeof t.timeleft_ms !== "number") return null;
+    return Hub.clock(state.until, state.total, label || "time left");
   }
 
   async function act(action) {
@@ -54,7 +57,7 @@ const GamePage = (() => {
       return true;
     } catch (e) {
       if (!state.legal.length) { state.legal = before; render(); }
-      Hub.error(e);
+      Hub.error(e, $("actions-box"));
       return false;
     }
   }
@@ -63,9 +66,9 @@ const GamePage = (() => {
     try {
       const answer = await Hub.write("POST", "/api/games/" + gameId + "/seats", {seat});
       await Hub.getSession(true);
-      Hub.ok("You sit at seat " + answer.seat);
+      Hub.ok("You sit at seat " + answer.seat, $("seats-box"));
       live.reopen();
-    } catch (e) { Hub.error(e); }
+    } catch (e) { Hub.error(e, $("seats-box")); }
   }
 
   async function leave() {
@@ -73,70 +76,96 @@ const GamePage = (() => {
     try {
       await Hub.write("POST", "/api/games/" + gameId + "/leave", {});
       await Hub.getSession(true);
-      Hub.ok("You left the game");
+      Hub.ok("You left the game", $("seats-box"));
       live.reopen();
-    } catch (e) { state.leaving = false; Hub.error(e); }
+    } catch (e) { state.leaving = false; Hub.error(e, $("seats-box")); }
   }
 
   async function giveBot(seat, bot) {
     try {
       const answer = await Hub.write("POST", "/api/games/" + gameId + "/bots", {seat, bot});
-      Hub.ok("Seat " + seat + " is played by " + answer.player);
-    } catch (e) { Hub.error(e); }
+      Hub.ok("Seat " + seat + " is played by " + answer.player, $("seats-box"));
+    } catch (e) { Hub.error(e, $("seats-box")); }
   }
 
-  async function botsFor(type) {
-    if (!state.types) {
-      try { state.types = (await Hub.request("GET", "/api/types")).types; }
-      catch (e) { state.types = []; }
-    }
-    const t = state.types.find(x => x.name === type);
+  function botsFor(type) {
+    const t = (state.types || []).find(x => x.name === type);
     return t ? t.bots : [];
+  }
+
+  function avatar(name, seat) {
+    return el("span", {class: "avatar seat-colour-" + (seat % 8), "aria-hidden": "true"}, (name || "?").slice(0, 1).toUpperCase());
   }
 
   function renderSeats() {
     const g = state.game;
     const over = g.state === "over";
     const toMove = state.turn ? state.turn.seat : null;
-    botsFor(g.type).then(bots => {
-      clear($("seats"), g.seats.map(s => {
-        const free = !s.player && !over && (s.kind === "open" || s.kind === "human");
-        const botSelect = free && bots.length ? el("select", {"aria-label": "bot for seat " + s.seat},
-          bots.map(b => el("option", {value: b}, b))) : null;
-        return el("li", {class: s.seat === state.seat ? "seat-me" : "", dataset: {seat: s.seat}},
-          s.seat === toMove && !over ? el("span", {class: "turn-mark"}, "▶ ") : "",
-          "Seat " + s.seat + ": ", s.player ? s.player : el("i", {class: "muted"}, "free"),
-          " (" + s.kind + (s.present === false ? ", left" : "") + ")",
-          s.seat === state.seat ? " — you" : "",
-          free && state.seat === null ? el("div", {class: "row"},
-            el("button", {class: "take-seat", dataset: {seat: s.seat}, onclick: () => takeSeat(s.seat)}, "Take this seat")) : null,
-          botSelect ? el("div", {class: "row"}, botSelect,
-            el("button", {class: "secondary give-bot", onclick: () => giveBot(s.seat, botSelect.value)}, "Give to bot")) : null,
-          s.seat === state.seat && !over ? el("div", {class: "row"},
-            el("button", {class: "secondary", id: "leave", onclick: leave}, "Leave")) : null);
-      }));
-    });
+    const bots = botsFor(g.type);
+    clear($("seats"), g.seats.map(s => {
+      const free = !s.player && !over && (s.kind === "open" || s.kind === "human");
+      const botSelect = free && bots.length ? el("select", {"aria-label": "bot for seat " + s.seat},
+        bots.map(b => el("option", {value: b}, b))) : null;
+      const mine = s.seat === state.seat;
+      const acting = s.seat === toMove && !over;
+      return el("li", {class: "seat" + (mine ? " seat-me" : "") + (acting ? " to-act" : "") + (s.present === false ? " gone" : ""), dataset: {seat: s.seat}},
+        el("div", {class: "seat-head"}, avatar(s.player || "·", s.seat),
+          el("span", {class: "seat-name"}, s.player ? s.player : el("i", {class: "muted"}, "free seat")),
+          el("span", {class: "badge kind-" + s.kind}, s.kind === "client" ? "network" : s.kind === "human" ? "web" : s.kind),
+          mine ? el("span", {class: "badge you"}, "you") : null,
+          s.present === false ? el("span", {class: "badge"}, "left") : null,
+          acting ? turnClock(s.player + "'s time") : null),
+        free && state.seat === null ? el("div", {class: "row"},
+          el("button", {class: "take-seat", dataset: {seat: s.seat}, onclick: () => takeSeat(s.seat)}, "Take seat " + s.seat)) : null,
+        botSelect ? el("div", {class: "row"}, botSelect,
+          el("button", {class: "secondary give-bot", onclick: () => giveBot(s.seat, botSelect.value)}, "Give to bot")) : null,
+        mine && !over ? el("div", {class: "row"},
+          el("button", {class: "secondary", id: "leave", onclick: leave}, "Leave")) : null);
+    }));
+  }
+
+  function renderWatchers() {
+    const g = state.game;
+    const names = g.watchers || [];
+    const others = Math.max(0, (g.observers || 0) - names.length - g.seats.filter(s => s.player && s.kind !== "bot" && s.present !== false).length);
+    clear($("watchers"), names.length || others ? [
+      names.map(n => el("li", {class: "watcher"}, avatar(n, 7), el("span", {}, n))),
+      others > 0 && !names.length ? el("li", {class: "muted small"}, others + " watching") : null,
+    ] : el("li", {class: "muted small"}, "Nobody is watching yet."));
   }
 
   function renderTurn() {
     const g = state.game;
-    if (turnTimer) { clearInterval(turnTimer); turnTimer = null; }
-    if (g.state === "over") { clear($("turn"), "Game over."); return; }
-    if (g.state === "waiting") { clear($("turn"), "Waiting for players to take the free seats."); return; }
+    const box = $("turn");
+    box.className = "turn-banner";
+    if (g.state === "over") { clear(box, el("b", {}, "Game over"), " · ", el("a", {href: "/history?game=" + g.id, id: "replay-link"}, "replay it")); return; }
     const t = state.turn;
-    if (!t) { clear($("turn"), "Running."); return; }
-    const who = t.seat === state.seat ? "Your turn" : "Turn: " + (seatNames()[t.seat] || "seat " + t.seat);
-    const started = Date.now();
-    const tick = () => {
-      let text = who;
-      if (typeof t.timeleft_ms === "number") {
-        const left = Math.max(0, t.timeleft_ms - (Date.now() - started));
-        text += " · " + Math.ceil(left / 1000) + " s left";
-      }
-      clear($("turn"), el("span", {class: t.seat === state.seat ? "turn-mark" : ""}, text));
-    };
-    tick();
-    if (typeof t.timeleft_ms === "number") turnTimer = setInterval(tick, 500);
+    const r = renderer();
+    if (g.state === "waiting" && !g.paused) {
+      const sitting = g.seats.filter(s => s.player).map(s => s.player);
+      const free = g.seats.filter(s => !s.player).length;
+      clear(box, el("b", {}, "Waiting for players"), " · ",
+        sitting.length ? sitting.join(", ") + (sitting.length === 1 ? " sits" : " sit") + " here" : "nobody sits here yet",
+        free ? " · " + free + " free seat" + (free === 1 ? "" : "s") : "");
+      return;
+    }
+    const shown = Hub.shownState(g);
+    if (shown !== "running") {  // a state of another kind (a paused table, say): say it
+      box.classList.add("state-" + shown);
+      clear(box, el("b", {}, Hub.words(shown)),
+        shown === "paused" ? [" · ", el("span", {id: "paused"}, g.paused)] : null);
+      return;
+    }
+    if (!t) {
+      const status = r.status ? r.status(context()) : null;
+      clear(box, status || el("span", {}, "Playing…"));
+      return;
+    }
+    const mine = t.seat === state.seat;
+    if (mine) box.classList.add("mine");
+    clear(box, el("b", {class: "turn-who"}, mine ? "Your turn" : Hub.who(seatNames(), t.seat) + " to play"),
+      r.turnText && r.turnText(t, context()) ? el("span", {class: "small"}, r.turnText(t, context())) : null,
+      turnClock(mine ? "your time" : "time left"));
   }
 
   function renderResult() {
@@ -153,9 +182,31 @@ const GamePage = (() => {
           el("td", {}, (result.winners || []).includes(s.seat) ? "winner" : ""))))) : null);
   }
 
-  function renderLog() {
-    clear($("log"), state.log.slice(-200).map(line => el("div", {}, line)));
-    $("log").scrollTop = $("log").scrollHeight;
+  function describe(event) {
+    const r = renderer();
+    if (r.describe) {
+      try {
+        const text = r.describe(event, seatNames());
+        if (text) return text;
+      } catch (e) { /* fall back to the words every game shares */ }
+    }
+    return Hub.describeEvent(event, seatNames());
+  }
+
+  // The events panel: drawn whole from a snapshot, then one line per event.
+  function logLine(e) { return el("div", {class: "log-line kind-" + e.kind}, describe(e)); }
+
+  function renderLog(event) {
+    const log = $("log");
+    const stick = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+    if (event) {
+      log.append(logLine(event));
+      while (log.children.length > 300) log.firstChild.remove();
+    } else {
+      clear(log, state.events.slice(-300).map(logLine));
+    }
+    if (stick || !log.dataset.drawn) log.scrollTop = log.scrollHeight;
+    log.dataset.drawn = "1";
   }
 
   function render() {
@@ -163,12 +214,17 @@ const GamePage = (() => {
     if (!g) return;
     document.title = g.name + " · Gamehub";
     $("title").textContent = g.name;
-    clear($("subtitle"), g.type + (g.variant ? " · " + g.variant : "") + " · ",
-      el("span", {class: "state-" + g.state, id: "game-state"}, g.state), " · id ",
+    const badge = $("game-state");
+    const shown = Hub.shownState(g);
+    badge.textContent = shown;
+    badge.title = g.paused && shown === "paused" ? "paused: " + g.paused : "";
+    badge.className = "badge state state-" + shown;
+    clear($("subtitle"), g.type + (g.variant ? " · " + g.variant : "") + " · id ",
       el("span", {class: "gameid"}, g.id),
       g.frontends.includes("mnm") ? " (MNM Game-ID)" : "",
       state.seat !== null ? " · you are seat " + state.seat : " · watching");
     renderSeats();
+    renderWatchers();
     renderTurn();
     renderResult();
     const r = renderer();
@@ -181,47 +237,38 @@ const GamePage = (() => {
     const actions = (r.actions || GenericRenderer.actions)(ctx);
     $("actions-box").hidden = state.seat === null || g.state === "over";
     clear($("actions"), actions);
+    $("replay-nav").hidden = g.state !== "over";
   }
 
-  function describe(event) {
-    const d = event.data || {};
-    const r = renderer();
-    if (r.describe) {
-      const text = r.describe(event, seatNames());
-      if (text) return text;
-    }
-    if (d.line) return d.line;
-    if (d.text) return (d.seat !== undefined ? (seatNames()[d.seat] || "seat " + d.seat) + ": " : "") + d.text;
-    if (d.move !== undefined && d.seat !== undefined) return (seatNames()[d.seat] || "seat " + d.seat) + ": " + (typeof d.kind === "string" ? d.kind : event.kind) + " " + d.move;
-    if (event.kind === "turn") return "turn: " + (seatNames()[d.seat] || "seat " + d.seat);
-    if (event.kind === "over") return "game over: " + ((d.result && d.result.summary) || "");
-    const copy = Object.assign({}, d); delete copy.legal;
-    return event.kind + " " + JSON.stringify(copy);
-  }
-
-  function snapshot(data) {
+  function view(data) {
     state.game = data.game;
-    loadPluginScript(data.game.type);
     state.view = data.view;
     state.seat = data.seat;
     state.legal = data.legal || [];
-    if (state.legal.length && (!state.turn || state.turn.seat !== state.seat)) {
-      state.turn = Object.assign({}, state.turn || {}, {seat: state.seat});
-    }
+    setTurn(data.turn);
     render();
+  }
+
+  function snapshot(data) {
+    const r = window.GameRenderers[data.game.type];
+    state.events = data.events || [];
+    if (r && r.reset) r.reset(state.events, data.game);
+    chat.reset(data.chat);
+    view(data);
+    renderLog();
   }
 
   function gameEvent(event) {
     const r = renderer();
     if (r.event) r.event(event, state);
     if (event.kind === "turn") {
-      state.turn = event.data;
-      if (event.data.seat === state.seat) state.legal = event.data.legal || [];
-      else state.legal = [];
+      setTurn(event.data);
+      state.legal = event.data.seat === state.seat ? (event.data.legal || []) : [];
     }
-    if (event.kind === "over") { state.legal = []; state.turn = null; }
-    state.log.push(describe(event));
-    renderLog();
+    if (event.kind === "over") { state.legal = []; setTurn(null); }
+    state.events.push(event);
+    if (state.events.length > 1000) state.events.splice(0, state.events.length - 1000);
+    renderLog(event);
   }
 
   async function checkGone() {
@@ -232,17 +279,28 @@ const GamePage = (() => {
         state.gone = true;
         live.close();
         clear($("turn"), el("b", {}, "No game " + gameId + " on this hub (it ended and was removed, or the hub restarted). "),
-          el("a", {href: "/history"}, "History"), " · ", el("a", {href: "/"}, "Lobby"));
+          el("a", {href: "/history?game=" + encodeURIComponent(gameId)}, "Replay"), " · ", el("a", {href: "/"}, "Lobby"));
         Hub.error("game " + gameId + " is not on this hub");
       }
     }
   }
 
-  function start() {
-    Hub.nav("");
-    $("transcript-link").href = "/api/games/" + gameId + "/transcript";
+  async function start() {
+    chat = Hub.chatPanel("/api/games/" + encodeURIComponent(gameId) + "/chat", "Table chat");
+    $("chat-box").replaceWith(chat.panel);
+    chat.panel.id = "chat-box";
+    $("transcript-link").href = "/api/games/" + encodeURIComponent(gameId) + "/transcript";
+    $("replay-nav").href = "/history?game=" + encodeURIComponent(gameId);
+    await Hub.nav("");  // the session first: the stream then knows who watches
+    state.types = await GameScripts.typeInfo();
+    try {
+      const first = await Hub.request("GET", "/api/games/" + encodeURIComponent(gameId));
+      await GameScripts.load(first.type);  // before the first snapshot is drawn
+    } catch (e) {
+      if (e.status !== 404) Hub.error(e);
+    }
     live = Hub.stream("/api/games/" + encodeURIComponent(gameId) + "/events", {
-      snapshot, view: snapshot, game: gameEvent,
+      snapshot, view, game: gameEvent, chat: line => chat.add(line),
       removed: () => { live.close(); Hub.notify("This game was removed from the hub.", "error"); },
       "seat-lost": data => {
         if (!state.leaving) Hub.notify("You no longer sit at seat " + data.seat + "; watching now.", "error");
@@ -257,31 +315,5 @@ const GamePage = (() => {
   }
 
   document.addEventListener("DOMContentLoaded", start);
-  return {state, act, render};
+  return {state, act, render, reconnect: () => live.reopen()};
 })();
-
-// The generic renderer: the view as data, the legal actions as buttons.
-const GenericRenderer = {
-  board(ctx) {
-    return Hub.el("details", {open: true}, Hub.el("summary", {}, "Game state"),
-      Hub.el("pre", {class: "view"}, JSON.stringify(ctx.view, null, 1)));
-  },
-  actions(ctx) {
-    const {el} = Hub;
-    if (!ctx.legal.length) return [el("span", {class: "muted"}, ctx.seat === null ? "" : "Not your turn.")];
-    return ctx.legal.map(action => {
-      const textFields = Object.entries(action).filter(([, v]) => v === "");
-      if (textFields.length) {
-        const inputs = textFields.map(([k]) => el("input", {name: k, placeholder: k, maxlength: 200, class: "action-input"}));
-        const form = el("form", {class: "row action-form", onsubmit: ev => {
-          ev.preventDefault();
-          const chosen = Object.assign({}, action);
-          inputs.forEach(i => { chosen[i.name] = i.value; });
-          ctx.act(chosen);
-        }}, inputs, el("button", {type: "submit", class: "action"}, Object.keys(action).join(" ")));
-        return form;
-      }
-      return el("button", {class: "action", onclick: () => ctx.act(action)}, Hub.actionLabel(action));
-    });
-  },
-};

@@ -1,8 +1,12 @@
-// History: finished games, newest first; a game's transcript step by step.
+// History: finished games, newest first; a game's replay on its board, step by step.
 "use strict";
 (() => {
   const {el, clear} = Hub;
   const $ = id => document.getElementById(id);
+  const SPEEDS = [0.5, 1, 2, 4, 8];
+  //: kinds that are not steps of their own (they still change the board)
+  const QUIET = new Set(["turn", "state", "seat_open"]);
+  let player = null;
 
   async function load() {
     const q = new URLSearchParams();
@@ -11,7 +15,8 @@
     q.set("limit", "200");
     let games = [];
     try { games = await Hub.request("GET", "/api/history?" + q); } catch (e) { Hub.error(e); }
-    clear($("history").tBodies[0], games.map(g => el("tr", {dataset: {id: g.game_id}, onclick: () => replay(g)},
+    clear($("history").tBodies[0], games.map(g => el("tr", {dataset: {id: g.game_id}, tabindex: 0,
+        onclick: () => replay(g.game_id), onkeydown: ev => { if (ev.key === "Enter") replay(g.game_id); }},
       el("td", {class: "small", dataset: {label: "Finished"}}, Hub.time(g.finished)),
       el("td", {dataset: {label: "Type"}}, g.type), el("td", {dataset: {label: "Name"}}, g.name),
       el("td", {dataset: {label: "Players"}}, g.players.map(p => (p.winner ? "★ " : "") + p.name + (p.score !== null ? " (" + p.score + ")" : "")).join(", ")),
@@ -19,43 +24,89 @@
     $("none").hidden = games.length > 0;
   }
 
-  async function replay(g) {
+  // The replay player: the board as it was after each step, the events in words.
+  async function replay(gameId) {
     const box = $("replay");
     box.hidden = false;
-    let text = "";
-    try { text = await (await fetch("/api/games/" + g.game_id + "/transcript")).text(); }
-    catch (e) { Hub.error(e); return; }
-    const lines = text.split("\n").filter(Boolean);
-    let step = 0;
-    const shown = el("div", {class: "log", id: "replay-log"});
-    const counter = el("span", {class: "small"});
-    function show() {
-      clear(shown, lines.slice(0, step + 1).map((l, i) => el("div", {class: i === step ? "seat-me" : ""}, l)));
-      shown.scrollTop = shown.scrollHeight;
-      counter.textContent = "step " + (step + 1) + " of " + lines.length;
+    if (player) player.stop();
+    let data;
+    try { data = await Hub.request("GET", "/api/games/" + encodeURIComponent(gameId) + "/replay"); }
+    catch (e) { Hub.error(e, box); return; }
+    const game = data.game;
+    await GameScripts.load(game.type, data.script);
+    const r = window.GameRenderers[game.type] || {};
+    const names = game.seats.map(s => s.player || "seat " + s.seat);
+    const apply = r.replay && r.replay.apply;
+    // steps: the start, then one per event that says something (quiet ones fold in)
+    const steps = [{view: data.start, index: -1}];
+    let view = data.start;
+    data.events.forEach((event, i) => {
+      if (apply) { try { view = apply(view, event, names); } catch (e) { /* the words still tell */ } }
+      if (!QUIET.has(event.kind)) steps.push({view, index: i});
+      else steps[steps.length - 1].view = view;
+    });
+    const words = event => {
+      try { const t = r.describe && r.describe(event, names); if (t) return t; } catch (e) { /* shared words */ }
+      return Hub.describeEvent(event, names);
+    };
+    let at = 0, timer = null, speed = 1;
+    const boardBox = el("div", {class: "replay-board", id: "replay-board"});
+    const log = el("ol", {class: "log replay-log", id: "replay-log", tabindex: 0, "aria-label": "what happened"});
+    const counter = el("span", {class: "small", id: "replay-counter"});
+    const slider = el("input", {type: "range", min: 0, max: steps.length - 1, value: 0, id: "replay-slider",
+      "aria-label": "step", oninput: () => { stop(); show(Number(slider.value)); }});
+    const playButton = el("button", {id: "replay-play", onclick: () => timer ? stop() : play()}, "▶ play");
+    const speedSelect = el("select", {id: "replay-speed", "aria-label": "speed",
+      onchange: () => { speed = Number(speedSelect.value); if (timer) { stop(); play(); } }},
+      SPEEDS.map(x => el("option", {value: x, selected: x === 1}, x + "×")));
+    function show(n) {
+      at = Math.max(0, Math.min(steps.length - 1, n));
+      const step = steps[at];
+      const ctx = {game, view: step.view, seat: null, legal: [], turn: null, myTurn: false,
+        act: () => false, el, clear, names, clock: () => null};
+      const draw = r.replayBoard || (apply ? r.board : null);
+      try { clear(boardBox, draw ? draw(ctx) : el("p", {class: "muted"}, "This game draws no board for replays: the events tell what happened.")); }
+      catch (e) { clear(boardBox, el("p", {class: "muted"}, "cannot draw this step: " + e.message)); }
+      const shown = steps.slice(1, at + 1).map(s => data.events[s.index]);
+      clear(log, shown.map((e, i) => el("li", {class: i === shown.length - 1 ? "current" : ""}, words(e))));
+      log.scrollTop = log.scrollHeight;
+      counter.textContent = "step " + at + " of " + (steps.length - 1);
+      slider.value = String(at);
     }
-    const verify = g.result && (g.result.commitment || g.result.shuffle) ? el("p", {class: "small"},
-      "Shuffle commitment: ", el("code", {}, JSON.stringify(g.result.commitment || g.result.shuffle))) : null;
-    clear(box, el("h2", {}, "Replay: " + g.name + " (" + g.game_id + ")"),
-      el("p", {class: "small"}, g.summary || ""), verify,
-      el("div", {class: "row"},
-        el("button", {class: "secondary", id: "replay-first", onclick: () => { step = 0; show(); }}, "first"),
-        el("button", {class: "secondary", id: "replay-prev", onclick: () => { step = Math.max(0, step - 1); show(); }}, "◀ back"),
-        el("button", {id: "replay-next", onclick: () => { step = Math.min(lines.length - 1, step + 1); show(); }}, "step ▶"),
-        el("button", {class: "secondary", id: "replay-last", onclick: () => { step = lines.length - 1; show(); }}, "last"), counter),
-      shown, el("a", {href: "/api/games/" + g.game_id + "/transcript"}, "whole transcript"));
-    show();
-    box.scrollIntoView();
+    function play() {
+      if (at >= steps.length - 1) show(0);
+      playButton.textContent = "❚❚ pause";
+      timer = setInterval(() => { show(at + 1); if (at >= steps.length - 1) stop(); }, 1000 / speed);
+    }
+    function stop() { if (timer) clearInterval(timer); timer = null; playButton.textContent = "▶ play"; }
+    player = {stop};
+    const result = game.result;
+    clear(box, el("h2", {}, "Replay: " + game.name),
+      el("p", {class: "small"}, game.type + (game.variant ? " · " + game.variant : "") + " · " + names.join(", ") +
+        (result && result.summary ? " · " + result.summary : "") + (data.complete ? "" : " · (only the last events were kept)")),
+      el("div", {class: "row replay-controls"},
+        el("button", {class: "secondary", id: "replay-first", onclick: () => { stop(); show(0); }, "aria-label": "first step"}, "«"),
+        el("button", {class: "secondary", id: "replay-prev", onclick: () => { stop(); show(at - 1); }, "aria-label": "back"}, "◀ back"),
+        playButton,
+        el("button", {class: "secondary", id: "replay-next", onclick: () => { stop(); show(at + 1); }, "aria-label": "step"}, "step ▶"),
+        el("button", {class: "secondary", id: "replay-last", onclick: () => { stop(); show(steps.length - 1); }, "aria-label": "last step"}, "»"),
+        el("label", {class: "inline"}, "speed ", speedSelect), counter),
+      slider,
+      el("div", {class: "replay-layout"}, boardBox, log));
+    show(0);
+    box.scrollIntoView({block: "start"});
   }
 
   document.addEventListener("DOMContentLoaded", async () => {
-    Hub.nav("/history");
+    await Hub.nav("/history");
     try {
-      const types = (await Hub.request("GET", "/api/types")).types;
+      const types = await GameScripts.typeInfo();
       Hub.append($("f-type"), types.map(t => Hub.el("option", {value: t.name}, t.name)));
     } catch (e) { Hub.error(e); }
     $("filter").addEventListener("submit", ev => { ev.preventDefault(); load(); });
-    load();
+    await load();
+    const wanted = new URLSearchParams(location.search).get("game");
+    if (wanted) replay(wanted);
   });
 })();
 
@@ -133,12 +184,19 @@ document.addEventListener("DOMContentLoaded", async () => {
   });
   let hands = [];
   try { hands = await Hub.request("GET", "/api/hands?limit=50"); } catch (e) { Hub.error(e); }
-  clear($("hands").tBodies[0], hands.map(h => el("tr", {},
-    el("td", {class: "small"}, Hub.time(h.time)), el("td", {class: "small"}, h.hand_key || h.hand_id),
-    el("td", {class: "mono"}, h.board.map(Shuffle.text).join(" ")),
-    el("td", {}, h.players.map(p => (p.display || p.name) + (p.winnings && p.winnings !== "0" && p.winnings !== "0.00" ? " +" + p.winnings : "")).join(", ")),
-    el("td", {}, h.seed ? el("button", {class: "secondary", onclick: () => {
+  const SHOWN = 10;  // the newest first; the rest on request
+  const rows = hands.map((h, i) => el("tr", {hidden: i >= SHOWN},
+    el("td", {class: "small", dataset: {label: "Time"}}, Hub.time(h.time)), el("td", {class: "small mono", dataset: {label: "Hand"}}, h.hand_key || h.hand_id),
+    el("td", {class: "mono", dataset: {label: "Board"}}, h.board.map(Shuffle.text).join(" ")),
+    el("td", {dataset: {label: "Players"}}, h.players.map(p => (p.display || p.name) + (p.winnings && p.winnings !== "0" && p.winnings !== "0.00" ? " +" + p.winnings : "")).join(", ")),
+    el("td", {dataset: {label: "Shuffle"}}, h.seed ? el("button", {class: "secondary", onclick: () => {
       $("v-seed").value = h.seed; $("v-commitment").value = h.commitment || ""; $("verify").scrollIntoView();
-    }}, "verify") : "—"))));
+    }}, "verify") : "—")));
+  clear($("hands").tBodies[0], rows);
+  if (hands.length > SHOWN) {
+    const more = el("button", {class: "secondary", id: "more-hands", onclick: () => { rows.forEach(r => { r.hidden = false; }); more.remove(); }},
+      "Show all " + hands.length + " hands");
+    $("hands").parentElement.after(more);
+  }
   $("no-hands").hidden = hands.length > 0;
 });

@@ -1,10 +1,8 @@
-// The lobby: game types | sortable game list with filters | details and create form.
+// The lobby: game types | sortable game list with filters | details, create form, chat.
 "use strict";
 
 (() => {
   const {el, clear} = Hub;
-  // people need more time than the engines' defaults (made for network bots)
-  const DEFAULT_OPTIONS = {nmmorris: {move_time_ms: 120000}, kingdomino: {answer_seconds: 60}};
   const games = new Map();
   let types = [], selected = null, typeFilter = null, sort = {key: "created", dir: -1};
 
@@ -26,6 +24,11 @@
       !(hideOver && g.state === "over"));
   }
 
+  function stateBadge(g) {
+    const shown = Hub.shownState(g);
+    return el("span", {class: "badge state state-" + shown, title: shown === "paused" ? "paused: " + g.paused : null}, shown);
+  }
+
   function renderList() {
     const rows = visible().sort((a, b) => {
       const x = sortValue(a, sort.key), y = sortValue(b, sort.key);
@@ -34,12 +37,13 @@
     document.querySelectorAll("#games th.sortable").forEach(th =>
       th.setAttribute("aria-sort", th.dataset.key === sort.key ? (sort.dir > 0 ? "ascending" : "descending") : "none"));
     clear(document.querySelector("#games tbody"), rows.map(g =>
-      el("tr", {class: g.id === selected ? "selected" : "", dataset: {id: g.id},
-          onclick: () => select(g.id)},
-        el("td", {}, g.type), el("td", {}, g.name),
+      el("tr", {class: g.id === selected ? "selected" : "", dataset: {id: g.id}, tabindex: 0,
+          onclick: () => select(g.id), onkeydown: ev => { if (ev.key === "Enter") select(g.id); }},
+        el("td", {class: "col-type"}, g.type),
+        el("td", {class: "col-name"}, g.name, el("span", {class: "sub small muted"}, g.type)),
         el("td", {}, players(g) + "/" + g.seats.length),
-        el("td", {}, g.seats.map(s => s.player || s.kind).join(", ")),
-        el("td", {class: "state-" + g.state}, g.state),
+        el("td", {class: "small"}, g.seats.map(s => s.player || s.kind).join(", ")),
+        el("td", {class: "col-state"}, stateBadge(g)),
         el("td", {}, g.frontend), el("td", {}, g.observers),
         el("td", {class: "small"}, Hub.time(g.created)))));
     $("empty").hidden = rows.length > 0;
@@ -79,7 +83,7 @@
       if (p && p.bankroll !== undefined) return " · stack " + p.bankroll;
     }
     if (Array.isArray(view.scores) && view.scores[seat] !== undefined) return " · " + view.scores[seat] + " points";
-    if (Array.isArray(view.in_hand) && view.in_hand[seat] !== undefined) return " · " + view.in_hand[seat] + " in hand";
+    if (Array.isArray(view.in_hand) && view.in_hand[seat] !== undefined) return " · " + view.in_hand[seat] + " to place";
     return "";
   }
 
@@ -92,21 +96,26 @@
     const mnm = g.frontends.includes("mnm");
     const bots = (types.find(t => t.name === g.type) || {bots: []}).bots;
     const my = Hub.session && Hub.session.seats ? Hub.session.seats[g.id] : undefined;
+    const over = g.state === "over";
+    const link = over
+      ? [el("a", {class: "button", href: "/history?game=" + g.id, id: "open-replay"}, "Replay"),
+        el("a", {class: "button secondary", href: "/game/" + g.id, id: "open-game"}, "Result")]
+      : el("a", {class: "button", href: "/game/" + g.id, id: "open-game"}, my !== undefined ? "Play" : "Watch / play");
     clear(box,
       el("h2", {}, g.name),
-      el("p", {}, el("b", {}, g.type), g.variant ? " · " + g.variant : "", " · ",
-        el("span", {class: "state-" + g.state}, g.state), " · front end " + g.frontend),
+      el("p", {}, el("b", {}, g.type), g.variant ? " · " + g.variant : "", " · ", stateBadge(g),
+        g.paused && g.state !== "over" ? " (" + g.paused + ")" : "", " · front end " + g.frontend),
       el("p", {}, "Game id: ", el("span", {class: "gameid", id: "detail-id"}, g.id)),
       mnm ? el("p", {class: "small"}, "MNM clients: paste this Game-ID into your client",
         g.port ? " and connect to port " + g.port : "", ".") : null,
-      g.result ? el("p", {class: "result"}, g.result.summary || JSON.stringify(g.result)) : null,
+      g.result ? el("p", {class: "result"}, g.result.summary || "finished") : null,
       el("ul", {class: "seat-list"}, g.seats.map(s => el("li", {},
         "Seat " + s.seat + ": ", s.player ? el("b", {}, s.player) : el("i", {class: "muted"}, "free"),
         " (" + s.kind + (s.present === false ? ", left" : "") + ")", seatExtra(view, s.seat),
-        !s.player && g.state !== "over" && bots.length ? el("span", {}, " ",
+        !s.player && !over && bots.length ? el("span", {}, " ",
           el("button", {class: "secondary small", onclick: () => giveBot(g, s.seat, bots[0])}, "bot: " + bots[0])) : null))),
-      el("div", {class: "row"},
-        el("a", {class: "button", href: "/game/" + g.id, id: "open-game"}, my !== undefined ? "Play" : "Watch / play"),
+      (g.watchers || []).length ? el("p", {class: "small"}, "Watching: " + g.watchers.join(", ")) : null,
+      el("div", {class: "row"}, link,
         el("a", {href: "/api/games/" + g.id + "/transcript"}, "transcript")));
   }
 
@@ -115,8 +124,8 @@
       const answer = await Hub.write("POST", "/api/games/" + g.id + "/bots", {seat, bot});
       games.set(g.id, answer.game);
       renderList(); renderDetails();
-      Hub.ok("Seat " + seat + " is played by " + answer.player);
-    } catch (e) { Hub.error(e); }
+      Hub.ok("Seat " + seat + " is played by " + answer.player, $("details"));
+    } catch (e) { Hub.error(e, $("details")); }
   }
 
   // -- create form ---------------------------------------------------------------------
@@ -125,15 +134,69 @@
     typeChanged();
   }
 
+  // A guest may not sit where the chips come from an account: "me" is then not offered.
+  function maySit(t) { return !t.needs_account || (Hub.session && Hub.session.logged_in); }
+
   function typeChanged() {
     const t = types.find(x => x.name === $("c-type").value);
     if (!t) return;
-    $("c-summary").textContent = t.summary + " (" + t.min_seats + "–" + t.max_seats + " seats; front ends: " + t.frontends.join(", ") + ")";
+    $("c-summary").textContent = t.summary + " (" + t.min_seats + "–" + t.max_seats + " seats; front ends: " + t.frontends.join(", ") + ")" +
+      (maySit(t) ? "" : " Log in to sit at this table yourself: the chips come from your account.");
     clear($("c-variant"), t.variants.map(v => el("option", {value: v}, v)));
     $("c-variant-box").hidden = t.variants.length === 0;
     clear($("c-seats"));
-    for (let i = 0; i < t.default_seats; i++) addSeat(t, i === 0 ? "human" : (t.bots.length ? "bot:" + t.bots[0] : "open"));
-    $("c-options").value = JSON.stringify(DEFAULT_OPTIONS[t.name] || {});
+    const seats = Math.min(t.default_seats, Math.max(t.min_seats, 4));
+    for (let i = 0; i < seats; i++) addSeat(t, i === 0 && maySit(t) ? "human" : (t.bots.length ? "bot:" + t.bots[0] : "open"));
+    renderOptions(t);
+  }
+
+  function optionInput(o) {
+    const id = "c-opt-" + o.name;
+    const value = o.for_people !== null && o.for_people !== undefined ? o.for_people : o.default;
+    const attrs = {id, name: o.name, dataset: {kind: o.kind}};
+    let input;
+    if (o.kind === "bool") {
+      input = el("input", Object.assign(attrs, {type: "checkbox", checked: !!value}));
+    } else if (o.kind === "choice") {
+      input = el("select", attrs, o.choices.map(c => el("option", {value: c}, String(c))));
+      input.value = value;
+    } else {
+      const numeric = o.kind === "int" || o.kind === "number";
+      input = el("input", Object.assign(attrs, {
+        type: numeric ? "number" : "text", inputmode: o.kind === "decimal" ? "decimal" : null,
+        step: o.kind === "int" ? 1 : numeric ? "any" : null,
+        min: numeric && o.minimum !== null ? o.minimum : null, max: numeric && o.maximum !== null ? o.maximum : null,
+        value: value === null || value === undefined ? "" : String(value),
+        placeholder: value === null || value === undefined ? (o.help || "default") : null,
+        "aria-describedby": o.help ? id + "-help" : null}));
+    }
+    return el("div", {class: "option" + (o.kind === "bool" ? " option-bool" : "")},
+      el("label", {for: id}, o.label + (o.unit ? " (" + o.unit + ")" : "")), input,
+      o.help ? el("span", {class: "small muted", id: id + "-help"}, o.help) : null);
+  }
+
+  function renderOptions(t) {
+    const variant = $("c-variant").value;
+    const options = (t.options || []).filter(o => !o.variants.length || o.variants.includes(variant));
+    clear($("c-options"), options.length ? options.map(optionInput) : el("p", {class: "small muted"}, "This game has no options."));
+  }
+
+  // The options that differ from the game's defaults, as the game's kinds want them.
+  function chosenOptions(t) {
+    const out = {};
+    for (const o of t.options || []) {
+      const input = document.getElementById("c-opt-" + o.name);
+      if (!input) continue;
+      let value;
+      if (o.kind === "bool") value = input.checked;
+      else if (input.value.trim() === "") continue;
+      else if (o.kind === "int") value = parseInt(input.value, 10);
+      else if (o.kind === "number") value = Number(input.value);
+      else value = input.value.trim();
+      if (typeof value === "number" && !Number.isFinite(value)) throw new Error(o.label + ": not a number");
+      if (value !== o.default) out[o.name] = value;
+    }
+    return out;
   }
 
   function addSeat(t, value) {
@@ -141,7 +204,7 @@
     const i = rows.children.length;
     if (i >= t.max_seats) return;
     const select = el("select", {name: "seat" + i, "aria-label": "seat " + i},
-      el("option", {value: "human"}, "me (web player)"),
+      el("option", {value: "human", disabled: !maySit(t)}, maySit(t) ? "me (web player)" : "me (log in first)"),
       el("option", {value: "open"}, "open (anyone)"),
       t.bots.map(b => el("option", {value: "bot:" + b}, "bot: " + b)));
     select.value = value;
@@ -150,45 +213,50 @@
 
   async function create(ev) {
     ev.preventDefault();
+    const host = $("create-box");
     const t = types.find(x => x.name === $("c-type").value);
-    if (!t) { Hub.error("choose a game type"); return; }
+    if (!t) { Hub.error("choose a game type", host); return; }
     let options;
-    try { options = JSON.parse($("c-options").value || "{}"); }
-    catch (e) { Hub.error("options: not valid JSON (" + e.message + ")"); return; }
+    try { options = chosenOptions(t); } catch (e) { Hub.error(e, host); return; }
     const seats = [...$("c-seats").querySelectorAll("select")].map(s => s.value);
     const mine = seats.indexOf("human");
-    if (mine >= 0 && t.needs_account) {
-      const session = await Hub.getSession();
-      if (!session.logged_in) {
-        Hub.error("log in to sit at a " + t.name + " table: the chips come from your account (or make seat " + mine + " open)");
-        return;
-      }
+    if (mine >= 0 && !maySit(t)) {
+      Hub.error("log in to sit at a " + t.name + " table: the chips come from your account (or make seat " + mine + " open)", host);
+      return;
     }
     const body = {type: t.name, name: $("c-name").value.trim() || null,
       variant: t.variants.length ? $("c-variant").value : null, seats, options};
+    if (mine >= 0) body.sit = mine;  // the creator sits down before the bots start
     $("c-submit").disabled = true;
     try {
       const g = await Hub.write("POST", "/api/games", body);
       games.set(g.id, g);
       select(g.id);
-      Hub.ok("Created " + g.name + " (" + g.id + ")");
-      if (mine >= 0) {
-        await Hub.write("POST", "/api/games/" + g.id + "/seats", {seat: mine});
-        location.href = "/game/" + g.id;
-      }
-    } catch (e) { Hub.error(e); }
+      if (mine >= 0) { location.href = "/game/" + g.id; return; }
+      Hub.ok("Created " + g.name + " (" + g.id + ")", host);
+    } catch (e) { Hub.error(e, host); }
     finally { $("c-submit").disabled = false; }
   }
 
+  // The type a newcomer's first Create uses: one a guest can play against a bot.
+  function defaultType() {
+    const playable = types.filter(t => maySit(t) && t.bots.length);
+    return (playable.find(t => t.name === "nmmorris") || playable[0] || types[0] || {}).name;
+  }
+
   async function start() {
-    Hub.nav("/");
+    const chat = Hub.chatPanel("/api/chat", "Lobby chat");
+    $("chat-box").replaceWith(chat.panel);
+    chat.panel.id = "chat-box";
+    await Hub.nav("/");
     try {
       const answer = await Hub.request("GET", "/api/types");
       types = answer.types;
     } catch (e) { Hub.error(e); }
     clear($("c-type"), types.map(t => el("option", {value: t.name}, t.name)));
-    if (types.length) typeChanged();
+    if (types.length) chooseType(defaultType());
     $("c-type").addEventListener("change", typeChanged);
+    $("c-variant").addEventListener("change", () => { const t = types.find(x => x.name === $("c-type").value); if (t) renderOptions(t); });
     $("c-add-seat").addEventListener("click", () => {
       const t = types.find(x => x.name === $("c-type").value); if (t) addSeat(t, "open"); });
     $("c-remove-seat").addEventListener("click", () => {
@@ -196,14 +264,16 @@
       if (t && rows.children.length > t.min_seats) rows.lastChild.remove(); });
     $("create").addEventListener("submit", create);
     for (const id of ["hide-empty", "hide-full", "hide-over"]) $(id).addEventListener("change", renderList);
-    document.querySelectorAll("#games th.sortable").forEach(th => th.addEventListener("click", () => {
-      sort = {key: th.dataset.key, dir: sort.key === th.dataset.key ? -sort.dir : 1};
-      renderList();
-    }));
+    document.querySelectorAll("#games th.sortable").forEach(th => {
+      const resort = () => { sort = {key: th.dataset.key, dir: sort.key === th.dataset.key ? -sort.dir : 1}; renderList(); };
+      th.addEventListener("click", resort);
+      th.addEventListener("keydown", ev => { if (ev.key === "Enter") resort(); });
+    });
     Hub.stream("/api/lobby/events", {
-      snapshot: data => { games.clear(); for (const g of data.games) games.set(g.id, g); renderList(); renderDetails(); },
+      snapshot: data => { games.clear(); for (const g of data.games) games.set(g.id, g); chat.reset(data.chat); renderList(); renderDetails(); },
       game: g => { games.set(g.id, g); renderList(); if (g.id === selected) { renderDetails(); loadDetailView(g.id); } },
       removed: data => { games.delete(data.id); renderList(); if (data.id === selected) renderDetails(); },
+      chat: line => chat.add(line),
     }, status => { $("live").textContent = status; $("live").className = "small status-" + status; });
   }
 

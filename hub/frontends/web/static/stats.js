@@ -5,9 +5,12 @@
   const $ = id => document.getElementById(id);
   const COLOURS = ["#1f6f50", "#c0392b", "#2c6fbb", "#b8860b", "#8e44ad", "#16a085", "#d35400", "#555"];
 
+  // Drawn at the width of its box (1 unit = 1 CSS pixel), so the text stays readable on
+  // a phone; drawn again when the width changes.
   function plot(series) {
     const names = Object.keys(series);
-    const W = 640, H = 260, L = 40, B = 24, T = 10, R = 10;
+    const W = Math.max(260, Math.round($("plot").clientWidth || 640)), H = W < 500 ? 220 : 260;
+    const L = 44, B = 26, T = 12, R = 12;
     const points = names.flatMap(n => series[n]);
     if (!points.length) return [el("p", {class: "muted", id: "no-stats"}, "No finished games yet.")];
     const xs = points.map(p => p[0]), ys = points.map(p => p[1]).concat([0]);
@@ -20,7 +23,7 @@
       el("text", {x: 2, y: sy(y1) + 4}, String(Math.round(y1 * 10) / 10)),
       el("text", {x: 2, y: sy(y0) + 4}, String(Math.round(y0 * 10) / 10)),
       el("text", {x: L, y: H - 6}, new Date(x0 * 1000).toLocaleTimeString()),
-      el("text", {x: W - R - 70, y: H - 6}, new Date(x1 * 1000).toLocaleTimeString()));
+      el("text", {x: W - R, y: H - 6, "text-anchor": "end"}, new Date(x1 * 1000).toLocaleTimeString()));
     names.forEach((n, i) => {
       const c = COLOURS[i % COLOURS.length];
       const pts = series[n].map(p => sx(p[0]).toFixed(1) + "," + sy(p[1]).toFixed(1));
@@ -36,16 +39,27 @@
     const q = $("f-type").value ? "?type=" + encodeURIComponent($("f-type").value) : "";
     let stats = {leaderboard: [], series: {}};
     try { stats = await Hub.request("GET", "/api/stats" + q); } catch (e) { Hub.error(e); }
-    const [svg, legend] = plot(stats.series);
-    clear($("plot"), svg);
-    clear($("legend"), legend || []);
+    last = stats;
+    draw();
     clear(document.querySelector("#leaders tbody"), stats.leaderboard.map((r, i) => el("tr", {},
-      el("td", {}, i + 1), el("td", {}, r.name), el("td", {}, r.kind || ""), el("td", {}, r.games),
-      el("td", {}, r.wins), el("td", {}, Math.round(r.win_rate * 100) + "%"), el("td", {}, Math.round(r.score * 100) / 100))));
+      el("td", {dataset: {label: "#"}}, i + 1), el("td", {dataset: {label: "Player"}}, r.name),
+      el("td", {dataset: {label: "Kind"}}, r.kind || ""), el("td", {dataset: {label: "Games"}}, r.games),
+      el("td", {dataset: {label: "Wins"}}, r.wins), el("td", {dataset: {label: "Win rate"}}, Math.round(r.win_rate * 100) + "%"),
+      el("td", {dataset: {label: "Score"}}, Math.round(r.score * 100) / 100))));
   }
 
+  let last = null, drawnWidth = 0;
+  function draw() {
+    if (!last) return;
+    drawnWidth = $("plot").clientWidth;
+    const [svg, legend] = plot(last.series);
+    clear($("plot"), svg);
+    clear($("legend"), legend || []);
+  }
+  window.addEventListener("resize", () => { if ($("plot").clientWidth !== drawnWidth) draw(); });
+
   document.addEventListener("DOMContentLoaded", async () => {
-    Hub.nav("/stats");
+    await Hub.nav("/stats");
     try {
       const types = (await Hub.request("GET", "/api/types")).types;
       Hub.append($("f-type"), types.map(t => el("option", {value: t.name}, t.name)));

@@ -1,0 +1,66 @@
+// Game page scripts: loading a game type's renderer (its factory's IWebView.script,
+// served at /plugin-scripts/<type>.js) and the generic renderer for games without one.
+// Used by the game page and by replays on the history page.
+"use strict";
+
+window.GameRenderers = window.GameRenderers || {};
+
+// Loads a game type's page script once; resolves when it ran (or there is none).
+const GameScripts = (() => {
+  const loading = {};
+  let types = null;
+  async function typeInfo() {
+    if (!types) {
+      try { types = (await Hub.request("GET", "/api/types")).types; } catch (e) { types = []; }
+    }
+    return types;
+  }
+  function load(type, url) {
+    if (window.GameRenderers[type]) return Promise.resolve(true);
+    if (!loading[type]) {
+      loading[type] = (async () => {
+        if (url === undefined) {
+          const t = (await typeInfo()).find(x => x.name === type);
+          url = t ? t.script : null;
+        }
+        if (!url) return false;
+        return new Promise(resolve => {
+          const tag = document.createElement("script");
+          tag.src = url;
+          tag.addEventListener("load", () => resolve(true));
+          tag.addEventListener("error", () => { Hub.error("the page script of " + type + " did not load"); resolve(false); });
+          document.head.append(tag);
+        });
+      })();
+    }
+    return loading[type];
+  }
+  return {load, typeInfo};
+})();
+
+// The generic renderer: the view in words, the legal actions as buttons.
+const GenericRenderer = {
+  board(ctx) {
+    const {el} = Hub;
+    const rows = Object.entries(ctx.view || {}).filter(([, v]) => Hub.valueWords(v) !== null);
+    return el("dl", {class: "view-words"}, rows.map(([k, v]) => [el("dt", {}, Hub.words(k)), el("dd", {}, Hub.valueWords(v))]));
+  },
+  actions(ctx) {
+    const {el} = Hub;
+    if (!ctx.legal.length) return [el("span", {class: "muted"}, ctx.seat === null ? "" : "Not your turn.")];
+    return ctx.legal.map(action => {
+      const textFields = Object.entries(action).filter(([, v]) => v === "");
+      if (textFields.length) {
+        const inputs = textFields.map(([k]) => el("input", {name: k, placeholder: Hub.words(k), maxlength: 200,
+          class: "action-input", "aria-label": Hub.words(k)}));
+        return el("form", {class: "row action-form", onsubmit: ev => {
+          ev.preventDefault();
+          const chosen = Object.assign({}, action);
+          inputs.forEach(i => { chosen[i.name] = i.value; });
+          ctx.act(chosen);
+        }}, inputs, el("button", {type: "submit", class: "action"}, Object.keys(action).map(Hub.words).join(" ")));
+      }
+      return el("button", {class: "action", onclick: () => ctx.act(action)}, Hub.actionLabel(action));
+    });
+  },
+};
