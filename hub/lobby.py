@@ -473,10 +473,13 @@ class GameInstance:
             return None
         return {**turn, **self.turn_clock()}
 
-    def replay(self) -> dict[str, Any]:
+    def replay(self) -> dict[str, Any] | None:
         """What a replay shows: the game, its public view before the first event, every
         public event (``at``: ms after creation) and, when over, the result.
-        ``complete`` is false when the oldest events were dropped (the log is bounded)."""
+        ``complete`` is false when the oldest events were dropped (the log is bounded).
+        ``None`` once the game is retired (its log is gone; the store keeps its replay)."""
+        if self.retired:
+            return None
         game = self.to_json()
         return {
             "game": game,
@@ -735,8 +738,10 @@ class GameInstance:
         return isinstance(self.engine, FinishedEngine)
 
     def retire(self) -> None:
-        """Keep only a summary of a finished game: its engine, bots and hub services go
-        (observers still following it keep reading its final views)."""
+        """Keep only a summary of a finished game: its engine, bots, hub services and
+        event log go (observers still following it keep reading its final views; its
+        replay went to the store at game over).  The lobby retires a chip table only
+        once the table money has settled everything of it (:meth:`Lobby._retire`)."""
         if self.retired or self.state != OVER:
             return
         summary = FinishedEngine.of(self.engine, len(self.seats))
@@ -746,6 +751,10 @@ class GameInstance:
         self._services.clear()
         self.engine.stop()
         self.engine = summary
+        self.chips = None
+        self._log.clear()
+        self._turn = None
+        self.start_view = None
 
     def to_json(self, detail: bool = False) -> dict[str, Any]:
         """The game as the JSON API shows it; ``detail`` adds the public view."""
@@ -998,6 +1007,12 @@ class Lobby:
     def _retire(self, game_id: str) -> None:
         game = self._games.get(game_id)
         if game is None:
+            return
+        money = self.money
+        if game.chips is not None and money is not None and money.busy(game_id):
+            # a hand or the table's chips still wait for the ledger, and settling a hand
+            # needs the engine: retire once the table money is done with the table
+            money.idle(game_id).addCallback(lambda _: self._retire(game_id))
             return
         try:
             game.retire()

@@ -329,7 +329,8 @@ class HubService(MultiService, Seating):
             summary=result.get("summary"),
             result=result,
         )
-        d.addCallback(lambda _: self.store.record_replay(game.id, replay))
+        if replay is not None:
+            d.addCallback(lambda _: self.store.record_replay(game.id, replay))
 
         def unavailable(failure: Any) -> None:
             failure.trap(StoreUnavailable)

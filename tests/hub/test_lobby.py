@@ -285,8 +285,12 @@ def test_a_retired_game_keeps_only_a_summary(clock, tmp_path):
     lobby = Lobby(registry, clock, transcripts=Transcripts(tmp_path, clock), retire_after=5)
     game = _finish(lobby)
     view, result, listed = game.view(None), game.result(), game.to_json(detail=True)
+    assert game.events_for(None) and game.replay()["events"]
     clock.advance(5)
     assert game.retired
+    # the event log goes with the engine: a finished game's record is bounded
+    assert game.events_for(None) == [] and game.events_for(0, "alice") == []
+    assert game.replay() is None and game.current_turn() is None
     assert game.view(None) == view and game.result() == result
     assert game.to_json(detail=True) == listed
     assert game.legal_actions(0) == []

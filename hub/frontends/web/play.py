@@ -257,17 +257,20 @@ class WebGames(WebResource, Games):
         return super().json_GET(request)
 
     def _replay(self, game_id: str) -> Any:
-        """A game's replay: from the lobby while it is listed, else from the store."""
+        """A game's replay (public events only): from the lobby while it is listed and
+        not retired, else from the store."""
         try:
             game = self.hub.lobby.get(game_id)
         except GameError:
             game = None
-        if game is not None:
-            replay = game.replay()
+        replay = None if game is None else game.replay()
+        if replay is not None:
             replay["script"] = script_url(game.factory)
             return 200, _json_safe(replay)
         store = self.hub.store
         if store is None:
+            if game is not None:  # retired: only a summary of it is kept
+                raise GameError(f"the replay of game {game_id[:40]!r} is no longer kept", 404)
             raise GameError(f"no game with id {game_id[:40]!r}", 404)
 
         def found(replay: Any) -> Any:
