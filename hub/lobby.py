@@ -422,6 +422,8 @@ class GameInstance:
         data = event.data
         if event.kind == TURN:
             data = {k: v for k, v in data.items() if k != "legal"}
+        if event.kind == TURN and event.seats is None:
+            # only a public turn is everyone's business (current_turn goes to watchers)
             left = data.get("timeleft_ms")
             deadline = None
             if isinstance(left, int | float) and not isinstance(left, bool):

@@ -378,3 +378,17 @@ def test_creation_may_hold_the_bots_until_the_creator_sits(lobby):
     game.seat_bots()
     game.seat_bots()  # once only
     assert game.seats[1].player == "hello-bot" and game.state == "running"
+
+
+def test_a_private_turn_is_logged_for_its_seat_but_is_nobody_elses_current_turn(lobby):
+    from hub.model import GameEvent
+
+    game = lobby.create_game("hello", seats=["open", "open"])
+    game.take_seat("ann", 0)
+    game.take_seat("bob", 1)
+    public = game.current_turn()
+    game._emit(GameEvent("turn", {"seat": 0, "secret": "pick a card", "timeleft_ms": 9}, {0}))
+    assert game.current_turn() == public  # what every viewer gets did not change
+    assert "secret" not in str(game.turn_clock())
+    assert [e.data.get("secret") for e in game.events_for(0, "ann") if e.seats] == ["pick a card"]
+    assert all(e.seats is None for e in game.events_for(None))
