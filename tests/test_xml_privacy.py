@@ -14,10 +14,14 @@ PASSWORDS = ["it's-Secret-42", 'say "cheese" & <go>', "a'b\"c&d<e>f"]
 
 @pytest.fixture
 def frontend(tmp_path):
-    """An XML front end (``frontend.hub``: a hub of real parts on a fake clock)."""
+    """An XML front end (``frontend.hub``: a hub of real parts on a fake clock),
+    started: it follows the lobby and the chat."""
     from hub.frontends.xml.server import XMLFrontend
 
-    return XMLFrontend(FakeHub(tmp_path))
+    started = XMLFrontend(FakeHub(tmp_path))
+    started.doStart()
+    yield started
+    started.doStop()
 
 
 def _attr(text: str) -> str:
@@ -70,9 +74,17 @@ def test_session_ids_are_hidden_in_transcripts(frontend, tmp_path):
     login(a, "ann")
     game = hub.lobby.create_game("hello", seats=["open", "open"])
     a.read()  # the lobby update
-    r, _ = a.one(f'<game gameid="{frontend.wire_id(game)}"><join/></game>')
+    wid = frontend.wire_id(game)
+    r, _ = a.one(f'<game gameid="{wid}"><join/></game>')
     game_sid = r.get("sessionid")
+    # chat lines, in the lobby and at the table, are sent with the session's id too
+    r, _ = a.one('<game gameid="0"><chat sender="x"><message>hi lobby</message></chat></game>')
+    assert outcome(r)[0], outcome(r)
+    r, _ = a.one(f'<game gameid="{wid}"><chat sender="x"><message>hi table</message></chat></game>', int(game_sid))  # fmt: skip
+    assert outcome(r)[0], outcome(r)
+    a.read()
     written = _everything_written(hub, tmp_path)
+    assert b"hi lobby" in written and b"hi table" in written
     assert str(a.sid).encode() not in written and game_sid.encode() not in written
     assert b'sessionid="*"' in written
 

@@ -828,7 +828,7 @@ class XMLFrontend(protocol.ServerFactory):
                 if conn.lobby_session and not conn.closing:
                     doc = codec.build_chat(0, line.sender, line.text, conn.lobby_session, line.type)
                     data = codec.encode(doc)
-                    self.record(conn, "out", data)
+                    self.record(conn, "out", codec.outgoing_record(data))
                     conn.send_update(data)
             return
         for session in list(self.sessions.values()):
