@@ -57,6 +57,8 @@ TYPES: dict[str, type] = {
     "web_max_connections": int,
     "web_allowed_hosts": str,
     "web_history_limit": int,
+    "web_chat_rate": float,
+    "web_chat_burst": float,
     # XML
     "server_name": str,
     "xml_max_frame": int,

@@ -30,6 +30,10 @@ def hub(tmp_path_factory):
         "create_burst=5",
         "--set",
         "create_rate=0.01",
+        "--set",
+        "web_chat_burst=5",
+        "--set",
+        "web_chat_rate=0.01",
     ]
     running.spool = tmp / "spool"
     with running:
@@ -236,6 +240,44 @@ def test_game_creation_is_rate_limited_per_address_and_per_account(hub):
     cookie, csrf = _log_in(hub, "127.0.0.5", "creator")
     statuses = [_post_game(hub, f"127.0.0.{6 + n}", cookie, csrf) for n in range(7)]
     assert statuses[:5] == [201] * 5 and statuses[5:] == [429, 429]  # the same account
+
+
+def _guest_says(hub, source: str, text: str, path: str = "/api/chat") -> int:
+    """A new guest session from ``source`` says ``text``; the answer's status."""
+    conn = http.client.HTTPConnection(
+        "127.0.0.1", hub.ports["web"], timeout=15, source_address=(source, 0)
+    )
+    conn.request("GET", "/api/session")
+    response = conn.getresponse()
+    csrf = json.loads(response.read())["csrf"]
+    cookie = response.getheader("Set-Cookie").split(";")[0]
+    headers = {"Cookie": cookie, "X-CSRF-Token": csrf, "Content-Type": "application/json"}
+    conn.request("POST", path, json.dumps({"text": text}), headers)
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    return response.status
+
+
+def test_chat_is_rate_limited_per_address_whatever_the_guest_names(hub):
+    """Each guest session has a name of its own (and the chat service's limit per
+    speaker); one address still says at most web_chat_burst lines, table or lobby."""
+    assert _post_game(hub, "127.0.0.22") == 201
+    game_id = hub.get_json("/api/games")[0]["id"]
+    statuses = [_guest_says(hub, "127.0.0.20", f"flood {n}") for n in range(4)]
+    statuses += [_guest_says(hub, "127.0.0.20", f"flood {n}", f"/api/games/{game_id}/chat")
+                 for n in range(4, 7)]  # fmt: skip
+    assert statuses == [200] * 5 + [429, 429]
+    assert _guest_says(hub, "127.0.0.21", "another address") == 200
+    conn = http.client.HTTPConnection("127.0.0.1", hub.ports["web"], timeout=15)
+    conn.request("GET", "/api/lobby/events", headers={"Accept": "text/event-stream"})
+    response = conn.getresponse()
+    snapshot = b""
+    while b"event: snapshot" not in snapshot or not snapshot.endswith(b"\n\n"):
+        snapshot += response.read1(65536)
+    conn.close()
+    said = [t for t in (f"flood {n}" for n in range(7)) if t.encode() in snapshot]
+    assert said == [f"flood {n}" for n in range(4)] and b"another address" in snapshot
 
 
 def test_connections_over_the_per_address_cap_get_503(tmp_path):

@@ -216,6 +216,7 @@ def test_game_stream_snapshot_events_and_observer_removed_on_drop(hub):
     assert status == 200
     watcher.read_until(b"Hello from")
     mine.read_until(b"Hello from")
+    assert browser.call("POST", f"/api/games/{gid}/chat", {"text": "my own line"})[0] == 200
     # while the game runs, only its players read (their own lines) and admins
     status, refused, _ = hub.request("GET", f"/api/games/{gid}/transcript")
     assert status == 403 and b"players and admins" in refused
@@ -225,6 +226,7 @@ def test_game_stream_snapshot_events_and_observer_removed_on_drop(hub):
     assert status == 200
     assert f'web:{me}~!{me} out {{"kind":"hello"' in transcript  # the seated stream is recorded
     assert transcript.count('out {"kind":"hello"') == 1  # the spectator's is not
+    assert f"web:{me}~!{me} in  chat my own line" in transcript  # chat lines are theirs too
     assert "game created" not in transcript  # the player reads only their own lines
     kinds = [data["kind"] for event, data in watcher.events() if event == "game"]
     assert "seated" in kinds and "turn" in kinds and "hello" in kinds

@@ -15,7 +15,7 @@ from twisted.web.server import NOT_DONE_YET
 
 from hub.chat import LOBBY
 from hub.interfaces import IGameOptions
-from hub.limits import creation_limits
+from hub.limits import Buckets, creation_limits
 from hub.model import OVER, GameError
 from hub.money import plays_for_chips
 from hub.transcript import owner_token
@@ -56,6 +56,11 @@ class WebFrontend:
         self.finished: list[dict[str, Any]] = []
         self.history_limit = int(hub.options.get("web_history_limit", self.HISTORY_LIMIT))
         self.create_limits = creation_limits(hub.options, clock)
+        self.chat_limits = Buckets(
+            clock,
+            float(hub.options.get("web_chat_rate", 5)),
+            float(hub.options.get("web_chat_burst", 50)),
+        )
         hub.lobby.on_game_over(self._game_over)
 
     def refuse_stream(self, request: Any) -> bytes | None:
@@ -80,10 +85,17 @@ class WebFrontend:
         """
         address = str(getattr(request.getClientAddress(), "host", ""))
         keys = [f"address:{address}"] + ([f"account:{account.lower()}"] if account else [])
-        if not self.create_limits.allow(*keys):
-            wait = max(self.create_limits.wait(k) for k in keys)
-            request.setHeader(b"retry-after", str(int(wait) + 1).encode())
-            raise GameError(f"too many games created; try again in {int(wait) + 1} s", 429)
+        _limit(request, self.create_limits, keys, "too many games created")
+
+    def may_chat(self, request: Any) -> None:
+        """Count one chat line from this client's address (each speaker has the chat
+        service's own limit too; this one holds for the many guest names one address
+        can take).
+
+        :raises hub.model.GameError: 429 over ``web_chat_rate``/``web_chat_burst``.
+        """
+        address = str(getattr(request.getClientAddress(), "host", ""))
+        _limit(request, self.chat_limits, [f"address:{address}"], "too many chat lines")
 
     def stop(self) -> None:
         """Close every stream (the front end stops)."""
@@ -164,6 +176,14 @@ class WebFrontend:
             },
         )
         del self.finished[self.history_limit :]
+
+
+def _limit(request: Any, buckets: Buckets, keys: list[str], what: str) -> None:
+    """Take a token of each of ``keys``, or refuse with 429 and ``Retry-After``."""
+    if not buckets.allow(*keys):
+        wait = int(max(buckets.wait(k) for k in keys)) + 1
+        request.setHeader(b"retry-after", str(wait).encode())
+        raise GameError(f"{what}; try again in {wait} s", 429)
 
 
 def needs_account(game: Any) -> bool:
@@ -440,9 +460,12 @@ class WebGames(WebResource, Games):
     def _chat(self, request: Any, game: Any) -> Any:
         session = self.session_for_write(request)
         assert session is not None
+        self.web.may_chat(request)
         line = say(self.hub, game.id, session, self._body(request))
         if game.transcript is not None:  # as the XML front end records its chat frames
-            game.transcript.record(f"web:{session.name}", "in", f"chat {line['text']}")
+            game.transcript.record(
+                f"web:{session.name}", "in", f"chat {line['text']}", owner=session.owner
+            )
         return 200, line
 
     def _add_bot(self, request: Any, game: Any) -> Any:
@@ -476,6 +499,7 @@ class LobbyChat(WebResource):
         """Say it (any session: guests are marked as such)."""
         session = self.session_for_write(request)
         assert session is not None
+        self.web.may_chat(request)
         body = read_json(request)
         if not isinstance(body, dict):
             raise GameError('the body must be {"text": "..."}', 400)
