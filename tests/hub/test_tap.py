@@ -115,9 +115,29 @@ def test_boolean_settings_take_true_false_yes_no_1_0(text, value):
     assert parse("--set", f"api_require_token={text}")["settings"]["api_require_token"] is value
 
 
+def test_every_documented_setting_has_a_type():
+    """docs/settings.md's table lists the hub's settings; each must be declared in
+    hub.settings, or a bad value of it would reach the hub unchecked."""
+    import re
+    from pathlib import Path
+
+    from hub.settings import TYPES
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "settings.md").read_text()
+    table = docs.split("| setting | default | meaning |", 1)[1].split("\n\n", 1)[0]
+    listed = {
+        name for row in table.splitlines()[2:] for name in re.findall(r"`(\w+)`", row.split("|")[1])
+    }
+    assert {"chat_rate", "game_event_log", "money_stop_timeout", "web_chat_rate"} <= listed
+    assert sorted(listed - set(TYPES)) == []
+
+
 @pytest.mark.parametrize(
     "setting",
     [
+        "chat_rate=many",
+        "game_event_log=-5",
+        "money_retry_first=soon",
         "api_require_token=off",
         "api_require_token=",
         "api_require_token=2",
