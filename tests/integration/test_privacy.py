@@ -209,12 +209,30 @@ def test_hole_cards_stay_private_on_every_route(hub):
         f"/api/hands?game={game_id}",
         "/api/history",
         "/api/stats",
+        f"/api/games/{game_id}/replay",
+        "/api/health",
     ):
         status, raw = anonymous.call("GET", path)
         assert status == 200, path
         texts.append(raw.decode())
     hands = json.loads(texts[2])
     assert hands and all(h["seed"] is None and h["seed_withheld"] for h in hands)
+    replay = json.loads(texts[5])
+    handovers = [e["data"] for e in replay["events"] if e["kind"] == "handover"]
+    assert len(handovers) >= 3 and all(h["seed"] is None for h in handovers)
+    assert "hole" not in {e["kind"] for e in replay["events"]}
+    # a page opened late gets the game's events so far: the public ones only
+    late = http.client.HTTPConnection("127.0.0.1", hub.ports["web"], timeout=15)
+    late.request("GET", f"/api/games/{game_id}/events")
+    response = late.getresponse()
+    opened = b""
+    while b"event: snapshot" not in opened or not opened.endswith(b"\n\n"):
+        opened += response.read1(65536)
+    late.close()
+    snapshot = json.loads(opened.split(b"event: snapshot\ndata: ", 1)[1].split(b"\n", 1)[0])
+    kinds = {e["kind"] for e in snapshot["events"]}
+    assert {"hand", "handover"} <= kinds and "hole" not in kinds
+    texts.append(opened.decode())
     status, raw = anonymous.call("GET", f"/api/games/{game_id}/transcript")
     assert status == 403
     spectator.settimeout(2)
@@ -254,6 +272,8 @@ def test_hole_cards_stay_private_on_every_route(hub):
     after = raw.decode()
     assert "texasmessage" in after and "#0 out" not in after and "#1 out" not in after
     assert private(after) == []
+    status, raw = anonymous.call("GET", f"/api/games/{game_id}/replay")
+    assert status == 200 and private(raw.decode()) == []
     status, raw = web_ann.call("GET", f"/api/games/{game_id}/transcript")
     assert _leaks(raw.decode(), 0, ann_holes) and private(raw.decode(), but=0) == []
     status, raw, _ = hub.request("GET", f"/api/games/{game_id}/transcript", admin=True)
