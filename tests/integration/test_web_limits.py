@@ -212,7 +212,9 @@ def _post_game(hub, source: str, cookie: str | None = None, csrf: str | None = N
     return response.status
 
 
-def _log_in(hub, source: str, name: str) -> tuple[str, str]:
+def _guest(hub, source: str) -> tuple[http.client.HTTPConnection, dict[str, str]]:
+    """A connection from ``source`` with a new guest session; the headers of its
+    writes (cookie, CSRF token)."""
     conn = http.client.HTTPConnection(
         "127.0.0.1", hub.ports["web"], timeout=15, source_address=(source, 0)
     )
@@ -220,12 +222,13 @@ def _log_in(hub, source: str, name: str) -> tuple[str, str]:
     response = conn.getresponse()
     csrf = json.loads(response.read())["csrf"]
     cookie = response.getheader("Set-Cookie").split(";")[0]
-    conn.request(
-        "POST",
-        "/api/accounts",
-        json.dumps({"name": name, "password": "pw-creator-1"}),
-        {"Cookie": cookie, "X-CSRF-Token": csrf, "Content-Type": "application/json"},
-    )
+    return conn, {"Cookie": cookie, "X-CSRF-Token": csrf, "Content-Type": "application/json"}
+
+
+def _log_in(hub, source: str, name: str) -> tuple[str, str]:
+    conn, headers = _guest(hub, source)
+    body = json.dumps({"name": name, "password": "pw-creator-1"})
+    conn.request("POST", "/api/accounts", body, headers)
     response = conn.getresponse()
     answer = json.loads(response.read())
     conn.close()
@@ -244,14 +247,7 @@ def test_game_creation_is_rate_limited_per_address_and_per_account(hub):
 
 def _guest_says(hub, source: str, text: str, path: str = "/api/chat") -> int:
     """A new guest session from ``source`` says ``text``; the answer's status."""
-    conn = http.client.HTTPConnection(
-        "127.0.0.1", hub.ports["web"], timeout=15, source_address=(source, 0)
-    )
-    conn.request("GET", "/api/session")
-    response = conn.getresponse()
-    csrf = json.loads(response.read())["csrf"]
-    cookie = response.getheader("Set-Cookie").split(";")[0]
-    headers = {"Cookie": cookie, "X-CSRF-Token": csrf, "Content-Type": "application/json"}
+    conn, headers = _guest(hub, source)
     conn.request("POST", path, json.dumps({"text": text}), headers)
     response = conn.getresponse()
     response.read()
