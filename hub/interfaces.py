@@ -235,6 +235,10 @@ class IXMLGameAdapter(Interface):
       in-hub bot funded by the hub.  Every other mapping goes to ``IGame.act``.
     - ``custom(game, seat, element)`` answers ``game/custom`` with an element (or
       ``None``); without it ``game/custom`` is refused with 400.
+    - ``private_to(event, seat)`` → bool: whether the frame rendered of ``event`` for
+      the player at ``seat`` carries that seat's private information (transcripts then
+      show it to that player and admins only).  Default: the event is meant for some
+      seats only (``event.seats`` is set).  Full views of a seat are always private.
     """
 
     def parse_action(element):
@@ -352,10 +356,12 @@ class IStore(Interface):
         """Delete an account (not while it has chips at a table) → closed balance."""
 
     def authenticate(name, password, source=None):
-        """Check a login → ``Account``; the same error for unknown name and wrong password."""
+        """Check a login → ``Account``; the same error for unknown name and wrong password.
+        Failures are throttled per (name, ``source``: the client's address) and per
+        source, never for other sources."""
 
-    def change_password(name, old, new):
-        """Set a new password after checking the old one."""
+    def change_password(name, old, new, source=None):
+        """Set a new password after checking the old one (throttled as a login)."""
 
     def set_password(name, new):
         """Set a new password (admin)."""

@@ -10,7 +10,7 @@ import random
 import re
 import secrets
 import string
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -37,6 +37,7 @@ from hub.model import (
     GameContext,
     GameError,
     GameEvent,
+    IllegalAction,
     NotFound,
 )
 
@@ -233,6 +234,56 @@ class BotDriver:
         )
 
 
+@implementer(IGame)
+class FinishedEngine:
+    """What a finished game keeps of its engine once it is retired: the final views
+    (public and per seat) and the result.  Everything else is in the store's history
+    and the transcript file."""
+
+    state = OVER
+
+    def __init__(self, seats: int, views: Mapping[int | None, Any], result: Any) -> None:
+        self.seats = seats
+        self._views = dict(views)
+        self._result = result
+
+    @classmethod
+    def of(cls, engine: Any, seats: int) -> FinishedEngine:
+        """The summary of a finished ``engine``."""
+        views: dict[int | None, Any] = {None: engine.view(None)}
+        for seat in range(seats):
+            view = engine.view(seat)
+            if view != views[None]:
+                views[seat] = view
+        return cls(seats, views, engine.result())
+
+    def seat_player(self, seat: int, name: str, *buyin: Any) -> None:
+        """Nobody sits down at a finished game."""
+        raise Conflict("the game is over")
+
+    def leave(self, seat: int) -> None:
+        """Leaving a finished game changes nothing."""
+
+    def act(self, seat: int, action: Mapping[str, Any]) -> None:
+        """Nothing is legal any more."""
+        raise IllegalAction("the game is over")
+
+    def legal_actions(self, seat: int) -> list[Mapping[str, Any]]:
+        """Nothing."""
+        return []
+
+    def view(self, seat: int | None = None) -> Any:
+        """The final view from ``seat``."""
+        return self._views.get(seat, self._views[None])
+
+    def result(self) -> Any:
+        """The result."""
+        return self._result
+
+    def stop(self) -> None:
+        """No timers are left."""
+
+
 class GameInstance:
     """One game in the lobby: its engine, seats, observers and transcript."""
 
@@ -371,6 +422,8 @@ class GameInstance:
         data = event.data
         if event.kind == TURN:
             data = {k: v for k, v in data.items() if k != "legal"}
+        if event.kind == TURN and event.seats is None:
+            # only a public turn is everyone's business (current_turn goes to watchers)
             left = data.get("timeleft_ms")
             deadline = None
             if isinstance(left, int | float) and not isinstance(left, bool):
@@ -422,10 +475,13 @@ class GameInstance:
             return None
         return {**turn, **self.turn_clock()}
 
-    def replay(self) -> dict[str, Any]:
+    def replay(self) -> dict[str, Any] | None:
         """What a replay shows: the game, its public view before the first event, every
         public event (``at``: ms after creation) and, when over, the result.
-        ``complete`` is false when the oldest events were dropped (the log is bounded)."""
+        ``complete`` is false when the oldest events were dropped (the log is bounded).
+        ``None`` once the game is retired (its log is gone; the store keeps its replay)."""
+        if self.retired:
+            return None
         game = self.to_json()
         return {
             "game": game,
@@ -675,7 +731,32 @@ class GameInstance:
             driver.cancel()
         self._drivers.clear()
         self._observers.clear()
+        self._services.clear()
         self.engine.stop()
+
+    @property
+    def retired(self) -> bool:
+        """Whether only a summary of the finished game is kept (:meth:`retire`)."""
+        return isinstance(self.engine, FinishedEngine)
+
+    def retire(self) -> None:
+        """Keep only a summary of a finished game: its engine, bots, hub services and
+        event log go (observers still following it keep reading its final views; its
+        replay went to the store at game over).  The lobby retires a chip table only
+        once the table money has settled everything of it (:meth:`Lobby._retire`)."""
+        if self.retired or self.state != OVER:
+            return
+        summary = FinishedEngine.of(self.engine, len(self.seats))
+        for driver in self._drivers:
+            driver.cancel()
+        self._drivers.clear()
+        self._services.clear()
+        self.engine.stop()
+        self.engine = summary
+        self.chips = None
+        self._log.clear()
+        self._turn = None
+        self.start_view = None
 
     def to_json(self, detail: bool = False) -> dict[str, Any]:
         """The game as the JSON API shows it; ``detail`` adds the public view."""
@@ -710,6 +791,9 @@ class Lobby:
         :func:`run_inline` (the default) in tests.
     :param id_length: length of game ids (13; 11 for MNM v1 hubs).
     :param keep_finished: seconds a finished game stays listed before it is removed.
+    :param keep_finished_count: most finished games listed; the oldest go first.
+    :param retire_after: seconds a finished game keeps its engine before only a summary
+        of it is kept (:meth:`GameInstance.retire`).
     :param event_log: events each game keeps for late viewers and replays (the oldest
         go first).
     """
@@ -726,6 +810,8 @@ class Lobby:
         rng: random.Random | None = None,
         id_length: int = 13,
         keep_finished: float = 3600.0,
+        keep_finished_count: int = 500,
+        retire_after: float = 60.0,
         bot_deadline: float = 2.0,
         event_log: int = 5000,
     ) -> None:
@@ -738,9 +824,13 @@ class Lobby:
         self._rng = rng
         self.id_length = id_length
         self.keep_finished = keep_finished
+        self.keep_finished_count = keep_finished_count
+        self.retire_after = retire_after
         self._games: dict[str, GameInstance] = {}
         self._listeners: list[Any] = []
-        self._reapers: dict[str, Any] = {}
+        #: finished games, oldest first → their removal and retirement timers
+        self._finished: OrderedDict[str, tuple[Any, Any]] = OrderedDict()
+        self._trim: Any = None
         self._over_hooks: list[Callable[[GameInstance, GameEvent], Any]] = []
         self._counter = 0
         #: the hub's table money (:class:`hub.money.TableMoney`), when chips are real:
@@ -856,9 +946,9 @@ class Lobby:
         game = self._games.pop(game_id, None)
         if game is None:
             return
-        reaper = self._reapers.pop(game_id, None)
-        if reaper is not None and reaper.active():
-            reaper.cancel()
+        for timer in self._finished.pop(game_id, ()):
+            if timer.active():
+                timer.cancel()
         game.stop()
         if self.transcripts is not None:
             self.transcripts.close(game_id)
@@ -866,6 +956,9 @@ class Lobby:
 
     def stop(self) -> None:
         """Remove every game (the hub is stopping)."""
+        if self._trim is not None and self._trim.active():
+            self._trim.cancel()
+        self._trim = None
         for game_id in list(self._games):
             self.remove(game_id)
 
@@ -890,19 +983,48 @@ class Lobby:
             self._notify("changed", game)
 
     def game_over(self, game: GameInstance, event: GameEvent) -> None:
-        """A game ended: run the hooks and schedule its removal from the list."""
+        """A game ended: run the hooks; schedule its retirement and its removal from
+        the list; remove the oldest finished games beyond ``keep_finished_count``."""
         for hook in list(self._over_hooks):
             try:
                 d = defer.maybeDeferred(hook, game, event)
                 d.addErrback(lambda f: self.log.failure("game-over hook failed", f))
             except Exception:
                 self.log.failure("game-over hook failed")
-        if game.id in self._games and game.id not in self._reapers:
-            self._reapers[game.id] = self.clock.callLater(self.keep_finished, self._reap, game.id)
+        if self.transcripts is not None:
+            self.transcripts.release(game.id)  # the game object keeps it for late lines
+        if game.id in self._games and game.id not in self._finished:
+            self._finished[game.id] = (
+                self.clock.callLater(self.keep_finished, self.remove, game.id),
+                self.clock.callLater(self.retire_after, self._retire, game.id),
+            )
+            if len(self._finished) > max(0, self.keep_finished_count) and self._trim is None:
+                self._trim = self.clock.callLater(0, self._remove_excess)
 
-    def _reap(self, game_id: str) -> None:
-        self._reapers.pop(game_id, None)
-        self.remove(game_id)
+    def _remove_excess(self) -> None:
+        self._trim = None
+        while len(self._finished) > max(0, self.keep_finished_count):
+            self.remove(next(iter(self._finished)))
+
+    def _retire(self, game_id: str) -> None:
+        game = self._games.get(game_id)
+        if game is None:
+            return
+        money = self.money
+        if game.chips is not None and money is not None and money.busy(game_id):
+            # a hand or the table's chips still wait for the ledger, and settling a hand
+            # needs the engine: retire once the table money is done with the table
+            money.idle(game_id).addCallback(lambda _: self._retire(game_id))
+            return
+        try:
+            game.retire()
+        except Exception:
+            self.log.failure("retiring finished game {game} failed", game=game_id)
+
+    @property
+    def finished_count(self) -> int:
+        """How many finished games are kept."""
+        return len(self._finished)
 
     def _notify(self, change: str, game: GameInstance) -> None:
         for listener in list(self._listeners):

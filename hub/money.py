@@ -160,6 +160,11 @@ class TableMoney:
         """How many tables wait for the store now."""
         return sum(1 for t in self._tables.values() if t.stuck)
 
+    def busy(self, game_id: str) -> bool:
+        """Whether movements of the table ``game_id`` are queued or running."""
+        table = self._tables.get(game_id)
+        return table is not None and bool(table.running or table.jobs)
+
     def idle(self, game_id: str | None = None) -> defer.Deferred:
         """Fires when every movement queued so far (of ``game_id``, or of every table)
         is done."""

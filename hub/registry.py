@@ -33,6 +33,7 @@ import io
 import itertools
 import os
 import sys
+import threading
 import types
 import zipfile
 import zipimport
@@ -41,8 +42,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from twisted.internet import defer
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 from zope.interface import Interface
 from zope.interface.exceptions import (  # type: ignore[attr-defined]
     BrokenImplementation,
@@ -61,6 +64,8 @@ from hub.model import NotFound
 
 LOADED = "loaded"
 FAILED = "failed"
+#: the plugin's import is running (off the reactor thread, see ``import_timeout``)
+LOADING = "loading"
 
 #: How often (seconds) :meth:`Registry.start` looks for changed ``.meta`` files.
 POLL_INTERVAL = 2.0
@@ -174,6 +179,11 @@ class Registry:
     :param data_dir: the hub's data folder (``None``: built-ins only).
     :param clock: an ``IReactorTime`` for the polling loop (``task.Clock`` in tests).
     :param builtin_dir: the built-in ``.meta`` folder (``None``: no built-ins).
+    :param import_timeout: seconds a plugin's import may take; with it every import
+        runs in a thread of its own, off the reactor thread, and one that is not done
+        in time is reported failed (its thread is left to finish or hang on its own;
+        the plugin is tried again when its files change).  ``None`` (tests, tools):
+        import at once.
     """
 
     log = Logger()
@@ -184,6 +194,7 @@ class Registry:
         data_dir: Path | None,
         clock: Any,
         builtin_dir: Path | None = builtin_meta_dir(),  # noqa: B008
+        import_timeout: float | None = None,
     ) -> None:
         self._data_dir = Path(data_dir) if data_dir is not None else None
         self._clock = clock
@@ -193,6 +204,8 @@ class Registry:
         self._listeners: list[Callable[[str, PluginRecord], None]] = []
         self._loop: LoopingCall | None = None
         self._loaded = False
+        self.import_timeout = import_timeout
+        self._scanning: defer.Deferred[None] | None = None
 
     # -- folders ---------------------------------------------------------------------
 
@@ -319,8 +332,9 @@ class Registry:
 
     # -- loading ---------------------------------------------------------------------
 
-    def load(self) -> None:
-        """Read every ``.meta`` file now and load what they describe."""
+    def load(self) -> defer.Deferred[None]:
+        """Read every ``.meta`` file now and load what they describe (fires when done;
+        at once without ``import_timeout``)."""
         if self._data_dir is not None:
             for sub in ("plugins", "bots"):
                 try:
@@ -328,7 +342,7 @@ class Registry:
                 except OSError as e:
                     self.log.warn("Cannot create {path}: {error}", path=e.filename, error=e)
         self._loaded = True
-        self.scan()
+        return self.scan()
 
     def start(self) -> None:
         """Load (if not done yet) and poll for changes every :data:`POLL_INTERVAL` s."""
@@ -348,13 +362,37 @@ class Registry:
         self._loop = None
 
     def _poll(self) -> None:
-        try:
-            self.scan()
-        except Exception:
-            self.log.failure("Plugin scan failed")
+        if self._scanning is not None:
+            return  # a slow import is still running: the next poll looks again
+        self.scan().addErrback(lambda f: self.log.failure("Plugin scan failed", f))
 
-    def scan(self) -> None:
-        """Pick up new, changed and removed ``.meta`` files (and changed packages)."""
+    def scan(self) -> defer.Deferred[None]:
+        """Pick up new, changed and removed ``.meta`` files (and changed packages).
+
+        Fires when every import is done (at once without ``import_timeout``); a scan
+        asked for while one runs waits for it.
+        """
+        if self._scanning is not None:
+            waiting: defer.Deferred[None] = defer.Deferred()
+
+            def again(result: Any) -> Any:
+                self.scan().chainDeferred(waiting)
+                return result
+
+            self._scanning.addBoth(again)
+            return waiting
+        d = defer.ensureDeferred(self._scan())
+        if not d.called:
+            self._scanning = d
+
+            def done(result: Any) -> Any:
+                self._scanning = None
+                return result
+
+            d.addBoth(done)
+        return d
+
+    async def _scan(self) -> None:
         present: dict[Path, str] = {}
         for source, path in self._meta_files():
             present.setdefault(path, source)
@@ -373,14 +411,14 @@ class Registry:
                     continue
                 self._unregister(old)
                 del self._entries[path]
-            entry = self._load_entry(path, source)
+            entry = await self._load_entry(path, source)
             self._entries[path] = entry
             changes.append(("added" if old is None else "changed", entry))
 
         # A plugin refused for a name clash gets another chance once the name is free.
         for entry in list(self._entries.values()):
             if entry.clash and entry.record.name not in self._by_name:
-                retry = self._load_entry(entry.meta_path, entry.source)
+                retry = await self._load_entry(entry.meta_path, entry.source)
                 self._entries[entry.meta_path] = retry
                 changes.append(("changed", retry))
 
@@ -394,7 +432,7 @@ class Registry:
     def _signature(self, meta_path: Path, package_path: Path | None) -> tuple[Any, ...]:
         return (_stat_signature(meta_path), _package_signature(package_path))
 
-    def _load_entry(self, meta_path: Path, source: str) -> _Entry:
+    async def _load_entry(self, meta_path: Path, source: str) -> _Entry:
         """Parse, check and import one plugin; never raises."""
         signature = self._signature(meta_path, None)
         try:
@@ -425,7 +463,7 @@ class Registry:
             version=meta.version,
             summary=meta.summary,
             frontends=meta.frontends,
-            status=FAILED,
+            status=LOADING,
             reason="",
             meta_path=meta_path,
             source=source,
@@ -434,15 +472,16 @@ class Registry:
             package_path=package_path,
         )
         entry = _Entry(meta_path, source, signature, base, meta=meta, package_path=package_path)
+        self._entries[meta_path] = entry  # listed as loading meanwhile
         try:
-            self._load(entry, meta, folder)
+            await self._load(entry, meta, folder)
         except Exception as e:
             reason = str(e) if isinstance(e, PluginError) else f"{type(e).__name__}: {e}"
             if entry.module_prefix is not None:
                 _forget_modules(entry.module_prefix)
             entry.obj = None
             entry.archive = None
-            entry.record = replace(base, reason=reason)
+            entry.record = replace(base, status=FAILED, reason=reason)
             self.log.error(
                 "Plugin {name} ({path}) failed: {reason}",
                 name=meta.name,
@@ -460,7 +499,7 @@ class Registry:
         )
         return entry
 
-    def _load(self, entry: _Entry, meta: PluginMeta, folder: Path) -> None:
+    async def _load(self, entry: _Entry, meta: PluginMeta, folder: Path) -> None:
         """Fill ``entry`` with the plugin's object and download; raise PluginError."""
         owner = self._by_name.get(meta.name)
         if owner is not None:
@@ -476,7 +515,7 @@ class Registry:
         package_path = entry.package_path
         archive_digest, archive_size = "", 0
         if package_path is None:
-            obj = self._import_object(meta.server_module, meta.server_object)
+            obj = await self._import(meta.name, meta.server_module, meta.server_object)
         else:
             root, archive_digest, archive_size = self._check_package(meta, package_path, folder)
             prefix = f"{PLUGIN_MODULE_ROOT}.p{next(self._counter)}_{meta.name.replace('-', '_')}"
@@ -486,8 +525,14 @@ class Registry:
             if package_path.is_file():
                 _forget_zip(str(root))
             importlib.invalidate_caches()
-            obj = self._import_object(
-                f"{prefix}.{meta.server_module}", meta.server_object, hide=prefix + "."
+            obj = await self._import(
+                meta.name, f"{prefix}.{meta.server_module}", meta.server_object, prefix + "."
+            )
+        owner = self._by_name.get(meta.name)
+        if owner is not None:  # another plugin took the name while this one imported
+            entry.clash = True
+            raise PluginError(
+                f"name clash: plugin {meta.name!r} is already loaded from {owner.meta_path}"
             )
         obj = self._verify(meta, obj)
         entry.obj = obj
@@ -547,6 +592,30 @@ class Registry:
         except (zipfile.BadZipFile, OSError) as e:
             raise PluginError(f"package {meta.package!r} is not a valid archive: {e}") from e
         return path, digest, len(data)
+
+    def _import(self, name: str, module_name: str, attr_path: str, hide: str = "") -> Any:
+        """:meth:`_import_object`, in a thread with a time limit when the registry has
+        an ``import_timeout`` (a Deferred); at once otherwise."""
+        if self.import_timeout is None:
+            return defer.maybeDeferred(self._import_object, module_name, attr_path, hide)
+        d: defer.Deferred[Any] = defer.Deferred()
+        reactor: Any = self._clock
+
+        def work() -> None:
+            try:
+                obj = self._import_object(module_name, attr_path, hide)
+            except BaseException as e:  # noqa: BLE001 - reported through the Deferred
+                reactor.callFromThread(d.errback, Failure(e))
+            else:
+                reactor.callFromThread(d.callback, obj)
+
+        def late(result: Any, timeout: float) -> Any:
+            return Failure(
+                PluginError(f"import did not finish within its time limit of {timeout:g} s")
+            )
+
+        threading.Thread(target=work, name=f"plugin-import-{name}", daemon=True).start()
+        return d.addTimeout(self.import_timeout, reactor, onTimeoutCancel=late)
 
     def _import_object(self, module_name: str, attr_path: str, hide: str = "") -> Any:
         try:

@@ -12,8 +12,11 @@ table money (:mod:`hub.money`), every other game straight to the lobby.
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import importlib.util
+import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -24,15 +27,22 @@ from twisted.internet.endpoints import serverFromString
 from twisted.logger import Logger
 
 import hub
+from hub import settings as typed
 from hub.chat import ChatService
 from hub.frontends import FRONTENDS
 from hub.lobby import Lobby, thread_runner
 from hub.model import GameError
 from hub.money import TableMoney
 from hub.store.errors import StoreUnavailable
-from hub.transcript import Transcripts
+from hub.transcript import Transcripts, TranscriptSettings
 
-DATA_FOLDERS = ("plugins/meta", "bots/meta", "transcripts")
+DATA_FOLDERS = ("plugins", "plugins/meta", "bots", "bots/meta", "transcripts")
+#: permissions of the folders the hub creates (owner only)
+FOLDER_MODE = 0o700
+
+
+class StartError(Exception):
+    """The hub cannot start; the message is the one line an operator reads."""
 
 
 class FrontendService(Service):
@@ -54,8 +64,14 @@ class FrontendService(Service):
         factory = importlib.import_module(self.module).make_factory(self.hub)
         endpoint = serverFromString(self.hub.reactor, self.description)
         d = endpoint.listen(factory)
-        d.addCallback(self._listening)
+        d.addCallbacks(self._listening, self._not_listening)
         return d
+
+    def _not_listening(self, failure: Any) -> None:
+        raise StartError(
+            f"the {self.frontend} front end cannot listen on {self.description}: "
+            f"{failure.getErrorMessage()}"
+        )
 
     def _listening(self, port: Any) -> Any:
         self.port = port
@@ -208,6 +224,8 @@ class HubService(MultiService, Seating):
     :param registry: the plugin registry.
     :param store: the accounts/ledger/history store (an ``IStore``), or ``None``.
     :param options: other settings (``mnm_version``, ``api_token``...).
+    :param exit_on_failure: when the hub cannot start, write one line to stderr and
+        make the process exit with status 1 (``twistd gamehub``).
     """
 
     log = Logger()
@@ -220,16 +238,23 @@ class HubService(MultiService, Seating):
         registry: Any,
         store: Any = None,
         options: Mapping[str, Any] | None = None,
+        exit_on_failure: bool = False,
     ) -> None:
         super().__init__()
+        self.exit_on_failure = exit_on_failure
+        self.failed: str | None = None
         self.reactor = reactor
         self.version = hub.__version__
         self.data_dir = Path(data_dir)
-        self.options: dict[str, Any] = dict(options or {})
+        self.options: dict[str, Any] = {
+            key: typed.convert(key, value) for key, value in dict(options or {}).items()
+        }
         self.registry = registry
         self.store = store
         self.bound_ports: dict[str, int | None] = {}
-        self.transcripts = Transcripts(self.data_dir / "transcripts", reactor)
+        self.transcripts = Transcripts(
+            self.data_dir / "transcripts", reactor, TranscriptSettings.from_options(self.options)
+        )
         mnm_major = str(self.options.get("mnm_version", "3.1")).split(".")[0]
         self.lobby = Lobby(
             registry,
@@ -238,6 +263,8 @@ class HubService(MultiService, Seating):
             bot_runner=thread_runner(reactor),
             id_length=11 if mnm_major == "1" else 13,
             keep_finished=float(self.options.get("keep_finished", 3600)),
+            keep_finished_count=int(self.options.get("keep_finished_count", 500)),
+            retire_after=float(self.options.get("retire_after", 60)),
             event_log=int(self.options.get("game_event_log", 5000)),
         )
         #: the chat of the lobby and every game, for every front end (``hub.chat``)
@@ -302,7 +329,8 @@ class HubService(MultiService, Seating):
             summary=result.get("summary"),
             result=result,
         )
-        d.addCallback(lambda _: self.store.record_replay(game.id, replay))
+        if replay is not None:
+            d.addCallback(lambda _: self.store.record_replay(game.id, replay))
 
         def unavailable(failure: Any) -> None:
             failure.trap(StoreUnavailable)
@@ -321,11 +349,19 @@ class HubService(MultiService, Seating):
         self._starting.addErrback(self._start_failed)
 
     async def _start(self) -> None:
-        for folder in DATA_FOLDERS:
-            (self.data_dir / folder).mkdir(parents=True, exist_ok=True)
+        try:
+            self.data_dir.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
+            for folder in DATA_FOLDERS:
+                (self.data_dir / folder).mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
+        except OSError as e:
+            raise StartError(f"cannot create the data folder {self.data_dir}: {e}") from None
         if self.store is not None:
-            await defer.maybeDeferred(self.store.start)
-        self.registry.load()
+            try:
+                await defer.maybeDeferred(self.store.start)
+            except Exception as e:
+                where = getattr(getattr(self.store, "dialect", None), "describe", lambda: "")()
+                raise StartError(f"cannot open the database {where}: {e}") from None
+        await defer.maybeDeferred(self.registry.load)
         self.registry.start()
         for service in list(self):
             await defer.maybeDeferred(service.startService)
@@ -339,9 +375,18 @@ class HubService(MultiService, Seating):
     def _start_failed(self, failure: Any) -> None:
         if failure.check(defer.CancelledError):
             return  # stopped while starting
-        self.log.failure("gamehub failed to start", failure)
+        reason = " ".join(failure.getErrorMessage().split())
+        self.failed = reason
+        if failure.check(StartError):
+            self.log.critical("gamehub cannot start: {reason}", reason=reason)
+        else:
+            self.log.failure("gamehub failed to start", failure)
+        if self.exit_on_failure:
+            _exit_after_shutdown(f"gamehub: cannot start: {reason}")
         if getattr(self.reactor, "running", False):
             self.reactor.stop()
+        elif hasattr(self.reactor, "callWhenRunning"):
+            self.reactor.callWhenRunning(self.reactor.stop)
 
     def stopService(self) -> defer.Deferred:
         """Stop front ends, games, plugins and store."""
@@ -365,3 +410,23 @@ class HubService(MultiService, Seating):
             await defer.maybeDeferred(self.store.stop)
         self.transcripts.close()
         self.log.info("gamehub stopped")
+
+
+def _exit_after_shutdown(line: str) -> None:
+    """Write ``line`` to the real stderr now, and make the process exit with status 1
+    once twistd has shut down (twistd itself would exit with 0)."""
+    try:
+        os.write(2, (line + "\n").encode("utf-8", "replace"))
+    except OSError:
+        pass
+
+    def exit_one() -> None:
+        for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(1)
+
+    atexit.register(exit_one)

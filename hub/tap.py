@@ -6,12 +6,14 @@ the command line wins over the file, the file over the defaults.
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from twisted.python import usage
 
+from hub import settings as typed
 from hub.frontends import FRONTENDS
 
 DEFAULT_DATA = "./gamehub-data"
@@ -71,6 +73,19 @@ class Options(usage.Options):
         super().__init__()
         self["settings"] = {}
 
+    def parseOptions(self, options: Any = None) -> None:
+        """Parse.  Under twistd (a parent command) a bad option or value ends the
+        program with one line on stderr and exit status 2, not the whole usage text;
+        otherwise it raises :class:`usage.UsageError`."""
+        try:
+            super().parseOptions(options)
+        except usage.UsageError as e:
+            if getattr(self, "parent", None) is None:
+                raise
+            sys.stderr.write(f"gamehub: {e} (see twistd -n gamehub --help)\n")
+            sys.stderr.flush()
+            raise SystemExit(2) from None
+
     def opt_set(self, value: str) -> None:
         """A front-end setting KEY=VALUE, e.g. xml_max_frame=131072 or
         domino_answer_seconds=5 (repeatable; see docs/settings.md)"""
@@ -109,6 +124,11 @@ class Options(usage.Options):
                 if value is not None and not isinstance(value, str):
                     raise usage.UsageError(f"config key {key!r} must be a string")
                 self[key] = value
+        for key, value in list(self["settings"].items()):
+            try:
+                self["settings"][key] = typed.convert(key, value)
+            except ValueError as e:
+                raise usage.UsageError(f"--set {key}={value}: {e}") from None
         for name in FRONTENDS:
             self[name] = _check_endpoint(name, self[name])
         if self["db"] is None:
@@ -148,19 +168,25 @@ def makeService(options: Options):
     from hub.service import HubService
 
     data_dir = Path(options["data"])
-    registry = Registry(data_dir, reactor)
-    store = make_store(options["db"], reactor)
+    import_seconds = float(options["settings"].get("plugin_import_seconds", 5.0))
+    registry = Registry(data_dir, reactor, import_timeout=import_seconds)
+    store = make_store(options["db"], reactor, options["settings"])
     settings = dict(options["settings"]) | {
         "mnm_version": options["mnm-version"],
         "api_token": options["api-token"],
         "db": options["db"],
     }
     endpoints = {name: options[name] for name in FRONTENDS}
-    return HubService(reactor, data_dir, endpoints, registry, store=store, options=settings)
+    return HubService(
+        reactor, data_dir, endpoints, registry, store=store, options=settings, exit_on_failure=True
+    )
 
 
-def make_store(dsn: str, reactor: Any) -> Any:
-    """The accounts/ledger/history store for ``dsn`` (SQLite or PostgreSQL)."""
+def make_store(dsn: str, reactor: Any, settings: Any = None) -> Any:
+    """The accounts/ledger/history store for ``dsn`` (SQLite or PostgreSQL), its login
+    throttle with the ``login_*`` settings."""
     from hub.store import open_store
+    from hub.store.accounts import LoginThrottle
 
-    return open_store(dsn, reactor=reactor)
+    throttle = LoginThrottle.from_options(reactor, settings or {})
+    return open_store(dsn, reactor=reactor, throttle=throttle)

@@ -3,53 +3,78 @@
 One file per game, ``<data>/transcripts/<game id>.log``, one record per line::
 
     2026-11-29T11:04:14.123456Z c17 in  PLAY A1:B1
-    2026-11-29T11:04:14.124001Z c18 out + MOVEOK
+    2026-11-29T11:04:14.124001Z x18~alice#0 out <?xml ...><message>...</message>
+    2026-11-29T11:04:14.124090Z hub out seat 0 taken by alice (client)
+
+The second field names who the line belongs to: the connection (``c17``, ``x18``,
+``web:alice``, ``hub`` for the hub's own notes), then ``~owner`` when the connection
+belongs to an account (or a web guest, ``~!guest-…``), then ``#seat`` when the line
+is private to that seat (a frame carrying its hole cards, a private draw).  Readers
+are filtered by :func:`visible` (see ``docs/privacy.md``).
 
 The content is escaped so that no byte sequence a client sends can forge a record:
 backslash, control characters (newline, carriage return, tab, NUL, ESC...) and
 anything that is not printable become ``\\\\``, ``\\n``, ``\\r``, ``\\t`` or ``\\xNN`` /
 ``\\uNNNN``; bytes that are not UTF-8 are written as ``\\xNN``.
+
+Writing is off the hot path: records are buffered and written when the buffer fills,
+on a timer and on close; the file is opened only for each write, so a hub holds no
+descriptor for a transcript between writes and none for a finished game.  Files rotate
+by size (``<id>.log.1`` is the newest rotated part); each connection has a recording
+cap, after which one marker line says what was dropped.
 """
 
 from __future__ import annotations
 
+import os
 import re
-import unicodedata
-from datetime import UTC, datetime
+import time
+from collections.abc import Generator, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import Any
 
 from twisted.logger import Logger
 
 DIRECTIONS = ("in", "out")
 _GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-_SIMPLE = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-#: printable ASCII but the backslash: written as it is (the common case, kept fast)
-_PLAIN = re.compile("[ -\\[\\]-~]*")
-_PLAIN_BYTES = re.compile(b"[ -\\[\\]-~]*")
+#: names of transcripts that are not games (admin only)
+LOBBY_PREFIX = "lobby-"
+_SIMPLE = (("\\", "\\\\"), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"))
+#: the connection name of the hub's own notes
+HUB = "hub"
+#: bytes read at a time when streaming a transcript
+BLOCK = 64 * 1024
+FILE_MODE = 0o600
+DIR_MODE = 0o700
 
 
 def escape(content: str | bytes) -> str:
-    """Make ``content`` safe for one transcript line (see the module docstring)."""
+    """Make ``content`` safe for one transcript line (see the module docstring).
+
+    Common frames take a few C-speed passes (``replace``, ``isprintable``); only text
+    with other non-printable characters goes through a per-character loop.
+    """
     if isinstance(content, bytes):
-        if _PLAIN_BYTES.fullmatch(content):
-            return content.decode("ascii")
-        # Undecodable bytes become lone surrogates, written as \xNN below.
-        text = content.decode("utf-8", errors="surrogateescape")
+        if content.isascii():
+            text = content.decode("ascii")
+        else:  # undecodable bytes become lone surrogates, written as \xNN below
+            text = content.decode("utf-8", errors="surrogateescape")
     else:
-        if _PLAIN.fullmatch(content):
-            return content
         text = content
+    for raw, escaped in _SIMPLE:
+        if raw in text:
+            text = text.replace(raw, escaped)
+    if text.isprintable():
+        return text
     out = []
     for ch in text:
-        if ch in _SIMPLE:
-            out.append(_SIMPLE[ch])
+        if ch.isprintable():
+            out.append(ch)
             continue
         code = ord(ch)
         if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte (surrogateescape)
             out.append(f"\\x{code - 0xDC00:02x}")
-        elif ch.isprintable() and unicodedata.category(ch) not in ("Zl", "Zp"):
-            out.append(ch)
         elif code <= 0xFF:
             out.append(f"\\x{code:02x}")
         else:
@@ -57,85 +82,459 @@ def escape(content: str | bytes) -> str:
     return "".join(out)
 
 
-def _timestamp(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+def owner_token(name: str) -> str:
+    """``name`` as it appears after ``~`` in a record (no space, ``~``, ``#`` or ``%``)."""
+    text = escape(name)
+    for raw, quoted in (("%", "%25"), (" ", "%20"), ("~", "%7E"), ("#", "%23")):
+        if raw in text:
+            text = text.replace(raw, quoted)
+    return text.lower()
+
+
+def _conn_token(conn: str) -> str:
+    text = escape(str(conn))
+    for raw, quoted in (("%", "%25"), (" ", "%20"), ("~", "%7E"), ("#", "%23")):
+        if raw in text:
+            text = text.replace(raw, quoted)
+    return text or "-"
+
+
+class _Stamp:
+    """ISO 8601 time stamps with microseconds; the date part is built once a second."""
+
+    def __init__(self) -> None:
+        self._second: int | None = None
+        self._prefix = ""
+
+    def __call__(self, seconds: float) -> str:
+        whole = int(seconds // 1)
+        micro = round((seconds - whole) * 1_000_000)
+        if micro >= 1_000_000:
+            whole, micro = whole + 1, micro - 1_000_000
+        if whole != self._second:
+            self._second = whole
+            self._prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+        return f"{self._prefix}.{micro:06d}Z"
+
+
+@dataclass(frozen=True)
+class TranscriptSettings:
+    """Limits of the transcripts (hub settings ``transcript_*``, docs/settings.md).
+
+    :ivar flush_seconds: buffered records are written at most this long after the first.
+    :ivar buffer_bytes: records are written at once when this many are waiting.
+    :ivar max_bytes: a file larger than this is rotated.
+    :ivar keep_rotated: rotated parts kept per transcript (older ones are deleted).
+    :ivar max_per_connection: bytes one connection may have recorded in one
+        transcript; after that its lines are dropped (one marker line says so).
+    """
+
+    flush_seconds: float = 1.0
+    buffer_bytes: int = 64 * 1024
+    max_bytes: int = 16 * 1024 * 1024
+    keep_rotated: int = 2
+    max_per_connection: int = 2 * 1024 * 1024
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> TranscriptSettings:
+        """The settings named ``transcript_<field>`` in ``options`` (else defaults)."""
+        defaults = cls()
+        return cls(
+            flush_seconds=float(options.get("transcript_flush_seconds", defaults.flush_seconds)),
+            buffer_bytes=int(options.get("transcript_buffer_bytes", defaults.buffer_bytes)),
+            max_bytes=int(options.get("transcript_max_bytes", defaults.max_bytes)),
+            keep_rotated=int(options.get("transcript_keep_rotated", defaults.keep_rotated)),
+            max_per_connection=int(
+                options.get("transcript_max_per_connection", defaults.max_per_connection)
+            ),
+        )
 
 
 class Transcript:
-    """The transcript of one game: an append-only file."""
+    """The transcript of one game (or of a lobby): an append-only, rotated file.
 
-    def __init__(self, path: Path, clock) -> None:
-        self.path = path
-        self._clock = clock
-        self._file: IO[str] | None = None
-
-    def record(self, conn: str, direction: str, content: str | bytes) -> None:
-        """Append one record: connection ``conn`` sent (``in``) or got (``out``) ``content``."""
-        if direction not in DIRECTIONS:
-            raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
-        if self._file is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(self.path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115
-        conn_text = escape(str(conn)).replace(" ", "_") or "-"
-        self._file.write(
-            f"{_timestamp(self._clock.seconds())} {conn_text} {direction:<3} {escape(content)}\n"
-        )
-
-    def note(self, content: str) -> None:
-        """A record written by the hub itself (game created, game over...)."""
-        self.record("hub", "out", content)
-
-    def read(self) -> str:
-        """Everything recorded so far ("" if nothing)."""
-        if self._file is not None:
-            self._file.flush()
-        try:
-            return self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return ""
-
-    def close(self) -> None:
-        """Close the file; a later record opens it again."""
-        if self._file is not None:
-            self._file.close()
-            self._file = None
-
-
-class Transcripts:
-    """Hands out the :class:`Transcript` of each game under ``<data>/transcripts``."""
+    :param path: the file (``<name>.log``).
+    :param clock: ``IReactorTime`` (timer for flushing; time stamps).
+    """
 
     log = Logger()
 
-    def __init__(self, directory: Path | None, clock) -> None:
+    def __init__(
+        self,
+        path: Path,
+        clock: Any,
+        settings: TranscriptSettings | None = None,
+        stamp: _Stamp | None = None,
+        waiting: set[Transcript] | None = None,
+    ) -> None:
+        self.path = path
+        #: where this transcript says it has records waiting (its :class:`Transcripts`)
+        self._waiting = waiting if waiting is not None else set()
+        self._clock = clock
+        self.settings = settings or TranscriptSettings()
+        self._stamp = stamp or _Stamp()
+        self._lines: list[str] = []
+        self._pending = 0
+        self._timer: Any = None
+        self._size: int | None = None
+        #: connection → bytes recorded; connection → [lines, bytes] dropped
+        self._recorded: dict[str, int] = {}
+        self._dropped: dict[str, list[int]] = {}
+
+    def record(
+        self,
+        conn: str,
+        direction: str,
+        content: str | bytes,
+        *,
+        owner: str | None = None,
+        seat: int | None = None,
+    ) -> None:
+        """Append one record: ``conn`` sent (``in``) or got (``out``) ``content``.
+
+        :param owner: the account (or ``!guest`` name) the connection belongs to; its
+            player may read the line.
+        :param seat: the line is private to this seat (it carries the seat's private
+            information); only the owner and admins read it.
+        """
+        if direction not in DIRECTIONS:
+            raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
+        who = _conn_token(conn)
+        if owner:
+            who += "~" + owner_token(owner)
+        if seat is not None:
+            who += f"#{int(seat)}"
+        body = escape(content)
+        line = f"{self._stamp(self._clock.seconds())} {who} {direction:<3} {body}\n"
+        if conn != HUB:
+            used = self._recorded.get(conn, 0) + len(line)
+            if used > self.settings.max_per_connection:
+                self._drop(conn, who, len(line))
+                return
+            self._recorded[conn] = used
+        self._append(line)
+
+    def _drop(self, conn: str, who: str, size: int) -> None:
+        dropped = self._dropped.get(conn)
+        if dropped is None:
+            self._dropped[conn] = [1, size]
+            cap = self.settings.max_per_connection
+            self._append(
+                f"{self._stamp(self._clock.seconds())} {HUB} out {who.split('#')[0]} reached "
+                f"the recording cap of {cap} bytes; its further lines are not recorded\n"
+            )
+        else:
+            dropped[0] += 1
+            dropped[1] += size
+
+    def end_connection(self, conn: str) -> None:
+        """``conn`` is gone: write how much of it was dropped, forget its counters."""
+        self._recorded.pop(conn, None)
+        dropped = self._dropped.pop(conn, None)
+        if dropped is not None:
+            self.note(f"{conn}: {dropped[0]} lines ({dropped[1]} bytes) were not recorded")
+
+    def note(self, content: str) -> None:
+        """A record written by the hub itself (game created, game over...)."""
+        self.record(HUB, "out", content)
+
+    def _append(self, line: str) -> None:
+        self._lines.append(line)
+        self._pending += len(line)
+        if self._pending >= self.settings.buffer_bytes:
+            self.flush()
+        elif self._timer is None:
+            self._timer = self._clock.callLater(self.settings.flush_seconds, self._timed_flush)
+            self._waiting.add(self)
+
+    def _timed_flush(self) -> None:
+        self._timer = None
+        try:
+            self.flush()
+        except Exception:
+            self.log.failure("transcript {path}: write failed", path=str(self.path))
+
+    def flush(self) -> None:
+        """Write what is buffered (the file is open only for this write)."""
+        if self._timer is not None:
+            if self._timer.active():
+                self._timer.cancel()
+            self._timer = None
+        self._waiting.discard(self)
+        if not self._lines:
+            return
+        data = "".join(self._lines).encode("utf-8", "surrogateescape")
+        self._lines.clear()
+        self._pending = 0
+        if self._size is None:
+            self.path.parent.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+            try:
+                self._size = self.path.stat().st_size
+            except FileNotFoundError:
+                self._size = 0
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+        self._size += len(data)
+        if self._size > self.settings.max_bytes:
+            self._rotate()
+
+    def _rotate(self) -> None:
+        keep = self.settings.keep_rotated
+        if keep <= 0:
+            self.path.unlink(missing_ok=True)
+        else:
+            parts = rotated_paths(self.path, keep)
+            parts[-1].unlink(missing_ok=True)  # the oldest part goes
+            for n in range(keep - 1, 0, -1):  # .n becomes .n+1
+                if parts[n - 1].exists():
+                    parts[n - 1].replace(parts[n])
+            self.path.replace(parts[0])
+        self._size = 0
+
+    def paths(self) -> list[Path]:
+        """The files of this transcript, oldest first (after writing what is buffered)."""
+        self.flush()
+        return existing_parts(self.path, self.settings.keep_rotated)
+
+    def read(self) -> str:
+        """Everything recorded so far ("" if nothing); for tests and tools."""
+        return "".join(p.read_text(encoding="utf-8", errors="replace") for p in self.paths())
+
+    def close(self) -> None:
+        """Write what is buffered; a later record starts buffering again."""
+        self.flush()
+
+    @property
+    def buffered(self) -> int:
+        """Records waiting to be written."""
+        return len(self._lines)
+
+
+def rotated_paths(path: Path, count: int) -> list[Path]:
+    """``<path>.1`` … ``<path>.<count>`` (newest first)."""
+    return [path.with_name(f"{path.name}.{n}") for n in range(1, count + 1)]
+
+
+def existing_parts(path: Path, keep: int) -> list[Path]:
+    """The existing files of a transcript, oldest first: rotated parts, then ``path``."""
+    parts = [p for p in reversed(rotated_paths(path, keep)) if p.is_file()]
+    if path.is_file():
+        parts.append(path)
+    return parts
+
+
+class Transcripts:
+    """Hands out the :class:`Transcript` of each live game under ``<data>/transcripts``.
+
+    Only live games' transcripts are kept here (:meth:`release` forgets one); reading
+    works for every transcript on disk.
+    """
+
+    log = Logger()
+
+    def __init__(
+        self, directory: Path | None, clock: Any, settings: TranscriptSettings | None = None
+    ) -> None:
         self.directory = directory
         self._clock = clock
-        self._open: dict[str, Transcript] = {}
+        self.settings = settings or TranscriptSettings()
+        self._stamp = _Stamp()
+        self._live: dict[str, Transcript] = {}
+        #: transcripts with records waiting to be written, live or not
+        self._waiting: set[Transcript] = set()
+
+    @property
+    def live_count(self) -> int:
+        """How many transcripts are live (kept in memory)."""
+        return len(self._live)
 
     def for_game(self, game_id: str) -> Transcript:
         """The transcript of ``game_id`` (created on first use)."""
         if not _GAME_ID.match(game_id):
             raise ValueError(f"not a game id: {game_id!r}")
-        transcript = self._open.get(game_id)
+        transcript = self._live.get(game_id)
         if transcript is None:
             if self.directory is None:
                 raise RuntimeError("this hub keeps no transcripts (no data folder)")
-            transcript = Transcript(self.directory / f"{game_id}.log", self._clock)
-            self._open[game_id] = transcript
+            transcript = Transcript(
+                self.directory / f"{game_id}.log",
+                self._clock,
+                self.settings,
+                self._stamp,
+                self._waiting,
+            )
+            self._live[game_id] = transcript
         return transcript
 
-    def read(self, game_id: str) -> str | None:
-        """The text of a game's transcript, also of a game that is gone; ``None`` if none."""
-        if not _GAME_ID.match(game_id) or self.directory is None:
-            return None
-        if game_id in self._open:
-            return self._open[game_id].read()
-        path = self.directory / f"{game_id}.log"
-        return path.read_text(encoding="utf-8") if path.is_file() else None
+    def for_lobby(self, frontend: str) -> Transcript:
+        """The lobby transcript of a front end (``lobby-<frontend>``; admin only)."""
+        return self.for_game(LOBBY_PREFIX + frontend)
 
-    def close(self, game_id: str | None = None) -> None:
-        """Close one transcript, or all of them."""
-        ids = [game_id] if game_id is not None else list(self._open)
-        for gid in ids:
-            transcript = self._open.pop(gid, None)
-            if transcript is not None:
-                transcript.close()
+    def paths(self, name: str) -> list[Path] | None:
+        """The files of transcript ``name``, oldest first; ``None`` if there are none."""
+        if not _GAME_ID.match(name) or self.directory is None:
+            return None
+        live = self._live.get(name)
+        if live is not None:
+            live.flush()
+        parts = existing_parts(self.directory / f"{name}.log", self.settings.keep_rotated)
+        return parts or None
+
+    def read(self, name: str) -> str | None:
+        """The text of a transcript, also of a game that is gone; ``None`` if none."""
+        parts = self.paths(name)
+        if parts is None:
+            return None
+        return "".join(p.read_text(encoding="utf-8", errors="replace") for p in parts)
+
+    def release(self, name: str) -> None:
+        """The game is no longer live: write its transcript and forget it."""
+        transcript = self._live.pop(name, None)
+        if transcript is not None:
+            transcript.close()
+
+    def flush(self) -> None:
+        """Write every buffered record (of live transcripts and released ones)."""
+        for transcript in list(self._waiting) + list(self._live.values()):
+            try:
+                transcript.flush()
+            except OSError:
+                self.log.failure("transcript {path}: write failed", path=str(transcript.path))
+
+    def close(self, name: str | None = None) -> None:
+        """Release one transcript, or write and forget all of them (the hub stops)."""
+        if name is not None:
+            self.release(name)
+            return
+        self.flush()
+        self._live.clear()
+
+
+def is_lobby(name: str) -> bool:
+    """Whether transcript ``name`` is a lobby's (admin only), not a game's."""
+    return name.startswith(LOBBY_PREFIX)
+
+
+# -- reading with permissions ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Access:
+    """What one reader may see of a transcript (policy: docs/privacy.md).
+
+    :ivar admin: everything.
+    :ivar owners: owner tokens (:func:`owner_token`) of the reader: lines of these
+        connections, private ones included.
+    :ivar public: the game is over: lines that are neither private to a seat nor
+        lobby lines.
+    """
+
+    admin: bool = False
+    owners: frozenset[str] = frozenset()
+    public: bool = False
+
+    @property
+    def nothing(self) -> bool:
+        """Whether no line at all can be visible."""
+        return not (self.admin or self.owners or self.public)
+
+
+def visible(line: bytes, access: Access) -> bool:
+    """Whether the record ``line`` may be shown to the reader ``access``."""
+    if access.admin:
+        return True
+    first = line.find(b" ")
+    second = line.find(b" ", first + 1)
+    if first < 0 or second < 0:
+        return False
+    who = line[first + 1 : second]
+    head, hash_, _seat = who.partition(b"#")
+    _conn, tilde, owner = head.partition(b"~")
+    if tilde and access.owners and owner.decode("ascii", "replace") in access.owners:
+        return True
+    return access.public and not hash_
+
+
+def stream(parts: list[Path], access: Access, tail: int | None = None) -> Iterator[bytes]:
+    """The visible records of a transcript's files, in chunks of about :data:`BLOCK`.
+
+    Reads block by block (never a whole file); with ``tail``, only the last ``tail``
+    visible records.  Yields ``b""`` now and then while it scans without finding
+    anything, so a caller can give the reactor a turn.
+    """
+    if access.nothing:
+        return
+    start_index, start_offset = 0, 0
+    if tail is not None:
+        found = yield from _tail_start(parts, access, tail)
+        if found is None:
+            return
+        start_index, start_offset = found
+    for index in range(start_index, len(parts)):
+        offset = start_offset if index == start_index else 0
+        yield from _forward(parts[index], offset, access)
+
+
+def _forward(path: Path, offset: int, access: Access) -> Iterator[bytes]:
+    try:
+        f = open(path, "rb")  # noqa: SIM115
+    except FileNotFoundError:
+        return
+    with f:
+        f.seek(offset)
+        carry = b""
+        while True:
+            block = f.read(BLOCK)
+            if not block:
+                break
+            if access.admin:
+                yield block
+                continue
+            lines = (carry + block).split(b"\n")
+            carry = lines.pop()
+            yield b"".join(line + b"\n" for line in lines if line and visible(line, access))
+        if carry and not access.admin and visible(carry, access):
+            yield carry + b"\n"
+
+
+def _tail_start(
+    parts: list[Path], access: Access, tail: int
+) -> Generator[bytes, None, tuple[int, int] | None]:
+    """Where the last ``tail`` visible records begin (reads backwards, block by block)."""
+    if tail <= 0:
+        return None
+    found = 0
+    best: tuple[int, int] | None = None
+    for index in reversed(range(len(parts))):
+        try:
+            f = open(parts[index], "rb")  # noqa: SIM115
+        except FileNotFoundError:
+            continue
+        with f:
+            position = f.seek(0, os.SEEK_END)
+            carry = b""
+            while position > 0:
+                start = max(0, position - BLOCK)
+                f.seek(start)
+                data = f.read(position - start) + carry
+                position = start
+                segments = data.split(b"\n")
+                carry = segments.pop(0) if start > 0 else b""
+                offset = start + len(carry) + (1 if start > 0 else 0)
+                starts = []
+                for segment in segments:
+                    starts.append((offset, segment))
+                    offset += len(segment) + 1
+                for line_start, segment in reversed(starts):
+                    if segment and visible(segment, access):
+                        found += 1
+                        best = (index, line_start)
+                        if found >= tail:
+                            return best
+                yield b""
+    return best

@@ -21,6 +21,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 _LISTENING = re.compile(r"gamehub (\w+) front end listening on [^:]+:(\d+)")
@@ -30,10 +31,22 @@ _BAD = ("Unhandled", "Traceback", "CRITICAL", "[-] Unhandled Error")
 class HubProcess:
     """A hub in a child process; a context manager that stops it with SIGTERM."""
 
+    #: the API token every test hub runs with (``admin=True`` requests send it)
+    TOKEN = "test-admin-token"
+
     def __init__(
-        self, tmp: Path, *, data: Path | None = None, startup: float = 30.0, **frontends: str
+        self,
+        tmp: Path,
+        *,
+        data: Path | None = None,
+        startup: float = 30.0,
+        env: dict[str, str] | None = None,
+        preexec_fn: Any = None,
+        **frontends: str,
     ) -> None:
         self.tmp = Path(tmp)
+        self.env = dict(env or {})
+        self.preexec_fn = preexec_fn
         self.data = data or self.tmp / "data"
         self.log_path = self.tmp / "hub.log"
         self.startup = startup
@@ -57,6 +70,8 @@ class HubProcess:
         ]
         for name, description in self.frontends.items():
             args += [f"--{name}", description]
+        if not any(a == "--api-token" for a in self.extra):
+            args += ["--api-token", self.TOKEN]
         return args + self.extra
 
     def start(self) -> HubProcess:
@@ -64,9 +79,15 @@ class HubProcess:
         env = dict(os.environ)
         env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
         env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env.update(self.env)
         self.log_file = open(self.log_path, "w")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            self.command(), cwd=self.tmp, env=env, stdout=self.log_file, stderr=subprocess.STDOUT
+            self.command(),
+            cwd=self.tmp,
+            env=env,
+            stdout=self.log_file,
+            stderr=subprocess.STDOUT,
+            preexec_fn=self.preexec_fn,
         )
         wanted = {name for name, d in self.frontends.items() if d != "none"}
         deadline = time.monotonic() + self.startup
@@ -93,11 +114,21 @@ class HubProcess:
         return f"http://127.0.0.1:{self.ports['web']}{path}"
 
     def request(
-        self, method: str, path: str, body: object = None, raw: bytes | None = None
+        self,
+        method: str,
+        path: str,
+        body: object = None,
+        raw: bytes | None = None,
+        admin: bool = False,
+        headers: dict[str, str] | None = None,
     ) -> tuple[int, bytes, dict[str, str]]:
-        """An HTTP request to the web front end: (status, body, headers)."""
+        """An HTTP request to the web front end: (status, body, headers); ``admin``
+        sends the hub's API token."""
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        req = urllib.request.Request(self.url(path), data=data, method=method)
+        sent = dict(headers or {})
+        if admin:
+            sent["Authorization"] = f"Bearer {self.TOKEN}"
+        req = urllib.request.Request(self.url(path), data=data, method=method, headers=sent)
         try:
             with urllib.request.urlopen(req, timeout=10) as response:
                 return response.status, response.read(), dict(response.headers)

@@ -313,7 +313,7 @@ def test_full_hello_game(hub, frontend) -> None:
     transcript = hub.transcripts.read(hub.lobby.games()[0].id)
     assert "hi all" in transcript and "Hello from ann: world" in transcript
     assert " in " in transcript and " out " in transcript
-    lobby_log = hub.transcripts.read("xml-lobby")
+    lobby_log = hub.transcripts.read("lobby-xml")
     assert 'password=\\"***\\"' in lobby_log or 'password="***"' in lobby_log
     assert "secret" not in lobby_log
 

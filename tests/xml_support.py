@@ -76,7 +76,7 @@ class MemoryStore:
             return defer.fail(NotFound(f"no account {name}"))
         return defer.succeed(account.balance)
 
-    def change_password(self, name: str, old: str, new: str):
+    def change_password(self, name: str, old: str, new: str, source: str | None = None):
         account = self.accounts.get(name.lower())
         if account is None or account.digest != self._digest(name, old):
             return defer.fail(GameError("wrong name or password", 401))

@@ -37,6 +37,16 @@ def _amount(v: Decimal | None) -> str:
     return format(v.normalize(), "f") if v == v.to_integral_value() else format(v, "f")
 
 
+def seed_is_public(rec: R.HandRecord) -> bool:
+    """Whether the hand's shuffle seed may be shown to everyone: it gives the whole
+    deck, so only when every hole card dealt was shown down and no card was drawn
+    privately (a draw's discards)."""
+    shown = set(rec.shown)
+    if any(seat not in shown for seat, _ in rec.hole):
+        return False
+    return not any(a.kind == "discard" and a.cards for a in rec.actions)
+
+
 def format_hand(rec: R.HandRecord, seat: int | None = None, reveal: bool = False) -> str:
     """The hand as readable hand-history text.
 
@@ -206,8 +216,10 @@ def format_hand(rec: R.HandRecord, seat: int | None = None, reveal: bool = False
     if commitment:
         lines.append(f"Shuffle commitment (SHA-256 of the seed): {commitment}")
     seed = rec.get("seed")
-    if seed:
+    if seed and (reveal or seed_is_public(rec)):
         lines.append(f"Shuffle seed: {seed}")
+    elif seed:
+        lines.append("Shuffle seed: withheld (it would show cards that were not shown down)")
     return "\n".join(lines) + "\n"
 
 

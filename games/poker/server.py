@@ -34,8 +34,9 @@ Events (``kind``: data; amounts are decimal strings; ``type`` is the XML event t
 - ``pots`` {stage, pots: [{amount, seats}]} (type 4).
 - ``show`` {seat, cards, text} (type 5), ``award`` {seat, amount, pot, text} (type 6).
 - ``handover`` {handid, deltas {seat: amount}, names, stacks, seed, commitment}
-  (type 7, :data:`hub.model.HAND_OVER`): the hand's result; ``deltas`` add up to zero.
-  The full record (with every hole card, so it is not broadcast) is
+  (type 7, :data:`hub.model.HAND_OVER`): the hand's result; ``deltas`` add up to zero;
+  ``seed`` only when it reveals nothing private (every hole card was shown down), else
+  ``None``.  The full record (with every hole card, so it is not broadcast) is
   :meth:`PokerGame.hand_record`, and what the history keeps :meth:`PokerGame.hand_summary`.
   Once the hub holds hands (:meth:`PokerGame.hold_hands`), the next hand is dealt only
   after :meth:`PokerGame.settled`.
@@ -833,13 +834,20 @@ class PokerGame:
                         "deltas": {str(s): str(d) for s, d in deltas.items()},
                         "names": {str(s): n for s, n in names.items()},
                         "stacks": {str(s): str(v) for s, v in rec.get("stacks", ())},
-                        "seed": shuffle.seed_hex(self._seed) if self._seed else None,
+                        "seed": self._public_seed(last),
                         "commitment": self._commitment,
                         "type": 7,
                     },
                 )
             ]
         return []
+
+    def _public_seed(self, hand: rules.HandRecord | None) -> str | None:
+        """The seed for the public hand-over event: only when it shows nothing that was
+        private (:func:`.history.seed_is_public`); the hand record keeps it always."""
+        if not self._seed or hand is None or not history.seed_is_public(hand):
+            return None
+        return shuffle.seed_hex(self._seed)
 
     def _close(self, why: str) -> None:
         """Close the table for good: refund a running hand, cash everyone out."""

@@ -13,8 +13,9 @@ import hashlib
 import hmac
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import BadName, BadPassword
 
@@ -142,49 +143,99 @@ def _b64(data: bytes) -> str:
 
 
 @dataclass
-class Throttle:
-    """Counts failed logins per key (an account name, a client address).
+class LoginThrottle:
+    """Failed logins, counted per (account, client address) and per client address.
 
-    After ``limit`` failures within ``window`` seconds the key is refused for
-    ``lockout`` seconds.  ``clock`` is anything with ``seconds()`` (the reactor,
-    ``task.Clock`` in tests).
+    - Per (account, address): the first ``free_failures`` failures cost nothing; each
+      further one makes that pair wait ``delay_base`` seconds, doubling each time, up
+      to ``delay_max``.  Another address is not affected: the right password from a
+      fresh address always gets through.
+    - Per address, whatever the names (spraying many names): after
+      ``address_failures`` failures the address waits the same growing delays.
+
+    A success clears the pair's failures (not the address's).  Failures older than
+    ``window`` seconds are forgotten; at most ``max_keys`` keys are kept.  ``clock``
+    is anything with ``seconds()`` (the reactor, ``task.Clock`` in tests).
     """
 
     clock: object
-    limit: int = 5
-    window: float = 300.0
-    lockout: float = 60.0
-    _failures: dict[str, list[float]] = field(default_factory=dict)
-    _locked_until: dict[str, float] = field(default_factory=dict)
+    free_failures: int = 3
+    delay_base: float = 1.0
+    delay_max: float = 900.0
+    address_failures: int = 30
+    window: float = 900.0
+    max_keys: int = 100_000
+    #: key → [failures, time of the last failure, time from which it may try again]
+    _keys: dict[str, list[float]] = field(default_factory=dict)
+
+    @classmethod
+    def from_options(cls, clock: object, options: Mapping[str, Any]) -> LoginThrottle:
+        """A throttle with the hub settings ``login_*`` (docs/settings.md)."""
+        d = cls(clock)
+        return cls(
+            clock,
+            free_failures=int(options.get("login_free_failures", d.free_failures)),
+            delay_base=float(options.get("login_delay_base", d.delay_base)),
+            delay_max=float(options.get("login_delay_max", d.delay_max)),
+            address_failures=int(options.get("login_address_failures", d.address_failures)),
+            window=float(options.get("login_window", d.window)),
+        )
 
     def _now(self) -> float:
         seconds: Callable[[], float] = self.clock.seconds  # type: ignore[attr-defined]
         return seconds()
 
-    def blocked(self, key: str) -> float:
-        """Seconds until ``key`` may try again (0: it may try now)."""
-        until = self._locked_until.get(key)
-        if until is None:
-            return 0.0
-        left = until - self._now()
-        if left <= 0:
-            del self._locked_until[key]
-            self._failures.pop(key, None)
-            return 0.0
-        return left
+    @staticmethod
+    def _pair(name_key: str, address: str | None) -> str:
+        return f"{name_key}\0{address or '-'}"
 
-    def failed(self, key: str) -> None:
-        """Count one failure of ``key``."""
+    @staticmethod
+    def _address(address: str | None) -> str:
+        return f"\0{address or '-'}"
+
+    def _entry(self, key: str, now: float) -> list[float] | None:
+        entry = self._keys.get(key)
+        if entry is not None and now - entry[1] > max(self.window, entry[2] - entry[1]):
+            del self._keys[key]
+            return None
+        return entry
+
+    def wait(self, name_key: str, address: str | None) -> float:
+        """Seconds until ``name_key`` may try again from ``address`` (0: now)."""
         now = self._now()
-        recent = [t for t in self._failures.get(key, []) if now - t < self.window]
-        recent.append(now)
-        self._failures[key] = recent
-        if len(recent) >= self.limit:
-            self._locked_until[key] = now + self.lockout
-        if len(self._failures) > 100_000:  # bounded memory under a name-spraying attack
-            self._failures.clear()
+        waits = [0.0]
+        for key in (self._pair(name_key, address), self._address(address)):
+            entry = self._entry(key, now)
+            if entry is not None:
+                waits.append(entry[2] - now)
+        return max(waits)
 
-    def succeeded(self, key: str) -> None:
-        """Forget the failures of ``key``."""
-        self._failures.pop(key, None)
-        self._locked_until.pop(key, None)
+    def _delay(self, failures: float, free: int) -> float:
+        if failures <= free:
+            return 0.0
+        return min(self.delay_max, self.delay_base * 2 ** min(failures - free - 1, 32))
+
+    def failed(self, name_key: str, address: str | None) -> None:
+        """Count one failure of ``name_key`` from ``address``."""
+        now = self._now()
+        for key, free in (
+            (self._pair(name_key, address), self.free_failures),
+            (self._address(address), self.address_failures),
+        ):
+            entry = self._entry(key, now) or [0.0, now, now]
+            entry[0] += 1
+            entry[1] = now
+            entry[2] = now + self._delay(entry[0], free)
+            self._keys[key] = entry
+        if len(self._keys) > self.max_keys:  # bounded memory under a spraying attack
+            for key in [k for k in self._keys if self._entry(k, now) is None]:
+                self._keys.pop(key, None)
+            while len(self._keys) > self.max_keys:
+                self._keys.pop(next(iter(self._keys)))
+
+    def succeeded(self, name_key: str, address: str | None) -> None:
+        """Forget the failures of ``name_key`` from ``address``."""
+        self._keys.pop(self._pair(name_key, address), None)
+
+    def __len__(self) -> int:
+        return len(self._keys)

@@ -88,8 +88,8 @@ class StoreBase:
     :param grant: chips a new account receives (``Decimal``; default 1000.00).
     :param clock: what the login throttle reads time from (default: ``reactor``).
     :param scrypt: :class:`hub.store.accounts.ScryptParams` (tests may lower the cost).
-    :param throttle_limit: failed logins per name (and per source) before a lockout.
-    :param throttle_lockout: seconds of lockout.
+    :param throttle: the :class:`hub.store.accounts.LoginThrottle` of failed logins
+        (default: one with its default limits on ``clock``).
     :param probe_delays: ``(first, most)`` seconds between tries to reach the database
         again after it became unavailable (doubling from ``first`` up to ``most``).
 
@@ -107,9 +107,7 @@ class StoreBase:
         grant: Decimal | int | str = Decimal("1000.00"),
         clock: Any = None,
         scrypt: acc.ScryptParams | None = None,
-        throttle_limit: int = 5,
-        throttle_window: float = 300.0,
-        throttle_lockout: float = 60.0,
+        throttle: acc.LoginThrottle | None = None,
         probe_delays: tuple[float, float] = (0.25, 5.0),
         **dialect_options: Any,
     ) -> None:
@@ -118,18 +116,7 @@ class StoreBase:
         self.dsn = dsn
         self.new_account_grant = check_amount(grant, allow_zero=True)
         self._scrypt = scrypt or acc.ScryptParams()
-        self._throttle = acc.Throttle(
-            clock or reactor,
-            limit=throttle_limit,
-            window=throttle_window,
-            lockout=throttle_lockout,
-        )
-        self._source_throttle = acc.Throttle(
-            clock or reactor,
-            limit=throttle_limit * 4,
-            window=throttle_window,
-            lockout=throttle_lockout,
-        )
+        self._throttle = throttle if throttle is not None else acc.LoginThrottle(clock or reactor)
         self._pool: Any = None
         self._started = False
         self.recovered: list[tuple[str, str, Decimal]] = []

@@ -159,7 +159,10 @@ class SQLiteDialect(Dialect):
     def pool(self, reactor: Any) -> adbapi.ConnectionPool:
         if self.path != ":memory:":
             folder = os.path.dirname(os.path.abspath(self.path))
-            os.makedirs(folder, exist_ok=True)
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            # created readable by the owner only; SQLite gives its -wal and -shm
+            # files the database file's permissions
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
         busy_ms = int(self.busy_timeout * 1000)
 
         def setup(connection: sqlite3.Connection) -> None:

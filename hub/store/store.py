@@ -38,8 +38,7 @@ class Store(TablesMixin):
     :param grant: chips a new account receives (``Decimal``; default 1000.00).
     :param clock: what the login throttle reads time from (default: ``reactor``).
     :param scrypt: :class:`hub.store.accounts.ScryptParams` (tests may lower the cost).
-    :param throttle_limit: failed logins per name (and per source) before a lockout.
-    :param throttle_lockout: seconds of lockout.
+    :param throttle: the :class:`hub.store.accounts.LoginThrottle` of failed logins.
     :param busy_timeout: (SQLite) seconds to wait for another writer, default 10.
     :param pool_size: (PostgreSQL) most connections, default 4.
     """
@@ -149,19 +148,19 @@ class Store(TablesMixin):
         """Check a login.
 
         An unknown name and a wrong password get the same error after the same work.
-        After repeated failures for a name (or from a ``source``, e.g. an IP address)
-        further attempts are refused for a while without checking.
+        After repeated failures for a name from a ``source`` (the client's address),
+        or from one source for many names, further attempts from that source wait a
+        growing delay and are refused without checking meanwhile
+        (:class:`hub.store.accounts.LoginThrottle`); other sources are not affected.
 
         :returns: (Deferred) the :class:`Account`.
         :raises hub.store.errors.LoginFailed: 401.
         :raises hub.store.errors.Throttled: 429.
         """
-        key = "name:" + (acc.name_key(name) if isinstance(name, str) else "")
-        waits = [self._throttle.blocked(key)]
-        if source is not None:
-            waits.append(self._source_throttle.blocked("source:" + source))
-        if max(waits) > 0:
-            raise Throttled(f"too many failed logins; try again in {int(max(waits)) + 1} s")
+        key = acc.name_key(name) if isinstance(name, str) else ""
+        wait = self._throttle.wait(key, source)
+        if wait > 0:
+            raise Throttled(f"too many failed logins; try again in {int(wait) + 1} s")
 
         def txn(cur: _Cursor) -> tuple[Account | None, str | None]:
             if not isinstance(name, str):
@@ -176,18 +175,17 @@ class Store(TablesMixin):
         given = password if isinstance(password, str) else ""
         good = yield self._in_thread(acc.verify_password, given, stored, self._scrypt)
         if not good or account is None:
-            self._throttle.failed(key)
-            if source is not None:
-                self._source_throttle.failed("source:" + source)
+            self._throttle.failed(key, source)
             raise LoginFailed("wrong account name or password")
-        self._throttle.succeeded(key)
+        self._throttle.succeeded(key, source)
         return account
 
     @defer.inlineCallbacks
-    def change_password(self, name: str, old: str, new: str) -> Any:
-        """Set a new password after checking the old one (as :meth:`authenticate`)."""
+    def change_password(self, name: str, old: str, new: str, source: str | None = None) -> Any:
+        """Set a new password after checking the old one (as :meth:`authenticate`,
+        throttled per ``source``)."""
         acc.check_password(new)
-        account = yield self.authenticate(name, old)
+        account = yield self.authenticate(name, old, source)
         yield self.set_password(account.name, new)
         return None
 

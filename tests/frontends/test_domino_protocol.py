@@ -375,7 +375,12 @@ def test_everyone_leaving_ends_the_game_cleanly(hub):
     assert game.state == "over"
     assert game.result()["scores"] == [0, 0, 0, 0]
     hub.clock.advance(10)
-    assert [dc for dc in hub.clock.getDelayedCalls() if dc.getTime() < 1000] == []
+    game_timers = [
+        dc
+        for dc in hub.clock.getDelayedCalls()
+        if dc.getTime() < 1000 and getattr(dc.func, "__self__", None) is not hub.lobby
+    ]
+    assert game_timers == []  # the lobby's own (retiring, removing the game) may remain
 
 
 def test_removed_players_still_listed_in_results(hub):
@@ -498,3 +503,19 @@ def test_a_game_with_a_free_human_seat_is_left_to_the_web(hub):
     assert game.state == "waiting" and game.free_seats("client") == [0]
     assert all(c.proto.state == "playing" for c in clients)  # they got a game of their own
     assert clients[0].proto.game is not game
+
+
+def test_a_logged_in_client_without_a_game_is_closed_after_the_idle_limit(tmp_path):
+    hub = Hub(tmp_path, domino_idle_seconds=600)
+    lonely = hub.client("lonely")
+    assert lonely.lines() == ["CONNECT", "OK"]
+    hub.clock.advance(599)
+    assert not lonely.closed
+    hub.clock.advance(1)
+    assert lonely.lines() == ["ERROR"] and lonely.closed
+    assert hub.factory.waiting == []
+    # players who get a game in time are not touched by it
+    players = hub.four()
+    hub.clock.advance(700)
+    assert not any(p.closed for p in players if "ERROR" in p.everything()[:2])
+    assert all(p.proto.state in ("playing", "over", "removed") for p in players)

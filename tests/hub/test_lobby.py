@@ -250,6 +250,59 @@ def test_a_reopened_seat_forgets_the_bot_given_to_it(lobby, clock):
     assert game.view(None)["lines"] == []  # the old bot did not speak for the seat
 
 
+def _finish(lobby, name="alice"):
+    game = lobby.create_game("hello", seats=["open"])
+    game.take_seat(name)
+    game.act(0, {"hello": "bye"})
+    assert game.state == "over"
+    return game
+
+
+def test_finished_games_are_bounded_by_count_oldest_first(clock, tmp_path):
+    registry = DictRegistry(games=[HelloGameFactory()])
+    lobby = Lobby(registry, clock, transcripts=Transcripts(tmp_path, clock), keep_finished_count=3)
+    running = lobby.create_game("hello", seats=["open"])
+    games = [_finish(lobby) for _ in range(10)]
+    clock.advance(0)
+    assert lobby.games() == [running, *games[-3:]]
+    assert lobby.finished_count == 3
+    assert lobby.transcripts.live_count == 1  # only the running game's
+
+
+def test_finished_games_go_after_keep_finished_seconds(clock, tmp_path):
+    registry = DictRegistry(games=[HelloGameFactory()])
+    lobby = Lobby(registry, clock, keep_finished=60, retire_after=5)
+    game = _finish(lobby)
+    clock.advance(59)
+    assert lobby.games() == [game]
+    clock.advance(1)
+    assert lobby.games() == [] and lobby.finished_count == 0
+    assert clock.getDelayedCalls() == []
+
+
+def test_a_retired_game_keeps_only_a_summary(clock, tmp_path):
+    registry = DictRegistry(games=[HelloGameFactory()])
+    lobby = Lobby(registry, clock, transcripts=Transcripts(tmp_path, clock), retire_after=5)
+    game = _finish(lobby)
+    view, result, listed = game.view(None), game.result(), game.to_json(detail=True)
+    assert game.events_for(None) and game.replay()["events"]
+    clock.advance(5)
+    assert game.retired
+    # the event log goes with the engine: a finished game's record is bounded
+    assert game.events_for(None) == [] and game.events_for(0, "alice") == []
+    assert game.replay() is None and game.current_turn() is None
+    assert game.view(None) == view and game.result() == result
+    assert game.to_json(detail=True) == listed
+    assert game.legal_actions(0) == []
+    with pytest.raises(GameError) as refused:
+        game.act(0, {"hello": "again"})
+    assert refused.value.code == 422
+    game.transcript.record("x1", "in", "a late frame")
+    lobby.transcripts.flush()
+    clock.advance(2)
+    assert "a late frame" in lobby.transcripts.read(game.id)
+
+
 def test_the_event_log_keeps_private_events_for_whoever_sat_there_then(lobby):
     from hub.model import GameEvent
 
@@ -325,3 +378,17 @@ def test_creation_may_hold_the_bots_until_the_creator_sits(lobby):
     game.seat_bots()
     game.seat_bots()  # once only
     assert game.seats[1].player == "hello-bot" and game.state == "running"
+
+
+def test_a_private_turn_is_logged_for_its_seat_but_is_nobody_elses_current_turn(lobby):
+    from hub.model import GameEvent
+
+    game = lobby.create_game("hello", seats=["open", "open"])
+    game.take_seat("ann", 0)
+    game.take_seat("bob", 1)
+    public = game.current_turn()
+    game._emit(GameEvent("turn", {"seat": 0, "secret": "pick a card", "timeleft_ms": 9}, {0}))
+    assert game.current_turn() == public  # what every viewer gets did not change
+    assert "secret" not in str(game.turn_clock())
+    assert [e.data.get("secret") for e in game.events_for(0, "ann") if e.seats] == ["pick a card"]
+    assert all(e.seats is None for e in game.events_for(None))

@@ -301,3 +301,26 @@ async def test_a_hub_stopping_during_an_outage_leaves_the_chips_to_recovery(hub)
         assert await operator.hands(game_id=game.id) == []
     finally:
         await operator.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_chip_table_is_retired_only_once_the_ledger_has_all_of_it(hub):
+    """Retiring a finished table drops its engine, which settling a hand reads
+    (``IChipGame.hand_summary``): a table whose movements wait for the store keeps it."""
+    hub.lobby.retire_after = 0.01
+    game = await two_seated(hub)
+    hub.faults.down = True
+    key = game.engine.play({0: D(30), 1: D(-30)})
+    await until(lambda: game.paused == STORE_DOWN, "paused")
+    game.engine.stop()  # the table closes: cash-outs and game over wait for the store too
+    assert game.state == "over" and hub.money.busy(game.id)
+    await until(lambda: not hub.lobby._finished[game.id][1].active(), "the retirement time")
+    assert not game.retired and game.chips is game.engine
+    hub.faults.down = False
+    await until(lambda: game.retired, "retired once settled")
+    assert not hub.money.busy(game.id) and game.chips is None
+    assert game.events_for(None) == []  # the event log went with the engine
+    assert len(await hub.store.ledger(key=f"hand:{game.id}:{key}")) == 2
+    assert await balance(hub, "ann") == D(1030) and await balance(hub, "bob") == D(970)
+    assert await hub.store.chips_at(game.id) == {}
+    await books_balance(hub)

@@ -96,7 +96,7 @@ def test_front_end_settings_from_file_and_command_line(tmp_path):
     )
     assert options["settings"] == {
         "xml_max_frame": 131072,
-        "domino_answer_seconds": "5",
+        "domino_answer_seconds": 5.0,
         "mnm_announcement": "Welcome back",
     }
     with pytest.raises(usage.UsageError, match="KEY=VALUE"):
@@ -105,3 +105,58 @@ def test_front_end_settings_from_file_and_command_line(tmp_path):
     bad.write_text('settings = "x"\n')
     with pytest.raises(usage.UsageError, match="table"):
         parse("--config", str(bad))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("true", True), ("YES", True), ("1", True), ("false", False), ("No", False), ("0", False)],
+)
+def test_boolean_settings_take_true_false_yes_no_1_0(text, value):
+    assert parse("--set", f"api_require_token={text}")["settings"]["api_require_token"] is value
+
+
+def test_every_documented_setting_has_a_type():
+    """docs/settings.md's table lists the hub's settings; each must be declared in
+    hub.settings, or a bad value of it would reach the hub unchecked."""
+    import re
+    from pathlib import Path
+
+    from hub.settings import TYPES
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "settings.md").read_text()
+    table = docs.split("| setting | default | meaning |", 1)[1].split("\n\n", 1)[0]
+    listed = {
+        name for row in table.splitlines()[2:] for name in re.findall(r"`(\w+)`", row.split("|")[1])
+    }
+    assert {"chat_rate", "game_event_log", "money_stop_timeout", "web_chat_rate"} <= listed
+    assert sorted(listed - set(TYPES)) == []
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        "chat_rate=many",
+        "game_event_log=-5",
+        "money_retry_first=soon",
+        "api_require_token=off",
+        "api_require_token=",
+        "api_require_token=2",
+        "xml_max_frame=big",
+        "xml_max_frame=1.5",
+        "keep_finished=-1",
+        "web_header_timeout=nan",
+    ],
+)
+def test_bad_setting_values_are_refused(setting):
+    with pytest.raises(usage.UsageError, match=setting.split("=")[0]):
+        parse("--set", setting)
+
+
+def test_boolean_settings_in_the_config_file(tmp_path):
+    config = tmp_path / "hub.toml"
+    config.write_text('[settings]\napi_require_token = false\nweb_secure_cookies = "yes"\n')
+    settings = parse("--config", str(config))["settings"]
+    assert settings == {"api_require_token": False, "web_secure_cookies": True}
+    config.write_text('[settings]\napi_require_token = "maybe"\n')
+    with pytest.raises(usage.UsageError, match="not a boolean"):
+        parse("--config", str(config))

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from twisted.internet.task import Clock
 
-from hub.transcript import Transcripts, escape
+from hub.transcript import Access, Transcripts, TranscriptSettings, escape, owner_token, stream
 
 
 @pytest.mark.parametrize(
@@ -53,3 +53,148 @@ def test_records_have_time_connection_direction(tmp_path):
     assert transcripts.read("../etc/passwd") is None
     transcripts.close()
     assert transcripts.read("abc123").count("\n") == 2
+
+
+def _lines(transcripts, name):
+    return transcripts.read(name).splitlines()
+
+
+def test_a_frame_with_newlines_keeps_its_text_and_stays_one_line():
+    frame = b"<?xml version='1.0' encoding='UTF-8'?>\n<message sessionid=\"1\"/>"
+    assert escape(frame) == "<?xml version='1.0' encoding='UTF-8'?>\\n<message sessionid=\"1\"/>"
+    assert escape("Zürich\n♞\x85") == "Zürich\\n♞\\x85"
+
+
+def test_records_are_buffered_and_written_on_the_timer_and_on_close(tmp_path):
+    clock = Clock()
+    settings = TranscriptSettings(flush_seconds=1.0, buffer_bytes=10_000)
+    transcripts = Transcripts(tmp_path, clock, settings)
+    t = transcripts.for_game("g1")
+    t.record("c1", "in", "HELLO")
+    path = tmp_path / "g1.log"
+    assert not path.exists() and t.buffered == 1
+    clock.advance(1.0)
+    assert path.read_text().endswith("c1 in  HELLO\n") and t.buffered == 0
+    t.record("c1", "out", "BYE")
+    transcripts.release("g1")
+    assert path.read_text().count("\n") == 2
+    assert transcripts.live_count == 0 and clock.getDelayedCalls() == []
+
+
+def test_files_are_owner_only(tmp_path):
+    transcripts = Transcripts(tmp_path / "t", Clock())
+    transcripts.for_game("g1").note("x")
+    transcripts.flush()
+    assert (tmp_path / "t").stat().st_mode & 0o777 == 0o700
+    assert (tmp_path / "t" / "g1.log").stat().st_mode & 0o777 == 0o600
+
+
+def test_files_rotate_by_size_and_old_parts_go(tmp_path):
+    settings = TranscriptSettings(buffer_bytes=1, max_bytes=200, keep_rotated=2)
+    transcripts = Transcripts(tmp_path, Clock(), settings)
+    t = transcripts.for_game("g1")
+    for n in range(40):
+        t.record("hub", "out", f"line {n:03d} " + "x" * 40)
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["g1.log", "g1.log.1", "g1.log.2"]
+    assert all(p.stat().st_size <= 200 + 100 for p in tmp_path.iterdir())
+    text = transcripts.read("g1")
+    assert "line 039" in text and "line 000" not in text
+    numbers = [int(line.split("line ")[1][:3]) for line in text.splitlines()]
+    assert numbers == sorted(numbers)  # parts are read oldest first
+
+
+def test_each_connection_has_a_recording_cap_with_one_marker(tmp_path):
+    settings = TranscriptSettings(max_per_connection=3000)
+    transcripts = Transcripts(tmp_path, Clock(), settings)
+    t = transcripts.for_game("g1")
+    for _ in range(50):
+        t.record("x1", "in", "y" * 50)
+        t.record("x2", "in", "ok")
+    t.end_connection("x1")
+    lines = _lines(transcripts, "g1")
+    assert sum(" x1 in " in line for line in lines) == 3000 // 86  # 86 bytes a line
+    assert sum(" x2 in " in line for line in lines) == 50
+    markers = [line for line in lines if "recording cap" in line]
+    assert len(markers) == 1 and " x1 reached the recording cap of 3000 bytes" in markers[0]
+    assert any("x1: 16 lines (1376 bytes) were not recorded" in line for line in lines)
+
+
+def test_owner_and_seat_are_in_the_record_and_cannot_be_forged(tmp_path):
+    transcripts = Transcripts(tmp_path, Clock())
+    t = transcripts.for_game("g1")
+    t.record("x1", "out", "cards", owner="Alice", seat=0)
+    t.record("x2 ~bob#1", "in", "hi", owner="eve #0 ~x")
+    first, second = _lines(transcripts, "g1")
+    assert first.split(" ")[1] == "x1~alice#0"
+    assert second.split(" ")[1] == "x2%20%7Ebob%231~eve%20%230%20%7ex"
+
+
+def _records(tmp_path):
+    transcripts = Transcripts(tmp_path, Clock(), TranscriptSettings(buffer_bytes=1))
+    t = transcripts.for_game("g1")
+    t.note("game created")
+    t.record("x1", "in", "join", owner="alice")
+    t.record("x1", "out", "alice's hole cards", owner="alice", seat=0)
+    t.record("x2", "out", "bob's hole cards", owner="bob", seat=1)
+    t.record("x2", "out", "the flop", owner="bob")
+    t.record("m1", "in", "PLAY")
+    return transcripts, transcripts.paths("g1")
+
+
+def _read(parts, access, tail=None):
+    return b"".join(stream(parts, access, tail)).decode()
+
+
+def test_who_reads_what(tmp_path):
+    _, parts = _records(tmp_path)
+    everything = _read(parts, Access(admin=True))
+    assert everything.count("\n") == 6
+    alice = _read(parts, Access(owners=frozenset({owner_token("ALICE")})))
+    assert "join" in alice and "alice's hole cards" in alice
+    assert "bob's" not in alice and "flop" not in alice and "game created" not in alice
+    after = _read(parts, Access(public=True))
+    assert "hole cards" not in after
+    assert "game created" in after and "the flop" in after and "PLAY" in after
+    alice_after = _read(parts, Access(owners=frozenset({"alice"}), public=True))
+    assert "alice's hole cards" in alice_after and "bob's" not in alice_after
+    assert _read(parts, Access()) == ""
+
+
+def test_tail_returns_the_last_visible_records(tmp_path):
+    _, parts = _records(tmp_path)
+    assert _read(parts, Access(admin=True), tail=2).splitlines()[0].endswith("the flop")
+    public = _read(parts, Access(public=True), tail=2).splitlines()
+    assert [line.split(" ", 3)[3].strip() for line in public] == ["the flop", "PLAY"]
+    assert _read(parts, Access(public=True), tail=100).count("\n") == 4
+    assert _read(parts, Access(public=True), tail=0) == ""
+
+
+def test_tail_and_stream_read_across_blocks_and_parts(tmp_path, monkeypatch):
+    import hub.transcript as module
+
+    monkeypatch.setattr(module, "BLOCK", 64)
+    settings = TranscriptSettings(buffer_bytes=1, max_bytes=500, keep_rotated=5)
+    transcripts = Transcripts(tmp_path, Clock(), settings)
+    t = transcripts.for_game("g1")
+    for n in range(60):
+        t.record("x1", "out", f"n{n:02d} " + "z" * (n % 7) * 9, seat=n % 2)
+    parts = transcripts.paths("g1")
+    assert len(parts) > 2
+    admin = _read(parts, Access(admin=True))
+    assert admin == transcripts.read("g1")
+    last = _read(parts, Access(admin=True), tail=5).splitlines()
+    assert last == admin.splitlines()[-5:]
+    assert _read(parts, Access(public=True)) == ""
+
+
+def test_closing_writes_what_released_transcripts_still_buffer(tmp_path):
+    clock = Clock()
+    transcripts = Transcripts(tmp_path, clock)
+    t = transcripts.for_game("g1")
+    transcripts.release("g1")
+    t.record("x1", "out", "a late line")  # the game object still holds it
+    assert not (tmp_path / "g1.log").exists()
+    transcripts.close()
+    assert "a late line" in (tmp_path / "g1.log").read_text()
+    assert clock.getDelayedCalls() == []

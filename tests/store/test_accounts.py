@@ -24,13 +24,13 @@ from hub.store import accounts as acc
 from .conftest import make_store
 
 
-async def fails(d, error):
-    """Await ``d`` and return the exception, which must be an ``error``."""
+async def fails(d, *errors):
+    """Await ``d`` and return the exception, which must be one of ``errors``."""
     try:
         await d
-    except error as e:
+    except errors as e:
         return e
-    raise AssertionError(f"expected {error.__name__}")
+    raise AssertionError(f"expected {' or '.join(e.__name__ for e in errors)}")
 
 
 @pytest_twisted.ensureDeferred
@@ -153,45 +153,82 @@ async def test_login_unknown_name_and_wrong_password_look_the_same(store):
 
 
 @pytest_twisted.ensureDeferred
-async def test_throttling_after_repeated_failures(dsn):
+async def test_failures_from_one_address_wait_growing_delays(dsn):
     clock = task.Clock()
-    s = make_store(dsn, clock=clock, throttle_limit=3, throttle_lockout=60)
+    throttle = acc.LoginThrottle(clock, free_failures=2, delay_base=1, delay_max=8)
+    s = make_store(dsn, clock=clock, throttle=throttle)
     await s.start()
     try:
         await s.create_account("gina", "secret1")
-        for _ in range(3):
-            await fails(s.authenticate("gina", "nope"), LoginFailed)
-        e = await fails(s.authenticate("gina", "secret1"), Throttled)
-        assert e.code == 429
+        here = "10.0.0.1"
+        for _ in range(2):  # free
+            await fails(s.authenticate("gina", "nope", here), LoginFailed)
+        delays = []
+        for _ in range(5):
+            await fails(s.authenticate("gina", "nope", here), LoginFailed)
+            e = await fails(s.authenticate("gina", "secret1", here), Throttled)
+            assert e.code == 429
+            delays.append(throttle.wait("gina", here))
+            clock.advance(delays[-1])
+        assert delays == [1, 2, 4, 8, 8]
         # unknown names are throttled the same way (no hint that they do not exist)
         for _ in range(3):
-            await fails(s.authenticate("ghost", "nope"), LoginFailed)
-        await fails(s.authenticate("ghost", "nope"), Throttled)
-        clock.advance(61)
-        assert (await s.authenticate("gina", "secret1")).name == "gina"
-        # a success clears the count
-        await fails(s.authenticate("gina", "nope"), LoginFailed)
-        await fails(s.authenticate("gina", "nope"), LoginFailed)
-        await s.authenticate("gina", "secret1")
-        await fails(s.authenticate("gina", "nope"), LoginFailed)
-        assert (await s.authenticate("gina", "secret1")).name == "gina"
+            await fails(s.authenticate("ghost", "nope", here), LoginFailed)
+        await fails(s.authenticate("ghost", "nope", here), Throttled)
+        # a success clears the pair's count
+        assert (await s.authenticate("gina", "secret1", here)).name == "gina"
+        await fails(s.authenticate("gina", "nope", here), LoginFailed)
+        await fails(s.authenticate("gina", "nope", here), LoginFailed)
+        await fails(s.authenticate("gina", "nope", here), LoginFailed)
+        await fails(s.authenticate("gina", "secret1", here), Throttled)
     finally:
         await s.stop()
 
 
 @pytest_twisted.ensureDeferred
-async def test_throttling_per_source(dsn):
+async def test_another_address_is_never_locked_out(dsn):
+    """The lockout of issue 13: wrong passwords from one address never stop the right
+    password from another."""
     clock = task.Clock()
-    s = make_store(dsn, clock=clock, throttle_limit=2)
+    s = make_store(dsn, clock=clock)
     await s.start()
     try:
         await s.create_account("hank", "secret1")
-        for i in range(8):  # a source spraying many names
-            await fails(s.authenticate(f"user{i}", "nope", source="10.0.0.9"), LoginFailed)
-        await fails(s.authenticate("hank", "secret1", source="10.0.0.9"), Throttled)
-        assert (await s.authenticate("hank", "secret1", source="10.0.0.10")).name == "hank"
+        for _ in range(50):
+            try:
+                await s.authenticate("hank", "wrong!", "10.0.0.9")
+            except (LoginFailed, Throttled):
+                pass
+            clock.advance(1000)  # wait out every delay: as many tries as it likes
+        await fails(s.authenticate("hank", "wrong!", "10.0.0.9"), LoginFailed, Throttled)
+        assert (await s.authenticate("hank", "secret1", "10.0.0.10")).name == "hank"
     finally:
         await s.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_address_spraying_names_is_throttled(dsn):
+    clock = task.Clock()
+    throttle = acc.LoginThrottle(clock, address_failures=5)
+    s = make_store(dsn, clock=clock, throttle=throttle)
+    await s.start()
+    try:
+        await s.create_account("ivy", "secret1")
+        for i in range(5):  # one failure per name: no pair is throttled
+            await fails(s.authenticate(f"user{i}", "nope", "10.0.0.9"), LoginFailed)
+        await fails(s.authenticate("user9", "nope", "10.0.0.9"), LoginFailed)
+        await fails(s.authenticate("ivy", "secret1", "10.0.0.9"), Throttled)
+        assert (await s.authenticate("ivy", "secret1", "10.0.0.10")).name == "ivy"
+    finally:
+        await s.stop()
+
+
+def test_the_throttle_keeps_a_bounded_number_of_keys():
+    clock = task.Clock()
+    throttle = acc.LoginThrottle(clock, max_keys=100)
+    for i in range(1000):
+        throttle.failed(f"name{i}", f"10.0.{i % 7}.1")
+    assert len(throttle) <= 100
 
 
 @pytest_twisted.ensureDeferred

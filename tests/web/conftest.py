@@ -24,10 +24,11 @@ CHROMIUM_ARGS = [
 ]
 
 
-def start_hub(tmp: Path, **extra: str) -> HubProcess:
-    """A hub with the web front end (and ``extra`` front ends) and the test bot."""
-    frontends = {"web": "tcp:0:interface=127.0.0.1", **extra}
-    hub = HubProcess(tmp, **frontends)
+def start_hub(tmp: Path, extra: list[str] | None = None, **frontends: str) -> HubProcess:
+    """A hub with the web front end (and other ``frontends``) and the test bots;
+    ``extra`` command-line arguments."""
+    hub = HubProcess(tmp, **{"web": "tcp:0:interface=127.0.0.1", **frontends})
+    hub.extra = list(extra or [])
     install_first_legal(hub.data)
     install_press(hub.data)
     return hub.start()

@@ -489,10 +489,16 @@ def test_log_in_sit_at_holdem_with_a_bot_and_play_a_hand(page, hub):
     for _ in range(total):
         page.click("#hand-replay-next")
     assert page.locator("#hand-replay-log div").count() == total
-    assert " is over: " in page.inner_text("#hand-replay-log div:last-child")
-    assert "; seed " in page.inner_text("#hand-replay-log div:last-child")
-    transcript = hub.request("GET", f"/api/games/{game_id}/transcript")[1].decode()
-    assert "web:holdem-fan in" in transcript
+    over = page.inner_text("#hand-replay-log div:last-child")
+    assert over.startswith("Hand 1 is over: ")
+    # the seed (the whole deck) is public only when every hole card was shown down
+    replay = hub.get_json(f"/api/games/{game_id}/replay")
+    seed = next(e["data"]["seed"] for e in replay["events"] if e["kind"] == "handover")
+    assert ("; seed " + seed[:12]) in over if seed else "; seed " not in over
+    # the table is still in play: only its players and admins read its transcript
+    assert hub.request("GET", f"/api/games/{game_id}/transcript")[0] == 403
+    transcript = hub.request("GET", f"/api/games/{game_id}/transcript", admin=True)[1].decode()
+    assert "web:holdem-fan~holdem-fan in" in transcript
     screenshot(page, "game-holdem-hand-over")
 
 

@@ -189,3 +189,37 @@ def test_a_seated_stream_ends_when_the_seat_is_no_longer_its_players():
     assert ("seat-lost", {"seat": 0}) in sent
     assert not any(d.get("kind") == "secret" for e, d in sent if e == "game")
     assert request.finished == 1 and game.observer_count == 0
+
+
+def test_a_retired_games_replay_comes_from_the_store_or_is_no_longer_kept():
+    """Retiring a finished game drops its event log (a bounded record per finished
+    game): its replay is then the store's, public events only, or a clear 404."""
+    from twisted.internet import defer
+
+    from hub.frontends.web.play import WebFrontend, WebGames
+    from hub.model import GameError
+
+    clock = Clock()
+    lobby = Lobby(DictRegistry([HelloGameFactory()]), clock, retire_after=5)
+    hub = Hub(lobby)
+    hub.options, hub.registry, hub.store = {}, lobby.registry, None
+    games = WebGames(hub, WebFrontend(hub, clock))
+    game = lobby.create_game("hello", seats=["open", "open"])
+    game.take_seat("ann", 0)
+    game.take_seat("bob", 1)
+    game.act(0, {"hello": "hi"})
+    game.act(1, {"hello": "bye"})
+    status, live = games._replay(game.id)
+    assert status == 200 and [e["kind"] for e in live["events"]].count("hello") == 2
+    clock.advance(5)
+    assert game.retired
+    try:
+        games._replay(game.id)
+        raise AssertionError("a retired game's replay without a store")
+    except GameError as e:
+        assert e.code == 404 and "no longer kept" in e.reason
+    stored = {k: v for k, v in live.items() if k != "script"}
+    hub.store = type("Store", (), {"replay": lambda self, gid: defer.succeed(stored)})()
+    answered = []
+    games._replay(game.id).addCallback(answered.append)
+    assert answered == [(200, {**stored, "script": live["script"]})]

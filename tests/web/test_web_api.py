@@ -150,7 +150,7 @@ def test_take_a_human_seat_act_and_leave(hub):
     assert status == 200 and answer["legal"] == []
     wait_until(lambda: hub.get_json(f"/api/games/{gid}")["state"] == "over", "the game to end")
     transcript = hub.request("GET", f"/api/games/{gid}/transcript")[1].decode()
-    assert f'web:{me} in  seat 0 action {{"hello":"hi"}}' in transcript
+    assert f'web:{me}~!{me} in  seat 0 action {{"hello":"hi"}}' in transcript
     assert "refused (400)" in transcript
     history = hub.get_json("/api/history?type=hello")
     assert gid in [g["game_id"] for g in history]
@@ -216,10 +216,18 @@ def test_game_stream_snapshot_events_and_observer_removed_on_drop(hub):
     assert status == 200
     watcher.read_until(b"Hello from")
     mine.read_until(b"Hello from")
-    transcript = hub.request("GET", f"/api/games/{gid}/transcript")[1].decode()
+    assert browser.call("POST", f"/api/games/{gid}/chat", {"text": "my own line"})[0] == 200
+    # while the game runs, only its players read (their own lines) and admins
+    status, refused, _ = hub.request("GET", f"/api/games/{gid}/transcript")
+    assert status == 403 and b"players and admins" in refused
+    status, raw = browser.call("GET", f"/api/games/{gid}/transcript")
+    transcript = raw.decode()
     me = browser.start()["name"]
-    assert f'web:{me} out {{"kind":"hello"' in transcript  # the seated stream is recorded
+    assert status == 200
+    assert f'web:{me}~!{me} out {{"kind":"hello"' in transcript  # the seated stream is recorded
     assert transcript.count('out {"kind":"hello"') == 1  # the spectator's is not
+    assert f"web:{me}~!{me} in  chat my own line" in transcript  # chat lines are theirs too
+    assert "game created" not in transcript  # the player reads only their own lines
     kinds = [data["kind"] for event, data in watcher.events() if event == "game"]
     assert "seated" in kinds and "turn" in kinds and "hello" in kinds
     # dropping the connection removes the observer at once
@@ -303,8 +311,9 @@ def test_accounts_create_login_logout_password_delete(hub):
 
 @pytest.fixture
 def own_hub(tmp_path):
-    """A hub of its own (the throttle's lockout would disturb other tests)."""
-    running = start_hub(tmp_path)
+    """A hub of its own (the throttle's delays would disturb other tests), whose
+    delays are long enough that no test step outruns them."""
+    running = start_hub(tmp_path, extra=["--set", "login_delay_base=600"])
     try:
         yield running
     finally:
@@ -334,7 +343,7 @@ def test_failed_logins_are_throttled_like_the_xml_protocol(own_hub):
     status, answer = other.call(
         "POST", "/api/session", {"name": "throttled", "password": "right-pw1"}
     )
-    assert status == 429  # even the right password waits out the lockout
+    assert status == 429  # even the right password waits out the delay from this address
 
 
 def test_login_needs_csrf_once_a_session_exists(hub):

@@ -33,6 +33,7 @@ DEFAULTS = {
     "domino_answer_seconds": 2.0,
     "domino_max_invalid": 100,
     "domino_login_seconds": 60.0,
+    "domino_idle_seconds": 600.0,
 }
 
 
@@ -57,6 +58,7 @@ class DominoProtocol(LineOnlyReceiver):
         self._backlog: list[tuple[str, str | bytes]] = []
         self._pending_ok = False
         self._login_timer: Any = None
+        self._idle_timer: Any = None
 
     # -- connection ------------------------------------------------------------------
 
@@ -73,6 +75,7 @@ class DominoProtocol(LineOnlyReceiver):
         if self._login_timer is not None and self._login_timer.active():
             self._login_timer.cancel()
         self._login_timer = None
+        self._cancel_idle()
         was = self.state
         self.state = "closed"
         if was == "waiting":
@@ -82,6 +85,9 @@ class DominoProtocol(LineOnlyReceiver):
             self._note("disconnected")
             if self.seat is not None:
                 self.game.leave_seat(self.seat)
+        transcript = self.game.transcript if self.game is not None else None
+        if transcript is not None:
+            transcript.end_connection(self.conn_id)
 
     def close(self, why: str) -> None:
         """Close the connection (after what was written)."""
@@ -133,6 +139,9 @@ class DominoProtocol(LineOnlyReceiver):
         self.login = name
         self.state = "waiting"
         self.ok()
+        self._idle_timer = self.factory.reactor.callLater(
+            self.factory.idle_seconds, self._idle_timeout
+        )
         self.factory.enqueue(self)
 
     def _command(self, command: codec.Command) -> None:
@@ -157,6 +166,18 @@ class DominoProtocol(LineOnlyReceiver):
         self._login_timer = None
         if self.state == "connected":
             self.close("no LOGIN in time")
+
+    def _idle_timeout(self) -> None:
+        """Logged in, but no game came within ``domino_idle_seconds``: ERROR, close."""
+        self._idle_timer = None
+        if self.state == "waiting":
+            self.send("ERROR")
+            self.remove(f"no game within {self.factory.idle_seconds:g} seconds")
+
+    def _cancel_idle(self) -> None:
+        if self._idle_timer is not None and self._idle_timer.active():
+            self._idle_timer.cancel()
+        self._idle_timer = None
 
     # -- bytes out -------------------------------------------------------------------
 
@@ -197,6 +218,7 @@ class DominoProtocol(LineOnlyReceiver):
 
     def joining(self, game: Any, seat: int) -> None:
         """About to be seated at ``seat`` of ``game``: follow its events."""
+        self._cancel_idle()
         self.game, self.seat, self.state = game, seat, "playing"
         self.adapter = game.factory.adapter("domino")
         transcript = game.transcript
@@ -213,6 +235,9 @@ class DominoProtocol(LineOnlyReceiver):
         self.game, self.seat, self.adapter = None, None, None
         if self.state == "playing":
             self.state = "waiting"
+            self._idle_timer = self.factory.reactor.callLater(
+                self.factory.idle_seconds, self._idle_timeout
+            )
 
     def game_event(self, game: Any, event: Any) -> None:
         """Turn a game event into lines; close when removed or when the game is over."""
@@ -254,7 +279,7 @@ class DominoFactory(ServerFactory):
     :param lobby: the hub's :class:`hub.lobby.Lobby`.
     :param reactor: for timers (``task.Clock``/``MemoryReactorClock`` in tests).
     :param options: ``domino_game``, ``domino_answer_seconds``, ``domino_max_invalid``,
-        ``domino_login_seconds`` (see :data:`DEFAULTS`).
+        ``domino_login_seconds``, ``domino_idle_seconds`` (see :data:`DEFAULTS`).
     """
 
     protocol = DominoProtocol  # type: ignore[assignment]
@@ -269,6 +294,7 @@ class DominoFactory(ServerFactory):
         self.answer_seconds = float(settings["domino_answer_seconds"])
         self.max_invalid = int(settings["domino_max_invalid"])
         self.login_seconds = float(settings["domino_login_seconds"])
+        self.idle_seconds = float(settings["domino_idle_seconds"])
         self.waiting: list[DominoProtocol] = []
         self._connections = 0
         self._match_call: Any = None

@@ -81,6 +81,9 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self._leave()
         if self.game is not None:
             self.game.unobserve(self)
+            transcript = getattr(self.game, "transcript", None)
+            if transcript is not None:
+                transcript.end_connection(self.conn_id)
 
     def send(self, line: str) -> None:
         """Write one server line now, and keep it in the transcript."""

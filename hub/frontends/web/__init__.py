@@ -21,6 +21,7 @@ from hub.frontends.xml import schema_resource
 from .accounts import AccountResource, AccountsResource, SessionResource
 from .api import API
 from .info import Hands, History, Stats
+from .limits import GuardedRequest, WebLimits, web_endpoint
 from .play import LobbyChat, LobbyEvents, Types, WebFrontend, WebGames
 from .scripts import PluginScripts
 
@@ -167,12 +168,19 @@ class Root(Resource):
 
 
 class WebSite(Site):
-    """The web front end's HTTP factory; closes its event streams when it stops."""
+    """The web front end's HTTP factory: each connection a
+    :class:`~.limits.GuardedChannel` under the front end's :class:`~.limits.WebLimits`;
+    closes its event streams when it stops."""
 
-    def __init__(self, root: Root) -> None:
-        super().__init__(root)
+    def __init__(self, root: Root, limits: WebLimits | None = None) -> None:
+        super().__init__(root, requestFactory=GuardedRequest, reactor=root.hub.reactor)
         self.root = root
+        self.limits = limits if limits is not None else WebLimits(root.hub.options)
         self.displayTracebacks = False
+
+    def buildProtocol(self, addr: Any) -> Any:
+        """A guarded channel (or a refusal over the connection caps)."""
+        return self.limits.channel(self, str(getattr(addr, "host", "")))
 
     def stopFactory(self) -> None:
         """End the event streams."""
@@ -182,4 +190,4 @@ class WebSite(Site):
 
 def make_factory(hub: Any) -> Site:
     """The HTTP factory of the web front end of ``hub``."""
-    return WebSite(Root(hub))
+    return WebSite(Root(hub), WebLimits(hub.options, web_endpoint(hub)))

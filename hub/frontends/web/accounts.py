@@ -50,9 +50,8 @@ def account_json(account: Any) -> dict[str, Any]:
 
 
 def _source(request: Any) -> str | None:
-    address = request.getClientAddress()
-    host = getattr(address, "host", None)
-    return f"web:{host}" if host else None
+    """The client's address: logins are throttled per address on every front end."""
+    return getattr(request.getClientAddress(), "host", None)
 
 
 class SessionResource(WebResource):
@@ -70,7 +69,8 @@ class SessionResource(WebResource):
         d = defer.maybeDeferred(_store(self.hub).authenticate, name, password, _source(request))
 
         def logged_in(account: Any) -> Any:
-            new = self.web.sessions.log_in(request, session, account.name)
+            admin = getattr(account, "type", "player") == "admin"
+            new = self.web.sessions.log_in(request, session, account.name, admin=admin)
             return 200, dict(new.to_json(), account_info=account_json(account))
 
         return d.addCallback(logged_in)
@@ -123,7 +123,9 @@ class AccountResource(WebResource):
             raise GameError("no such resource", 404)
         session = self._account_session(request, write=True)
         old, new = _credentials(request, "old", "new")
-        d = defer.maybeDeferred(_store(self.hub).change_password, session.account, old, new)
+        d = defer.maybeDeferred(
+            _store(self.hub).change_password, session.account, old, new, _source(request)
+        )
         return d.addCallback(lambda _: (200, {"changed": True}))
 
     def json_DELETE(self, request: Any) -> Any:

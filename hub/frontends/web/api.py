@@ -15,6 +15,9 @@ from twisted.web.server import NOT_DONE_YET
 
 from hub.distribution import PluginIndexResource
 from hub.model import GameError
+from hub.settings import boolean
+
+from . import transcripts
 
 MAX_BODY = 64 * 1024
 
@@ -57,10 +60,6 @@ def is_loopback(request) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
-
-
-class PlainText(str):
-    """A handler's payload to be sent as ``text/plain`` rather than JSON."""
 
 
 class JSONResource(Resource):
@@ -110,20 +109,25 @@ class JSONResource(Resource):
         return send_error(request, 500, "internal error (logged)")
 
     def _answer(self, request, status: int, payload: Any) -> bytes:
-        if isinstance(payload, PlainText):
-            request.setResponseCode(status)
-            request.setHeader(b"content-type", b"text/plain; charset=utf-8")
-            return str(payload).encode("utf-8")
         return send_json(request, status, payload)
+
+    def has_api_token(self, request) -> bool:
+        """Whether the request carries the hub's API token (``Authorization: Bearer``)."""
+        token = self.hub.options.get("api_token")
+        if not token:
+            return False
+        sent = request.getHeader(b"authorization") or b""
+        return hmac.compare_digest(sent, f"Bearer {token}".encode())
+
+    def reader(self, request) -> tuple[bool, frozenset[str]]:
+        """Who reads: (admin?, owner tokens of the reader's connections)."""
+        return self.has_api_token(request), frozenset()
 
     def require_write_access(self, request) -> None:
         """Writes are open on loopback; elsewhere they need the configured API token."""
-        token = self.hub.options.get("api_token")
-        if token:
-            sent = request.getHeader(b"authorization") or b""
-            if hmac.compare_digest(sent, f"Bearer {token}".encode()):
-                return
-        if is_loopback(request) and not self.hub.options.get("api_require_token"):
+        if self.has_api_token(request):
+            return
+        if is_loopback(request) and not boolean(self.hub.options.get("api_require_token", False)):
             return
         raise GameError("creating games needs an API token from this address", 403)
 
@@ -150,21 +154,27 @@ class Games(JSONResource):
 
     isLeaf = True
 
+    def render(self, request) -> bytes | int:
+        """Stream a transcript (by permission); everything else is JSON."""
+        parts = [p for p in request.postpath if p]
+        if request.method == b"GET" and len(parts) == 2 and parts[1] == b"transcript":
+            admin, owners = self.reader(request)
+            try:
+                return transcripts.serve(
+                    self.hub, request, parts[0].decode("utf-8", "replace"), admin, owners
+                )
+            except GameError as e:
+                return send_error(request, e.code, e.reason)
+        return super().render(request)
+
     def json_GET(self, request):
-        """The list, one game, or a transcript."""
+        """The list or one game."""
         parts = [p for p in request.postpath if p]
         lobby = self.hub.lobby
         if not parts:
             return 200, [self.hub.game_json(g) for g in lobby.games()]
-        game_id = parts[0].decode("utf-8", "replace")
         if len(parts) == 1:
-            return 200, self.hub.game_json(lobby.get(game_id), detail=True)
-        if len(parts) == 2 and parts[1] == b"transcript":
-            text = self.hub.transcripts.read(game_id) if self.hub.transcripts else None
-            if text is None:
-                lobby.get(game_id)  # 404 for unknown games
-                text = ""
-            return 200, PlainText(text)
+            return 200, self.hub.game_json(lobby.get(parts[0].decode("utf-8", "replace")), True)
         raise GameError("no such resource", 404)
 
     def json_POST(self, request):

@@ -15,6 +15,7 @@ When the HTTP connection drops, the stream stops observing at once.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from twisted.internet.task import LoopingCall
@@ -47,6 +48,7 @@ class EventStream:
         self.request = request
         self.streams = streams
         self.open = True
+        self.address = str(getattr(request.getClientAddress(), "host", ""))
         request.setResponseCode(200)
         request.setHeader(b"content-type", b"text/event-stream; charset=utf-8")
         request.setHeader(b"cache-control", b"no-store")
@@ -105,6 +107,7 @@ class GameStream(EventStream):
         seat: int | None,
         conn: str | None = None,
         player: str | None = None,
+        owner: str | None = None,
         viewer: str | None = None,
     ) -> None:
         self.game = game
@@ -115,6 +118,8 @@ class GameStream(EventStream):
         self.player = player
         #: the player's connection name in the transcript (``None``: not recorded)
         self.conn = conn
+        #: whose lines these are in the transcript (``Session.owner``)
+        self.owner = owner
         self._refresh: Any = None
         super().__init__(request, streams)
         self.send("snapshot", streams.snapshot(game, seat, player, full=True))
@@ -144,7 +149,8 @@ class GameStream(EventStream):
         transcript = getattr(self.game, "transcript", None)
         if self.open and self.conn is not None and transcript is not None:
             text = json.dumps(data, default=str, separators=(",", ":"))
-            transcript.record(self.conn, "out", text)
+            private = self.seat if event.seats is not None else None
+            transcript.record(self.conn, "out", text, owner=self.owner, seat=private)
         self.refresh()
 
     def refresh(self) -> None:
@@ -196,6 +202,7 @@ class Streams:
         self.snapshot = snapshot
         self.heartbeat = heartbeat
         self._streams: set[EventStream] = set()
+        self._per_address: Counter[str] = Counter()
         self._changed: dict[str, Any] = {}
         self._flush: Any = None
         self.lobby.add_listener(self)
@@ -210,11 +217,21 @@ class Streams:
 
     def add(self, stream: EventStream) -> None:
         """Keep ``stream`` (until it is gone)."""
-        self._streams.add(stream)
+        if stream not in self._streams:
+            self._streams.add(stream)
+            self._per_address[stream.address] += 1
 
     def discard(self, stream: EventStream) -> None:
         """Forget ``stream``."""
-        self._streams.discard(stream)
+        if stream in self._streams:
+            self._streams.discard(stream)
+            self._per_address[stream.address] -= 1
+            if self._per_address[stream.address] <= 0:
+                del self._per_address[stream.address]
+
+    def from_address(self, address: str) -> int:
+        """How many streams are open to ``address``."""
+        return self._per_address.get(address, 0)
 
     def lobby_changed(self, change: str, game: Any) -> None:
         """Tell lobby streams and the game's streams (batched per reactor turn); close

@@ -146,7 +146,10 @@ class Stats(WebResource):
         return d.addCallback(lambda games: (200, statistics(games)))
 
 
-def _hand_json(hand: dict[str, Any]) -> dict[str, Any]:
+def _hand_json(hand: dict[str, Any], admin: bool = False) -> dict[str, Any]:
+    """A stored hand for the page.  The shuffle seed gives the whole deck (every card
+    not shown down), so only admins get it here; the hand-over event reveals it to
+    everyone when it reveals nothing private."""
     return {
         "hand_id": hand.get("hand_id"),
         "game_id": hand.get("game_id"),
@@ -156,7 +159,8 @@ def _hand_json(hand: dict[str, Any]) -> dict[str, Any]:
         "board": list(hand.get("board") or []),
         "showdown": hand.get("showdown"),
         "commitment": hand.get("commitment"),
-        "seed": hand.get("seed"),
+        "seed": hand.get("seed") if admin else None,
+        "seed_withheld": bool(hand.get("seed")) and not admin,
         "players": [
             {
                 "name": p.get("name"),
@@ -184,4 +188,5 @@ class Hands(WebResource):
             player=_arg(request, "player"),
             limit=_limit(request, 50),
         )
-        return d.addCallback(lambda hands: (200, [_hand_json(dict(h)) for h in hands]))
+        admin, _ = self.reader(request)
+        return d.addCallback(lambda hands: (200, [_hand_json(dict(h), admin) for h in hands]))

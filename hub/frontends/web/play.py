@@ -15,11 +15,14 @@ from twisted.web.server import NOT_DONE_YET
 
 from hub.chat import LOBBY
 from hub.interfaces import IGameOptions
+from hub.limits import Buckets, creation_limits
 from hub.model import OVER, GameError
 from hub.money import plays_for_chips
+from hub.transcript import owner_token
 
 from .api import Games, JSONResource, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
+from .limits import web_endpoint
 from .scripts import script_url
 from .sessions import Session, Sessions, check_origin
 
@@ -28,15 +31,7 @@ def served_over_tls(hub: Any) -> bool:
     """Whether the web front end listens with TLS (its cookies then say ``Secure``)."""
     if hub.options.get("web_secure_cookies"):
         return True
-    try:
-        services = list(hub)
-    except TypeError:
-        return False
-    for service in services:
-        if getattr(service, "frontend", None) == "web":
-            description = str(getattr(service, "description", "")).lower()
-            return description.startswith(("ssl:", "tls:"))
-    return False
+    return web_endpoint(hub).lower().startswith(("ssl:", "tls:"))
 
 
 class WebFrontend:
@@ -59,15 +54,48 @@ class WebFrontend:
         heartbeat = float(hub.options.get("web_heartbeat", 15.0))
         self.streams = Streams(hub, clock, self.snapshot, heartbeat=heartbeat)
         self.finished: list[dict[str, Any]] = []
+        self.history_limit = int(hub.options.get("web_history_limit", self.HISTORY_LIMIT))
+        self.create_limits = creation_limits(hub.options, clock)
+        self.chat_limits = Buckets(
+            clock,
+            float(hub.options.get("web_chat_rate", 5)),
+            float(hub.options.get("web_chat_burst", 50)),
+        )
         hub.lobby.on_game_over(self._game_over)
 
     def refuse_stream(self, request: Any) -> bytes | None:
-        """A 503 answer when the hub already serves ``web_max_streams`` streams."""
+        """A 503 answer when the hub already serves ``web_max_streams`` streams, or
+        ``web_max_streams_per_address`` to this client's address."""
         limit = int(self.hub.options.get("web_max_streams", 1000))
+        per_address = int(self.hub.options.get("web_max_streams_per_address", 128))
+        address = str(getattr(request.getClientAddress(), "host", ""))
         if len(self.streams) >= limit:
-            request.setHeader(b"retry-after", b"10")
-            return send_error(request, 503, "too many live streams; try again later")
-        return None
+            reason = "too many live streams; try again later"
+        elif self.streams.from_address(address) >= per_address:
+            reason = f"too many live streams from {address}; close some first"
+        else:
+            return None
+        request.setHeader(b"retry-after", b"10")
+        return send_error(request, 503, reason)
+
+    def may_create(self, request: Any, account: str | None) -> None:
+        """Count one game created by ``account`` from this client's address.
+
+        :raises hub.model.GameError: 429 over ``create_rate``/``create_burst``.
+        """
+        address = str(getattr(request.getClientAddress(), "host", ""))
+        keys = [f"address:{address}"] + ([f"account:{account.lower()}"] if account else [])
+        _limit(request, self.create_limits, keys, "too many games created")
+
+    def may_chat(self, request: Any) -> None:
+        """Count one chat line from this client's address (each speaker has the chat
+        service's own limit too; this one holds for the many guest names one address
+        can take).
+
+        :raises hub.model.GameError: 429 over ``web_chat_rate``/``web_chat_burst``.
+        """
+        address = str(getattr(request.getClientAddress(), "host", ""))
+        _limit(request, self.chat_limits, [f"address:{address}"], "too many chat lines")
 
     def stop(self) -> None:
         """Close every stream (the front end stops)."""
@@ -147,7 +175,15 @@ class WebFrontend:
                 "players": players,
             },
         )
-        del self.finished[self.HISTORY_LIMIT :]
+        del self.finished[self.history_limit :]
+
+
+def _limit(request: Any, buckets: Buckets, keys: list[str], what: str) -> None:
+    """Take a token of each of ``keys``, or refuse with 429 and ``Retry-After``."""
+    if not buckets.allow(*keys):
+        wait = int(max(buckets.wait(k) for k in keys)) + 1
+        request.setHeader(b"retry-after", str(wait).encode())
+        raise GameError(f"{what}; try again in {wait} s", 429)
 
 
 def needs_account(game: Any) -> bool:
@@ -191,6 +227,15 @@ class WebResource(JSONResource):
             raise GameError("no session: reload the page (cookies must be enabled)", 401)
         return session
 
+    def reader(self, request: Any) -> tuple[bool, frozenset[str]]:
+        """Who reads: the API token or an admin session is an admin; a session's
+        own lines are its owner's."""
+        admin, owners = super().reader(request)
+        session = self.web.sessions.find(request)
+        if session is None:
+            return admin, owners
+        return admin or session.admin, owners | {owner_token(session.owner)}
+
     def may_manage(self, request: Any, session: Session | None) -> None:
         """Creating games and seating bots: a logged-in session, loopback or the token."""
         if session is not None and session.account is not None:
@@ -218,8 +263,9 @@ class WebGames(WebResource, Games):
             seat = self.web.seat_of(session, game)
             player = session.name if session is not None and seat is not None else None
             conn = f"web:{player}" if player is not None else None
+            owner = session.owner if session is not None and seat is not None else None
             viewer = session.name if session is not None else None
-            GameStream(request, self.web.streams, game, seat, conn, player, viewer)
+            GameStream(request, self.web.streams, game, seat, conn, player, owner, viewer)
             return NOT_DONE_YET
         return super().render(request)
 
@@ -231,17 +277,20 @@ class WebGames(WebResource, Games):
         return super().json_GET(request)
 
     def _replay(self, game_id: str) -> Any:
-        """A game's replay: from the lobby while it is listed, else from the store."""
+        """A game's replay (public events only): from the lobby while it is listed and
+        not retired, else from the store."""
         try:
             game = self.hub.lobby.get(game_id)
         except GameError:
             game = None
-        if game is not None:
-            replay = game.replay()
+        replay = None if game is None else game.replay()
+        if replay is not None:
             replay["script"] = script_url(game.factory)
             return 200, _json_safe(replay)
         store = self.hub.store
         if store is None:
+            if game is not None:  # retired: only a summary of it is kept
+                raise GameError(f"the replay of game {game_id[:40]!r} is no longer kept", 404)
             raise GameError(f"no game with id {game_id[:40]!r}", 404)
 
         def found(replay: Any) -> Any:
@@ -278,6 +327,7 @@ class WebGames(WebResource, Games):
         return handler(request, game)
 
     def _create(self, request: Any, session: Session | None) -> Any:
+        self.web.may_create(request, session.account if session is not None else None)
         body = read_json(request)
         if not isinstance(body, dict):
             raise GameError("the body must be a JSON object", 400)
@@ -387,12 +437,14 @@ class WebGames(WebResource, Games):
         text = json.dumps(action, separators=(",", ":"))[:2000]
         conn = f"web:{session.name}"
         if game.transcript is not None:
-            game.transcript.record(conn, "in", f"seat {seat} action {text}")
+            game.transcript.record(conn, "in", f"seat {seat} action {text}", owner=session.owner)
         try:
             game.act(seat, dict(action))
         except GameError as e:
             if game.transcript is not None:
-                game.transcript.record(conn, "out", f"refused ({e.code}): {e.reason}")
+                game.transcript.record(
+                    conn, "out", f"refused ({e.code}): {e.reason}", owner=session.owner
+                )
             raise
         legal = [] if game.state == OVER else list(game.legal_actions(seat))
         return 200, {"ok": True, "seat": seat, "legal": _json_safe(legal)}
@@ -408,9 +460,12 @@ class WebGames(WebResource, Games):
     def _chat(self, request: Any, game: Any) -> Any:
         session = self.session_for_write(request)
         assert session is not None
+        self.web.may_chat(request)
         line = say(self.hub, game.id, session, self._body(request))
         if game.transcript is not None:  # as the XML front end records its chat frames
-            game.transcript.record(f"web:{session.name}", "in", f"chat {line['text']}")
+            game.transcript.record(
+                f"web:{session.name}", "in", f"chat {line['text']}", owner=session.owner
+            )
         return 200, line
 
     def _add_bot(self, request: Any, game: Any) -> Any:
@@ -444,6 +499,7 @@ class LobbyChat(WebResource):
         """Say it (any session: guests are marked as such)."""
         session = self.session_for_write(request)
         assert session is not None
+        self.web.may_chat(request)
         body = read_json(request)
         if not isinstance(body, dict):
             raise GameError('the body must be {"text": "..."}', 400)

@@ -30,6 +30,7 @@ class Session:
     :ivar name: the player name: the account name when logged in, else a guest name.
     :ivar account: the account name, ``None`` for a guest.
     :ivar seats: ``game id → seat`` of the seats this browser holds.
+    :ivar admin: the account is an admin account (it reads every transcript).
     """
 
     token: str
@@ -38,6 +39,13 @@ class Session:
     account: str | None = None
     seats: dict[str, int] = field(default_factory=dict)
     last_used: float = 0.0
+    admin: bool = False
+
+    @property
+    def owner(self) -> str:
+        """Who this browser's lines in a transcript belong to: the account, or the
+        guest (``!guest-…``, which no account name can be)."""
+        return self.account if self.account is not None else "!" + self.name
 
     def to_json(self) -> dict[str, Any]:
         """What the page learns of its own session."""
@@ -119,7 +127,9 @@ class Sessions:
             for session in oldest[: len(oldest) // 10 + 1]:
                 del self._by_token[session.token]
 
-    def log_in(self, request: Any, old: Session | None, account: str) -> Session:
+    def log_in(
+        self, request: Any, old: Session | None, account: str, admin: bool = False
+    ) -> Session:
         """A new session for ``account`` (a fresh token: no session fixation).
 
         Seats the browser held as a guest stay with the guest name and are dropped
@@ -127,7 +137,9 @@ class Sessions:
         """
         if old is not None:
             self._by_token.pop(old.token, None)
-        return self._new(request, name=account, account=account)
+        session = self._new(request, name=account, account=account)
+        session.admin = admin
+        return session
 
     def log_out(self, request: Any, session: Session | None) -> Session:
         """Forget ``session``; the browser continues as a new guest."""

@@ -20,11 +20,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, ClassVar
 
 from lxml import etree
 
@@ -50,12 +50,17 @@ class ProtocolError(Exception):
 
     :ivar code: 400 malformed or refused document, 413 too large.
     :ivar reason: a sentence a person can read.
+    :ivar record: what a transcript may keep of the refused frame (set by
+        :func:`decode`): the document with its secret fields blanked when it is
+        well-formed XML, else only its size.
     """
 
     def __init__(self, reason: str, code: int = 400) -> None:
         super().__init__(reason)
         self.reason = reason
         self.code = code
+        self.record = b""
+        self.document: etree._Element | None = None
 
 
 class LocalProtocolError(Exception):
@@ -147,7 +152,11 @@ def parse_document(
         raise ProtocolError("DOCTYPE and DTD declarations are refused")
     if not _depth_ok(root, MAX_DEPTH):
         raise ProtocolError(f"document nested deeper than {MAX_DEPTH}")
-    validate(root, schema if schema is not None else message_schema())
+    try:
+        validate(root, schema if schema is not None else message_schema())
+    except ProtocolError as e:
+        e.document = root
+        raise
     return root
 
 
@@ -180,9 +189,18 @@ class Request:
     """Base of every decoded request.
 
     :ivar sessionid: the envelope's session id (0 before login).
+    :ivar record: the frame as a transcript may keep it (:func:`transcript_record`):
+        every secret field blanked, the session id hidden; set on each decoded
+        request by :func:`decode` (not a field: it takes no part in comparisons).
     """
 
     sessionid: int
+    record: ClassVar[bytes] = b""
+
+
+#: the metadata that marks a request field secret: it never reaches a transcript or a
+#: log (a password); ``field(repr=False, metadata=SECRET)``
+SECRET = {"secret": True}
 
 
 @dataclass(frozen=True)
@@ -190,7 +208,7 @@ class CreateAccount(Request):
     """``accountmanagement/create``."""
 
     accountname: str
-    password: str = field(repr=False)
+    password: str = field(repr=False, metadata=SECRET)
     accounttype: int
 
 
@@ -199,7 +217,7 @@ class DeleteAccount(Request):
     """``accountmanagement/delete``."""
 
     accountname: str
-    password: str = field(repr=False)
+    password: str = field(repr=False, metadata=SECRET)
 
 
 @dataclass(frozen=True)
@@ -207,8 +225,8 @@ class ChangePassword(Request):
     """``accountmanagement/changepassword``."""
 
     accountname: str
-    oldpassword: str = field(repr=False)
-    newpassword: str = field(repr=False)
+    oldpassword: str = field(repr=False, metadata=SECRET)
+    newpassword: str = field(repr=False, metadata=SECRET)
 
 
 @dataclass(frozen=True)
@@ -216,7 +234,7 @@ class Login(Request):
     """``authentication/login``."""
 
     accountname: str
-    password: str = field(repr=False)
+    password: str = field(repr=False, metadata=SECRET)
 
 
 @dataclass(frozen=True)
@@ -458,25 +476,116 @@ def _request(sessionid: int, request: etree._Element) -> Request:
     raise ProtocolError(f"game/{op} is not supported")
 
 
-def decode(data: bytes, max_size: int = MAX_DOCUMENT) -> Request:
-    """One client frame → one :class:`Request` event.
+#: requests (``request/<group>``) whose every value but the public ones is secret
+SECRET_GROUPS = ("accountmanagement", "authentication")
+#: the attributes of those requests that are not secret
+PUBLIC_ACCOUNT_FIELDS = frozenset({"accountname", "accounttype"})
+#: the fields marked :func:`secret` in the request events (``password``...)
+SECRET_FIELDS = frozenset(
+    f.name
+    for cls in (CreateAccount, DeleteAccount, ChangePassword, Login)
+    for f in fields(cls)
+    if f.metadata.get("secret")
+)
+BLANK = "***"
 
-    :raises ProtocolError: the frame is not a valid request (only this type).
+
+def transcript_record(root: etree._Element, valid: bool = True) -> bytes:
+    """A parsed client document as a transcript keeps it.
+
+    Every value of an account or login request but its public fields (the secret
+    fields :data:`SECRET_FIELDS`, as attributes or elements, text or CDATA, and anything
+    misplaced there) is blanked, and so is every secret field anywhere in a document
+    that did not validate (``valid=False``); the envelope's session id (a session
+    token) is hidden.  The document is changed in place: call it after the request has
+    been read.
     """
-    root = parse_document(data, max_size=max_size)
+    if root.get("sessionid") is not None:
+        root.set("sessionid", "*")
+    if valid:  # the schema allows secrets in the account and login requests only
+        body = root[0] if len(root) else None
+        for group in body if body is not None else ():
+            if group.tag in SECRET_GROUPS:
+                _blank_account_request(group)
+        return etree.tostring(root)
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        if element.tag in SECRET_GROUPS and element.getparent() is not None:
+            _blank_account_request(element)
+            continue
+        for name in SECRET_FIELDS.intersection(element.attrib):
+            element.set(name, BLANK)
+        if element.tag in SECRET_FIELDS:
+            for child in list(element):
+                element.remove(child)
+            element.text = BLANK
+    return etree.tostring(root)
+
+
+def _blank_account_request(group: etree._Element) -> None:
+    for inner in group.iter():
+        if not isinstance(inner.tag, str):
+            continue
+        for name in inner.attrib:
+            if name not in PUBLIC_ACCOUNT_FIELDS:
+                inner.set(name, BLANK)
+        if inner.text:
+            inner.text = BLANK
+        if inner.tail and inner is not group:
+            inner.tail = BLANK
+
+
+def refused_record(data: bytes, error: ProtocolError) -> bytes:
+    """What a transcript keeps of a refused frame: its secret-free form if it parsed,
+    else only its size and the error code."""
+    if error.document is not None:
+        return transcript_record(error.document, valid=False)
+    return f"[refused frame of {len(data)} bytes: error {error.code}]".encode()
+
+
+_OWN_PREFIX = b"<?xml version='1.0' encoding='UTF-8'?>\n<message sessionid=\""
+
+
+def outgoing_record(document: bytes) -> bytes:
+    """A document built by :func:`encode` as a transcript keeps it: the envelope's
+    session id (a session token) hidden.  Its place is fixed by our own serialiser."""
+    if document.startswith(_OWN_PREFIX):
+        end = document.find(b'"', len(_OWN_PREFIX))
+        if end > 0:
+            return _OWN_PREFIX + b"*" + document[end:]
+    return document
+
+
+def decode(data: bytes, max_size: int = MAX_DOCUMENT) -> Request:
+    """One client frame → one :class:`Request` event (with its :attr:`Request.record`).
+
+    :raises ProtocolError: the frame is not a valid request (only this type), with
+        its :attr:`ProtocolError.record`.
+    """
+    root: etree._Element | None = None
     try:
-        sessionid = _long(root, "sessionid")
-    except ValueError:  # pragma: no cover - the schema has checked it is a long
-        raise ProtocolError("sessionid is not a number") from None
-    body = root[0]
-    if body.tag != "request":
-        raise ProtocolError(f"clients send requests, not <{body.tag}>")
-    try:
-        return _request(sessionid, body)
-    except ProtocolError:
+        root = parse_document(data, max_size=max_size)
+        try:
+            sessionid = _long(root, "sessionid")
+        except ValueError:  # pragma: no cover - the schema has checked it is a long
+            raise ProtocolError("sessionid is not a number") from None
+        body = root[0]
+        if body.tag != "request":
+            raise ProtocolError(f"clients send requests, not <{body.tag}>")
+        try:
+            request = _request(sessionid, body)
+        except ProtocolError:
+            raise
+        except (ValueError, IndexError, AssertionError, TypeError, AttributeError, KeyError) as e:
+            raise ProtocolError(f"malformed request: {_short(e)}") from None
+    except ProtocolError as e:
+        if e.document is None:
+            e.document = root
+        e.record = refused_record(data, e)
         raise
-    except (ValueError, IndexError, AssertionError, TypeError, AttributeError, KeyError) as e:
-        raise ProtocolError(f"malformed request: {_short(e)}") from None
+    object.__setattr__(request, "record", transcript_record(root))
+    return request
 
 
 # -- building server documents ---------------------------------------------------------

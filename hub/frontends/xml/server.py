@@ -12,9 +12,8 @@ naming a session it does not own gets 403 and changes nothing.
 
 from __future__ import annotations
 
-import re
 import secrets
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -29,6 +28,7 @@ from zope.interface import implementer
 import hub as hub_package
 from hub.chat import LOBBY, ChatLine
 from hub.interfaces import IChatListener, IGameObserver, ILobbyListener
+from hub.limits import creation_limits
 from hub.model import OVER, PAUSED, RESUMED, RUNNING, GameError, GameEvent
 
 from . import codec
@@ -36,8 +36,10 @@ from .adapters import adapter_for, seats_on_join
 from .protocol import XMLProtocol
 
 ACCOUNT_TYPES = {0: "player", 1: "bot", 2: "admin"}
-LOBBY_TRANSCRIPT = "xml-lobby"
-_SECRET_ATTR = re.compile(rb'((?:old|new)?password\s*=\s*)(["\'])[^"\']*\2')
+#: the lobby transcript of this front end (``lobby-xml``; admin only)
+LOBBY_TRANSCRIPT = "xml"
+#: wire ids of games no longer in the lobby remembered for ``lobby/history``
+KNOWN_IDS = 10_000
 
 
 class Refused(Exception):
@@ -47,11 +49,6 @@ class Refused(Exception):
         super().__init__(reason)
         self.code = code
         self.reason = reason
-
-
-def redact(frame: bytes) -> bytes:
-    """A frame with every password attribute's value replaced by ``***``."""
-    return _SECRET_ATTR.sub(rb"\1\2***\2", frame)
 
 
 @dataclass
@@ -99,16 +96,26 @@ class GameSession:
         if payload is None:
             return
         doc = codec.build_game_state(self.frontend.wire_id(game), [payload], self.session_id)
-        self.frontend.send_game(self.conn, game, codec.encode(doc))
+        self.frontend.send_game(self.conn, game, codec.encode(doc), self.private_seat(event))
         snapshot_on = getattr(self.adapter, "snapshot_on", None)
         if snapshot_on is not None and snapshot_on(event):
             # on the next turn: the game emits the rest of this step's events first, and
             # the snapshot then shows exactly what the events sent before it did
             self.frontend.reactor.callLater(0, self._send_snapshot)
 
+    def private_seat(self, event: GameEvent) -> int | None:
+        """The seat a frame of ``event`` is private to in the transcript (``None``:
+        public): the event is meant for some seats only, or the adapter says so."""
+        if self.seat is None:
+            return None
+        private_to = getattr(self.adapter, "private_to", None)
+        if private_to is not None:
+            return self.seat if private_to(event, self.seat) else None
+        return self.seat if event.seats is not None else None
+
     def _send_snapshot(self) -> None:
         if not self.closed and not self.conn.closing:
-            self.frontend.send_game(self.conn, self.game, self.snapshot())
+            self.frontend.send_game(self.conn, self.game, self.snapshot(), self.seat)
 
     def snapshot(self) -> bytes:
         """The full state as this seat sees it."""
@@ -153,10 +160,13 @@ class XMLFrontend(protocol.ServerFactory):
         self.burst = float(options.get("xml_burst", 60))
         self.max_backlog = int(options.get("xml_max_backlog", 1 << 20))
         self.server_name = str(options.get("server_name", "gamehub"))
+        self.create_limits = creation_limits(options, self.reactor)
         self.connections: set[XMLProtocol] = set()
         self.per_address: Counter[str] = Counter()
         self.sessions: dict[int, Session] = {}
+        #: wire id → game id: the lobby's games, and the last KNOWN_IDS seen in history
         self._wire: dict[int, str] = {}
+        self._known: OrderedDict[int, str] = OrderedDict()
         self._listening = False
 
     # -- factory ------------------------------------------------------------------------
@@ -199,7 +209,11 @@ class XMLFrontend(protocol.ServerFactory):
             self.per_address[conn.peer] -= 1
             if self.per_address[conn.peer] <= 0:
                 del self.per_address[conn.peer]
+        games = [s.game for s in self.sessions.values() if s.conn is conn and s.game is not None]
         self._end_sessions(conn)
+        for transcript in {id(t): t for t in map(self._transcript, [None, *games])}.values():
+            if transcript is not None:
+                transcript.end_connection(conn.conn_id)
 
     def greeting(self) -> etree._Element:
         """The ``info`` message every connection gets first."""
@@ -216,6 +230,16 @@ class XMLFrontend(protocol.ServerFactory):
         wid = codec.wire_game_id(game.id)
         self._wire[wid] = game.id
         return wid
+
+    def _remember(self, wire_id: int, game_id: str) -> None:
+        """Keep the wire id of a game seen in history (the last :data:`KNOWN_IDS`)."""
+        self._known[wire_id] = game_id
+        self._known.move_to_end(wire_id)
+        while len(self._known) > KNOWN_IDS:
+            self._known.popitem(last=False)
+
+    def _game_id(self, wire_id: int) -> str | None:
+        return self._wire.get(wire_id) or self._known.get(wire_id)
 
     def find_game(self, wire_id: int) -> Any:
         """The lobby game with wire id ``wire_id``; 404 if none, 400 if not hosted here."""
@@ -244,44 +268,65 @@ class XMLFrontend(protocol.ServerFactory):
         if transcripts is None:
             return None
         try:
-            return transcripts.for_game(LOBBY_TRANSCRIPT)
+            return transcripts.for_lobby(LOBBY_TRANSCRIPT)
         except Exception:
             return None
 
-    def record(self, conn: XMLProtocol, direction: str, frame: bytes, game: Any = None) -> None:
-        """Write one frame to the game's transcript (or the XML lobby transcript)."""
+    def record(
+        self,
+        conn: XMLProtocol,
+        direction: str,
+        frame: bytes,
+        game: Any = None,
+        seat: int | None = None,
+    ) -> None:
+        """Write one frame to the game's transcript (or the XML lobby transcript).
+
+        :param frame: what the transcript may keep: :attr:`codec.Request.record` of a
+            request, :func:`codec.outgoing_record` of what we send.
+        :param seat: the frame is private to this seat.
+        """
         transcript = self._transcript(game)
         if transcript is None:
             return
+        owner = conn.account.name if conn.account is not None else None
         try:
-            transcript.record(conn.conn_id, direction, redact(frame))
+            transcript.record(conn.conn_id, direction, frame, owner=owner, seat=seat)
         except Exception:
             self.log.failure("xml: transcript write failed")
 
-    def send_game(self, conn: XMLProtocol, game: Any, document: bytes) -> None:
-        """Send a state update of ``game`` and record it."""
-        self.record(conn, "out", document, game)
+    def send_game(
+        self, conn: XMLProtocol, game: Any, document: bytes, seat: int | None = None
+    ) -> None:
+        """Send a state update of ``game`` and record it (private to ``seat`` if given)."""
+        self.record(conn, "out", codec.outgoing_record(document), game, seat)
         conn.send_update(document)
 
     # -- requests -------------------------------------------------------------------------
 
     def handle_frame(self, conn: XMLProtocol, frame: bytes) -> defer.Deferred:
-        """Answer one frame; fires with the response document (bytes)."""
+        """Answer one frame; fires with the response document (bytes).
+
+        Only frames within the connection's rate limit are recorded (the 429 answers
+        to the others are not), and only in their secret-free form.
+        """
         try:
             request = codec.decode(frame, max_size=self.max_frame)
         except codec.ProtocolError as e:
-            self.record(conn, "in", frame)
+            if not conn.take_token():
+                return defer.succeed(codec.encode(codec.build_error(429, "too many requests")))
+            self.record(conn, "in", e.record)
             return defer.succeed(self._reply(conn, codec.build_error(e.code, e.reason), None))
+        if not conn.take_token():
+            error = refusal(request, 429, "too many requests; slow down")
+            return defer.succeed(codec.encode(error))
         game = None
         if isinstance(request, codec.GameRequest) and request.gameid:
             try:
                 game = self.find_game(request.gameid)
             except Refused:
                 game = None
-        self.record(conn, "in", frame, game)
-        if not conn.take_token():
-            error = refusal(request, 429, "too many requests; slow down")
-            return defer.succeed(self._reply(conn, error, game))
+        self.record(conn, "in", request.record, game)
         handler = getattr(self, "_on_" + type(request).__name__)
         d = defer.maybeDeferred(handler, conn, request)
 
@@ -298,7 +343,7 @@ class XMLFrontend(protocol.ServerFactory):
 
     def _reply(self, conn: XMLProtocol, root: etree._Element, game: Any) -> bytes:
         data = codec.encode(root)
-        self.record(conn, "out", data, game)
+        self.record(conn, "out", codec.outgoing_record(data), game)
         return data
 
     # -- session checks -------------------------------------------------------------------
@@ -408,7 +453,7 @@ class XMLFrontend(protocol.ServerFactory):
 
     async def _on_ChangePassword(self, conn: XMLProtocol, r: codec.ChangePassword) -> Any:
         self._account_session_ok(conn, r)
-        await self._store().change_password(r.accountname, r.oldpassword, r.newpassword)
+        await self._store().change_password(r.accountname, r.oldpassword, r.newpassword, conn.peer)
         return codec.build_response(
             "accountmanagement", "changepassword", description="password changed",
             sessionid=r.sessionid,
@@ -532,7 +577,7 @@ class XMLFrontend(protocol.ServerFactory):
         self._require_lobby(conn, r)
         game_id = None
         if r.gameid is not None:
-            game_id = self._wire.get(r.gameid)
+            game_id = self._game_id(r.gameid)
             if game_id is None:
                 try:
                     game_id = self.find_game(r.gameid).id
@@ -564,7 +609,8 @@ class XMLFrontend(protocol.ServerFactory):
     def _history_entry(self, g: dict[str, Any]) -> codec.HistoryEntry:
         gid = str(g.get("game_id"))
         wid = codec.wire_game_id(gid)
-        self._wire.setdefault(wid, gid)
+        if wid not in self._wire:
+            self._remember(wid, gid)
         finished = g.get("finished")
         return codec.HistoryEntry(
             id=gid,
@@ -587,7 +633,8 @@ class XMLFrontend(protocol.ServerFactory):
         """One stored poker hand (``id`` is the store's hand id, for ``verify-hand``)."""
         gid = str(h.get("game_id"))
         wid = codec.wire_game_id(gid)
-        self._wire.setdefault(wid, gid)
+        if wid not in self._wire:
+            self._remember(wid, gid)
         try:
             gametype = self.lobby.get(gid).type
         except GameError:
@@ -632,6 +679,9 @@ class XMLFrontend(protocol.ServerFactory):
 
     async def _on_CreateGame(self, conn: XMLProtocol, r: codec.CreateGame) -> Any:
         self._require_lobby(conn, r)
+        account = conn.account.name.lower()
+        if not self.create_limits.allow(f"address:{conn.peer}", f"account:{account}"):
+            raise Refused(429, "too many games created; wait a little")
         factory = self.hub.registry.game_factory(r.gametype)
         if adapter_for(factory) is None:
             raise Refused(400, f"{r.gametype} cannot be played over XML")
@@ -699,7 +749,7 @@ class XMLFrontend(protocol.ServerFactory):
             raise
         if conn._held is not None:
             conn._held.insert(0, observer.snapshot())
-            self.record(conn, "out", conn._held[0], game)
+            self.record(conn, "out", codec.outgoing_record(conn._held[0]), game, observer.seat)
         return codec.build_response(
             "game", "join", sessionid=session.id, gameid=r.gameid, description=description
         )
@@ -778,7 +828,7 @@ class XMLFrontend(protocol.ServerFactory):
                 if conn.lobby_session and not conn.closing:
                     doc = codec.build_chat(0, line.sender, line.text, conn.lobby_session, line.type)
                     data = codec.encode(doc)
-                    self.record(conn, "out", data)
+                    self.record(conn, "out", codec.outgoing_record(data))
                     conn.send_update(data)
             return
         for session in list(self.sessions.values()):
@@ -806,6 +856,10 @@ class XMLFrontend(protocol.ServerFactory):
 
     def lobby_changed(self, change: str, game: Any) -> None:
         """Tell every logged-in connection; end the game sessions of a removed game."""
+        if change == "removed":
+            wid = codec.wire_game_id(game.id)
+            if self._wire.pop(wid, None) is not None:
+                self._remember(wid, game.id)
         if adapter_for(game.factory) is None:
             return
         wid = self.wire_id(game)
@@ -816,13 +870,15 @@ class XMLFrontend(protocol.ServerFactory):
                 )
                 self.send_game(session.conn, game, codec.encode(doc))
                 self._end_game_session(session, leave=False)
+        if change == "removed":
+            self._wire.pop(wid, None)
         row = None if change == "removed" else self.row(game)
         template = codec.build_lobby_update(change, row, wid)
         for conn in list(self.connections):
             if conn.lobby_session and not conn.closing:
                 template.set("sessionid", str(conn.lobby_session))
                 data = codec.encode(template)
-                self.record(conn, "out", data)
+                self.record(conn, "out", codec.outgoing_record(data))
                 conn.send_update(data)
 
 

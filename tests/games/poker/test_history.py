@@ -48,9 +48,12 @@ def test_text_export_of_the_seed_hand():
         "Total pot 145",
         "Seat 9: p8 (button) showed [As Ah] and won (145) with Pair of aces",
         "Seat 2: p1 mucked",
-        "Shuffle seed: " + "cd" * 32,
+        "Shuffle seed: withheld (it would show cards that were not shown down)",
     ):
         assert expected in lines, expected
+    # the seed gives the whole deck: only the operator's view shows it after a muck
+    assert "cd" * 32 not in text and not history.seed_is_public(_river_hand())
+    assert "Shuffle seed: " + "cd" * 32 in history.format_hand(_river_hand(), reveal=True)
     # the mucked hand stays hidden unless revealed
     assert "[Kd Qc]" not in text
     assert "Dealt to p1 [Kd Qc]" in history.format_hand(_river_hand(), reveal=True)

@@ -1,0 +1,305 @@
+"""HTTP plumbing of the web front end: limits enforced before any resource runs.
+
+- **Body size** from ``Content-Length`` as soon as the headers are in, before a byte of
+  the body is read (twisted.web would otherwise spool a large body to a temporary
+  file); chunked bodies are counted as they arrive.  Bodies are kept in memory only.
+- **Slow clients**: the request line and headers must arrive within
+  ``web_header_timeout`` seconds of their first byte, the body within
+  ``web_body_timeout`` seconds of the headers; an idle keep-alive connection closes
+  after ``web_idle_timeout``.
+- **Connections**: at most ``web_max_per_address`` from one client address and
+  ``web_max_connections`` in all; the others get 503 and are closed.
+- **Host allow-list** (DNS rebinding): a request whose ``Host`` is not a loopback
+  name, an address of this connection's own end, a name of the web endpoint or one
+  of ``web_allowed_hosts`` gets 400 before anything runs.
+
+Refusals are written straight to the connection, which is then closed.
+"""
+
+from __future__ import annotations
+
+import io
+import ipaddress
+import json
+import socket
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any, cast
+
+from twisted.internet.protocol import connectionDone
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+from twisted.web.http import HTTPChannel
+from twisted.web.server import Request
+
+REASONS = {
+    400: b"Bad Request",
+    408: b"Request Timeout",
+    413: b"Payload Too Large",
+    503: b"Service Unavailable",
+}
+LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+
+
+def canned(status: int, message: str) -> bytes:
+    """A whole HTTP/1.1 response (JSON error body) that closes the connection."""
+    body = json.dumps({"error": message}).encode() + b"\n"
+    return (
+        b"HTTP/1.1 %d %s\r\nContent-Type: application/json; charset=utf-8\r\n"
+        b"Content-Length: %d\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n"
+        % (status, REASONS.get(status, b"Error"), len(body))
+    ) + body
+
+
+class _Discard(io.BytesIO):
+    """Where the body of a refused request goes: nowhere."""
+
+    def write(self, data: Any) -> int:  # noqa: D102
+        return len(data)
+
+
+def host_name(header: bytes | None) -> str | None:
+    """The host part of a ``Host`` header (no port, no brackets, lower case)."""
+    if not header:
+        return None
+    text = header.decode("latin-1").strip().lower()
+    if text.startswith("["):
+        return text[1 : text.find("]")] if "]" in text else text[1:]
+    if text.count(":") == 1:
+        text = text.split(":", 1)[0]
+    return text.rstrip(".")
+
+
+class HostPolicy:
+    """Which ``Host`` names a request may carry.
+
+    :param allowed: extra names from ``web_allowed_hosts`` (``*`` allows any).
+    :param endpoint_names: names and addresses the web endpoint is bound to
+        (``interface=`` of its description); a wildcard address adds this machine's
+        host name.
+    """
+
+    def __init__(self, allowed: Iterable[str] = (), endpoint_names: Iterable[str] = ()) -> None:
+        bound = [n.strip().lower().rstrip(".") for n in endpoint_names]
+        names = {n.strip().lower().rstrip(".") for n in allowed if n.strip()} | set(bound)
+        self.any = "*" in names
+        self.wildcard = not bound or bool(set(bound) & {"0.0.0.0", "::", ""})
+        if self.wildcard:
+            names.add(socket.gethostname().lower())
+        self.names = frozenset(names | LOOPBACK_NAMES)
+
+    def allows(self, host: str | None, local: str | None) -> bool:
+        """Whether ``host`` (from the ``Host`` header) may be served on a connection
+        whose own end is the address ``local``."""
+        if self.any or host is None:
+            return True  # no Host header: not a browser, so no rebinding
+        if host in self.names or host.endswith(".localhost"):
+            return True
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return address.is_loopback or host == local or (self.wildcard and local is None)
+
+
+def web_endpoint(hub: Any) -> str:
+    """The endpoint description of ``hub``'s web front end ("" if unknown)."""
+    try:
+        services = list(hub)
+    except TypeError:
+        return ""
+    for service in services:
+        if getattr(service, "frontend", None) == "web":
+            return str(getattr(service, "description", ""))
+    return ""
+
+
+def endpoint_names(description: str) -> list[str]:
+    """The ``interface=`` of an endpoint description (``0.0.0.0`` when none)."""
+    for part in description.split(":")[1:]:
+        if part.startswith("interface="):
+            return [part[len("interface=") :].replace("\\", "")]
+    return ["0.0.0.0"]
+
+
+class GuardedRequest(Request):
+    """A request that checks its ``Host`` and body size as soon as its headers are in."""
+
+    channel: GuardedChannel
+    content: Any
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.refused = False
+        self._received = 0
+
+    def gotLength(self, length: int | None) -> None:
+        """Headers are in: refuse a foreign ``Host`` or a body over the limit now."""
+        limits = self.channel.limits
+        transport: Any = self.channel.transport
+        local = getattr(transport.getHost(), "host", None)
+        host = host_name(self.requestHeaders.getRawHeaders(b"host", [b""])[0])
+        if not limits.hosts.allows(host, local):
+            self._refuse(400, "this server does not answer for that host name")
+        elif length is not None and length > limits.max_body:
+            self._refuse(413, f"the body is larger than {limits.max_body} bytes")
+        else:
+            self.content = io.BytesIO()
+
+    def handleContentChunk(self, data: bytes) -> None:
+        """Keep the body in memory; refuse a chunked body that grows over the limit."""
+        if self.refused:
+            return
+        self._received += len(data)
+        if self._received > self.channel.limits.max_body:
+            self._refuse(413, f"the body is larger than {self.channel.limits.max_body} bytes")
+            return
+        self.content.write(data)
+
+    def _refuse(self, status: int, message: str) -> None:
+        self.refused = True
+        self.content = _Discard()
+        self.channel.refuse(status, message)
+
+    def process(self) -> None:
+        """Serve the request, unless it was refused (its connection is closing)."""
+        if self.refused:
+            return
+        super().process()
+
+
+class GuardedChannel(HTTPChannel):
+    """An HTTP connection with deadlines for headers and body (slowloris)."""
+
+    limits: WebLimits
+    site: Any
+    log = Logger()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._header_timer: Any = None
+        self._body_timer: Any = None
+        self._refused = False
+        self.peer_host = ""
+
+    def connectionMade(self) -> None:
+        """Start the clock for the first request line."""
+        super().connectionMade()
+        self._start_headers()
+
+    def dataReceived(self, data: bytes) -> None:
+        """Bytes of a request (a refused connection reads no more)."""
+        if self._refused:
+            return
+        if self._header_timer is None and self._body_timer is None and not self._handlingRequest:
+            self._start_headers()
+        super().dataReceived(data)
+
+    def _start_headers(self) -> None:
+        self._header_timer = self.callLater(
+            self.limits.header_timeout, lambda: self._late("the request headers")
+        )
+
+    def allHeadersReceived(self) -> None:
+        """The headers are in: their deadline ends, the body's starts."""
+        self._cancel("_header_timer")
+        if self.length != 0:
+            self._body_timer = self.callLater(
+                self.limits.body_timeout, lambda: self._late("the body")
+            )
+        super().allHeadersReceived()
+
+    def allContentReceived(self) -> None:
+        """The whole request is in."""
+        self._cancel("_body_timer")
+        super().allContentReceived()
+
+    def _late(self, what: str) -> None:
+        self._header_timer = self._body_timer = None
+        timeout = self.limits.header_timeout if "headers" in what else self.limits.body_timeout
+        self.refuse(408, f"{what} did not arrive within {timeout:g} seconds")
+
+    def refuse(self, status: int, message: str) -> None:
+        """Answer ``status`` at once and close (stop reading; abort if not drained)."""
+        if self._refused or self.transport is None:
+            return
+        self._refused = True
+        self._cancel("_header_timer")
+        self._cancel("_body_timer")
+        self.log.info(
+            "web {peer}: {status} {message}; closing",
+            peer=self.peer_host,
+            status=status,
+            message=message,
+        )
+        self.transport.write(canned(status, message))
+        self.setTimeout(None)
+        self.timeoutConnection()
+
+    def _cancel(self, name: str) -> None:
+        timer = getattr(self, name)
+        if timer is not None and timer.active():
+            timer.cancel()
+        setattr(self, name, None)
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        """Forget the connection."""
+        self._cancel("_header_timer")
+        self._cancel("_body_timer")
+        if self._abortingCall is not None and self._abortingCall.active():
+            self._abortingCall.cancel()
+        self._abortingCall = None
+        super().connectionLost(reason)
+        self.limits.closed(self)
+
+
+class _Refusal(GuardedChannel):
+    """A connection over a cap: 503 and close."""
+
+    def connectionMade(self) -> None:
+        """Refuse at once."""
+        HTTPChannel.connectionMade(self)
+        self.refuse(503, "too many connections; try again later")
+
+
+class WebLimits:
+    """The HTTP limits of one web front end (settings in ``hub.options``) and its
+    connection counts."""
+
+    def __init__(self, options: Any, endpoint: str = "") -> None:
+        self.max_body = int(options.get("web_max_body", 65536))
+        self.header_timeout = float(options.get("web_header_timeout", 10))
+        self.body_timeout = float(options.get("web_body_timeout", 30))
+        self.idle_timeout = float(options.get("web_idle_timeout", 60))
+        self.max_per_address = int(options.get("web_max_per_address", 256))
+        self.max_connections = int(options.get("web_max_connections", 4096))
+        allowed = str(options.get("web_allowed_hosts", "") or "").split(",")
+        self.hosts = HostPolicy(allowed, endpoint_names(endpoint) if endpoint else [])
+        self.per_address: Counter[str] = Counter()
+        self.connections = 0
+
+    def channel(self, site: Any, host: str) -> GuardedChannel:
+        """The channel of a new connection from ``host`` to ``site`` (counted); one
+        that refuses itself over a cap."""
+        over = (
+            self.per_address[host] >= self.max_per_address
+            or self.connections >= self.max_connections
+        )
+        self.per_address[host] += 1
+        self.connections += 1
+        channel = _Refusal() if over else GuardedChannel()
+        channel.limits = self
+        channel.peer_host = host
+        channel.factory = site
+        channel.site = site
+        channel.requestFactory = site.requestFactory
+        channel.callLater = site.reactor.callLater  # type: ignore[method-assign]
+        channel.timeOut = cast(Any, self.idle_timeout)
+        return channel
+
+    def closed(self, channel: GuardedChannel) -> None:
+        """A connection from ``channel.peer_host`` is gone."""
+        self.connections -= 1
+        self.per_address[channel.peer_host] -= 1
+        if self.per_address[channel.peer_host] <= 0:
+            del self.per_address[channel.peer_host]
