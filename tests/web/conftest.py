@@ -84,7 +84,9 @@ def new_page(browser, size=None):
     """A page in a fresh browser context (own cookies), with its script errors in
     ``js_errors``; close it with ``page.context.close()``."""
     context = browser.new_context(viewport=size or DESKTOP)
-    context.set_default_timeout(15_000)
+    # A bound on waits, not a speed claim: CI's two cores run the hub, bots and Chromium
+    # at once, and a page under that load has been seen to take more than 15 s.
+    context.set_default_timeout(45_000)
     tab = context.new_page()
     tab.js_errors = []  # type: ignore[attr-defined]
     tab.on("pageerror", lambda e: tab.js_errors.append(str(e)))  # type: ignore[attr-defined]
