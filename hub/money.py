@@ -439,6 +439,19 @@ class TableMoney:
             raise Conflict(f"the table {game.id} is held: {table.refused}")
         return table
 
+    @staticmethod
+    def _one_seat(table: _Table, account: str) -> None:
+        """Refuse a second seat for ``account`` at ``table``: the ledger keeps its chips
+        there in one place, which a seat it left gives back only at its cash-out (at
+        the end of the hand), whatever the game would allow."""
+        key = account.lower()
+        for seat, holder in table.accounts.items():
+            if holder.lower() == key:
+                raise Conflict(
+                    f"{account} still has seat {seat} of this table until its chips go back"
+                    " at the end of the hand; sit down again after that"
+                )
+
     plays_for_chips = staticmethod(plays_for_chips)
 
     @staticmethod
@@ -516,6 +529,7 @@ class TableMoney:
         amount = self.buyin_range(game).default
         for seat, player in names.items():
             account = bot_account_name(player)
+            self._one_seat(table, account)
             key = await self._buy_in(table, account, amount, bot=True)
             table.accounts[seat] = account
             bought.append((seat, key))
@@ -561,8 +575,10 @@ class TableMoney:
         elif seat not in free:
             raise Conflict(f"seat {seat} is not free")
         amount = self.buyin_range(game).check(buyin)
+        self._one_seat(table, account)
         key = await self._buy_in(table, account, amount)
         try:
+            self._one_seat(table, account)  # (again: another request may have sat meanwhile)
             if observe is not None:
                 observe(seat)
             table.accounts[seat] = account
@@ -617,9 +633,11 @@ class TableMoney:
         amount = self.buyin_range(game).check(buyin)
         player = game.free_name(bot)
         account = bot_account_name(player)
+        self._one_seat(table, account)
         key = await self._buy_in(table, account, amount, bot=True)
-        table.accounts[seat] = account
         try:
+            self._one_seat(table, account)
+            table.accounts[seat] = account
             name = game.seat_bot(seat, bot, player=player, buyin=amount)
         except BaseException:
             if table.accounts.get(seat) == account:

@@ -324,3 +324,26 @@ async def test_a_chip_table_is_retired_only_once_the_ledger_has_all_of_it(hub):
     assert await balance(hub, "ann") == D(1030) and await balance(hub, "bob") == D(970)
     assert await hub.store.chips_at(game.id) == {}
     await books_balance(hub)
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_player_leaving_during_a_hand_takes_no_second_seat_before_the_cash_out(hub):
+    """The ledger keeps one account's chips at a table in one place: until the seat it
+    left is cashed out (at the end of the hand), the account takes no other seat there,
+    whatever the game allows (``coins`` would seat one name twice)."""
+    game = await two_seated(hub)
+    game.engine.in_hand = True  # a hand is running
+    hub.leave_seat(game, 0)  # ann leaves: her seat is hers until the hand is over
+    assert game.seat_of("ann") is None and game.seats[0].player == "ann"
+    e = await refused(hub.take_seat(game, "ann", 2), Conflict)
+    assert "seat 0" in e.reason and game.seats[2].free
+    game.engine.in_hand = False
+    game.engine.play({0: D(-10), 1: D(10)})  # the hand ends: ann's seat is cashed out
+    await settled(hub)
+    assert await balance(hub, "ann") == D(990) and await hub.store.problems() == []
+    assert await hub.take_seat(game, "ann", 2) == 2  # now she may sit again
+    game.engine.play({1: D(-5), 2: D(5)})
+    await settled(hub)
+    assert await hub.store.chips_at(game.id) == {"ann": D(105), "bob": D(105)}
+    assert game.paused is None and hub.money.problems == []
+    await books_balance(hub)

@@ -5,8 +5,9 @@ loopback); the test stops the server mid-hand and starts it again.
 The table finishes the hand in play and deals no new one; players, watchers and the
 lobby are told ``paused: store unavailable``; ``/api/health`` says ``degraded``; new
 tables, buy-ins and leaving are refused with 503.  When the server is back the pending
-settlement is applied exactly once, play resumes by itself, the ledger check passes,
-and the player's balance after leaving is the buy-in plus the settled payoffs.
+settlement is applied exactly once, play resumes by itself, the hub takes its lease's
+advisory lock again (the restart dropped it), the ledger check passes, and the player's
+balance after leaving is the buy-in plus the settled payoffs.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from decimal import Decimal
 import pytest
 import pytest_twisted
 import treq
-from twisted.internet import defer, reactor, threads, utils
+from twisted.internet import defer, reactor, task, threads, utils
 
 from bots.poker.netplay import NetPlayer, action_xml, bot_decider
 from hub.money import STORE_DOWN
@@ -26,6 +27,7 @@ from hub.registry import Registry
 from hub.service import HubService
 from hub.store import open_store
 from hub.store.accounts import ScryptParams
+from hub.store.locks import NAMESPACE
 from tests.hubprocess import ROOT
 from tests.integration.test_poker_xml import player, refused
 from tests.pgserver import temp_postgres
@@ -56,6 +58,7 @@ def hub(postgres, tmp_path):
     store = open_store(
         postgres.dsn, reactor, scrypt=ScryptParams(n=16, r=8, p=1), probe_delays=(0.05, 0.5)
     )
+    store.lease_interval = 3600.0  # the lock is taken again when the store returns, not later
     service = HubService(
         reactor,
         tmp_path / "data",
@@ -85,6 +88,20 @@ async def get(hub, path: str):
 
 async def health(hub) -> dict:
     return await get(hub, "/api/health")
+
+
+def lock_held(dsn: str, key: int) -> bool:
+    """Whether some session of the server at ``dsn`` holds the hub's advisory lock
+    ``key`` (blocking: run it in a thread)."""
+    import psycopg2
+
+    with psycopg2.connect(dsn) as conn, conn.cursor() as cur:
+        cur.execute(
+            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND classid = %s AND objid = %s",
+            (NAMESPACE, key),
+        )
+        return bool(cur.fetchone()[0])
 
 
 @pytest_twisted.ensureDeferred
@@ -142,6 +159,14 @@ async def test_the_server_stops_mid_hand_and_comes_back(hub, postgres):
     await until(lambda: len(settled) >= waiting + 3, "more hands settled")
     await bounded(alice.wait_for(lambda u: u.description == "resumed"))
     assert (await health(hub))["status"] == "ok"
+    # the restart dropped every session's locks: the hub takes its lease's lock again
+    key = hub.store._lock.key
+    for _ in range(100):
+        if await bounded(threads.deferToThread(lock_held, postgres.dsn, key)):
+            break
+        await task.deferLater(reactor, 0.05, lambda: None)
+    else:
+        raise AssertionError("the hub never took its lock again")
     # the hand of the outage was settled exactly once, before the next was dealt
     outage_hand = settled[waiting]
     assert outage_hand.endswith(f"-{hands_at_pause}")
