@@ -162,3 +162,54 @@ def test_game_creation_is_rate_limited_per_account_and_address(tmp_path):
     login(b, "bob")
     assert outcome(b.one(create)[0])[0]
     assert len(hub.lobby.games()) == 3
+
+
+def test_a_seats_own_hand_history_is_private_to_it_in_the_transcript(tmp_path):
+    """``<custom><handhistory/>`` from a seat answers with the seat's own hole cards
+    (``Dealt to``): the recorded answer is that seat's, not public after the game."""
+    from games.poker.server import TexasHoldemFactory
+    from hub.frontends.xml.server import XMLFrontend
+
+    hub = FakeHub(tmp_path)
+    hub.registry._games["texas-holdem"] = TexasHoldemFactory()
+    frontend = XMLFrontend(hub)
+    game = hub.lobby.create_game("texas-holdem", seats=["open", "open"])
+    wid = frontend.wire_id(game)
+    conns = []
+    for seat, name in enumerate(("ann", "bob")):
+        game.take_seat(name, seat, buyin=Decimal(100))
+        c = Conn(frontend)
+        c.read()
+        login(c, name)
+        c.read()
+        r, _ = c.one(f'<game gameid="{wid}"><join/></game>')
+        c.game_sids[wid] = int(r.get("sessionid"))
+        conns.append(c)
+    while not game.engine.hands:  # play one hand: whoever is to act folds, or posts
+        seat = next(s for s in (0, 1) if game.legal_actions(s))
+        legal = game.legal_actions(seat)
+        fold = [a for a in legal if a.get("index") == 0]
+        game.act(seat, (fold or legal)[0])
+    hub.reactor.advance(0)
+    ann = conns[0]
+    ann.read()
+    r, _ = ann.one(
+        f'<game gameid="{wid}"><custom><handhistory/></custom></game>', ann.game_sids[wid]
+    )
+    told = codec_text(r)
+    assert "Dealt to ann" in told, told
+    parts = hub.transcripts.paths(game.id)
+    everything = b"".join(stream(parts, Access(admin=True))).decode()
+    assert "Dealt to ann" in everything
+    public = b"".join(stream(parts, Access(public=True))).decode()
+    assert "Dealt to" not in public
+    bob = b"".join(stream(parts, Access(owners=frozenset({owner_token("bob")})))).decode()
+    assert "Dealt to" not in bob
+    mine = b"".join(stream(parts, Access(owners=frozenset({owner_token("ann")})))).decode()
+    assert "Dealt to ann" in mine
+
+
+def codec_text(document) -> str:
+    from lxml import etree
+
+    return etree.tostring(document).decode()

@@ -338,13 +338,25 @@ class XMLFrontend(protocol.ServerFactory):
             return refusal(request, value.code, value.reason)
 
         d.addErrback(refused)
-        d.addCallback(lambda root: self._reply(conn, root, game))
+        d.addCallback(lambda root: self._reply(conn, root, game, self._answer_seat(conn, request)))
         return d
 
-    def _reply(self, conn: XMLProtocol, root: etree._Element, game: Any) -> bytes:
+    def _reply(
+        self, conn: XMLProtocol, root: etree._Element, game: Any, seat: int | None = None
+    ) -> bytes:
         data = codec.encode(root)
-        self.record(conn, "out", codec.outgoing_record(data), game)
+        self.record(conn, "out", codec.outgoing_record(data), game, seat)
         return data
+
+    def _answer_seat(self, conn: XMLProtocol, request: codec.Request) -> int | None:
+        """The seat the answer to ``request`` is private to in the transcript: a game's
+        custom answer is made for the asker's seat (a poker hand history shows its hole
+        cards), so it is that seat's; other answers are public."""
+        if not isinstance(request, codec.Custom):
+            return None
+        session = self._owned(conn, request.sessionid)
+        observer = session.observer if session is not None else None
+        return None if observer is None else observer.seat
 
     # -- session checks -------------------------------------------------------------------
 
