@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 from tests.hubprocess import HubProcess
 
@@ -73,8 +74,6 @@ def _texas(doc) -> list:
 def _own_holes(client: XMLClient, seat: int) -> set[tuple[int, ...]]:
     holes = set()
     for frame in client.frames:
-        from lxml import etree
-
         for msg in _texas(etree.fromstring(frame)):
             if msg[0].tag == "hand" and int(msg[0].get("seat")) == seat:
                 cards = tuple(int(c.text) for c in msg[0].iterfind("cards/card"))
@@ -188,10 +187,14 @@ def test_hole_cards_stay_private_on_every_route(hub):
     )
     carl.pending.clear()
     history = carl.request(f'<lobby><history gameid="{gameid}"/></lobby>')
+    # a seat's own hand history shows its own hole cards, to it only (also later)
+    own = ann.request(
+        f'<game gameid="{gameid}"><custom><handhistory/></custom></game>', ann.game_sid
+    )
+    ann.pending.clear()
+    assert "Dealt to ann" in etree.tostring(own).decode()
     for text in (b"".join(carl.frames).decode(), json.dumps(carl.greeting.tag)):
         assert private(text) == []
-    from lxml import etree
-
     told = etree.tostring(custom).decode() + etree.tostring(history).decode()
     assert "Dealt to" not in told and not re.search(r"[0-9a-f]{64}", told.split("commitment")[0])
     assert "Shuffle seed: withheld" in told
@@ -271,6 +274,7 @@ def test_hole_cards_stay_private_on_every_route(hub):
     assert status == 200
     after = raw.decode()
     assert "texasmessage" in after and "#0 out" not in after and "#1 out" not in after
+    assert "Dealt to" not in after
     assert private(after) == []
     status, raw = anonymous.call("GET", f"/api/games/{game_id}/replay")
     assert status == 200 and private(raw.decode()) == []
