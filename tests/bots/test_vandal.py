@@ -147,18 +147,37 @@ def test_vandal_against_the_mnm_front_end(tmp_path):
 
 @pytest.mark.slow
 def test_vandal_against_the_xml_front_end(tmp_path):
-    """vandal --target xml: hostile frames and documents; the hub survives and answers."""
+    """vandal --target xml: hostile frames and documents; the hub survives and answers,
+    and a legitimate client on the same address is served all along (the limits
+    against abuse refuse none of its requests)."""
+    from tests.integration.xmlsocket import XMLClient, ok, outcome
+
     loopback = "tcp:0:interface=127.0.0.1"
     with HubProcess(tmp_path, xml=loopback, web=loopback) as hub:
-        run = subprocess.run(
+        run = subprocess.Popen(
             [sys.executable, "-m", "bots.vandal", "--target", "xml", "--json"]
             + ["--port", str(hub.ports["xml"]), "--seconds", "3"],
             cwd=str(ROOT),
-            capture_output=True,
-            timeout=120,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
-        assert run.returncode == 0, run.stderr.decode()[-2000:]
-        report = json.loads(run.stdout)
+        refused, served = [], 0
+        for n in range(10_000):  # bounded; ends with the vandal
+            if run.poll() is not None and served:
+                break
+            honest = XMLClient(hub.ports["xml"])
+            answers = [honest.login(f"honest{n}", "honest-pw-1")]
+            answers.append(honest.request("<lobby><gamelist/></lobby>"))
+            if n < 5:  # within the creation burst of an address (create_burst)
+                answers.append(honest.request('<game><create gametype="hello" name="h"/></game>'))
+            honest.close()
+            served += 1
+            assert all(ok(a) for a in answers[::2]), [outcome(a) for a in answers]
+            refused += [outcome(a) for a in answers if outcome(a)[1] is not None]
+        out, err = run.communicate(timeout=120)
+        assert run.returncode == 0, err.decode()[-2000:]
+        assert served >= 2 and refused == []
+        report = json.loads(out)
         assert report["accepted"] == []
         assert set(report["outcomes"]) == {"malformed", "framing", "flood"}
         assert hub.get_json("/api/health")["status"] == "ok"
