@@ -122,23 +122,37 @@ def test_vandal_against_a_hub_serving_a_live_game(tmp_path):
 
 @pytest.mark.slow
 def test_vandal_against_the_mnm_front_end(tmp_path):
-    """vandal --target mnm joins a live Nine Men's Morris game and cheats; the hub survives."""
+    """vandal --target mnm joins a live Nine Men's Morris game and cheats; the hub
+    survives, and a strict client on the same address plays its own game to the end."""
+    from tests.mnm_strict import StrictClient
+    from tests.test_mnm_sockets import search_thinker
+
     loopback = "tcp:0:interface=127.0.0.1"
     with HubProcess(tmp_path, mnm=loopback, web=loopback) as hub:
-        status, body, _ = hub.request(
-            "POST", "/api/games", {"type": "nmmorris", "seats": ["open", "bot:morris-random"]}
-        )
-        assert status == 201, body
-        game_id = json.loads(body)["id"]
-        run = subprocess.run(
+        game_ids = []
+        for _ in range(2):
+            status, body, _ = hub.request(
+                "POST", "/api/games", {"type": "nmmorris", "seats": ["open", "bot:morris-random"]}
+            )
+            assert status == 201, body
+            game_ids.append(json.loads(body)["id"])
+        run = subprocess.Popen(
             [sys.executable, "-m", "bots.vandal", "--target", "mnm", "--json"]
-            + ["--port", str(hub.ports["mnm"]), "--seconds", "3", "--game-id", game_id],
+            + ["--port", str(hub.ports["mnm"]), "--seconds", "3", "--game-id", game_ids[0]],
             cwd=str(ROOT),
-            capture_output=True,
-            timeout=120,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
-        assert run.returncode == 0, run.stderr.decode()[-2000:]
-        report = json.loads(run.stdout)
+        honest = StrictClient(hub.ports["mnm"])
+        try:
+            assert honest.prolog(game_ids[1]) == (0, "white")
+            honest.play(search_thinker(1))  # raises on anything a strict client refuses
+        finally:
+            honest.close()
+        out, err = run.communicate(timeout=120)
+        assert run.returncode == 0, err.decode()[-2000:]
+        assert hub.get_json(f"/api/games/{game_ids[1]}")["state"] == "over"
+        report = json.loads(out)
         assert report["accepted"] == []
         assert set(report["outcomes"]) == {"malformed", "oversized", "game", "slow_and_disconnect"}
         assert hub.get_json("/api/health")["status"] == "ok"
