@@ -59,7 +59,7 @@ class ClosingServer(threading.Thread):
         self.sock.close()
 
 
-@pytest.mark.parametrize("target", ["domino", "mnm", "xml"])
+@pytest.mark.parametrize("target", ["domino", "mnm", "xml", "web"])
 def test_every_target_runs_bounded_against_a_closing_server(target):
     server = ClosingServer()
     server.start()
@@ -194,5 +194,77 @@ def test_vandal_against_the_xml_front_end(tmp_path):
         report = json.loads(out)
         assert report["accepted"] == []
         assert set(report["outcomes"]) == {"malformed", "framing", "flood"}
+        assert hub.get_json("/api/health")["status"] == "ok"
+    assert hub.errors() == [], hub.log()[-3000:]
+
+
+def _honest_web_player(port: int, source: str) -> list[tuple[str, int]]:
+    """A browser's session from ``source`` plays hello against a bot to the end, with
+    its event stream open; the answers that were not 2xx."""
+    import http.client
+
+    cookie, csrf, refused = "", "", []
+
+    def call(method: str, path: str, body: object = None) -> dict:
+        nonlocal cookie, csrf
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15, source_address=(source, 0))
+        headers = {"Content-Type": "application/json", "Cookie": cookie, "X-CSRF-Token": csrf}
+        conn.request(method, path, None if body is None else json.dumps(body), headers)
+        response = conn.getresponse()
+        answer = json.loads(response.read())
+        conn.close()
+        cookie = (response.getheader("Set-Cookie") or cookie).split(";")[0]
+        if response.status >= 300:
+            refused.append((path, response.status, answer))
+        if isinstance(answer, dict):
+            csrf = answer.get("csrf", csrf)
+        return answer
+
+    call("GET", "/api/session")
+    game = call("POST", "/api/games", {"type": "hello", "seats": ["human", "bot:hello-bot"],
+                                       "sit": 0})  # fmt: skip
+    assert "id" in game, refused
+    stream = socket.create_connection(("127.0.0.1", port), timeout=15, source_address=(source, 0))
+    stream.sendall(
+        f"GET /api/games/{game['id']}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Cookie: {cookie}\r\n\r\n".encode()
+    )
+    assert stream.recv(4096).startswith(b"HTTP/1.1 200")
+    call("POST", f"/api/games/{game['id']}/actions", {"action": {"hello": "hi"}})
+    for _ in range(100):  # bounded: the bot answers at once
+        if call("GET", f"/api/games/{game['id']}")["state"] == "over":
+            break
+        time.sleep(0.1)
+    stream.close()
+    for path in ("/api/games", f"/api/games/{game['id']}/replay", "/api/history", "/api/health"):
+        call("GET", path)
+    return refused
+
+
+@pytest.mark.slow
+def test_vandal_against_the_web_front_end(tmp_path):
+    """vandal --target web: nothing it forges is accepted, the hub answers, and a
+    browser's session from another address plays a game to the end meanwhile."""
+    loopback = "tcp:0:interface=127.0.0.1"
+    with HubProcess(tmp_path, web=loopback) as hub:
+        run = subprocess.Popen(
+            [sys.executable, "-m", "bots.vandal", "--target", "web", "--json"]
+            + ["--port", str(hub.ports["web"]), "--seconds", "5", "--seed", "1"],
+            cwd=str(ROOT),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        refused, played = [], 0
+        while run.poll() is None or not played:  # bounded by the vandal's 5 s
+            refused += _honest_web_player(hub.ports["web"], "127.0.0.2")
+            played += 1
+            time.sleep(1)  # a game a second: create_rate
+        out, err = run.communicate(timeout=120)
+        assert run.returncode == 0, err.decode()[-2000:]
+        assert refused == []
+        report = json.loads(out)
+        assert report["accepted"] == []
+        assert set(report["outcomes"]) >= {"malformed", "oversized", "forged", "streams"}
+        assert set(report["outcomes"]["oversized"]) == {"413"}
         assert hub.get_json("/api/health")["status"] == "ok"
     assert hub.errors() == [], hub.log()[-3000:]
