@@ -282,6 +282,11 @@ def test_hole_cards_stay_private_on_every_route(hub):
     assert _leaks(raw.decode(), 0, ann_holes) and private(raw.decode(), but=0) == []
     status, raw, _ = hub.request("GET", f"/api/games/{game_id}/transcript", admin=True)
     assert _leaks(raw.decode(), 1, bob_holes)  # the admin reads everything
+    last = after.splitlines()[-3:]  # ?tail=N: the last N lines the reader may read
+    status, raw = anonymous.call("GET", f"/api/games/{game_id}/transcript?tail=3")
+    assert status == 200 and raw.decode().splitlines() == last
+    for bad in ("0", "-1", "x", "100001"):
+        assert anonymous.call("GET", f"/api/games/{game_id}/transcript?tail={bad}")[0] == 400
     status, raw = anonymous.call("GET", "/api/games/lobby-xml/transcript")
     assert status == 403
     for client in (ann, bob, carl):
