@@ -164,9 +164,9 @@ def test_game_creation_is_rate_limited_per_account_and_address(tmp_path):
     assert len(hub.lobby.games()) == 3
 
 
-def test_a_seats_own_hand_history_is_private_to_it_in_the_transcript(tmp_path):
-    """``<custom><handhistory/>`` from a seat answers with the seat's own hole cards
-    (``Dealt to``): the recorded answer is that seat's, not public after the game."""
+def _poker_table(tmp_path, names):
+    """An XML front end and a two-seat hold'em table where ``names`` sit and joined
+    over XML, after one hand played (whoever is to act folds, or posts)."""
     from games.poker.server import TexasHoldemFactory
     from hub.frontends.xml.server import XMLFrontend
 
@@ -175,28 +175,44 @@ def test_a_seats_own_hand_history_is_private_to_it_in_the_transcript(tmp_path):
     frontend = XMLFrontend(hub)
     game = hub.lobby.create_game("texas-holdem", seats=["open", "open"])
     wid = frontend.wire_id(game)
-    conns = []
-    for seat, name in enumerate(("ann", "bob")):
+    conns = {}
+    for seat, name in enumerate(names):
         game.take_seat(name, seat, buyin=Decimal(100))
-        c = Conn(frontend)
-        c.read()
-        login(c, name)
-        c.read()
-        r, _ = c.one(f'<game gameid="{wid}"><join/></game>')
-        c.game_sids[wid] = int(r.get("sessionid"))
-        conns.append(c)
-    while not game.engine.hands:  # play one hand: whoever is to act folds, or posts
+        conns[name] = _joined(frontend, game, name)
+    while not game.engine.hands:
         seat = next(s for s in (0, 1) if game.legal_actions(s))
         legal = game.legal_actions(seat)
         fold = [a for a in legal if a.get("index") == 0]
         game.act(seat, (fold or legal)[0])
     hub.reactor.advance(0)
-    ann = conns[0]
-    ann.read()
-    r, _ = ann.one(
-        f'<game gameid="{wid}"><custom><handhistory/></custom></game>', ann.game_sids[wid]
+    return hub, frontend, game, wid, conns
+
+
+def _joined(frontend, game, name):
+    c = Conn(frontend)
+    c.read()
+    login(c, name)
+    c.read()
+    wid = frontend.wire_id(game)
+    r, _ = c.one(f'<game gameid="{wid}"><join/></game>')
+    c.game_sids[wid] = int(r.get("sessionid"))
+    return c
+
+
+def _hand_history(conn, wid, handid=""):
+    conn.read()
+    attr = f' handid="{handid}"' if handid else ""
+    r, _ = conn.one(
+        f'<game gameid="{wid}"><custom><handhistory{attr}/></custom></game>', conn.game_sids[wid]
     )
-    told = codec_text(r)
+    return codec_text(r)
+
+
+def test_a_seats_own_hand_history_is_private_to_it_in_the_transcript(tmp_path):
+    """``<custom><handhistory/>`` from a seat answers with the seat's own hole cards
+    (``Dealt to``): the recorded answer is that seat's, not public after the game."""
+    hub, _, game, wid, conns = _poker_table(tmp_path, ("ann", "bob"))
+    told = _hand_history(conns["ann"], wid)
     assert "Dealt to ann" in told, told
     parts = hub.transcripts.paths(game.id)
     everything = b"".join(stream(parts, Access(admin=True))).decode()
@@ -207,6 +223,20 @@ def test_a_seats_own_hand_history_is_private_to_it_in_the_transcript(tmp_path):
     assert "Dealt to" not in bob
     mine = b"".join(stream(parts, Access(owners=frozenset({owner_token("ann")})))).decode()
     assert "Dealt to ann" in mine
+
+
+def test_a_seats_next_player_never_reads_the_last_ones_hole_cards(tmp_path):
+    """The hand history of a hand played before one sat down shows nobody's cards
+    that were not shown, though it was the same seat."""
+    hub, frontend, game, wid, conns = _poker_table(tmp_path, ("ann", "bob"))
+    hand = game.engine.hands[-1].hand_id
+    assert "Dealt to ann" in _hand_history(conns["ann"], wid, hand)
+    hub.leave_seat(game, 0)
+    hub.reactor.advance(0)
+    game.take_seat("carl", 0, buyin=Decimal(100))
+    carl = _joined(frontend, game, "carl")
+    told = _hand_history(carl, wid, hand)
+    assert "ann" in told and "Dealt to" not in told, told
 
 
 def codec_text(document) -> str:
