@@ -179,19 +179,30 @@ def _poker_table(tmp_path, names):
     for seat, name in enumerate(names):
         game.take_seat(name, seat, buyin=Decimal(100))
         conns[name] = _joined(frontend, game, name)
-    while not game.engine.hands:
-        seat = next(s for s in (0, 1) if game.legal_actions(s))
-        legal = game.legal_actions(seat)
-        fold = [a for a in legal if a.get("index") == 0]
-        game.act(seat, (fold or legal)[0])
-    hub.reactor.advance(0)
+    _play_hand(game, hub.reactor)
     return hub, frontend, game, wid, conns
 
 
-def _joined(frontend, game, name):
+def _play_hand(game, clock):
+    """Play the next hand (whoever is to act folds, or posts), waiting for it to start."""
+    played = len(game.engine.hands)
+    for _ in range(1000):  # bounded
+        if len(game.engine.hands) > played:
+            break
+        seat = next((s for s in (0, 1) if game.legal_actions(s)), None)
+        if seat is None:
+            clock.advance(1)  # the pause between hands
+            continue
+        legal = game.legal_actions(seat)
+        fold = [a for a in legal if a.get("index") == 0]
+        game.act(seat, (fold or legal)[0])
+    clock.advance(0)
+
+
+def _joined(frontend, game, name, create=True):
     c = Conn(frontend)
     c.read()
-    login(c, name)
+    login(c, name, create=create)
     c.read()
     wid = frontend.wire_id(game)
     r, _ = c.one(f'<game gameid="{wid}"><join/></game>')
@@ -237,6 +248,39 @@ def test_a_seats_next_player_never_reads_the_last_ones_hole_cards(tmp_path):
     carl = _joined(frontend, game, "carl")
     told = _hand_history(carl, wid, hand)
     assert "ann" in told and "Dealt to" not in told, told
+
+
+def test_a_connection_whose_seat_was_left_elsewhere_neither_sees_nor_plays_it(tmp_path):
+    """Ann follows her seat on two connections and leaves it on one; the other no
+    longer gets the seat's private events nor acts for it once Eve sits there."""
+    from lxml import etree
+
+    hub, frontend, game, wid, conns = _poker_table(tmp_path, ("ann", "bob"))
+    again = _joined(frontend, game, "ann", create=False)  # back at seat 0
+    first = conns["ann"]
+    first.read()
+    first.one(f'<game gameid="{wid}"><part/></game>', first.game_sids[wid])
+    hub.reactor.advance(0)
+    assert game.seats[0].player is None
+    game.take_seat("eve", 0, buyin=Decimal(100))
+    eve = _joined(frontend, game, "eve")
+    again.read()
+    _play_hand(game, hub.reactor)  # the next hand: Eve gets cards at seat 0
+    eve_cards = [
+        etree.tostring(h)
+        for doc in eve.read()
+        for h in doc.iterfind(".//texasmessage/hand[@seat='0']")
+        if "-1" not in etree.tostring(h).decode()
+    ]
+    assert eve_cards
+    seen = b"".join(etree.tostring(doc) for doc in again.read())
+    assert not any(cards in seen for cards in eve_cards)
+    r, _ = again.one(
+        f'<game gameid="{wid}"><action><parameters><texasmessage><action><index>0</index>'
+        "</action></texasmessage></parameters></action></game>",
+        again.game_sids[wid],
+    )
+    assert not outcome(r)[0] and outcome(r)[1] == 403, outcome(r)
 
 
 def codec_text(document) -> str:
