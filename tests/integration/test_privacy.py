@@ -63,6 +63,17 @@ class Web:
     def start(self) -> None:
         assert self.call("GET", "/api/session")[0] == 200
 
+    def opened(self, path: str) -> bytes:
+        """What an event stream sends as it opens (up to its snapshot)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.hub.ports["web"], timeout=15)
+        conn.request("GET", path, headers={"Cookie": self.cookie} if self.cookie else {})
+        response = conn.getresponse()
+        opened = b""
+        while b"event: snapshot" not in opened or not opened.endswith(b"\n\n"):
+            opened += response.read1(65536)
+        conn.close()
+        return opened
+
 
 # -- hole cards ----------------------------------------------------------------------
 
@@ -225,13 +236,7 @@ def test_hole_cards_stay_private_on_every_route(hub):
     assert len(handovers) >= 3 and all(h["seed"] is None for h in handovers)
     assert "hole" not in {e["kind"] for e in replay["events"]}
     # a page opened late gets the game's events so far: the public ones only
-    late = http.client.HTTPConnection("127.0.0.1", hub.ports["web"], timeout=15)
-    late.request("GET", f"/api/games/{game_id}/events")
-    response = late.getresponse()
-    opened = b""
-    while b"event: snapshot" not in opened or not opened.endswith(b"\n\n"):
-        opened += response.read1(65536)
-    late.close()
+    opened = anonymous.opened(f"/api/games/{game_id}/events")
     snapshot = json.loads(opened.split(b"event: snapshot\ndata: ", 1)[1].split(b"\n", 1)[0])
     kinds = {e["kind"] for e in snapshot["events"]}
     assert {"hand", "handover"} <= kinds and "hole" not in kinds
@@ -262,6 +267,19 @@ def test_hole_cards_stay_private_on_every_route(hub):
     mine = raw.decode()
     assert "~ann#0 out" in mine and _leaks(mine, 0, ann_holes)  # her own hole cards
     assert private(mine, but=0) == [] and "~bob" not in mine and "~carl" not in mine
+    # the other seated player, on the web too, sees nothing of ann's
+    web_bob = Web(hub)
+    web_bob.start()
+    assert web_bob.call("POST", "/api/session", {"name": "bob", "password": "pw-bob-123"})[0] == 200
+    seen = [web_bob.opened(f"/api/games/{game_id}/events").decode()]
+    for path in (f"/api/games/{game_id}", f"/api/games/{game_id}/transcript", "/api/games",
+                 f"/api/hands?game={game_id}", f"/api/games/{game_id}/replay"):  # fmt: skip
+        status, raw = web_bob.call("GET", path)
+        assert status == 200, path
+        seen.append(raw.decode())
+    assert "~bob#1 out" in seen[2]  # his own lines, his cards among them
+    for text in seen:
+        assert private(text, but=1) == [], text[:500]
 
     # after the game: everyone reads the transcript, without anybody's private lines
     for client in (ann, bob):
