@@ -234,7 +234,9 @@ class IXMLGameAdapter(Interface):
       ``{"add_bot": bot name, "seat": seat or None, "buyin": amount or None}`` seats an
       in-hub bot funded by the hub.  Every other mapping goes to ``IGame.act``.
     - ``custom(game, seat, element)`` answers ``game/custom`` with an element (or
-      ``None``); without it ``game/custom`` is refused with 400.
+      ``None``); without it ``game/custom`` is refused with 400.  The answer is made
+      for the asker's seat, so a seated asker's answer is private to that seat in the
+      transcript.
     - ``private_to(event, seat)`` → bool: whether the frame rendered of ``event`` for
       the player at ``seat`` carries that seat's private information (transcripts then
       show it to that player and admins only).  Default: the event is meant for some

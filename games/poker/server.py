@@ -531,9 +531,18 @@ class PokerGame:
     def hand_history_text(
         self, hand_id: str | None = None, seat: int | None = None, reveal: bool = False
     ) -> str | None:
-        """The hand as readable hand-history text (:func:`.history.format_hand`)."""
+        """The hand as readable hand-history text (:func:`.history.format_hand`), as the
+        player at ``seat`` now saw it: their hole cards only if they played the hand
+        (the seat's player then may have been someone else)."""
         rec = self._find(hand_id)
-        return None if rec is None else history.format_hand(rec, seat=seat, reveal=reveal)
+        if rec is None:
+            return None
+        if seat is not None:
+            now = self.table.players.get(seat)
+            then = {s: name for s, name, _stack in rec.players}.get(seat)
+            if now is None or then != now.name:
+                seat = None
+        return history.format_hand(rec, seat=seat, reveal=reveal)
 
     def _find(self, hand_id: str | None) -> rules.HandRecord | None:
         if hand_id is None:

@@ -25,6 +25,8 @@ TYPE_NAMES = {code: name for name, code in TYPES.items()}
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 NAME_MAX = 32
+#: how the web front end names its guests; no account name begins so
+GUEST_PREFIX = "guest-"
 PASSWORD_MIN = 4
 PASSWORD_MAX = 1024
 
@@ -33,8 +35,9 @@ def check_name(name: object) -> str:
     """Return ``name`` if it is a valid account name.
 
     Rules: 1–32 characters, ASCII letters, digits, ``_``, ``.`` and ``-``, starting with
-    a letter or digit (names travel in line protocols, so no spaces).  Names are unique
-    regardless of case.
+    a letter or digit (names travel in line protocols, so no spaces); not beginning
+    with ``guest-`` (the web's guests are named so, and an account of a guest's name
+    would take the guest's seats).  Names are unique regardless of case.
 
     :raises hub.store.errors.BadName: with a reason a person can read.
     """
@@ -47,6 +50,8 @@ def check_name(name: object) -> str:
             "an account name uses only letters A-Z, digits, '_', '.' and '-',"
             " and starts with a letter or digit"
         )
+    if name_key(name).startswith(GUEST_PREFIX):
+        raise BadName(f"names beginning with {GUEST_PREFIX!r} are the web's guests'")
     return name
 
 

@@ -81,10 +81,31 @@ class GameSession:
         account = self.conn.account
         return None if account is None else account.name
 
+    def held_seat(self) -> int | None:
+        """The seat this connection's account still holds (``None``: it watches).
+
+        A seat left elsewhere (on another connection of the account, or by the game)
+        or taken by someone else is given up here: the game is then followed as a
+        watcher, so nothing meant for the seat's next player comes here.
+        """
+        seat = self.seat
+        if seat is None:
+            return None
+        account = self.conn.account
+        if 0 <= seat < len(self.game.seats) and account is not None:
+            if self.game.seats[seat].player == account.name:
+                return seat
+        self.seat = None
+        if not self.closed:
+            self.game.observe(self, None)
+        return None
+
     def game_event(self, game: Any, event: GameEvent) -> None:
         """Render the event for this seat and send it as ``updatedgamestate``."""
         if self.closed:
             return
+        if self.held_seat() is None and event.seats is not None:
+            return  # meant for the seat this connection no longer holds
         if event.kind in (PAUSED, RESUMED):  # the hub's, for every game
             text = f"paused: {event.data.get('reason')}" if event.kind == PAUSED else "resumed"
             doc = codec.build_game_state(
@@ -115,11 +136,12 @@ class GameSession:
 
     def _send_snapshot(self) -> None:
         if not self.closed and not self.conn.closing:
-            self.frontend.send_game(self.conn, self.game, self.snapshot(), self.seat)
+            snapshot = self.snapshot()
+            self.frontend.send_game(self.conn, self.game, snapshot, self.seat)
 
     def snapshot(self) -> bytes:
         """The full state as this seat sees it."""
-        view = self.game.view(self.seat)
+        view = self.game.view(self.held_seat())
         payload = self.adapter.render_view(view)
         return codec.encode(
             codec.build_game_state(self.frontend.wire_id(self.game), [payload], self.session_id)
@@ -338,13 +360,25 @@ class XMLFrontend(protocol.ServerFactory):
             return refusal(request, value.code, value.reason)
 
         d.addErrback(refused)
-        d.addCallback(lambda root: self._reply(conn, root, game))
+        d.addCallback(lambda root: self._reply(conn, root, game, self._answer_seat(conn, request)))
         return d
 
-    def _reply(self, conn: XMLProtocol, root: etree._Element, game: Any) -> bytes:
+    def _reply(
+        self, conn: XMLProtocol, root: etree._Element, game: Any, seat: int | None = None
+    ) -> bytes:
         data = codec.encode(root)
-        self.record(conn, "out", codec.outgoing_record(data), game)
+        self.record(conn, "out", codec.outgoing_record(data), game, seat)
         return data
+
+    def _answer_seat(self, conn: XMLProtocol, request: codec.Request) -> int | None:
+        """The seat the answer to ``request`` is private to in the transcript: a game's
+        custom answer is made for the asker's seat (a poker hand history shows its hole
+        cards), so it is that seat's; other answers are public."""
+        if not isinstance(request, codec.Custom):
+            return None
+        session = self._owned(conn, request.sessionid)
+        observer = session.observer if session is not None else None
+        return None if observer is None else observer.seat
 
     # -- session checks -------------------------------------------------------------------
 
@@ -389,8 +423,9 @@ class XMLFrontend(protocol.ServerFactory):
         game = session.game
         try:
             game.unobserve(observer)
-            if leave and observer.seat is not None and game.id in self._lobby_ids():
-                game.leave_seat(observer.seat)
+            seat = observer.held_seat()  # not a seat someone else holds now
+            if leave and seat is not None and game.id in self._lobby_ids():
+                game.leave_seat(seat)
         except Exception:
             self.log.failure("xml: leaving game {game} failed", game=getattr(game, "id", "?"))
 
@@ -769,16 +804,17 @@ class XMLFrontend(protocol.ServerFactory):
             return self._take_seat(conn, r, observer, action)
         if "add_bot" in action and set(action) <= {"add_bot", "seat", "buyin"}:
             return self._add_bot(r, observer, action)
+        seat = observer.held_seat()
         if action == {"leave_seat": True}:
-            if observer.seat is None:
+            if seat is None:
                 raise Refused(422, "you do not sit in this game")
-            self.hub.leave_seat(game, observer.seat)
+            self.hub.leave_seat(game, seat)
             observer.seat = None
             game.observe(observer, None)
         else:
-            if observer.seat is None:
+            if seat is None:
                 raise Refused(403, "you watch this game; take a seat to play")
-            game.act(observer.seat, action)
+            game.act(seat, action)
         return codec.build_response("game", "action", sessionid=r.sessionid, gameid=r.gameid)
 
     async def _take_seat(
@@ -845,7 +881,7 @@ class XMLFrontend(protocol.ServerFactory):
         custom = getattr(observer.adapter, "custom", None)
         if custom is None:
             raise Refused(400, f"{session.game.type} has no custom requests")
-        answer = custom(session.game, observer.seat, r.payload)
+        answer = custom(session.game, observer.held_seat(), r.payload)
         if answer is None:
             answer = codec.element("ok")
         return codec.build_response(
