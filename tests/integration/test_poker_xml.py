@@ -22,16 +22,16 @@ from lxml import etree
 from twisted.internet import defer, reactor, task
 
 from bots.poker.netplay import NetPlayer, action_xml, bot_decider
+from games.poker.hand_history_cli import history_work
 from games.poker.history import format_hand, from_dict
 from games.poker.verify import verify_hand
+from games.poker.verify_hand_cli import verify_work
 from hub.client import HubClient, RequestFailed
 from hub.frontends.xml import codec
-from hub.hand_history_cli import history_work
 from hub.registry import Registry
 from hub.service import HubService
 from hub.store import open_store
 from hub.store.accounts import ScryptParams
-from hub.verify_hand import verify_work
 
 HANDS = 1000 if os.environ.get("GAMEHUB_SOAK") == "full" else 200
 LIMIT = 10.0

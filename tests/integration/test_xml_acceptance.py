@@ -321,9 +321,9 @@ async def test_another_connections_session_is_refused(hub, errors):
 @pytest_twisted.ensureDeferred
 async def test_xml_client_console(hub, errors):
     from hub.cli import COMMANDS
-    from hub.xml_client_cli import Console
+    from hub.cli.xml_client import Console
 
-    assert COMMANDS["xml-client"][0] == "hub.xml_client_cli:main"
+    assert COMMANDS["xml-client"][0] == "hub.cli.xml_client:main"
     client = await connect(hub)
     out = io.StringIO()
     console = Console(client, out, defer.Deferred())
@@ -353,7 +353,7 @@ async def test_xml_client_console(hub, errors):
 
 
 def test_xml_client_bad_hub_argument(capsys):
-    from hub.xml_client_cli import main
+    from hub.cli.xml_client import main
 
     with pytest.raises(SystemExit) as e:
         main(["--hub", "no-port"])

@@ -1,10 +1,11 @@
 """``gamehub hand-history HANDID``: print a stored poker hand as readable text.
 
 ``HANDID`` is the store's hand id (an integer, as ``lobby/history`` lists it) or the
-engine's hand key.  The text is :func:`games.poker.history.format_hand` of the hand
+engine's hand key.  The text is :func:`.history.format_hand` of the hand
 record the hub stored with the hand; ``--reveal`` shows every hole card (the operator's
 view), otherwise only the cards shown at the table.  Exit status 0 when found, 1 when
-not, 2 on bad usage.
+not, 2 on bad usage.  The command comes with the poker plugin
+(``[commands.hand-history]`` in ``meta/texas-holdem.meta``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from games.poker.history import format_hand, from_dict
-from hub.store.cli import _db_option, _run
+from hub.cli.store import db_option, with_store
+
+from .history import format_hand, from_dict
 
 
 def parser() -> argparse.ArgumentParser:
@@ -25,7 +27,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("hand", metavar="HANDID", help="store hand id, or the engine's hand key")
     p.add_argument("--reveal", action="store_true", help="show every player's hole cards")
-    _db_option(p)
+    db_option(p)
     return p
 
 
@@ -56,4 +58,4 @@ def main(argv: Sequence[str]) -> int:
     async def work(store: Any) -> int:
         return await history_work(store, args.hand, args.reveal)
 
-    return _run(args.db, work)
+    return with_store(args.db, work)

@@ -9,11 +9,10 @@ from decimal import Decimal
 import pytest_twisted
 
 from bots.poker import policies
+from bots.poker.match import PolicyPlayer
 from games.poker import history, rules, shuffle
-from hub import verify_hand as command
-from hub.match import PolicyPlayer
-
-from .test_cli_and_crash import gamehub
+from games.poker import verify_hand_cli as command
+from tests.store.test_cli_and_crash import gamehub
 
 
 def played(seed: bytes, players: int = 4) -> rules.HandRecord:

@@ -9,6 +9,8 @@ running result as SVG (or PNG when matplotlib is installed).
 
 The table is the pure engine (:class:`games.poker.rules.Table`), heads-up, fixed limit,
 stacks reset every hand; the bots are the policies of :mod:`bots.poker.policies`.
+The command comes with the ``holdem`` bot plugin (``[commands.match]`` in
+``meta/holdem.meta``).
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from bots.poker.observe import OpponentModel, action_for, observation_from_table
-from bots.poker.policies import POLICIES, Policy
 from games.poker import rules
 from games.poker.shuffle import deck_from_seed
+
+from .observe import OpponentModel, action_for, observation_from_table
+from .policies import POLICIES, Policy
 
 #: most decisions in one hand before the match gives up on the engine (it never sticks)
 MAX_DECISIONS = 500

@@ -2,10 +2,11 @@
 
 ``HANDID`` is the store's hand id (an integer) or the engine's hand key (e.g.
 ``k3x9…-17``).  The command reads the hand from the store and runs
-:func:`games.poker.verify.verify_hand`: the revealed seed must match the commitment
+:func:`.verify.verify_hand`: the revealed seed must match the commitment
 published before the deal, and every card in the record must be where the seed's deck
 puts it.  Exit status 0 when the hand verifies, 1 when it does not or is not found,
-2 on bad usage.
+2 on bad usage.  The command comes with the poker plugin (``[commands.verify-hand]`` in
+``meta/texas-holdem.meta``).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from games.poker.verify import verify_hand
-from hub.store.cli import _db_option, _run
+from hub.cli.store import db_option, with_store
+
+from .verify import verify_hand
 
 
 def parser() -> argparse.ArgumentParser:
@@ -27,7 +29,7 @@ def parser() -> argparse.ArgumentParser:
         "commitment, and every card against the deck the seed determines.",
     )
     p.add_argument("hand", metavar="HANDID", help="store hand id, or the engine's hand key")
-    _db_option(p)
+    db_option(p)
     return p
 
 
@@ -59,4 +61,4 @@ def main(argv: Sequence[str]) -> int:
     async def work(store: Any) -> int:
         return await verify_work(store, args.hand)
 
-    return _run(args.db, work)
+    return with_store(args.db, work)
