@@ -50,9 +50,10 @@ class PolicyPlayer:
         self.model = OpponentModel()
 
     def decide(self, table: rules.Table, seat: int) -> tuple[int, Decimal | None]:
-        """The action ``(index, amount)`` for ``seat`` at its turn."""
+        """The engine's action ``(index, amount)`` for ``seat`` at its turn."""
         obs = observation_from_table(table, seat, self.model)
-        return action_for(self.policy(obs, self.rng), table.legal_actions(seat))
+        name, amount = action_for(self.policy(obs, self.rng), table.legal_actions(seat))
+        return rules.ACTION_NAMES.index(name), amount
 
     def hand_over(self, table: rules.Table) -> None:
         """Read the end of the hand (the opponent's last actions) into the model."""
