@@ -18,6 +18,7 @@ from typing import Any
 from hub.cli.store import db_option, with_store
 
 from .history import format_hand, from_dict
+from .verify_hand_cli import find_hand
 
 
 def parser() -> argparse.ArgumentParser:
@@ -34,16 +35,10 @@ def parser() -> argparse.ArgumentParser:
 async def history_work(store: Any, hand: str, reveal: bool = False, out: Any = None) -> int:
     """Print hand ``hand`` of ``store``; 0 if found and readable."""
     out = out if out is not None else sys.stdout
-    found = []
-    if hand.isdigit():
-        found = await store.hands(hand_id=int(hand), limit=1)
-    if not found:
-        found = await store.hands(hand_key=hand, limit=2)
-    if len(found) != 1:
-        what = "no hand" if not found else "more than one hand with the key"
-        print(f"gamehub: {what} {hand!r} in the store", file=sys.stderr)
+    record = await find_hand(store, hand)
+    if record is None:
         return 1
-    actions = found[0].get("actions")
+    actions = record.get("actions")
     if not isinstance(actions, dict) or "hole" not in actions:
         print(f"gamehub: hand {hand!r} has no engine record to print", file=sys.stderr)
         return 1

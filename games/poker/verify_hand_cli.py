@@ -33,9 +33,9 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-async def verify_work(store: Any, hand: str, out=None) -> int:
-    """Look ``hand`` up in ``store`` and verify it; print the verdict; 0 if it holds."""
-    out = out if out is not None else sys.stdout
+async def find_hand(store: Any, hand: str) -> dict[str, Any] | None:
+    """The stored hand with id or key ``hand``; ``None`` (and a line on stderr) when
+    there is none, or more than one with that key."""
     found = []
     if hand.isdigit():
         found = await store.hands(hand_id=int(hand), limit=1)
@@ -43,11 +43,19 @@ async def verify_work(store: Any, hand: str, out=None) -> int:
         found = await store.hands(hand_key=hand, limit=2)
     if not found:
         print(f"gamehub: no hand {hand!r} in the store", file=sys.stderr)
-        return 1
+        return None
     if len(found) > 1:
         print(f"gamehub: hand key {hand!r} is ambiguous; use the store's hand id", file=sys.stderr)
+        return None
+    return found[0]
+
+
+async def verify_work(store: Any, hand: str, out=None) -> int:
+    """Look ``hand`` up in ``store`` and verify it; print the verdict; 0 if it holds."""
+    out = out if out is not None else sys.stdout
+    record = await find_hand(store, hand)
+    if record is None:
         return 1
-    record = found[0]
     ok, reason = verify_hand(record)
     label = f"hand {record['hand_id']} (game {record.get('game_id')}, key {record.get('hand_key')})"
     print(f"{label}: {'OK' if ok else 'FAILED'}: {reason}", file=out)

@@ -60,23 +60,13 @@ from hub.frontends.xml.payload import wire_game_id
 from hub.interfaces import IXMLGameAdapter, IXMLHandHistory, IXMLPayloadSchema
 from hub.model import BadAction, GameEvent, NotFound
 
-#: ``texasmessage/action/index`` on the wire → the game's action name (spec table).
-WIRE_ACTIONS = (
-    "fold",
-    "check",
-    "call",
-    "bet",
-    "raise",
-    "post",
-    "sitout",
-    "sitin",
-    "show",
-    "muck",
-    "discard",
-    "takeseat",
-    "leaveseat",
-    "addbot",
-)
+from .server import ACTIONS
+
+#: ``texasmessage/action/index`` on the wire → the game's action name.  The spec's
+#: table (0 fold, 1 check, 2 call, 3 bet, 4 raise, 5 post, 6 sit out, 7 sit in, 8 show,
+#: 9 muck, 10 discard, 11 take seat, 12 leave seat, 13 add bot) lists the actions in the
+#: order the game names them (:data:`.server.ACTIONS`); the tests pin every number.
+WIRE_ACTIONS: tuple[str, ...] = ACTIONS
 #: the game's action name → its wire index
 ACTION_INDEX = {name: index for index, name in enumerate(WIRE_ACTIONS)}
 #: action events the wire shows with another action's index (a refused blind: sit out)

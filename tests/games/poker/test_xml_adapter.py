@@ -221,20 +221,22 @@ def test_texas_schema_accepts_seed_shaped_payload() -> None:
         codec.parse_document(doc.replace(b"1.50", b"1.505"), schema=SCHEMA)
 
 
-def test_the_wire_numbers_are_the_adapter_s_and_cover_every_game_action():
+#: the spec's texasmessage action indices (xml-protocol.md), in the game's names
+SPEC_ACTIONS = {
+    "fold": 0, "check": 1, "call": 2, "bet": 3, "raise": 4, "post": 5, "sitout": 6,
+    "sitin": 7, "show": 8, "muck": 9, "discard": 10, "takeseat": 11, "leaveseat": 12,
+    "addbot": 13,
+}  # fmt: skip
+
+
+def test_the_wire_numbers_are_the_spec_s_for_every_game_action():
     from games.poker import server
     from games.poker.xml_adapter import ACTION_INDEX, WIRE_ACTIONS, wire_index
 
-    assert set(server.ACTIONS) <= set(ACTION_INDEX)
-    assert [wire_index(n) for n in ("fold", "call", "raise", "discard", "addbot")] == [
-        0,
-        2,
-        4,
-        10,
-        13,
-    ]
-    assert wire_index("refuse") == ACTION_INDEX["sitout"]  # a refused blind: sitting out
-    assert len(WIRE_ACTIONS) == 14
+    assert ACTION_INDEX == SPEC_ACTIONS
+    assert set(server.ACTIONS) == set(WIRE_ACTIONS)
+    assert all(wire_index(name) == number for name, number in SPEC_ACTIONS.items())
+    assert wire_index("refuse") == SPEC_ACTIONS["sitout"]  # a refused blind: sitting out
     # the adapter alone (without the front end's schema check) still refuses garbage
     with pytest.raises(BadAction):
         PokerXMLAdapter().parse_action(
