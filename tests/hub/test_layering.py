@@ -173,3 +173,21 @@ def test_the_import_reader_sees_relative_lazy_and_guarded_imports():
     assert "hub.frontends.xml.server" in imports("hub.frontends.xml")  # inside a function
     assert "hub.frontends.xml.server" not in imports("hub.frontends.xml", top_level_only=True)
     assert "hub.interfaces" in imports("hub.frontends.xml", top_level_only=True)
+
+
+def test_every_front_end_module_declares_its_seams():
+    import importlib
+
+    from zope.interface.verify import verifyObject
+
+    from hub.frontends import FRONTENDS
+    from hub.interfaces import IFrontend, IHTTPResources
+
+    publishing = []
+    for name, (_, module_name) in FRONTENDS.items():
+        module = importlib.import_module(module_name)
+        assert verifyObject(IFrontend, module), name
+        if IHTTPResources.providedBy(module):
+            assert verifyObject(IHTTPResources, module)
+            publishing.append(name)
+    assert publishing == ["xml"]
