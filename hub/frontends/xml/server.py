@@ -27,12 +27,12 @@ from zope.interface import implementer
 
 import hub as hub_package
 from hub.chat import LOBBY, ChatLine
-from hub.interfaces import IChatListener, IGameObserver, ILobbyListener
+from hub.interfaces import IChatListener, IGameObserver, ILobbyListener, IXMLHandHistory
 from hub.limits import creation_limits
 from hub.model import OVER, PAUSED, RESUMED, RUNNING, GameError, GameEvent
 
 from . import codec
-from .adapters import adapter_for, seats_on_join
+from .adapters import adapter_for, parse_action, seats_on_join
 from .protocol import XMLProtocol
 
 ACCOUNT_TYPES = {0: "player", 1: "bot", 2: "admin"}
@@ -40,6 +40,8 @@ ACCOUNT_TYPES = {0: "player", 1: "bot", 2: "admin"}
 LOBBY_TRANSCRIPT = "xml"
 #: wire ids of games no longer in the lobby remembered for ``lobby/history``
 KNOWN_IDS = 10_000
+#: most games whose type ``lobby/history`` looks up in the store for their hands
+TYPE_LOOKUPS = 16
 
 
 class Refused(Exception):
@@ -619,15 +621,17 @@ class XMLFrontend(protocol.ServerFactory):
                 except Refused:
                     raise Refused(404, f"no game with id {r.gameid}") from None
         entries: list[codec.HistoryEntry] = []
-        seen: set[str] = set()
+        seen: dict[str, str] = {}  # game id → type, of the finished games listed
         store = getattr(self.hub, "store", None)
         if store is not None and hasattr(store, "games"):
             for g in await store.games(game_id=game_id, player=r.accountname, limit=r.limit):
-                seen.add(str(g.get("game_id")))
+                seen[str(g.get("game_id"))] = str(g.get("type"))
                 entries.append(self._history_entry(g))
         if store is not None and hasattr(store, "hands"):
-            for h in await store.hands(game_id=game_id, player=r.accountname, limit=r.limit):
-                entries.append(self._hand_entry(h))
+            hands = await store.hands(game_id=game_id, player=r.accountname, limit=r.limit)
+            types = await self._game_types(store, {str(h.get("game_id")) for h in hands}, seen)
+            for h in hands:
+                entries.append(self._hand_entry(h, types.get(str(h.get("game_id")))))
         for game in self.lobby.games():
             if game.state != OVER or game.id in seen:
                 continue
@@ -664,18 +668,46 @@ class XMLFrontend(protocol.ServerFactory):
             summary=g.get("summary"),
         )
 
-    def _hand_entry(self, h: dict[str, Any]) -> codec.HistoryEntry:
-        """One stored poker hand (``id`` is the store's hand id, for ``verify-hand``)."""
+    async def _game_types(
+        self, store: Any, game_ids: set[str], known: dict[str, str]
+    ) -> dict[str, str]:
+        """The game type of each of ``game_ids``: from the lobby, the finished games
+        listed already (``known``), else the store (at most :data:`TYPE_LOOKUPS`)."""
+        types: dict[str, str] = {}
+        missing = []
+        for gid in sorted(game_ids):
+            try:
+                types[gid] = self.lobby.get(gid).type
+            except GameError:
+                if gid in known:
+                    types[gid] = known[gid]
+                else:
+                    missing.append(gid)
+        for gid in missing[:TYPE_LOOKUPS] if hasattr(store, "games") else ():
+            for g in await store.games(game_id=gid, limit=1):
+                types[gid] = str(g.get("type"))
+        return types
+
+    def _describe_hand(self, gametype: str | None, h: dict[str, Any]) -> str | None:
+        """The summary of a stored hand: its game's words
+        (:class:`hub.interfaces.IXMLHandHistory`), else its showdown text."""
+        adapter = None
+        if gametype is not None:
+            try:
+                adapter = adapter_for(self.hub.registry.game_factory(gametype))
+            except GameError:
+                adapter = None
+        if IXMLHandHistory.providedBy(adapter):
+            return adapter.describe_hand(h)
+        return h.get("showdown") or None
+
+    def _hand_entry(self, h: dict[str, Any], gametype: str | None) -> codec.HistoryEntry:
+        """One stored hand of a chip game (``id`` is the store's hand id)."""
         gid = str(h.get("game_id"))
         wid = codec.wire_game_id(gid)
         if wid not in self._wire:
             self._remember(wid, gid)
-        try:
-            gametype = self.lobby.get(gid).type
-        except GameError:
-            gametype = "poker"
-        board = " ".join(x for x in (h.get("flop"), h.get("turn"), h.get("river")) if x)
-        summary = "; ".join(x for x in (f"board {board}" if board else "", h.get("showdown")) if x)
+        summary = self._describe_hand(gametype, h)
         return codec.HistoryEntry(
             id=str(h.get("hand_id")),
             gameid=wid,
@@ -799,7 +831,7 @@ class XMLFrontend(protocol.ServerFactory):
         observer = session.observer
         assert observer is not None
         game = session.game
-        action = observer.adapter.parse_action(r.parameters)
+        action = parse_action(observer.adapter, r.parameters)
         if "take_seat" in action and set(action) <= {"take_seat", "buyin"}:
             return self._take_seat(conn, r, observer, action)
         if "add_bot" in action and set(action) <= {"add_bot", "seat", "buyin"}:
