@@ -184,7 +184,8 @@ def _poker_table(tmp_path, names):
 
 
 def _play_hand(game, clock):
-    """Play the next hand (whoever is to act folds, or posts), waiting for it to start."""
+    """Play the next hand (whoever is to act folds or mucks, or posts), waiting for it to
+    start."""
     played = len(game.engine.hands)
     for _ in range(1000):  # bounded
         if len(game.engine.hands) > played:
@@ -194,8 +195,8 @@ def _play_hand(game, clock):
             clock.advance(1)  # the pause between hands
             continue
         legal = game.legal_actions(seat)
-        fold = [a for a in legal if a.get("index") == 0]
-        game.act(seat, (fold or legal)[0])
+        quiet = [a for a in legal if a.get("name") in ("fold", "muck")]  # nothing shown
+        game.act(seat, (quiet or legal)[0])
     clock.advance(0)
 
 
