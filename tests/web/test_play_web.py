@@ -100,7 +100,11 @@ def test_wide_kingdoms_fit_their_boxes_on_desktop_and_phone(page, hub):
         for g in page.locator(".kingdom-grid").all()
     )
     assert widest >= 12, widest  # wider than a box holds at full size
-    check_page(page, "kingdomino-wide-kingdoms")
+    # the game is over: no draw, nothing left to place, nobody picking
+    status = page.inner_text("#board p.small")
+    assert "over" in status and "picking" not in status and "to act" not in status, status
+    assert "To place" not in page.inner_text("#board")
+    check_page(page, "kingdomino-wide-kingdoms")  # cells big enough to see, too
     for grid in page.locator(".kingdom").all():  # each grid inside its own box
         inner = grid.locator(".kingdom-grid").bounding_box()
         outer = grid.bounding_box()
