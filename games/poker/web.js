@@ -42,7 +42,8 @@ window.GameRenderers = window.GameRenderers || {};
         const actor = names[d.seat] || "seat " + d.seat;  // (d.name is the action here)
         if (d.name === "post") return actor + " posts " + (d.blind ? d.blind + " blind " : "") + d.amount + (d.allin ? " (all in)" : "");
         if (d.name === "discard") return actor + " changes " + (d.count ?? "some") + " card" + (d.count === 1 ? "" : "s");
-        const amount = d.name === "raise" || d.name === "bet" ? d.total : d.amount;
+        // only chips put in have an amount (a fold, check, muck or refusal has none)
+        const amount = d.name === "raise" || d.name === "bet" ? d.total : d.name === "call" ? d.amount : null;
         return actor + " " + (ACTIONS[d.name] || d.name) + (amount && amount !== "0" ? " " + amount : "") + (d.allin ? " (all in)" : "");
       }
       case "hand": return "Hand " + (d.number || d.handid) + ": the button is at " + (names[d.button] || "seat " + d.button) + "; shuffle commitment " + String(d.commitment || "").slice(0, 12) + "…";

@@ -218,73 +218,132 @@ def test_events_are_words_and_include_what_happened_before(page, hub):
     assert_in_words(lines)
 
 
+#: An example of every event kind each built-in game emits (``kind`` or ``kind:variant``),
+#: the kinds every game shares and the hub's own at a chip table (``paused``, ``resumed``).
+EVENTS = {
+    "hello": {
+        "seated": {"seat": 0, "name": "ann"},
+        "state": {"state": "running"},
+        "turn": {"seat": 0, "legal": [{"hello": ""}]},
+        "hello": {"seat": 0, "text": "hi", "line": "Hello from ann: hi"},
+        "left": {"seat": 1},
+        "seat_open": {"seat": 1},
+        "over": {"result": {"summary": "2 of 2 said hello"}},
+    },
+    "nmmorris": {
+        "seated": {"seat": 0, "name": "ann"},
+        "state": {"state": "running"},
+        "turn": {"seat": 0, "capture": 0},
+        "turn:capture": {"seat": 0, "capture": 1},
+        "moved": {"seat": 0, "move": "A0:A1", "kind": "move", "mills": 1, "capture": 1},
+        "moved:place": {"seat": 1, "move": "B3", "kind": "place", "mills": 0},
+        "moved:capture": {"seat": 0, "move": "B3", "kind": "capture", "mills": 0},
+        "left": {"seat": 1},
+        "over": {"result": {"summary": "White wins"}},
+    },
+    "kingdomino": {
+        "state": {"state": "running"},
+        "start": {"order": [1, 0, 2, 3], "dominoes": [1, 2, 3, 4], "names": ["a", "b", "c", "d"]},
+        "turn": {"seat": 0, "phase": "choose"},
+        "turn:place": {"seat": 0, "phase": "move"},
+        "chosen": {"seat": 2, "domino": 19},
+        "placed": {"seat": 2, "domino": 19, "move": [1, 0, 90]},
+        "round": {"round": 2, "dominoes": [5, 6, 7, 8]},
+        "round:last": {"round": 13, "dominoes": []},
+        "removed": {"seat": 3, "reason": "timeout"},
+        "seat_open": {"seat": 3},
+        "over": {"result": {"summary": "a 40, b 30, c 20, d 10"}},
+    },
+    "texas-holdem": {
+        "state": {"state": "waiting"},
+        "buyin": {"seat": 0, "name": "ann", "amount": "200"},
+        "cashout": {"seat": 0, "name": "ann", "amount": "210"},
+        **{
+            f"seat:{what}": {"seat": 0, "what": what, "name": "ann", "amount": "50"}
+            for what in ("taken", "addchips", "leaving", "left", "sitout", "sitin")
+        },
+        "seat_open": {"seat": 0},
+        "hand": {"handid": "g-3", "number": 3, "button": 1, "commitment": "ab" * 32},
+        "deal": {"seats": [0, 1], "count": 2},
+        "hole": {"seat": 0, "cards": [12, 51]},
+        "autopost": {"seat": 0, "on": True},
+        "board": {"cards": [0, 5, 9], "board": [0, 5, 9], "stage": 1},
+        **{
+            f"action:{name}": {"seat": 1, "name": name, "amount": "20", "total": "30", "count": 2}
+            for name in ("refuse", "fold", "check", "call", "bet", "raise", "discard", "muck")
+        },
+        "action:post": {"seat": 1, "name": "post", "blind": "big", "amount": "10"},
+        "turn": {"seat": 1, "decision": "bet"},
+        "timeout": {"seat": 1, "decision": "bet"},
+        "return": {"seat": 1, "amount": "10"},
+        "pots": {"pots": [{"amount": "40", "seats": [0, 1]}]},
+        "show": {"seat": 0, "cards": [12, 51], "text": "a pair"},
+        "award": {"seat": 0, "amount": "40", "text": "a pair"},
+        "handover": {
+            "handid": "g-3",
+            "deltas": {"0": "20", "1": "-20"},
+            "names": {"0": "ann", "1": "bob"},
+            "seed": "cd" * 32,
+        },
+        "cancel": {"reason": "the table closed"},
+        "paused": {"reason": "store unavailable"},
+        "resumed": {},
+        "over": {"result": {"summary": "the table closed"}},
+    },
+}
+EVENTS["five-card-draw"] = EVENTS["texas-holdem"]
+
+
+def emitted_kinds(package: str) -> set[str]:
+    """The event kinds the modules of ``games/<package>`` emit (``GameEvent("kind", …)``,
+    ``_emit("kind", …)`` or a constant of :mod:`hub.model`)."""
+    import hub.model
+    from tests.hubprocess import ROOT
+
+    kinds = set()
+    for module in (ROOT / "games" / package).glob("*.py"):
+        text = module.read_text()
+        for pattern in (r'GameEvent\(\s*("?)(\w+)\1', r'\b_emit\(\s*("?)(\w+)\1'):
+            for quoted, word in re.findall(pattern, text):
+                kind = word if quoted else getattr(hub.model, word, None)
+                if isinstance(kind, str):
+                    kinds.add(kind)
+    return kinds
+
+
 def test_every_event_kind_of_every_built_in_game_has_words(page, hub):
-    kinds = {
-        "hello": {
-            "seated": {"seat": 0, "name": "ann"},
-            "hello": {"seat": 0, "text": "hi", "line": "Hello from ann: hi"},
-            "left": {"seat": 1},
-        },
-        "nmmorris": {
-            "seated": {"seat": 0, "name": "ann"},
-            "turn": {"seat": 0, "capture": 0},
-            "moved": {"seat": 0, "move": "A0:A1", "kind": "move", "mills": 1, "capture": 1},
-            "left": {"seat": 1},
-        },
-        "kingdomino": {
-            "start": {
-                "order": [1, 0, 2, 3],
-                "dominoes": [1, 2, 3, 4],
-                "names": ["a", "b", "c", "d"],
-            },
-            "turn": {"seat": 0, "phase": "choose"},
-            "chosen": {"seat": 2, "domino": 19},
-            "placed": {"seat": 2, "domino": 19, "move": [1, 0, 90]},
-            "round": {"round": 2, "dominoes": [5, 6, 7, 8]},
-            "removed": {"seat": 3, "reason": "timeout"},
-        },
-        "texas-holdem": {
-            "buyin": {"seat": 0, "name": "ann", "amount": "200"},
-            "cashout": {"seat": 0, "name": "ann", "amount": "210"},
-            "seat": {"seat": 0, "what": "sitout", "name": "ann"},
-            "hand": {"handid": "g-3", "number": 3, "button": 1, "commitment": "ab" * 32},
-            "deal": {"seats": [0, 1], "count": 2},
-            "hole": {"seat": 0, "cards": [12, 51]},
-            "board": {"cards": [0, 5, 9], "board": [0, 5, 9], "stage": 1},
-            "action": {"seat": 1, "name": "raise", "amount": "20", "total": "30"},
-            "action_post": {"seat": 1, "name": "post", "blind": "big", "amount": "10"},
-            "return": {"seat": 1, "amount": "10"},
-            "pots": {"pots": [{"amount": "40", "seats": [0, 1]}]},
-            "show": {"seat": 0, "cards": [12, 51], "text": "a pair"},
-            "award": {"seat": 0, "amount": "40", "text": "a pair"},
-            "handover": {
-                "handid": "g-3",
-                "deltas": {"0": "20", "1": "-20"},
-                "names": {"0": "ann", "1": "bob"},
-                "seed": "cd" * 32,
-            },
-            "timeout": {"seat": 1, "decision": "bet"},
-            "turn": {"seat": 1, "decision": "bet"},
-            "cancel": {"reason": "the table closed"},
-            "autopost": {"seat": 0, "on": True},
-        },
-    }
+    # the examples cover every kind the games' sources emit
+    for game_type, package in (("hello", "hello"), ("nmmorris", "morris"),
+                               ("kingdomino", "kingdomino"), ("texas-holdem", "poker")):  # fmt: skip
+        covered = {kind.split(":")[0] for kind in EVENTS[game_type]}
+        assert emitted_kinds(package) <= covered, (game_type, emitted_kinds(package) - covered)
+    names = ["ann", "bob", "cy", "dee"]
     page.goto(hub.url("/history"))
     page.wait_for_selector("#filter")
-    for game_type, events in kinds.items():
+    for game_type, events in EVENTS.items():
         page.evaluate("t => GameScripts.load(t)", game_type)
         for kind, data in events.items():
-            text = page.evaluate(
-                "([t, kind, data]) => window.GameRenderers[t].describe({kind, data}, ['ann', 'bob', 'cy', 'dee'])",
-                [game_type, kind.split("_")[0], data],
+            # what the game page and the replays show: the game's words, else the shared
+            text, summary = page.evaluate(
+                "([t, kind, data, names]) => [GameScripts.describe(t, {kind, data}, names),"
+                " Hub.summarize({kind, data}, names)]",
+                [game_type, kind.split(":")[0], data, names],
             )
             assert text, f"{game_type} has no words for {kind}"
             assert_in_words([text])
+            # words of its own, not the summary any unknown kind gets (unless it is the
+            # event's own line)
+            if "line" not in data:
+                assert text != summary, f"{game_type}: {kind} is only summarised: {text!r}"
+            if kind.startswith("turn"):  # whose turn it is, not something done
+                assert " to " in text, text
             if kind.startswith("action"):  # who acted comes first (not the action's name)
-                assert text.startswith(["ann", "bob", "cy", "dee"][data["seat"]]), text
+                assert text.startswith(names[data["seat"]]), text
+            if kind in ("action:fold", "action:check", "action:muck", "action:refuse"):
+                assert not re.search(r"\d", text), text  # no chips go in
     # a plugin's own event kind without words of its own: a summary in words
     text = page.evaluate(
-        "() => Hub.describeEvent({kind: 'tile_flipped', data: {seat: 1, tile: {x: 1}, points: 3, legal: [1]}}, ['ann', 'bob'])"
+        "() => GameScripts.describe('no-such-game', {kind: 'tile_flipped', data: {seat: 1, tile: {x: 1}, points: 3, legal: [1]}}, ['ann', 'bob'])"
     )
     assert text == "bob: tile flipped (tile 1 entry, points 3)"
     # the hub's own events at a table waiting for its store

@@ -182,16 +182,7 @@ const GamePage = (() => {
           el("td", {}, (result.winners || []).includes(s.seat) ? "winner" : ""))))) : null);
   }
 
-  function describe(event) {
-    const r = renderer();
-    if (r.describe) {
-      try {
-        const text = r.describe(event, seatNames());
-        if (text) return text;
-      } catch (e) { /* fall back to the words every game shares */ }
-    }
-    return Hub.describeEvent(event, seatNames());
-  }
+  function describe(event) { return GameScripts.describe(state.game.type, event, seatNames()); }
 
   // The events panel: drawn whole from a snapshot, then one line per event.
   function logLine(e) { return el("div", {class: "log-line kind-" + e.kind}, describe(e)); }
