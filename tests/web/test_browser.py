@@ -544,6 +544,8 @@ def test_five_card_draw_discards_by_clicking_cards(page, hub):
             "cards => cards.map(c => c.dataset.card)"
         )
         seconds = int(page.locator("#turn .clock").get_attribute("data-seconds"))
+        status = page.inner_text("#hand-status")  # a draw game has no flop
+        assert "the draw" in status and "flop" not in status, status
         page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(0).click()
         page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(2).click()
         # picking cards redraws the page: its clock goes on, it does not start again
