@@ -550,6 +550,34 @@ def test_a_table_that_cannot_deal_is_waiting_and_starts_again_by_itself():
     assert [e.data["state"] for e in g.kinds("state")] == [RUNNING, WAITING, RUNNING]
 
 
+def test_a_table_whose_other_player_went_broke_is_waiting():
+    # issue 20 item 7: a table whose bot went broke was "running" for ever
+    g = Game(seats=2, variant="no-limit", auto_post=True, showdown_pause=2)
+    g.game.seat_player(0, "ann", "100")
+    g.game.seat_player(1, "bot", "100")
+
+    def all_in(legal):
+        for name in ("raise", "bet", "call", "check", "show"):
+            for a in legal:
+                if a["name"] == name:
+                    return {**a, "min": a.get("max", a.get("min"))}
+        return legal[0]
+
+    for _ in range(100):  # bounded: hands until one of them has no chips
+        if g.game.table.in_hand:
+            g.play_turn(all_in)
+        elif g.game.state == RUNNING:
+            g.clock.advance(3)
+        else:
+            break
+    stacks = {p["accountname"]: p["bankroll"] for p in g.game.view(None)["players"]}
+    assert sorted(stacks.values()) == ["0", "200"], stacks  # both still sit there
+    assert g.game.state == WAITING and g.kinds("state")[-1].data["state"] == WAITING
+    assert g.game.view(None)["nexthand_ms"] is None
+    g.clock.advance(60)
+    assert g.game.state == WAITING and len(g.kinds("handover")) == len(g.kinds("hand"))
+
+
 def test_between_hands_the_view_says_when_the_next_hand_comes():
     g = Game(seats=2, auto_post=True, showdown_pause=4)
     g.game.seat_player(0, "ann")
