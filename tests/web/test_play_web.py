@@ -396,12 +396,30 @@ def test_the_create_form_is_built_from_the_options_each_game_declares(page, hub)
         declared = types[name]["options"]
         fields = page.locator("#c-options input, #c-options select")
         assert fields.count() == len(declared), name
-        for option in declared:
+        for option in declared:  # a field of the option's kind, range and default
             field = page.locator(f"#c-opt-{option['name']}")
-            if option["kind"] in ("int", "number"):
+            proposed = option["for_people"] if option["for_people"] is not None else option["default"]
+            if option["kind"] == "bool":
+                assert field.get_attribute("type") == "checkbox"
+                assert field.is_checked() == bool(proposed), option
+                continue
+            if option["kind"] == "choice":
+                choices = field.locator("option").evaluate_all("os => os.map(o => o.value)")
+                assert choices == [str(c) for c in option["choices"]], option
+            elif option["kind"] in ("int", "number"):
                 assert field.get_attribute("type") == "number"
-                if option["maximum"] is not None:
-                    assert float(field.get_attribute("max")) == option["maximum"]
+                for bound in ("minimum", "maximum"):
+                    if option[bound] is not None:
+                        assert float(field.get_attribute(bound[:3])) == option[bound], option
+            else:
+                assert field.get_attribute("type") == "text"
+            shown = field.input_value()
+            if proposed is None:
+                assert shown == "", option
+            elif option["kind"] in ("int", "number"):
+                assert float(shown) == float(proposed), option
+            else:
+                assert shown == str(proposed), option
         # as a guest, every type can be created as the form proposes
         page.click("#c-submit")
         if types[name]["needs_account"]:  # a guest does not sit where chips are at stake
