@@ -718,8 +718,24 @@ def test_a_spectator_never_sees_private_cards(page, hub):
                 if any(card >= 0 for card in player["holecards"]):
                     assert player["seat"] in shown, (player, shown)
             assert all(e["kind"] not in ("hole", "autopost") for e in payload.get("events", []))
-    # and the page of a spectator draws only backs until a hand is shown
+    # and the page of a spectator draws a seat's cards face up only once that seat
+    # showed them in the hand drawn, through the next hands
     page.goto(hub.url(f"/game/{game['id']}"))
     page.wait_for_selector("#poker-table")
-    faces = page.locator(".poker-seat .card[data-card]").count()
-    assert faces == 0 or page.locator("#log .log-line:has-text(' shows ')").count() > 0
+    faces_without_show = """() => {
+      const events = GamePage.state.events, view = GamePage.state.view || {};
+      const start = events.findIndex(e => e.kind === "hand" && e.data.handid === view.handid);
+      const shown = new Set(events.slice(start + 1).filter(e => e.kind === "show").map(e => e.data.seat));
+      return [...document.querySelectorAll(".poker-seat")].filter(s =>
+        s.querySelector(".card[data-card]") && (start < 0 || !shown.has(Number(s.dataset.seat))))
+        .map(s => s.dataset.seat);
+    }"""
+    seen_faces = False
+    for _ in range(3):  # three more hands, looked at after every burst of events
+        hands = page.evaluate("() => GamePage.state.events.filter(e => e.kind === 'hand').length")
+        while page.evaluate("() => GamePage.state.events.filter(e => e.kind === 'hand').length") == hands:
+            assert page.evaluate(faces_without_show) == []
+            seen_faces = seen_faces or page.locator(".poker-seat .card[data-card]").count() > 0
+            count = page.evaluate("() => GamePage.state.events.length")
+            page.wait_for_function("n => GamePage.state.events.length > n", arg=count)
+    assert seen_faces  # shown hands are drawn face up (the check looked at faces)
