@@ -179,22 +179,28 @@ def test_between_poker_hands_nobody_is_to_act(page, hub):
 
 def test_the_creator_plays_the_first_hand(page, hub):
     log_in_new_account(page, hub, "firsthand")
-    create_in_lobby(page, hub, "texas-holdem", ["human", "bot:caller", "bot:caller"])
+    # blinds posted for everybody: the cards are dealt without a click
+    create_in_lobby(
+        page, hub, "texas-holdem", ["human", "bot:caller", "bot:caller"], {"auto_post": True}
+    )
     page.wait_for_url("**/game/*")
     game_id = page.url.rsplit("/", 1)[1]
     page.wait_for_selector("#poker-table")
     replay = {}
 
-    def started() -> bool:
+    def dealt() -> bool:
         replay.update(hub.get_json(f"/api/games/{game_id}/replay"))
-        return any(e["kind"] == "hand" for e in replay["events"])
+        return any(e["kind"] == "deal" for e in replay["events"])
 
-    wait_until(started, "the first hand")
+    wait_until(dealt, "the first hand's cards")
     hand = next(e["data"] for e in replay["events"] if e["kind"] == "hand")
     in_hand = {hand["button"], hand["smallblindseat"], hand["bigblindseat"]}
     assert hand["number"] == 1 and 0 in in_hand, hand  # the creator is in hand 1
     seated = [e["data"]["name"] for e in replay["events"] if e["kind"] == "buyin"]
     assert seated[0] == "firsthand", seated  # the creator sat down before the bots
+    # and so is every bot created with the table (not only the first to sit down)
+    deal = next(e["data"] for e in replay["events"] if e["kind"] == "deal")
+    assert sorted(deal["seats"]) == [0, 1, 2], deal
 
 
 # -- 5. events in words, from before the page opened ----------------------------------------
@@ -739,3 +745,4 @@ def test_a_spectator_never_sees_private_cards(page, hub):
             count = page.evaluate("() => GamePage.state.events.length")
             page.wait_for_function("n => GamePage.state.events.length > n", arg=count)
     assert seen_faces  # shown hands are drawn face up (the check looked at faces)
+
