@@ -53,11 +53,15 @@ def click_morris_until_over(page, seconds: float, wait_ms: int, after_click=None
     page.locator("#result-summary").wait_for()
 
 
-def create_in_lobby(page, hub, game_type: str, seats: list[str], options: dict | None = None):
+def create_in_lobby(
+    page, hub, game_type: str, seats: list[str], options: dict | None = None, variant=None
+):
     """Fill the lobby's create form and submit it."""
     page.goto(hub.url("/"))
     page.wait_for_selector(f"#c-type option[value='{game_type}']", state="attached")
     page.select_option("#c-type", game_type)
+    if variant is not None:
+        page.select_option("#c-variant", variant)
     rows = page.locator("#c-seats select")
     while rows.count() < len(seats):
         page.click("#c-add-seat")

@@ -746,3 +746,34 @@ def test_a_spectator_never_sees_private_cards(page, hub):
             page.wait_for_function("n => GamePage.state.events.length > n", arg=count)
     assert seen_faces  # shown hands are drawn face up (the check looked at faces)
 
+
+# -- 8 (continued). a full no-limit table on a phone (its table plays on: it comes last) ---
+
+
+def test_a_six_seat_no_limit_table_on_a_phone_and_a_desktop(page, hub):
+    log_in_new_account(page, hub, "sixer")
+    create_in_lobby(
+        page,
+        hub,
+        "texas-holdem",
+        ["human"] + ["bot:caller"] * 5,
+        {"action_time": 600, "showdown_pause": 1},
+        variant="no-limit",
+    )
+    page.wait_for_url("**/game/*")
+    # play (bounded) until a turn of ours offers a choice of amount: the no-limit form
+    deadline = time.monotonic() + 120
+    while page.locator("form.poker-form input.amount").count() == 0:
+        assert time.monotonic() < deadline, "no bet or raise offered"
+        page.wait_for_function(
+            "() => document.querySelector('form.poker-form input.amount')"
+            " || document.querySelector('button.poker-action')"
+        )
+        if page.locator("form.poker-form input.amount").count():
+            break
+        names = page.locator("button.poker-action").evaluate_all("bs => bs.map(b => b.dataset.name)")
+        choice = next(n for n in ("check", "call", "post", "show", "fold") if n in names)
+        page.locator(f"button.poker-action[data-name='{choice}']").first.click()
+    assert page.locator(".poker-seat").count() == 6
+    check_page(page, "holdem-six-seats-my-turn")
+    page.click("#leave")
