@@ -146,6 +146,8 @@ def test_hello_from_the_lobby(page, hub):
     game_id = page.url.rsplit("/", 1)[1]
     form = page.locator("form.action-form")
     form.wait_for()
+    # both say hello at once: whatever turn the game announced last, ours is open
+    page.wait_for_selector("#turn.mine .turn-who:text('Your turn')")
     # a failed action shows a visible error and changes nothing
     form.locator("input[name=hello]").fill("   ")
     form.locator("button").click()

@@ -156,16 +156,21 @@ const GamePage = (() => {
         shown === "paused" ? [" · ", el("span", {id: "paused"}, g.paused)] : null);
       return;
     }
-    if (!t) {
+    // our seat may act (in a game where all move at once, the turn announced last may
+    // be another seat's): it is our turn
+    const mine = state.legal.length > 0 || (t !== null && t.seat === state.seat);
+    if (!t && !mine) {
       const status = r.status ? r.status(context()) : null;
       clear(box, status || el("span", {}, "Playing…"));
       return;
     }
-    const mine = t.seat === state.seat;
     if (mine) box.classList.add("mine");
+    // the announced turn's words and clock when it is ours, or we only watch it
+    const shownTurn = t !== null && (t.seat === state.seat || !mine) ? t : null;
+    const words = shownTurn && r.turnText ? r.turnText(shownTurn, context()) : "";
     clear(box, el("b", {class: "turn-who"}, mine ? "Your turn" : Hub.who(seatNames(), t.seat) + " to play"),
-      r.turnText && r.turnText(t, context()) ? el("span", {class: "small"}, r.turnText(t, context())) : null,
-      turnClock(mine ? "your time" : "time left"));
+      words ? el("span", {class: "small"}, words) : null,
+      shownTurn ? turnClock(mine ? "your time" : "time left") : null);
   }
 
   function renderResult() {
