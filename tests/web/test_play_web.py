@@ -528,6 +528,9 @@ def test_every_page_is_right_on_a_phone_and_a_desktop(page, hub):
     create_log_out_log_in(page, hub, "phoner", "phoner-pw1")
     assert page.locator(".notice").count() == 1  # the newest note replaces the one before
     check_page(page, "page-account-logged-in")
+    # also when the notes belong to different boxes of the page
+    page.evaluate("() => { Hub.ok('first', document.getElementById('password')); Hub.error('second'); }")
+    assert page.locator(".notice .notice-text").all_inner_texts() == ["second"]
 
 
 def test_morris_mid_game_on_a_phone(page, hub):
