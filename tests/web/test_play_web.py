@@ -404,7 +404,9 @@ def test_the_create_form_is_built_from_the_options_each_game_declares(page, hub)
         assert fields.count() == len(declared), name
         for option in declared:  # a field of the option's kind, range and default
             field = page.locator(f"#c-opt-{option['name']}")
-            proposed = option["for_people"] if option["for_people"] is not None else option["default"]
+            proposed = (
+                option["for_people"] if option["for_people"] is not None else option["default"]
+            )
             if option["kind"] == "bool":
                 assert field.get_attribute("type") == "checkbox"
                 assert field.is_checked() == bool(proposed), option
@@ -529,7 +531,9 @@ def test_every_page_is_right_on_a_phone_and_a_desktop(page, hub):
     assert page.locator(".notice").count() == 1  # the newest note replaces the one before
     check_page(page, "page-account-logged-in")
     # also when the notes belong to different boxes of the page
-    page.evaluate("() => { Hub.ok('first', document.getElementById('password')); Hub.error('second'); }")
+    page.evaluate(
+        "() => { Hub.ok('first', document.getElementById('password')); Hub.error('second'); }"
+    )
     assert page.locator(".notice .notice-text").all_inner_texts() == ["second"]
 
 
@@ -741,8 +745,9 @@ def test_a_spectator_never_sees_private_cards(page, hub):
     }"""
     seen_faces = False
     for _ in range(3):  # three more hands, looked at after every burst of events
-        hands = page.evaluate("() => GamePage.state.events.filter(e => e.kind === 'hand').length")
-        while page.evaluate("() => GamePage.state.events.filter(e => e.kind === 'hand').length") == hands:
+        hands_js = "() => GamePage.state.events.filter(e => e.kind === 'hand').length"
+        hands = page.evaluate(hands_js)
+        while page.evaluate(hands_js) == hands:
             assert page.evaluate(faces_without_show) == []
             seen_faces = seen_faces or page.locator(".poker-seat .card[data-card]").count() > 0
             count = page.evaluate("() => GamePage.state.events.length")
@@ -774,7 +779,9 @@ def test_a_six_seat_no_limit_table_on_a_phone_and_a_desktop(page, hub):
         )
         if page.locator("form.poker-form input.amount").count():
             break
-        names = page.locator("button.poker-action").evaluate_all("bs => bs.map(b => b.dataset.name)")
+        names = page.locator("button.poker-action").evaluate_all(
+            "bs => bs.map(b => b.dataset.name)"
+        )
         choice = next(n for n in ("check", "call", "post", "show", "fold") if n in names)
         page.locator(f"button.poker-action[data-name='{choice}']").first.click()
     assert page.locator(".poker-seat").count() == 6
