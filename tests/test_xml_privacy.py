@@ -123,6 +123,7 @@ def test_a_seats_private_frames_are_marked_and_its_owner_named(tmp_path):
         c.read()
         r, _ = c.one(f'<game gameid="{wid}"><join/></game>')
         assert outcome(r)[2] == f"back at seat {seat}"
+    hub.reactor.advance(0)  # the first hand is dealt at the end of the reactor turn
     for _ in range(6):  # post the blinds: the hole cards are dealt
         for seat in (0, 1):
             legal = game.legal_actions(seat)

@@ -223,6 +223,13 @@ const Hub = (() => {
       case "resumed": return "The table plays on";
       case "over": return "Game over: " + ((d.result && d.result.summary) || "finished");
     }
+    return summarize(event, names);
+  }
+
+  // Any event in words: its own line or text, else who, its kind and its simple fields.
+  function summarize(event, names) {
+    const d = event.data || {};
+    const name = who(names, d.seat);
     if (d.line) return String(d.line);
     if (d.text && d.seat !== undefined) return name + ": " + d.text;
     const parts = [];
@@ -294,6 +301,6 @@ const Hub = (() => {
   }
 
   return {el, append, clear, request, write, getSession, setSession, notify, error, ok,
-    stream, nav, time, actionLabel, describeEvent, shownState, words, valueWords, who, clock, chatPanel,
+    stream, nav, time, actionLabel, describeEvent, summarize, shownState, words, valueWords, who, clock, chatPanel,
     get session() { return session; }};
 })();
