@@ -10,6 +10,19 @@ from typing import Any
 from .constants import ACTION_NAMES
 
 
+class _Extra:
+    """What a record with further (key, value) pairs in ``extra`` can answer."""
+
+    extra: tuple[tuple[str, Any], ...]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of ``key`` in :attr:`extra`."""
+        for k, v in self.extra:
+            if k == key:
+                return v
+        return default
+
+
 @dataclass(frozen=True)
 class Pot:
     """A pot: its amount and the seats that may win it (seat order)."""
@@ -19,7 +32,7 @@ class Pot:
 
 
 @dataclass(frozen=True)
-class Record:
+class Record(_Extra):
     """A frozen record of one thing that happened.
 
     :ivar kind: ``seat`` (taken), ``addchips``, ``leaving``, ``leave``, ``sitout``,
@@ -53,13 +66,6 @@ class Record:
     text: str = ""
     pots: tuple[Pot, ...] = ()
     extra: tuple[tuple[str, Any], ...] = ()
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """The value of ``key`` in :attr:`extra`."""
-        for k, v in self.extra:
-            if k == key:
-                return v
-        return default
 
 
 @dataclass(frozen=True)
@@ -105,7 +111,7 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class HandRecord:
+class HandRecord(_Extra):
     """Everything about one finished hand (for history, statistics and export).
 
     :ivar players: ``(seat, name, stack at start)`` of each player dealt in or posting.
@@ -139,13 +145,6 @@ class HandRecord:
     deltas: tuple[tuple[int, Decimal], ...]
     dealt: tuple[tuple[int, int], ...]
     extra: tuple[tuple[str, Any], ...] = ()
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """The value of ``key`` in :attr:`extra`."""
-        for k, v in self.extra:
-            if k == key:
-                return v
-        return default
 
     def with_extra(self, **kw: Any) -> HandRecord:
         """A copy with more ``extra`` entries."""
