@@ -553,6 +553,25 @@ def test_morris_mid_game_on_a_phone(page, hub):
 # -- 10. chat and watchers (the poker tables of the last tests play on: they come last) ----
 
 
+def test_a_chat_panel_remembers_a_bounded_number_of_lines(page, hub):
+    """However long a page stays open, its chat panel keeps at most 200 lines and
+    remembers the keys of at most 400 (to drop the lines a reconnect sends again)."""
+    page.goto(hub.url("/"))
+    page.wait_for_selector("#chat-log", state="attached")
+    shown, remembered, again = page.evaluate(
+        """() => {
+        const chat = Hub.chatPanel("/api/chat", "Test chat");
+        for (let i = 0; i < 1000; i++) chat.add({at: i, sender: "s", text: "line " + i});
+        chat.add({at: 999, sender: "s", text: "line 999"});  // sent again: not shown twice
+        const lines = [...chat.panel.querySelectorAll(".chat-line")].map(l => l.textContent);
+        return [lines.length, chat.remembered, lines.filter(t => t.endsWith("line 999")).length];
+    }"""
+    )
+    assert shown == 200
+    assert remembered == 400
+    assert again == 1
+
+
 def test_lobby_and_table_chat_is_shared_with_xml_clients(page, browser, hub):
     from hub.frontends.xml.codec import wire_game_id
 
