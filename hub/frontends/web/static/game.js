@@ -9,7 +9,7 @@ const GamePage = (() => {
   const $ = id => document.getElementById(id);
   const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
   const state = {game: null, view: null, seat: null, legal: [], turn: null, events: [], gone: false,
-    clockKey: null, until: 0, total: 0, types: null};
+    clockKey: null, until: 0, total: 0, types: null, received: 0};
   let live = null, chat = null;
 
   function renderer() {
@@ -263,6 +263,7 @@ const GamePage = (() => {
     }
     if (event.kind === "over") { state.legal = []; setTurn(null); }
     state.events.push(event);
+    state.received += 1;  // every event since the page opened (the list keeps the last 1000)
     if (state.events.length > 1000) state.events.splice(0, state.events.length - 1000);
     renderLog(event);
   }
