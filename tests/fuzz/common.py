@@ -236,7 +236,9 @@ class Target:
         self._lock = threading.Lock()
 
     def count(self, kind: str) -> None:
-        """One message of ``kind`` was sent."""
+        """One message of ``kind`` was sent (``""``: a health check's, not counted)."""
+        if not kind:
+            return
         with self._lock:
             self.tally.sent[kind] += 1
 

@@ -123,3 +123,29 @@ def test_account_names_and_passwords_keep_their_rules(hub, guest):
     assert status == 201
     status, raw, _ = hub.request("POST", "/api/games", {"type": "hello", "name": "Ünïcødé ♠ 游戏"})
     assert status == 201, raw
+
+
+@pytest.mark.parametrize("byte", [b"\x0c", b"\x1c", b"\x1e", b"\x85", b"\x01"])
+def test_a_header_with_a_control_character_is_a_bad_request(hub, byte):
+    """Found by the fuzz suite: a Content-Type with a form feed, a file separator or a
+    NEL (0x85) made Twisted's header parser raise (an unhandled error, no answer)."""
+    import socket
+
+    before = _rows(hub)
+    body = b'{"type": "hello"}'
+    request = (
+        b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+        + byte
+        + b"x\r\nContent-Length: "
+        + str(len(body)).encode()
+        + b"\r\n\r\n"
+        + body
+    )
+    with socket.create_connection(("127.0.0.1", hub.ports["web"]), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    assert _rows(hub) == before
+    assert hub.errors() == [], hub.log()[-3000:]
