@@ -15,7 +15,7 @@ target's front end is still served (:meth:`Target.served`).
 
 The budget per front end is :data:`CI_MESSAGES` (a bounded run) or, with
 ``GAMEHUB_SOAK=full``, :data:`FULL_MESSAGES`; ``GAMEHUB_FUZZ_SEED`` picks the seed
-(printed with the counts).  A new front end (ACPC, when it lands) adds a module
+(printed with the counts) and ``GAMEHUB_FUZZ_MESSAGES`` the budget.  A new front end (ACPC, when it lands) adds a module
 ``test_fuzz_<name>.py`` with one :class:`Target` subclass and the two tests every
 module has (see ``test_fuzz_mnm.py``); nothing here changes.
 """
@@ -39,7 +39,7 @@ from tests.hubprocess import HubProcess
 
 FULL = os.environ.get("GAMEHUB_SOAK") == "full"
 #: messages per front end in the bounded run (CI) and with GAMEHUB_SOAK=full
-CI_MESSAGES = 2_500
+CI_MESSAGES = 2_000
 FULL_MESSAGES = 100_000
 #: messages between two checks of the hub
 BATCH = 500
@@ -70,7 +70,10 @@ def seed() -> int:
 
 
 def budget() -> int:
-    """Messages to send per front end."""
+    """Messages to send per front end (``GAMEHUB_FUZZ_MESSAGES`` overrides it)."""
+    text = os.environ.get("GAMEHUB_FUZZ_MESSAGES")
+    if text:
+        return int(text)
     return FULL_MESSAGES if FULL else CI_MESSAGES
 
 
