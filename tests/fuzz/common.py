@@ -16,8 +16,9 @@ target's front end is still served (:meth:`Target.served`).
 The budget per front end is :data:`CI_MESSAGES` (a bounded run) or, with
 ``GAMEHUB_SOAK=full``, :data:`FULL_MESSAGES`; ``GAMEHUB_FUZZ_SEED`` picks the seed
 (printed with the counts) and ``GAMEHUB_FUZZ_MESSAGES`` the budget.  A new front end (ACPC, when it lands) adds a module
-``test_fuzz_<name>.py`` with one :class:`Target` subclass and the two tests every
-module has (see ``test_fuzz_mnm.py``); nothing here changes.
+``test_fuzz_<name>.py`` with one :class:`Target` subclass named by ``TARGET`` (the
+fixture ``hub`` of ``conftest.py`` starts the hub with that front end) and the two
+tests every module has, :func:`bounded` and :func:`full`; nothing here changes.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import pytest
 
 from tests.hubprocess import HubProcess
 
@@ -305,3 +308,18 @@ def run(hub: HubProcess, target_class: type[Target], total: int | None = None) -
     )
     assert watch.bad_lines() == []
     return tally
+
+
+def bounded(hub: HubProcess, target_class: type[Target]) -> None:
+    """The CI run of a module: :data:`CI_MESSAGES` (skipped with GAMEHUB_SOAK=full,
+    which runs :func:`full` instead)."""
+    if FULL:
+        pytest.skip("GAMEHUB_SOAK=full runs the full soak instead")
+    run(hub, target_class)
+
+
+def full(hub: HubProcess, target_class: type[Target]) -> None:
+    """The soak of a module: at least :data:`FULL_MESSAGES` (GAMEHUB_SOAK=full)."""
+    if not FULL:
+        pytest.skip("the full fuzz soak runs with GAMEHUB_SOAK=full")
+    assert run(hub, target_class).fuzzed() >= FULL_MESSAGES

@@ -197,25 +197,15 @@ class _Client:
         return True
 
 
-@pytest.fixture(scope="module")
-def hub(tmp_path_factory):
-    running = common.start_hub(tmp_path_factory.mktemp("fuzz-domino"), domino=common.LOOPBACK)
-    yield running
-    running.stop()
-    assert running.errors() == [], running.log()[-3000:]
+TARGET = DominoTarget
 
 
 def test_fuzz_domino_bounded(hub):
     """A few thousand fuzzed Domino lines (the CI run)."""
-    if common.FULL:
-        pytest.skip("GAMEHUB_SOAK=full runs the full soak instead")
-    common.run(hub, DominoTarget)
+    common.bounded(hub, TARGET)
 
 
 @pytest.mark.slow
 def test_fuzz_domino_full(hub):
-    """≥ 10^5 fuzzed Domino lines (``GAMEHUB_SOAK=full``)."""
-    if not common.FULL:
-        pytest.skip("the full fuzz soak runs with GAMEHUB_SOAK=full")
-    tally = common.run(hub, DominoTarget)
-    assert tally.fuzzed() >= common.FULL_MESSAGES
+    """At least 10^5 fuzzed Domino lines (``GAMEHUB_SOAK=full``)."""
+    common.full(hub, TARGET)

@@ -230,25 +230,15 @@ class _Lines:
             self.sock.settimeout(20)
 
 
-@pytest.fixture(scope="module")
-def hub(tmp_path_factory):
-    running = common.start_hub(tmp_path_factory.mktemp("fuzz-mnm"), mnm=common.LOOPBACK)
-    yield running
-    running.stop()
-    assert running.errors() == [], running.log()[-3000:]
+TARGET = MNMTarget
 
 
 def test_fuzz_mnm_bounded(hub):
     """A few thousand fuzzed MNM lines (the CI run)."""
-    if common.FULL:
-        pytest.skip("GAMEHUB_SOAK=full runs the full soak instead")
-    common.run(hub, MNMTarget)
+    common.bounded(hub, TARGET)
 
 
 @pytest.mark.slow
 def test_fuzz_mnm_full(hub):
-    """≥ 10^5 fuzzed MNM lines (``GAMEHUB_SOAK=full``)."""
-    if not common.FULL:
-        pytest.skip("the full fuzz soak runs with GAMEHUB_SOAK=full")
-    tally = common.run(hub, MNMTarget)
-    assert tally.fuzzed() >= common.FULL_MESSAGES
+    """At least 10^5 fuzzed MNM lines (``GAMEHUB_SOAK=full``)."""
+    common.full(hub, TARGET)

@@ -311,25 +311,15 @@ class WebTarget(common.Target):
             browser.close()
 
 
-@pytest.fixture(scope="module")
-def hub(tmp_path_factory):
-    running = common.start_hub(tmp_path_factory.mktemp("fuzz-web"))
-    yield running
-    running.stop()
-    assert running.errors() == [], running.log()[-3000:]
+TARGET = WebTarget
 
 
 def test_fuzz_web_bounded(hub):
     """A few thousand fuzzed JSON API requests (the CI run)."""
-    if common.FULL:
-        pytest.skip("GAMEHUB_SOAK=full runs the full soak instead")
-    common.run(hub, WebTarget)
+    common.bounded(hub, TARGET)
 
 
 @pytest.mark.slow
 def test_fuzz_web_full(hub):
-    """≥ 10^5 fuzzed JSON API requests (``GAMEHUB_SOAK=full``)."""
-    if not common.FULL:
-        pytest.skip("the full fuzz soak runs with GAMEHUB_SOAK=full")
-    tally = common.run(hub, WebTarget)
-    assert tally.fuzzed() >= common.FULL_MESSAGES
+    """At least 10^5 fuzzed JSON API requests (``GAMEHUB_SOAK=full``)."""
+    common.full(hub, TARGET)

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import contextlib
 import random
-import socket
 import threading
 
 import pytest
 from lxml import etree
+
+from tests.integration.xmlsocket import XMLClient
 
 from . import common
 
@@ -172,37 +173,27 @@ def game_request(gameid: int, op: str, child: etree._Element | None = None) -> e
     return holder
 
 
-class _Conn:
-    """One blocking XML connection: frames out, documents in (bounded waits)."""
+class _Conn(XMLClient):
+    """One blocking XML connection that counts what it sends; ``None`` instead of an
+    error once the server closed it."""
 
     def __init__(self, port: int, count) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
         self.count = count
-        self.buffer = b""
         self.closed = False
-        self.greeting = self.next()
+        super().__init__(port, timeout=30)
 
     def next(self) -> etree._Element | None:
-        while True:
-            if len(self.buffer) >= 4:
-                n = int.from_bytes(self.buffer[:4], "big")
-                if len(self.buffer) >= 4 + n:
-                    data, self.buffer = self.buffer[4 : 4 + n], self.buffer[4 + n :]
-                    return etree.fromstring(data)
-            try:
-                common.quick_ack(self.sock)
-                chunk = self.sock.recv(65536)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                self.closed = True
-                return None
-            self.buffer += chunk
+        common.quick_ack(self.sock)
+        try:
+            return super().next()
+        except OSError:  # ConnectionError too: the server closed the connection
+            self.closed = True
+            return None
 
-    def send(self, data: bytes, kind: str) -> etree._Element | None:
+    def send_counted(self, data: bytes, kind: str) -> etree._Element | None:
         """Send one framed document; its response (``None``: the connection ended)."""
         try:
-            self.sock.sendall(frame(data))
+            self.send(data)
         except OSError:
             self.closed = True
             return None
@@ -211,9 +202,6 @@ class _Conn:
             doc = self.next()
             if doc is None or (len(doc) and doc[0].tag == "response"):
                 return doc
-
-    def close(self) -> None:
-        self.sock.close()
 
 
 def _ok(response: etree._Element | None, path: str) -> etree._Element | None:
@@ -241,7 +229,9 @@ class XMLTarget(common.Target):
             name = f"fz{len(self.accounts)}x{me % 10000}"
             create = etree.Element("accountmanagement")
             etree.SubElement(create, "create", accountname=name, password=PASSWORD, accounttype="0")
-            created = _ok(conn.send(document(0, create), "valid"), "accountmanagement/create")
+            created = _ok(
+                conn.send_counted(document(0, create), "valid"), "accountmanagement/create"
+            )
             assert created is not None
             with self.lock:
                 self.accounts[me] = name
@@ -258,7 +248,7 @@ class XMLTarget(common.Target):
                 kind, data = "wrong_state", rng.choice(wrong)
             else:
                 kind, data = "mutated", common.mutate(rng, rng.choice(valid), valid)
-            if conn.send(data, kind) is None:
+            if conn.send_counted(data, kind) is None:
                 return False
         return True
 
@@ -285,7 +275,7 @@ class XMLTarget(common.Target):
         if depth == "anonymous":
             self.fuzz(rng, conn, [0], valid, [document(5, availablegames)])
             return
-        answer = _ok(conn.send(document(0, login), "valid"), "authentication/login")
+        answer = _ok(conn.send_counted(document(0, login), "valid"), "authentication/login")
         if answer is None:
             return
         sid = conn_sid(answer)
@@ -304,13 +294,13 @@ class XMLTarget(common.Target):
         if kind == "texas-holdem":
             for option, value in (("action_time", 2), ("showdown_pause", 0.2)):
                 etree.SubElement(parameters, "option", name=option).text = str(value)
-        created = _ok(conn.send(document(sid, create), "valid"), "game/create")
+        created = _ok(conn.send_counted(document(sid, create), "valid"), "game/create")
         if created is None:
             return
         gameid = int(created.get("gameid"))
         with self.lock:
             self.gameids[:] = (self.gameids + [gameid])[-30:]
-        joined = conn.send(document(sid, game_request(gameid, "join")), "valid")
+        joined = conn.send_counted(document(sid, game_request(gameid, "join")), "valid")
         if _ok(joined, "game/join") is None:
             return
         gsid = int(joined.get("sessionid") or 0)
@@ -320,7 +310,7 @@ class XMLTarget(common.Target):
             act = document(gsid, game_request(gameid, "action", hello))
         else:
             act = document(gsid, game_request(gameid, "action", poker_action(11, amount=100)))
-            conn.send(act, "valid")  # take a seat with 100 chips
+            conn.send_counted(act, "valid")  # take a seat with 100 chips
             act = document(gsid, game_request(gameid, "action", poker_action(rng.randrange(11))))
         chat = etree.Element("message")
         chat.text = "hello table"
@@ -338,12 +328,14 @@ class XMLTarget(common.Target):
                 index = rng.choice((0, 1, 2, 3, 4, 5))
                 action = poker_action(index, amount=rng.choice((2, 4, 10)))
                 if (
-                    conn.send(document(gsid, game_request(gameid, "action", action)), "valid")
+                    conn.send_counted(
+                        document(gsid, game_request(gameid, "action", action)), "valid"
+                    )
                     is None
                 ):
                     return
         if rng.random() < 0.5:
-            conn.send(document(gsid, game_request(gameid, "part")), "valid")
+            conn.send_counted(document(gsid, game_request(gameid, "part")), "valid")
 
     def served(self) -> None:
         """A fresh connection logs in (a new account the first time) and lists games."""
@@ -356,16 +348,17 @@ class XMLTarget(common.Target):
                     create, "create", accountname="fz-checker", password=PASSWORD, accounttype="0"
                 )
                 assert (
-                    _ok(conn.send(document(0, create), ""), "accountmanagement/create") is not None
+                    _ok(conn.send_counted(document(0, create), ""), "accountmanagement/create")
+                    is not None
                 )
                 self.checker = True
             login = etree.Element("authentication")
             etree.SubElement(login, "login", accountname="fz-checker", password=PASSWORD)
-            answer = _ok(conn.send(document(0, login), ""), "authentication/login")
+            answer = _ok(conn.send_counted(document(0, login), ""), "authentication/login")
             assert answer is not None, "the checker could not log in"
             request = etree.Element("lobby")
             etree.SubElement(request, "gamelist")
-            listed = conn.send(document(conn_sid(answer), request), "")
+            listed = conn.send_counted(document(conn_sid(answer), request), "")
             assert listed is not None and listed.find("response/lobby/gamelist/games") is not None
         finally:
             conn.close()
@@ -376,25 +369,15 @@ def conn_sid(login: etree._Element) -> int:
     return int(login.getroottree().getroot().get("sessionid"))
 
 
-@pytest.fixture(scope="module")
-def hub(tmp_path_factory):
-    running = common.start_hub(tmp_path_factory.mktemp("fuzz-xml"), xml=common.LOOPBACK)
-    yield running
-    running.stop()
-    assert running.errors() == [], running.log()[-3000:]
+TARGET = XMLTarget
 
 
 def test_fuzz_xml_bounded(hub):
     """A few thousand fuzzed XML documents (the CI run)."""
-    if common.FULL:
-        pytest.skip("GAMEHUB_SOAK=full runs the full soak instead")
-    common.run(hub, XMLTarget)
+    common.bounded(hub, TARGET)
 
 
 @pytest.mark.slow
 def test_fuzz_xml_full(hub):
-    """≥ 10^5 fuzzed XML documents (``GAMEHUB_SOAK=full``)."""
-    if not common.FULL:
-        pytest.skip("the full fuzz soak runs with GAMEHUB_SOAK=full")
-    tally = common.run(hub, XMLTarget)
-    assert tally.fuzzed() >= common.FULL_MESSAGES
+    """At least 10^5 fuzzed XML documents (``GAMEHUB_SOAK=full``)."""
+    common.full(hub, TARGET)
