@@ -1,4 +1,4 @@
-"""``gamehub fetch NAME [--hub URL] [--into DIR]``: download a plugin from a hub.
+"""Download a plugin from a hub and install it (``gamehub fetch``, :mod:`hub.cli.fetch`).
 
 The plugin's package is downloaded into a temporary file next to its destination,
 its SHA-256 and size are checked against the hub's ``/plugins/index.json``, and only
@@ -14,20 +14,17 @@ download, or a bad ``.meta`` leaves ``DIR`` as it was.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import io
 import os
 import sys
 import tempfile
 import zipfile
-from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 from urllib.parse import urljoin
 
 import treq
-from twisted.internet import defer, task
 
 from hub.meta import NAME_RE, PACKAGE_RE, MetaError, parse_meta
 
@@ -257,44 +254,3 @@ async def fetch(
                 except OSError:
                     pass
     return meta_path
-
-
-def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    """The options of ``gamehub fetch``."""
-    parser = argparse.ArgumentParser(
-        prog="gamehub fetch",
-        description="Download a plugin from a hub, verify its SHA-256 and install it "
-        "into DIR/plugins (games) or DIR/bots (bots) with its .meta.",
-    )
-    parser.add_argument("name", help="the plugin's name, as in /plugins/index.json")
-    parser.add_argument("--hub", default=DEFAULT_HUB, help=f"the hub's web URL ({DEFAULT_HUB})")
-    parser.add_argument(
-        "--into", default=DEFAULT_INTO, help=f"the data folder to install into ({DEFAULT_INTO})"
-    )
-    return parser.parse_args(list(argv))
-
-
-def main(argv: Sequence[str]) -> int:
-    """Entry point of ``gamehub fetch``; returns 0 on success, 1 on failure."""
-    args = parse_args(argv)
-    outcome: dict[str, Any] = {}
-
-    async def run(reactor: Any) -> None:
-        try:
-            path = await fetch(args.name, args.hub, args.into)
-        except FetchError as e:
-            outcome["error"] = str(e)
-        except Exception as e:  # connection refused, DNS...
-            outcome["error"] = f"{type(e).__name__}: {e}"
-        else:
-            outcome["path"] = path
-
-    try:
-        task.react(lambda reactor: defer.ensureDeferred(run(reactor)))
-    except SystemExit:
-        pass
-    if "error" in outcome:
-        print(f"gamehub fetch: {outcome['error']}; nothing was installed", file=sys.stderr)
-        return 1
-    print(f"installed {args.name}: {outcome['path']}")
-    return 0

@@ -219,13 +219,16 @@ class IXMLGameAdapter(Interface):
     """Lets the XML front end host a game: payload ⇄ action/event translation.
 
     The front end validates every document against ``message.xsd`` before the adapter
-    sees it; the adapter checks its own payload (poker: ``texas.xsd``).  Wire game ids
-    are ``xs:long``: ``hub.frontends.xml.codec.wire_game_id(game.id)``.
+    sees it, and the payload against the game's own schema when the adapter declares
+    one (:class:`IXMLPayloadSchema`).  Wire game ids are ``xs:long``:
+    ``hub.frontends.xml.payload.wire_game_id(game.id)``; that module is the part of the
+    front end an adapter may use (element helpers that keep text XML can carry).
 
     Optional (looked up with ``getattr``):
 
     - ``seat_on_join`` (default ``True``): ``game/join`` takes the first free seat.
-      ``False`` (poker): join only observes; seats are taken with an action.
+      ``False`` (a chip game such as poker): join only observes; seats are taken with an
+      action.
     - An action mapping ``{"take_seat": seat or None}`` returned by
       :meth:`parse_action` makes the front end seat the player (``GameInstance.take_seat``)
       and follow the game from that seat; ``{"leave_seat": True}`` leaves it.  For a
@@ -234,7 +237,9 @@ class IXMLGameAdapter(Interface):
       ``{"add_bot": bot name, "seat": seat or None, "buyin": amount or None}`` seats an
       in-hub bot funded by the hub.  Every other mapping goes to ``IGame.act``.
     - ``custom(game, seat, element)`` answers ``game/custom`` with an element (or
-      ``None``); without it ``game/custom`` is refused with 400.
+      ``None``); without it ``game/custom`` is refused with 400.  The answer is made
+      for the asker's seat, so a seated asker's answer is private to that seat in the
+      transcript.
     - ``private_to(event, seat)`` → bool: whether the frame rendered of ``event`` for
       the player at ``seat`` carries that seat's private information (transcripts then
       show it to that player and admins only).  Default: the event is meant for some
@@ -253,6 +258,37 @@ class IXMLGameAdapter(Interface):
 
     def render_view(view):
         """A view (``IGame.view``) → an lxml element for a full-state update."""
+
+
+class IXMLPayloadSchema(Interface):
+    """An XML adapter whose payloads have a schema of their own (optional, beside
+    :class:`IXMLGameAdapter`).
+
+    The front end compiles the file once (with the same hardened parser as documents),
+    validates every element inside an action's ``<parameters>`` against it before
+    :meth:`IXMLGameAdapter.parse_action` sees it (a mismatch is refused with 400), and
+    publishes it over HTTP at ``/schema/<file name>`` beside ``message.xsd``.
+    """
+
+    payload_schema = Attribute(
+        "Path inside the adapter's own package of one self-contained XSD file"
+        ' (``"game.xsd"``; ``[A-Za-z0-9_-]`` path parts, ending in ``.xsd``).'
+        " Its file name is the name it is published under; ``message.xsd`` is the"
+        " front end's own."
+    )
+
+
+class IXMLHandHistory(Interface):
+    """An XML adapter that describes its game's stored hands (optional, beside
+    :class:`IXMLGameAdapter`), for ``lobby/history``.
+
+    The front end lists the finished hands of chip games (``IStore.hands``) with their
+    players' results; the adapter gives the words.
+    """
+
+    def describe_hand(hand):
+        """A stored hand (one mapping of ``IStore.hands``: ``board``, ``flop``...,
+        ``showdown``) → the summary text of its history entry, or ``None``."""
 
 
 class IMNMGameAdapter(Interface):
@@ -316,6 +352,32 @@ class IWebView(Interface):
     """Lets the web front end show and play a game in the browser."""
 
     script = Attribute("Path (inside the plugin) of the page script that draws the game.")
+
+
+# -- front ends ----------------------------------------------------------------------
+# A front end is a module named in ``hub.frontends.FRONTENDS``; it declares what it
+# offers with ``zope.interface.moduleProvides``.
+
+
+class IFrontend(Interface):
+    """A front end module (``hub.frontends.<name>``): one wire format."""
+
+    def make_factory(hub):
+        """The protocol factory the hub listens with for ``hub`` (the root service)."""
+
+
+class IHTTPResources(Interface):
+    """A front end that publishes HTTP resources beside its own wire (optional, beside
+    :class:`IFrontend`): the XML front end's schemas.
+
+    The hub collects them from every front end of the build, listening or not
+    (``hub.service.HubService.http_resources``), and the web front end mounts each at
+    ``/<name>`` (its own paths win); no front end imports another.
+    """
+
+    def http_resources(hub):
+        """``[(name, resource)]``: a top-level path segment (``bytes``, ``[a-z0-9-]``)
+        and a ``twisted.web.resource.IResource`` for ``hub`` (the root service)."""
 
 
 # -- the store -----------------------------------------------------------------------

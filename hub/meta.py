@@ -14,7 +14,12 @@ A ``.meta`` file describes one plugin (a game or a bot)::
     sha256 = "..."                   # optional digest of the package
     requires_hub = ">=1.0"           # optional
 
-Nothing here imports plugin code; :mod:`hub.registry` does that.
+    [commands.hello-stats]           # optional: ``gamehub hello-stats ARGS...``
+    run = "hello.stats:main"         # a function taking the arguments, returning a status
+    summary = "count the hellos said" # one line for ``gamehub --help``
+
+Nothing here imports plugin code; :mod:`hub.registry` does that, and :mod:`hub.cli`
+runs the commands of the built-in plugins (:func:`builtin_meta_dir`).
 """
 
 from __future__ import annotations
@@ -36,6 +41,10 @@ OBJECT_RE = re.compile(rf"^{_IDENT}(?:\.{_IDENT})*:{_IDENT}(?:\.{_IDENT})*$")
 PACKAGE_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._+-]{0,127}$")
 SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
 REQUIRES_RE = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(\d+(?:\.\d+)*)\s*$")
+
+#: Most commands one plugin may contribute; longest command summary.
+MAX_COMMANDS = 16
+MAX_SUMMARY = 200
 
 #: Fields a ``[plugin]`` table may have.
 FIELDS = (
@@ -63,6 +72,34 @@ class MetaError(ValueError):
         self.reason = reason
 
 
+def builtin_meta_dir() -> Path:
+    """The folder of the built-in ``.meta`` files.
+
+    The installed package data ``hub/builtin_meta/`` after ``pip install``; the
+    repository's top-level ``meta/`` in a checkout.
+    """
+    here = Path(__file__).resolve().parent
+    installed = here / "builtin_meta"
+    if installed.is_dir():
+        return installed
+    return here.parent / "meta"
+
+
+@dataclass(frozen=True)
+class PluginCommand:
+    """A ``gamehub`` sub-command a plugin contributes (``[commands.<name>]``).
+
+    :ivar name: the sub-command (``[a-z0-9-]``).
+    :ivar run: ``"module:function"``; the function takes the remaining arguments (a
+        list of strings) and returns an exit status.
+    :ivar summary: one line for ``gamehub --help``.
+    """
+
+    name: str
+    run: str
+    summary: str = ""
+
+
 @dataclass(frozen=True)
 class PluginMeta:
     """The contents of one ``.meta`` file, checked.
@@ -73,6 +110,7 @@ class PluginMeta:
     :ivar server: ``"module:object"`` naming the factory (or a class to instantiate).
     :ivar client: the client-side module clients download, or ``None``.
     :ivar sha256: lower-case hex digest of ``package``, or ``None``.
+    :ivar commands: the ``gamehub`` sub-commands it contributes, by name.
     """
 
     path: Path
@@ -86,6 +124,7 @@ class PluginMeta:
     client: str | None = None
     sha256: str | None = None
     requires_hub: str | None = None
+    commands: tuple[PluginCommand, ...] = ()
 
     @property
     def server_module(self) -> str:
@@ -118,6 +157,12 @@ class PluginMeta:
             if value is None:
                 continue
             lines.append(f"{key} = {_toml_value(value)}")
+        for command in values.get("commands", self.commands) or ():
+            lines.append("")
+            lines.append(f"[commands.{command.name}]")
+            lines.append(f"run = {_toml_value(command.run)}")
+            if command.summary:
+                lines.append(f"summary = {_toml_value(command.summary)}")
         return "\n".join(lines) + "\n"
 
 
@@ -212,6 +257,7 @@ def parse_meta(path: Path | str, text: str | None = None) -> PluginMeta:
     for frontend in frontends_value:
         if frontend not in FRONTENDS:
             raise MetaError(path, f"{frontend!r} is not one of {', '.join(FRONTENDS)}", "frontends")
+    commands = _commands(path, document.get("commands"))
     return PluginMeta(
         path=path,
         name=name,
@@ -224,7 +270,36 @@ def parse_meta(path: Path | str, text: str | None = None) -> PluginMeta:
         client=client,
         sha256=sha256,
         requires_hub=requires,
+        commands=commands,
     )
+
+
+def _commands(path: Path, table: Any) -> tuple[PluginCommand, ...]:
+    """The ``[commands]`` table of a ``.meta`` file, checked."""
+    if table is None:
+        return ()
+    if not isinstance(table, dict):
+        raise MetaError(path, "must be a table of [commands.<name>] tables", "commands")
+    if len(table) > MAX_COMMANDS:
+        raise MetaError(path, f"at most {MAX_COMMANDS} commands", "commands")
+    out = []
+    for name, spec in sorted(table.items()):
+        where = f"commands.{name}"
+        if not NAME_RE.match(name):
+            raise MetaError(path, f"{name!r} is not a command name ([a-z0-9-])", where)
+        if not isinstance(spec, dict):
+            raise MetaError(path, 'must be a table with run = "module:function"', where)
+        unknown = set(spec) - {"run", "summary"}
+        if unknown:
+            raise MetaError(path, f"unknown fields {', '.join(sorted(unknown))}", where)
+        run = spec.get("run")
+        if not isinstance(run, str) or not OBJECT_RE.match(run):
+            raise MetaError(path, f"run {run!r} is not of the form module.path:function", where)
+        summary = spec.get("summary", "")
+        if not isinstance(summary, str) or len(summary) > MAX_SUMMARY:
+            raise MetaError(path, f"summary is one line of at most {MAX_SUMMARY} characters", where)
+        out.append(PluginCommand(name, run, " ".join(summary.split())))
+    return tuple(out)
 
 
 def _version_tuple(text: str) -> tuple[int, ...]:

@@ -2,7 +2,7 @@
 
 The registry reads every ``.meta`` file in three folders, in this order:
 
-1. the built-in ``meta/`` folder (:func:`builtin_meta_dir`),
+1. the built-in ``meta/`` folder (:func:`hub.meta.builtin_meta_dir`),
 2. ``<data>/plugins/meta/`` (games dropped in; packages in ``<data>/plugins/``),
 3. ``<data>/bots/meta/`` (bots dropped in; packages in ``<data>/bots/``).
 
@@ -59,7 +59,7 @@ from zope.interface.verify import verifyObject
 
 import hub
 from hub.interfaces import IBotFactory, IGameFactory
-from hub.meta import MetaError, PluginMeta, parse_meta, version_satisfies
+from hub.meta import MetaError, PluginMeta, builtin_meta_dir, parse_meta, version_satisfies
 from hub.model import NotFound
 
 LOADED = "loaded"
@@ -85,19 +85,6 @@ META_CONTENT_TYPE = "application/toml; charset=utf-8"
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 _SKIP_NAMES = {"__pycache__", ".DS_Store", ".git"}
 _SKIP_SUFFIXES = (".pyc", ".pyo")
-
-
-def builtin_meta_dir() -> Path:
-    """The folder of the built-in ``.meta`` files.
-
-    The installed package data ``hub/builtin_meta/`` after ``pip install``; the
-    repository's top-level ``meta/`` in a checkout.
-    """
-    here = Path(__file__).resolve().parent
-    installed = here / "builtin_meta"
-    if installed.is_dir():
-        return installed
-    return here.parent / "meta"
 
 
 @dataclass(frozen=True)
@@ -811,6 +798,7 @@ def _build_archive(
         server=local(meta.server) or meta.server,
         client=local(meta.client),
         sha256=None,
+        commands=tuple(replace(c, run=local(c.run) or c.run) for c in meta.commands),
     )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:

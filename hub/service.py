@@ -30,6 +30,7 @@ import hub
 from hub import settings as typed
 from hub.chat import ChatService
 from hub.frontends import FRONTENDS
+from hub.interfaces import IHTTPResources
 from hub.lobby import Lobby, thread_runner
 from hub.model import GameError
 from hub.money import TableMoney
@@ -294,6 +295,20 @@ class HubService(MultiService, Seating):
                 continue
             FrontendService(self, name, description, module).setServiceParent(self)
         self._starting: defer.Deferred | None = None
+
+    def http_resources(self) -> list[tuple[bytes, Any]]:
+        """``(path segment, resource)`` pairs the front ends of this build publish over
+        HTTP (:class:`hub.interfaces.IHTTPResources`), listening or not, for the web
+        front end to mount: a client may fetch the XML schemas while the XML port is
+        closed."""
+        out: list[tuple[bytes, Any]] = []
+        for _, module_name in FRONTENDS.values():
+            if importlib.util.find_spec(module_name) is None:
+                continue
+            module = importlib.import_module(module_name)
+            if IHTTPResources.providedBy(module):
+                out.extend(module.http_resources(self))
+        return out
 
     def game_json(self, game: Any, detail: bool = False) -> dict[str, Any]:
         """A game as the JSON API shows it, with the port of its front end."""

@@ -33,6 +33,8 @@ def test_wheel_contents(wheel):
     assert "twisted/plugins/__init__.py" not in names
     assert "hub/builtin_meta/hello.meta" in names
     assert "hub/schema/message.xsd" in names
+    assert "games/poker/texas.xsd" in names  # the poker plugin's own payload schema
+    assert "hub/schema/texas.xsd" not in names
     assert "hub/tap.py" in names and "games/hello/server.py" in names
     assert not any(name.startswith("tests/") for name in names)
     web = ROOT / "hub" / "frontends" / "web" / "static"
@@ -65,7 +67,9 @@ def test_installed_copy_has_dropin_and_builtin_games(wheel, tmp_path):
     probe = (
         "import hub, json; from twisted.internet.task import Clock;"
         "from hub.registry import Registry; r = Registry(None, Clock()); r.load();"
-        "print(json.dumps([hub.__file__, [g.name for g in r.game_types()]]))"
+        "from hub.frontends.xml.adapters import published_schemas;"
+        "print(json.dumps([hub.__file__, [g.name for g in r.game_types()],"
+        " sorted(published_schemas(r))]))"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe],
@@ -75,6 +79,7 @@ def test_installed_copy_has_dropin_and_builtin_games(wheel, tmp_path):
         text=True,
         check=True,
     )
-    where, games = json.loads(out.stdout)
+    where, games, schemas = json.loads(out.stdout)
     assert where.startswith(str(target))
     assert "hello" in games
+    assert schemas == ["message.xsd", "texas.xsd"]  # read from the installed package data

@@ -162,3 +162,128 @@ def test_game_creation_is_rate_limited_per_account_and_address(tmp_path):
     login(b, "bob")
     assert outcome(b.one(create)[0])[0]
     assert len(hub.lobby.games()) == 3
+
+
+def _poker_table(tmp_path, names):
+    """An XML front end and a two-seat hold'em table where ``names`` sit and joined
+    over XML, after one hand played (whoever is to act folds, or posts)."""
+    from games.poker.server import TexasHoldemFactory
+    from hub.frontends.xml.server import XMLFrontend
+
+    hub = FakeHub(tmp_path)
+    hub.registry._games["texas-holdem"] = TexasHoldemFactory()
+    frontend = XMLFrontend(hub)
+    game = hub.lobby.create_game("texas-holdem", seats=["open", "open"])
+    wid = frontend.wire_id(game)
+    conns = {}
+    for seat, name in enumerate(names):
+        game.take_seat(name, seat, buyin=Decimal(100))
+        conns[name] = _joined(frontend, game, name)
+    _play_hand(game, hub.reactor)
+    return hub, frontend, game, wid, conns
+
+
+def _play_hand(game, clock):
+    """Play the next hand (whoever is to act folds, or posts), waiting for it to start."""
+    played = len(game.engine.hands)
+    for _ in range(1000):  # bounded
+        if len(game.engine.hands) > played:
+            break
+        seat = next((s for s in (0, 1) if game.legal_actions(s)), None)
+        if seat is None:
+            clock.advance(1)  # the pause between hands
+            continue
+        legal = game.legal_actions(seat)
+        fold = [a for a in legal if a.get("index") == 0]
+        game.act(seat, (fold or legal)[0])
+    clock.advance(0)
+
+
+def _joined(frontend, game, name, create=True):
+    c = Conn(frontend)
+    c.read()
+    login(c, name, create=create)
+    c.read()
+    wid = frontend.wire_id(game)
+    r, _ = c.one(f'<game gameid="{wid}"><join/></game>')
+    c.game_sids[wid] = int(r.get("sessionid"))
+    return c
+
+
+def _hand_history(conn, wid, handid=""):
+    conn.read()
+    attr = f' handid="{handid}"' if handid else ""
+    r, _ = conn.one(
+        f'<game gameid="{wid}"><custom><handhistory{attr}/></custom></game>', conn.game_sids[wid]
+    )
+    return codec_text(r)
+
+
+def test_a_seats_own_hand_history_is_private_to_it_in_the_transcript(tmp_path):
+    """``<custom><handhistory/>`` from a seat answers with the seat's own hole cards
+    (``Dealt to``): the recorded answer is that seat's, not public after the game."""
+    hub, _, game, wid, conns = _poker_table(tmp_path, ("ann", "bob"))
+    told = _hand_history(conns["ann"], wid)
+    assert "Dealt to ann" in told, told
+    parts = hub.transcripts.paths(game.id)
+    everything = b"".join(stream(parts, Access(admin=True))).decode()
+    assert "Dealt to ann" in everything
+    public = b"".join(stream(parts, Access(public=True))).decode()
+    assert "Dealt to" not in public
+    bob = b"".join(stream(parts, Access(owners=frozenset({owner_token("bob")})))).decode()
+    assert "Dealt to" not in bob
+    mine = b"".join(stream(parts, Access(owners=frozenset({owner_token("ann")})))).decode()
+    assert "Dealt to ann" in mine
+
+
+def test_a_seats_next_player_never_reads_the_last_ones_hole_cards(tmp_path):
+    """The hand history of a hand played before one sat down shows nobody's cards
+    that were not shown, though it was the same seat."""
+    hub, frontend, game, wid, conns = _poker_table(tmp_path, ("ann", "bob"))
+    hand = game.engine.hands[-1].hand_id
+    assert "Dealt to ann" in _hand_history(conns["ann"], wid, hand)
+    hub.leave_seat(game, 0)
+    hub.reactor.advance(0)
+    game.take_seat("carl", 0, buyin=Decimal(100))
+    carl = _joined(frontend, game, "carl")
+    told = _hand_history(carl, wid, hand)
+    assert "ann" in told and "Dealt to" not in told, told
+
+
+def test_a_connection_whose_seat_was_left_elsewhere_neither_sees_nor_plays_it(tmp_path):
+    """Ann follows her seat on two connections and leaves it on one; the other no
+    longer gets the seat's private events nor acts for it once Eve sits there."""
+    from lxml import etree
+
+    hub, frontend, game, wid, conns = _poker_table(tmp_path, ("ann", "bob"))
+    again = _joined(frontend, game, "ann", create=False)  # back at seat 0
+    first = conns["ann"]
+    first.read()
+    first.one(f'<game gameid="{wid}"><part/></game>', first.game_sids[wid])
+    hub.reactor.advance(0)
+    assert game.seats[0].player is None
+    game.take_seat("eve", 0, buyin=Decimal(100))
+    eve = _joined(frontend, game, "eve")
+    again.read()
+    _play_hand(game, hub.reactor)  # the next hand: Eve gets cards at seat 0
+    eve_cards = [
+        etree.tostring(h)
+        for doc in eve.read()
+        for h in doc.iterfind(".//texasmessage/hand[@seat='0']")
+        if "-1" not in etree.tostring(h).decode()
+    ]
+    assert eve_cards
+    seen = b"".join(etree.tostring(doc) for doc in again.read())
+    assert not any(cards in seen for cards in eve_cards)
+    r, _ = again.one(
+        f'<game gameid="{wid}"><action><parameters><texasmessage><action><index>0</index>'
+        "</action></texasmessage></parameters></action></game>",
+        again.game_sids[wid],
+    )
+    assert not outcome(r)[0] and outcome(r)[1] == 403, outcome(r)
+
+
+def codec_text(document) -> str:
+    from lxml import etree
+
+    return etree.tostring(document).decode()

@@ -3,7 +3,9 @@
 :class:`TableState` keeps a gameinfo-like view of one table (the snapshot sent on
 join and at each new hand, brought up to date by the events in between), in the shape
 :func:`bots.poker.plugin.observation_from_view` reads, so a network bot decides with
-the same code as the in-hub bot.  :class:`NetPlayer` sits at a table through a
+the same code as the in-hub bot: the wire's action numbers become the game's action
+names (:data:`games.poker.xml_adapter.WIRE_ACTIONS`) on the way in and go back on the
+way out (:func:`wire_action`).  :class:`NetPlayer` sits at a table through a
 :class:`hub.client.HubClient` and answers every type-10 event for its seat; it thinks
 in a worker thread with a deadline and never blocks the reactor.
 """
@@ -18,10 +20,31 @@ from lxml import etree
 from twisted.internet import defer, threads
 from twisted.logger import Logger
 
-#: ``(view, legal, deadline seconds) → action mapping`` (``{"index": i, "amount": …}``)
+from games.poker.xml_adapter import ACTION_INDEX, WIRE_ACTIONS
+
+#: ``(view, legal, deadline seconds) → action mapping`` (the game's words:
+#: ``{"name": "raise", "amount": …}``; the legal actions are named alike)
 Decide = Callable[[Mapping[str, Any], list[dict[str, Any]], float], Mapping[str, Any]]
 
-FOLD, CHECK, CALL, BET, RAISE = range(5)
+#: the betting actions a view remembers as a player's ``lastaction``
+BETTING = ("fold", "check", "call", "bet", "raise")
+
+
+def _action_name(index: Any) -> str | None:
+    """The game's name of a wire action index (``None`` for an unknown one)."""
+    try:
+        i = int(index)
+    except (TypeError, ValueError):
+        return None
+    return WIRE_ACTIONS[i] if 0 <= i < len(WIRE_ACTIONS) else None
+
+
+def wire_action(action: Mapping[str, Any]) -> dict[str, Any]:
+    """A named action of the game (``{"name": "raise", "amount": …}``) → the mapping
+    :func:`action_xml` writes (its wire ``index``)."""
+    out = {k: v for k, v in action.items() if k != "name"}
+    out["index"] = ACTION_INDEX[str(action["name"])]
+    return out
 
 
 def _cards(hand: Any) -> list[int]:
@@ -35,8 +58,8 @@ def _dec(text: Any, default: str = "0") -> Decimal:
 
 
 def action_xml(action: Mapping[str, Any]) -> etree._Element:
-    """``<texasmessage><action>…`` of an action mapping (``index``, ``amount``, ``seat``,
-    ``name``, ``discarded``)."""
+    """``<texasmessage><action>…`` of a wire action mapping (``index``, ``amount``,
+    ``seat``, ``name``, ``discarded``: the children of ``action``)."""
     root = etree.Element("texasmessage")
     node = etree.SubElement(root, "action")
     etree.SubElement(node, "index").text = str(int(action["index"]))
@@ -124,8 +147,8 @@ class TableState:
                 "mystate": int(p.findtext("mystate") or 0),
                 "folded": p.findtext("mystate") == "2",
             }
-            last = int(p.findtext("lastaction") or -1)
-            if 0 <= last <= RAISE:
+            last = _action_name(p.findtext("lastaction"))
+            if last in BETTING:
                 entry["lastaction"] = last
             if self.me is not None and entry["accountname"] == self.me:
                 self.seat = seat
@@ -174,14 +197,13 @@ class TableState:
             p["inpot"] = str(_dec(p.get("inpot")) + sign * amount)
             p["inpotthisround"] = str(_dec(p.get("inpotthisround")) + sign * amount)
             v["pot"] = str(_dec(v.get("pot")) + sign * amount)
-            index = ev.findtext("action/index")
-            if index is not None:
-                i = int(index)
-                if i <= RAISE:
-                    p["lastaction"] = i
-                if i == FOLD:
+            name = _action_name(ev.findtext("action/index"))
+            if name is not None:
+                if name in BETTING:
+                    p["lastaction"] = name
+                if name == "fold":
                     p["folded"] = True
-                if i in (BET, RAISE):
+                if name in ("bet", "raise"):
                     v["betsthisround"] = int(v.get("betsthisround") or 0) + 1
         elif kind == 4:
             for p in v["players"]:
@@ -208,7 +230,10 @@ class TableState:
         elif kind == 10:
             legal = []
             for a in ev.iterfind("action"):
-                entry: dict[str, Any] = {"index": int(a.findtext("index"))}
+                name = _action_name(a.findtext("index"))
+                if name is None:
+                    continue
+                entry: dict[str, Any] = {"name": name}
                 amounts = [x.text for x in a.iterfind("amount")]
                 if len(amounts) == 2:
                     entry["min"], entry["max"] = amounts
@@ -320,7 +345,7 @@ class NetPlayer:
         if self._leaving or self.client.proto is None:
             return None
         self.actions += 1
-        d = self.client.act(self.gameid, action_xml(action))
+        d = self.client.act(self.gameid, action_xml(wire_action(action)))
         d.addErrback(self._failed)
         return d
 
@@ -362,4 +387,4 @@ def bot_decider(policy: str, seat_of: Callable[[], int | None], seed: int | None
     return decide
 
 
-__all__ = ["NetPlayer", "TableState", "action_xml", "bot_decider"]
+__all__ = ["NetPlayer", "TableState", "action_xml", "bot_decider", "wire_action"]

@@ -1,7 +1,9 @@
 """What a poker bot decides on: a frozen snapshot of one seat's point of view.
 
-Action indices are the XML protocol's (``xml-protocol.md``): 0 fold, 1 check, 2 call,
-3 bet, 4 raise, 5 post blind, 6 sit out, 7 sit in, 8 show, 9 muck, 10 discard.
+The bots number the decisions their policies choose between (0 fold, 1 check, 2 call,
+3 bet, 4 raise, 5 post blind, 6 sit out, 7 sit in, 8 show, 9 muck, 10 discard);
+:data:`BY_NAME` gives the number of each of the game's action names (its legal actions
+and actions are named: ``{"name": "raise", "amount": "20"}``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,21 @@ ACTION_NAMES = (
     "fold", "check", "call", "bet", "raise", "post blind", "sit out", "sit in", "show",
     "muck", "discard",
 )  # fmt: skip
+
+#: the game's action name → the bots' decision number
+BY_NAME = {
+    "fold": FOLD,
+    "check": CHECK,
+    "call": CALL,
+    "bet": BET,
+    "raise": RAISE,
+    "post": POST_BLIND,
+    "sitout": SIT_OUT,
+    "sitin": SIT_IN,
+    "show": SHOW,
+    "muck": MUCK,
+    "discard": DISCARD,
+}
 
 PREFLOP, FLOP, TURN, RIVER = range(4)
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from .observation import Observation, Opponent
+from .observation import BY_NAME, Observation, Opponent
 
 AGGRESSIVE = ("bet", "raise")
 PASSIVE = ("check", "call")
@@ -94,19 +94,22 @@ def _field(rec: Any, key: str) -> Any:
 
 
 def legal_indices(legal: Iterable[Any]) -> tuple[int, ...]:
-    """Action indices of engine ``Legal`` objects or ``{"index": …}`` mappings."""
-    return tuple(int(_field(x, "index")) for x in legal)
+    """The bots' decision numbers (:data:`.observation.BY_NAME`) of the legal actions:
+    engine ``Legal`` objects or the game's ``{"name": …}`` mappings."""
+    return tuple(BY_NAME[n] for n in (str(_field(x, "name")) for x in legal) if n in BY_NAME)
 
 
-def action_for(index: int, legal: Iterable[Any]) -> tuple[int, Decimal | None]:
-    """``(index, amount)`` to play: the fixed amount or the minimum of a bet/raise."""
+def action_for(decision: int, legal: Iterable[Any]) -> tuple[str, Decimal | None]:
+    """``(name, amount)`` to play for the bots' ``decision``: the legal action's name
+    and its fixed amount or the minimum of a bet/raise."""
     for x in legal:
-        if int(_field(x, "index")) == index:
+        name = str(_field(x, "name"))
+        if BY_NAME.get(name) == decision:
             amount = _field(x, "amount")
             if amount is None:
                 amount = _field(x, "min")
-            return index, (Decimal(str(amount)) if amount is not None else None)
-    raise ValueError(f"action {index} is not legal")
+            return name, (Decimal(str(amount)) if amount is not None else None)
+    raise ValueError(f"action {decision} is not legal")
 
 
 def observation_from_table(

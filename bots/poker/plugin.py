@@ -3,7 +3,7 @@
 Bot names: ``caller``, ``raiser``, ``poker-random`` and ``holdem`` (see
 :mod:`.policies`).  Each :class:`PokerBot` turns the engine's view into an
 :class:`~.observation.Observation` (:func:`observation_from_view`), asks its policy
-and answers with an action mapping ``{"index": i, "amount": "…"}``.  A bot keeps an
+and answers with the game's action mapping ``{"name": "raise", "amount": "…"}``.  A bot keeps an
 :class:`~.observe.OpponentModel` across the hands of its game.
 """
 
@@ -228,8 +228,8 @@ class PokerBot:
             policy = self.policy
             if policy is holdem and deadline < 0.5:
                 policy = functools.partial(holdem, samples=40)
-            index, amount = action_for(policy(obs, self.rng), legal)
-        action: dict[str, Any] = {"index": index}
+            name, amount = action_for(policy(obs, self.rng), legal)
+        action: dict[str, Any] = {"name": name}
         if amount is not None:
             action["amount"] = str(amount)
         return action

@@ -7,6 +7,9 @@ Payloads (inside ``<parameters>``):
   ``<hello seat= name= text=>Hello from name: text</hello>``, ``<left seat=/>``,
   ``<over summary=><winner seat=/>…</over>``
 - view: ``<hellogame state=><seat seat= name= said=/>…<line>…</line>…</hellogame>``
+
+Elements are built with :mod:`hub.frontends.xml.payload`, the XML front end's module
+for adapters (a name or a hello may hold characters XML cannot carry; it replaces them).
 """
 
 from __future__ import annotations
@@ -16,18 +19,9 @@ from typing import Any
 from lxml import etree
 from zope.interface import implementer
 
+from hub.frontends.xml.payload import element as _element
 from hub.interfaces import IXMLGameAdapter
 from hub.model import GAME_OVER, STATE, TURN, BadAction, GameEvent
-
-
-def _element(tag: str, text: Any = None, /, **attrs: Any) -> etree._Element:
-    node = etree.Element(tag)
-    for key, value in attrs.items():
-        if value is not None:
-            node.set(key, str(value))
-    if text is not None:
-        node.text = str(text)
-    return node
 
 
 @implementer(IXMLGameAdapter)

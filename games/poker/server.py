@@ -5,19 +5,24 @@ timers of poker-rules.md on the injected clock, shuffles each hand provably fair
 (:mod:`.shuffle`; commitment in the ``hand`` event, seed in the ``handover`` event),
 and turns the engine's records into :class:`hub.model.GameEvent` objects.
 
-Actions are mappings that mirror the XML ``texasmessage/action`` indices::
+Actions are mappings named by the action, in the engine's words
+(:data:`ACTIONS`); the legal actions (:meth:`PokerGame.legal_actions`) carry the same
+``name`` with their amounts (``amount``, or ``min`` and ``max``; ``count`` for a
+discard)::
 
-    {"index": 2}                                   call
-    {"index": 4, "amount": "40"}                   raise to 40 (no limit, pot limit)
-    {"index": 10, "discarded": [0, 3]}             change the first and fourth card
-    {"index": 5, "amount": "1"}                    post blinds automatically from now on
+    {"name": "call"}
+    {"name": "raise", "amount": "40"}              raise to 40 (no limit, pot limit)
+    {"name": "discard", "discarded": [0, 3]}       change the first and fourth card
+    {"name": "post", "amount": "1"}                post blinds automatically from now on
+    {"name": "sitout"}, {"name": "sitin"}, {"name": "leaveseat"}
 
-Chips come onto the table only through :meth:`PokerGame.seat_player` (with a buy-in)
-and :meth:`PokerGame.add_chips`, which the hub's table money calls after moving them in
-the ledger (:class:`hub.interfaces.IChipGame`); taking a seat (11) or adding a bot (13)
-as an action is refused.
+Front ends translate their wire's words to these (the XML adapter maps the
+``texasmessage`` action indices, :mod:`.xml_adapter`).  Chips come onto the table only
+through :meth:`PokerGame.seat_player` (with a buy-in) and :meth:`PokerGame.add_chips`,
+which the hub's table money calls after moving them in the ledger
+(:class:`hub.interfaces.IChipGame`); ``takeseat`` and ``addbot`` as actions are refused.
 
-Events (``kind``: data; amounts are decimal strings; ``type`` is the XML event type):
+Events (``kind``: data; amounts are decimal strings):
 
 - ``buyin`` {seat, name, amount}: chips came onto the table (taking a seat, or adding
   chips between hands).
@@ -25,23 +30,24 @@ Events (``kind``: data; amounts are decimal strings; ``type`` is the XML event t
   the table to the account (a player left; at the end of the hand when they were in
   it; or the game stopped).
 - ``seat`` {seat, name, what: taken | addchips | leaving | left | sitout | sitin,
-  amount} (type 8).
-- ``hand`` {handid, number, button, smallblindseat, bigblindseat, commitment} (type 0).
-- ``deal`` {seats, count} (public) and ``hole`` {seat, cards} (private, type 1).
-- ``board`` {cards, board, stage} (type 2).
-- ``action`` {seat, index, name, amount, total, allin, ...} (type 3).
+  amount}.
+- ``hand`` {handid, number, button, smallblindseat, bigblindseat, commitment}.
+- ``deal`` {seats, count} (public) and ``hole`` {seat, cards} (private).
+- ``board`` {cards, board, stage}.
+- ``action`` {seat, name, amount, total, allin, stage, ...}: ``name`` is the action
+  (``fold``... ``muck``; ``refuse``: a blind refused, the player sits out).
 - ``return`` {seat, amount}: an uncalled bet (or cancelled blind) back to its owner.
-- ``pots`` {stage, pots: [{amount, seats}]} (type 4).
-- ``show`` {seat, cards, text} (type 5), ``award`` {seat, amount, pot, text} (type 6).
+- ``pots`` {stage, pots: [{amount, seats}]}.
+- ``show`` {seat, cards, text}, ``award`` {seat, amount, pot, text}.
 - ``handover`` {handid, deltas {seat: amount}, names, stacks, seed, commitment}
-  (type 7, :data:`hub.model.HAND_OVER`): the hand's result; ``deltas`` add up to zero;
+  (:data:`hub.model.HAND_OVER`): the hand's result; ``deltas`` add up to zero;
   ``seed`` only when it reveals nothing private (every hole card was shown down), else
   ``None``.  The full record (with every hole card, so it is not broadcast) is
   :meth:`PokerGame.hand_record`, and what the history keeps :meth:`PokerGame.hand_summary`.
   Once the hub holds hands (:meth:`PokerGame.hold_hands`), the next hand is dealt only
   after :meth:`PokerGame.settled`.
-- ``timeout`` {seat, decision} (type 9).
-- ``turn`` {seat, decision, legal, timeleft_ms, tocall} (type 10), for every decision.
+- ``timeout`` {seat, decision}.
+- ``turn`` {seat, decision, legal, timeleft_ms, tocall}, for every decision.
 - ``over`` {result} when the table closes (empty-table timer, or :meth:`stop`).
 """
 
@@ -80,21 +86,11 @@ from hub.model import (
 from . import history, rules, shuffle
 from .rules import RuleError
 
-#: XML event types of our event kinds.
-EVENT_TYPES = {
-    "hand": 0,
-    "hole": 1,
-    "deal": 1,
-    "board": 2,
-    "action": 3,
-    "pots": 4,
-    "show": 5,
-    "award": 6,
-    "handover": 7,
-    "seat": 8,
-    "timeout": 9,
-    TURN: 10,
-}
+#: The names of the actions (the engine's words; ``takeseat`` and ``addbot`` are the
+#: hub's business and refused as actions).
+ACTIONS: tuple[str, ...] = rules.ACTION_NAMES
+#: Actions that bring chips to the table: the hub's table money does that.
+HUB_ACTIONS = frozenset({"takeseat", "addbot"})
 
 #: Engine records that do not change whose decision it is.
 PASSIVE = frozenset({"seat", "addchips", "sitout", "sitin", "autopost", "leaving", "leave"})
@@ -124,6 +120,13 @@ OPTIONS: tuple[GameOption, ...] = (
 )  # fmt: skip
 #: option name → default
 DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS}
+
+
+def _legal(legal: rules.Legal) -> dict[str, Any]:
+    """An engine's legal action in the game's words (its name, not a number)."""
+    out = legal.to_dict()
+    out.pop("index", None)
+    return out
 
 
 def _s(v: Decimal | None) -> str | None:
@@ -345,7 +348,7 @@ class PokerGame:
         self._flush()
 
     def act(self, seat: int, action: Any) -> None:
-        """Do a poker action (a mapping with the XML action ``index``).
+        """Do a poker action (a mapping with the action's ``name``, see the module).
 
         :raises hub.model.BadAction: malformed.
         :raises hub.model.IllegalAction: not legal now; nothing changed.
@@ -353,19 +356,17 @@ class PokerGame:
         if self._over:
             raise IllegalAction("this table is closed")
         if not isinstance(action, Mapping):
-            raise BadAction("a poker action is a mapping with an index")
-        index = action.get("index")
-        if isinstance(index, str) and index.isdigit():
-            index = int(index)
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= 13:
-            raise BadAction("a poker action has an index 0 to 13")
+            raise BadAction("a poker action is a mapping with a name")
+        name = action.get("name")
+        if not isinstance(name, str) or name not in ACTIONS:
+            raise BadAction(f"a poker action is named {', '.join(ACTIONS)}")
         amount = action.get("amount")
         if amount is not None:
             try:
                 amount = rules.money(amount)
             except (TypeError, ValueError) as e:
                 raise BadAction(str(e)) from None
-        if index in (rules.TAKE_SEAT, rules.ADD_BOT):
+        if name in HUB_ACTIONS:
             raise IllegalAction(
                 "chips come to the table through the hub: take a seat or add a bot there"
             )
@@ -373,17 +374,17 @@ class PokerGame:
             raise IllegalAction(f"nobody sits at seat {seat}")
         try:
             turn = self.table.turn
-            if index == rules.POST and amount is not None and turn != rules.Turn(seat, rules.BLIND):
+            if name == "post" and amount is not None and turn != rules.Turn(seat, rules.BLIND):
                 self.table.set_auto_post(seat, amount != 0)
-            elif index == rules.DISCARD:
+            elif name == "discard":
                 discarded = action.get("discarded", ())
                 if not isinstance(discarded, list | tuple):
                     raise BadAction("discarded lists card positions")
                 self.table.discard(seat, discarded)
-            elif index == rules.LEAVE_SEAT:
+            elif name == "leaveseat":
                 self.table.leave(seat)
             else:
-                self.table.act(seat, index, amount)
+                self.table.act(seat, ACTIONS.index(name), amount)
         except RuleError as e:
             raise IllegalAction(e.reason) from None
         except TypeError as e:
@@ -392,11 +393,18 @@ class PokerGame:
         self._maybe_start()
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
-        """The decision ``seat`` faces now (empty when it is not this seat's turn)."""
-        return [a.to_dict() for a in self.table.legal_actions(seat)]
+        """The decision ``seat`` faces now (empty when it is not this seat's turn):
+        ``{"name": ..., "amount" | "min", "max" | "count": ...}`` each."""
+        return [_legal(a) for a in self.table.legal_actions(seat)]
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """The table as ``seat`` sees it: the fields of the XML ``gameinfo``."""
+        """The table as ``seat`` sees it, in the game's own words: its stakes and
+        ``variant``, the hand (``handid``, ``stage`` 0 to 3 while betting, 4 after the
+        hand; ``boardcards``, ``pot``, ``pots``, whose turn and which ``decision``), and
+        per player the stack (``bankroll``), hole cards (``-1`` for those this seat may
+        not see), money in the pot and ``state`` (``waiting``, ``active``, ``folded``,
+        ``allin``, ``sittingout``); the seat's own ``legal`` actions.  Front ends
+        translate it (the XML adapter into a ``gameinfo``)."""
         t = self.table
         h = t.hand
         live = h if h is not None and not h.over else None  # the hand in progress
@@ -452,7 +460,7 @@ class PokerGame:
         legal = self.legal_actions(seat) if seat is not None else []
         minraise = None
         for a in legal:
-            if a["index"] in (rules.BET, rules.RAISE):
+            if a["name"] in ("bet", "raise"):
                 minraise = a.get("min", a.get("amount"))
         last = t.last_hand
         if live is not None:
@@ -469,7 +477,6 @@ class PokerGame:
             "name": self.name,
             "handid": h.hand_id if h is not None else None,
             "state": t.state,
-            "limitstyle": cfg.limit,
             "stakes": cfg.stakes,
             "smallbet": str(cfg.small_bet),
             "bigbet": str(cfg.big_bet),
@@ -531,9 +538,18 @@ class PokerGame:
     def hand_history_text(
         self, hand_id: str | None = None, seat: int | None = None, reveal: bool = False
     ) -> str | None:
-        """The hand as readable hand-history text (:func:`.history.format_hand`)."""
+        """The hand as readable hand-history text (:func:`.history.format_hand`), as the
+        player at ``seat`` now saw it: their hole cards only if they played the hand
+        (the seat's player then may have been someone else)."""
         rec = self._find(hand_id)
-        return None if rec is None else history.format_hand(rec, seat=seat, reveal=reveal)
+        if rec is None:
+            return None
+        if seat is not None:
+            now = self.table.players.get(seat)
+            then = {s: name for s, name, _stack in rec.players}.get(seat)
+            if now is None or then != now.name:
+                seat = None
+        return history.format_hand(rec, seat=seat, reveal=reveal)
 
     def _find(self, hand_id: str | None) -> rules.HandRecord | None:
         if hand_id is None:
@@ -656,7 +672,7 @@ class PokerGame:
         legal = self.legal_actions(turn.seat)
         to_call = "0"
         for a in legal:
-            if a["index"] == rules.CALL:
+            if a["name"] == "call":
                 to_call = a["amount"]
         self._emit(
             GameEvent(
@@ -667,7 +683,6 @@ class PokerGame:
                     "legal": legal,
                     "timeleft_ms": int(delay * 1000),
                     "tocall": to_call,
-                    "type": EVENT_TYPES[TURN],
                 },
             )
         )
@@ -695,7 +710,7 @@ class PokerGame:
         t = self.table
         if k in ("seat", "addchips", "leaving", "leave", "sitout", "sitin"):
             what = {"seat": "taken", "leave": "left"}.get(k, k)
-            data: dict[str, Any] = {"seat": rec.seat, "what": what, "type": 8}
+            data: dict[str, Any] = {"seat": rec.seat, "what": what}
             if rec.text and k != "sitout":
                 data["name"] = rec.text
             if rec.amount is not None:
@@ -722,7 +737,6 @@ class PokerGame:
                         "smallblindseat": rec.get("sb"),
                         "bigblindseat": rec.get("bb"),
                         "commitment": self._commitment,
-                        "type": 0,
                     },
                 )
             ]
@@ -731,15 +745,13 @@ class PokerGame:
             out = [
                 GameEvent(
                     "hole",
-                    {"seat": rec.seat, "cards": list(rec.cards), "type": 1},
+                    {"seat": rec.seat, "cards": list(rec.cards)},
                     _only(rec.seat),
                 )
             ]
             h = t.hand
             if h is not None and rec.seat == h.seats[-1]:
-                out.append(
-                    GameEvent("deal", {"seats": list(h.seats), "count": len(rec.cards), "type": 1})
-                )
+                out.append(GameEvent("deal", {"seats": list(h.seats), "count": len(rec.cards)}))
             return out
         if k == "board":
             return [
@@ -749,20 +761,17 @@ class PokerGame:
                         "cards": list(rec.cards),
                         "board": list(rec.get("board", ())),
                         "stage": rec.stage,
-                        "type": 2,
                     },
                 )
             ]
         if k in ("post", "refuse", "fold", "check", "call", "bet", "raise", "discard", "muck"):
             data = {
                 "seat": rec.seat,
-                "index": rec.index,
                 "name": k,
                 "amount": _s(rec.amount),
                 "total": _s(rec.total),
                 "allin": rec.allin,
                 "stage": rec.stage,
-                "type": 3,
             }
             if k == "post":
                 data["blind"] = rec.text
@@ -776,7 +785,6 @@ class PokerGame:
                         {
                             "seat": rec.seat,
                             "cards": list(rec.get("hand")),
-                            "type": 1,
                             "replaced": list(rec.get("positions")),
                         },
                         _only(rec.seat),
@@ -794,7 +802,6 @@ class PokerGame:
                         "pots": [
                             {"amount": str(p.amount), "seats": list(p.eligible)} for p in rec.pots
                         ],
-                        "type": 4,
                     },
                 )
             ]
@@ -802,7 +809,7 @@ class PokerGame:
             return [
                 GameEvent(
                     "show",
-                    {"seat": rec.seat, "cards": list(rec.cards), "text": rec.text, "type": 5},
+                    {"seat": rec.seat, "cards": list(rec.cards), "text": rec.text},
                 )
             ]
         if k == "award":
@@ -814,14 +821,13 @@ class PokerGame:
                         "amount": str(rec.amount),
                         "pot": rec.get("pot"),
                         "text": rec.text,
-                        "type": 6,
                     },
                 )
             ]
         if k == "cancel":
             return [GameEvent("cancel", {"reason": rec.text})]
         if k == "timeout":
-            return [GameEvent("timeout", {"seat": rec.seat, "decision": rec.text, "type": 9})]
+            return [GameEvent("timeout", {"seat": rec.seat, "decision": rec.text})]
         if k == "handover":
             deltas = dict(rec.get("deltas", ()))
             last = t.last_hand
@@ -836,7 +842,6 @@ class PokerGame:
                         "stacks": {str(s): str(v) for s, v in rec.get("stacks", ())},
                         "seed": self._public_seed(last),
                         "commitment": self._commitment,
-                        "type": 7,
                     },
                 )
             ]

@@ -171,17 +171,17 @@ window.GameRenderers = window.GameRenderers || {};
           const input = el("input", {type: "number", step: "any", min: a.min, max: a.max, value: a.min,
             class: "amount", "aria-label": a.name + " amount"});
           return el("form", {class: "row poker-form", onsubmit: ev => {
-            ev.preventDefault(); ctx.act({index: a.index, amount: input.value});
+            ev.preventDefault(); ctx.act({name: a.name, amount: input.value});
           }}, input, el("button", {type: "submit", class: "poker-action", dataset: {name: a.name}},
             a.name + " (" + a.min + "–" + a.max + ")"));
         }
         if (a.name === "discard") {
           return el("button", {class: "poker-action", dataset: {name: a.name},
-            onclick: () => ctx.act({index: a.index, discarded: [...discard].sort()})},
+            onclick: () => ctx.act({name: a.name, discarded: [...discard].sort()})},
             discard.size ? "change " + discard.size + " card(s)" : "stand pat");
         }
         return el("button", {class: "poker-action" + (a.name === "fold" ? " secondary" : ""), dataset: {name: a.name},
-          onclick: () => ctx.act({index: a.index})}, a.name + (a.amount ? " " + a.amount : ""));
+          onclick: () => ctx.act({name: a.name})}, a.name + (a.amount ? " " + a.amount : ""));
       });
     },
     replay: {

@@ -4,14 +4,19 @@ Client → server, inside ``game/action``'s ``parameters``::
 
     <texasmessage><action><index>4</index><amount>40</amount></action></texasmessage>
 
-becomes the engine's action mapping (:mod:`games.poker.server`): ``{"index": 4,
-"amount": "40"}``; ``seat``, ``name`` and ``discarded`` are carried over.  Three indices
-are the hub's business, not the engine's (:class:`hub.interfaces.IXMLGameAdapter`):
-``12`` (leave seat) becomes ``{"leave_seat": True}`` (the front end leaves the seat; the
-stack is cashed out at the end of the hand), ``11`` (take seat; from one's own seat:
-add chips) ``{"take_seat": seat, "buyin": amount}`` and ``13`` (add bot)
-``{"add_bot": name, "seat": seat, "buyin": amount}``: the hub's table money
-(:mod:`hub.money`) moves the buy-in through the ledger first.
+becomes the game's action mapping (:mod:`games.poker.server`): ``{"name": "raise",
+"amount": "40"}``, and ``discarded`` is carried over.  The wire's action numbers are
+this module's (:data:`WIRE_ACTIONS`: the index of each of the game's action names); the
+game knows only the names.  Three indices are the hub's business, not the game's
+(:class:`hub.interfaces.IXMLGameAdapter`): ``12`` (leave seat) becomes
+``{"leave_seat": True}`` (the front end leaves the seat; the stack is cashed out at the
+end of the hand), ``11`` (take seat; from one's own seat: add chips) ``{"take_seat":
+seat, "buyin": amount}`` and ``13`` (add bot) ``{"add_bot": name, "seat": seat,
+"buyin": amount}``: the hub's table money (:mod:`hub.money`) moves the buy-in through
+the ledger first.  The payload schema is ``texas.xsd`` in this package
+(:class:`hub.interfaces.IXMLPayloadSchema`): the front end validates every action
+against it before :meth:`PokerXMLAdapter.parse_action` reads it, and publishes it at
+``/schema/texas.xsd``.
 
 Server → client, as ``updatedgamestate`` parameters, one ``texasmessage`` each:
 
@@ -29,8 +34,15 @@ Server → client, as ``updatedgamestate`` parameters, one ``texasmessage`` each
   in ``custom``, each seat's result (``seat:+amount`` …); a cancelled hand and the
   closed table are type-7 events with ``seat`` -1 and the reason in ``custom``.
 
+``game/custom`` ``<handhistory/>`` answers with a hand's text, and ``lobby/history``
+lists stored hands with :meth:`PokerXMLAdapter.describe_hand`.
+
 Every element this module builds validates against ``texas.xsd`` (the tests check
-every document a server sends).
+every document a server sends).  Elements are built with the XML front end's public
+:mod:`hub.frontends.xml.payload` helpers rather than plain lxml: they keep every text
+XML can carry (a player's name may hold characters plain lxml refuses), and
+:func:`~hub.frontends.xml.payload.wire_game_id` is the front end's own mapping of game
+ids, which a ``gameinfo`` must repeat exactly.  Nothing else of the front end is used.
 """
 
 from __future__ import annotations
@@ -42,42 +54,61 @@ from typing import Any
 from lxml import etree
 from zope.interface import implementer
 
-from hub.frontends.xml import codec
-from hub.interfaces import IXMLGameAdapter
+from hub.frontends.xml.payload import element as _el
+from hub.frontends.xml.payload import sub as _sub
+from hub.frontends.xml.payload import wire_game_id
+from hub.interfaces import IXMLGameAdapter, IXMLHandHistory, IXMLPayloadSchema
 from hub.model import BadAction, GameEvent, NotFound
 
-from . import rules
+from .server import ACTIONS
 
+#: ``texasmessage/action/index`` on the wire → the game's action name.  The spec's
+#: table (0 fold, 1 check, 2 call, 3 bet, 4 raise, 5 post, 6 sit out, 7 sit in, 8 show,
+#: 9 muck, 10 discard, 11 take seat, 12 leave seat, 13 add bot) lists the actions in the
+#: order the game names them (:data:`.server.ACTIONS`); the tests pin every number.
+WIRE_ACTIONS: tuple[str, ...] = ACTIONS
+#: the game's action name → its wire index
+ACTION_INDEX = {name: index for index, name in enumerate(WIRE_ACTIONS)}
+#: action events the wire shows with another action's index (a refused blind: sit out)
+SHOWN_AS = {"refuse": "sitout"}
+#: event types of ``texasmessage/event`` (spec table), by the game's event kinds
+EVENT_TYPES = {
+    "hand": 0,
+    "deal": 1,
+    "board": 2,
+    "action": 3,
+    "return": 3,
+    "pots": 4,
+    "show": 5,
+    "award": 6,
+    "handover": 7,
+    "cancel": 7,
+    "over": 7,
+    "seat": 8,
+    "autopost": 8,
+    "timeout": 9,
+    "turn": 10,
+}
+#: ``gameinfo/limitstyle`` of the game's betting structures (its variants)
+LIMIT_STYLES = {"fixed-limit": 0, "pot-limit": 1, "no-limit": 2}
 #: ``mystate`` numbers of the view's player states.
 PLAYER_STATES = {"waiting": 0, "active": 1, "folded": 2, "allin": 3, "sittingout": 4}
-#: seat event ``what`` → the action index shown in its ``action`` child.
+#: seat event ``what`` → the action shown in its ``action`` child.
 SEAT_ACTIONS = {
-    "taken": rules.TAKE_SEAT,
-    "addchips": rules.TAKE_SEAT,
-    "leaving": rules.LEAVE_SEAT,
-    "left": rules.LEAVE_SEAT,
-    "sitout": rules.SIT_OUT,
-    "sitin": rules.SIT_IN,
+    "taken": "takeseat",
+    "addchips": "takeseat",
+    "leaving": "leaveseat",
+    "left": "leaveseat",
+    "sitout": "sitout",
+    "sitin": "sitin",
 }
 #: Most card positions a discard may list.
 MAX_DISCARDS = 5
 
 
-def _el(tag: str, text: Any = None) -> etree._Element:
-    node = etree.Element(tag)
-    if text is not None:
-        node.text = str(text)
-    return node
-
-
-def _sub(parent: etree._Element, tag: str, text: Any = None, **attrs: Any) -> etree._Element:
-    node = etree.SubElement(parent, tag)
-    for key, value in attrs.items():
-        if value is not None:
-            node.set(key, str(value))
-    if text is not None:
-        node.text = str(text)
-    return node
+def wire_index(name: Any) -> int:
+    """The wire index of an action name of the game (fold for an unknown one)."""
+    return ACTION_INDEX.get(SHOWN_AS.get(str(name), str(name)), ACTION_INDEX["fold"])
 
 
 def _amount(value: Any) -> str:
@@ -125,7 +156,7 @@ def _pots(parent: etree._Element, pots: Sequence[Mapping[str, Any]]) -> None:
 
 def _legal_action(parent: etree._Element, legal: Mapping[str, Any]) -> None:
     node = _sub(parent, "action")
-    _sub(node, "index", int(legal["index"]))
+    _sub(node, "index", wire_index(legal["name"]))
     if legal.get("amount") is not None:
         _sub(node, "amount", _amount(legal["amount"]))
     elif legal.get("min") is not None:
@@ -135,7 +166,7 @@ def _legal_action(parent: etree._Element, legal: Mapping[str, Any]) -> None:
 
 
 def event_element(
-    type_: int,
+    kind: str,
     seat: int | None,
     amount: Any = None,
     *,
@@ -150,9 +181,10 @@ def event_element(
     timeleft: int | None = None,
     custom: str | None = None,
 ) -> etree._Element:
-    """One ``texasmessage/event`` (children in the schema's order)."""
+    """One ``texasmessage/event`` of the game's event ``kind`` (children in the
+    schema's order; its ``type`` from :data:`EVENT_TYPES`)."""
     ev = _el("event")
-    ev.set("type", str(type_))
+    ev.set("type", str(EVENT_TYPES[kind]))
     ev.set("seat", str(_seat(seat)))
     if amount is not None:
         ev.set("amount", _amount(amount))
@@ -179,9 +211,9 @@ def event_element(
     return _message(ev)
 
 
-def _action_child(index: int, amount: Any = None, name: str | None = None, seat: Any = None):
+def _action_child(action: str, amount: Any = None, name: str | None = None, seat: Any = None):
     node = _el("action")
-    _sub(node, "index", index)
+    _sub(node, "index", wire_index(action))
     if amount is not None:
         _sub(node, "amount", _amount(amount))
     if name is not None:
@@ -191,58 +223,57 @@ def _action_child(index: int, amount: Any = None, name: str | None = None, seat:
     return node
 
 
-@implementer(IXMLGameAdapter)
+@implementer(IXMLGameAdapter, IXMLPayloadSchema, IXMLHandHistory)
 class PokerXMLAdapter:
     """Translates poker actions, events and views to and from ``texasmessage``."""
 
     #: ``game/join`` only watches; seats are taken with action 11 (or a bot added, 13).
     seat_on_join = False
+    #: the payload's schema, in this package (validated and published by the front end)
+    payload_schema = "texas.xsd"
 
     # -- client → server ------------------------------------------------------------------
 
     def parse_action(self, element: Any) -> dict[str, Any]:
-        """``<parameters><texasmessage><action>…`` → the engine's action mapping.
+        """``<parameters><texasmessage><action>…`` (checked against ``texas.xsd`` by
+        the front end) → the game's action mapping, or the hub's for indices 11-13.
 
-        :raises hub.model.BadAction: not a valid ``texasmessage`` action.
+        :raises hub.model.BadAction: not a ``texasmessage`` action.
         """
         children = [c for c in element if isinstance(c.tag, str)] if element is not None else []
         if len(children) != 1 or children[0].tag != "texasmessage":
             raise BadAction("a poker action is <texasmessage><action>…</action></texasmessage>")
-        message = children[0]
-        try:
-            codec.validate(message, codec.texas_schema())
-        except codec.ProtocolError as e:
-            raise BadAction(f"invalid texasmessage: {e.reason}") from None
-        action = message.find("action")
+        action = children[0].find("action")
         if action is None:
             raise BadAction("a client sends a texasmessage with an action")
-        index_text = action.findtext("index")
-        if index_text is None:
-            raise BadAction("a poker action needs an index")
-        index = int(index_text)
-        if not 0 <= index <= rules.ADD_BOT:
-            raise BadAction("a poker action index is 0 to 13")
-        if index == rules.LEAVE_SEAT:
-            return {"leave_seat": True}
-        out: dict[str, Any] = {"index": index}
+        try:
+            index = int((action.findtext("index") or "").strip())
+            seat_text = action.findtext("seat")
+            seat = int(seat_text) if seat_text is not None else None
+        except ValueError:
+            raise BadAction("a poker action's index and seat are integers") from None
+        if not 0 <= index < len(WIRE_ACTIONS):
+            raise BadAction(f"a poker action index is 0 to {len(WIRE_ACTIONS) - 1}")
+        name = WIRE_ACTIONS[index]
         amounts = [a.text for a in action.findall("amount")]
+        amount = None
         if amounts:
             try:
-                out["amount"] = str(Decimal((amounts[0] or "").strip()))
+                amount = str(Decimal((amounts[0] or "").strip()))
             except InvalidOperation:
                 raise BadAction("an amount is a decimal number") from None
-        seat = action.findtext("seat")
-        if seat is not None:
-            out["seat"] = int(seat)
-        name = action.findtext("name")
-        if name is not None:
-            out["name"] = name.strip()
-        if index == rules.TAKE_SEAT:
-            return {"take_seat": out.get("seat"), "buyin": out.get("amount")}
-        if index == rules.ADD_BOT:
-            if not out.get("name"):
+        if name == "leaveseat":
+            return {"leave_seat": True}
+        if name == "takeseat":
+            return {"take_seat": seat, "buyin": amount}
+        if name == "addbot":
+            bot = (action.findtext("name") or "").strip()
+            if not bot:
                 raise BadAction("add bot needs the bot's name")
-            return {"add_bot": out["name"], "seat": out.get("seat"), "buyin": out.get("amount")}
+            return {"add_bot": bot, "seat": seat, "buyin": amount}
+        out: dict[str, Any] = {"name": name}
+        if amount is not None:
+            out["amount"] = amount
         discarded = action.findall("discarded")
         if discarded:
             if len(discarded) > MAX_DISCARDS:
@@ -251,9 +282,17 @@ class PokerXMLAdapter:
                 out["discarded"] = [int((d.text or "").strip()) for d in discarded]
             except ValueError:
                 raise BadAction("discarded lists card positions (integers)") from None
-        elif index == rules.DISCARD:
+        elif name == "discard":
             out["discarded"] = []
         return out
+
+    def describe_hand(self, hand: Mapping[str, Any]) -> str | None:
+        """A stored hand's ``lobby/history`` summary: ``board …; <showdown>``."""
+        board = " ".join(
+            str(x) for x in (hand.get("flop"), hand.get("turn"), hand.get("river")) if x
+        )
+        parts = (f"board {board}" if board else "", hand.get("showdown") or "")
+        return "; ".join(x for x in parts if x) or None
 
     def custom(self, game: Any, seat: int | None, element: Any) -> etree._Element:
         """``game/custom`` ``<handhistory handid="…"/>`` (no ``handid``: the last hand)
@@ -290,7 +329,7 @@ class PokerXMLAdapter:
 
     def _ev_hand(self, d: dict[str, Any], seat: int | None) -> etree._Element:
         return event_element(
-            0,
+            "hand",
             d.get("button"),
             handid=d.get("handid"),
             button=_seat(d.get("button")),
@@ -303,42 +342,44 @@ class PokerXMLAdapter:
     def _ev_deal(self, d: dict[str, Any], seat: int | None) -> etree._Element:
         count = int(d.get("count") or 0)
         hands = [(int(s), [-1] * count) for s in d.get("seats", ())]
-        return event_element(1, -1, hands=hands)
+        return event_element("deal", -1, hands=hands)
 
     def _ev_board(self, d: dict[str, Any], seat: int | None) -> etree._Element:
         board = list(d.get("board") or d.get("cards") or ())
         new = len(d.get("cards") or ())
         positions = range(len(board) - new, len(board))
-        return event_element(2, -1, cardpositions=positions, hands=[(-1, board)])
+        return event_element("board", -1, cardpositions=positions, hands=[(-1, board)])
 
     def _ev_action(self, d: dict[str, Any], seat: int | None) -> etree._Element:
-        index = int(d["index"]) if d.get("index") is not None else rules.FOLD
-        child = _action_child(index, d.get("total"), d.get("name"), d.get("seat"))
+        name = str(d.get("name") or "fold")
+        child = _action_child(name, d.get("total"), name, d.get("seat"))
         custom = "allin" if d.get("allin") else None
         if d.get("blind"):
             custom = f"{d['blind']}{' allin' if d.get('allin') else ''}"
-        return event_element(3, d.get("seat"), d.get("amount"), actions=[child], custom=custom)
+        return event_element(
+            "action", d.get("seat"), d.get("amount"), actions=[child], custom=custom
+        )
 
     def _ev_return(self, d: dict[str, Any], seat: int | None) -> etree._Element:
-        return event_element(3, d.get("seat"), d.get("amount"), custom="returned")
+        return event_element("return", d.get("seat"), d.get("amount"), custom="returned")
 
     def _ev_pots(self, d: dict[str, Any], seat: int | None) -> etree._Element:
         pots = list(d.get("pots") or ())
         total = sum((Decimal(str(p.get("amount", 0))) for p in pots), Decimal(0))
-        return event_element(4, -1, total, pots=pots)
+        return event_element("pots", -1, total, pots=pots)
 
     def _ev_show(self, d: dict[str, Any], seat: int | None) -> etree._Element:
         s = int(d["seat"])
-        return event_element(5, s, hands=[(s, d.get("cards", ()))], custom=d.get("text"))
+        return event_element("show", s, hands=[(s, d.get("cards", ()))], custom=d.get("text"))
 
     def _ev_award(self, d: dict[str, Any], seat: int | None) -> etree._Element:
-        return event_element(6, d.get("seat"), d.get("amount"), custom=d.get("text") or None)
+        return event_element("award", d.get("seat"), d.get("amount"), custom=d.get("text") or None)
 
     def _ev_handover(self, d: dict[str, Any], seat: int | None) -> etree._Element:
         deltas = d.get("deltas") or {}
         text = " ".join(f"{s}:{_signed(v)}" for s, v in sorted(deltas.items(), key=_seat_key))
         return event_element(
-            7,
+            "handover",
             -1,
             handid=d.get("handid"),
             commitment=d.get("commitment"),
@@ -347,21 +388,21 @@ class PokerXMLAdapter:
         )
 
     def _ev_cancel(self, d: dict[str, Any], seat: int | None) -> etree._Element:
-        return event_element(7, -1, custom=f"cancelled: {d.get('reason') or ''}".strip())
+        return event_element("cancel", -1, custom=f"cancelled: {d.get('reason') or ''}".strip())
 
     def _ev_seat(self, d: dict[str, Any], seat: int | None) -> etree._Element:
         what = str(d.get("what") or "")
-        index = SEAT_ACTIONS.get(what, rules.TAKE_SEAT)
-        child = _action_child(index, d.get("amount"), d.get("name"), d.get("seat"))
-        return event_element(8, d.get("seat"), d.get("amount"), actions=[child], custom=what)
+        action = SEAT_ACTIONS.get(what, "takeseat")
+        child = _action_child(action, d.get("amount"), d.get("name"), d.get("seat"))
+        return event_element("seat", d.get("seat"), d.get("amount"), actions=[child], custom=what)
 
     def _ev_autopost(self, d: dict[str, Any], seat: int | None) -> etree._Element:
         on = 1 if d.get("on") else 0
-        child = _action_child(rules.POST, on, None, d.get("seat"))
-        return event_element(8, d.get("seat"), actions=[child], custom="autopost")
+        child = _action_child("post", on, None, d.get("seat"))
+        return event_element("autopost", d.get("seat"), actions=[child], custom="autopost")
 
     def _ev_timeout(self, d: dict[str, Any], seat: int | None) -> etree._Element:
-        return event_element(9, d.get("seat"), custom=d.get("decision"))
+        return event_element("timeout", d.get("seat"), custom=d.get("decision"))
 
     def _ev_turn(self, d: dict[str, Any], seat: int | None) -> etree._Element:
         mine = seat is not None and seat == d.get("seat")
@@ -372,7 +413,7 @@ class PokerXMLAdapter:
                 _legal_action(node, legal)
                 actions.append(node[0])
         return event_element(
-            10,
+            "turn",
             d.get("seat"),
             d.get("tocall"),
             actions=actions,
@@ -382,12 +423,12 @@ class PokerXMLAdapter:
 
     def _ev_over(self, d: dict[str, Any], seat: int | None) -> etree._Element:
         result = d.get("result") or {}
-        return event_element(7, -1, custom=f"closed: {result.get('summary') or ''}".strip())
+        return event_element("over", -1, custom=f"closed: {result.get('summary') or ''}".strip())
 
     # -- snapshot -------------------------------------------------------------------------
 
     def render_view(self, view: Any) -> etree._Element:
-        """The engine's view (``PokerGame.view``) → ``texasmessage/gameinfo``."""
+        """The game's view (``PokerGame.view``) → ``texasmessage/gameinfo``."""
         v = view
         gi = _el("gameinfo")
         _sub(gi, "ante", _amount(v.get("ante")))
@@ -396,8 +437,8 @@ class PokerXMLAdapter:
         _sub(gi, "buttonseat", _seat(v.get("buttonseat")))
         _sub(gi, "currentplayerseat", _seat(v.get("currentplayerseat")))
         gameid = v.get("gameid")
-        _sub(gi, "gameid", codec.wire_game_id(gameid) if gameid else 0)
-        _sub(gi, "limitstyle", int(v.get("limitstyle") or 0))
+        _sub(gi, "gameid", wire_game_id(gameid) if gameid else 0)
+        _sub(gi, "limitstyle", LIMIT_STYLES.get(str(v.get("variant")), 0))
         _sub(gi, "minplayers", int(v.get("minplayers") or 2))
         _sub(gi, "minraise", _amount(v.get("minraise")))
         sb_seat, bb_seat = v.get("smallblindseat"), v.get("bigblindseat")
@@ -415,11 +456,7 @@ class PokerXMLAdapter:
             _sub(pl, "inpot", _amount(p.get("inpot")))
             _sub(pl, "inpotthisround", _amount(p.get("inpotthisround")))
             last = p.get("lastaction")
-            _sub(
-                pl,
-                "lastaction",
-                rules.ACTION_NAMES.index(last) if last in rules.ACTION_NAMES else -1,
-            )
+            _sub(pl, "lastaction", ACTION_INDEX.get(str(last), -1) if last else -1)
             _sub(pl, "myname", p.get("myname") or "")
             _sub(pl, "myseat", s)
             _sub(pl, "mystate", PLAYER_STATES.get(str(p.get("mystate")), 0))
@@ -453,4 +490,12 @@ def _seat_key(item: tuple[Any, Any]) -> int:
         return -1
 
 
-__all__ = ["PLAYER_STATES", "PokerXMLAdapter", "event_element"]
+__all__ = [
+    "ACTION_INDEX",
+    "EVENT_TYPES",
+    "PLAYER_STATES",
+    "WIRE_ACTIONS",
+    "PokerXMLAdapter",
+    "event_element",
+    "wire_index",
+]

@@ -1,7 +1,10 @@
 """Gamehub front ends: one codec + protocol per wire format.
 
-:data:`FRONTENDS` maps each front end's name to its default endpoint and the module
-that builds its protocol factory (``make_factory(hub) -> IProtocolFactory``).
+:data:`FRONTENDS` maps each front end's name to its default endpoint and its module.
+A front end module provides :class:`hub.interfaces.IFrontend` (``make_factory(hub) ->
+IProtocolFactory``) and may provide :class:`hub.interfaces.IHTTPResources` (resources
+the web front end mounts for it, as the XML front end's ``/schema``); it declares both
+with ``zope.interface.moduleProvides``.  No front end imports another.
 """
 
 from __future__ import annotations

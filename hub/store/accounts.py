@@ -26,6 +26,8 @@ TYPE_NAMES = {code: name for name, code in TYPES.items()}
 
 NAME_RE = fields.ACCOUNT_NAME.pattern
 NAME_MAX = fields.ACCOUNT_NAME.maximum
+#: how the web front end names its guests; no account name begins so
+GUEST_PREFIX = "guest-"
 PASSWORD_MIN = fields.PASSWORD.minimum
 PASSWORD_MAX = fields.PASSWORD.maximum
 
@@ -34,15 +36,20 @@ def check_name(name: object) -> str:
     """Return ``name`` if it is a valid account name (:data:`hub.fields.ACCOUNT_NAME`).
 
     Rules: 1–32 characters, ASCII letters, digits, ``_``, ``.`` and ``-``, starting with
-    a letter or digit (names travel in line protocols, so no spaces).  Names are unique
-    regardless of case.
+    a letter or digit (names travel in line protocols, so no spaces); not beginning
+    with ``guest-`` (the web's guests are named so, and an account of a guest's name
+    would take the guest's seats).  Names are unique regardless of case.
 
     :raises hub.store.errors.BadName: with a reason a person can read.
     """
     try:
-        return fields.ACCOUNT_NAME.check(name)
+        fields.ACCOUNT_NAME.check(name)
     except fields.FieldError as e:
         raise BadName(e.reason) from None
+    assert isinstance(name, str)
+    if name_key(name).startswith(GUEST_PREFIX):
+        raise BadName(f"names beginning with {GUEST_PREFIX!r} are the web's guests'")
+    return name
 
 
 def name_key(name: str) -> str:

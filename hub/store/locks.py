@@ -64,7 +64,7 @@ class FileHubLock(HubLock):
         self.hub_id = hub_id
         if self.folder is None:
             return 0
-        os.makedirs(self.folder, exist_ok=True)
+        os.makedirs(self.folder, mode=0o700, exist_ok=True)
         fd = os.open(self._path(hub_id), os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

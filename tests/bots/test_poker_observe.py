@@ -47,9 +47,11 @@ def test_legal_helpers():
         rules.Legal(RAISE, Decimal(20)),
     )
     assert legal_indices(legal) == (FOLD, CALL, RAISE)
-    assert action_for(RAISE, legal) == (RAISE, Decimal(20))
-    assert action_for(FOLD, legal) == (FOLD, None)
-    assert action_for(BET, [{"index": 3, "min": "4", "max": "100"}]) == (BET, Decimal(4))
+    assert action_for(RAISE, legal) == ("raise", Decimal(20))
+    assert action_for(FOLD, legal) == ("fold", None)
+    # the game's legal actions are named mappings
+    assert action_for(BET, [{"name": "bet", "min": "4", "max": "100"}]) == ("bet", Decimal(4))
+    assert legal_indices([{"name": "call"}, {"name": "leaveseat"}]) == (CALL,)
     with pytest.raises(ValueError):
         action_for(CHECK, legal)
 

@@ -5,7 +5,7 @@ from decimal import Decimal
 from twisted.internet.task import Clock
 from zope.interface.verify import verifyObject
 
-from bots.poker.observation import BET, CALL, CHECK, FOLD, POST_BLIND, RAISE
+from bots.poker.observation import BET, BY_NAME, CALL, CHECK, FOLD, POST_BLIND, RAISE, SIT_OUT
 from bots.poker.observe import OpponentModel
 from bots.poker.plugin import ActionTracker, PokerBot, observation_from_view
 from hub.interfaces import IBot, IBotFactory
@@ -25,8 +25,12 @@ def test_builtin_meta_loads_the_four_bots():
         verifyObject(IBot, bot)
 
 
+NAME_OF = {number: name for name, number in BY_NAME.items()}
+
+
 def legal(*items):
-    return [dict(index=i, **({"amount": a} if a else {})) for i, a in items]
+    """The game's legal actions (named) for the bots' decision numbers."""
+    return [dict(name=NAME_OF[i], **({"amount": a} if a else {})) for i, a in items]
 
 
 VIEW = {
@@ -69,21 +73,21 @@ def test_bots_answer_with_legal_action_mappings():
     for name in NAMES:
         bot = PokerBot(name, 0, seed=1)
         action = bot.choose(VIEW, options, 2.0)
-        assert action["index"] in (FOLD, CALL, RAISE)
-        if action["index"] == RAISE:
+        assert action["name"] in ("fold", "call", "raise")
+        if action["name"] == "raise":
             assert action["amount"] == "20"
     # a royal flush: holdem raises
     made = dict(VIEW, boardcards=[48, 44, 40, 36 + 3, 32 + 2])
     made["players"] = [dict(VIEW["players"][0], holecards=[36, 32])] + VIEW["players"][1:]
     assert PokerBot("holdem", 0, seed=2).choose(made, options, 2.0) == {
-        "index": RAISE,
+        "name": "raise",
         "amount": "20",
     }
     assert PokerBot("caller", 0).choose(VIEW, legal((CHECK, None), (BET, "10")), 1.0) == {
-        "index": CHECK
+        "name": "check"
     }
-    blind = legal((POST_BLIND, "5"), (6, None))
-    assert PokerBot("holdem", 0).choose({}, blind, 1.0) == {"index": POST_BLIND, "amount": "5"}
+    blind = legal((POST_BLIND, "5"), (SIT_OUT, None))
+    assert PokerBot("holdem", 0).choose({}, blind, 1.0) == {"name": "post", "amount": "5"}
 
 
 def test_tracker_rebuilds_opponent_actions_from_views():

@@ -74,7 +74,7 @@ def json_value(rng: random.Random, depth: int = 0) -> object:
         return [json_value(rng, depth + 1) for _ in range(rng.randrange(4))]
     if depth < 3 and roll < 0.3:
         return {
-            rng.choice(("index", "amount", "hello", "choose", "move", common.text(rng, most=4))):
+            rng.choice(("name", "index", "amount", "hello", "move", common.text(rng, most=4))):
             json_value(rng, depth + 1)
             for _ in range(rng.randrange(4))
         }  # fmt: skip
@@ -275,7 +275,9 @@ class WebTarget(common.Target):
         base = f"/api/games/{gid}"
         actions = {
             "hello": [{"hello": "hi"}],
-            "texas-holdem": [{"index": i, "amount": "4"} for i in range(6)],
+            "texas-holdem": [
+                {"name": name, "amount": "4"} for name in ("fold", "check", "call", "bet", "raise")
+            ],
             "nmmorris": [{"move": "A0"}, {"place": "A1"}],
         }[kind]
         valid += [

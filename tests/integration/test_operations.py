@@ -81,9 +81,10 @@ def test_data_folder_database_and_transcripts_are_owner_only(tmp_path):
         while not transcript.exists():
             assert time.monotonic() < deadline, "no transcript written"
             time.sleep(0.1)
-        made = [hub.data, hub.data / "transcripts", hub.data / "plugins", hub.data / "bots"]
-        made += [hub.data / "hub.sqlite", transcript]
-        made += list(hub.data.glob("hub.sqlite-*"))
+        made = [hub.data, *hub.data.rglob("*")]  # everything the hub made there
+        named = [hub.data / "transcripts", hub.data / "plugins", hub.data / "bots"]
+        named += [hub.data / "hub.sqlite", transcript, hub.data / "hub.sqlite.hubs"]
+        assert set(named) <= set(made) and list(hub.data.glob("hub.sqlite-*"))
         for path in made:
             mode = stat.S_IMODE(path.stat().st_mode)
             assert mode & 0o077 == 0, f"{path} is {oct(mode)}"

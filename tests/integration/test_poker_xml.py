@@ -22,16 +22,17 @@ from lxml import etree
 from twisted.internet import defer, reactor, task
 
 from bots.poker.netplay import NetPlayer, action_xml, bot_decider
+from games.poker.hand_history_cli import history_work
 from games.poker.history import format_hand, from_dict
 from games.poker.verify import verify_hand
+from games.poker.verify_hand_cli import verify_work
+from games.poker.xml_adapter import PokerXMLAdapter
 from hub.client import HubClient, RequestFailed
-from hub.frontends.xml import codec
-from hub.hand_history_cli import history_work
+from hub.frontends.xml.adapters import payload_schema
 from hub.registry import Registry
 from hub.service import HubService
 from hub.store import open_store
 from hub.store.accounts import ScryptParams
-from hub.verify_hand import verify_work
 
 HANDS = 1000 if os.environ.get("GAMEHUB_SOAK") == "full" else 200
 LIMIT = 10.0
@@ -80,7 +81,9 @@ def texas_payloads(client: HubClient) -> list[etree._Element]:
 def check_documents(client: HubClient, seat: int) -> dict[str, int]:
     """Every payload valid; own hole cards only; returns counts per payload kind."""
     assert client.invalid == []
-    schema = codec.texas_schema()
+    declared = payload_schema(PokerXMLAdapter())
+    assert declared is not None and declared.name == "texas.xsd"
+    schema = declared.schema
     counts: dict[str, int] = {}
     for msg in texas_payloads(client):
         assert schema.validate(msg), (etree.tostring(msg), schema.error_log.last_error)

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 from tests.hubprocess import HubProcess
 
@@ -62,6 +63,17 @@ class Web:
     def start(self) -> None:
         assert self.call("GET", "/api/session")[0] == 200
 
+    def opened(self, path: str) -> bytes:
+        """What an event stream sends as it opens (up to its snapshot)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.hub.ports["web"], timeout=15)
+        conn.request("GET", path, headers={"Cookie": self.cookie} if self.cookie else {})
+        response = conn.getresponse()
+        opened = b""
+        while b"event: snapshot" not in opened or not opened.endswith(b"\n\n"):
+            opened += response.read1(65536)
+        conn.close()
+        return opened
+
 
 # -- hole cards ----------------------------------------------------------------------
 
@@ -73,8 +85,6 @@ def _texas(doc) -> list:
 def _own_holes(client: XMLClient, seat: int) -> set[tuple[int, ...]]:
     holes = set()
     for frame in client.frames:
-        from lxml import etree
-
         for msg in _texas(etree.fromstring(frame)):
             if msg[0].tag == "hand" and int(msg[0].get("seat")) == seat:
                 cards = tuple(int(c.text) for c in msg[0].iterfind("cards/card"))
@@ -188,10 +198,14 @@ def test_hole_cards_stay_private_on_every_route(hub):
     )
     carl.pending.clear()
     history = carl.request(f'<lobby><history gameid="{gameid}"/></lobby>')
+    # a seat's own hand history shows its own hole cards, to it only (also later)
+    own = ann.request(
+        f'<game gameid="{gameid}"><custom><handhistory/></custom></game>', ann.game_sid
+    )
+    ann.pending.clear()
+    assert "Dealt to ann" in etree.tostring(own).decode()
     for text in (b"".join(carl.frames).decode(), json.dumps(carl.greeting.tag)):
         assert private(text) == []
-    from lxml import etree
-
     told = etree.tostring(custom).decode() + etree.tostring(history).decode()
     assert "Dealt to" not in told and not re.search(r"[0-9a-f]{64}", told.split("commitment")[0])
     assert "Shuffle seed: withheld" in told
@@ -222,13 +236,7 @@ def test_hole_cards_stay_private_on_every_route(hub):
     assert len(handovers) >= 3 and all(h["seed"] is None for h in handovers)
     assert "hole" not in {e["kind"] for e in replay["events"]}
     # a page opened late gets the game's events so far: the public ones only
-    late = http.client.HTTPConnection("127.0.0.1", hub.ports["web"], timeout=15)
-    late.request("GET", f"/api/games/{game_id}/events")
-    response = late.getresponse()
-    opened = b""
-    while b"event: snapshot" not in opened or not opened.endswith(b"\n\n"):
-        opened += response.read1(65536)
-    late.close()
+    opened = anonymous.opened(f"/api/games/{game_id}/events")
     snapshot = json.loads(opened.split(b"event: snapshot\ndata: ", 1)[1].split(b"\n", 1)[0])
     kinds = {e["kind"] for e in snapshot["events"]}
     assert {"hand", "handover"} <= kinds and "hole" not in kinds
@@ -259,6 +267,19 @@ def test_hole_cards_stay_private_on_every_route(hub):
     mine = raw.decode()
     assert "~ann#0 out" in mine and _leaks(mine, 0, ann_holes)  # her own hole cards
     assert private(mine, but=0) == [] and "~bob" not in mine and "~carl" not in mine
+    # the other seated player, on the web too, sees nothing of ann's
+    web_bob = Web(hub)
+    web_bob.start()
+    assert web_bob.call("POST", "/api/session", {"name": "bob", "password": "pw-bob-123"})[0] == 200
+    seen = [web_bob.opened(f"/api/games/{game_id}/events").decode()]
+    for path in (f"/api/games/{game_id}", f"/api/games/{game_id}/transcript", "/api/games",
+                 f"/api/hands?game={game_id}", f"/api/games/{game_id}/replay"):  # fmt: skip
+        status, raw = web_bob.call("GET", path)
+        assert status == 200, path
+        seen.append(raw.decode())
+    assert "~bob#1 out" in seen[2]  # his own lines, his cards among them
+    for text in seen:
+        assert private(text, but=1) == [], text[:500]
 
     # after the game: everyone reads the transcript, without anybody's private lines
     for client in (ann, bob):
@@ -271,6 +292,7 @@ def test_hole_cards_stay_private_on_every_route(hub):
     assert status == 200
     after = raw.decode()
     assert "texasmessage" in after and "#0 out" not in after and "#1 out" not in after
+    assert "Dealt to" not in after
     assert private(after) == []
     status, raw = anonymous.call("GET", f"/api/games/{game_id}/replay")
     assert status == 200 and private(raw.decode()) == []
@@ -278,6 +300,11 @@ def test_hole_cards_stay_private_on_every_route(hub):
     assert _leaks(raw.decode(), 0, ann_holes) and private(raw.decode(), but=0) == []
     status, raw, _ = hub.request("GET", f"/api/games/{game_id}/transcript", admin=True)
     assert _leaks(raw.decode(), 1, bob_holes)  # the admin reads everything
+    last = after.splitlines()[-3:]  # ?tail=N: the last N lines the reader may read
+    status, raw = anonymous.call("GET", f"/api/games/{game_id}/transcript?tail=3")
+    assert status == 200 and raw.decode().splitlines() == last
+    for bad in ("0", "-1", "x", "100001"):
+        assert anonymous.call("GET", f"/api/games/{game_id}/transcript?tail={bad}")[0] == 400
     status, raw = anonymous.call("GET", "/api/games/lobby-xml/transcript")
     assert status == 403
     for client in (ann, bob, carl):

@@ -139,31 +139,48 @@ def test_body_slowloris_is_closed_within_the_body_timeout(hub):
     assert _status(answer) == 408 and b"the body" in answer
 
 
-def _open_stream(hub, source: str) -> tuple[socket.socket, int]:
+def _open_stream(hub, source: str) -> tuple[socket.socket, int, bytes]:
+    """A lobby event stream from ``source``: the socket, the status and (when refused)
+    the answer's body."""
     sock = _connect(hub, source)
     sock.sendall(b"GET /api/lobby/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     head = b""
-    while b"\r\n" not in head:
+    while b"\r\n\r\n" not in head:
         chunk = sock.recv(4096)
         if not chunk:
             break
         head += chunk
-    return sock, _status(head)
+    status = _status(head)
+    body = head.split(b"\r\n\r\n", 1)[-1]
+    if status != 200:
+        body += _read_all(sock) if b"connection: close" in head.lower() else b""
+        length = [int(line.split(b":")[1]) for line in head.lower().split(b"\r\n")
+                  if line.startswith(b"content-length:")]  # fmt: skip
+        while length and len(body) < length[0]:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            body += chunk
+    return sock, status, body
 
 
 def test_the_600th_stream_from_one_address_is_refused_while_another_gets_one(hub):
-    held, refused, last = [], 0, 0
+    """The streams of one address stop at web_max_streams_per_address (128), below its
+    connection cap (256) and the global stream cap (1000): the refusals are the stream
+    cap's; another address still opens one."""
+    held, refusals, last = [], [], 0
     try:
         for _ in range(600):
-            sock, last = _open_stream(hub, "127.0.0.1")
+            sock, last, body = _open_stream(hub, "127.0.0.1")
             if last == 200:
                 held.append(sock)
             else:
-                refused += 1
+                refusals.append(body)
                 sock.close()
         assert last == 503  # the 600th
-        assert 0 < len(held) < 600 and refused == 600 - len(held)
-        other, status = _open_stream(hub, "127.0.0.2")
+        assert len(held) == 128 and len(refusals) == 600 - 128
+        assert all(b"too many live streams from 127.0.0.1" in body for body in refusals)
+        other, status, _ = _open_stream(hub, "127.0.0.2")
         assert status == 200
         other.close()
     finally:

@@ -2,13 +2,15 @@
 the SQLite store) on loopback sockets, driven by ``hub.client``.
 
 Every document the server sends is validated by the clients against the schema fetched
-from ``GET /schema/message.xsd`` (served by the front end's ``schema_resource``).
+from ``GET /schema/message.xsd`` (the front end's ``http_resources``, as the web front
+end mounts them).
 """
 
 from __future__ import annotations
 
 import io
 from decimal import Decimal
+from importlib import resources
 
 import pytest
 import pytest_twisted
@@ -19,7 +21,7 @@ from twisted.web.resource import Resource
 from twisted.web.server import Site
 
 from hub.client import HubClient, RequestFailed
-from hub.frontends.xml import codec, schema_resource
+from hub.frontends.xml import codec
 from hub.registry import Registry
 from hub.service import HubService
 from hub.store import open_store
@@ -72,7 +74,7 @@ def hub(tmp_path):
     )
     service.startService()
     pytest_twisted.blockon(bounded(service._starting))
-    site = Site(_SchemaRoot())
+    site = Site(_SchemaRoot(service))
     port = reactor.listenTCP(0, site, interface="127.0.0.1")
     service.schema_port = port.getHost().port
     yield service
@@ -81,9 +83,12 @@ def hub(tmp_path):
 
 
 class _SchemaRoot(Resource):
-    def __init__(self) -> None:
+    """What the web front end mounts of the hub's HTTP resources (``/schema``)."""
+
+    def __init__(self, service: HubService) -> None:
         super().__init__()
-        self.putChild(b"schema", schema_resource())
+        for path, resource in service.http_resources():
+            self.putChild(path, resource)
 
 
 async def published_schema(hub) -> etree.XMLSchema:
@@ -96,7 +101,8 @@ async def published_schema(hub) -> etree.XMLSchema:
     body = await bounded(treq.content(response))
     assert body == codec.schema_bytes("message.xsd")
     texas = await bounded(treq.get(f"http://127.0.0.1:{hub.schema_port}/schema/texas.xsd"))
-    assert (await bounded(treq.content(texas))) == codec.schema_bytes("texas.xsd")
+    poker = resources.files("games.poker").joinpath("texas.xsd").read_bytes()
+    assert (await bounded(treq.content(texas))) == poker  # the poker plugin's own schema
     missing = await bounded(treq.get(f"http://127.0.0.1:{hub.schema_port}/schema/../x"))
     await treq.content(missing)
     assert missing.code == 404
@@ -321,9 +327,9 @@ async def test_another_connections_session_is_refused(hub, errors):
 @pytest_twisted.ensureDeferred
 async def test_xml_client_console(hub, errors):
     from hub.cli import COMMANDS
-    from hub.xml_client_cli import Console
+    from hub.cli.xml_client import Console
 
-    assert COMMANDS["xml-client"][0] == "hub.xml_client_cli:main"
+    assert COMMANDS["xml-client"][0] == "hub.cli.xml_client:main"
     client = await connect(hub)
     out = io.StringIO()
     console = Console(client, out, defer.Deferred())
@@ -353,7 +359,7 @@ async def test_xml_client_console(hub, errors):
 
 
 def test_xml_client_bad_hub_argument(capsys):
-    from hub.xml_client_cli import main
+    from hub.cli.xml_client import main
 
     with pytest.raises(SystemExit) as e:
         main(["--hub", "no-port"])

@@ -176,5 +176,5 @@ def test_archives_naming_paths_outside_are_refused(member):
 def test_cli_lists_fetch():
     from hub.cli import COMMANDS
 
-    assert COMMANDS["fetch"][0] == "hub.fetch:main"
-    assert os.path.exists(Path(__file__).parents[2] / "hub" / "fetch.py")
+    assert COMMANDS["fetch"][0] == "hub.cli.fetch:main"
+    assert os.path.exists(Path(__file__).parents[2] / "hub" / "cli" / "fetch.py")

@@ -119,7 +119,12 @@ def test_missing_method_listed_failed_and_hub_keeps_serving(hub, tmp_path):
         '[plugin]\nname = "nomethod"\nkind = "game"\nversion = "1.0"\n'
         'package = "nomethod"\nserver = "nomethod.server:NoCreateFactory"\n'
     )
-    index = wait_for(hub, lambda i: "nomethod" in i, "nomethod listed")
+    # imports run off the reactor thread: the plugin is "loading" until its import ends
+    index = wait_for(
+        hub,
+        lambda i: i.get("nomethod", {}).get("status") not in (None, "loading"),
+        "nomethod's import ended",
+    )
     assert index["nomethod"]["status"] == "failed"
     assert "missing method create" in index["nomethod"]["reason"]
     assert index["hello"]["status"] == "loaded"

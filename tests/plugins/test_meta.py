@@ -74,6 +74,48 @@ def test_bad_field_is_named(tmp_path, change, field):
     assert repr(field) in str(info.value)
 
 
+COMMANDS = """
+[commands.hello-stats]
+run = "hello.stats:main"
+summary = "count the hellos"
+
+[commands.hello-reset]
+run = "hello.stats:reset"
+"""
+
+
+def test_commands_are_read_and_written_back(tmp_path):
+    path = tmp_path / "hello.meta"
+    path.write_text(GOOD + COMMANDS)
+    meta = parse_meta(path)
+    assert [(c.name, c.run, c.summary) for c in meta.commands] == [
+        ("hello-reset", "hello.stats:reset", ""),
+        ("hello-stats", "hello.stats:main", "count the hellos"),
+    ]
+    assert parse_meta(path, meta.to_toml()).commands == meta.commands
+    assert parse_meta(tmp_path / "x.meta", GOOD).commands == ()
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (("[commands.hello-stats]", "[commands.Hello_Stats]"), "not a command name"),
+        (('run = "hello.stats:main"', 'run = "hello.stats"'), "module.path:function"),
+        (('run = "hello.stats:main"', 'run = "hello.stats:main"\ncolour = 1'), "unknown"),
+        (('summary = "count the hellos"', "summary = 3"), "summary"),
+        (('summary = "count the hellos"', 'summary = "%s"' % ("x" * 201)), "summary"),
+    ],
+)
+def test_bad_command_is_named(tmp_path, change, reason):
+    path = tmp_path / "bad.meta"
+    path.write_text(GOOD + COMMANDS.replace(*change))
+    with pytest.raises(MetaError, match=reason) as info:
+        parse_meta(path)
+    assert (info.value.field or "").startswith("commands")
+    with pytest.raises(MetaError, match="table"):
+        parse_meta(path, 'commands = "run"\n' + GOOD)
+
+
 def test_not_toml(tmp_path):
     path = tmp_path / "broken.meta"
     path.write_text("[plugin\nname = ")

@@ -274,3 +274,13 @@ async def test_delete_account(store):
     again = await store.create_account("judy", "secret2")
     assert again.balance == Decimal("1000.00")
     assert (await store.ledger_check()).ok
+
+
+@pytest_twisted.ensureDeferred
+async def test_guest_names_are_not_account_names(store):
+    """The web names its guests ``guest-…``: an account of such a name would take a
+    guest's seats for its own."""
+    for name in ("guest-a1b2c3", "Guest-x", "GUEST-"):
+        e = await fails(store.create_account(name, "secret1"), BadName)
+        assert e.code == 400 and "guest-" in e.reason
+    assert (await store.create_account("guesthouse", "secret1")).name == "guesthouse"

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import pytest_twisted
 
+from hub.cli import store as cli
 from hub.model import GameError
-from hub.store import cli
 from tests.hubprocess import HubProcess
 
 from .conftest import make_store

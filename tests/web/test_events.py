@@ -223,3 +223,24 @@ def test_a_retired_games_replay_comes_from_the_store_or_is_no_longer_kept():
     answered = []
     games._replay(game.id).addCallback(answered.append)
     assert answered == [(200, {**stored, "script": live["script"]})]
+
+
+def test_only_an_account_gets_its_seat_back_by_name():
+    """A guest's seat is found again only through the session that took it: another
+    guest session that drew the same random name is no player of it."""
+    from hub.frontends.web.play import WebFrontend
+    from hub.frontends.web.sessions import Session
+
+    clock, lobby, _ = make()
+    hub = Hub(lobby)
+    hub.options, hub.registry, hub.store = {}, lobby.registry, None
+    web = WebFrontend(hub, clock)
+    game = lobby.create_game("hello", seats=["human", "human"])
+    game.take_seat("guest-a1b2c3", 0, kind="human")
+    game.take_seat("sticky", 1, kind="human")
+    taker = Session("t1", "c1", "guest-a1b2c3", seats={game.id: 0})
+    assert web.seat_of(taker, game) == 0
+    namesake = Session("t2", "c2", "guest-a1b2c3")
+    assert web.seat_of(namesake, game) is None
+    account = Session("t3", "c3", "sticky", account="sticky")
+    assert web.seat_of(account, game) == 1  # logged in again: the account's seat

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from zope.interface import moduleProvides
+
+from hub.interfaces import IFrontend
+
 from .protocol import DominoFactory, DominoProtocol
+
+moduleProvides(IFrontend)
 
 
 def make_factory(hub: Any) -> DominoFactory:

@@ -14,7 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from zope.interface import moduleProvides
+
+from hub.interfaces import IFrontend
+
 from .protocol import MNMFactory, MNMProtocol
+
+moduleProvides(IFrontend)
 
 
 def make_factory(hub: Any) -> MNMFactory:

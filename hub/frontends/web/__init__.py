@@ -11,12 +11,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+from twisted.logger import Logger
 from twisted.web.pages import notFound
 from twisted.web.resource import IResource, Resource
 from twisted.web.server import Site
+from zope.interface import moduleProvides
 
 from hub.distribution import PluginsResource
-from hub.frontends.xml import schema_resource
+from hub.interfaces import IFrontend
 
 from .accounts import AccountResource, AccountsResource, SessionResource
 from .api import API
@@ -24,6 +26,8 @@ from .info import Hands, History, Stats
 from .limits import GuardedRequest, WebLimits, web_endpoint
 from .play import LobbyChat, LobbyEvents, Types, WebFrontend, WebGames
 from .scripts import PluginScripts
+
+moduleProvides(IFrontend)
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: page path → file in ``static/``
@@ -124,7 +128,11 @@ class GamePages(Resource):
 
 
 class Root(Resource):
-    """``/``: the pages, with ``/api``, ``/static`` and the other trees mounted below."""
+    """``/``: the pages, with ``/api``, ``/static`` and the other trees mounted below,
+    and the resources other front ends publish (``hub.http_resources()``, see
+    :class:`hub.interfaces.IHTTPResources`: the XML schemas at ``/schema``)."""
+
+    log = Logger()
 
     def __init__(self, hub: Any, web: WebFrontend | None = None) -> None:
         super().__init__()
@@ -148,11 +156,15 @@ class Root(Resource):
         self.putChild(b"game", GamePages())
         self.putChild(b"plugin-scripts", PluginScripts(hub.registry))
         self.putChild(b"plugins", PluginsResource(hub.registry))
-        self.putChild(b"schema", schema_resource())
         self._pages = {path: page(name) for path, name in PAGES.items()}
         for path, resource in self._pages.items():
             if path != b"plugins":
                 self.putChild(path, resource)
+        for path, resource in hub.http_resources():
+            if path in self.children or path in self._pages:
+                self.log.warn("web: /{path} is the web front end's own; not mounted", path=path)
+                continue
+            self.putChild(path, resource)
 
     def getChildWithDefault(self, path: bytes, request: Any) -> IResource:
         """``/plugins`` (exactly) is the plugins page; below it, the downloads."""

@@ -175,7 +175,7 @@ def _hand_json(hand: dict[str, Any], admin: bool = False) -> dict[str, Any]:
 
 
 class Hands(WebResource):
-    """``GET /api/hands?game=&player=&limit=``: finished poker hands from the store."""
+    """``GET /api/hands?game=&player=&limit=``: finished hands of chip games (poker, say) from the store."""
 
     def json_GET(self, request: Any) -> Any:
         """Hands, newest first (empty when the hub keeps no store)."""

@@ -131,8 +131,10 @@ class WebFrontend:
         if session is None:
             return None
         seat = session.seats.get(game.id)
-        if seat is None:
-            # an account's web seat stays its own after logging out and in again
+        if seat is None and session.account is not None:
+            # an account's web seat stays its own after logging out and in again (a
+            # guest's is found only through the session that took it: another guest
+            # may draw the same random name)
             found = game.seat_of(session.name)
             if found is not None and game.seats[found].kind == "human":
                 seat = session.seats[game.id] = found

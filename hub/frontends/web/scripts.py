@@ -10,17 +10,15 @@ path can never leave the package.
 
 from __future__ import annotations
 
-import importlib.resources
 import re
-import sys
 from typing import Any
 
 from twisted.web.pages import notFound
 from twisted.web.resource import IResource, Resource
 
 from hub.model import GameError
+from hub.plugin_files import package_file, plain_path
 
-_SCRIPT_PATH = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*\.js$")
 _TYPE_NAME = re.compile(r"^[a-z0-9-]{1,64}$")
 
 
@@ -30,10 +28,7 @@ def script_path(factory: Any) -> str | None:
         adapter = factory.adapter("web")
     except Exception:
         return None
-    path = getattr(adapter, "script", None)
-    if isinstance(path, str) and _SCRIPT_PATH.match(path):
-        return path
-    return None
+    return plain_path(getattr(adapter, "script", None), ".js")
 
 
 def script_url(factory: Any) -> str | None:
@@ -44,19 +39,7 @@ def script_url(factory: Any) -> str | None:
 def read_script(factory: Any) -> bytes | None:
     """The script's bytes, read from the factory's own package."""
     path = script_path(factory)
-    if path is None:
-        return None
-    module = sys.modules.get(type(factory).__module__)
-    package = getattr(module, "__package__", None)
-    if not package:
-        return None
-    try:
-        resource = importlib.resources.files(package)
-        for part in path.split("/"):
-            resource = resource.joinpath(part)
-        return resource.read_bytes()
-    except (OSError, ModuleNotFoundError, ValueError):
-        return None
+    return None if path is None else package_file(factory, path)
 
 
 class PluginScripts(Resource):

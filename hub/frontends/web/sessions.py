@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hub.model import GameError
+from hub.store.accounts import GUEST_PREFIX
 
 COOKIE = b"gamehub_session"
 CSRF_HEADER = b"x-csrf-token"
@@ -92,7 +93,7 @@ class Sessions:
         """The request's session, or a new guest session (and its cookie)."""
         session = self.find(request)
         if session is None:
-            session = self._new(request, name=f"guest-{secrets.token_hex(3)}")
+            session = self._new(request, name=GUEST_PREFIX + secrets.token_hex(3))
         return session
 
     def _new(self, request: Any, name: str, account: str | None = None) -> Session:
@@ -145,7 +146,7 @@ class Sessions:
         """Forget ``session``; the browser continues as a new guest."""
         if session is not None:
             self._by_token.pop(session.token, None)
-        return self._new(request, name=f"guest-{secrets.token_hex(3)}")
+        return self._new(request, name=GUEST_PREFIX + secrets.token_hex(3))
 
     def drop_account(self, account: str) -> None:
         """Forget every session of ``account`` (it was deleted)."""

@@ -1,27 +1,40 @@
 """The XML front end: the seed's length-framed XML lobby and game protocol.
 
-``make_factory(hub)`` gives the protocol factory the hub listens with;
-:func:`schema_resource` gives the ``twisted.web`` resource that publishes the schemas
-(mounted by the web front end at ``/schema``: ``GET /schema/message.xsd`` and
-``GET /schema/texas.xsd``).
+The module provides :class:`hub.interfaces.IFrontend` (``make_factory(hub)``: the
+protocol factory the hub listens with) and :class:`hub.interfaces.IHTTPResources`
+(``http_resources(hub)``: ``/schema``, the schemas ``message.xsd`` and the games'
+payload schemas, which the web front end mounts).  Game adapters use
+:mod:`.payload` only.  Nothing heavy is imported until a factory is made.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .server import XMLFrontend
-from .web import SchemaResource
+from zope.interface import moduleProvides
+
+from hub.interfaces import IFrontend, IHTTPResources
+
+if TYPE_CHECKING:
+    from twisted.web.resource import IResource
+
+    from .server import XMLFrontend
+
+moduleProvides(IFrontend, IHTTPResources)
 
 
 def make_factory(hub: Any) -> XMLFrontend:
     """The XML front end's protocol factory for ``hub`` (a ``hub.service.HubService``)."""
+    from .server import XMLFrontend
+
     return XMLFrontend(hub)
 
 
-def schema_resource() -> SchemaResource:
-    """A ``twisted.web`` resource serving ``message.xsd`` and ``texas.xsd``."""
-    return SchemaResource()
+def http_resources(hub: Any) -> list[tuple[bytes, IResource]]:
+    """``/schema``: the published schemas of ``hub``'s game types."""
+    from .web import SchemaResource
+
+    return [(b"schema", SchemaResource(hub.registry))]
 
 
-__all__ = ["SchemaResource", "XMLFrontend", "make_factory", "schema_resource"]
+__all__ = ["http_resources", "make_factory"]

@@ -1,26 +1,41 @@
-"""How the XML front end finds a game's payload translation.
+"""How the XML front end finds a game's payload translation and its payload schema.
 
 A game plugin that lists ``xml`` in its ``frontends`` gives an
 :class:`hub.interfaces.IXMLGameAdapter` from ``factory.adapter("xml")``.  One that gives
 none is still playable here through :class:`GenericXMLAdapter`, whose payloads are JSON
 text inside one element.
+
+An adapter that also provides :class:`hub.interfaces.IXMLPayloadSchema` names an XSD
+file in its package: :func:`parse_action` validates every action payload against it
+before the adapter reads it, and :func:`published_schemas` lists it for
+``GET /schema/<name>`` (:mod:`.web`).
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from lxml import etree
+from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IXMLGameAdapter
-from hub.model import BadAction, GameEvent
+from hub.interfaces import IXMLGameAdapter, IXMLPayloadSchema
+from hub.model import BadAction, GameError, GameEvent
+from hub.plugin_files import package_file, package_of, plain_path
 
 from . import codec
 
 #: Largest JSON payload the generic adapter accepts.
 MAX_JSON = 16384
+#: Compiled payload schemas kept (a hot-reloaded plugin is a new package each time).
+MAX_SCHEMAS = 64
+_SCHEMA_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,62}\.xsd$")
+
+log = Logger()
 
 
 @implementer(IXMLGameAdapter)
@@ -72,3 +87,108 @@ def adapter_for(factory: Any) -> Any:
 def seats_on_join(adapter: Any) -> bool:
     """Whether ``game/join`` takes a free seat (``True`` unless the adapter says not)."""
     return bool(getattr(adapter, "seat_on_join", True))
+
+
+# -- payload schemas --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PayloadSchema:
+    """A game's payload schema (:class:`hub.interfaces.IXMLPayloadSchema`), compiled.
+
+    :ivar name: the file name it is published under (``texas.xsd``).
+    :ivar data: the file as the plugin brings it.
+    """
+
+    name: str
+    data: bytes
+    schema: etree.XMLSchema
+
+
+class _Unusable:
+    """A declared schema that cannot be read or compiled (kept, so it is logged once)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+_schemas: OrderedDict[tuple[str, str], PayloadSchema | _Unusable] = OrderedDict()
+
+
+def _load(adapter: Any, declared: Any) -> PayloadSchema | _Unusable:
+    path = plain_path(declared, ".xsd")
+    if path is None:
+        return _Unusable(f"{declared!r} is not a plain path to an .xsd file in its package")
+    name = path.rpartition("/")[2]
+    if not _SCHEMA_NAME.match(name) or name == codec.MESSAGE_SCHEMA:
+        return _Unusable(f"{name!r} cannot be published as a schema name")
+    data = package_file(adapter, path)
+    if data is None:
+        return _Unusable(f"{path} is not in the package {package_of(adapter)}")
+    try:
+        return PayloadSchema(name, data, codec.compile_schema(data))
+    except (ValueError, etree.Error) as e:
+        return _Unusable(f"{path} is not a usable schema: {e}")
+
+
+def payload_schema(adapter: Any) -> PayloadSchema | None:
+    """The adapter's payload schema, or ``None`` when it declares none.
+
+    :raises hub.model.GameError: (500) it declares one that cannot be used; its
+        payloads are then refused rather than read unchecked.
+    """
+    if not IXMLPayloadSchema.providedBy(adapter):
+        return None
+    declared = adapter.payload_schema
+    key = (type(adapter).__module__, str(declared))
+    found = _schemas.get(key)
+    if found is None:
+        found = _load(adapter, declared)
+        if isinstance(found, _Unusable):
+            log.error(
+                "xml: payload schema of {module}: {reason}", module=key[0], reason=found.reason
+            )
+        _schemas[key] = found
+        while len(_schemas) > MAX_SCHEMAS:
+            _schemas.popitem(last=False)
+    else:
+        _schemas.move_to_end(key)
+    if isinstance(found, _Unusable):
+        raise GameError(f"the game's payload schema cannot be used: {found.reason}", 500)
+    return found
+
+
+def parse_action(adapter: Any, parameters: Any) -> Any:
+    """The action mapping of a ``game/action``'s ``<parameters>`` element: each of its
+    elements validated against the adapter's payload schema (if it has one), then
+    read by the adapter.
+
+    :raises hub.model.BadAction: the payload does not match the schema, or is not an
+        action of the game.
+    """
+    found = payload_schema(adapter)
+    if found is not None and parameters is not None:
+        for child in parameters:
+            if not isinstance(child.tag, str):
+                continue
+            try:
+                codec.validate(child, found.schema)
+            except codec.ProtocolError as e:
+                raise BadAction(f"the payload does not match {found.name}: {e.reason}") from None
+    return adapter.parse_action(parameters)
+
+
+def published_schemas(registry: Any) -> dict[str, bytes]:
+    """File name → bytes of every schema this front end publishes: ``message.xsd`` and
+    the payload schemas of the loaded game types (the first game type by name keeps
+    a file name two of them declare)."""
+    out = {codec.MESSAGE_SCHEMA: codec.schema_bytes(codec.MESSAGE_SCHEMA)}
+    for factory in registry.game_types():
+        adapter = adapter_for(factory)
+        try:
+            found = payload_schema(adapter) if adapter is not None else None
+        except GameError:
+            continue
+        if found is not None:
+            out.setdefault(found.name, found.data)
+    return out

@@ -12,12 +12,12 @@ Outgoing documents are built with the ``build_*`` helpers and serialised by
 
 Game ids on this wire are ``xs:long`` (as in the seed), while the lobby's ids are 13
 characters ``[a-z0-9]``; :func:`wire_game_id` maps one to the other (a stable 63-bit
-digest), so every connection and every hub run agrees on it.
+digest), so every connection and every hub run agrees on it.  It and the element
+helpers live in :mod:`.payload`, the part of this front end game adapters may use.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -31,6 +31,8 @@ from lxml import etree
 from hub import chat
 from hub import fields as hub_fields
 
+from .payload import attr_text, clean, element, sub, wire_game_id
+
 #: Protocol version announced in the ``info`` greeting.
 PROTOCOL_VERSION = "1.0"
 #: Deepest element nesting accepted in an incoming document.
@@ -42,8 +44,6 @@ MAX_CHAT = chat.MAX_CHAT
 
 _XML_DECL = re.compile(r"^\ufeff?\s*<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']*)[\"']", re.S)
 _FORBIDDEN = re.compile(r"<!\s*(DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)", re.I)
-# Characters XML 1.0 cannot carry; replaced on output.
-_NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 class ProtocolError(Exception):
@@ -84,27 +84,32 @@ def _parser() -> etree.XMLParser:
     )
 
 
-@cache
-def _schema(name: str) -> etree.XMLSchema:
-    text = resources.files("hub").joinpath("schema", name).read_bytes()
-    return etree.XMLSchema(etree.fromstring(text, _parser()))
+#: the front end's own schema (games bring theirs: ``IXMLPayloadSchema``)
+MESSAGE_SCHEMA = "message.xsd"
+
+
+def compile_schema(data: bytes) -> etree.XMLSchema:
+    """An XSD document's bytes → the compiled schema (read with the hardened parser;
+    it may not include or import other files).
+
+    :raises ValueError, lxml.etree.Error: not a usable schema.
+    """
+    if _FORBIDDEN.search(data.decode("utf-8", "replace")):
+        raise ValueError("DOCTYPE and DTD declarations are refused")
+    return etree.XMLSchema(etree.fromstring(data, _parser()))
 
 
 def schema_bytes(name: str) -> bytes:
-    """The published text of ``message.xsd`` or ``texas.xsd``."""
-    if name not in ("message.xsd", "texas.xsd"):
+    """The published text of the front end's own schema, ``message.xsd``."""
+    if name != MESSAGE_SCHEMA:
         raise KeyError(name)
     return resources.files("hub").joinpath("schema", name).read_bytes()
 
 
+@cache
 def message_schema() -> etree.XMLSchema:
     """The compiled ``message.xsd``."""
-    return _schema("message.xsd")
-
-
-def texas_schema() -> etree.XMLSchema:
-    """The compiled ``texas.xsd`` (poker payloads)."""
-    return _schema("texas.xsd")
+    return compile_schema(schema_bytes(MESSAGE_SCHEMA))
 
 
 def _depth_ok(root: etree._Element, limit: int) -> bool:
@@ -546,18 +551,18 @@ def transcript_record(root: etree._Element, valid: bool = True) -> bytes:
             if group.tag in SECRET_GROUPS:
                 _blank_account_request(group)
         return etree.tostring(root)
-    for element in root.iter():
-        if not isinstance(element.tag, str):
+    for node in root.iter():
+        if not isinstance(node.tag, str):
             continue
-        if element.tag in SECRET_GROUPS and element.getparent() is not None:
-            _blank_account_request(element)
+        if node.tag in SECRET_GROUPS and node.getparent() is not None:
+            _blank_account_request(node)
             continue
-        for name in SECRET_FIELDS.intersection(element.attrib):
-            element.set(name, BLANK)
-        if element.tag in SECRET_FIELDS:
-            for child in list(element):
-                element.remove(child)
-            element.text = BLANK
+        for name in SECRET_FIELDS.intersection(node.attrib):
+            node.set(name, BLANK)
+        if node.tag in SECRET_FIELDS:
+            for child in list(node):
+                node.remove(child)
+            node.text = BLANK
     return etree.tostring(root)
 
 
@@ -629,45 +634,10 @@ def decode(data: bytes, max_size: int = MAX_DOCUMENT) -> Request:
 # -- building server documents ---------------------------------------------------------
 
 
-def clean(text: Any) -> str:
-    """``text`` as a string XML can carry (characters XML 1.0 forbids become U+FFFD)."""
-    return _NOT_XML.sub("\ufffd", str(text))
-
-
-def wire_game_id(game_id: str) -> int:
-    """The ``xs:long`` id this protocol uses for the lobby's game ``game_id`` (1..2^63-1)."""
-    digest = hashlib.sha256(b"gamehub-xml-game:" + game_id.encode()).digest()
-    return (int.from_bytes(digest[:8], "big") >> 1) or 1
-
-
 def money(amount: Decimal | int | str) -> str:
     """A balance or amount as a decimal string with two fraction digits."""
     value = amount if isinstance(amount, Decimal) else Decimal(str(amount))
     return str(value.quantize(Decimal("0.01")))
-
-
-def element(tag: str, text: Any = None, /, **attrs: Any) -> etree._Element:
-    """An element with cleaned attributes (``None`` values left out) and text."""
-    node = etree.Element(tag)
-    for key, value in attrs.items():
-        if value is not None:
-            node.set(key, _attr_text(value))
-    if text is not None:
-        node.text = clean(text)
-    return node
-
-
-def _attr_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return clean(value)
-
-
-def sub(parent: etree._Element, tag: str, text: Any = None, /, **attrs: Any) -> etree._Element:
-    """Append :func:`element` ``(tag, text, **attrs)`` to ``parent`` and return it."""
-    node = element(tag, text, **attrs)
-    parent.append(node)
-    return node
 
 
 def envelope(sessionid: int = 0) -> etree._Element:
@@ -734,7 +704,7 @@ def build_response(
         node.set("gameid", str(gameid))
     for key, value in attrs.items():
         if value is not None:
-            node.set(key, _attr_text(value))
+            node.set(key, attr_text(value))
     _outcome(node, success, errorcode, description, parameters)
     return root
 

@@ -27,12 +27,12 @@ from zope.interface import implementer
 
 import hub as hub_package
 from hub.chat import LOBBY, ChatLine
-from hub.interfaces import IChatListener, IGameObserver, ILobbyListener
+from hub.interfaces import IChatListener, IGameObserver, ILobbyListener, IXMLHandHistory
 from hub.limits import creation_limits
 from hub.model import OVER, PAUSED, RESUMED, RUNNING, GameError, GameEvent
 
 from . import codec
-from .adapters import adapter_for, seats_on_join
+from .adapters import adapter_for, parse_action, seats_on_join
 from .protocol import XMLProtocol
 
 ACCOUNT_TYPES = {0: "player", 1: "bot", 2: "admin"}
@@ -40,6 +40,8 @@ ACCOUNT_TYPES = {0: "player", 1: "bot", 2: "admin"}
 LOBBY_TRANSCRIPT = "xml"
 #: wire ids of games no longer in the lobby remembered for ``lobby/history``
 KNOWN_IDS = 10_000
+#: most games whose type ``lobby/history`` looks up in the store for their hands
+TYPE_LOOKUPS = 16
 
 
 class Refused(Exception):
@@ -81,10 +83,31 @@ class GameSession:
         account = self.conn.account
         return None if account is None else account.name
 
+    def held_seat(self) -> int | None:
+        """The seat this connection's account still holds (``None``: it watches).
+
+        A seat left elsewhere (on another connection of the account, or by the game)
+        or taken by someone else is given up here: the game is then followed as a
+        watcher, so nothing meant for the seat's next player comes here.
+        """
+        seat = self.seat
+        if seat is None:
+            return None
+        account = self.conn.account
+        if 0 <= seat < len(self.game.seats) and account is not None:
+            if self.game.seats[seat].player == account.name:
+                return seat
+        self.seat = None
+        if not self.closed:
+            self.game.observe(self, None)
+        return None
+
     def game_event(self, game: Any, event: GameEvent) -> None:
         """Render the event for this seat and send it as ``updatedgamestate``."""
         if self.closed:
             return
+        if self.held_seat() is None and event.seats is not None:
+            return  # meant for the seat this connection no longer holds
         if event.kind in (PAUSED, RESUMED):  # the hub's, for every game
             text = f"paused: {event.data.get('reason')}" if event.kind == PAUSED else "resumed"
             doc = codec.build_game_state(
@@ -115,11 +138,12 @@ class GameSession:
 
     def _send_snapshot(self) -> None:
         if not self.closed and not self.conn.closing:
-            self.frontend.send_game(self.conn, self.game, self.snapshot(), self.seat)
+            snapshot = self.snapshot()
+            self.frontend.send_game(self.conn, self.game, snapshot, self.seat)
 
     def snapshot(self) -> bytes:
         """The full state as this seat sees it."""
-        view = self.game.view(self.seat)
+        view = self.game.view(self.held_seat())
         payload = self.adapter.render_view(view)
         return codec.encode(
             codec.build_game_state(self.frontend.wire_id(self.game), [payload], self.session_id)
@@ -343,13 +367,25 @@ class XMLFrontend(protocol.ServerFactory):
             return refusal(request, value.code, value.reason)
 
         d.addErrback(refused)
-        d.addCallback(lambda root: self._reply(conn, root, game))
+        d.addCallback(lambda root: self._reply(conn, root, game, self._answer_seat(conn, request)))
         return d
 
-    def _reply(self, conn: XMLProtocol, root: etree._Element, game: Any) -> bytes:
+    def _reply(
+        self, conn: XMLProtocol, root: etree._Element, game: Any, seat: int | None = None
+    ) -> bytes:
         data = codec.encode(root)
-        self.record(conn, "out", codec.outgoing_record(data), game)
+        self.record(conn, "out", codec.outgoing_record(data), game, seat)
         return data
+
+    def _answer_seat(self, conn: XMLProtocol, request: codec.Request) -> int | None:
+        """The seat the answer to ``request`` is private to in the transcript: a game's
+        custom answer is made for the asker's seat (a poker hand history shows its hole
+        cards), so it is that seat's; other answers are public."""
+        if not isinstance(request, codec.Custom):
+            return None
+        session = self._owned(conn, request.sessionid)
+        observer = session.observer if session is not None else None
+        return None if observer is None else observer.seat
 
     # -- session checks -------------------------------------------------------------------
 
@@ -394,8 +430,9 @@ class XMLFrontend(protocol.ServerFactory):
         game = session.game
         try:
             game.unobserve(observer)
-            if leave and observer.seat is not None and game.id in self._lobby_ids():
-                game.leave_seat(observer.seat)
+            seat = observer.held_seat()  # not a seat someone else holds now
+            if leave and seat is not None and game.id in self._lobby_ids():
+                game.leave_seat(seat)
         except Exception:
             self.log.failure("xml: leaving game {game} failed", game=getattr(game, "id", "?"))
 
@@ -589,15 +626,17 @@ class XMLFrontend(protocol.ServerFactory):
                 except Refused:
                     raise Refused(404, f"no game with id {r.gameid}") from None
         entries: list[codec.HistoryEntry] = []
-        seen: set[str] = set()
+        seen: dict[str, str] = {}  # game id → type, of the finished games listed
         store = getattr(self.hub, "store", None)
         if store is not None and hasattr(store, "games"):
             for g in await store.games(game_id=game_id, player=r.accountname, limit=r.limit):
-                seen.add(str(g.get("game_id")))
+                seen[str(g.get("game_id"))] = str(g.get("type"))
                 entries.append(self._history_entry(g))
         if store is not None and hasattr(store, "hands"):
-            for h in await store.hands(game_id=game_id, player=r.accountname, limit=r.limit):
-                entries.append(self._hand_entry(h))
+            hands = await store.hands(game_id=game_id, player=r.accountname, limit=r.limit)
+            types = await self._game_types(store, {str(h.get("game_id")) for h in hands}, seen)
+            for h in hands:
+                entries.append(self._hand_entry(h, types.get(str(h.get("game_id")))))
         for game in self.lobby.games():
             if game.state != OVER or game.id in seen:
                 continue
@@ -634,18 +673,46 @@ class XMLFrontend(protocol.ServerFactory):
             summary=g.get("summary"),
         )
 
-    def _hand_entry(self, h: dict[str, Any]) -> codec.HistoryEntry:
-        """One stored poker hand (``id`` is the store's hand id, for ``verify-hand``)."""
+    async def _game_types(
+        self, store: Any, game_ids: set[str], known: dict[str, str]
+    ) -> dict[str, str]:
+        """The game type of each of ``game_ids``: from the lobby, the finished games
+        listed already (``known``), else the store (at most :data:`TYPE_LOOKUPS`)."""
+        types: dict[str, str] = {}
+        missing = []
+        for gid in sorted(game_ids):
+            try:
+                types[gid] = self.lobby.get(gid).type
+            except GameError:
+                if gid in known:
+                    types[gid] = known[gid]
+                else:
+                    missing.append(gid)
+        for gid in missing[:TYPE_LOOKUPS] if hasattr(store, "games") else ():
+            for g in await store.games(game_id=gid, limit=1):
+                types[gid] = str(g.get("type"))
+        return types
+
+    def _describe_hand(self, gametype: str | None, h: dict[str, Any]) -> str | None:
+        """The summary of a stored hand: its game's words
+        (:class:`hub.interfaces.IXMLHandHistory`), else its showdown text."""
+        adapter = None
+        if gametype is not None:
+            try:
+                adapter = adapter_for(self.hub.registry.game_factory(gametype))
+            except GameError:
+                adapter = None
+        if IXMLHandHistory.providedBy(adapter):
+            return adapter.describe_hand(h)
+        return h.get("showdown") or None
+
+    def _hand_entry(self, h: dict[str, Any], gametype: str | None) -> codec.HistoryEntry:
+        """One stored hand of a chip game (``id`` is the store's hand id)."""
         gid = str(h.get("game_id"))
         wid = codec.wire_game_id(gid)
         if wid not in self._wire:
             self._remember(wid, gid)
-        try:
-            gametype = self.lobby.get(gid).type
-        except GameError:
-            gametype = "poker"
-        board = " ".join(x for x in (h.get("flop"), h.get("turn"), h.get("river")) if x)
-        summary = "; ".join(x for x in (f"board {board}" if board else "", h.get("showdown")) if x)
+        summary = self._describe_hand(gametype, h)
         return codec.HistoryEntry(
             id=str(h.get("hand_id")),
             gameid=wid,
@@ -769,21 +836,22 @@ class XMLFrontend(protocol.ServerFactory):
         observer = session.observer
         assert observer is not None
         game = session.game
-        action = observer.adapter.parse_action(r.parameters)
+        action = parse_action(observer.adapter, r.parameters)
         if "take_seat" in action and set(action) <= {"take_seat", "buyin"}:
             return self._take_seat(conn, r, observer, action)
         if "add_bot" in action and set(action) <= {"add_bot", "seat", "buyin"}:
             return self._add_bot(r, observer, action)
+        seat = observer.held_seat()
         if action == {"leave_seat": True}:
-            if observer.seat is None:
+            if seat is None:
                 raise Refused(422, "you do not sit in this game")
-            self.hub.leave_seat(game, observer.seat)
+            self.hub.leave_seat(game, seat)
             observer.seat = None
             game.observe(observer, None)
         else:
-            if observer.seat is None:
+            if seat is None:
                 raise Refused(403, "you watch this game; take a seat to play")
-            game.act(observer.seat, action)
+            game.act(seat, action)
         return codec.build_response("game", "action", sessionid=r.sessionid, gameid=r.gameid)
 
     async def _take_seat(
@@ -850,7 +918,7 @@ class XMLFrontend(protocol.ServerFactory):
         custom = getattr(observer.adapter, "custom", None)
         if custom is None:
             raise Refused(400, f"{session.game.type} has no custom requests")
-        answer = custom(session.game, observer.seat, r.payload)
+        answer = custom(session.game, observer.held_seat(), r.payload)
         if answer is None:
             answer = codec.element("ok")
         return codec.build_response(

@@ -48,7 +48,7 @@ class Game:
         legal = self.game.legal_actions(turn.seat)
         action = choose(legal) if choose else legal[0]
         self.game.act(
-            turn.seat, {"index": action["index"], "amount": action.get("min", action.get("amount"))}
+            turn.seat, {"name": action["name"], "amount": action.get("min", action.get("amount"))}
         )
 
 
@@ -213,7 +213,7 @@ def test_blind_timeout_sits_out():
 def test_auto_post_action_outside_the_turn():
     g = Game(seats=3)
     g.game.seat_player(0, "ann")
-    g.game.act(0, {"index": 5, "amount": "1"})
+    g.game.act(0, {"name": "post", "amount": "1"})
     assert g.game.table.players[0].auto_post
 
 
@@ -226,21 +226,23 @@ def test_bad_and_illegal_actions():
     with pytest.raises(BadAction):
         g.game.act(seat, "fold")
     with pytest.raises(BadAction):
-        g.game.act(seat, {"index": 99})
+        g.game.act(seat, {"name": "nonsense"})
+    with pytest.raises(BadAction):  # the game's actions are named, wire numbers are not its
+        g.game.act(seat, {"index": 2})
     with pytest.raises(BadAction):
-        g.game.act(seat, {"index": 4, "amount": 40.0})
+        g.game.act(seat, {"name": "raise", "amount": 40.0})
     with pytest.raises(IllegalAction):
-        g.game.act(other, {"index": 2})
+        g.game.act(other, {"name": "call"})
     with pytest.raises(IllegalAction):
-        g.game.act(seat, {"index": 1})  # owes the big blind
+        g.game.act(seat, {"name": "check"})  # owes the big blind
     n = len(g.events)
     with pytest.raises(IllegalAction):
-        g.game.act(seat, {"index": 13, "seat": 1, "name": "x"})
+        g.game.act(seat, {"name": "addbot", "seat": 1})
     # chips never come through an action: seats are taken (and chips added) by the hub
     with pytest.raises(IllegalAction, match="through the hub"):
-        g.game.act(seat, {"index": 11, "seat": seat, "amount": "100"})
+        g.game.act(seat, {"name": "takeseat", "seat": seat, "amount": "100"})
     with pytest.raises(IllegalAction, match="through the hub"):
-        g.game.act(None, {"index": 11, "seat": 3, "amount": "100", "name": "mallory"})
+        g.game.act(None, {"name": "takeseat", "seat": 3, "amount": "100"})
     assert len(g.events) == n
 
 
@@ -318,7 +320,7 @@ def test_ledger_conservation_over_many_hands_with_timeouts():
         for s in range(4):
             p = g.game.table.players.get(s)
             if p is not None and p.sitting_out and p.stack > 0 and rng.random() < 0.5:
-                g.game.act(s, {"index": 7})
+                g.game.act(s, {"name": "sitin"})
             elif p is not None and p.stack == 0 and not p.leaving:
                 g.game.leave(s)  # busted: leaves (at the end of the hand) ...
             elif p is None:
@@ -332,7 +334,7 @@ def test_ledger_conservation_over_many_hands_with_timeouts():
             continue
         legal = g.game.legal_actions(turn.seat)
         a = rng.choice(legal)
-        g.game.act(turn.seat, {"index": a["index"], "amount": a.get("min", a.get("amount"))})
+        g.game.act(turn.seat, {"name": a["name"], "amount": a.get("min", a.get("amount"))})
     bought = sum(D(e.data["amount"]) for e in g.kinds("buyin"))
     cashed = sum(D(e.data["amount"]) for e in g.kinds("cashout"))
     assert g.game.table.chips_in_play() + cashed == bought
@@ -349,10 +351,10 @@ def test_five_card_draw_discard_turn():
         g.play_turn(lambda legal: next(a for a in legal if a["name"] in ("check", "call")))
     turn = g.last_turn()
     assert turn["decision"] == "discard"
-    assert turn["legal"] == [{"index": 10, "name": "discard", "count": 3}]
+    assert turn["legal"] == [{"name": "discard", "count": 3}]
     seat = turn["seat"]
     before = list(g.game.table.hand.hole[seat])
-    g.game.act(seat, {"index": 10, "discarded": [0, 1]})
+    g.game.act(seat, {"name": "discard", "discarded": [0, 1]})
     after = g.game.table.hand.hole[seat]
     assert after[2:] == before[2:] and after[:2] != before[:2]
     private = [e for e in g.kinds("hole") if e.data.get("replaced")]
@@ -366,7 +368,7 @@ def test_no_limit_raise_amount_from_string():
     seat = g.game.table.turn.seat
     raise_ = next(a for a in g.game.legal_actions(seat) if a["name"] == "raise")
     assert (raise_["min"], raise_["max"]) == ("20", "1000")
-    g.game.act(seat, {"index": 4, "amount": "55"})
+    g.game.act(seat, {"name": "raise", "amount": "55"})
     assert g.game.table.hand.current_bet == 55
 
 
@@ -475,7 +477,7 @@ def test_top_up_between_hands_only():
 
 
 GAMEINFO = (
-    "ante bigblind smallblind boardcards buttonseat currentplayerseat gameid limitstyle "
+    "ante bigblind smallblind boardcards buttonseat currentplayerseat gameid variant "
     "minplayers minraise players playerstoact pot raisesthisround stage winners "
     "bigblindseat smallblindseat myname myseat handid smallbet bigbet cap pots timeleft "
     "commitment"
@@ -495,7 +497,7 @@ def test_view_has_the_gameinfo_fields():
     assert not set(GAMEINFO) - set(v)
     for p in v["players"]:
         assert not set(PLAYERINFO) - set(p)
-    assert v["limitstyle"] == 2 and v["stage"] == 0 and v["currentplayerseat"] == seat
+    assert v["variant"] == "no-limit" and v["stage"] == 0 and v["currentplayerseat"] == seat
     assert v["minraise"] == "20" and v["timeleft"] == 30_000 and v["pot"] == "15"
     g.clock.advance(10)
     assert g.game.view(seat)["timeleft"] == 20_000
@@ -513,14 +515,14 @@ def test_every_event_and_view_is_json():
             if p.stack == 0 and not g.game.table.in_hand:
                 g.game.add_chips(s, "20")
             if p.sitting_out and p.stack > 0:
-                g.game.act(s, {"index": 7})
+                g.game.act(s, {"name": "sitin"})
         turn = g.game.table.turn
         if turn is None:
             g.clock.advance(4)
             continue
         legal = g.game.legal_actions(turn.seat)
         a = rng.choice(legal)
-        g.game.act(turn.seat, {"index": a["index"], "amount": a.get("max", a.get("amount"))})
+        g.game.act(turn.seat, {"name": a["name"], "amount": a.get("max", a.get("amount"))})
         json.dumps(g.game.view(turn.seat))
     g.game.stop()
     for e in g.events:

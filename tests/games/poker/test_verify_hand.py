@@ -6,9 +6,9 @@ import random
 from decimal import Decimal
 
 from bots.poker import policies
+from bots.poker.match import PolicyPlayer
 from games.poker import rules, shuffle
 from games.poker.verify import verify_hand
-from hub.match import PolicyPlayer
 
 
 def played_hand(seed: bytes, players: int = 3):

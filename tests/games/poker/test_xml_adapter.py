@@ -13,12 +13,14 @@ from bots.poker.plugin import CallerFactory, RaiserFactory, RandomFactory
 from games.poker.server import FiveCardDrawFactory, TexasHoldemFactory
 from games.poker.xml_adapter import PokerXMLAdapter
 from hub.frontends.xml import codec
-from hub.frontends.xml.adapters import adapter_for, seats_on_join
+from hub.frontends.xml.adapters import adapter_for, parse_action, payload_schema, seats_on_join
 from hub.lobby import Lobby
 from hub.model import BadAction
 from tests.support import DictRegistry
 
-SCHEMA = codec.texas_schema()
+PAYLOAD = payload_schema(PokerXMLAdapter())
+assert PAYLOAD is not None
+SCHEMA = PAYLOAD.schema
 
 
 def params(xml: str) -> etree._Element:
@@ -26,8 +28,9 @@ def params(xml: str) -> etree._Element:
 
 
 def action(body: str) -> dict:
-    return PokerXMLAdapter().parse_action(
-        params(f"<texasmessage><action>{body}</action></texasmessage>")
+    """The action the XML front end makes of a payload (schema first, then the adapter)."""
+    return parse_action(
+        PokerXMLAdapter(), params(f"<texasmessage><action>{body}</action></texasmessage>")
     )
 
 
@@ -41,8 +44,8 @@ def test_the_factories_give_the_adapter():
 
 
 def test_actions_become_engine_actions():
-    assert action("<index>0</index>") == {"index": 0}
-    assert action("<index>4</index><amount>40.50</amount>") == {"index": 4, "amount": "40.50"}
+    assert action("<index>0</index>") == {"name": "fold"}
+    assert action("<index>4</index><amount>40.50</amount>") == {"name": "raise", "amount": "40.50"}
     assert action("<index>12</index>") == {"leave_seat": True}
     # take seat and add bot are the hub's (its table money buys in first)
     assert action("<index>11</index><amount>200</amount><seat>3</seat>") == {
@@ -63,10 +66,10 @@ def test_actions_become_engine_actions():
     with pytest.raises(BadAction):
         action("<index>13</index><seat>2</seat>")
     assert action("<index>10</index><discarded>0</discarded><discarded>3</discarded>") == {
-        "index": 10,
+        "name": "discard",
         "discarded": [0, 3],
     }
-    assert action("<index>10</index>") == {"index": 10, "discarded": []}
+    assert action("<index>10</index>") == {"name": "discard", "discarded": []}
 
 
 @pytest.mark.parametrize(
@@ -86,7 +89,7 @@ def test_actions_become_engine_actions():
 )
 def test_bad_actions_are_refused(xml):
     with pytest.raises(BadAction) as e:
-        PokerXMLAdapter().parse_action(params(xml))
+        parse_action(PokerXMLAdapter(), params(xml))
     assert e.value.code == 400
 
 
@@ -205,3 +208,88 @@ def test_gameinfo_fields():
     assert gi.findtext("smallbet") == "10" and gi.findtext("bigbet") == "20"
     assert gi.findtext("limitstyle") == "0" and gi.findtext("cap") == "4"
     assert len(gi.findall("players")) == 2
+
+
+def test_texas_schema_accepts_seed_shaped_payload() -> None:
+    doc = (
+        b'<texasmessage><event type="10" seat="2" amount="1.50"><action><index>2</index>'
+        b"<amount>1.50</amount></action><action><index>4</index><amount>3</amount>"
+        b"<amount>100.25</amount></action><timeleft>30000</timeleft></event></texasmessage>"
+    )
+    codec.parse_document(doc, schema=SCHEMA)
+    with pytest.raises(codec.ProtocolError):
+        codec.parse_document(doc.replace(b"1.50", b"1.505"), schema=SCHEMA)
+
+
+#: the spec's texasmessage action indices (xml-protocol.md), in the game's names
+SPEC_ACTIONS = {
+    "fold": 0, "check": 1, "call": 2, "bet": 3, "raise": 4, "post": 5, "sitout": 6,
+    "sitin": 7, "show": 8, "muck": 9, "discard": 10, "takeseat": 11, "leaveseat": 12,
+    "addbot": 13,
+}  # fmt: skip
+
+
+def test_the_wire_numbers_are_the_spec_s_for_every_game_action():
+    from games.poker import server
+    from games.poker.xml_adapter import ACTION_INDEX, WIRE_ACTIONS, wire_index
+
+    assert ACTION_INDEX == SPEC_ACTIONS
+    assert set(server.ACTIONS) == set(WIRE_ACTIONS)
+    assert all(wire_index(name) == number for name, number in SPEC_ACTIONS.items())
+    assert wire_index("refuse") == SPEC_ACTIONS["sitout"]  # a refused blind: sitting out
+    # the adapter alone (without the front end's schema check) still refuses garbage
+    with pytest.raises(BadAction):
+        PokerXMLAdapter().parse_action(
+            params("<texasmessage><action><index>x</index></action></texasmessage>")
+        )
+
+
+def test_stored_hands_are_described_for_the_history():
+    adapter = PokerXMLAdapter()
+    hand = {"flop": "Ah Kd 2c", "turn": "7s", "river": None, "showdown": "ann wins 40"}
+    assert adapter.describe_hand(hand) == "board Ah Kd 2c 7s; ann wins 40"
+    assert adapter.describe_hand({"showdown": "bob wins"}) == "bob wins"
+    assert adapter.describe_hand({}) is None
+
+
+def test_history_lists_stored_hands_in_the_game_s_words(tmp_path):
+    """``lobby/history`` of an account: a hand of a poker table gone from the lobby (its
+    type from the store's finished games) is described by the poker adapter; a hand of
+    an unknown game keeps only its showdown text."""
+    from twisted.internet import defer
+
+    from hub.frontends.xml import make_factory
+    from tests.xml_support import Conn, FakeHub, MemoryStore, login
+
+    class Store(MemoryStore):
+        def hands(self, game_id=None, player=None, limit=50, **_):
+            player = {"name": "ann", "seat": 0, "money_in": "10", "winnings": "30"}
+            return defer.succeed(
+                [
+                    {"hand_id": 7, "game_id": "gonetable1234", "hand_key": "gonetable1234-3",
+                     "time": 0.0, "flop": "Ah Kd 2c", "turn": None, "river": None,
+                     "showdown": "ann wins 30", "players": [player]},
+                    {"hand_id": 8, "game_id": "unknowngame12", "hand_key": "u-1", "time": 0.0,
+                     "flop": "2c 3c 4c", "showdown": "bob wins 5", "players": [player]},
+                ]
+            )  # fmt: skip
+
+    store = Store()
+    store.finished.append({"game_id": "gonetable1234", "type": "texas-holdem", "players": []})
+    hub = FakeHub(tmp_path, store=store)
+    hub.registry = DictRegistry([TexasHoldemFactory()])  # what the front end asks
+    frontend = make_factory(hub)
+    frontend.doStart()
+    try:
+        conn = Conn(frontend)
+        conn.read()
+        login(conn, "ann")
+        r, _ = conn.one('<lobby><history accountname="ann"/></lobby>', conn.sid)
+        hands = {e.get("id"): e for e in r.findall(".//history/entry") if e.get("id") in ("7", "8")}
+        assert hands["7"].get("gametype") == "texas-holdem"
+        assert hands["7"].findtext("summary") == "board Ah Kd 2c; ann wins 30"
+        assert hands["7"].find("player").get("result") == "20"
+        assert hands["8"].get("gametype") is None
+        assert hands["8"].findtext("summary") == "bob wins 5"
+    finally:
+        frontend.doStop()

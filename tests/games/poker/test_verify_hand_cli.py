@@ -3,31 +3,14 @@
 from __future__ import annotations
 
 import io
-import random
-from decimal import Decimal
 
 import pytest_twisted
 
-from bots.poker import policies
 from games.poker import history, rules, shuffle
-from hub import verify_hand as command
-from hub.match import PolicyPlayer
+from games.poker import verify_hand_cli as command
+from tests.store.test_cli_and_crash import gamehub
 
-from .test_cli_and_crash import gamehub
-
-
-def played(seed: bytes, players: int = 4) -> rules.HandRecord:
-    t = rules.Table(rules.TableConfig(seats=players, small_bet=Decimal(10)), rng=random.Random(2))
-    for s in range(players):
-        t.seat_player(s, f"p{s}", Decimal(1000))
-    t.start_hand(shuffle.deck_from_seed(seed), hand_id="g1-1", button=1)
-    bots = [PolicyPlayer(f"p{s}", policies.caller, s) for s in range(players)]
-    while t.turn is not None:
-        seat = t.turn.seat
-        t.act(seat, *bots[seat].decide(t, seat))
-    rec = t.last_hand
-    assert rec is not None
-    return rec
+from .test_verify_hand import played_hand
 
 
 async def record(store, rec: rules.HandRecord, seed: bytes, key: str, whole: bool) -> int:
@@ -50,7 +33,7 @@ async def record(store, rec: rules.HandRecord, seed: bytes, key: str, whole: boo
 @pytest_twisted.ensureDeferred
 async def test_stored_hands_verify(store):
     seed = shuffle.new_seed()
-    rec = played(seed)
+    rec = played_hand(seed, players=4)
     whole = await record(store, rec, seed, "g1-1", whole=True)
     slim = await record(store, rec, seed, "g1-2", whole=False)
     for hand in (str(whole), "g1-1", str(slim), "g1-2"):

@@ -1,10 +1,11 @@
 """``gamehub hand-history HANDID``: print a stored poker hand as readable text.
 
 ``HANDID`` is the store's hand id (an integer, as ``lobby/history`` lists it) or the
-engine's hand key.  The text is :func:`games.poker.history.format_hand` of the hand
+engine's hand key.  The text is :func:`.history.format_hand` of the hand
 record the hub stored with the hand; ``--reveal`` shows every hole card (the operator's
 view), otherwise only the cards shown at the table.  Exit status 0 when found, 1 when
-not, 2 on bad usage.
+not, 2 on bad usage.  The command comes with the poker plugin
+(``[commands.hand-history]`` in ``meta/texas-holdem.meta``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from games.poker.history import format_hand, from_dict
-from hub.store.cli import _db_option, _run
+from hub.cli.store import db_option, with_store
+
+from .history import format_hand, from_dict
+from .verify_hand_cli import find_hand
 
 
 def parser() -> argparse.ArgumentParser:
@@ -25,23 +28,17 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("hand", metavar="HANDID", help="store hand id, or the engine's hand key")
     p.add_argument("--reveal", action="store_true", help="show every player's hole cards")
-    _db_option(p)
+    db_option(p)
     return p
 
 
 async def history_work(store: Any, hand: str, reveal: bool = False, out: Any = None) -> int:
     """Print hand ``hand`` of ``store``; 0 if found and readable."""
     out = out if out is not None else sys.stdout
-    found = []
-    if hand.isdigit():
-        found = await store.hands(hand_id=int(hand), limit=1)
-    if not found:
-        found = await store.hands(hand_key=hand, limit=2)
-    if len(found) != 1:
-        what = "no hand" if not found else "more than one hand with the key"
-        print(f"gamehub: {what} {hand!r} in the store", file=sys.stderr)
+    record = await find_hand(store, hand)
+    if record is None:
         return 1
-    actions = found[0].get("actions")
+    actions = record.get("actions")
     if not isinstance(actions, dict) or "hole" not in actions:
         print(f"gamehub: hand {hand!r} has no engine record to print", file=sys.stderr)
         return 1
@@ -56,4 +53,4 @@ def main(argv: Sequence[str]) -> int:
     async def work(store: Any) -> int:
         return await history_work(store, args.hand, args.reveal)
 
-    return _run(args.db, work)
+    return with_store(args.db, work)

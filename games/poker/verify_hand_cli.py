@@ -2,10 +2,11 @@
 
 ``HANDID`` is the store's hand id (an integer) or the engine's hand key (e.g.
 ``k3x9…-17``).  The command reads the hand from the store and runs
-:func:`games.poker.verify.verify_hand`: the revealed seed must match the commitment
+:func:`.verify.verify_hand`: the revealed seed must match the commitment
 published before the deal, and every card in the record must be where the seed's deck
 puts it.  Exit status 0 when the hand verifies, 1 when it does not or is not found,
-2 on bad usage.
+2 on bad usage.  The command comes with the poker plugin (``[commands.verify-hand]`` in
+``meta/texas-holdem.meta``).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from games.poker.verify import verify_hand
-from hub.store.cli import _db_option, _run
+from hub.cli.store import db_option, with_store
+
+from .verify import verify_hand
 
 
 def parser() -> argparse.ArgumentParser:
@@ -27,13 +29,13 @@ def parser() -> argparse.ArgumentParser:
         "commitment, and every card against the deck the seed determines.",
     )
     p.add_argument("hand", metavar="HANDID", help="store hand id, or the engine's hand key")
-    _db_option(p)
+    db_option(p)
     return p
 
 
-async def verify_work(store: Any, hand: str, out=None) -> int:
-    """Look ``hand`` up in ``store`` and verify it; print the verdict; 0 if it holds."""
-    out = out if out is not None else sys.stdout
+async def find_hand(store: Any, hand: str) -> dict[str, Any] | None:
+    """The stored hand with id or key ``hand``; ``None`` (and a line on stderr) when
+    there is none, or more than one with that key."""
     found = []
     if hand.isdigit():
         found = await store.hands(hand_id=int(hand), limit=1)
@@ -41,11 +43,19 @@ async def verify_work(store: Any, hand: str, out=None) -> int:
         found = await store.hands(hand_key=hand, limit=2)
     if not found:
         print(f"gamehub: no hand {hand!r} in the store", file=sys.stderr)
-        return 1
+        return None
     if len(found) > 1:
         print(f"gamehub: hand key {hand!r} is ambiguous; use the store's hand id", file=sys.stderr)
+        return None
+    return found[0]
+
+
+async def verify_work(store: Any, hand: str, out=None) -> int:
+    """Look ``hand`` up in ``store`` and verify it; print the verdict; 0 if it holds."""
+    out = out if out is not None else sys.stdout
+    record = await find_hand(store, hand)
+    if record is None:
         return 1
-    record = found[0]
     ok, reason = verify_hand(record)
     label = f"hand {record['hand_id']} (game {record.get('game_id')}, key {record.get('hand_key')})"
     print(f"{label}: {'OK' if ok else 'FAILED'}: {reason}", file=out)
@@ -59,4 +69,4 @@ def main(argv: Sequence[str]) -> int:
     async def work(store: Any) -> int:
         return await verify_work(store, args.hand)
 
-    return _run(args.db, work)
+    return with_store(args.db, work)

@@ -3,6 +3,10 @@
 Each command opens the store without crash recovery (a hub may be running on the same
 database), does its work through the Deferred API under ``task.react``, and exits 0 on
 success, 1 when the store refuses (the reason goes to stderr), 2 on bad usage.
+
+:func:`db_option` and :func:`with_store` are public: a plugin's own command that reads
+the store (``[commands]`` in its ``.meta``, see docs/plugins.md) uses them too, so
+every command takes ``--db`` and reports a refused store the same way.
 """
 
 from __future__ import annotations
@@ -17,13 +21,13 @@ from typing import Any
 from twisted.internet import defer, task
 
 from hub.model import GameError
+from hub.store import DEFAULT_DSN
+from hub.store.errors import StoreError
+from hub.store.store import Store, open_store
 
-from . import DEFAULT_DSN
-from .errors import StoreError
-from .store import Store, open_store
 
-
-def _db_option(parser: argparse.ArgumentParser) -> None:
+def db_option(parser: argparse.ArgumentParser) -> None:
+    """Add the ``--db DSN`` option (default: ``$GAMEHUB_DB`` or the hub's default)."""
     parser.add_argument(
         "--db",
         default=os.environ.get("GAMEHUB_DB", DEFAULT_DSN),
@@ -32,7 +36,7 @@ def _db_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _run(dsn: str, work: Callable[[Store], Awaitable[int]]) -> int:
+def with_store(dsn: str, work: Callable[[Store], Awaitable[int]]) -> int:
     """Open the store on ``dsn``, run ``work(store)`` in a reactor, return its status."""
 
     async def main(reactor: Any) -> None:
@@ -107,7 +111,7 @@ def account_parser() -> argparse.ArgumentParser:
     grant.add_argument("--key", help="idempotency key: the same key is applied once")
 
     for p in (create, password, delete, listing, set_type, grant):
-        _db_option(p)
+        db_option(p)
     return parser
 
 
@@ -144,7 +148,7 @@ def account_main(argv: Sequence[str]) -> int:
     """``gamehub account create|delete|list|set-type|grant|password``."""
     args = account_parser().parse_args(list(argv))
     secret = _password(args) if args.action in ("create", "password") else ""
-    return _run(args.db, lambda store: account_work(store, args, secret))
+    return with_store(args.db, lambda store: account_work(store, args, secret))
 
 
 def ledger_main(argv: Sequence[str]) -> int:
@@ -160,7 +164,7 @@ def ledger_main(argv: Sequence[str]) -> int:
     problems.add_argument("--limit", type=int, default=100)
     hubs = sub.add_parser("hubs", help="hub leases: which hubs live and own chip tables")
     for p in (check, problems, hubs):
-        _db_option(p)
+        db_option(p)
     args = parser.parse_args(list(argv))
 
     async def work(store: Store) -> int:
@@ -181,4 +185,4 @@ def ledger_main(argv: Sequence[str]) -> int:
         print(report)
         return 0 if report.ok else 1
 
-    return _run(args.db, work)
+    return with_store(args.db, work)

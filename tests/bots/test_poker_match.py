@@ -7,10 +7,10 @@ from decimal import Decimal
 
 import pytest
 
-from bots.poker import policies
+from bots.poker import match, policies
 from games.poker import rules
 from games.poker.shuffle import deck_from_seed
-from hub import cli, match
+from hub import cli
 
 
 def test_duplicate_deals_cancel_between_identical_bots():

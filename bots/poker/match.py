@@ -9,6 +9,8 @@ running result as SVG (or PNG when matplotlib is installed).
 
 The table is the pure engine (:class:`games.poker.rules.Table`), heads-up, fixed limit,
 stacks reset every hand; the bots are the policies of :mod:`bots.poker.policies`.
+The command comes with the ``holdem`` bot plugin (``[commands.match]`` in
+``meta/holdem.meta``).
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from bots.poker.observe import OpponentModel, action_for, observation_from_table
-from bots.poker.policies import POLICIES, Policy
 from games.poker import rules
 from games.poker.shuffle import deck_from_seed
+
+from .observe import OpponentModel, action_for, observation_from_table
+from .policies import POLICIES, Policy
 
 #: most decisions in one hand before the match gives up on the engine (it never sticks)
 MAX_DECISIONS = 500
@@ -47,9 +50,10 @@ class PolicyPlayer:
         self.model = OpponentModel()
 
     def decide(self, table: rules.Table, seat: int) -> tuple[int, Decimal | None]:
-        """The action ``(index, amount)`` for ``seat`` at its turn."""
+        """The engine's action ``(index, amount)`` for ``seat`` at its turn."""
         obs = observation_from_table(table, seat, self.model)
-        return action_for(self.policy(obs, self.rng), table.legal_actions(seat))
+        name, amount = action_for(self.policy(obs, self.rng), table.legal_actions(seat))
+        return rules.ACTION_NAMES.index(name), amount
 
     def hand_over(self, table: rules.Table) -> None:
         """Read the end of the hand (the opponent's last actions) into the model."""

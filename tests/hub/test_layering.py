@@ -1,0 +1,193 @@
+"""The hub core knows no game, and its parts lean on each other one way.
+
+Read from the source (imports through ``ast``, words through ``tokenize``), so a test
+cannot be fooled by what happens to be imported already:
+
+- no front end imports another (``hub.frontends.<a>`` → ``hub.frontends.<b>``);
+- nothing under ``hub/`` imports ``games`` or ``bots`` (built-in plugins are found by
+  their ``.meta`` files and imported by name);
+- the words ``poker``, ``texas`` and ``holdem`` appear in ``hub/`` only in docstrings
+  and comments that name an example, never in code or in its strings;
+- the modules of ``hub/`` import each other without a cycle at import time.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from pathlib import Path
+
+HUB = Path(__file__).resolve().parents[2] / "hub"
+GAME_WORDS = re.compile(r"poker|texas|holdem", re.I)
+
+
+def modules() -> dict[str, Path]:
+    """Every module of ``hub/``: dotted name → file."""
+    out = {}
+    for path in sorted(HUB.rglob("*.py")):
+        parts = list(path.relative_to(HUB.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = modules()
+
+
+def _is_package(name: str) -> bool:
+    return MODULES[name].name == "__init__.py"
+
+
+def _type_checking(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+
+
+def imports(name: str, top_level_only: bool = False) -> set[str]:
+    """The modules ``name`` imports: ``from x import y`` counts ``x.y`` when that is a
+    module of ``hub/`` (a submodule import needs no more of ``x`` than a started
+    package), else ``x``.  ``top_level_only``: only what runs at import time (not in
+    functions or under ``if TYPE_CHECKING``)."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    package = name if _is_package(name) else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if top_level_only and (
+            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            or _type_checking(node)
+        ):
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                found.add(submodule if submodule in MODULES else base)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def frontend_of(module: str) -> str | None:
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[:2] == ["hub", "frontends"]:
+        return parts[2]
+    return None
+
+
+def test_no_front_end_imports_another():
+    crossings = []
+    for name in MODULES:
+        mine = frontend_of(name)
+        if mine is None:
+            continue
+        for target in imports(name):
+            theirs = frontend_of(target)
+            if theirs is not None and theirs != mine:
+                crossings.append(f"{name} imports {target}")
+    assert crossings == []
+
+
+def test_the_hub_imports_no_game_and_no_bot():
+    found = [
+        f"{name} imports {target}"
+        for name in MODULES
+        for target in imports(name)
+        if target.split(".")[0] in ("games", "bots")
+    ]
+    assert found == []
+
+
+def _docstring_lines(tree: ast.AST) -> set[int]:
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                first = body[0]
+                if isinstance(first.value.value, str):
+                    lines.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return lines
+
+
+def game_words(source: str) -> list[str]:
+    """Game words in the code and non-docstring strings of ``source`` (comments and
+    docstrings may name examples)."""
+    docstrings = _docstring_lines(ast.parse(source))
+    hits = []
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            continue
+        if token.type == tokenize.STRING and token.start[0] in docstrings:
+            continue
+        if GAME_WORDS.search(token.string):
+            hits.append(f"line {token.start[0]}: {token.string[:60]}")
+    return hits
+
+
+def test_the_hub_code_names_no_game():
+    found = {name: game_words(path.read_text(encoding="utf-8")) for name, path in MODULES.items()}
+    assert {name: hits for name, hits in found.items() if hits} == {}
+
+
+def test_the_word_scan_can_fail():
+    code = '"""Chips, as in poker."""\n# a texas example\nx = "holdem"\npoker_table = 1\n'
+    assert game_words(code) == ['line 3: "holdem"', "line 4: poker_table"]
+
+
+def test_no_import_cycle_in_the_hub():
+    graph = {
+        name: {target for target in imports(name, top_level_only=True) if target in MODULES}
+        for name in MODULES
+    }
+    state: dict[str, int] = {}
+    cycles: list[list[str]] = []
+
+    def walk(name: str, path: list[str]) -> None:
+        state[name] = 1
+        for target in sorted(graph[name]):
+            if state.get(target) == 1:
+                cycles.append(path[path.index(target) :] + [target])  # on the stack
+            elif target not in state:
+                walk(target, path + [target])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            walk(name, [name])
+    assert cycles == []
+
+
+def test_the_import_reader_sees_relative_lazy_and_guarded_imports():
+    assert "hub.frontends.xml.codec" in imports("hub.frontends.xml.adapters")  # from . import
+    assert "hub.frontends.xml.server" in imports("hub.frontends.xml")  # inside a function
+    assert "hub.frontends.xml.server" not in imports("hub.frontends.xml", top_level_only=True)
+    assert "hub.interfaces" in imports("hub.frontends.xml", top_level_only=True)
+
+
+def test_every_front_end_module_declares_its_seams():
+    import importlib
+
+    from zope.interface.verify import verifyObject
+
+    from hub.frontends import FRONTENDS
+    from hub.interfaces import IFrontend, IHTTPResources
+
+    publishing = []
+    for name, (_, module_name) in FRONTENDS.items():
+        module = importlib.import_module(module_name)
+        assert verifyObject(IFrontend, module), name
+        if IHTTPResources.providedBy(module):
+            assert verifyObject(IHTTPResources, module)
+            publishing.append(name)
+    assert publishing == ["xml"]
