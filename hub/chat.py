@@ -21,14 +21,14 @@ from typing import Any
 from twisted.logger import Logger
 from zope.interface import implementer
 
+from hub import fields
 from hub.interfaces import ILobbyListener
 from hub.model import GameError
 
 #: the lobby's room
 LOBBY = ""
 #: longest chat text, in characters (the XML protocol's limit too)
-MAX_CHAT = 2000
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+MAX_CHAT = fields.MAX_CHAT
 _SPACES = re.compile(r"[\t\n\r]+")
 
 
@@ -63,25 +63,20 @@ class ChatLine:
 
 
 def clean(text: Any) -> str:
-    """The text of a chat line, checked: a string of 1 to :data:`MAX_CHAT` characters
-    (tabs and line breaks become spaces) with no other control characters.
+    """The text of a chat line, checked: tabs and line breaks become spaces, then it
+    keeps the rules of :data:`hub.fields.CHAT_TEXT` (1 to :data:`MAX_CHAT` characters,
+    no control characters).
 
     :raises hub.model.GameError: 400, or 413 when too long.
     """
     if not isinstance(text, str):
         raise GameError("a chat line is a text", 400)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise GameError("a chat line must be valid Unicode text", 400) from None
+    if not fields.is_scalar_text(text):
+        raise GameError("a chat line must be valid Unicode text", 400)
     text = _SPACES.sub(" ", text).strip()
     if not text:
         raise GameError("an empty chat message", 400)
-    if len(text) > MAX_CHAT:
-        raise GameError(f"a chat line is at most {MAX_CHAT} characters", 413)
-    if _CONTROL.search(text):
-        raise GameError("a chat line may not hold control characters", 400)
-    return text
+    return fields.CHAT_TEXT.check(text)
 
 
 @implementer(ILobbyListener)

@@ -21,6 +21,7 @@ from twisted.logger import Logger
 from zope.interface import implementer
 from zope.interface.verify import verifyObject
 
+from hub import fields
 from hub.interfaces import IBot, IChipGame, IChipGameFactory, IGame, IGameObserver, ILobbyListener
 from hub.model import (
     GAME_OVER,
@@ -44,7 +45,6 @@ from hub.model import (
 #: Seat kinds: ``open`` (any client may take it), ``human`` (reserved for a web
 #: player), ``bot`` (played by an in-hub bot), ``client`` (taken by a network client).
 SEAT_KINDS = ("open", "human", "bot", "client")
-_NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,64}$")
 _ID_ALPHABET = string.ascii_lowercase + string.digits
 
 BotRunner = Callable[..., defer.Deferred]
@@ -544,8 +544,7 @@ class GameInstance:
         """
         if kind not in ("client", "human"):
             raise BadAction(f"players take seats as 'client' or 'human', not {kind!r}")
-        if not isinstance(player, str) or not _NAME.match(player):
-            raise BadAction("a player name is 1 to 64 printable characters")
+        fields.SEATED_NAME.check(player)
         if self.seat_of(player) is not None:
             raise Conflict(f"{player} already sits in game {self.id}")
         self._check_paid(buyin)
@@ -902,12 +901,8 @@ class Lobby:
         self._counter += 1
         if name is None:
             name = f"{type_name} {self._counter}"
-        if not isinstance(name, str) or not _NAME.match(name):
-            raise BadAction("a game name is 1 to 64 printable characters")
-        if options is None:
-            options = {}
-        if not isinstance(options, Mapping):
-            raise BadAction("'options' must be an object")
+        fields.GAME_NAME.check(name)
+        options = fields.check_options(options)
         config = GameConfig(
             name=name, variant=variant, seats=len(seat_records), options=dict(options)
         )

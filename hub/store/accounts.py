@@ -12,10 +12,11 @@ import base64
 import hashlib
 import hmac
 import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from hub import fields
 
 from .errors import BadName, BadPassword
 
@@ -23,16 +24,16 @@ from .errors import BadName, BadPassword
 TYPES = {"player": 0, "bot": 1, "admin": 2}
 TYPE_NAMES = {code: name for name, code in TYPES.items()}
 
-NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
-NAME_MAX = 32
+NAME_RE = fields.ACCOUNT_NAME.pattern
+NAME_MAX = fields.ACCOUNT_NAME.maximum
 #: how the web front end names its guests; no account name begins so
 GUEST_PREFIX = "guest-"
-PASSWORD_MIN = 4
-PASSWORD_MAX = 1024
+PASSWORD_MIN = fields.PASSWORD.minimum
+PASSWORD_MAX = fields.PASSWORD.maximum
 
 
 def check_name(name: object) -> str:
-    """Return ``name`` if it is a valid account name.
+    """Return ``name`` if it is a valid account name (:data:`hub.fields.ACCOUNT_NAME`).
 
     Rules: 1–32 characters, ASCII letters, digits, ``_``, ``.`` and ``-``, starting with
     a letter or digit (names travel in line protocols, so no spaces); not beginning
@@ -41,15 +42,11 @@ def check_name(name: object) -> str:
 
     :raises hub.store.errors.BadName: with a reason a person can read.
     """
-    if not isinstance(name, str) or not name:
-        raise BadName("an account name is required")
-    if len(name) > NAME_MAX:
-        raise BadName(f"an account name has at most {NAME_MAX} characters")
-    if not NAME_RE.fullmatch(name):
-        raise BadName(
-            "an account name uses only letters A-Z, digits, '_', '.' and '-',"
-            " and starts with a letter or digit"
-        )
+    try:
+        fields.ACCOUNT_NAME.check(name)
+    except fields.FieldError as e:
+        raise BadName(e.reason) from None
+    assert isinstance(name, str)
     if name_key(name).startswith(GUEST_PREFIX):
         raise BadName(f"names beginning with {GUEST_PREFIX!r} are the web's guests'")
     return name
@@ -61,17 +58,15 @@ def name_key(name: str) -> str:
 
 
 def check_password(password: object) -> str:
-    """Return ``password`` if it may be set as a new password.
+    """Return ``password`` if it may be set as a new password
+    (:data:`hub.fields.PASSWORD`).
 
     :raises hub.store.errors.BadPassword: too short, too long or not text.
     """
-    if not isinstance(password, str):
-        raise BadPassword("a password is required")
-    if len(password) < PASSWORD_MIN:
-        raise BadPassword(f"a password has at least {PASSWORD_MIN} characters")
-    if len(password) > PASSWORD_MAX:
-        raise BadPassword(f"a password has at most {PASSWORD_MAX} characters")
-    return password
+    try:
+        return fields.PASSWORD.check(password)
+    except fields.FieldError as e:
+        raise BadPassword(e.reason) from None
 
 
 def account_type(value: object) -> str:

@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hub import fields
+
 #: A message longer than this (without its ``\n``) is invalid.
 MAX_LENGTH = 250
 #: How much of a discarded message the transcript keeps.
 KEEP = 64
 
-_LOGIN = re.compile(r"^[!-~]{1,64}$")
 _VERB = re.compile(r"^[A-Z]+$")
 
 
@@ -108,7 +109,7 @@ def parse(line: bytes) -> Login | Command | Invalid:
     words = text.split(" ")
     verb, args = words[0], words[1:]
     if verb == "LOGIN":
-        if len(args) != 1 or not _LOGIN.match(args[0]):
+        if len(args) != 1 or not fields.PLAYER_NAME.ok(args[0]):
             return Invalid("LOGIN takes one non-empty login without spaces")
         return Login(args[0])
     if not _VERB.match(verb) or any(a == "" for a in args):

@@ -14,6 +14,7 @@ from typing import Any
 
 from twisted.internet import defer
 
+from hub import fields
 from hub.model import GameError
 
 from .api import read_json
@@ -26,16 +27,20 @@ def _store(hub: Any) -> Any:
     return hub.store
 
 
-def _credentials(request: Any, *names: str) -> list[str]:
+def _credentials(request: Any, **rules: fields.Field) -> list[str]:
+    """The body's fields ``name=rule``, each checked by its rule of :mod:`hub.fields`."""
     body = read_json(request)
     if not isinstance(body, dict):
         raise GameError("the body must be a JSON object", 400)
     values = []
-    for name in names:
+    for name, rule in rules.items():
         value = body.get(name)
         if not isinstance(value, str) or not value:
             raise GameError(f"'{name}' is required", 400)
-        values.append(value)
+        try:
+            values.append(rule.check(value))
+        except fields.FieldError as e:
+            raise fields.FieldError(f"'{name}': {e.reason}") from None
     return values
 
 
@@ -65,7 +70,9 @@ class SessionResource(WebResource):
     def json_POST(self, request: Any) -> Any:
         """Log in with ``{"name", "password"}``."""
         session = self.session_for_write(request, required=False)
-        name, password = _credentials(request, "name", "password")
+        name, password = _credentials(
+            request, name=fields.ACCOUNT_NAME, password=fields.GIVEN_PASSWORD
+        )
         d = defer.maybeDeferred(_store(self.hub).authenticate, name, password, _source(request))
 
         def logged_in(account: Any) -> Any:
@@ -88,7 +95,7 @@ class AccountsResource(WebResource):
     def json_POST(self, request: Any) -> Any:
         """Create ``{"name", "password"}``."""
         session = self.session_for_write(request, required=False)
-        name, password = _credentials(request, "name", "password")
+        name, password = _credentials(request, name=fields.ACCOUNT_NAME, password=fields.PASSWORD)
         d = defer.maybeDeferred(_store(self.hub).create_account, name, password)
 
         def created(account: Any) -> Any:
@@ -122,7 +129,7 @@ class AccountResource(WebResource):
         if [p for p in request.postpath if p] != [b"password"]:
             raise GameError("no such resource", 404)
         session = self._account_session(request, write=True)
-        old, new = _credentials(request, "old", "new")
+        old, new = _credentials(request, old=fields.GIVEN_PASSWORD, new=fields.PASSWORD)
         d = defer.maybeDeferred(
             _store(self.hub).change_password, session.account, old, new, _source(request)
         )
@@ -133,7 +140,7 @@ class AccountResource(WebResource):
         if [p for p in request.postpath if p]:
             raise GameError("no such resource", 404)
         session = self._account_session(request, write=True)
-        (password,) = _credentials(request, "password")
+        (password,) = _credentials(request, password=fields.GIVEN_PASSWORD)
         store = _store(self.hub)
         name = session.account
 

@@ -13,6 +13,7 @@ from twisted.python.failure import Failure
 from twisted.web.resource import Resource
 from twisted.web.server import NOT_DONE_YET
 
+from hub import fields
 from hub.distribution import PluginIndexResource
 from hub.model import GameError
 from hub.settings import boolean
@@ -36,18 +37,27 @@ def send_error(request, status: int, message: str) -> bytes:
 
 
 def read_json(request) -> Any:
-    """The request's JSON body.
+    """The request's JSON body, read by :func:`hub.fields.loads` (bounded depth, every
+    string Unicode scalar values).
 
-    :raises hub.model.GameError: 413 when too large, 400 when not JSON.
+    :raises hub.model.GameError: 413 when too large, 400 when not such JSON.
     """
     request.content.seek(0)
     body = request.content.read(MAX_BODY + 1)
     if len(body) > MAX_BODY:
         raise GameError(f"the body is larger than {MAX_BODY} bytes", 413)
-    try:
-        return json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
-        raise GameError(f"the body is not valid JSON: {e}", 400) from None
+    return fields.loads(body)
+
+
+def game_fields(body: dict[str, Any]) -> None:
+    """Check the client's strings of a new game's body (name, options) by the rules of
+    :mod:`hub.fields`.
+
+    :raises hub.fields.FieldError: one breaks them.
+    """
+    if body.get("name") is not None:
+        fields.GAME_NAME.check(body["name"])
+    fields.check_options(body.get("options"))
 
 
 def is_loopback(request) -> bool:
@@ -190,6 +200,7 @@ class Games(JSONResource):
             raise GameError(f"unknown field(s): {', '.join(sorted(unknown))}", 400)
         if "type" not in body:
             raise GameError("'type' is required (a game type name)", 400)
+        game_fields(body)
         d = defer.ensureDeferred(
             self.hub.create_game(
                 body["type"],

@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import ipaddress
 import json
+import re
 import socket
 from collections import Counter
 from collections.abc import Iterable
@@ -168,6 +169,10 @@ class GuardedRequest(Request):
         super().process()
 
 
+#: bytes no header value may hold (tab is allowed)
+_CONTROL = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
+
+
 class GuardedChannel(HTTPChannel):
     """An HTTP connection with deadlines for headers and body (slowloris)."""
 
@@ -199,6 +204,18 @@ class GuardedChannel(HTTPChannel):
         self._header_timer = self.callLater(
             self.limits.header_timeout, lambda: self._late("the request headers")
         )
+
+    def headerReceived(self, line: bytes) -> bool:
+        """One header line; one whose value holds a control character, or a
+        ``Content-Type`` that is not printable ASCII, is a bad request (Twisted's own
+        parsing of such a ``Content-Type`` raises: an unhandled error, no answer)."""
+        name, _, value = line.partition(b":")
+        if _CONTROL.search(value) or (
+            name.strip().lower() == b"content-type" and not value.isascii()
+        ):
+            self._respondToBadRequestAndDisconnect()
+            return False
+        return super().headerReceived(line)
 
     def allHeadersReceived(self) -> None:
         """The headers are in: their deadline ends, the body's starts."""

@@ -20,7 +20,7 @@ from hub.model import OVER, GameError
 from hub.money import plays_for_chips
 from hub.transcript import owner_token
 
-from .api import Games, JSONResource, read_json, send_error
+from .api import Games, JSONResource, game_fields, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
 from .limits import web_endpoint
 from .scripts import script_url
@@ -341,6 +341,7 @@ class WebGames(WebResource, Games):
         name = body.get("name")
         if isinstance(name, str) and not name.strip():
             name = None
+        game_fields({**body, "name": name})
         sit = body.get("sit")
         if sit is not None:
             if not isinstance(sit, int) or isinstance(sit, bool):

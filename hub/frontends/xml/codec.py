@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 from lxml import etree
 
 from hub import chat
+from hub import fields as hub_fields
 
 from .payload import attr_text, clean, element, sub, wire_game_id
 
@@ -479,6 +480,43 @@ def _request(sessionid: int, request: etree._Element) -> Request:
     if op == "custom":
         return Custom(sessionid, gameid, which[0] if len(which) else None)
     raise ProtocolError(f"game/{op} is not supported")
+
+
+#: the client strings of each request and the rule of :mod:`hub.fields` each keeps
+FIELD_RULES: dict[type[Request], dict[str, hub_fields.Field]] = {
+    CreateAccount: {"accountname": hub_fields.ACCOUNT_NAME, "password": hub_fields.PASSWORD},
+    DeleteAccount: {
+        "accountname": hub_fields.ACCOUNT_NAME,
+        "password": hub_fields.GIVEN_PASSWORD,
+    },
+    ChangePassword: {
+        "accountname": hub_fields.ACCOUNT_NAME,
+        "oldpassword": hub_fields.GIVEN_PASSWORD,
+        "newpassword": hub_fields.PASSWORD,
+    },
+    Login: {"accountname": hub_fields.ACCOUNT_NAME, "password": hub_fields.GIVEN_PASSWORD},
+    FindPlayer: {"name": hub_fields.SEARCH},
+    History: {"accountname": hub_fields.ACCOUNT_NAME},
+    CreateGame: {"name": hub_fields.GAME_NAME},
+}
+
+
+def check_fields(request: Request) -> None:
+    """Check the client's strings in ``request`` by their rules (:data:`FIELD_RULES`;
+    a new game's options by :func:`hub.fields.check_options`).
+
+    :raises hub.fields.FieldError: one breaks its rule (400).
+    """
+    for attribute, rule in FIELD_RULES.get(type(request), {}).items():
+        value = getattr(request, attribute)
+        if value is None:
+            continue
+        try:
+            rule.check(value)
+        except hub_fields.FieldError as e:
+            raise hub_fields.FieldError(f"{attribute}: {e.reason}") from None
+    if isinstance(request, CreateGame):
+        hub_fields.check_options(dict(request.options))
 
 
 #: requests (``request/<group>``) whose every value but the public ones is secret

@@ -352,7 +352,12 @@ class XMLFrontend(protocol.ServerFactory):
                 game = None
         self.record(conn, "in", request.record, game)
         handler = getattr(self, "_on_" + type(request).__name__)
-        d = defer.maybeDeferred(handler, conn, request)
+        try:
+            codec.check_fields(request)
+        except GameError as e:
+            d = defer.fail(e)
+        else:
+            d = defer.maybeDeferred(handler, conn, request)
 
         def refused(failure: Any) -> etree._Element:
             error = failure.check(Refused, GameError)
