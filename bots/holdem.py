@@ -70,7 +70,7 @@ async def play(reactor: Any, args: argparse.Namespace, out: Any = None) -> int:
         player = NetPlayer(client, gameid, decide, reactor, args.hands, args.deadline)
         holder["player"] = player
         await player.take_seat(args.seat, args.buyin)
-        print(f"seated at table {gameid}", file=out)
+        print(f"seated at table {gameid}", file=out, flush=True)
         hands = await player.done
         print(f"left after {hands} hands ({player.actions} actions)", file=out)
         return int(hands)

@@ -53,7 +53,6 @@ def hub(tmp_path_factory, pki):
         domino=pki.endpoint(),
         web=pki.endpoint(),
     )
-    running.extra = ["--set", "web_secure_cookies=true"]
     running.start()
     try:
         yield running
