@@ -27,7 +27,7 @@ from twisted.internet import defer, error, task
 
 from bots.poker.netplay import NetPlayer, bot_decider
 from hub.client import HubClient, RequestFailed
-from hub.tls import TLSConfigError, add_client_options, from_args
+from hub.tls import add_client_options, from_args, parse_client_args
 
 
 def parser() -> argparse.ArgumentParser:
@@ -80,12 +80,7 @@ async def play(reactor: Any, args: argparse.Namespace, out: Any = None) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run until the bot leaves (``--hands``) or the connection ends."""
-    p = parser()
-    args = p.parse_args(list(sys.argv[1:] if argv is None else argv))
-    try:
-        from_args(args)
-    except TLSConfigError as e:
-        p.error(str(e))
+    args = parse_client_args(parser(), list(sys.argv[1:] if argv is None else argv))
 
     async def run(reactor: Any) -> None:
         try:

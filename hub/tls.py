@@ -20,6 +20,7 @@ sent; :func:`describe` turns the failure into one line.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -135,6 +136,19 @@ def from_args(args: argparse.Namespace) -> ClientTLS | None:
     if ca is not None:
         load_certificates(ca)
     return tls
+
+
+def parse_client_args(
+    parser: argparse.ArgumentParser, argv: Sequence[str] | None = None
+) -> argparse.Namespace:
+    """``parser.parse_args(argv)`` for a parser with :func:`add_client_options`, with
+    ``args.tls_client`` set to :func:`from_args`; an unusable CA file is a usage error."""
+    args = parser.parse_args(argv)
+    try:
+        args.tls_client = from_args(args)
+    except TLSConfigError as e:
+        parser.error(str(e))
+    return args
 
 
 def describe(reason: Any) -> str:

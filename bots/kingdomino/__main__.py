@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from twisted.internet import defer, task
 from twisted.internet.endpoints import connectProtocol
 
-from hub.tls import TLSConfigError, add_client_options, client_endpoint, describe, from_args
+from hub.tls import add_client_options, client_endpoint, describe, parse_client_args
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -24,11 +24,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--think", type=float, default=0.8, help="seconds per decision")
     parser.add_argument("--seed", type=int, default=None)
     add_client_options(parser)
-    args = parser.parse_args(argv)
-    try:
-        args.tls_client = from_args(args)
-    except TLSConfigError as e:
-        parser.error(str(e))
+    args = parse_client_args(parser, argv)
     if not args.login or " " in args.login or len(args.login) > 64:
         parser.error("--login: 1 to 64 characters without spaces")
     if not 0.01 <= args.think <= 60:

@@ -15,7 +15,7 @@ from typing import Any
 
 from twisted.internet import defer, task
 
-from hub.tls import TLSConfigError, add_client_options, client_endpoint, from_args
+from hub.tls import add_client_options, client_endpoint, parse_client_args
 
 from . import TIME_SHARE, Searcher, decide
 from .client import Connector, MNMBotFactory, MoveRequest
@@ -45,11 +45,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=None)
     add_client_options(parser)
-    args = parser.parse_args(argv)
-    try:
-        args.tls_client = from_args(args)
-    except TLSConfigError as e:
-        parser.error(str(e))
+    args = parse_client_args(parser, argv)
     return args
 
 

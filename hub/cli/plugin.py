@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from hub.meta import MetaError, parse_meta
+from hub.meta import MetaError, PluginMeta, parse_meta
 from hub.signing import (
     PluginTrust,
     SignatureError,
@@ -95,19 +95,20 @@ def _keygen(args: argparse.Namespace) -> int:
     return 0
 
 
-def _meta_of(args: argparse.Namespace, package: Path) -> Path:
+def _meta_of(args: argparse.Namespace, package: Path) -> tuple[Path, PluginMeta]:
+    """The ``.meta`` of ``package`` (``--meta`` or found beside it), read."""
     if not package.is_file():
         raise SignatureError(f"{package} is not a file (only .zip and .whl packages are signed)")
-    return Path(args.meta) if args.meta else find_meta(package)
+    path = Path(args.meta) if args.meta else find_meta(package)
+    try:
+        return path, parse_meta(path)
+    except MetaError as e:
+        raise SignatureError(str(e)) from None
 
 
 def _sign(args: argparse.Namespace) -> int:
     package = Path(args.package)
-    meta_path = _meta_of(args, package)
-    try:
-        meta = parse_meta(meta_path)
-    except MetaError as e:
-        raise SignatureError(str(e)) from None
+    meta_path, meta = _meta_of(args, package)
     if meta.package != package.name:
         raise SignatureError(f"{meta_path} describes {meta.package!r}, not {package.name!r}")
     digest = package_digest(package)
@@ -126,11 +127,7 @@ def _sign(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     package = Path(args.package)
-    meta_path = _meta_of(args, package)
-    try:
-        meta = parse_meta(meta_path)
-    except MetaError as e:
-        raise SignatureError(str(e)) from None
+    _, meta = _meta_of(args, package)
     trust = PluginTrust.of(bool(args.trusted_key), args.trusted_key)
     signer = trust.check(meta, package_digest(package))
     if signer is None:

@@ -17,7 +17,7 @@ from twisted.internet import defer, stdio, task
 from twisted.protocols.basic import LineReceiver
 
 from hub.client import GameUpdate, HubClient, RequestFailed
-from hub.tls import TLSConfigError, add_client_options, from_args
+from hub.tls import add_client_options, parse_client_args
 
 HELP = """commands:
   create NAME PASSWORD        create a player account
@@ -186,12 +186,9 @@ def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="gamehub xml-client", description=__doc__)
     parser.add_argument("--hub", type=_parse_hub, default=("127.0.0.1", 4000), help="HOST:PORT")
     add_client_options(parser)
-    args = parser.parse_args(list(argv))
+    args = parse_client_args(parser, list(argv))
     host, port = args.hub
-    try:
-        tls = from_args(args)
-    except TLSConfigError as e:
-        parser.error(str(e))
+    tls = args.tls_client
 
     @defer.inlineCallbacks
     def run(reactor: Any) -> Any:
