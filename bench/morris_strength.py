@@ -6,8 +6,8 @@ Usage::
 
 Colours alternate; every game is refereed by ``games.morris.rules`` with the default
 rules (draw after 200 turns or a threefold repetition).  Prints win/draw/loss counts
-for ``morris`` and a 95% interval of its score.  Bounded: the number of games and the
-time per move are fixed by the arguments.
+for ``morris`` and a 95% interval of its score (a ``tqdm`` bar on a terminal while it
+plays).  Bounded: the number of games and the time per move are fixed by the arguments.
 
 Measured with the defaults (0.1 s per move, 2 cores): morris vs morris-random 200 games
 W 200 D 0 L 0; morris vs depth-2 100 games W 83 D 8 L 9 (score 0.870 ± 0.066).
@@ -26,12 +26,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bots.morris import MorrisBot, RandomMorrisBot  # noqa: E402
 from bots.morris.match import play  # noqa: E402
+from hub.progress import bar  # noqa: E402
 
 
 def series(name: str, games: int, seconds: float, opponent, seed: int) -> tuple[int, int, int]:
     """Play ``games`` games of morris against ``opponent()``; print and return W/D/L."""
     wins = draws = losses = 0
     started = time.monotonic()
+    progress = bar(games, name, unit="game", leave=False)
     for i in range(games):
         morris = MorrisBot(rng=random.Random(seed + i), max_seconds=seconds)
         other = opponent(random.Random(seed * 7 + i))
@@ -46,16 +48,14 @@ def series(name: str, games: int, seconds: float, opponent, seed: int) -> tuple[
             wins += 1
         else:
             losses += 1
-        print(
-            f"\r{name}: {i + 1}/{games}  W {wins}  D {draws}  L {losses}",
-            end="",
-            flush=True,
-        )
+        progress.set_postfix_str(f"W {wins} D {draws} L {losses}", refresh=False)
+        progress.update()
+    progress.close()
     n = max(1, games)
     score = (wins + 0.5 * draws) / n
     half = 1.96 * math.sqrt(max(score * (1 - score), 1e-9) / n)
     print(
-        f"\r{name}: {games} games  W {wins}  D {draws}  L {losses}  "
+        f"{name}: {games} games  W {wins}  D {draws}  L {losses}  "
         f"score {score:.3f} ± {half:.3f}  ({time.monotonic() - started:.0f} s)"
     )
     return wins, draws, losses

@@ -5,13 +5,15 @@ Usage::
     python -m bots.holdem --host H --port P --account NAME --password PW
                           [--game GAMEID | --create] [--seat N] [--buyin CHIPS]
                           [--hands N] [--policy holdem|caller|raiser|poker-random]
+                          [--tls | --ca FILE]
 
 It logs in through :mod:`hub.client` (creating a ``bot`` account when the login
 fails because there is none), joins the table (or creates a fixed-limit Texas Hold'em
 table with ``--create``), takes a seat with a buy-in from its balance, and plays with
 the same decision code as the in-hub bot (:class:`bots.poker.plugin.PokerBot`),
 thinking in a worker thread with a deadline.  After ``--hands`` finished hands it
-leaves the seat (its stack goes back to the account) and exits.
+leaves the seat (its stack goes back to the account) and exits.  ``--tls`` / ``--ca
+FILE`` connect to a hub's ``ssl:`` XML front end and check its certificate.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from twisted.internet import defer, task
+from twisted.internet import defer, error, task
 
 from bots.poker.netplay import NetPlayer, bot_decider
 from hub.client import HubClient, RequestFailed
+from hub.tls import add_client_options, from_args, parse_client_args
 
 
 def parser() -> argparse.ArgumentParser:
@@ -42,13 +45,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=None, help="leave after N hands")
     p.add_argument("--policy", default="holdem")
     p.add_argument("--deadline", type=float, default=5.0, help="most seconds to think")
+    add_client_options(p)
     return p
 
 
 async def play(reactor: Any, args: argparse.Namespace, out: Any = None) -> int:
     """Connect, sit down, play; returns the number of hands played."""
     out = out if out is not None else sys.stdout
-    client = await HubClient.connect(reactor, args.host, args.port)
+    client = await HubClient.connect(reactor, args.host, args.port, tls=from_args(args))
     try:
         try:
             await client.login(args.account, args.password)
@@ -66,7 +70,7 @@ async def play(reactor: Any, args: argparse.Namespace, out: Any = None) -> int:
         player = NetPlayer(client, gameid, decide, reactor, args.hands, args.deadline)
         holder["player"] = player
         await player.take_seat(args.seat, args.buyin)
-        print(f"seated at table {gameid}", file=out)
+        print(f"seated at table {gameid}", file=out, flush=True)
         hands = await player.done
         print(f"left after {hands} hands ({player.actions} actions)", file=out)
         return int(hands)
@@ -76,13 +80,18 @@ async def play(reactor: Any, args: argparse.Namespace, out: Any = None) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run until the bot leaves (``--hands``) or the connection ends."""
-    args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    args = parse_client_args(parser(), list(sys.argv[1:] if argv is None else argv))
 
-    def run(reactor: Any) -> defer.Deferred:
-        return defer.ensureDeferred(play(reactor, args))
+    async def run(reactor: Any) -> None:
+        try:
+            await play(reactor, args)
+        except (RequestFailed, ConnectionError, error.ConnectError, error.ConnectionLost,
+                error.TimeoutError) as e:  # fmt: skip
+            print(f"holdem: {e}", file=sys.stderr)
+            raise SystemExit(1) from None
 
     try:
-        task.react(run)
+        task.react(lambda reactor: defer.ensureDeferred(run(reactor)))
     except SystemExit as e:
         return int(e.code or 0)
     return 0

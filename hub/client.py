@@ -3,6 +3,8 @@
 Used by the tests, by network bots and by ``gamehub xml-client``::
 
     client = yield HubClient.connect(reactor, "127.0.0.1", 4000)
+    # or, to a hub's ssl: front end, checking its certificate against a private CA:
+    client = yield HubClient.connect(reactor, "hub.example.org", 4443, tls=ClientTLS("ca.pem"))
     yield client.create_account("ann", "secret")
     yield client.login("ann", "secret")
     gameid = yield client.create_game("hello", "my table")
@@ -28,11 +30,13 @@ from typing import Any
 
 from lxml import etree
 from twisted.internet import defer, error, protocol
-from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+from twisted.internet.endpoints import connectProtocol
 from twisted.logger import Logger
 from twisted.protocols.basic import Int32StringReceiver
+from twisted.python.failure import Failure
 
 from hub.frontends.xml import codec
+from hub.tls import ClientTLS, client_endpoint, describe
 
 
 class RequestFailed(Exception):
@@ -162,13 +166,37 @@ class HubClient:
 
     @classmethod
     def connect(
-        cls, reactor: Any, host: str, port: int, timeout: float = 10, **kw: Any
+        cls,
+        reactor: Any,
+        host: str,
+        port: int,
+        timeout: float = 10,
+        tls: ClientTLS | None = None,
+        **kw: Any,
     ) -> defer.Deferred:
-        """Connect and wait for the greeting; fires with the :class:`HubClient`."""
+        """Connect and wait for the greeting; fires with the :class:`HubClient`.
+
+        :param timeout: seconds for the connection, and then for the greeting.
+
+        :param tls: connect with TLS and check the hub's certificate (:mod:`hub.tls`);
+            a certificate that does not verify fails the Deferred with
+            ``ConnectionLost("closed before the greeting: TLS failed: ...")``.
+        """
         client = cls(**kw)
-        endpoint = TCP4ClientEndpoint(reactor, host, port, timeout=timeout)
+        endpoint = client_endpoint(reactor, host, port, tls, timeout)
         d = connectProtocol(endpoint, XMLClientProtocol(client))
-        d.addCallback(lambda _: client._greeted)
+
+        def greeted(proto: XMLClientProtocol) -> defer.Deferred:
+            def silent(result: Any, seconds: float) -> Any:
+                transport: Any = proto.transport
+                if transport is not None:
+                    transport.abortConnection()
+                hint = "" if tls else " (a TLS port? connect with TLS)"
+                return Failure(error.TimeoutError(f"no greeting within {seconds:g} s{hint}"))
+
+            return client._greeted.addTimeout(timeout, reactor, onTimeoutCancel=silent)
+
+        d.addCallback(greeted)
         d.addCallback(lambda _: client)
         return d
 
@@ -178,7 +206,10 @@ class HubClient:
     def _lost(self, reason: Any) -> None:
         self.proto = None
         if not self._greeted.called:
-            self._greeted.errback(error.ConnectionLost("closed before the greeting"))
+            why = describe(reason) if reason is not None else ""
+            clean = why in ("", "Connection was closed cleanly.")
+            text = "closed before the greeting" + ("" if clean else f": {why}")
+            self._greeted.errback(error.ConnectionLost(text))
         if not self._closed.called:
             self._closed.callback(None)
         if self.on_close is not None:

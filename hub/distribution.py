@@ -34,8 +34,9 @@ def plugin_index(registry: Registry, base: str = PLUGINS_PATH) -> dict[str, Any]
 
     Each entry: ``name``, ``kind``, ``version``, ``summary``, ``frontends``,
     ``status`` (``loaded``/``failed``), ``reason``, ``source``, ``client``, and for a
-    loaded plugin ``file``, ``url``, ``size``, ``sha256`` and ``meta_url`` (else
-    ``null``).
+    loaded plugin ``file``, ``url``, ``size``, ``sha256``, ``meta_url`` and ``signer``
+    (``{"name", "key", "trusted"}``, or ``null`` when unsigned) (else ``null``).  The
+    top level also says whether the hub requires signed plugins.
     """
     entries = []
     for record in registry.plugins():
@@ -56,9 +57,10 @@ def plugin_index(registry: Registry, base: str = PLUGINS_PATH) -> dict[str, Any]
                 "size": record.size if loaded else None,
                 "sha256": record.sha256 if loaded else None,
                 "meta_url": f"{base}/{record.name}/{record.meta_filename}" if loaded else None,
+                "signer": record.signer.to_json() if record.signer is not None else None,
             }
         )
-    return {"plugins": entries}
+    return {"plugins": entries, "require_signed_plugins": registry.trust.required}
 
 
 def index_json(registry: Registry, base: str = PLUGINS_PATH) -> bytes:

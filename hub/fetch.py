@@ -9,7 +9,13 @@ then are package and ``.meta`` renamed into place::
 
 so ``DIR`` works at once as another hub's data folder (archives are imported with
 ``zipimport``; nothing is unpacked).  A digest mismatch, a short or interrupted
-download, or a bad ``.meta`` leaves ``DIR`` as it was.
+download, a bad ``.meta`` or a refused signature leaves ``DIR`` as it was.
+
+A signed plugin's signature (:mod:`hub.signing`) must verify against the downloaded
+package and ``.meta``; with a :class:`~hub.signing.PluginTrust` that requires it,
+unsigned packages and keys not trusted are refused too.  ``DIR`` must not be the data
+folder of a running hub (:func:`hub.datalock.in_use`): that hub would load the package
+at once, before anyone looked at it; ``force`` installs there all the same.
 """
 
 from __future__ import annotations
@@ -26,10 +32,13 @@ from urllib.parse import urljoin
 
 import treq
 
+from hub.datalock import in_use
 from hub.meta import NAME_RE, PACKAGE_RE, MetaError, parse_meta
+from hub.progress import bar
+from hub.signing import PluginTrust, SignatureError
+from hub.tls import describe
 
 DEFAULT_HUB = "http://127.0.0.1:8080"
-DEFAULT_INTO = "gamehub-data"
 
 #: Downloads at least this large show a progress bar on a terminal.
 PROGRESS_MIN_SIZE = 256 * 1024
@@ -41,40 +50,6 @@ MAX_META_SIZE = 64 * 1024
 
 class FetchError(Exception):
     """The plugin cannot be fetched; the message says why."""
-
-
-class Progress:
-    """A one-line progress bar on ``stream`` (only drawn when it is a terminal)."""
-
-    def __init__(self, stream: IO[str], label: str, total: int, width: int = 30) -> None:
-        self._stream = stream
-        self._label = label
-        self._total = max(total, 1)
-        self._width = width
-        self._done = 0
-        self._shown = -1
-        self.enabled = total >= PROGRESS_MIN_SIZE and stream.isatty()
-
-    def update(self, count: int) -> None:
-        """``count`` more bytes arrived."""
-        self._done += count
-        if not self.enabled:
-            return
-        percent = min(100, self._done * 100 // self._total)
-        if percent == self._shown:
-            return
-        self._shown = percent
-        filled = self._width * percent // 100
-        bar = "#" * filled + "-" * (self._width - filled)
-        mib = self._done / 1048576, self._total / 1048576
-        self._stream.write(f"\r{self._label} [{bar}] {percent:3d}% {mib[0]:.1f}/{mib[1]:.1f} MiB")
-        self._stream.flush()
-
-    def close(self) -> None:
-        """End the line."""
-        if self.enabled and self._shown >= 0:
-            self._stream.write("\n")
-            self._stream.flush()
 
 
 def _plain_name(value: Any, what: str) -> str:
@@ -106,17 +81,23 @@ def check_archive(data: bytes) -> None:
             raise FetchError(f"the archive names a path outside itself: {name!r}")
 
 
-def _describe(error: BaseException) -> str:
-    """A short text for a transport error (``ResponseFailed`` holds a list of failures)."""
+def describe_error(error: BaseException) -> str:
+    """A short text for a transport error (``ResponseFailed`` holds a list of failures;
+    a certificate that fails its check says so, see :func:`hub.tls.describe`)."""
     reasons = getattr(error, "reasons", None)
     if reasons:
-        parts = [f"{type(r.value).__name__}: {r.getErrorMessage()}".rstrip(": ") for r in reasons]
+        parts = []
+        for reason in reasons:
+            text = describe(reason)
+            parts.append(
+                text if text.startswith("TLS") else f"{type(reason.value).__name__}: {text}"
+            )
         return "; ".join(parts)
     return f"{type(error).__name__}: {error}".rstrip(": ")
 
 
 async def _download(
-    client: Any, url: str, expected_size: int, tmp: IO[bytes], progress: Progress
+    client: Any, url: str, expected_size: int, tmp: IO[bytes], progress: Any
 ) -> str:
     """Stream ``url`` into ``tmp``; returns the SHA-256 of what arrived."""
     response = await client.get(url)
@@ -139,7 +120,7 @@ async def _download(
     except FetchError:
         raise
     except Exception as e:
-        raise FetchError(f"the download of {url} was interrupted ({_describe(e)})") from e
+        raise FetchError(f"the download of {url} was interrupted ({describe_error(e)})") from e
     if received != expected_size:
         raise FetchError(f"{url} ended after {received} of {expected_size} bytes")
     return digest.hexdigest()
@@ -147,20 +128,32 @@ async def _download(
 
 async def fetch(
     name: str,
-    hub_url: str = DEFAULT_HUB,
-    into: Path | str = DEFAULT_INTO,
+    hub_url: str,
+    into: Path | str,
     client: Any = treq,
     stream: IO[str] | None = None,
+    trust: PluginTrust | None = None,
+    force: bool = False,
 ) -> Path:
     """Download plugin ``name`` from the hub at ``hub_url`` and install it into ``into``.
 
-    :param client: ``treq`` or an object with its ``get`` (``treq.testing.StubTreq``).
-    :param stream: where the progress bar goes (default ``sys.stderr``).
+    :param client: ``treq``, an ``HTTPClient`` (:func:`hub.tls.http_client`) or an
+        object with their ``get`` (``treq.testing.StubTreq``).
+    :param stream: where the progress bar goes (default ``sys.stderr``; drawn only on a
+        terminal).
+    :param trust: which signatures to accept (default: any that verifies, and none).
+    :param force: install even into the data folder of a running hub.
     :returns: the path of the installed ``.meta`` file.
     :raises FetchError: nothing was installed, and why.
     """
     if not NAME_RE.match(name):
         raise FetchError(f"{name!r} is not a plugin name")
+    if not force and in_use(Path(into)):
+        raise FetchError(
+            f"{into} is the data folder of a running hub, which would load the plugin at "
+            "once: install elsewhere (--into DIR) and look at it first, or use --force"
+        )
+    trust = trust if trust is not None else PluginTrust()
     stream = stream if stream is not None else sys.stderr
     base = hub_url.rstrip("/") + "/"
     index_url = urljoin(base, "plugins/index.json")
@@ -203,12 +196,17 @@ async def fetch(
         # The package, streamed into a temporary file beside its final place.
         fd, tmp_name = tempfile.mkstemp(prefix=f".{name}-", suffix=".part", dir=folder)
         temps.append(Path(tmp_name))
-        progress = Progress(stream, name, size)
-        with os.fdopen(fd, "wb") as tmp:
-            try:
-                got = await _download(client, package_url, size, tmp, progress)
-            finally:
-                progress.close()
+        progress = bar(
+            size,
+            name,
+            stream,
+            unit="B",
+            enabled=size >= PROGRESS_MIN_SIZE,
+            unit_scale=True,
+            unit_divisor=1024,
+        )
+        with os.fdopen(fd, "wb") as tmp, progress:
+            got = await _download(client, package_url, size, tmp, progress)
         if got != sha256:
             raise FetchError(
                 f"digest mismatch for {filename}: got sha256 {got}, the index says {sha256}"
@@ -230,7 +228,12 @@ async def fetch(
             raise FetchError(f"the hub's .meta does not describe {filename}")
         if meta.sha256 not in (None, sha256):
             raise FetchError("the hub's .meta names another digest than its index")
-        text = meta.to_toml(sha256=sha256)
+        try:
+            trust.check(meta, sha256)
+        except SignatureError as e:
+            raise FetchError(f"refused: {e}") from e
+        # a signed .meta is kept byte for byte: its signature covers every byte
+        text = meta.signature.text if meta.signature else meta.to_toml(sha256=sha256)
         fd, meta_tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".meta.part", dir=meta_folder)
         temps.append(Path(meta_tmp))
         with os.fdopen(fd, "w", encoding="utf-8") as out:

@@ -18,6 +18,15 @@ A ``.meta`` file describes one plugin (a game or a bot)::
     run = "hello.stats:main"         # a function taking the arguments, returning a status
     summary = "count the hellos said" # one line for ``gamehub --help``
 
+    [signature]                      # optional, last: ``gamehub plugin sign`` writes it
+    signer = "alice"
+    key = "ed25519:..."
+    package_sha256 = "..."
+    value = "..."
+
+The ``[signature]`` table is read here (:class:`MetaSignature`, with the bytes it
+covers); :mod:`hub.signing` checks it.
+
 Nothing here imports plugin code; :mod:`hub.registry` does that, and :mod:`hub.cli`
 runs the commands of the built-in plugins (:func:`builtin_meta_dir`).
 """
@@ -61,6 +70,12 @@ FIELDS = (
 )
 
 
+#: Fields of the ``[signature]`` table, all required.
+SIGNATURE_FIELDS = ("signer", "key", "package_sha256", "value")
+#: The line that starts the ``[signature]`` table; the signature covers what comes before.
+SIGNATURE_LINE = "[signature]"
+
+
 class MetaError(ValueError):
     """A ``.meta`` file is unreadable or a field is wrong; the message names both."""
 
@@ -101,6 +116,27 @@ class PluginCommand:
 
 
 @dataclass(frozen=True)
+class MetaSignature:
+    """The ``[signature]`` table of a ``.meta`` file (checked by :mod:`hub.signing`).
+
+    :ivar signer: the name the signer gave (``gamehub plugin sign --signer``).
+    :ivar key: the public key, ``ed25519:<base64>``.
+    :ivar package_sha256: the digest of the package that was signed.
+    :ivar value: the signature, base64.
+    :ivar head: the text of the ``.meta`` before the ``[signature]`` line: what the
+        signature covers, with the other fields of this table.
+    :ivar text: the whole ``.meta`` as read (a hub serves it unchanged).
+    """
+
+    signer: str
+    key: str
+    package_sha256: str
+    value: str
+    head: str
+    text: str
+
+
+@dataclass(frozen=True)
 class PluginMeta:
     """The contents of one ``.meta`` file, checked.
 
@@ -111,6 +147,7 @@ class PluginMeta:
     :ivar client: the client-side module clients download, or ``None``.
     :ivar sha256: lower-case hex digest of ``package``, or ``None``.
     :ivar commands: the ``gamehub`` sub-commands it contributes, by name.
+    :ivar signature: its ``[signature]`` table, or ``None`` when unsigned.
     """
 
     path: Path
@@ -125,6 +162,7 @@ class PluginMeta:
     sha256: str | None = None
     requires_hub: str | None = None
     commands: tuple[PluginCommand, ...] = ()
+    signature: MetaSignature | None = None
 
     @property
     def server_module(self) -> str:
@@ -258,6 +296,7 @@ def parse_meta(path: Path | str, text: str | None = None) -> PluginMeta:
         if frontend not in FRONTENDS:
             raise MetaError(path, f"{frontend!r} is not one of {', '.join(FRONTENDS)}", "frontends")
     commands = _commands(path, document.get("commands"))
+    signature = _signature(path, text, document)
     return PluginMeta(
         path=path,
         name=name,
@@ -271,7 +310,47 @@ def parse_meta(path: Path | str, text: str | None = None) -> PluginMeta:
         sha256=sha256,
         requires_hub=requires,
         commands=commands,
+        signature=signature,
     )
+
+
+def split_signature(text: str) -> tuple[str, str | None]:
+    """``(head, tail)``: the text before the ``[signature]`` line and from it on
+    (``tail`` is ``None`` when there is no such line)."""
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if line.strip() == SIGNATURE_LINE:
+            return "".join(lines[:i]), "".join(lines[i:])
+    return text, None
+
+
+def _signature(path: Path, text: str, document: dict[str, Any]) -> MetaSignature | None:
+    """The ``[signature]`` table, checked to be the last part of the file."""
+    if "signature" not in document:
+        return None
+    head, tail = split_signature(text)
+    where = "signature"
+    if tail is None:
+        raise MetaError(path, f"must be a {SIGNATURE_LINE} table at the end of the file", where)
+    try:
+        before, after = tomllib.loads(head), tomllib.loads(tail)
+    except tomllib.TOMLDecodeError:
+        raise MetaError(path, f"{SIGNATURE_LINE} must be the last table", where) from None
+    if "signature" in before or set(after) != {"signature"}:
+        raise MetaError(path, f"{SIGNATURE_LINE} must be the last table", where)
+    table = after["signature"]
+    unknown = set(table) - set(SIGNATURE_FIELDS)
+    if unknown:
+        raise MetaError(path, f"unknown fields {', '.join(sorted(unknown))}", where)
+    values = {}
+    for field in SIGNATURE_FIELDS:
+        value = table.get(field)
+        if not isinstance(value, str) or not value or len(value) > 200:
+            raise MetaError(path, f"{field} must be a string of 1 to 200 characters", where)
+        values[field] = value
+    if not SHA256_RE.match(values["package_sha256"]):
+        raise MetaError(path, "package_sha256 must be 64 lower-case hexadecimal digits", where)
+    return MetaSignature(head=head, text=text, **values)
 
 
 def _commands(path: Path, table: Any) -> tuple[PluginCommand, ...]:

@@ -12,6 +12,12 @@ or :class:`~hub.interfaces.IBotFactory`.  A broken plugin (bad ``.meta``, wrong 
 syntax error, missing method, name clash) is logged, listed with status ``failed`` and
 the reason, and skipped; the others go on.
 
+Before a drop-in's code is imported, its signature (a ``[signature]`` table in its
+``.meta``) is checked against the package and the ``.meta`` with the registry's
+:class:`~hub.signing.PluginTrust`: a signature that does not verify is always refused;
+with ``require_signed_plugins`` so are unsigned packages and keys not in
+``trusted_plugin_keys``.  Built-ins come with the hub and are not checked.
+
 Drop-ins (a ``.zip``/``.whl`` archive or a folder) are imported under a private module
 name (``_gamehub_plugins.p<N>_<name>.<their modules>``), so two drop-ins may share a
 top-level package name and a replaced plugin is imported afresh.  A plugin's modules
@@ -61,6 +67,7 @@ import hub
 from hub.interfaces import IBotFactory, IGameFactory
 from hub.meta import MetaError, PluginMeta, builtin_meta_dir, parse_meta, version_satisfies
 from hub.model import NotFound
+from hub.signing import PluginTrust, SignatureError, Signer
 
 LOADED = "loaded"
 FAILED = "failed"
@@ -96,6 +103,7 @@ class PluginRecord:
     :ivar filename: the file clients download (``None`` unless loaded).
     :ivar sha256: digest of that file; :ivar size: its length in bytes.
     :ivar source: ``builtin``, ``plugins`` or ``bots``: the folder of its ``.meta``.
+    :ivar signer: who signed it (``None``: unsigned, or a built-in).
     """
 
     name: str
@@ -113,6 +121,7 @@ class PluginRecord:
     filename: str | None = None
     sha256: str | None = None
     size: int | None = None
+    signer: Signer | None = None
 
     @property
     def loaded(self) -> bool:
@@ -171,6 +180,8 @@ class Registry:
         in time is reported failed (its thread is left to finish or hang on its own;
         the plugin is tried again when its files change).  ``None`` (tests, tools):
         import at once.
+    :param trust: which drop-ins' signatures are accepted (default: any signature that
+        verifies, and unsigned packages).
     """
 
     log = Logger()
@@ -182,6 +193,7 @@ class Registry:
         clock: Any,
         builtin_dir: Path | None = builtin_meta_dir(),  # noqa: B008
         import_timeout: float | None = None,
+        trust: PluginTrust | None = None,
     ) -> None:
         self._data_dir = Path(data_dir) if data_dir is not None else None
         self._clock = clock
@@ -192,6 +204,7 @@ class Registry:
         self._loop: LoopingCall | None = None
         self._loaded = False
         self.import_timeout = import_timeout
+        self.trust = trust if trust is not None else PluginTrust()
         self._scanning: defer.Deferred[None] | None = None
 
     # -- folders ---------------------------------------------------------------------
@@ -501,10 +514,15 @@ class Registry:
 
         package_path = entry.package_path
         archive_digest, archive_size = "", 0
+        signer = None
         if package_path is None:
             obj = await self._import(meta.name, meta.server_module, meta.server_object)
         else:
             root, archive_digest, archive_size = self._check_package(meta, package_path, folder)
+            try:  # before any of its code runs
+                signer = self.trust.check(meta, archive_digest if package_path.is_file() else None)
+            except SignatureError as e:
+                raise PluginError(f"refused: {e}") from None
             prefix = f"{PLUGIN_MODULE_ROOT}.p{next(self._counter)}_{meta.name.replace('-', '_')}"
             entry.module_prefix = prefix
             _make_package(PLUGIN_MODULE_ROOT, [])
@@ -528,7 +546,8 @@ class Registry:
         if package_path is not None and package_path.is_file():
             filename = package_path.name
             digest, size = archive_digest, archive_size
-            served = meta.to_toml(sha256=digest)
+            # a signed .meta is offered as it is: the signature covers every byte
+            served = meta.signature.text if meta.signature else meta.to_toml(sha256=digest)
         else:
             filename = f"{meta.name}-{meta.version}.zip"
             archive, inner_meta = _build_archive(meta, package_path, filename)
@@ -543,6 +562,7 @@ class Registry:
             filename=filename,
             sha256=digest,
             size=size,
+            signer=signer,
         )
 
     def _check_package(self, meta: PluginMeta, path: Path, folder: Path) -> tuple[Path, str, int]:

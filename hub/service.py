@@ -29,6 +29,7 @@ from twisted.logger import Logger
 import hub
 from hub import settings as typed
 from hub.chat import ChatService
+from hub.datalock import DataLock
 from hub.frontends import FRONTENDS
 from hub.interfaces import IHTTPResources
 from hub.lobby import Lobby, thread_runner
@@ -295,6 +296,8 @@ class HubService(MultiService, Seating):
                 continue
             FrontendService(self, name, description, module).setServiceParent(self)
         self._starting: defer.Deferred | None = None
+        #: the mark of a running hub on its data folder (``hub.datalock``)
+        self.data_lock = DataLock(self.data_dir)
 
     def http_resources(self) -> list[tuple[bytes, Any]]:
         """``(path segment, resource)`` pairs the front ends of this build publish over
@@ -370,6 +373,10 @@ class HubService(MultiService, Seating):
                 (self.data_dir / folder).mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
         except OSError as e:
             raise StartError(f"cannot create the data folder {self.data_dir}: {e}") from None
+        try:
+            self.data_lock.acquire()
+        except OSError as e:
+            self.log.warn("cannot lock {path}: {error}", path=str(self.data_lock.path), error=e)
         if self.store is not None:
             try:
                 await defer.maybeDeferred(self.store.start)
@@ -424,6 +431,7 @@ class HubService(MultiService, Seating):
         if self.store is not None:
             await defer.maybeDeferred(self.store.stop)
         self.transcripts.close()
+        self.data_lock.release()
         self.log.info("gamehub stopped")
 
 

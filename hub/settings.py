@@ -3,8 +3,9 @@
 Every setting docs/settings.md lists has a type here; :func:`convert` turns the text of
 ``--set`` (or a TOML value) into it, or raises :class:`ValueError` with a sentence a
 person can read.  Booleans accept ``true``/``false``, ``yes``/``no``, ``1``/``0`` (any
-case) and nothing else.  Settings not listed here are passed on as text (a game or a
-front end of another build may read them).
+case) and nothing else.  A list (``tuple``) is a TOML array of strings, or one string
+whose items are separated by commas or spaces.  Settings not listed here are passed on
+as text (a game or a front end of another build may read them).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-#: setting name → its type (bool, int, float or str)
+#: setting name → its type (bool, int, float, str or tuple: a list of strings)
 TYPES: dict[str, type] = {
     # the lobby and finished games
     "keep_finished": float,
@@ -43,6 +44,8 @@ TYPES: dict[str, type] = {
     "login_window": float,
     # plugins
     "plugin_import_seconds": float,
+    "require_signed_plugins": bool,
+    "trusted_plugin_keys": tuple,
     # JSON API and web
     "api_require_token": bool,
     "web_secure_cookies": bool,
@@ -105,6 +108,19 @@ def boolean(value: Any) -> bool:
     raise ValueError(f"{value!r} is not a boolean: use true/false, yes/no or 1/0")
 
 
+def strings(value: Any) -> tuple[str, ...]:
+    """``value`` as a tuple of strings: a list of strings, or one string of items
+    separated by commas or white space.
+
+    :raises ValueError: anything else.
+    """
+    if isinstance(value, str):
+        return tuple(item for item in value.replace(",", " ").split() if item)
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        return tuple(v.strip() for v in value if v.strip())
+    raise ValueError(f"{value!r} is not a list of strings")
+
+
 def convert(key: str, value: Any) -> Any:
     """``value`` of setting ``key`` in its type (unknown settings: unchanged).
 
@@ -120,6 +136,8 @@ def convert(key: str, value: Any) -> Any:
             raise ValueError(f"{value!r} is not a {kind.__name__}")
         if kind is str:
             return str(value)
+        if kind is tuple:
+            return strings(value)
         number = kind(str(value).strip()) if isinstance(value, str) else kind(value)
     except (TypeError, ValueError) as e:
         raise ValueError(f"setting {key}: {e}") from None

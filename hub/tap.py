@@ -2,12 +2,18 @@
 
 Every option may also be given in a TOML file (``--config FILE``) under the same name;
 the command line wins over the file, the file over the defaults.
+
+:data:`PLACE_OPTIONS` (``--data``, ``--db``, ``--config``: where the hub keeps its
+things), :func:`read_config` and :func:`resolve_place` are shared with the ``gamehub``
+commands that touch the store (:func:`hub.cli.store.store_options`), so they take the
+same options with the same defaults as the hub.
 """
 
 from __future__ import annotations
 
 import sys
 import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +21,7 @@ from twisted.python import usage
 
 from hub import settings as typed
 from hub.frontends import FRONTENDS
+from hub.signing import PluginTrust, SignatureError
 
 DEFAULT_DATA = "./gamehub-data"
 DEFAULT_MNM_VERSION = "3.1"
@@ -25,6 +32,97 @@ SETTINGS: dict[str, Any] = {
     "mnm-version": DEFAULT_MNM_VERSION,
     "api-token": None,
 }
+DB_SCHEMES = ("sqlite:", "postgresql://", "postgres://")
+
+#: ``[long, short, default, help]`` of the options that say where the hub keeps its
+#: accounts, ledger and files; every ``gamehub`` command that touches the store takes them
+PLACE_OPTIONS: list[list[Any]] = [
+    [
+        "data",
+        "d",
+        None,
+        f"data folder: plugins, bots, transcripts, SQLite file [default: {DEFAULT_DATA}]",
+    ],
+    [
+        "db",
+        None,
+        None,
+        "database: sqlite:PATH or postgresql://user:pass@host:port/db "
+        "[default: sqlite:<data>/hub.sqlite]",
+    ],
+    ["config", "c", None, "TOML file with the same keys; the command line wins"],
+]
+
+
+class ConfigError(ValueError):
+    """A config file or a place option cannot be used; the message says why."""
+
+
+def read_config(path: str) -> dict[str, Any]:
+    """The keys of the TOML file ``path`` (``-`` for ``_``), its ``[settings]`` table
+    under ``"settings"`` (``_`` for ``-``), checked to be known keys.
+
+    :raises ConfigError: unreadable, not TOML, or an unknown key.
+    """
+    try:
+        with open(path, "rb") as f:
+            from_file = tomllib.load(f)
+    except OSError as e:
+        raise ConfigError(f"cannot read config file: {e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"config file {path}: {e}") from None
+    known = set(FRONTENDS) | set(SETTINGS) | {"settings"}
+    unknown = {k.replace("_", "-") for k in from_file} - known
+    if unknown:
+        raise ConfigError(f"config file {path}: unknown key(s) {', '.join(sorted(unknown))}")
+    from_file = {k.replace("_", "-"): v for k, v in from_file.items()}
+    table = from_file.pop("settings", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"config file {path}: [settings] must be a table")
+    from_file["settings"] = {k.replace("-", "_"): v for k, v in table.items()}
+    return from_file
+
+
+def default_db(data: str) -> str:
+    """The database of a hub whose data folder is ``data``."""
+    return "sqlite:" + str(Path(data) / "hub.sqlite")
+
+
+def check_db(dsn: str) -> str:
+    """``dsn`` if it names a database the hub can use.
+
+    :raises ConfigError: it does not.
+    """
+    if not dsn.startswith(DB_SCHEMES):
+        raise ConfigError("--db must be sqlite:PATH or postgresql://...")
+    return dsn
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a hub keeps its things, as :data:`PLACE_OPTIONS` resolve.
+
+    :ivar settings: the config file's ``[settings]`` (as written, not converted).
+    """
+
+    data: str
+    db: str
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+def resolve_place(data: str | None, db: str | None, config: str | None) -> Place:
+    """The data folder and database for ``--data``, ``--db`` and ``--config`` (each
+    ``None`` when not given), with the hub's own precedence and defaults.
+
+    :raises ConfigError: the config file or a value cannot be used.
+    """
+    from_file = read_config(config) if config else {}
+    for key in ("data", "db"):
+        if key in from_file and not isinstance(from_file[key], str):
+            raise ConfigError(f"config key {key!r} must be a string")
+    data = data or from_file.get("data") or DEFAULT_DATA
+    db = db or from_file.get("db") or default_db(data)
+    return Place(data, check_db(db), dict(from_file.get("settings", {})))
 
 
 class Options(usage.Options):
@@ -36,38 +134,28 @@ class Options(usage.Options):
         "Each front end takes a Twisted endpoint description (tcp:4000, "
         "ssl:4443:privateKey=key.pem:certKey=cert.pem, ...) or 'none'."
     )
-    optParameters = [
-        [name, None, None, f"{name} front end endpoint, or 'none' [default: {default}]"]
-        for name, (default, _) in FRONTENDS.items()
-    ] + [
+    optParameters = (
         [
-            "data",
-            "d",
-            None,
-            f"data folder: plugins, bots, transcripts, SQLite file [default: {DEFAULT_DATA}]",
-        ],
-        [
-            "db",
-            None,
-            None,
-            "database: sqlite:PATH or postgresql://user:pass@host:port/db "
-            "[default: sqlite:<data>/hub.sqlite]",
-        ],
-        ["config", "c", None, "TOML file with the same keys; the command line wins"],
-        [
-            "mnm-version",
-            None,
-            None,
-            "MNM server version in the banner; clients must send "
-            f"the same major [default: {DEFAULT_MNM_VERSION}]",
-        ],
-        [
-            "api-token",
-            None,
-            None,
-            "token that allows writes to the JSON API from other hosts than loopback",
-        ],
-    ]
+            [name, None, None, f"{name} front end endpoint, or 'none' [default: {default}]"]
+            for name, (default, _) in FRONTENDS.items()
+        ]
+        + PLACE_OPTIONS
+        + [
+            [
+                "mnm-version",
+                None,
+                None,
+                "MNM server version in the banner; clients must send "
+                f"the same major [default: {DEFAULT_MNM_VERSION}]",
+            ],
+            [
+                "api-token",
+                None,
+                None,
+                "token that allows writes to the JSON API from other hosts than loopback",
+            ],
+        ]
+    )
 
     def __init__(self) -> None:
         super().__init__()
@@ -100,23 +188,10 @@ class Options(usage.Options):
         from_file: dict[str, Any] = {}
         if self["config"]:
             try:
-                with open(self["config"], "rb") as f:
-                    from_file = tomllib.load(f)
-            except OSError as e:
-                raise usage.UsageError(f"cannot read config file: {e}") from None
-            except tomllib.TOMLDecodeError as e:
-                raise usage.UsageError(f"config file {self['config']}: {e}") from None
-            known = set(FRONTENDS) | set(SETTINGS) | {"settings"}
-            unknown = {k.replace("_", "-") for k in from_file} - known
-            if unknown:
-                raise usage.UsageError(
-                    f"config file {self['config']}: unknown key(s) {', '.join(sorted(unknown))}"
-                )
-            from_file = {k.replace("_", "-"): v for k, v in from_file.items()}
-            table = from_file.pop("settings", {})
-            if not isinstance(table, dict):
-                raise usage.UsageError(f"config file {self['config']}: [settings] must be a table")
-            self["settings"] = {k.replace("-", "_"): v for k, v in table.items()} | self["settings"]
+                from_file = read_config(self["config"])
+            except ConfigError as e:
+                raise usage.UsageError(str(e)) from None
+            self["settings"] = from_file.pop("settings") | self["settings"]
         defaults = {name: default for name, (default, _) in FRONTENDS.items()} | SETTINGS
         for key, default in defaults.items():
             if self[key] is None:
@@ -129,20 +204,22 @@ class Options(usage.Options):
                 self["settings"][key] = typed.convert(key, value)
             except ValueError as e:
                 raise usage.UsageError(f"--set {key}={value}: {e}") from None
+        try:
+            PluginTrust.from_settings(self["settings"])
+        except SignatureError as e:
+            raise usage.UsageError(f"--set trusted_plugin_keys: {e}") from None
         for name in FRONTENDS:
             self[name] = _check_endpoint(name, self[name])
         if self["db"] is None:
-            self["db"] = "sqlite:" + str(Path(self["data"]) / "hub.sqlite")
+            self["db"] = default_db(self["data"])
         version = self["mnm-version"]
         parts = version.split(".")
         if len(parts) != 2 or not all(p.isdigit() for p in parts):
             raise usage.UsageError(f"--mnm-version must look like 3.1, not {version!r}")
-        if not (
-            self["db"].startswith("sqlite:")
-            or self["db"].startswith("postgresql://")
-            or self["db"].startswith("postgres://")
-        ):
-            raise usage.UsageError("--db must be sqlite:PATH or postgresql://...")
+        try:
+            check_db(self["db"])
+        except ConfigError as e:
+            raise usage.UsageError(str(e)) from None
 
 
 def _check_endpoint(name: str, description: str) -> str:
@@ -169,7 +246,8 @@ def makeService(options: Options):
 
     data_dir = Path(options["data"])
     import_seconds = float(options["settings"].get("plugin_import_seconds", 5.0))
-    registry = Registry(data_dir, reactor, import_timeout=import_seconds)
+    trust = PluginTrust.from_settings(options["settings"])
+    registry = Registry(data_dir, reactor, import_timeout=import_seconds, trust=trust)
     store = make_store(options["db"], reactor, options["settings"])
     settings = dict(options["settings"]) | {
         "mnm_version": options["mnm-version"],

@@ -1,5 +1,7 @@
-"""``python -m bots.kingdomino --host H --port P --login NAME``: a King Domino bot that
-plays one game over the domino line protocol and prints the results."""
+"""``python -m bots.kingdomino --host H --port P --login NAME [--tls | --ca FILE]``: a King
+Domino bot that plays one game over the domino line protocol and prints the results.
+``--tls`` / ``--ca FILE`` connect to a hub's ``ssl:`` domino front end and check its
+certificate (:mod:`hub.tls`)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,9 @@ import sys
 from collections.abc import Sequence
 
 from twisted.internet import defer, task
-from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+from twisted.internet.endpoints import connectProtocol
+
+from hub.tls import add_client_options, client_endpoint, describe, parse_client_args
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -19,7 +23,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--bot", choices=["domino", "greedy", "random"], default="domino")
     parser.add_argument("--think", type=float, default=0.8, help="seconds per decision")
     parser.add_argument("--seed", type=int, default=None)
-    args = parser.parse_args(argv)
+    add_client_options(parser)
+    args = parse_client_args(parser, argv)
     if not args.login or " " in args.login or len(args.login) > 64:
         parser.error("--login: 1 to 64 characters without spaces")
     if not 0.01 <= args.think <= 60:
@@ -31,11 +36,13 @@ async def _play(reactor, args: argparse.Namespace) -> int:
     from .client import BotClientFactory, make_brain
 
     factory = BotClientFactory(args.login, make_brain(args.bot, args.seed), args.think, reactor)
-    endpoint = TCP4ClientEndpoint(reactor, args.host, args.port, timeout=10)
+    endpoint = client_endpoint(reactor, args.host, args.port, args.tls_client, timeout=10)
     await connectProtocol(endpoint, factory.buildProtocol(None))
     results = await factory.done
     if not results:
-        print("no results: the server closed the connection", file=sys.stderr)
+        ended = factory.client.ended
+        why = f" ({describe(ended)})" if ended is not None else ""
+        print(f"no results: the server closed the connection{why}", file=sys.stderr)
         return 1
     print("GAME OVER RESULTS " + " ".join(f"{name} {points}" for name, points in results))
     return 0

@@ -144,6 +144,8 @@ class BotClient(LineOnlyReceiver):
         self.mirror = Mirror()
         self.done: defer.Deferred = defer.Deferred()
         self.lines: list[str] = []
+        #: why the connection ended (a ``Failure``), once it has
+        self.ended: Any = None
 
     def connectionMade(self) -> None:
         """Log in at once (the server sends CONNECT first anyway)."""
@@ -193,6 +195,7 @@ class BotClient(LineOnlyReceiver):
 
     def connectionLost(self, reason: Any = None) -> None:
         """The game is over (or the server closed on us)."""
+        self.ended = reason
         if not self.done.called:
             self.done.callback(self.mirror.results)
 

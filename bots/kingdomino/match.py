@@ -11,7 +11,7 @@ Two matches, each over ``--games`` seeded games (seat of the tested bot rotating
    ``greedy``: its win share (a fair share is 25%).
 
 A game won jointly counts as a share (1/k for a k-way tie).  The 95% interval is the
-normal approximation.
+normal approximation.  On a terminal a ``tqdm`` bar shows the games played.
 """
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ import argparse
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from games.kingdomino import rules
+from hub.progress import bar
 
 from . import Brain
 
@@ -62,16 +63,32 @@ def _one(args: tuple[int, str, str, int]) -> float:
 
 
 def win_share(
-    hero: str, villain: str, games: int, seed: int = 1, playouts: int = 4, jobs: int = 1
+    hero: str,
+    villain: str,
+    games: int,
+    seed: int = 1,
+    playouts: int = 4,
+    jobs: int = 1,
+    played: Callable[[], object] | None = None,
 ) -> tuple[float, float]:
     """``hero``'s mean win share over ``games`` games against three ``villain``, and the
-    half-width of its 95% interval."""
+    half-width of its 95% interval.
+
+    :param played: called after each game (a progress bar's ``update``).
+    """
     tasks = [(seed * 100_003 + i, hero, villain, playouts) for i in range(games)]
+    shares = []
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            shares = list(pool.map(_one, tasks, chunksize=4))
+            for share in pool.map(_one, tasks, chunksize=4):
+                shares.append(share)
+                if played is not None:
+                    played()
     else:
-        shares = [_one(t) for t in tasks]
+        for t in tasks:
+            shares.append(_one(t))
+            if played is not None:
+                played()
     mean = sum(shares) / len(shares)
     var = sum((s - mean) ** 2 for s in shares) / max(1, len(shares) - 1)
     return mean, 1.96 * math.sqrt(var / len(shares))
@@ -94,7 +111,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("montecarlo", "greedy", f"domino (MC, {args.playouts} playouts) vs 3 greedy"),
     ):
         start = time.monotonic()
-        mean, half = win_share(hero, villain, args.games, args.seed, args.playouts, args.jobs)
+        with bar(args.games, label, unit="game", leave=False) as progress:
+            mean, half = win_share(
+                hero, villain, args.games, args.seed, args.playouts, args.jobs, progress.update
+            )
         print(
             f"{label}: win share {mean:.1%} ± {half:.1%} over {args.games} games "
             f"(fair share 25%; {time.monotonic() - start:.0f} s)",

@@ -1,7 +1,9 @@
-"""``python -m bots.morris --host H --port P --game-id ID [--player N]``.
+"""``python -m bots.morris --host H --port P --game-id ID [--player N] [--tls | --ca FILE]``.
 
 Joins game ``ID`` on an MNM server (a Gamehub or the course's server) and plays it
 with the ``morris`` search.  Exit status 0 when the game was played to its end.
+``--tls`` / ``--ca FILE`` connect to a hub's ``ssl:`` MNM front end and check its
+certificate (:mod:`hub.tls`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import sys
 from typing import Any
 
 from twisted.internet import defer, task
+
+from hub.tls import add_client_options, client_endpoint, parse_client_args
 
 from . import TIME_SHARE, Searcher, decide
 from .client import Connector, MNMBotFactory, MoveRequest
@@ -40,14 +44,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--max-seconds", type=float, default=2.5, help="think at most this long per move"
     )
     parser.add_argument("--seed", type=int, default=None)
-    return parser.parse_args(argv)
+    add_client_options(parser)
+    args = parse_client_args(parser, argv)
+    return args
 
 
 async def run(reactor: Any, args: argparse.Namespace) -> int:
     """Connect, play, report."""
     connector = Connector(args.game_id, args.player)
     factory = MNMBotFactory(connector, make_thinker(args.max_seconds, args.seed), reactor)
-    reactor.connectTCP(args.host, args.port, factory, timeout=30)
+    endpoint = client_endpoint(reactor, args.host, args.port, args.tls_client, timeout=30)
+    connecting = endpoint.connect(factory)
+    connecting.addErrback(lambda f: None if factory.done.called else factory.done.errback(f))
     try:
         won = await factory.done
     except Exception as e:

@@ -19,6 +19,8 @@ from twisted.internet.protocol import ClientFactory
 from twisted.logger import Logger
 from twisted.protocols.basic import LineOnlyReceiver
 
+from hub.tls import describe
+
 _BANNER = re.compile(r"^\+ MNM Gameserver v(\d+)\.(\S+) accepting connections$")
 _PIECE = re.compile(r"^\+ PIECE(\d+)\.(\d+) (\S+)$")
 
@@ -251,7 +253,10 @@ class MNMBotProtocol(LineOnlyReceiver):
         if self.connector.finished:
             self.done.callback(self.connector.won)
         else:
-            self.done.errback(self._error or ConnectorError("the server closed the connection"))
+            ended = describe(reason) if reason is not None else "the connection ended"
+            self.done.errback(
+                self._error or ConnectorError(f"the server closed the connection ({ended})")
+            )
 
 
 class MNMBotFactory(ClientFactory):

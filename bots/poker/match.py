@@ -5,7 +5,8 @@ Each deal is played twice with the same deck (a documented function of a seed, s
 so the luck of the cards mostly cancels.  The result of a deal is A's mean net over its
 two hands; the match reports the mean in milli-big-blinds per hand (mbb/hand) with a
 95% confidence interval (normal approximation over the deals), and can draw the
-running result as SVG (or PNG when matplotlib is installed).
+running result with matplotlib as SVG or PNG (the ``plots`` extra); a ``tqdm`` bar
+shows the deals on a terminal.
 
 The table is the pure engine (:class:`games.poker.rules.Table`), heads-up, fixed limit,
 stacks reset every hand; the bots are the policies of :mod:`bots.poker.policies`.
@@ -24,9 +25,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from games.poker import rules
 from games.poker.shuffle import deck_from_seed
+from hub.progress import bar
 
 from .observe import OpponentModel, action_for, observation_from_table
 from .policies import POLICIES, Policy
@@ -200,139 +203,70 @@ def running(per_deal: Sequence[float]) -> list[tuple[int, float, float]]:
     return out
 
 
-def svg_plot(result: MatchResult, width: int = 800, height: int = 400) -> str:
-    """The running mean with its 95% band as an SVG document."""
-    pts = running(result.per_deal)
-    if len(pts) > 1000:  # thin out, keep the last point
-        step = len(pts) / 1000
-        pts = [pts[int(i * step)] for i in range(1000)] + [pts[-1]]
-    skip = max(1, len(pts) // 50)  # the first deals' band is huge: scale on the rest
-    ys = [v for _, m, h in pts[skip:] or pts for v in (m - h, m + h)] + [0.0]
-    lo, hi = min(ys), max(ys)
-    if hi - lo < 1e-9:
-        hi, lo = hi + 1, lo - 1
-    pad = 0.05 * (hi - lo)
-    lo, hi = lo - pad, hi + pad
-    left, right, top, bottom = 70, 20, 40, 40
-    n = max(pts[-1][0], 2) if pts else 2
-
-    def x(i: float) -> float:
-        return left + (i - 1) / (n - 1) * (width - left - right)
-
-    def y(v: float) -> float:
-        v = min(max(v, lo), hi)
-        return top + (hi - v) / (hi - lo) * (height - top - bottom)
-
-    band = [(x(i), y(m + h)) for i, m, h in pts] + [(x(i), y(m - h)) for i, m, h in pts[::-1]]
-    line = " ".join(f"{px:.1f},{py:.1f}" for px, py in ((x(i), y(m)) for i, m, _ in pts))
-    title = (
-        f"{result.a} vs {result.b}: {result.mean:+.1f} ± {result.half_width:.1f} mbb/hand "
-        f"(95%), {result.deals} duplicate deals"
-    )
-    ticks = []
-    for k in range(5):
-        v = lo + (hi - lo) * k / 4
-        ticks.append(
-            f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v:.0f}</text>'
-            f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
-            'stroke="#ddd"/>'
-        )
-    return "\n".join(
-        [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'font-family="sans-serif" font-size="12">',
-            f'<rect width="{width}" height="{height}" fill="white"/>',
-            *ticks,
-            f'<polygon points="{" ".join(f"{a:.1f},{b:.1f}" for a, b in band)}" '
-            'fill="#9cf" fill-opacity="0.5"/>',
-            f'<line x1="{left}" x2="{width - right}" y1="{y(0):.1f}" y2="{y(0):.1f}" '
-            'stroke="black"/>',
-            f'<polyline points="{line}" fill="none" stroke="#036" stroke-width="1.5"/>',
-            f'<text x="{width / 2}" y="20" text-anchor="middle">{_xml(title)}</text>',
-            f'<text x="{width / 2}" y="{height - 8}" text-anchor="middle">deals</text>',
-            f'<text x="14" y="{height / 2}" transform="rotate(-90 14 {height / 2})" '
-            'text-anchor="middle">mbb/hand (running mean, 95% band)</text>',
-            "</svg>",
-            "",
-        ]
-    )
-
-
-def _xml(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+#: what to install when matplotlib is missing
+PLOTS_EXTRA = "pip install 'gamehub[plots]' (or: pip install matplotlib)"
 
 
 def write_plot(result: MatchResult, path: str) -> None:
-    """Write the running result to ``path``: ``.svg`` always, ``.png`` with matplotlib.
+    """Draw the running mean with its 95% band with matplotlib into ``path``: SVG or
+    PNG, by its extension.
 
-    :raises ValueError: another extension, or PNG without matplotlib.
+    :raises ValueError: another extension, or matplotlib is not installed.
     """
-    lower = path.lower()
-    if lower.endswith(".svg"):
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(svg_plot(result))
-        return
-    if not lower.endswith(".png"):
+    kind = path.lower().rpartition(".")[2]
+    if kind not in ("svg", "png"):
         raise ValueError("the plot file must end in .svg or .png")
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        from matplotlib import rc_context
+        from matplotlib.figure import Figure
     except ImportError:
-        raise ValueError("PNG plots need matplotlib (pip install matplotlib); use .svg") from None
+        raise ValueError(f"plots need matplotlib: {PLOTS_EXTRA}") from None
     pts = running(result.per_deal)
-    xs = [p[0] for p in pts]
-    means = [p[1] for p in pts]
-    fig, ax = plt.subplots(figsize=(8, 4))
-    ax.fill_between(
-        xs, [m - h for _, m, h in pts], [m + h for _, m, h in pts], alpha=0.3, label="95%"
-    )
-    ax.plot(xs, means, label="running mean")
+    xs = [n for n, _, _ in pts]
+    means = [m for _, m, _ in pts]
+    lows = [m - h for _, m, h in pts]
+    highs = [m + h for _, m, h in pts]
+    figure = Figure(figsize=(8, 4), layout="constrained")
+    ax = figure.subplots()
+    ax.fill_between(xs, lows, highs, alpha=0.3, linewidth=0, label="95% confidence band")
+    ax.plot(xs, means, linewidth=1.5, label="running mean")
     ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("deals")
+    skip = max(1, len(pts) // 50)  # the first deals' band is huge: scale on the rest
+    rest = lows[skip:] + highs[skip:] + [0.0]
+    if len(pts) > skip and max(rest) > min(rest):
+        pad = 0.05 * (max(rest) - min(rest))
+        ax.set_ylim(min(rest) - pad, max(rest) + pad)
+    ax.set_xlabel("duplicate deals")
     ax.set_ylabel("mbb/hand")
-    ax.set_title(f"{result.a} vs {result.b}")
-    ax.legend()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    ax.set_title(
+        f"{result.a} vs {result.b}: {result.mean:+.1f} ± {result.half_width:.1f} mbb/hand "
+        f"(95%), {result.deals} duplicate deals"
+    )
+    ax.legend(loc="upper right")
+    ax.grid(True, alpha=0.3)
+    # the same run, the same file: no date, and the SVG's element ids from a fixed salt
+    metadata = {"Date": None} if kind == "svg" else None
+    with rc_context({"svg.hashsalt": "gamehub-match"}):
+        figure.savefig(path, format=kind, dpi=100, metadata=metadata)
 
 
 class Progress:
-    """Prints the running result: one rewritten line on a terminal, else every 10%."""
+    """A progress bar of the deals with the running result (:func:`hub.progress.bar`):
+    on a terminal only, silent otherwise."""
 
-    def __init__(self, total: int, stream=None, clock: Callable[[], float] = time.monotonic):
-        self.total = total
-        self.stream = stream if stream is not None else sys.stderr
-        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.clock = clock
-        self.start = clock()
-        self.last = -1.0
+    def __init__(self, total: int, stream: Any = None) -> None:
+        self.bar = bar(total, "deals", stream, unit="deal")
 
     def __call__(self, result: MatchResult) -> None:
         """Report after a deal."""
-        n = result.deals
-        now = self.clock()
-        if self.tty:
-            if now - self.last < 0.2 and n != self.total:
-                return
-        elif n % max(1, self.total // 10) and n != self.total:
-            return
-        self.last = now
-        done = n / self.total if self.total else 1.0
-        bar = "#" * int(done * 30)
-        rate = 2 * n / max(now - self.start, 1e-9)
+        self.bar.update(result.deals - self.bar.n)
         half = result.half_width
-        ci = f"± {half:.0f}" if math.isfinite(half) else ""
-        line = (
-            f"[{bar:<30}] {n}/{self.total} deals  {result.mean:+.0f} {ci} mbb/hand  "
-            f"{rate:.0f} hands/s"
-        )
-        if self.tty:
-            self.stream.write("\r" + line + ("\n" if n == self.total else ""))
-        else:
-            self.stream.write(line + "\n")
-        self.stream.flush()
+        ci = f" ± {half:.0f}" if math.isfinite(half) else ""
+        self.bar.set_postfix_str(f"{result.mean:+.0f}{ci} mbb/hand", refresh=False)
+
+    def close(self) -> None:
+        """End the bar."""
+        self.bar.close()
 
 
 def main(argv: Sequence[str]) -> int:
@@ -350,7 +284,7 @@ def main(argv: Sequence[str]) -> int:
     p.add_argument("--stack", type=int, default=1000, help="stacks in big blinds")
     p.add_argument("--max-seconds", type=float, default=None, help="stop early after this")
     p.add_argument("--plot", metavar="FILE", help="write the running result (.svg or .png)")
-    p.add_argument("--quiet", action="store_true", help="no progress")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--list", action="store_true", help="list the bots and exit")
     args = p.parse_args(list(argv))
     if args.list:
@@ -371,17 +305,26 @@ def main(argv: Sequence[str]) -> int:
         small_bet = rules.money(args.small_bet, "small bet")
     except (ValueError, TypeError) as e:
         p.error(str(e))
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401  (before a long match, not after it)
+        except ImportError:
+            p.error(f"--plot needs matplotlib: {PLOTS_EXTRA}")
     progress = None if args.quiet else Progress(args.deals)
-    result = play_match(
-        args.a,
-        args.b,
-        args.deals,
-        seed=args.seed,
-        small_bet=small_bet,
-        stack_bb=args.stack,
-        progress=progress,
-        max_seconds=args.max_seconds,
-    )
+    try:
+        result = play_match(
+            args.a,
+            args.b,
+            args.deals,
+            seed=args.seed,
+            small_bet=small_bet,
+            stack_bb=args.stack,
+            progress=progress,
+            max_seconds=args.max_seconds,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
     print(result.summary())
     if args.plot:
         try:

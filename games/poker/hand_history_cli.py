@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from hub.cli.store import db_option, with_store
+from hub.cli.store import store_dsn, store_options, with_store
 
 from .history import format_hand, from_dict
 from .verify_hand_cli import find_hand
@@ -28,7 +28,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("hand", metavar="HANDID", help="store hand id, or the engine's hand key")
     p.add_argument("--reveal", action="store_true", help="show every player's hole cards")
-    db_option(p)
+    store_options(p)
     return p
 
 
@@ -53,4 +53,4 @@ def main(argv: Sequence[str]) -> int:
     async def work(store: Any) -> int:
         return await history_work(store, args.hand, args.reveal)
 
-    return with_store(args.db, work)
+    return with_store(store_dsn(args), work)

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from hub.cli.store import db_option, with_store
+from hub.cli.store import store_dsn, store_options, with_store
 
 from .verify import verify_hand
 
@@ -29,7 +29,7 @@ def parser() -> argparse.ArgumentParser:
         "commitment, and every card against the deck the seed determines.",
     )
     p.add_argument("hand", metavar="HANDID", help="store hand id, or the engine's hand key")
-    db_option(p)
+    store_options(p)
     return p
 
 
@@ -69,4 +69,4 @@ def main(argv: Sequence[str]) -> int:
     async def work(store: Any) -> int:
         return await verify_work(store, args.hand)
 
-    return with_store(args.db, work)
+    return with_store(store_dsn(args), work)

@@ -2,18 +2,21 @@
 
 Each command opens the store without crash recovery (a hub may be running on the same
 database), does its work through the Deferred API under ``task.react``, and exits 0 on
-success, 1 when the store refuses (the reason goes to stderr), 2 on bad usage.
+success, 1 when the store refuses (the reason goes to stderr), 2 on bad usage.  No
+command ends in a traceback: a missing terminal, an unreadable config file or a value
+the store refuses is one line on stderr and a non-zero status.
 
-:func:`db_option` and :func:`with_store` are public: a plugin's own command that reads
-the store (``[commands]`` in its ``.meta``, see docs/plugins.md) uses them too, so
-every command takes ``--db`` and reports a refused store the same way.
+:func:`store_options`, :func:`store_dsn` and :func:`with_store` are public: a plugin's
+own command that reads the store (``[commands]`` in its ``.meta``, see docs/plugins.md)
+uses them too, so every command takes the hub's ``--data``, ``--db`` and ``--config``
+(:data:`hub.tap.PLACE_OPTIONS`, the same defaults as ``twistd gamehub``) and reports
+a refused store the same way.
 """
 
 from __future__ import annotations
 
 import argparse
 import getpass
-import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -21,23 +24,56 @@ from typing import Any
 from twisted.internet import defer, task
 
 from hub.model import GameError
-from hub.store import DEFAULT_DSN
 from hub.store.errors import StoreError
 from hub.store.store import Store, open_store
+from hub.tap import PLACE_OPTIONS, ConfigError, resolve_place
+
+_METAVARS = {"data": "DIR", "db": "DSN", "config": "FILE"}
 
 
-def db_option(parser: argparse.ArgumentParser) -> None:
-    """Add the ``--db DSN`` option (default: ``$GAMEHUB_DB`` or the hub's default)."""
-    parser.add_argument(
-        "--db",
-        default=os.environ.get("GAMEHUB_DB", DEFAULT_DSN),
-        metavar="DSN",
-        help=f"sqlite:<path> or postgresql://user@host/db (default {DEFAULT_DSN})",
-    )
+def store_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--data DIR``, ``--db DSN`` and ``--config FILE``: the options of
+    ``twistd gamehub`` that say where the store is (:data:`hub.tap.PLACE_OPTIONS`)."""
+    for long, short, default, text in PLACE_OPTIONS:
+        flags = [f"--{long}"] + ([f"-{short}"] if short else [])
+        parser.add_argument(
+            *flags, default=default, metavar=_METAVARS.get(long), help=text.replace("%", "%%")
+        )
+
+
+def store_dsn(args: argparse.Namespace) -> str:
+    """The database of parsed :func:`store_options`: ``--db``, else the config file's
+    ``db``, else ``sqlite:<data>/hub.sqlite`` (``--data``, the file's, ``./gamehub-data``).
+
+    :raises SystemExit: (status 2, the reason on stderr) the config file or the value
+        cannot be used.
+    """
+    try:
+        return resolve_place(args.data, args.db, args.config).db
+    except ConfigError as e:
+        print(f"gamehub: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _missing_sqlite_folder(dsn: str) -> str | None:
+    """Why ``dsn`` cannot be opened, when it is SQLite in a folder that does not exist."""
+    if not dsn.startswith("sqlite:"):
+        return None
+    from pathlib import Path
+
+    folder = Path(dsn[len("sqlite:") :]).parent
+    if folder.is_dir():
+        return None
+    return f"no hub data here: the folder {folder} does not exist (--data DIR or --db DSN)"
 
 
 def with_store(dsn: str, work: Callable[[Store], Awaitable[int]]) -> int:
     """Open the store on ``dsn``, run ``work(store)`` in a reactor, return its status."""
+
+    missing = _missing_sqlite_folder(dsn)
+    if missing is not None:
+        print(f"gamehub: {missing}", file=sys.stderr)
+        return 1
 
     async def main(reactor: Any) -> None:
         try:
@@ -67,14 +103,37 @@ def with_store(dsn: str, work: Callable[[Store], Awaitable[int]]) -> int:
 
 
 def _password(args: argparse.Namespace) -> str:
+    """The password of ``account create|password``: ``--password``, one line of stdin
+    (``--password-stdin``) or asked twice on the terminal.
+
+    :raises SystemExit: (status 2, the reason on stderr) none to be had.
+    """
     if args.password is not None:
         return str(args.password)
     if args.password_stdin:
-        return sys.stdin.readline().rstrip("\r\n")
-    first = getpass.getpass("password: ")
-    if getpass.getpass("again: ") != first:
-        raise SystemExit("gamehub: the passwords differ")
+        line = sys.stdin.readline() if sys.stdin is not None else ""
+        if not line.strip("\r\n"):
+            _refuse("--password-stdin: standard input gave no password (one line)")
+        return line.rstrip("\r\n")
+    if sys.stdin is None or not sys.stdin.isatty():
+        _refuse(
+            "no terminal to ask for the password: pipe it with --password-stdin "
+            "(echo PW | gamehub account create NAME --password-stdin) or give --password PW"
+        )
+    try:
+        first = getpass.getpass("password: ")
+        again = getpass.getpass("again: ")
+    except (EOFError, KeyboardInterrupt):
+        print(file=sys.stderr)
+        _refuse("no password given")
+    if again != first:
+        _refuse("the passwords differ")
     return first
+
+
+def _refuse(reason: str) -> None:
+    print(f"gamehub account: {reason}", file=sys.stderr)
+    raise SystemExit(2)
 
 
 def account_parser() -> argparse.ArgumentParser:
@@ -111,7 +170,7 @@ def account_parser() -> argparse.ArgumentParser:
     grant.add_argument("--key", help="idempotency key: the same key is applied once")
 
     for p in (create, password, delete, listing, set_type, grant):
-        db_option(p)
+        store_options(p)
     return parser
 
 
@@ -147,8 +206,12 @@ async def account_work(store: Store, args: argparse.Namespace, secret: str = "")
 def account_main(argv: Sequence[str]) -> int:
     """``gamehub account create|delete|list|set-type|grant|password``."""
     args = account_parser().parse_args(list(argv))
-    secret = _password(args) if args.action in ("create", "password") else ""
-    return with_store(args.db, lambda store: account_work(store, args, secret))
+    try:
+        dsn = store_dsn(args)
+        secret = _password(args) if args.action in ("create", "password") else ""
+    except SystemExit as e:
+        return int(e.code or 0)
+    return with_store(dsn, lambda store: account_work(store, args, secret))
 
 
 def ledger_main(argv: Sequence[str]) -> int:
@@ -164,8 +227,12 @@ def ledger_main(argv: Sequence[str]) -> int:
     problems.add_argument("--limit", type=int, default=100)
     hubs = sub.add_parser("hubs", help="hub leases: which hubs live and own chip tables")
     for p in (check, problems, hubs):
-        db_option(p)
+        store_options(p)
     args = parser.parse_args(list(argv))
+    try:
+        dsn = store_dsn(args)
+    except SystemExit as e:
+        return int(e.code or 0)
 
     async def work(store: Store) -> int:
         if args.action == "problems":
@@ -185,4 +252,4 @@ def ledger_main(argv: Sequence[str]) -> int:
         print(report)
         return 0 if report.ok else 1
 
-    return with_store(args.db, work)
+    return with_store(dsn, work)

@@ -1,4 +1,4 @@
-"""``gamehub xml-client --hub HOST:PORT``: a small interactive client for people.
+"""``gamehub xml-client --hub HOST:PORT [--tls | --ca FILE]``: a small interactive client.
 
 Type ``help`` for the commands: create an account, log in, list game types and games,
 create, join, act, chat, part, log out.  State updates are printed as they arrive.
@@ -17,6 +17,7 @@ from twisted.internet import defer, stdio, task
 from twisted.protocols.basic import LineReceiver
 
 from hub.client import GameUpdate, HubClient, RequestFailed
+from hub.tls import add_client_options, parse_client_args
 
 HELP = """commands:
   create NAME PASSWORD        create a player account
@@ -184,13 +185,15 @@ def main(argv: Sequence[str]) -> int:
     """Entry point of ``gamehub xml-client``."""
     parser = argparse.ArgumentParser(prog="gamehub xml-client", description=__doc__)
     parser.add_argument("--hub", type=_parse_hub, default=("127.0.0.1", 4000), help="HOST:PORT")
-    args = parser.parse_args(list(argv))
+    add_client_options(parser)
+    args = parse_client_args(parser, list(argv))
     host, port = args.hub
+    tls = args.tls_client
 
     @defer.inlineCallbacks
     def run(reactor: Any) -> Any:
         try:
-            client = yield HubClient.connect(reactor, host, port)
+            client = yield HubClient.connect(reactor, host, port, tls=tls)
         except Exception as e:
             print(f"gamehub xml-client: cannot connect to {host}:{port}: {e}", file=sys.stderr)
             return 1

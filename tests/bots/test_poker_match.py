@@ -65,22 +65,38 @@ def test_statistics():
     assert pts[-1][2] == pytest.approx(r.half_width)
 
 
-def test_svg_plot(tmp_path):
+def test_plots_with_matplotlib_svg_and_png(tmp_path):
     r = match.play_match("holdem", "caller", 30, seed="p")
-    path = tmp_path / "run.svg"
-    match.write_plot(r, str(path))
-    text = path.read_text()
-    assert text.startswith("<svg") and "polyline" in text and "holdem vs caller" in text
+    svg = tmp_path / "run.svg"
+    match.write_plot(r, str(svg))
+    text = svg.read_text()
+    assert "<svg" in text and "matplotlib" in text.lower()
+    assert "holdem vs caller" in text and "running mean" in text
+    match.write_plot(r, str(svg))
+    assert svg.read_text() == text  # no date in it: the same run draws the same file
+    png = tmp_path / "run.png"
+    match.write_plot(r, str(png))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(ValueError):
         match.write_plot(r, str(tmp_path / "run.gif"))
 
 
-def test_progress_lines():
-    out = io.StringIO()
-    prog = match.Progress(20, stream=out)
+class TTY(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_on_a_terminal_only():
+    tty = TTY()
+    prog = match.Progress(20, stream=tty)
     match.play_match("caller", "raiser", 20, seed="q", progress=prog)
-    lines = out.getvalue().splitlines()
-    assert len(lines) == 10 and lines[-1].startswith("[" + "#" * 30 + "] 20/20 deals")
+    prog.close()
+    assert "20/20" in tty.getvalue() and "mbb/hand" in tty.getvalue()
+    piped = io.StringIO()
+    prog = match.Progress(20, stream=piped)
+    match.play_match("caller", "raiser", 20, seed="q", progress=prog)
+    prog.close()
+    assert piped.getvalue() == ""
 
 
 def test_max_seconds_stops_early():

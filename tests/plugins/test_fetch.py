@@ -15,7 +15,7 @@ from twisted.internet.task import Clock
 from twisted.web.resource import Resource
 
 from hub.distribution import PluginsResource
-from hub.fetch import FetchError, Progress, check_archive, fetch
+from hub.fetch import PROGRESS_MIN_SIZE, FetchError, check_archive, fetch
 from hub.registry import LOADED, Registry
 
 from .helpers import FIXTURE_MODULE, make_zip_plugin, write_meta
@@ -145,20 +145,21 @@ def test_unknown_and_failed_plugins(hub, tmp_path):
     assert not (tmp_path / "c").exists()
 
 
-def test_progress_bar_on_a_terminal_for_large_files(tmp_path):
-    tty = TTY()
-    bar = Progress(tty, "big", 1024 * 1024)
-    for _ in range(4):
-        bar.update(256 * 1024)
-    bar.close()
-    assert "100%" in tty.getvalue() and tty.getvalue().endswith("\n")
-    quiet = io.StringIO()
-    small = Progress(quiet, "small", 1024 * 1024)
-    small.update(1024 * 1024)
-    assert quiet.getvalue() == ""  # not a terminal
-    tiny = TTY()
-    Progress(tiny, "tiny", 1000).update(1000)
-    assert tiny.getvalue() == ""  # too small to bother
+def test_progress_bar_on_a_terminal_for_large_files(hub, tmp_path):
+    registry, client, archive = hub
+    big = TTY()
+    with zipfile.ZipFile(archive, "a") as z:  # a package over PROGRESS_MIN_SIZE
+        z.writestr("tinygame/noise.bin", os.urandom(PROGRESS_MIN_SIZE))
+    (archive.parent / "meta" / "zippy.meta").touch()
+    registry.scan()
+    run(fetch("zippy", HUB, tmp_path / "big", client=client, stream=big))
+    assert "100%" in big.getvalue() and "zippy" in big.getvalue()
+    piped = io.StringIO()
+    run(fetch("zippy", HUB, tmp_path / "piped", client=client, stream=piped))
+    assert piped.getvalue() == ""  # not a terminal
+    small = TTY()
+    run(fetch("tiny", HUB, tmp_path / "small", client=client, stream=small))
+    assert small.getvalue() == ""  # too small to bother
 
 
 @pytest.mark.parametrize("member", ["../evil.py", "/abs/evil.py", "a/../../evil.py", "..\\evil.py"])

@@ -103,7 +103,7 @@ def test_command_errors():
     r = gamehub("account", "frobnicate")
     assert r.returncode == 2
     r = gamehub("ledger", "check", "--db", "mysql://x")
-    assert r.returncode == 1 and "unknown database" in r.stderr
+    assert r.returncode == 2 and "--db must be sqlite:PATH or postgresql://" in r.stderr
 
 
 @pytest_twisted.ensureDeferred

@@ -1,4 +1,4 @@
-// Plugins: status, version, digest, download.
+// Plugins: status, version, digest, signer, download.
 "use strict";
 document.addEventListener("DOMContentLoaded", async () => {
   const {el, clear} = Hub;
@@ -14,5 +14,7 @@ document.addEventListener("DOMContentLoaded", async () => {
     el("td", {dataset: {label: "Download"}}, p.url ? el("a", {href: p.url, download: p.file}, p.file) : "—",
       p.size ? el("div", {class: "small muted"}, p.size + " bytes") : null,
       p.meta_url ? el("div", {class: "small"}, el("a", {href: p.meta_url}, ".meta")) : null),
-    el("td", {dataset: {label: "SHA-256"}, class: "mono small"}, p.sha256 ? el("span", {class: "digest", title: p.sha256}, p.sha256.slice(0, 16) + "…") : "—"))));
+    el("td", {dataset: {label: "SHA-256"}, class: "mono small"}, p.sha256 ? el("span", {class: "digest", title: p.sha256}, p.sha256.slice(0, 16) + "…") : "—",
+      p.signer ? el("div", {class: "small", title: p.signer.key},
+        "signed by " + p.signer.name + (p.signer.trusted ? " (trusted key)" : " (key not trusted)")) : null))));
 });
