@@ -29,7 +29,7 @@ from twisted.logger import Logger
 from hub.states import Machine
 
 from . import encoding
-from .states import TRANSITIONS, Input, State
+from .states import GONE, TRANSITIONS, Input, State
 
 if TYPE_CHECKING:
     from .protocol import XMLProtocol
@@ -83,7 +83,7 @@ class Connection:
     @property
     def closing(self) -> bool:
         """Whether the connection is refused or gone: it reads and sends no more."""
-        return self.machine.state in (State.CLOSING, State.CLOSED)
+        return self.machine.state in GONE
 
     def log_in(self, account: Any, lobby_session: int) -> None:
         """``account`` logged in; ``lobby_session`` is its lobby session id."""
@@ -125,7 +125,7 @@ class Connection:
     def _next(self) -> None:
         self._in_next = True
         try:
-            while self._requests and not self._busy and not self.closing:
+            while self._requests and not self._busy and self.machine.state not in GONE:
                 frame = self._requests.popleft()
                 self._busy = True
                 self._held = []

@@ -33,28 +33,24 @@ class FrameReader:
     """Cuts a byte stream into :class:`Frame` tokens; refuses a bad declared length.
 
     :param max_length: the largest frame accepted (bytes, without the length).
+    :ivar buffer: the bytes held for an unfinished frame.
     """
 
-    __slots__ = ("_buffer", "max_length")
+    __slots__ = ("buffer", "max_length")
 
     def __init__(self, max_length: int) -> None:
         self.max_length = max_length
-        self._buffer = bytearray()
-
-    @property
-    def buffer(self) -> bytearray:
-        """The bytes held for an unfinished frame."""
-        return self._buffer
+        self.buffer = bytearray()
 
     @property
     def buffered(self) -> int:
         """How many bytes are held for an unfinished frame."""
-        return len(self._buffer)
+        return len(self.buffer)
 
     def feed(self, data: bytes) -> Iterator[Frame | BadLength]:
         """Add ``data``; yield the tokens it completes, one at a time (a consumer that
         stops early leaves the rest buffered)."""
-        buffer = self._buffer
+        buffer = self.buffer
         buffer += data
         while len(buffer) >= 4:
             length = int.from_bytes(buffer[:4], "big")
@@ -71,4 +67,4 @@ class FrameReader:
 
     def clear(self) -> None:
         """Drop what is held (the connection is closing)."""
-        self._buffer.clear()
+        self.buffer.clear()

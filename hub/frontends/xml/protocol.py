@@ -29,6 +29,7 @@ from zope.interface import implementer
 from . import encoding
 from .connection import Connection
 from .framing import BadLength, FrameReader
+from .states import GONE
 
 if TYPE_CHECKING:
     from .server import XMLFrontend
@@ -138,7 +139,8 @@ class XMLProtocol(Protocol, TimeoutMixin):
     def dataReceived(self, data: bytes) -> None:
         """Hand each complete frame to the session, in order; refuse a bad length."""
         conn = self.connection
-        if conn.closing:
+        machine = conn.machine
+        if machine.state in GONE:
             return
         for token in self._reader.feed(data):
             if isinstance(token, BadLength):
@@ -146,9 +148,9 @@ class XMLProtocol(Protocol, TimeoutMixin):
                 return
             self.resetTimeout()
             conn.frame_received(token.data)
-            if conn.closing:
+            if machine.state in GONE:
                 return
-        if self._reader.buffered:
+        if self._reader.buffer:
             if self._frame_timer is None:
                 self._frame_timer = self.callLater(self.frontend.frame_deadline, self._frame_late)
         else:
@@ -174,7 +176,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
     def write_frame(self, document: bytes) -> None:
         """Write one document as a frame."""
         if self.transport is not None:
-            self.transport.write(encoding.frame(document))
+            self.transport.write(len(document).to_bytes(4, "big") + document)  # encoding.frame
 
     # -- the transport's producer ---------------------------------------------------------
 

@@ -17,7 +17,7 @@ connection's state itself.  A closing connection reads no requests at all.
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import Enum, StrEnum
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from . import events
@@ -36,7 +36,11 @@ class State(StrEnum):
     CLOSED = "closed"  #: the transport is gone
 
 
-class Input(Enum):
+#: the states of a connection that reads and sends no more
+GONE = frozenset({State.CLOSING, State.CLOSED})
+
+
+class Input(StrEnum):
     """What moves a connection."""
 
     LOGIN = "login"  #: ``authentication/login`` succeeded
@@ -55,7 +59,7 @@ TRANSITIONS: dict[State, dict[Input, State]] = {
 }  # fmt: skip
 
 
-class Area(Enum):
+class Area(StrEnum):
     """Which session a request speaks in."""
 
     ACCOUNT = "account"  #: ``accountmanagement/*``: with the lobby session or none
@@ -64,6 +68,7 @@ class Area(Enum):
     GAME = "game"  #: a joined game's session: part, action, chat at the table, custom
 
 
+#: the area of each kind of request (a chat with ``gameid`` 0 is said in the lobby)
 AREAS: dict[type[events.Request], Area] = {
     events.CreateAccount: Area.ACCOUNT,
     events.DeleteAccount: Area.ACCOUNT,
@@ -83,13 +88,6 @@ AREAS: dict[type[events.Request], Area] = {
     events.Chat: Area.GAME,
     events.Custom: Area.GAME,
 }
-
-
-def area_of(request: events.Request) -> Area:
-    """The area of ``request`` (a chat with ``gameid`` 0 is said in the lobby)."""
-    if type(request) is events.Chat and request.gameid == 0:
-        return Area.LOBBY
-    return AREAS[type(request)]
 
 
 # -- the rules ---------------------------------------------------------------------------
@@ -158,5 +156,8 @@ def check(conn: Connection, request: events.Request) -> None:
 
     :raises Refused: the first rule of :data:`RULES` it does not pass.
     """
-    for rule in RULES[conn.state][area_of(request)]:
+    area = AREAS[type(request)]
+    if area is Area.GAME and isinstance(request, events.Chat) and request.gameid == 0:
+        area = Area.LOBBY  # a chat line said in the lobby
+    for rule in RULES[conn.machine.state][area]:
         rule(conn, request)
