@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -11,6 +12,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+#: what a build never reads: caches, virtual environments, earlier builds
+_NOT_SOURCES = (
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    ".*_cache",
+    "test-artifacts",
+)
 
 
 def pip(*args: str, cwd: Path) -> None:
@@ -21,7 +33,11 @@ def pip(*args: str, cwd: Path) -> None:
 def wheel(tmp_path_factory):
     """The project's wheel, built once for this module."""
     out = tmp_path_factory.mktemp("wheels")
-    pip("wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT), cwd=out)
+    # from a copy of the sources: a build/ folder left in the checkout by an earlier
+    # build would otherwise add the files it holds (moved or deleted ones too)
+    source = tmp_path_factory.mktemp("source") / "gamehub"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*_NOT_SOURCES))
+    pip("wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(source), cwd=out)
     (built,) = out.glob("gamehub-*.whl")
     return built
 

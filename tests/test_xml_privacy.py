@@ -123,6 +123,7 @@ def test_a_seats_private_frames_are_marked_and_its_owner_named(tmp_path):
         c.read()
         r, _ = c.one(f'<game gameid="{wid}"><join/></game>')
         assert outcome(r)[2] == f"back at seat {seat}"
+    hub.reactor.advance(0)  # the first hand is dealt at the end of the reactor turn
     for _ in range(6):  # post the blinds: the hole cards are dealt
         for seat in (0, 1):
             legal = game.legal_actions(seat)
@@ -184,7 +185,8 @@ def _poker_table(tmp_path, names):
 
 
 def _play_hand(game, clock):
-    """Play the next hand (whoever is to act folds, or posts), waiting for it to start."""
+    """Play the next hand (whoever is to act folds or mucks, or posts), waiting for it to
+    start."""
     played = len(game.engine.hands)
     for _ in range(1000):  # bounded
         if len(game.engine.hands) > played:
@@ -194,8 +196,8 @@ def _play_hand(game, clock):
             clock.advance(1)  # the pause between hands
             continue
         legal = game.legal_actions(seat)
-        fold = [a for a in legal if a.get("index") == 0]
-        game.act(seat, (fold or legal)[0])
+        quiet = [a for a in legal if a.get("name") in ("fold", "muck")]  # nothing shown
+        game.act(seat, (quiet or legal)[0])
     clock.advance(0)
 
 

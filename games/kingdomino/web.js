@@ -20,6 +20,7 @@ window.GameRenderers = window.GameRenderers || {};
   const NAMES = {f: "forest", g: "grass", s: "wheat", b: "bog", w: "water", m: "mine", c: "castle"};
   const OFFSETS = {0: [1, 0], 90: [0, 1], 180: [-1, 0], 270: [0, -1]};
   const DIRECTIONS = {0: "right", 90: "down", 180: "left", 270: "up"};
+  const WIDE = 10;  // columns: a wider kingdom takes a whole row of the board
   let orientation = null;
 
   // Crowns are drawn (dots), not written: they stay visible in the smallest cell.
@@ -47,8 +48,10 @@ window.GameRenderers = window.GameRenderers || {};
     const xs = keys.map(k => k[0]), ys = keys.map(k => k[1]);
     const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
     const cols = x1 - x0 + 1;
-    // the grid takes the box's width at most: wide kingdoms get smaller cells
+    // the grid takes the box's width at most: wide kingdoms get smaller cells (and a
+    // kingdom wider than WIDE columns a whole row of the board, see board())
     const grid = el("div", {class: "kingdom-grid", role: "group", "aria-label": "kingdom, " + cols + " columns wide"});
+    grid.dataset.cols = String(cols);
     grid.style.setProperty("--cols", String(cols));
     for (let y = y0; y <= y1; y++) {
       for (let x = x0; x <= x1; x++) {
@@ -79,12 +82,14 @@ window.GameRenderers = window.GameRenderers || {};
     const moves = legal.filter(a => a.move).map(a => a.move);
     const orientations = [...new Set(moves.map(m => m[2]))].sort((a, b) => a - b);
     if (!orientations.includes(orientation)) orientation = orientations.length ? orientations[0] : null;
-    const draw = el("div", {class: "draw-row", id: "draw"}, el("b", {}, "Draw"),
+    const over = v.state === "over";
+    const draw = over ? null : el("div", {class: "draw-row", id: "draw"}, el("b", {}, "Draw"),
+      (v.current || []).length ? null : el("span", {class: "small muted"}, "none left: the last dominoes are placed now"),
       (v.current || []).map(d => el("span", {class: "draw-item"},
         domino(el, d, choices.has(d) ? {class: "domino can", dataset: {choose: d}, onclick: () => ctx.act({choose: d}), role: "button", tabindex: 0,
           onkeydown: ev => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ctx.act({choose: d}); } }} : {dataset: {domino: d}}),
         taken.has(d) ? el("span", {class: "small owner"}, names[taken.get(d)]) : null)));
-    const toPlace = (v.previous || []).length ? el("div", {class: "draw-row"}, el("b", {}, "To place"),
+    const toPlace = (v.previous || []).length && !over ? el("div", {class: "draw-row"}, el("b", {}, "To place"),
       v.previous.map(([d, p]) => el("span", {class: "draw-item"}, domino(el, d), el("span", {class: "small owner"}, names[p])))) : null;
     const kingdoms = el("div", {class: "kingdoms", id: "kingdoms"}, (v.kingdoms || []).map((cells, seat) => {
       const mine = interactive && seat === ctx.seat;
@@ -92,15 +97,19 @@ window.GameRenderers = window.GameRenderers || {};
       if (mine && orientation !== null) {
         for (const m of moves) if (m[2] === orientation) targets.set(m[0] + "," + m[1], m);
       }
-      const acting = seat === v.to_act && v.state !== "over";
-      return el("div", {class: "kingdom" + (acting ? " to-act" : "") + (seat === ctx.seat ? " mine" : ""), dataset: {seat}},
+      const acting = seat === v.to_act && !over;
+      const grid = kingdom(el, cells, targets, m => ctx.act({move: m}));
+      const wide = Number(grid.dataset.cols) > WIDE;
+      return el("div", {class: "kingdom" + (acting ? " to-act" : "") + (seat === ctx.seat ? " mine" : "") + (wide ? " wide" : ""), dataset: {seat}},
         el("div", {class: "kingdom-head"}, el("span", {class: "avatar seat-colour-" + seat, "aria-hidden": "true"}, (names[seat] || "?").slice(0, 1).toUpperCase()),
           el("b", {class: "kingdom-name"}, names[seat]),
-          el("span", {class: "kd-score", dataset: {seat}}, String((v.scores || [])[seat] ?? 0)), el("span", {class: "small muted"}, " pts")),
-        kingdom(el, cells, targets, m => ctx.act({move: m})));
+          el("span", {class: "kd-points"}, el("span", {class: "kd-score", dataset: {seat}}, String((v.scores || [])[seat] ?? 0)),
+            el("span", {class: "small muted"}, " pts"))),
+        grid);
     }));
-    return [el("p", {class: "small"}, "Round " + v.round + " · " + (v.phase === "move" ? "placing" : "picking") +
-        (v.to_act !== null && v.to_act !== undefined && v.state !== "over" ? " · " + names[v.to_act] + " to act" : "")),
+    return [el("p", {class: "small", id: "kd-status"}, over ? "The game is over: the final kingdoms" :
+        "Round " + v.round + " · " + (v.phase === "move" ? "placing" : "picking") +
+        (v.to_act !== null && v.to_act !== undefined ? " · " + names[v.to_act] + " to act" : "")),
       draw, toPlace, kingdoms];
   }
 
@@ -153,7 +162,7 @@ window.GameRenderers = window.GameRenderers || {};
       switch (event.kind) {
         case "start": return "The game starts. Order: " + (d.order || []).map(s => (d.names || names)[s] || "seat " + s).join(", ") +
           "; the first draw: " + (d.dominoes || []).join(", ");
-        case "turn": return who + (d.phase === "choose" ? " picks a domino" : " places a domino");
+        case "turn": return who + (d.phase === "choose" ? " to pick a domino" : " to place a domino");
         case "chosen": return who + " picks " + dominoText(d.domino);
         case "placed": return who + " places domino " + d.domino + " at (" + d.move[0] + ", " + d.move[1] + "), second half " + DIRECTIONS[d.move[2]];
         case "round": return (d.dominoes || []).length ? "Round " + d.round + ": the new draw is " + d.dominoes.join(", ") : "The last dominoes are placed now";

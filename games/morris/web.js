@@ -112,7 +112,7 @@ window.GameRenderers = window.GameRenderers || {};
       const who = player(names, d.seat);
       switch (event.kind) {
         case "seated": return d.name + " plays " + COLOURS[d.seat];
-        case "turn": return d.capture > 0 ? who + " removes a piece (a mill)" : who + " to move";
+        case "turn": return d.capture > 0 ? who + " to remove a piece (a mill)" : who + " to move";
         case "moved": {
           const mill = d.mills ? (d.mills > 1 ? " and closes two mills" : " and closes a mill") : "";
           if (d.kind === "place") return who + " places a piece on " + d.move + mill;

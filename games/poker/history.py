@@ -10,7 +10,7 @@ JSON-able data and back, for the store.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -50,15 +50,22 @@ def seed_is_public(rec: R.HandRecord) -> bool:
 def format_hand(rec: R.HandRecord, seat: int | None = None, reveal: bool = False) -> str:
     """The hand as readable hand-history text.
 
+    Sections in order: header, seats, the actions street by street (blinds, hole
+    cards, board, show down), summary, and the shuffle commitment and seed.
+
     :param seat: the reader's seat: its hole cards appear as ``Dealt to``.
     :param reveal: show every player's hole cards (for the table's owner or research),
         not only those shown at the table.
     """
-    names = {s: n for s, n, _ in rec.players}
+    lines = _header(rec) + _seats(rec)
+    lines += _Streets(rec, seat, reveal).lines()
+    lines += _summary(rec, reveal)
+    lines += _shuffle(rec, reveal)
+    return "\n".join(lines) + "\n"
 
-    def who(s: int | None) -> str:
-        return names.get(s, f"seat {s}") if s is not None else "?"
 
+def _header(rec: R.HandRecord) -> list[str]:
+    """The hand number, game, stakes and time, and the table's name."""
     game = GAME_NAMES.get(rec.game, rec.game)
     when = rec.get("time")
     stamp = ""
@@ -66,105 +73,162 @@ def format_hand(rec: R.HandRecord, seat: int | None = None, reveal: bool = False
         stamp = " - " + datetime.datetime.fromtimestamp(when, datetime.UTC).strftime(
             "%Y-%m-%d %H:%M:%S UTC"
         )
-    table = rec.get("table")
     lines = [
         f"Gamehub Hand #{rec.hand_id}: {game} {LIMIT_WORDS.get(rec.limit, '')} "
         f"({rec.stakes}), blinds {_amount(rec.small_blind)}/{_amount(rec.big_blind)}{stamp}",
     ]
+    table = rec.get("table")
     if table:
         lines.append(f"Table '{table}'")
+    return lines
+
+
+def _seats(rec: R.HandRecord) -> list[str]:
+    """The button and each player with the chips at the start."""
+    lines = []
     if rec.button is not None:
         lines.append(f"Seat {rec.button + 1} is the button")
     for s, name, stack in rec.players:
         lines.append(f"Seat {s + 1}: {name} ({_amount(stack)} in chips)")
-    holes = dict(rec.hole)
-    streets = STREETS.get(rec.game, STREETS["texas-holdem"])
-    board: list[int] = []
-    hole_header_done = False
-    stage_seen = -1
-    draw = rec.game == "five-card-draw"
-    for a in rec.actions:
-        k = a.kind
-        if k == "post":
-            what = {"small": "small blind", "big": "big blind", "dead": "dead blind"}.get(
-                a.text, a.text
-            )
-            dead = a.get("dead") or Decimal(0)
-            live = (a.amount or Decimal(0)) - dead
-            if a.text == "dead":
-                text = f"{who(a.seat)}: posts dead blind {_amount(dead)}"
-            else:
-                text = f"{who(a.seat)}: posts {what} {_amount(live)}"
-                if dead:
-                    text += f" and {_amount(dead)} dead"
-            lines.append(text + (" and is all-in" if a.allin else ""))
-        elif k == "refuse":
-            lines.append(f"{who(a.seat)}: does not post and sits out")
-        elif k == "hole":
-            if not hole_header_done:
-                lines.append(f"*** {streets[0]} ***")
-                hole_header_done = True
-                stage_seen = 0
-                if seat is not None and seat in holes and not reveal:
-                    lines.append(f"Dealt to {who(seat)} {_cards(holes[seat])}")
-            if reveal:
-                lines.append(f"Dealt to {who(a.seat)} {_cards(a.cards)}")
-        elif k == "board":
-            prev = list(board)
-            board.extend(a.cards)
-            stage = a.stage if a.stage is not None else stage_seen + 1
-            stage_seen = stage
-            name = streets[stage] if stage < len(streets) else f"STREET {stage}"
-            if prev:
-                lines.append(f"*** {name} *** {_cards(prev)} {_cards(a.cards)}")
-            else:
-                lines.append(f"*** {name} *** {_cards(a.cards)}")
-        elif k in ("fold", "check"):
-            lines.append(f"{who(a.seat)}: {k}s")
-        elif k == "call":
-            lines.append(
-                f"{who(a.seat)}: calls {_amount(a.amount)}" + (" and is all-in" if a.allin else "")
-            )
-        elif k == "bet":
-            lines.append(
-                f"{who(a.seat)}: bets {_amount(a.amount)}" + (" and is all-in" if a.allin else "")
-            )
-        elif k == "raise":
-            lines.append(
-                f"{who(a.seat)}: raises to {_amount(a.total)}"
-                + (" and is all-in" if a.allin else "")
-            )
-        elif k == "discard":
-            if draw and stage_seen < 1:
-                lines.append(f"*** {streets[1] if len(streets) > 1 else 'DRAW'} ***")
-                stage_seen = 1
-            n = a.get("count", len(a.cards))
-            text = f"{who(a.seat)}: discards {n} card{'s' if n != 1 else ''}"
-            if reveal or a.seat == seat:
-                text += f" [{C.format_many(a.cards)}]" if a.cards else ""
-            lines.append(text if n else f"{who(a.seat)}: stands pat")
-        elif k == "return":
-            lines.append(f"Uncalled bet ({_amount(a.amount)}) returned to {who(a.seat)}")
-        elif k == "show":
-            if not any(line == "*** SHOW DOWN ***" for line in lines):
-                lines.append("*** SHOW DOWN ***")
-            text = f" ({a.text})" if a.text else ""
-            lines.append(f"{who(a.seat)}: shows {_cards(a.cards)}{text}")
-        elif k == "muck":
-            lines.append(f"{who(a.seat)}: mucks hand")
-        elif k == "award":
-            pot = a.get("pot", 0)
-            pot_name = (
-                "the pot" if len(rec.pots) <= 1 else ("main pot" if pot == 0 else f"side pot-{pot}")
-            )
-            lines.append(f"{who(a.seat)} collected {_amount(a.amount)} from {pot_name}")
-        elif k == "timeout":
-            lines.append(f"{who(a.seat)} has timed out")
-        elif k == "leaving":
-            lines.append(f"{who(a.seat)} leaves the table")
-        elif k == "cancel":
-            lines.append(f"Hand cancelled: {a.text}")
-    lines.append("*** SUMMARY ***")
+    return lines
+
+
+def _streets(rec: R.HandRecord) -> tuple[str, ...]:
+    return STREETS.get(rec.game, STREETS["texas-holdem"])
+
+
+def _who(rec: R.HandRecord) -> Callable[[int | None], str]:
+    names = {s: n for s, n, _ in rec.players}
+
+    def who(s: int | None) -> str:
+        return names.get(s, f"seat {s}") if s is not None else "?"
+
+    return who
+
+
+_BLIND_WORDS = {"small": "small blind", "big": "big blind", "dead": "dead blind"}
+_PLAIN = {
+    "refuse": "{who}: does not post and sits out",
+    "fold": "{who}: folds",
+    "check": "{who}: checks",
+    "muck": "{who}: mucks hand",
+    "timeout": "{who} has timed out",
+    "leaving": "{who} leaves the table",
+}
+_ALL_IN = " and is all-in"
+
+
+class _Streets:
+    """The action lines of a hand, street by street: one method per record kind
+    (``_on_<kind>``); kinds without one (seating, pots, hand over...) write nothing."""
+
+    def __init__(self, rec: R.HandRecord, seat: int | None, reveal: bool) -> None:
+        self.rec = rec
+        self.seat = seat
+        self.reveal = reveal
+        self.who = _who(rec)
+        self.holes = dict(rec.hole)
+        self.streets = _streets(rec)
+        self.draw = rec.game == "five-card-draw"
+        self.board: list[int] = []
+        self.hole_header_done = False
+        self.showdown_done = False
+        self.stage_seen = -1
+        self.out: list[str] = []
+
+    def lines(self) -> list[str]:
+        """Every action line, in order."""
+        for a in self.rec.actions:
+            plain = _PLAIN.get(a.kind)
+            if plain is not None:
+                self.out.append(plain.format(who=self.who(a.seat)))
+                continue
+            handler = getattr(self, "_on_" + a.kind, None)
+            if handler is not None:
+                handler(a)
+        return self.out
+
+    def _on_post(self, a: R.Record) -> None:
+        what = _BLIND_WORDS.get(a.text, a.text)
+        dead = a.get("dead") or Decimal(0)
+        live = (a.amount or Decimal(0)) - dead
+        if a.text == "dead":
+            text = f"{self.who(a.seat)}: posts dead blind {_amount(dead)}"
+        else:
+            text = f"{self.who(a.seat)}: posts {what} {_amount(live)}"
+            if dead:
+                text += f" and {_amount(dead)} dead"
+        self.out.append(text + (_ALL_IN if a.allin else ""))
+
+    def _on_hole(self, a: R.Record) -> None:
+        if not self.hole_header_done:
+            self.out.append(f"*** {self.streets[0]} ***")
+            self.hole_header_done = True
+            self.stage_seen = 0
+            seat = self.seat
+            if seat is not None and seat in self.holes and not self.reveal:
+                self.out.append(f"Dealt to {self.who(seat)} {_cards(self.holes[seat])}")
+        if self.reveal:
+            self.out.append(f"Dealt to {self.who(a.seat)} {_cards(a.cards)}")
+
+    def _on_board(self, a: R.Record) -> None:
+        prev = list(self.board)
+        self.board.extend(a.cards)
+        stage = a.stage if a.stage is not None else self.stage_seen + 1
+        self.stage_seen = stage
+        name = self.streets[stage] if stage < len(self.streets) else f"STREET {stage}"
+        if prev:
+            self.out.append(f"*** {name} *** {_cards(prev)} {_cards(a.cards)}")
+        else:
+            self.out.append(f"*** {name} *** {_cards(a.cards)}")
+
+    def _on_call(self, a: R.Record) -> None:
+        self._wager(a, f"calls {_amount(a.amount)}")
+
+    def _on_bet(self, a: R.Record) -> None:
+        self._wager(a, f"bets {_amount(a.amount)}")
+
+    def _on_raise(self, a: R.Record) -> None:
+        self._wager(a, f"raises to {_amount(a.total)}")
+
+    def _wager(self, a: R.Record, what: str) -> None:
+        self.out.append(f"{self.who(a.seat)}: {what}" + (_ALL_IN if a.allin else ""))
+
+    def _on_discard(self, a: R.Record) -> None:
+        if self.draw and self.stage_seen < 1:
+            self.out.append(f"*** {self.streets[1] if len(self.streets) > 1 else 'DRAW'} ***")
+            self.stage_seen = 1
+        n = a.get("count", len(a.cards))
+        text = f"{self.who(a.seat)}: discards {n} card{'s' if n != 1 else ''}"
+        if self.reveal or a.seat == self.seat:
+            text += f" [{C.format_many(a.cards)}]" if a.cards else ""
+        self.out.append(text if n else f"{self.who(a.seat)}: stands pat")
+
+    def _on_return(self, a: R.Record) -> None:
+        self.out.append(f"Uncalled bet ({_amount(a.amount)}) returned to {self.who(a.seat)}")
+
+    def _on_show(self, a: R.Record) -> None:
+        if not self.showdown_done:
+            self.out.append("*** SHOW DOWN ***")
+            self.showdown_done = True
+        text = f" ({a.text})" if a.text else ""
+        self.out.append(f"{self.who(a.seat)}: shows {_cards(a.cards)}{text}")
+
+    def _on_award(self, a: R.Record) -> None:
+        pot = a.get("pot", 0)
+        if len(self.rec.pots) <= 1:
+            pot_name = "the pot"
+        else:
+            pot_name = "main pot" if pot == 0 else f"side pot-{pot}"
+        self.out.append(f"{self.who(a.seat)} collected {_amount(a.amount)} from {pot_name}")
+
+    def _on_cancel(self, a: R.Record) -> None:
+        self.out.append(f"Hand cancelled: {a.text}")
+
+
+def _summary(rec: R.HandRecord, reveal: bool) -> list[str]:
+    """The pots, the board, each player's outcome and everyone's result."""
+    lines = ["*** SUMMARY ***"]
     total = sum((p.amount for p in rec.pots), Decimal(0))
     if len(rec.pots) > 1:
         parts = " ".join(
@@ -183,35 +247,52 @@ def format_hand(rec: R.HandRecord, seat: int | None = None, reveal: bool = False
         if text:
             hand_text[s] = text
     folded = {a.seat: a.stage for a in rec.actions if a.kind == "fold"}
-    shown = set(rec.shown)
+    holes = dict(rec.hole)
     for s, name, _stack in rec.players:
-        role = ""
-        if s == rec.button:
-            role = " (button)"
-        status = []
-        if s in folded:
-            stage = folded[s] or 0
-            if stage == 0:
-                status.append("folded before the " + ("draw" if draw else "flop"))
-            else:
-                street = streets[stage] if stage < len(streets) else "?"
-                status.append(f"folded on the {street.lower()}")
-        elif s in shown:
-            status.append(f"showed {_cards(holes.get(s, ()))}")
-        elif s in holes:
-            status.append("mucked" if not reveal else f"mucked {_cards(holes[s])}")
-        else:
-            status.append("not dealt in")
+        role = " (button)" if s == rec.button else ""
+        status = [_outcome(rec, s, folded, holes, reveal)]
         if s in won:
             status.append(
                 f"won ({_amount(won[s])})" + (f" with {hand_text[s]}" if s in hand_text else "")
             )
         lines.append(f"Seat {s + 1}: {name}{role} " + " and ".join(status))
+    names = {s: n for s, n, _ in rec.players}
     deltas = ", ".join(
         f"{names.get(s, s)} {'+' if d > 0 else ''}{_amount(d)}" for s, d in rec.deltas
     )
     if deltas:
         lines.append(f"Results: {deltas}")
+    return lines
+
+
+def _outcome(
+    rec: R.HandRecord,
+    s: int,
+    folded: Mapping[int | None, int | None],
+    holes: Mapping[int, Any],
+    reveal: bool,
+) -> str:
+    """How the hand ended for seat ``s``: folded (on which street), showed, mucked.
+
+    :param folded: seat → stage of its fold; :param holes: seat → hole cards dealt.
+    """
+    if s in folded:
+        stage = folded[s] or 0
+        if stage == 0:
+            return "folded before the " + ("draw" if rec.game == "five-card-draw" else "flop")
+        streets = _streets(rec)
+        street = streets[stage] if stage < len(streets) else "?"
+        return f"folded on the {street.lower()}"
+    if s in rec.shown:
+        return f"showed {_cards(holes.get(s, ()))}"
+    if s in holes:
+        return "mucked" if not reveal else f"mucked {_cards(holes[s])}"
+    return "not dealt in"
+
+
+def _shuffle(rec: R.HandRecord, reveal: bool) -> list[str]:
+    """The shuffle commitment, and the seed when it may be shown."""
+    lines = []
     commitment = rec.get("commitment")
     if commitment:
         lines.append(f"Shuffle commitment (SHA-256 of the seed): {commitment}")
@@ -220,7 +301,7 @@ def format_hand(rec: R.HandRecord, seat: int | None = None, reveal: bool = False
         lines.append(f"Shuffle seed: {seed}")
     elif seed:
         lines.append("Shuffle seed: withheld (it would show cards that were not shown down)")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 # -- JSON-able form ---------------------------------------------------------------------

@@ -246,7 +246,8 @@ class PokerGame:
     @property
     def state(self) -> str:
         """``running`` while a hand is played (or the next one is due after the pause
-        between hands, or after the last hand is settled), ``waiting`` while fewer
+        between hands, or after the last hand is settled, or the first one at the end
+        of the reactor turn its players sat down in), ``waiting`` while fewer
         players than it takes to deal sit in (who sits there is in the view), ``over``
         when the table closed."""
         if self._over:
@@ -291,6 +292,10 @@ class PokerGame:
         self._emit(GameEvent("buyin", {"seat": seat, "name": name, "amount": str(amount)}))
         self._cancel_empty_timer()
         self._flush()
+        if self.table.hands_played == 0 and not self.table.in_hand and self._timer is None:
+            # the first hand waits for the end of this reactor turn: players seated
+            # together (a creator's bots) are all dealt into it
+            self._timer = self._reactor.callLater(0, self._next_hand)
         self._maybe_start()
 
     def add_chips(self, seat: int, amount: Any) -> None:

@@ -8,6 +8,12 @@ window.GameRenderers = window.GameRenderers || {};
   const RANKS = "23456789TJQKA", SUITS = "♣♦♥♠", SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
   const RANK_NAMES = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace"];
   const STAGES = ["pre-flop", "flop", "turn", "river", "showdown"];
+  // A draw game bets before and after its one draw; there is no board.
+  function stageName(v) {
+    if (v.game !== "five-card-draw") return STAGES[v.stage] || "";
+    if (v.decision === "discard") return "the draw";
+    return v.stage > 0 ? "after the draw" : "before the draw";
+  }
   const ACTIONS = {post: "posts", refuse: "refuses the blind", fold: "folds", check: "checks", call: "calls",
     bet: "bets", raise: "raises to", discard: "changes", muck: "mucks"};
   let lastHand = null, replayStep = 0;
@@ -42,7 +48,8 @@ window.GameRenderers = window.GameRenderers || {};
         const actor = names[d.seat] || "seat " + d.seat;  // (d.name is the action here)
         if (d.name === "post") return actor + " posts " + (d.blind ? d.blind + " blind " : "") + d.amount + (d.allin ? " (all in)" : "");
         if (d.name === "discard") return actor + " changes " + (d.count ?? "some") + " card" + (d.count === 1 ? "" : "s");
-        const amount = d.name === "raise" || d.name === "bet" ? d.total : d.amount;
+        // only chips put in have an amount (a fold, check, muck or refusal has none)
+        const amount = d.name === "raise" || d.name === "bet" ? d.total : d.name === "call" ? d.amount : null;
         return actor + " " + (ACTIONS[d.name] || d.name) + (amount && amount !== "0" ? " " + amount : "") + (d.allin ? " (all in)" : "");
       }
       case "hand": return "Hand " + (d.number || d.handid) + ": the button is at " + (names[d.button] || "seat " + d.button) + "; shuffle commitment " + String(d.commitment || "").slice(0, 12) + "…";
@@ -80,7 +87,7 @@ window.GameRenderers = window.GameRenderers || {};
     const v = ctx.view || {};
     const players = v.players || [];
     const inHand = v.inhand !== undefined ? v.inhand : v.handid !== null && v.handid !== undefined;
-    const status = inHand ? "Hand " + handLabel(v.handid) + " · " + (STAGES[v.stage] || "")
+    const status = inHand ? "Hand " + handLabel(v.handid) + " · " + stageName(v)
       : v.handid ? "Hand " + handLabel(v.handid) + " is over" : "Waiting for the first hand";
     const felt = el("div", {class: "poker-table", id: "poker-table"},
       el("div", {class: "felt-head"}, el("b", {}, Hub.words(v.game || "poker") + " · " + (v.variant || "")),
@@ -205,7 +212,7 @@ window.GameRenderers = window.GameRenderers || {};
             players.forEach(p => Object.assign(p, {holecards: [], inpot: "0", lastaction: null, state: "waiting"}));
             break;
           case "deal": players.forEach(p => { if ((d.seats || []).includes(p.seat)) Object.assign(p, {holecards: Array(d.count).fill(-1), state: "active"}); }); break;
-          case "turn": v.currentplayerseat = d.seat; break;
+          case "turn": v.currentplayerseat = d.seat; v.decision = d.decision; break;
           case "action": {
             const p = find(d.seat);
             if (!p) break;
@@ -215,6 +222,7 @@ window.GameRenderers = window.GameRenderers || {};
               v.pot = fmt(num(v.pot) + num(d.amount));
             }
             p.lastaction = d.name;
+            if (typeof d.stage === "number") v.stage = Math.max(0, d.stage);
             if (d.name === "fold") p.state = "folded";
             if (d.allin) p.state = "allin";
             break;

@@ -9,7 +9,7 @@ import pytest
 
 from tests.hubprocess import HubProcess
 
-from .pagecheck import DESKTOP, PHONE, SCREENSHOTS
+from .pagecheck import DESKTOP, PHONE, check_page
 from .plugins import install_first_legal, install_press
 
 CHROMIUM = os.environ.get("GAMEHUB_CHROMIUM", "/usr/bin/chromium")
@@ -94,11 +94,6 @@ def new_page(browser, size=None):
 
 
 def screenshot(page, name: str, both: bool = True) -> None:
-    """Save ``name``-desktop.png and (``both``) ``name``-phone.png of the page."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    page.screenshot(path=str(SCREENSHOTS / f"{name}-desktop.png"), full_page=True)
-    if both:
-        page.set_viewport_size(PHONE)
-        page.screenshot(path=str(SCREENSHOTS / f"{name}-phone.png"), full_page=True)
-        page.set_viewport_size(size)
+    """Check the page (layout and axe-core, :func:`pagecheck.check_page`) at a desktop's
+    and (``both``) a phone's size, saving ``name``-desktop.png and ``name``-phone.png."""
+    check_page(page, name, sizes=(PHONE, DESKTOP) if both else (DESKTOP,))

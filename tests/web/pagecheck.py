@@ -16,7 +16,9 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screensh
 
 #: In the page: every visible "atom" (a run of text, a control, a card, a tile, a game
 #: piece) must lie within the viewport's width and overlap no other atom that is not its
-#: ancestor; no box may scroll sideways; text must be at least 10 px tall.
+#: ancestor; no box may scroll sideways; text must be at least 10 px tall, and a line may
+#: break inside a word only when the word is longer than 20 characters (an id, a seed);
+#: cards, dominoes and kingdom cells must be at least 12 px wide.
 LAYOUT_JS = r"""
 () => {
   const problems = [];
@@ -54,6 +56,26 @@ LAYOUT_JS = r"""
     return true;
   }
   const atoms = [];
+  // A line break inside a word of at most 20 characters ("rando|m"): a name squeezed into
+  // a box too narrow for it.
+  const WORD = /[\p{L}\p{N}]/u;
+  function brokenWord(node) {
+    const text = node.textContent, range = document.createRange();
+    let top = null;
+    for (let i = 0; i < text.length; i++) {
+      range.setStart(node, i); range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      if (!rect || rect.width < 0.5) continue;
+      if (top !== null && rect.top > top + 1 && i > 0 && WORD.test(text[i - 1]) && WORD.test(text[i])) {
+        let a = i, b = i;
+        while (a > 0 && WORD.test(text[a - 1])) a--;
+        while (b < text.length && WORD.test(text[b])) b++;
+        if (b - a <= 20) return text.slice(a, i) + "|" + text.slice(i, b);
+      }
+      top = rect.top;
+    }
+    return null;
+  }
   function add(rect, el, what, clipper) {
     const c = clipOf(clipper);
     const r = {left: Math.max(rect.left, c.left), top: Math.max(rect.top, c.top),
@@ -68,6 +90,10 @@ LAYOUT_JS = r"""
     if (!shown(parent)) continue;
     const range = document.createRange();
     range.selectNodeContents(node);
+    if (range.getClientRects().length > 1) {
+      const broken = brokenWord(node);
+      if (broken) problems.push("a word broken across lines (" + broken + ") in " + name(parent));
+    }
     for (const rect of range.getClientRects()) {
       if (rect.width < 1 || rect.height < 1) continue;
       add(rect, parent, "text " + JSON.stringify(node.textContent.trim().slice(0, 30)) + " in " + name(parent), parent);
@@ -79,6 +105,10 @@ LAYOUT_JS = r"""
     if (el.closest("svg") && el.tagName.toLowerCase() === "svg" && el.parentElement.closest("svg")) continue;
     if (!shown(el)) continue;
     for (const rect of el.getClientRects()) if (rect.width >= 1 && rect.height >= 1) add(rect, el, name(el), el.parentElement);
+    if (el.matches(".card, .domino .half, .kingdom-grid .cell")) {
+      const w = el.getBoundingClientRect().width;
+      if (w >= 1 && w < 12) problems.push("too small to see (" + w.toFixed(1) + " px wide): " + name(el));
+    }
   }
   for (const a of atoms) {
     if (a.r.right > W + 1 || a.r.left < -1) problems.push("off screen (x " + Math.round(a.r.left) + "–" + Math.round(a.r.right) + " of " + W + "): " + a.what);
@@ -116,8 +146,8 @@ def _axe_script() -> str:
 
 
 def layout_problems(page) -> list[str]:
-    """What :data:`LAYOUT_JS` finds on the page as it is now."""
-    return page.evaluate(LAYOUT_JS)
+    """What :data:`LAYOUT_JS` finds on the page as it is now (each problem once)."""
+    return list(dict.fromkeys(page.evaluate(LAYOUT_JS)))
 
 
 def serious_violations(page) -> list[str]:

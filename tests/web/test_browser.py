@@ -53,11 +53,15 @@ def click_morris_until_over(page, seconds: float, wait_ms: int, after_click=None
     page.locator("#result-summary").wait_for()
 
 
-def create_in_lobby(page, hub, game_type: str, seats: list[str], options: dict | None = None):
+def create_in_lobby(
+    page, hub, game_type: str, seats: list[str], options: dict | None = None, variant=None
+):
     """Fill the lobby's create form and submit it."""
     page.goto(hub.url("/"))
     page.wait_for_selector(f"#c-type option[value='{game_type}']", state="attached")
     page.select_option("#c-type", game_type)
+    if variant is not None:
+        page.select_option("#c-variant", variant)
     rows = page.locator("#c-seats select")
     while rows.count() < len(seats):
         page.click("#c-add-seat")
@@ -142,6 +146,8 @@ def test_hello_from_the_lobby(page, hub):
     game_id = page.url.rsplit("/", 1)[1]
     form = page.locator("form.action-form")
     form.wait_for()
+    # both say hello at once: whatever turn the game announced last, ours is open
+    page.wait_for_selector("#turn.mine .turn-who:text('Your turn')")
     # a failed action shows a visible error and changes nothing
     form.locator("input[name=hello]").fill("   ")
     form.locator("button").click()
@@ -544,6 +550,8 @@ def test_five_card_draw_discards_by_clicking_cards(page, hub):
             "cards => cards.map(c => c.dataset.card)"
         )
         seconds = int(page.locator("#turn .clock").get_attribute("data-seconds"))
+        status = page.inner_text("#hand-status")  # a draw game has no flop
+        assert "the draw" in status and "flop" not in status, status
         page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(0).click()
         page.locator(".poker-seat[data-seat='0'] .card.pickable").nth(2).click()
         # picking cards redraws the page: its clock goes on, it does not start again

@@ -100,7 +100,11 @@ def test_wide_kingdoms_fit_their_boxes_on_desktop_and_phone(page, hub):
         for g in page.locator(".kingdom-grid").all()
     )
     assert widest >= 12, widest  # wider than a box holds at full size
-    check_page(page, "kingdomino-wide-kingdoms")
+    # the game is over: no draw, nothing left to place, nobody picking
+    status = page.inner_text("#board p.small")
+    assert "over" in status and "picking" not in status and "to act" not in status, status
+    assert "To place" not in page.inner_text("#board")
+    check_page(page, "kingdomino-wide-kingdoms")  # cells big enough to see, too
     for grid in page.locator(".kingdom").all():  # each grid inside its own box
         inner = grid.locator(".kingdom-grid").bounding_box()
         outer = grid.bounding_box()
@@ -175,22 +179,28 @@ def test_between_poker_hands_nobody_is_to_act(page, hub):
 
 def test_the_creator_plays_the_first_hand(page, hub):
     log_in_new_account(page, hub, "firsthand")
-    create_in_lobby(page, hub, "texas-holdem", ["human", "bot:caller", "bot:caller"])
+    # blinds posted for everybody: the cards are dealt without a click
+    create_in_lobby(
+        page, hub, "texas-holdem", ["human", "bot:caller", "bot:caller"], {"auto_post": True}
+    )
     page.wait_for_url("**/game/*")
     game_id = page.url.rsplit("/", 1)[1]
     page.wait_for_selector("#poker-table")
     replay = {}
 
-    def started() -> bool:
+    def dealt() -> bool:
         replay.update(hub.get_json(f"/api/games/{game_id}/replay"))
-        return any(e["kind"] == "hand" for e in replay["events"])
+        return any(e["kind"] == "deal" for e in replay["events"])
 
-    wait_until(started, "the first hand")
+    wait_until(dealt, "the first hand's cards")
     hand = next(e["data"] for e in replay["events"] if e["kind"] == "hand")
     in_hand = {hand["button"], hand["smallblindseat"], hand["bigblindseat"]}
     assert hand["number"] == 1 and 0 in in_hand, hand  # the creator is in hand 1
     seated = [e["data"]["name"] for e in replay["events"] if e["kind"] == "buyin"]
     assert seated[0] == "firsthand", seated  # the creator sat down before the bots
+    # and so is every bot created with the table (not only the first to sit down)
+    deal = next(e["data"] for e in replay["events"] if e["kind"] == "deal")
+    assert sorted(deal["seats"]) == [0, 1, 2], deal
 
 
 # -- 5. events in words, from before the page opened ----------------------------------------
@@ -214,73 +224,132 @@ def test_events_are_words_and_include_what_happened_before(page, hub):
     assert_in_words(lines)
 
 
+#: An example of every event kind each built-in game emits (``kind`` or ``kind:variant``),
+#: the kinds every game shares and the hub's own at a chip table (``paused``, ``resumed``).
+EVENTS = {
+    "hello": {
+        "seated": {"seat": 0, "name": "ann"},
+        "state": {"state": "running"},
+        "turn": {"seat": 0, "legal": [{"hello": ""}]},
+        "hello": {"seat": 0, "text": "hi", "line": "Hello from ann: hi"},
+        "left": {"seat": 1},
+        "seat_open": {"seat": 1},
+        "over": {"result": {"summary": "2 of 2 said hello"}},
+    },
+    "nmmorris": {
+        "seated": {"seat": 0, "name": "ann"},
+        "state": {"state": "running"},
+        "turn": {"seat": 0, "capture": 0},
+        "turn:capture": {"seat": 0, "capture": 1},
+        "moved": {"seat": 0, "move": "A0:A1", "kind": "move", "mills": 1, "capture": 1},
+        "moved:place": {"seat": 1, "move": "B3", "kind": "place", "mills": 0},
+        "moved:capture": {"seat": 0, "move": "B3", "kind": "capture", "mills": 0},
+        "left": {"seat": 1},
+        "over": {"result": {"summary": "White wins"}},
+    },
+    "kingdomino": {
+        "state": {"state": "running"},
+        "start": {"order": [1, 0, 2, 3], "dominoes": [1, 2, 3, 4], "names": ["a", "b", "c", "d"]},
+        "turn": {"seat": 0, "phase": "choose"},
+        "turn:place": {"seat": 0, "phase": "move"},
+        "chosen": {"seat": 2, "domino": 19},
+        "placed": {"seat": 2, "domino": 19, "move": [1, 0, 90]},
+        "round": {"round": 2, "dominoes": [5, 6, 7, 8]},
+        "round:last": {"round": 13, "dominoes": []},
+        "removed": {"seat": 3, "reason": "timeout"},
+        "seat_open": {"seat": 3},
+        "over": {"result": {"summary": "a 40, b 30, c 20, d 10"}},
+    },
+    "texas-holdem": {
+        "state": {"state": "waiting"},
+        "buyin": {"seat": 0, "name": "ann", "amount": "200"},
+        "cashout": {"seat": 0, "name": "ann", "amount": "210"},
+        **{
+            f"seat:{what}": {"seat": 0, "what": what, "name": "ann", "amount": "50"}
+            for what in ("taken", "addchips", "leaving", "left", "sitout", "sitin")
+        },
+        "seat_open": {"seat": 0},
+        "hand": {"handid": "g-3", "number": 3, "button": 1, "commitment": "ab" * 32},
+        "deal": {"seats": [0, 1], "count": 2},
+        "hole": {"seat": 0, "cards": [12, 51]},
+        "autopost": {"seat": 0, "on": True},
+        "board": {"cards": [0, 5, 9], "board": [0, 5, 9], "stage": 1},
+        **{
+            f"action:{name}": {"seat": 1, "name": name, "amount": "20", "total": "30", "count": 2}
+            for name in ("refuse", "fold", "check", "call", "bet", "raise", "discard", "muck")
+        },
+        "action:post": {"seat": 1, "name": "post", "blind": "big", "amount": "10"},
+        "turn": {"seat": 1, "decision": "bet"},
+        "timeout": {"seat": 1, "decision": "bet"},
+        "return": {"seat": 1, "amount": "10"},
+        "pots": {"pots": [{"amount": "40", "seats": [0, 1]}]},
+        "show": {"seat": 0, "cards": [12, 51], "text": "a pair"},
+        "award": {"seat": 0, "amount": "40", "text": "a pair"},
+        "handover": {
+            "handid": "g-3",
+            "deltas": {"0": "20", "1": "-20"},
+            "names": {"0": "ann", "1": "bob"},
+            "seed": "cd" * 32,
+        },
+        "cancel": {"reason": "the table closed"},
+        "paused": {"reason": "store unavailable"},
+        "resumed": {},
+        "over": {"result": {"summary": "the table closed"}},
+    },
+}
+EVENTS["five-card-draw"] = EVENTS["texas-holdem"]
+
+
+def emitted_kinds(package: str) -> set[str]:
+    """The event kinds the modules of ``games/<package>`` emit (``GameEvent("kind", …)``,
+    ``_emit("kind", …)`` or a constant of :mod:`hub.model`)."""
+    import hub.model
+    from tests.hubprocess import ROOT
+
+    kinds = set()
+    for module in (ROOT / "games" / package).glob("*.py"):
+        text = module.read_text()
+        for pattern in (r'GameEvent\(\s*("?)(\w+)\1', r'\b_emit\(\s*("?)(\w+)\1'):
+            for quoted, word in re.findall(pattern, text):
+                kind = word if quoted else getattr(hub.model, word, None)
+                if isinstance(kind, str):
+                    kinds.add(kind)
+    return kinds
+
+
 def test_every_event_kind_of_every_built_in_game_has_words(page, hub):
-    kinds = {
-        "hello": {
-            "seated": {"seat": 0, "name": "ann"},
-            "hello": {"seat": 0, "text": "hi", "line": "Hello from ann: hi"},
-            "left": {"seat": 1},
-        },
-        "nmmorris": {
-            "seated": {"seat": 0, "name": "ann"},
-            "turn": {"seat": 0, "capture": 0},
-            "moved": {"seat": 0, "move": "A0:A1", "kind": "move", "mills": 1, "capture": 1},
-            "left": {"seat": 1},
-        },
-        "kingdomino": {
-            "start": {
-                "order": [1, 0, 2, 3],
-                "dominoes": [1, 2, 3, 4],
-                "names": ["a", "b", "c", "d"],
-            },
-            "turn": {"seat": 0, "phase": "choose"},
-            "chosen": {"seat": 2, "domino": 19},
-            "placed": {"seat": 2, "domino": 19, "move": [1, 0, 90]},
-            "round": {"round": 2, "dominoes": [5, 6, 7, 8]},
-            "removed": {"seat": 3, "reason": "timeout"},
-        },
-        "texas-holdem": {
-            "buyin": {"seat": 0, "name": "ann", "amount": "200"},
-            "cashout": {"seat": 0, "name": "ann", "amount": "210"},
-            "seat": {"seat": 0, "what": "sitout", "name": "ann"},
-            "hand": {"handid": "g-3", "number": 3, "button": 1, "commitment": "ab" * 32},
-            "deal": {"seats": [0, 1], "count": 2},
-            "hole": {"seat": 0, "cards": [12, 51]},
-            "board": {"cards": [0, 5, 9], "board": [0, 5, 9], "stage": 1},
-            "action": {"seat": 1, "name": "raise", "amount": "20", "total": "30"},
-            "action_post": {"seat": 1, "name": "post", "blind": "big", "amount": "10"},
-            "return": {"seat": 1, "amount": "10"},
-            "pots": {"pots": [{"amount": "40", "seats": [0, 1]}]},
-            "show": {"seat": 0, "cards": [12, 51], "text": "a pair"},
-            "award": {"seat": 0, "amount": "40", "text": "a pair"},
-            "handover": {
-                "handid": "g-3",
-                "deltas": {"0": "20", "1": "-20"},
-                "names": {"0": "ann", "1": "bob"},
-                "seed": "cd" * 32,
-            },
-            "timeout": {"seat": 1, "decision": "bet"},
-            "turn": {"seat": 1, "decision": "bet"},
-            "cancel": {"reason": "the table closed"},
-            "autopost": {"seat": 0, "on": True},
-        },
-    }
+    # the examples cover every kind the games' sources emit
+    for game_type, package in (("hello", "hello"), ("nmmorris", "morris"),
+                               ("kingdomino", "kingdomino"), ("texas-holdem", "poker")):  # fmt: skip
+        covered = {kind.split(":")[0] for kind in EVENTS[game_type]}
+        assert emitted_kinds(package) <= covered, (game_type, emitted_kinds(package) - covered)
+    names = ["ann", "bob", "cy", "dee"]
     page.goto(hub.url("/history"))
     page.wait_for_selector("#filter")
-    for game_type, events in kinds.items():
+    for game_type, events in EVENTS.items():
         page.evaluate("t => GameScripts.load(t)", game_type)
         for kind, data in events.items():
-            text = page.evaluate(
-                "([t, kind, data]) => window.GameRenderers[t].describe({kind, data}, ['ann', 'bob', 'cy', 'dee'])",
-                [game_type, kind.split("_")[0], data],
+            # what the game page and the replays show: the game's words, else the shared
+            text, summary = page.evaluate(
+                "([t, kind, data, names]) => [GameScripts.describe(t, {kind, data}, names),"
+                " Hub.summarize({kind, data}, names)]",
+                [game_type, kind.split(":")[0], data, names],
             )
             assert text, f"{game_type} has no words for {kind}"
             assert_in_words([text])
+            # words of its own, not the summary any unknown kind gets (unless it is the
+            # event's own line)
+            if "line" not in data:
+                assert text != summary, f"{game_type}: {kind} is only summarised: {text!r}"
+            if kind.startswith("turn"):  # whose turn it is, not something done
+                assert " to " in text, text
             if kind.startswith("action"):  # who acted comes first (not the action's name)
-                assert text.startswith(["ann", "bob", "cy", "dee"][data["seat"]]), text
+                assert text.startswith(names[data["seat"]]), text
+            if kind in ("action:fold", "action:check", "action:muck", "action:refuse"):
+                assert not re.search(r"\d", text), text  # no chips go in
     # a plugin's own event kind without words of its own: a summary in words
     text = page.evaluate(
-        "() => Hub.describeEvent({kind: 'tile_flipped', data: {seat: 1, tile: {x: 1}, points: 3, legal: [1]}}, ['ann', 'bob'])"
+        "() => GameScripts.describe('no-such-game', {kind: 'tile_flipped', data: {seat: 1, tile: {x: 1}, points: 3, legal: [1]}}, ['ann', 'bob'])"
     )
     assert text == "bob: tile flipped (tile 1 entry, points 3)"
     # the hub's own events at a table waiting for its store
@@ -333,12 +402,32 @@ def test_the_create_form_is_built_from_the_options_each_game_declares(page, hub)
         declared = types[name]["options"]
         fields = page.locator("#c-options input, #c-options select")
         assert fields.count() == len(declared), name
-        for option in declared:
+        for option in declared:  # a field of the option's kind, range and default
             field = page.locator(f"#c-opt-{option['name']}")
-            if option["kind"] in ("int", "number"):
+            proposed = (
+                option["for_people"] if option["for_people"] is not None else option["default"]
+            )
+            if option["kind"] == "bool":
+                assert field.get_attribute("type") == "checkbox"
+                assert field.is_checked() == bool(proposed), option
+                continue
+            if option["kind"] == "choice":
+                choices = field.locator("option").evaluate_all("os => os.map(o => o.value)")
+                assert choices == [str(c) for c in option["choices"]], option
+            elif option["kind"] in ("int", "number"):
                 assert field.get_attribute("type") == "number"
-                if option["maximum"] is not None:
-                    assert float(field.get_attribute("max")) == option["maximum"]
+                for bound in ("minimum", "maximum"):
+                    if option[bound] is not None:
+                        assert float(field.get_attribute(bound[:3])) == option[bound], option
+            else:
+                assert field.get_attribute("type") == "text"
+            shown = field.input_value()
+            if proposed is None:
+                assert shown == "", option
+            elif option["kind"] in ("int", "number"):
+                assert float(shown) == float(proposed), option
+            else:
+                assert shown == str(proposed), option
         # as a guest, every type can be created as the form proposes
         page.click("#c-submit")
         if types[name]["needs_account"]:  # a guest does not sit where chips are at stake
@@ -441,6 +530,11 @@ def test_every_page_is_right_on_a_phone_and_a_desktop(page, hub):
     create_log_out_log_in(page, hub, "phoner", "phoner-pw1")
     assert page.locator(".notice").count() == 1  # the newest note replaces the one before
     check_page(page, "page-account-logged-in")
+    # also when the notes belong to different boxes of the page
+    page.evaluate(
+        "() => { Hub.ok('first', document.getElementById('password')); Hub.error('second'); }"
+    )
+    assert page.locator(".notice .notice-text").all_inner_texts() == ["second"]
 
 
 def test_morris_mid_game_on_a_phone(page, hub):
@@ -457,6 +551,25 @@ def test_morris_mid_game_on_a_phone(page, hub):
 
 
 # -- 10. chat and watchers (the poker tables of the last tests play on: they come last) ----
+
+
+def test_a_chat_panel_remembers_a_bounded_number_of_lines(page, hub):
+    """However long a page stays open, its chat panel keeps at most 200 lines and
+    remembers the keys of at most 400 (to drop the lines a reconnect sends again)."""
+    page.goto(hub.url("/"))
+    page.wait_for_selector("#chat-log", state="attached")
+    shown, remembered, again = page.evaluate(
+        """() => {
+        const chat = Hub.chatPanel("/api/chat", "Test chat");
+        for (let i = 0; i < 1000; i++) chat.add({at: i, sender: "s", text: "line " + i});
+        chat.add({at: 999, sender: "s", text: "line 999"});  // sent again: not shown twice
+        const lines = [...chat.panel.querySelectorAll(".chat-line")].map(l => l.textContent);
+        return [lines.length, chat.remembered, lines.filter(t => t.endsWith("line 999")).length];
+    }"""
+    )
+    assert shown == 200
+    assert remembered == 400
+    assert again == 1
 
 
 def test_lobby_and_table_chat_is_shared_with_xml_clients(page, browser, hub):
@@ -637,8 +750,59 @@ def test_a_spectator_never_sees_private_cards(page, hub):
                 if any(card >= 0 for card in player["holecards"]):
                     assert player["seat"] in shown, (player, shown)
             assert all(e["kind"] not in ("hole", "autopost") for e in payload.get("events", []))
-    # and the page of a spectator draws only backs until a hand is shown
+    # and the page of a spectator draws a seat's cards face up only once that seat
+    # showed them in the hand drawn, through the next hands
     page.goto(hub.url(f"/game/{game['id']}"))
     page.wait_for_selector("#poker-table")
-    faces = page.locator(".poker-seat .card[data-card]").count()
-    assert faces == 0 or page.locator("#log .log-line:has-text(' shows ')").count() > 0
+    faces_without_show = """() => {
+      const events = GamePage.state.events, view = GamePage.state.view || {};
+      const start = events.findIndex(e => e.kind === "hand" && e.data.handid === view.handid);
+      const shown = new Set(events.slice(start + 1).filter(e => e.kind === "show").map(e => e.data.seat));
+      return [...document.querySelectorAll(".poker-seat")].filter(s =>
+        s.querySelector(".card[data-card]") && (start < 0 || !shown.has(Number(s.dataset.seat))))
+        .map(s => s.dataset.seat);
+    }"""
+    seen_faces = False
+    for _ in range(3):  # three more hands, looked at after every burst of events
+        hands_js = "() => GamePage.state.events.filter(e => e.kind === 'hand').length"
+        hands = page.evaluate(hands_js)
+        while page.evaluate(hands_js) == hands:
+            assert page.evaluate(faces_without_show) == []
+            seen_faces = seen_faces or page.locator(".poker-seat .card[data-card]").count() > 0
+            count = page.evaluate("() => GamePage.state.events.length")
+            page.wait_for_function("n => GamePage.state.events.length > n", arg=count)
+    assert seen_faces  # shown hands are drawn face up (the check looked at faces)
+
+
+# -- 8 (continued). a full no-limit table on a phone (its table plays on: it comes last) ---
+
+
+def test_a_six_seat_no_limit_table_on_a_phone_and_a_desktop(page, hub):
+    log_in_new_account(page, hub, "sixer")
+    create_in_lobby(
+        page,
+        hub,
+        "texas-holdem",
+        ["human"] + ["bot:caller"] * 5,
+        {"action_time": 600, "showdown_pause": 1},
+        variant="no-limit",
+    )
+    page.wait_for_url("**/game/*")
+    # play (bounded) until a turn of ours offers a choice of amount: the no-limit form
+    deadline = time.monotonic() + 120
+    while page.locator("form.poker-form input.amount").count() == 0:
+        assert time.monotonic() < deadline, "no bet or raise offered"
+        page.wait_for_function(
+            "() => document.querySelector('form.poker-form input.amount')"
+            " || document.querySelector('button.poker-action')"
+        )
+        if page.locator("form.poker-form input.amount").count():
+            break
+        names = page.locator("button.poker-action").evaluate_all(
+            "bs => bs.map(b => b.dataset.name)"
+        )
+        choice = next(n for n in ("check", "call", "post", "show", "fold") if n in names)
+        page.locator(f"button.poker-action[data-name='{choice}']").first.click()
+    assert page.locator(".poker-seat").count() == 6
+    check_page(page, "holdem-six-seats-my-turn")
+    page.click("#leave")

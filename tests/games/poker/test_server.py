@@ -40,6 +40,11 @@ class Game:
     def kinds(self, kind):
         return [e for e in self.events if e.kind == kind]
 
+    def sit(self, seat, name, buyin=None):
+        """Seat ``name``, then end the reactor turn (the first hand is dealt then)."""
+        self.game.seat_player(seat, name, buyin)
+        self.clock.advance(0)
+
     def last_turn(self):
         return self.kinds(TURN)[-1].data
 
@@ -88,8 +93,8 @@ def test_buyin_range_of_the_options():
 def test_hands_wait_for_their_settlement_when_held():
     g = Game(seats=2, auto_post=True, showdown_pause=0)
     g.game.hold_hands()
-    g.game.seat_player(0, "ann", "100")
-    g.game.seat_player(1, "bob", "100")
+    g.sit(0, "ann", "100")
+    g.sit(1, "bob", "100")
     while not g.kinds("handover"):
         g.play_turn()
     hand = g.kinds("handover")[0].data["handid"]
@@ -110,8 +115,8 @@ def test_hands_wait_for_their_settlement_when_held():
 def test_a_settled_hand_after_which_nobody_can_play_leaves_the_table_waiting():
     g = Game(seats=2, auto_post=True, showdown_pause=0)
     g.game.hold_hands()
-    g.game.seat_player(0, "ann", "100")
-    g.game.seat_player(1, "bob", "100")
+    g.sit(0, "ann", "100")
+    g.sit(1, "bob", "100")
     g.game.leave(1)  # bob goes at the end of the hand
     while not g.kinds("handover"):
         g.play_turn()
@@ -136,8 +141,8 @@ def test_bad_options_are_refused():
 def test_a_hand_with_events_turns_and_private_hole_cards():
     g = Game(seats=3, auto_post=True)
     assert g.game.state == WAITING
-    g.game.seat_player(0, "ann")
-    g.game.seat_player(1, "bob")
+    g.sit(0, "ann")
+    g.sit(1, "bob")
     assert g.game.state == RUNNING
     buyins = g.kinds("buyin")
     assert [(e.data["name"], e.data["amount"]) for e in buyins] == [
@@ -173,8 +178,8 @@ def test_a_hand_with_events_turns_and_private_hole_cards():
 
 def test_showdown_pause_then_next_hand():
     g = Game(seats=2, auto_post=True)
-    g.game.seat_player(0, "ann")
-    g.game.seat_player(1, "bob")
+    g.sit(0, "ann")
+    g.sit(1, "bob")
     g.play_turn(lambda legal: next(a for a in legal if a["name"] == "fold"))
     g.play_turn(lambda legal: next(a for a in legal if a["name"] == "muck"))
     assert len(g.kinds("hand")) == 1 and not g.game.table.in_hand
@@ -187,7 +192,7 @@ def test_showdown_pause_then_next_hand():
 def test_action_timeout_folds_and_sits_out():
     g = Game(seats=3, auto_post=True)
     for s, n in enumerate(("ann", "bob", "cy")):
-        g.game.seat_player(s, n)
+        g.sit(s, n)
     turn = g.game.table.turn
     g.clock.advance(29.9)
     assert g.game.table.turn == turn
@@ -200,7 +205,7 @@ def test_action_timeout_folds_and_sits_out():
 def test_blind_timeout_sits_out():
     g = Game(seats=3)
     for s, n in enumerate(("ann", "bob", "cy")):
-        g.game.seat_player(s, n)
+        g.sit(s, n)
     # blinds are asked for (not automatic)
     turn = g.last_turn()
     assert turn["decision"] == "blind" and turn["timeleft_ms"] == 15_000
@@ -212,15 +217,15 @@ def test_blind_timeout_sits_out():
 
 def test_auto_post_action_outside_the_turn():
     g = Game(seats=3)
-    g.game.seat_player(0, "ann")
+    g.sit(0, "ann")
     g.game.act(0, {"name": "post", "amount": "1"})
     assert g.game.table.players[0].auto_post
 
 
 def test_bad_and_illegal_actions():
     g = Game(seats=2, auto_post=True)
-    g.game.seat_player(0, "ann")
-    g.game.seat_player(1, "bob")
+    g.sit(0, "ann")
+    g.sit(1, "bob")
     seat = g.game.table.turn.seat
     other = 1 - seat
     with pytest.raises(BadAction):
@@ -248,10 +253,10 @@ def test_bad_and_illegal_actions():
 
 def test_take_seat_and_leave_cashes_out():
     g = Game(seats=4, auto_post=True)
-    g.game.seat_player(2, "ann", "250")
+    g.sit(2, "ann", "250")
     assert g.kinds("buyin")[-1].data == {"seat": 2, "name": "ann", "amount": "250"}
     with pytest.raises(IllegalAction):
-        g.game.seat_player(3, "bob", "1")  # < big blind
+        g.sit(3, "bob", "1")  # < big blind
     g.game.leave(2)
     assert g.kinds("cashout")[-1].data == {"seat": 2, "name": "ann", "amount": "250"}
 
@@ -259,7 +264,7 @@ def test_take_seat_and_leave_cashes_out():
 def test_leave_mid_hand_cashes_out_at_hand_end():
     g = Game(seats=3, auto_post=True)
     for s, n in enumerate(("ann", "bob", "cy")):
-        g.game.seat_player(s, n)
+        g.sit(s, n)
     out = next(s for s in range(3) if s != g.game.table.turn.seat)
     g.game.leave(out)
     assert not g.kinds("cashout")
@@ -289,7 +294,7 @@ def test_empty_table_closes_after_ten_minutes():
 def test_empty_timer_stops_while_seated_and_restarts_when_empty():
     g = Game(seats=2)
     g.clock.advance(300)
-    g.game.seat_player(0, "ann")
+    g.sit(0, "ann")
     g.clock.advance(600)
     assert g.game.state != OVER
     g.game.leave(0)
@@ -300,7 +305,7 @@ def test_empty_timer_stops_while_seated_and_restarts_when_empty():
 def test_stop_refunds_the_hand_and_cashes_out_everyone():
     g = Game(seats=3, auto_post=True)
     for s, n in enumerate(("ann", "bob", "cy")):
-        g.game.seat_player(s, n)
+        g.sit(s, n)
     g.play_turn(lambda legal: next(a for a in legal if a["name"] == "raise"))
     g.game.stop()
     cash = {e.data["seat"]: D(e.data["amount"]) for e in g.kinds("cashout")}
@@ -312,7 +317,7 @@ def test_stop_refunds_the_hand_and_cashes_out_everyone():
 def test_ledger_conservation_over_many_hands_with_timeouts():
     g = Game(seats=4, auto_post=True, stakes="2/4", buyin="40")
     for s, n in enumerate(("a", "b", "c", "d")):
-        g.game.seat_player(s, n)
+        g.sit(s, n)
     rng = random.Random(3)
     for _ in range(3000):
         if g.game.state == OVER:
@@ -324,7 +329,7 @@ def test_ledger_conservation_over_many_hands_with_timeouts():
             elif p is not None and p.stack == 0 and not p.leaving:
                 g.game.leave(s)  # busted: leaves (at the end of the hand) ...
             elif p is None:
-                g.game.seat_player(s, f"{s}-{rng.random()}")  # ... and someone sits down
+                g.sit(s, f"{s}-{rng.random()}")  # ... and someone sits down
         turn = g.game.table.turn
         if turn is None:
             g.clock.advance(4)
@@ -346,7 +351,7 @@ def test_ledger_conservation_over_many_hands_with_timeouts():
 def test_five_card_draw_discard_turn():
     g = Game(seats=3, factory=FiveCardDrawFactory(), auto_post=True)
     for s, n in enumerate(("ann", "bob", "cy")):
-        g.game.seat_player(s, n)
+        g.sit(s, n)
     while g.game.table.state != R.DISCARD_ROUND:
         g.play_turn(lambda legal: next(a for a in legal if a["name"] in ("check", "call")))
     turn = g.last_turn()
@@ -363,8 +368,8 @@ def test_five_card_draw_discard_turn():
 
 def test_no_limit_raise_amount_from_string():
     g = Game(seats=2, variant="no-limit", auto_post=True)
-    g.game.seat_player(0, "ann")
-    g.game.seat_player(1, "bob")
+    g.sit(0, "ann")
+    g.sit(1, "bob")
     seat = g.game.table.turn.seat
     raise_ = next(a for a in g.game.legal_actions(seat) if a["name"] == "raise")
     assert (raise_["min"], raise_["max"]) == ("20", "1000")
@@ -393,6 +398,7 @@ def test_builtin_meta_files_load_through_the_registry(tmp_path):
     game.observe(Watcher(), seat=0)
     game.take_seat("ann", 0)
     game.take_seat("bob", 1)
+    clock.advance(0)
     assert game.state == RUNNING
     # the observer at seat 0 sees its own hole cards only
     holes = [e for e in seen if e.kind == "hole"]
@@ -402,8 +408,8 @@ def test_builtin_meta_files_load_through_the_registry(tmp_path):
 
 def test_hand_record_and_text_after_a_hand():
     g = Game(seats=2, auto_post=True)
-    g.game.seat_player(0, "ann")
-    g.game.seat_player(1, "bob")
+    g.sit(0, "ann")
+    g.sit(1, "bob")
     hand_id = g.kinds("hand")[0].data["handid"]
     assert g.game.hand_record() is None
     g.play_turn(lambda legal: next(a for a in legal if a["name"] == "fold"))
@@ -460,7 +466,7 @@ def test_lobby_bots_play_a_table_and_the_chips_add_up(tmp_path):
 
 def test_top_up_between_hands_only():
     g = Game(seats=3, auto_post=True)
-    g.game.seat_player(0, "ann")
+    g.sit(0, "ann")
     g.game.add_chips(0, "200")
     assert g.kinds("buyin")[-1].data == {"seat": 0, "name": "ann", "amount": "200"}
     assert g.game.table.players[0].stack == 1200
@@ -470,7 +476,7 @@ def test_top_up_between_hands_only():
         g.game.add_chips(0, "five")
     with pytest.raises(IllegalAction):
         g.game.add_chips(3, "5")  # nobody there
-    g.game.seat_player(1, "bob")  # a hand starts
+    g.sit(1, "bob")  # a hand starts
     with pytest.raises(IllegalAction, match="between hands"):
         g.game.add_chips(0, "200")
     assert g.game.table.players[0].stack < 1200
@@ -490,8 +496,8 @@ PLAYERINFO = (
 
 def test_view_has_the_gameinfo_fields():
     g = Game(seats=3, auto_post=True, variant="no-limit")
-    g.game.seat_player(0, "ann")
-    g.game.seat_player(1, "bob")
+    g.sit(0, "ann")
+    g.sit(1, "bob")
     seat = g.game.table.turn.seat
     v = g.game.view(seat)
     assert not set(GAMEINFO) - set(v)
@@ -508,7 +514,7 @@ def test_every_event_and_view_is_json():
 
     g = Game(seats=4, auto_post=False, variant="pot-limit", stakes="0.10/0.20", buyin="20")
     for s, n in enumerate(("a", "b", "c")):
-        g.game.seat_player(s, n)
+        g.sit(s, n)
     rng = random.Random(1)
     for _ in range(400):
         for s, p in list(g.game.table.players.items()):
@@ -532,8 +538,8 @@ def test_every_event_and_view_is_json():
 
 def test_a_table_that_cannot_deal_is_waiting_and_starts_again_by_itself():
     g = Game(seats=3, auto_post=True, showdown_pause=2)
-    g.game.seat_player(0, "ann")
-    g.game.seat_player(1, "bot")
+    g.sit(0, "ann")
+    g.sit(1, "bot")
     assert g.game.state == RUNNING
     assert [e.data["state"] for e in g.kinds("state")] == [RUNNING]
     g.game.leave(0)  # ann leaves: her stack goes back at the end of the hand
@@ -547,15 +553,59 @@ def test_a_table_that_cannot_deal_is_waiting_and_starts_again_by_itself():
     assert [p["accountname"] for p in view["players"]] == ["bot"]
     g.clock.advance(5)
     assert g.game.state == WAITING and not g.game.table.in_hand
-    g.game.seat_player(2, "cy")  # enough players again: a hand is dealt at once
+    g.sit(2, "cy")  # enough players again: a hand is dealt at once
     assert g.game.state == RUNNING and g.game.table.in_hand
     assert [e.data["state"] for e in g.kinds("state")] == [RUNNING, WAITING, RUNNING]
 
 
+def test_players_seated_in_one_reactor_turn_are_all_dealt_into_the_first_hand():
+    # issue 20 item 4: a creator's bots sit down one after another; the first hand
+    # waits for the last of them
+    g = Game(seats=4, auto_post=True)
+    for seat, name in enumerate(("ann", "bot-1", "bot-2")):
+        g.game.seat_player(seat, name)
+    assert not g.kinds("hand") and g.game.state == RUNNING  # due at the end of the turn
+    g.clock.advance(0)
+    assert len(g.kinds("hand")) == 1
+    assert sorted(g.kinds("deal")[0].data["seats"]) == [0, 1, 2]
+    while g.game.table.in_hand:
+        g.play_turn(lambda legal: next(a for a in legal if a["name"] in ("fold", "check", "show")))
+    g.sit(3, "dee")  # later hands come after the pause between hands, as before
+    assert len(g.kinds("hand")) == 1
+
+
+def test_a_table_whose_other_player_went_broke_is_waiting():
+    # issue 20 item 7: a table whose bot went broke was "running" for ever
+    g = Game(seats=2, variant="no-limit", auto_post=True, showdown_pause=2)
+    g.sit(0, "ann", "100")
+    g.sit(1, "bot", "100")
+
+    def all_in(legal):
+        for name in ("raise", "bet", "call", "check", "show"):
+            for a in legal:
+                if a["name"] == name:
+                    return {**a, "min": a.get("max", a.get("min"))}
+        return legal[0]
+
+    for _ in range(100):  # bounded: hands until one of them has no chips
+        if g.game.table.in_hand:
+            g.play_turn(all_in)
+        elif g.game.state == RUNNING:
+            g.clock.advance(3)
+        else:
+            break
+    stacks = {p["accountname"]: p["bankroll"] for p in g.game.view(None)["players"]}
+    assert sorted(stacks.values()) == ["0", "200"], stacks  # both still sit there
+    assert g.game.state == WAITING and g.kinds("state")[-1].data["state"] == WAITING
+    assert g.game.view(None)["nexthand_ms"] is None
+    g.clock.advance(60)
+    assert g.game.state == WAITING and len(g.kinds("handover")) == len(g.kinds("hand"))
+
+
 def test_between_hands_the_view_says_when_the_next_hand_comes():
     g = Game(seats=2, auto_post=True, showdown_pause=4)
-    g.game.seat_player(0, "ann")
-    g.game.seat_player(1, "bob")
+    g.sit(0, "ann")
+    g.sit(1, "bob")
     while g.game.table.in_hand:
         g.play_turn(lambda legal: next(a for a in legal if a["name"] in ("fold", "show", "check")))
     view = g.game.view(None)

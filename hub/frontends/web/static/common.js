@@ -223,6 +223,13 @@ const Hub = (() => {
       case "resumed": return "The table plays on";
       case "over": return "Game over: " + ((d.result && d.result.summary) || "finished");
     }
+    return summarize(event, names);
+  }
+
+  // Any event in words: its own line or text, else who, its kind and its simple fields.
+  function summarize(event, names) {
+    const d = event.data || {};
+    const name = who(names, d.seat);
     if (d.line) return String(d.line);
     if (d.text && d.seat !== undefined) return name + ": " + d.text;
     const parts = [];
@@ -277,23 +284,26 @@ const Hub = (() => {
       finally { button.disabled = false; }
     }}, input, el("button", {type: "submit"}, "Send"));
     const panel = el("section", {class: "panel chat", "aria-label": label}, el("h2", {}, label), log, form);
-    const seen = new Set();
+    const seen = new Set();  // keys of the lines shown (a reconnect sends recent ones again)
+    const SHOWN = 200;
     function add(line) {
       const key = line.at + "|" + line.sender + "|" + line.text;
       if (seen.has(key)) return;
       seen.add(key);
+      // bounded like the log: keys older than twice what is shown are forgotten
+      if (seen.size > 2 * SHOWN) seen.delete(seen.values().next().value);
       const stick = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
       log.append(el("div", {class: "chat-line"},
         el("b", {class: "chat-sender"}, line.sender), line.guest ? el("span", {class: "muted small"}, " (guest)") : null,
         ": ", el("span", {class: "chat-text"}, line.text)));
-      while (log.children.length > 200) log.firstChild.remove();
+      while (log.children.length > SHOWN) log.firstChild.remove();
       if (stick) log.scrollTop = log.scrollHeight;
     }
     function reset(lines) { log.replaceChildren(); seen.clear(); (lines || []).forEach(add); }
-    return {panel, add, reset};
+    return {panel, add, reset, get remembered() { return seen.size; }};
   }
 
   return {el, append, clear, request, write, getSession, setSession, notify, error, ok,
-    stream, nav, time, actionLabel, describeEvent, shownState, words, valueWords, who, clock, chatPanel,
+    stream, nav, time, actionLabel, describeEvent, summarize, shownState, words, valueWords, who, clock, chatPanel,
     get session() { return session; }};
 })();

@@ -156,16 +156,21 @@ const GamePage = (() => {
         shown === "paused" ? [" · ", el("span", {id: "paused"}, g.paused)] : null);
       return;
     }
-    if (!t) {
+    // our seat may act (in a game where all move at once, the turn announced last may
+    // be another seat's): it is our turn
+    const mine = state.legal.length > 0 || (t !== null && t.seat === state.seat);
+    if (!t && !mine) {
       const status = r.status ? r.status(context()) : null;
       clear(box, status || el("span", {}, "Playing…"));
       return;
     }
-    const mine = t.seat === state.seat;
     if (mine) box.classList.add("mine");
+    // the announced turn's words and clock when it is ours, or we only watch it
+    const shownTurn = t !== null && (t.seat === state.seat || !mine) ? t : null;
+    const words = shownTurn && r.turnText ? r.turnText(shownTurn, context()) : "";
     clear(box, el("b", {class: "turn-who"}, mine ? "Your turn" : Hub.who(seatNames(), t.seat) + " to play"),
-      r.turnText && r.turnText(t, context()) ? el("span", {class: "small"}, r.turnText(t, context())) : null,
-      turnClock(mine ? "your time" : "time left"));
+      words ? el("span", {class: "small"}, words) : null,
+      shownTurn ? turnClock(mine ? "your time" : "time left") : null);
   }
 
   function renderResult() {
@@ -182,16 +187,7 @@ const GamePage = (() => {
           el("td", {}, (result.winners || []).includes(s.seat) ? "winner" : ""))))) : null);
   }
 
-  function describe(event) {
-    const r = renderer();
-    if (r.describe) {
-      try {
-        const text = r.describe(event, seatNames());
-        if (text) return text;
-      } catch (e) { /* fall back to the words every game shares */ }
-    }
-    return Hub.describeEvent(event, seatNames());
-  }
+  function describe(event) { return GameScripts.describe(state.game.type, event, seatNames()); }
 
   // The events panel: drawn whole from a snapshot, then one line per event.
   function logLine(e) { return el("div", {class: "log-line kind-" + e.kind}, describe(e)); }

@@ -45,10 +45,7 @@
       if (!QUIET.has(event.kind)) steps.push({view, index: i});
       else steps[steps.length - 1].view = view;
     });
-    const words = event => {
-      try { const t = r.describe && r.describe(event, names); if (t) return t; } catch (e) { /* shared words */ }
-      return Hub.describeEvent(event, names);
-    };
+    const words = event => GameScripts.describe(game.type, event, names);
     let at = 0, timer = null, speed = 1;
     const boardBox = el("div", {class: "replay-board", id: "replay-board"});
     const log = el("ol", {class: "log replay-log", id: "replay-log", tabindex: 0, "aria-label": "what happened"});

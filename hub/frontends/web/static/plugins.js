@@ -14,5 +14,5 @@ document.addEventListener("DOMContentLoaded", async () => {
     el("td", {dataset: {label: "Download"}}, p.url ? el("a", {href: p.url, download: p.file}, p.file) : "—",
       p.size ? el("div", {class: "small muted"}, p.size + " bytes") : null,
       p.meta_url ? el("div", {class: "small"}, el("a", {href: p.meta_url}, ".meta")) : null),
-    el("td", {dataset: {label: "SHA-256"}, class: "mono small"}, p.sha256 ? el("span", {title: p.sha256}, p.sha256.slice(0, 16) + "…") : "—"))));
+    el("td", {dataset: {label: "SHA-256"}, class: "mono small"}, p.sha256 ? el("span", {class: "digest", title: p.sha256}, p.sha256.slice(0, 16) + "…") : "—"))));
 });

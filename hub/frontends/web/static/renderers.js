@@ -35,7 +35,19 @@ const GameScripts = (() => {
     }
     return loading[type];
   }
-  return {load, typeInfo};
+  // An event of a game of ``type`` in words: its renderer's, else the words every game
+  // shares (never raw data).
+  function describe(type, event, names) {
+    const r = window.GameRenderers[type];
+    if (r && r.describe) {
+      try {
+        const text = r.describe(event, names);
+        if (text) return text;
+      } catch (e) { /* the shared words */ }
+    }
+    return Hub.describeEvent(event, names);
+  }
+  return {load, typeInfo, describe};
 })();
 
 // The generic renderer: the view in words, the legal actions as buttons.

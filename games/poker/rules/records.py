@@ -1,0 +1,151 @@
+"""Frozen records of what happened (and what may happen next), the engine's output."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from .constants import ACTION_NAMES
+
+
+class _Extra:
+    """What a record with further (key, value) pairs in ``extra`` can answer."""
+
+    extra: tuple[tuple[str, Any], ...]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of ``key`` in :attr:`extra`."""
+        for k, v in self.extra:
+            if k == key:
+                return v
+        return default
+
+
+@dataclass(frozen=True)
+class Pot:
+    """A pot: its amount and the seats that may win it (seat order)."""
+
+    amount: Decimal
+    eligible: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Record(_Extra):
+    """A frozen record of one thing that happened.
+
+    :ivar kind: ``seat`` (taken), ``addchips``, ``leaving``, ``leave``, ``sitout``,
+        ``sitin``, ``autopost``,
+        ``hand`` (new hand), ``post`` (a blind; ``dead`` part in ``extra``),
+        ``refuse`` (a blind), ``hole`` (cards dealt to ``seat``), ``board``,
+        ``fold``, ``check``, ``call``, ``bet``, ``raise``, ``discard``, ``return``
+        (an uncalled bet back), ``pots`` (a betting round over), ``show``, ``muck``,
+        ``award``, ``cancel`` (the hand ended in the blind round), ``handover``,
+        ``timeout``.
+    :ivar seat: the seat concerned, if any.
+    :ivar amount: money moved (into the pot for actions, to the seat for awards).
+    :ivar total: a bet or raise: the seat's total bet in this round afterwards.
+    :ivar cards: cards (hole cards, board cards, shown cards, replacements).
+    :ivar index: the protocol action index of a player action.
+    :ivar allin: the action put the player all in.
+    :ivar stage: betting stage (0 preflop/first, 1 flop, 2 turn, 3 river).
+    :ivar text: words: a hand description, a name, a reason.
+    :ivar pots: the pots (``pots`` records).
+    :ivar extra: further (key, value) pairs.
+    """
+
+    kind: str
+    seat: int | None = None
+    amount: Decimal | None = None
+    total: Decimal | None = None
+    cards: tuple[int, ...] = ()
+    index: int | None = None
+    allin: bool = False
+    stage: int | None = None
+    text: str = ""
+    pots: tuple[Pot, ...] = ()
+    extra: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Legal:
+    """One legal action of the seat to act.
+
+    :ivar index: the protocol action index.
+    :ivar amount: the fixed amount (call amount, blind, fixed-limit bet/raise-to).
+    :ivar min: smallest bet/raise-to (no limit, pot limit).
+    :ivar max: largest bet/raise-to (no limit, pot limit).
+    :ivar count: discard: most cards that may be changed.
+    """
+
+    index: int
+    amount: Decimal | None = None
+    min: Decimal | None = None
+    max: Decimal | None = None
+    count: int | None = None
+
+    @property
+    def name(self) -> str:
+        """The action's name (``fold``, ``raise``...)."""
+        return ACTION_NAMES[self.index]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form; amounts as decimal strings."""
+        d: dict[str, Any] = {"index": self.index, "name": self.name}
+        for key in ("amount", "min", "max"):
+            v = getattr(self, key)
+            if v is not None:
+                d[key] = str(v)
+        if self.count is not None:
+            d["count"] = self.count
+        return d
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Who must decide what: ``seat`` and ``kind`` (blind, bet, discard, show)."""
+
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class HandRecord(_Extra):
+    """Everything about one finished hand (for history, statistics and export).
+
+    :ivar players: ``(seat, name, stack at start)`` of each player dealt in or posting.
+    :ivar hole: ``(seat, cards)`` of every player dealt in.
+    :ivar shown: seats whose cards were shown.
+    :ivar pots: the pots as split: after hands that could win nothing are out, with
+        their remaining contenders (the pots announced at the end of each betting
+        round are in the ``pots`` records of :attr:`actions`).
+    :ivar actions: every record of the hand in order.
+    :ivar awards: ``(seat, amount, pot index, hand text)``.
+    :ivar deltas: ``(seat, won - put in)`` per player.
+    :ivar dealt: ``(deck position, card)`` of every card taken from the deck.
+    :ivar extra: what the host adds (``commitment``, ``seed``, ``game``...).
+    """
+
+    hand_id: str
+    number: int
+    game: str
+    limit: int
+    stakes: str
+    small_blind: Decimal
+    big_blind: Decimal
+    button: int | None
+    players: tuple[tuple[int, str, Decimal], ...]
+    hole: tuple[tuple[int, tuple[int, ...]], ...]
+    board: tuple[int, ...]
+    shown: tuple[int, ...]
+    actions: tuple[Record, ...]
+    pots: tuple[Pot, ...]
+    awards: tuple[tuple[int, Decimal, int, str], ...]
+    deltas: tuple[tuple[int, Decimal], ...]
+    dealt: tuple[tuple[int, int], ...]
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def with_extra(self, **kw: Any) -> HandRecord:
+        """A copy with more ``extra`` entries."""
+        return dataclasses.replace(self, extra=self.extra + tuple(kw.items()))

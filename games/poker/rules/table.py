@@ -1,0 +1,217 @@
+"""The poker table: its parts put together, the state machine, defaults and dispatch."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .betting import BettingPart
+from .blinds import BlindsPart
+from .config import Step
+from .constants import (
+    BET,
+    BET_ROUND,
+    BETTING,
+    BLIND,
+    BLIND_ROUND,
+    CALL,
+    CHECK,
+    DEAL_CARDS,
+    DISCARD,
+    DISCARD_ROUND,
+    DISCARDING,
+    FIXED_LIMIT,
+    FOLD,
+    LEAVE_SEAT,
+    LESS_THAN_TWO,
+    MUCK,
+    MUCK_ROUND,
+    NEW_DEAL,
+    POST,
+    RAISE,
+    SHOW,
+    SHOWDOWN,
+    SHOWING,
+    SIT_IN,
+    SIT_OUT,
+    WINNINGS,
+)
+from .dealing import DealingPart
+from .errors import RuleError
+from .records import Legal, Record, Turn
+from .seating import SeatingPart
+from .showdown import ShowdownPart
+
+
+class Table(SeatingPart, BlindsPart, DealingPart, BettingPart, ShowdownPart):
+    """A poker table: seats, stacks, the button, and the hand in progress.
+
+    :param config: the :class:`TableConfig`.
+    :param rng: a random source (``random.Random``) for the first button.
+    :param evaluate: cards → int, higher is better (default
+        :func:`games.poker.evaluator.evaluate`).
+    :param describe: hand value → words (default :func:`games.poker.evaluator.describe`).
+    """
+
+    # -- the state machine --------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Run automatic states until a decision is needed or the hand is over."""
+        h = self.hand
+        assert h is not None
+        while not h.over:
+            if h.state == BLIND_ROUND:
+                if self._blind_step():
+                    return
+                continue
+            if h.state == BET_ROUND:
+                if self._bet_step():
+                    return
+                continue
+            if h.state == DISCARD_ROUND:
+                if self._discard_step():
+                    return
+                continue
+            if h.state in (MUCK_ROUND, LESS_THAN_TWO):
+                if self._show_step():
+                    return
+                continue
+            self._next_step()
+
+    def _enter(self, step: Step) -> None:
+        """Enter ``step``; automatic states run here."""
+        h = self.hand
+        assert h is not None
+        h.state = step.state
+        h.to_act = h.kind = None
+        if step.state == NEW_DEAL:
+            self._deal_hole(step.count)
+        elif step.state == BET_ROUND:
+            self._begin_bet_round(step.big)
+        elif step.state == DEAL_CARDS:
+            self._deal_board(step.count)
+        elif step.state == DISCARD_ROUND:
+            h.discarded = set()
+        elif step.state == WINNINGS:
+            self._winnings()
+        elif step.state == MUCK_ROUND:
+            self._begin_muck_round()
+        elif step.state == SHOWDOWN:
+            self._finish()
+
+    def _next_step(self) -> None:
+        h = self.hand
+        assert h is not None
+        h.step += 1
+        self._enter(self.config.variant.steps[h.step])
+
+    def legal_actions(self, seat: int) -> tuple[Legal, ...]:
+        """What ``seat`` may do now (empty when it is not this seat's turn)."""
+        h = self.hand
+        if h is None or h.over or h.to_act != seat or h.kind is None:
+            return ()
+        if h.kind == BLIND:
+            live, dead = h.owed[seat]
+            p = self.players[seat]
+            return (Legal(POST, amount=min(live + dead, p.stack)), Legal(SIT_OUT))
+        if h.kind == DISCARDING:
+            return (Legal(DISCARD, count=self.config.variant.max_discard),)
+        if h.kind == SHOWING:
+            return (Legal(SHOW), Legal(MUCK))
+        out: list[Legal] = []
+        p = self.players[seat]
+        to_call = self._to_call(seat)
+        if to_call > 0:
+            out.append(Legal(FOLD))
+            out.append(Legal(CALL, amount=min(to_call, p.stack)))
+        else:
+            out.append(Legal(CHECK))
+        bounds = self._raise_bounds(seat)
+        if bounds is not None:
+            idx = BET if h.current_bet == 0 else RAISE
+            lo, hi = bounds
+            if self.config.limit == FIXED_LIMIT:
+                out.append(Legal(idx, amount=lo))
+            else:
+                out.append(Legal(idx, min=lo, max=hi))
+        return tuple(out)
+
+    # defaults and timeouts ------------------------------------------------------------
+
+    def _default_action(self, seat: int) -> Record:
+        """What happens when ``seat`` does not decide: refuse the blind, check or fold,
+        change no cards, muck."""
+        h = self.hand
+        assert h is not None
+        if h.kind == BLIND:
+            return self.refuse_blind(seat)
+        if h.kind == BETTING:
+            if self._to_call(seat) == 0:
+                return self.check(seat)
+            return self.fold(seat)
+        if h.kind == DISCARDING:
+            return self.discard(seat, ())
+        return self.muck(seat)
+
+    def _auto_play(self) -> None:
+        """Act at once for a leaving player whose turn it is."""
+        t = self.turn
+        if t is not None:
+            p = self.players.get(t.seat)
+            if p is not None and p.leaving:
+                self._default_action(t.seat)
+
+    def verify_timeout(self, seat: int) -> Turn:
+        """Check ``seat`` is the one the table waits for."""
+        t = self.turn
+        if t is None or t.seat != seat:
+            raise RuleError(f"seat {seat} is not to act")
+        return t
+
+    def timeout(self, seat: int) -> Record:
+        """``seat`` ran out of time: the default action; a betting player also sits out
+        from the next hand (a blind refused sits out at once)."""
+        t = self.verify_timeout(seat)
+        self._emit(Record("timeout", seat, text=t.kind))
+        p = self.players[seat]
+        if t.kind == BETTING and not p.sitting_out and not p.sit_out_next:
+            p.sit_out_next = True
+            self._emit(Record("sitout", seat, index=SIT_OUT, text="next hand"))
+        return self._default_action(seat)
+
+    # dispatch ---------------------------------------------------------------------------
+
+    def act(
+        self, seat: int, index: int, amount: Any = None, discarded: Iterable[int] = ()
+    ) -> Record:
+        """Do the player action with protocol index ``index``.
+
+        :raises RuleError: the action is not legal now (or unknown).
+        """
+        if index == FOLD:
+            return self.fold(seat)
+        if index == CHECK:
+            return self.check(seat)
+        if index == CALL:
+            return self.call(seat)
+        if index == BET:
+            return self.bet(seat, amount)
+        if index == RAISE:
+            return self.raise_to(seat, amount)
+        if index == POST:
+            return self.post_blind(seat)
+        if index == SIT_OUT:
+            if self.turn == Turn(seat, BLIND):
+                return self.refuse_blind(seat)
+            return self.sit_out(seat)
+        if index == SIT_IN:
+            return self.sit_in(seat)
+        if index == SHOW:
+            return self.show(seat)
+        if index == MUCK:
+            return self.muck(seat)
+        if index == DISCARD:
+            return self.discard(seat, discarded)
+        if index == LEAVE_SEAT:
+            return self.leave(seat)
+        raise RuleError(f"unknown action index {index!r}")
