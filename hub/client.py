@@ -555,7 +555,7 @@ def _checked(answer: Answer) -> Answer:
 def _parse_unchecked(frame: bytes) -> Any:
     """Parse without the schema (to read a document that failed validation)."""
     try:
-        return etree.fromstring(frame, codec._parser())
+        return etree.fromstring(frame, codec.hardened_parser())
     except (etree.Error, ValueError) as e:
         raise codec.ProtocolError(str(e)) from None
 

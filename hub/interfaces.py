@@ -131,7 +131,7 @@ class IChipGame(IGame):
     event whose record :meth:`hand_summary` gives.
     """
 
-    def seat_player(seat, name, buyin):
+    def seat_player(seat, name, buyin):  # type: ignore[override]  # a chip seat needs a buy-in
         """``name`` sits down at ``seat`` with ``buyin`` chips (a ``Decimal``).
 
         :raises hub.model.GameError: the seat is taken, the amount out of range.
@@ -328,6 +328,9 @@ class IDominoAdapter(Interface):
 
     Player ids on the wire are seat + 1.  The front end itself handles ``CONNECT``,
     ``LOGIN``, ``OK``/``ERROR`` and the limits; the adapter knows the game's lines.
+    Every command the game accepts (``IGame.act`` does not raise) is answered ``OK``
+    by the front end, before any line the command causes, so the lines of a seat's
+    own move (``chosen``, ``placed``) are usually none: its ``OK`` says it.
     """
 
     verbs = Attribute("Upper-case command words the game takes (``CHOOSE``, ``MOVE``).")
@@ -340,9 +343,6 @@ class IDominoAdapter(Interface):
 
     def render_event(event, seat):
         """The lines (without ``\\n``) the player at ``seat`` gets for ``event``."""
-
-    def acknowledges(event, seat):
-        """Whether ``event`` is the success of ``seat``'s own command (→ ``OK`` first)."""
 
     def removes(event, seat):
         """Whether ``event`` removes ``seat`` from the game (→ close its connection)."""

@@ -328,10 +328,6 @@ class DominoAdapter:
             return [" ".join(parts)]
         return []
 
-    def acknowledges(self, event: GameEvent, seat: int) -> bool:
-        """Whether ``event`` is the success of ``seat``'s own command (→ ``OK``)."""
-        return event.kind in ("chosen", "placed") and event.data.get("seat") == seat
-
     def removes(self, event: GameEvent, seat: int) -> bool:
         """Whether ``event`` removes ``seat`` from the game (→ close its connection)."""
         return event.kind == "removed" and event.data.get("seat") == seat

@@ -236,6 +236,30 @@ def test_choose_ok_then_player_choice_to_the_others(hub):
         assert c.lines() == expected
 
 
+def test_a_seats_own_command_gets_ok_before_every_line_it_causes(hub):
+    """The spec's ``OK`` answers a command before its consequences: the lines a
+    command brings its own sender (``ROUND``, ``YOUR MOVE``, the results) follow it."""
+    clients = hub.four()
+    for c in clients:
+        c.lines()
+    state = hub.lobby.games()[0].engine.rules
+    consequences = 0
+    for _ in range(200):  # bounded: a game takes 96 commands
+        if state.over:
+            break
+        p = state.to_act
+        clients[p].lines()  # what came before: the others' commands, its prompt
+        if state.phase == "choose":
+            clients[p].send(f"CHOOSE {state.available()[0]}")
+        else:
+            pl = state.kingdoms[p].legal_placements()[0]
+            clients[p].send(f"MOVE {pl.x} {pl.y} {pl.orientation}")
+        answer = clients[p].lines()
+        assert answer[:1] == ["OK"] and "OK" not in answer[1:], answer
+        consequences += len(answer) > 1
+    assert state.over and consequences > 12
+
+
 def play_by_engine(hub, clients, max_steps=200):
     """Answer every prompt with a legal command computed from the engine (a scripted
     client needing no bookkeeping)."""

@@ -1,7 +1,15 @@
-"""The domino front end: a thin line receiver and the factory that forms games.
+"""The domino front end: the connection's protocol and the factory that forms games.
 
-Life of a connection: ``connected`` (``CONNECT`` sent) → ``waiting`` (logged in, queued)
-→ ``playing`` (seated in a game) → ``closed``.
+:class:`DominoProtocol` is a plain Protocol around the sans-I/O
+:class:`.codec.LineFramer`.  Life of a connection (the table of :mod:`.states`):
+``connected`` (``CONNECT`` sent) → ``waiting`` (logged in, queued) → ``playing``
+(seated in a game) → ``removed`` (out of its game or the queue) or ``over`` (its game
+ended), then ``closed`` when the transport is gone; a connection that is not seated
+after all goes from ``playing`` back to ``waiting``.  A command its state does not
+take is answered ``ERROR`` by that table.
+
+Every command the game accepts is answered ``OK`` before any line it causes (the
+front end's, not the game's: ``IDominoAdapter`` only renders lines).
 
 How players reach games: logged-in players wait in a queue, first come first served.
 They first fill the free ``open`` seats of games of the configured type (default
@@ -17,15 +25,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from twisted.internet.protocol import ServerFactory
+from twisted.internet.protocol import Protocol, ServerFactory
 from twisted.logger import Logger
-from twisted.protocols.basic import LineOnlyReceiver
 from zope.interface import implementer
 
 from hub.interfaces import IGameObserver, ILobbyListener
 from hub.model import GAME_OVER, WAITING, GameError
+from hub.states import Machine
 
 from . import codec
+from .states import REFUSALS, TRANSITIONS, Input, State
 
 #: Defaults of the settings a hub may override through ``hub.options``.
 DEFAULTS = {
@@ -38,17 +47,15 @@ DEFAULTS = {
 
 
 @implementer(IGameObserver)
-class DominoProtocol(LineOnlyReceiver):
+class DominoProtocol(Protocol):
     """One client connection of the domino line protocol."""
 
-    delimiter = b"\n"
-    MAX_LENGTH = codec.MAX_LENGTH
     log = Logger()
     factory: DominoFactory
 
     def __init__(self) -> None:
         self.conn_id = "d?"
-        self.state = "connected"
+        self.machine: Machine[State, Input] = Machine(TRANSITIONS, State.CONNECTED)
         self.login: str | None = None
         self.game: Any = None
         self.seat: int | None = None
@@ -59,6 +66,11 @@ class DominoProtocol(LineOnlyReceiver):
         self._pending_ok = False
         self._login_timer: Any = None
         self._idle_timer: Any = None
+
+    @property
+    def state(self) -> State:
+        """Where the connection is (:class:`.states.State`)."""
+        return self.machine.state
 
     # -- connection ------------------------------------------------------------------
 
@@ -77,10 +89,10 @@ class DominoProtocol(LineOnlyReceiver):
         self._login_timer = None
         self._cancel_idle()
         was = self.state
-        self.state = "closed"
-        if was == "waiting":
+        self.machine.move(Input.LOST)
+        if was is State.WAITING:
             self.factory.dequeue(self)
-        elif was == "playing" and self.game is not None:
+        elif was is State.PLAYING and self.game is not None:
             self.game.unobserve(self)
             self._note("disconnected")
             if self.seat is not None:
@@ -103,33 +115,30 @@ class DominoProtocol(LineOnlyReceiver):
     def dataReceived(self, data: bytes) -> None:
         """Cut lines with a bounded buffer; an overlong message is dropped as it streams."""
         for token in self._framer.feed(data):
-            if self.state == "closed" or self._disconnecting():
+            if self.state is State.CLOSED or self._disconnecting():
                 return
             if isinstance(token, codec.Overlong):
                 self._record("in", token.head + b"...(discarded: over 250 characters)")
-                self.lineLengthExceeded(token.head)
+                self.invalid_command("message longer than 250 characters")
             else:
-                self.lineReceived(token.data)
+                self._line(token.data)
 
-    def lineLengthExceeded(self, line: bytes) -> None:
-        """A message over 250 characters: ``ERROR`` (counts as an invalid command)."""
-        self.invalid_command("message longer than 250 characters")
-
-    def lineReceived(self, line: bytes) -> None:
-        """One command."""
+    def _line(self, line: bytes) -> None:
+        """One line: a login or a game command, if the state takes it now."""
         self._record("in", line)
         message = codec.parse(line)
         if isinstance(message, codec.Invalid):
             self.invalid_command(message.reason)
+            return
+        move = Input.LOGIN if isinstance(message, codec.Login) else Input.COMMAND
+        if not self.machine.allows(move):
+            self.invalid_command(REFUSALS[move])
         elif isinstance(message, codec.Login):
             self._login(message.name)
         else:
             self._command(message)
 
     def _login(self, name: str) -> None:
-        if self.state != "connected":
-            self.invalid_command("already logged in")
-            return
         if self.factory.login_waiting(name):
             self.invalid_command(f"login {name} is already waiting")
             return
@@ -137,7 +146,7 @@ class DominoProtocol(LineOnlyReceiver):
             self._login_timer.cancel()
         self._login_timer = None
         self.login = name
-        self.state = "waiting"
+        self.machine.move(Input.LOGIN)
         self.ok()
         self._idle_timer = self.factory.reactor.callLater(
             self.factory.idle_seconds, self._idle_timeout
@@ -145,9 +154,6 @@ class DominoProtocol(LineOnlyReceiver):
         self.factory.enqueue(self)
 
     def _command(self, command: codec.Command) -> None:
-        if self.state != "playing" or self.game is None or self.seat is None:
-            self.invalid_command("not in a game")
-            return
         if command.verb not in self.adapter.verbs:
             self.invalid_command(f"unknown command {command.verb}")
             return
@@ -164,13 +170,13 @@ class DominoProtocol(LineOnlyReceiver):
 
     def _login_timeout(self) -> None:
         self._login_timer = None
-        if self.state == "connected":
+        if self.state is State.CONNECTED:
             self.close("no LOGIN in time")
 
     def _idle_timeout(self) -> None:
         """Logged in, but no game came within ``domino_idle_seconds``: ERROR, close."""
         self._idle_timer = None
-        if self.state == "waiting":
+        if self.state is State.WAITING:
             self.send("ERROR")
             self.remove(f"no game within {self.factory.idle_seconds:g} seconds")
 
@@ -183,7 +189,7 @@ class DominoProtocol(LineOnlyReceiver):
 
     def send(self, text: str) -> None:
         """Write one line and record it in the transcript."""
-        if self.state == "closed" or self.transport is None or self._disconnecting():
+        if self.state is State.CLOSED or self.transport is None or self._disconnecting():
             return
         self._record("out", text)
         self.transport.write(codec.encode(text))
@@ -205,12 +211,13 @@ class DominoProtocol(LineOnlyReceiver):
     def remove(self, why: str) -> None:
         """Take the client out of its game (or the queue) and close the connection."""
         self._note(f"removed: {why}")
-        if self.state == "waiting":
+        was = self.state
+        if self.machine.allows(Input.REMOVE):
+            self.machine.move(Input.REMOVE)
+        if was is State.WAITING:
             self.factory.dequeue(self)
-            self.state = "connected"
-        elif self.state == "playing" and self.game is not None and self.seat is not None:
+        elif was is State.PLAYING and self.game is not None and self.seat is not None:
             self.game.unobserve(self)
-            self.state = "removed"
             self.game.leave_seat(self.seat)
         self.close(why)
 
@@ -219,7 +226,8 @@ class DominoProtocol(LineOnlyReceiver):
     def joining(self, game: Any, seat: int) -> None:
         """About to be seated at ``seat`` of ``game``: follow its events."""
         self._cancel_idle()
-        self.game, self.seat, self.state = game, seat, "playing"
+        self.machine.move(Input.SEATED)
+        self.game, self.seat = game, seat
         self.adapter = game.factory.adapter("domino")
         transcript = game.transcript
         if transcript is not None:
@@ -233,15 +241,15 @@ class DominoProtocol(LineOnlyReceiver):
         if self.game is not None:
             self.game.unobserve(self)
         self.game, self.seat, self.adapter = None, None, None
-        if self.state == "playing":
-            self.state = "waiting"
+        if self.machine.allows(Input.UNSEATED):
+            self.machine.move(Input.UNSEATED)
             self._idle_timer = self.factory.reactor.callLater(
                 self.factory.idle_seconds, self._idle_timeout
             )
 
     def game_event(self, game: Any, event: Any) -> None:
         """Turn a game event into lines; close when removed or when the game is over."""
-        if self.state != "playing" or self.seat is None:
+        if self.state is not State.PLAYING:
             return
         if self._pending_ok:
             self.ok()  # our own command succeeded: OK before its consequences
@@ -249,11 +257,11 @@ class DominoProtocol(LineOnlyReceiver):
             self.send(line)
         if self.adapter.removes(event, self.seat):
             reason = event.data.get("reason", "removed")
-            self.state = "removed"
+            self.machine.move(Input.REMOVE)
             game.unobserve(self)
             self.close(f"removed from the game ({reason})")
         elif event.kind == GAME_OVER:
-            self.state = "over"
+            self.machine.move(Input.GAME_OVER)
             game.unobserve(self)
             self.close("game over")
 

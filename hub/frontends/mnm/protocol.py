@@ -5,6 +5,9 @@ only answers (``OKWAIT`` to ``WAIT``, ``THINKING`` to a move request, ``PLAY`` a
 ``OKTHINK``).  While the server waits for such an answer it sends nothing else: game
 events that arrive meanwhile are queued and sent once the answer is in, so a client
 that reads strictly line by line never sees two requests cross.
+
+The connection's states and their moves are the table of :mod:`.states`; a command
+the current state does not take is refused by that table (``- <reason>``, close).
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ from zope.interface import implementer
 
 from hub.interfaces import IGameObserver
 from hub.model import GAME_OVER, OVER, RUNNING, TURN, GameError, GameEvent
+from hub.states import Machine
 
 from . import codec
 from .codec import ProtocolError
+from .states import TRANSITIONS, Input, State, refusal
 
 DEFAULTS: dict[str, Any] = {
     "mnm_version": "3.1",
@@ -52,7 +57,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self.options.update({k: v for k, v in dict(hub.options).items() if k in DEFAULTS})
         self.version = str(self.options["mnm_version"])
         self.conn_id = f"mnm{next(_conn_ids)}"
-        self.state = "version"
+        self.machine: Machine[State, Input] = Machine(TRANSITIONS, State.VERSION)
         self.game: Any = None
         self.adapter: Any = None
         self.seat: int | None = None
@@ -62,7 +67,15 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self._wait_call: Any = None
         self._wait_interval = float(self.options["mnm_wait_interval"])
         self._wait_timeout = float(self.options["mnm_wait_timeout"])
-        self._closed = False
+
+    @property
+    def state(self) -> State:
+        """Where the connection is (:class:`.states.State`)."""
+        return self.machine.state
+
+    @property
+    def _closed(self) -> bool:
+        return self.machine.state is State.CLOSED
 
     # -- connection life ------------------------------------------------------------------
 
@@ -75,7 +88,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
 
     def connectionLost(self, reason: Any = None) -> None:
         """Stop timers; a player who vanishes mid-game loses it."""
-        self._closed = True
+        self.machine.move(Input.CLOSE)
         self.setTimeout(None)
         self._cancel_wait()
         self._leave()
@@ -101,13 +114,12 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self._leave()
 
     def _end(self) -> None:
-        self.state = "closed"
+        self.machine.move(Input.CLOSE)
         self.setTimeout(None)
         self._cancel_wait()
         self._queue.clear()
         if self.transport is not None:
             self.transport.loseConnection()
-        self._closed = True
 
     def _leave(self) -> None:
         game, seat = self.game, self.seat
@@ -147,28 +159,27 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
     # -- client lines ---------------------------------------------------------------------
 
     def lineReceived(self, line: bytes) -> None:
-        """Parse one line and hand it to the handler of the current state."""
+        """Parse one line; refuse a command the current state does not take (the
+        table of :mod:`.states`), else make its move and hand it to its handler."""
         if self._closed:
             return
         self._record("in", line)
         try:
             command = codec.parse_line(line)
-            handler = getattr(self, f"_in_{self.state}")
-            handler(command)
+            move = Input(command.verb)
+            if not self.machine.allows(move):
+                raise ProtocolError(refusal(self.state, command.verb))
+            self.machine.move(move)
+            self._HANDLERS[move](self, command)
         except ProtocolError as e:
             self.fail(e.reason)
 
-    def _in_version(self, cmd: codec.Command) -> None:
-        if cmd.verb != "VERSION":
-            raise ProtocolError("We expected VERSION <major>.<minor>")
+    def _on_version(self, cmd: codec.Command) -> None:
         codec.check_client_version(cmd.arg, self.version)
         self.send(codec.VERSION_ACCEPTED)
-        self.state = "id"
         self.resetTimeout()
 
-    def _in_id(self, cmd: codec.Command) -> None:
-        if cmd.verb != "ID":
-            raise ProtocolError("We expected ID <Game-ID>")
+    def _on_id(self, cmd: codec.Command) -> None:
         gid = codec.check_game_id(cmd.arg, self.version)
         try:
             game = self.hub.lobby.get(gid)
@@ -188,12 +199,9 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self._flush_transcript()
         for line in codec.lines_prolog_game(adapter.kind, game.name):
             self.send(line)
-        self.state = "player"
         self.resetTimeout()
 
-    def _in_player(self, cmd: codec.Command) -> None:
-        if cmd.verb != "PLAYER":
-            raise ProtocolError("We expected PLAYER [number]")
+    def _on_player(self, cmd: codec.Command) -> None:
         game = self.game
         wish = codec.parse_player(cmd.arg, len(game.seats))
         free = game.free_seats("client")
@@ -204,7 +212,6 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         if game.seat_of(name) is not None:
             name = f"{name}{seat}"
         game.observe(self, seat)
-        self.state = "joining"
         try:
             game.take_seat(name, seat, kind="client")
         except GameError as e:
@@ -225,7 +232,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
                 )
         for line in codec.lines_players(seat, codec.wire_name(name, name), len(game.seats), others):
             self.send(line)
-        self.state = "idle"
+        self.machine.move(Input.SEATED)
         if game.state == RUNNING and not self._queue and game.legal_actions(seat):
             view = game.view(seat)
             self._queue.append(
@@ -245,60 +252,39 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         names = getattr(self.adapter, "default_names", ("white", "black"))
         return names[seat] if seat < len(names) else f"player{seat}"
 
-    def _in_joining(self, cmd: codec.Command) -> None:
-        raise ProtocolError(f"Unexpected command {cmd.verb}: the server has the word")
-
-    def _in_idle(self, cmd: codec.Command) -> None:
-        if cmd.verb == "PLAY":
-            raise ProtocolError("It is not your turn to PLAY")
-        if cmd.verb == "THINKING":
-            raise ProtocolError("We did not ask you for a move")
-        raise ProtocolError(f"Unexpected command {cmd.verb}: the server has the word")
-
-    def _in_okwait(self, cmd: codec.Command) -> None:
-        if cmd.verb != "OKWAIT":
-            raise ProtocolError("We expected OKWAIT")
+    def _on_okwait(self, cmd: codec.Command) -> None:
         self._cancel_wait()
-        self.state = "idle"
         self._pump()
 
-    def _in_think(self, cmd: codec.Command) -> None:
-        if cmd.verb != "THINKING":
-            raise ProtocolError("We expected you to THINK!")
+    def _on_thinking(self, cmd: codec.Command) -> None:
         self.send(codec.OKTHINK)
-        self.state = "play"
 
-    def _in_play(self, cmd: codec.Command) -> None:
-        if cmd.verb != "PLAY":
-            raise ProtocolError("We expected PLAY <move>")
+    def _on_play(self, cmd: codec.Command) -> None:
         if not cmd.arg:
             raise ProtocolError("Invalid move: PLAY needs a move")
         assert self._turn is not None
-        if self.game.state == OVER or self.seat is None:
-            self.send(codec.MOVEOK)  # the game ended meanwhile; GAMEOVER follows
-            self.state = "idle"
-            self._pump()
-            return
-        try:
-            action = self.adapter.parse_move(cmd.arg, self._turn)
-        except GameError as e:
-            raise ProtocolError(e.reason) from None
-        self.state = "acting"
-        try:
-            self.game.act(self.seat, action)
-        except GameError as e:
-            raise ProtocolError(e.reason) from None
-        if self._closed:
-            return
+        if self.game.state != OVER and self.seat is not None:
+            try:
+                action = self.adapter.parse_move(cmd.arg, self._turn)
+                self.game.act(self.seat, action)
+            except GameError as e:
+                raise ProtocolError(e.reason) from None
+            if self._closed:
+                return
+        # else the game ended meanwhile: MOVEOK all the same, GAMEOVER follows
         self.send(codec.MOVEOK)
-        self.state = "idle"
+        self.machine.move(Input.MOVED)
         self._pump()
 
-    def _in_acting(self, cmd: codec.Command) -> None:
-        raise ProtocolError(f"Unexpected command {cmd.verb}")
-
-    def _in_gameover(self, cmd: codec.Command) -> None:
-        raise ProtocolError("The game is over")
+    #: the handler of each client command, once its move is made
+    _HANDLERS = {
+        Input.VERSION: _on_version,
+        Input.ID: _on_id,
+        Input.PLAYER: _on_player,
+        Input.OKWAIT: _on_okwait,
+        Input.THINKING: _on_thinking,
+        Input.PLAY: _on_play,
+    }
 
     # -- game events ----------------------------------------------------------------------
 
@@ -312,7 +298,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
                 self._game_over(event)
                 return
             self._queue.append(event)
-            if self.state in ("think", "play"):
+            if self.machine.allows(Input.OVERDUE):
                 # The client is in the middle of a move exchange: let it finish
                 # (OKTHINK, MOVEOK; the move itself is moot), so that a strict client
                 # reads GAMEOVER where it expects the next request.  Bounded.
@@ -327,15 +313,15 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
 
     def _pump(self) -> None:
         """Send queued requests while the client is idle; else schedule a WAIT."""
-        if self._closed or self.state != "idle":
+        if self.state is not State.IDLE:
             return
-        while self._queue and self.state == "idle":
+        while self._queue and self.state is State.IDLE:
             event = self._queue.pop(0)
             if event.kind == GAME_OVER:
                 self._game_over(event)
                 return
             self._move_request(event)
-        if self.state == "idle":
+        if self.state is State.IDLE:
             self._schedule_wait()
 
     def _move_request(self, event: GameEvent) -> None:
@@ -349,7 +335,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         timeleft = event.data.get("timeleft_ms") or view.get("move_time_ms") or 3000
         for line in codec.lines_move(int(timeleft), capture, pieces):
             self.send(line)
-        self.state = "think"
+        self.machine.move(Input.MOVE)
 
     def _game_over(self, event: GameEvent) -> None:
         self._cancel_wait()
@@ -366,8 +352,8 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
 
     def _over_due(self) -> None:
         self._wait_call = None
-        if self.state in ("think", "play"):
-            self.state = "idle"
+        if self.machine.allows(Input.OVERDUE):
+            self.machine.move(Input.OVERDUE)
             self._pump()
 
     # -- WAIT -----------------------------------------------------------------------------
@@ -378,15 +364,15 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
 
     def _send_wait(self) -> None:
         self._wait_call = None
-        if self._closed or self.state != "idle":
+        if not self.machine.allows(Input.WAIT):
             return
         self.send(codec.WAIT)
-        self.state = "okwait"
+        self.machine.move(Input.WAIT)
         self._wait_call = self._reactor.callLater(self._wait_timeout, self._wait_expired)
 
     def _wait_expired(self) -> None:
         self._wait_call = None
-        if self.state == "okwait":
+        if self.state is State.OKWAIT:
             self.fail("TIMEOUT You did not answer WAIT with OKWAIT in time")
 
     def _cancel_wait(self) -> None:

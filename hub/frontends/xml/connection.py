@@ -1,0 +1,211 @@
+"""One client's session on the XML front end: its state, account and game sessions,
+and its two queues (requests waiting for their answers, frames waiting to be written).
+
+:class:`Connection` is what the front end's handlers speak to; it knows nothing of
+sockets.  Its protocol (:class:`.protocol.XMLProtocol`) gives it each frame that arrives
+and writes what it sends.
+
+- Requests are answered one at a time, in order of arrival: a frame waits in the
+  request queue while the one before it is answered (at most ``max_pending``; one more
+  is a ``general`` 429 and a close).
+- Each request gets exactly one response document, written before any state update
+  made while it was answered (those are held, then written after it).
+- Flow control: the protocol is the transport's push producer; while the transport is
+  paused at most ``max_backlog`` bytes are written, then the client (one that does not
+  read) is dropped.
+- A token bucket (``rate`` requests a second, bursts of ``burst``) says whether one more
+  request is within the limit.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from twisted.internet import defer
+from twisted.logger import Logger
+
+from hub.states import Machine
+
+from . import encoding
+from .states import GONE, TRANSITIONS, Input, State
+
+if TYPE_CHECKING:
+    from .protocol import XMLProtocol
+    from .server import XMLFrontend
+    from .sessions import GameSession
+
+_ids = itertools.count(1)
+
+
+class Connection:
+    """The session of one XML connection (see the module docstring).
+
+    :param frontend: the front end (limits, ``handle_frame``).
+    :param wire: the connection's protocol (writes frames, refuses and closes).
+    :param peer: the client's host address.
+
+    :ivar conn_id: ``x<n>``, the connection's name in logs and transcripts.
+    :ivar account: the logged-in account (``None`` before login).
+    :ivar lobby_session: the lobby session id (0 before login).
+    :ivar game_sessions: game session id → the :class:`.sessions.GameSession` of a
+        joined game.
+    """
+
+    log = Logger()
+
+    def __init__(self, frontend: XMLFrontend, wire: XMLProtocol, peer: str) -> None:
+        self.frontend = frontend
+        self.wire = wire
+        self.peer = peer
+        self.conn_id = f"x{next(_ids)}"
+        self.machine: Machine[State, Input] = Machine(TRANSITIONS, State.CONNECTED)
+        self.account: Any = None
+        self.lobby_session = 0
+        self.game_sessions: dict[int, GameSession] = {}
+        self._requests: deque[bytes] = deque()
+        self._busy = False
+        self._in_next = False
+        self._held: list[bytes] | None = None
+        self._paused = False
+        self._backlog = 0
+        self._tokens = float(frontend.burst)
+        self._tokens_at = frontend.reactor.seconds()
+
+    # -- state ----------------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """Where the connection is in its life (:mod:`.states`)."""
+        return self.machine.state
+
+    @property
+    def closing(self) -> bool:
+        """Whether the connection is refused or gone: it reads and sends no more."""
+        return self.machine.state in GONE
+
+    def log_in(self, account: Any, lobby_session: int) -> None:
+        """``account`` logged in; ``lobby_session`` is its lobby session id."""
+        self.machine.move(Input.LOGIN)
+        self.account = account
+        self.lobby_session = lobby_session
+
+    def log_out(self) -> None:
+        """Forget the account and the lobby session (the sessions are ended)."""
+        if self.machine.allows(Input.LOGOUT):
+            self.machine.move(Input.LOGOUT)
+        self.lobby_session = 0
+        self.account = None
+
+    def refused(self) -> None:
+        """The connection is refused (its last frame is written): it reads and answers
+        no more."""
+        if self.machine.allows(Input.REFUSE):
+            self.machine.move(Input.REFUSE)
+        self._held = None
+        self._requests.clear()
+
+    def lost(self) -> None:
+        """The transport is gone."""
+        self.machine.move(Input.LOST)
+        self._requests.clear()
+
+    # -- requests -------------------------------------------------------------------------
+
+    def frame_received(self, frame: bytes) -> None:
+        """One complete frame: queue it, and answer it when its turn comes."""
+        if len(self._requests) >= self.frontend.max_pending:
+            self.wire.fail(429, f"more than {self.frontend.max_pending} requests waiting")
+            return
+        self._requests.append(frame)
+        if not self._busy:
+            self._next()
+
+    def _next(self) -> None:
+        self._in_next = True
+        try:
+            while self._requests and not self._busy and self.machine.state not in GONE:
+                frame = self._requests.popleft()
+                self._busy = True
+                self._held = []
+                d = defer.maybeDeferred(self.frontend.handle_frame, self, frame)
+                d.addErrback(self._internal_error)
+                d.addBoth(self._answered)
+        finally:
+            self._in_next = False
+
+    def _internal_error(self, failure: Any) -> bytes:
+        self.log.failure(
+            "xml {conn}: internal error handling a request", failure, conn=self.conn_id
+        )
+        return encoding.encode(encoding.build_error(500, "internal error; it has been logged"))
+
+    def _answered(self, response: bytes | None) -> None:
+        held, self._held = self._held, None
+        if response is not None:
+            self.send(response)
+        for update in held or ():
+            self.send(update)
+        self._busy = False
+        if not self._in_next:
+            self._next()
+
+    def take_token(self) -> bool:
+        """Whether one more request is within the rate limit (token bucket)."""
+        now = self.frontend.reactor.seconds()
+        rate, burst = self.frontend.rate, self.frontend.burst
+        self._tokens = min(burst, self._tokens + (now - self._tokens_at) * rate)
+        self._tokens_at = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return True
+        return False
+
+    # -- output ---------------------------------------------------------------------------
+
+    def send(self, document: bytes) -> None:
+        """Write one frame now (dropping the connection of a client that stopped reading)."""
+        if self.machine.state is State.CLOSED:
+            return
+        if self._paused:
+            self._backlog += len(document) + 4
+            if self._backlog > self.frontend.max_backlog:
+                self.log.info(
+                    "xml {conn} from {peer}: not reading; dropped",
+                    conn=self.conn_id,
+                    peer=self.peer,
+                )
+                self.machine.move(Input.LOST)
+                self.wire.abort()
+                return
+        self.wire.write_frame(document)
+
+    def send_update(self, document: bytes) -> None:
+        """Write a state update; while a request of this connection is being answered it
+        waits until that response is written, so a response always comes first."""
+        if self.closing:
+            return
+        self.wire.resetTimeout()  # a connection that follows a game is not idle
+        if self._held is not None:
+            self._held.append(document)
+        else:
+            self.send(document)
+
+    def send_first(self, document: bytes) -> bool:
+        """Write ``document`` right after the response being made, before the updates
+        held meanwhile; ``False`` when no request is being answered."""
+        if self._held is None:
+            return False
+        self._held.insert(0, document)
+        return True
+
+    def pause(self) -> None:
+        """The transport's buffer is full: the client is not reading fast enough."""
+        self._paused = True
+        self._backlog = 0
+
+    def resume(self) -> None:
+        """The transport's buffer drained."""
+        self._paused = False
+        self._backlog = 0

@@ -1,0 +1,407 @@
+"""Encoding: the server's documents (responses, state updates) → bytes, no I/O.
+
+Documents are built with the ``build_*`` functions and serialised by :func:`encode`,
+which validates them against ``message.xsd`` and raises
+:class:`.errors.LocalProtocolError` ("we tried to send something illegal") if not.
+:func:`outgoing_record` is what a transcript keeps of an encoded document (its
+session id hidden).  A refused request is answered by :func:`build_refusal`.
+
+Game ids on this wire are ``xs:long`` (as in the seed), while the lobby's ids are 13
+characters ``[a-z0-9]``; :func:`.payload.wire_game_id` maps one to the other (a stable
+63-bit digest), so every connection and every hub run agrees on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from lxml import etree
+
+from . import events
+from .errors import LocalProtocolError
+from .payload import attr_text, element, sub
+from .schema import message_schema
+
+#: Protocol version announced in the ``info`` greeting.
+PROTOCOL_VERSION = "1.0"
+
+
+def money(amount: Decimal | int | str) -> str:
+    """A balance or amount as a decimal string with two fraction digits."""
+    value = amount if isinstance(amount, Decimal) else Decimal(str(amount))
+    return str(value.quantize(Decimal("0.01")))
+
+
+def envelope(sessionid: int = 0) -> etree._Element:
+    """An empty ``<message>`` for ``sessionid``."""
+    return element("message", sessionid=sessionid if sessionid else None)
+
+
+def encode(root: etree._Element) -> bytes:
+    """Serialise a server document after validating it against ``message.xsd``.
+
+    :raises LocalProtocolError: the document is not valid (a bug of ours).
+    """
+    schema = message_schema()
+    if not schema.validate(root):
+        raise LocalProtocolError(str(schema.error_log.last_error))
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+
+
+def _outcome(
+    node: etree._Element,
+    success: bool,
+    errorcode: int | None,
+    description: str | None,
+    parameters: Iterable[etree._Element] | None,
+) -> None:
+    node.set("success", "true" if success else "false")
+    if errorcode is not None:
+        node.set("errorcode", str(int(errorcode)))
+    if description is not None:
+        sub(node, "description", description)
+    if parameters is not None:
+        holder = sub(node, "parameters")
+        for child in parameters:
+            holder.append(child)
+
+
+def build_response(
+    group: str,
+    op: str,
+    *,
+    success: bool = True,
+    errorcode: int | None = None,
+    description: str | None = None,
+    parameters: Iterable[etree._Element] | None = None,
+    sessionid: int = 0,
+    gameid: int | None = None,
+    **attrs: Any,
+) -> etree._Element:
+    """A ``response/<group>/<op>`` of the generic shape (success, errorcode, description,
+    parameters); ``attrs`` go on the ``<op>`` element (``name``, ``type``, ``balance``,
+    ``gameid`` of ``game/create``)."""
+    root = envelope(sessionid)
+    response = sub(root, "response")
+    if group == "general":
+        node = sub(response, "general")
+    else:
+        holder = sub(response, group, gameid=gameid if group == "game" else None)
+        node = sub(holder, op)
+    if group == "game" and op == "custom":
+        for child in parameters or ():
+            node.append(child)
+        return root
+    if group == "game" and op == "create" and gameid is not None:
+        node.set("gameid", str(gameid))
+    for key, value in attrs.items():
+        if value is not None:
+            node.set(key, attr_text(value))
+    _outcome(node, success, errorcode, description, parameters)
+    return root
+
+
+def build_error(code: int, description: str, sessionid: int = 0) -> etree._Element:
+    """``response/general`` with success="false"."""
+    return build_response(
+        "general", "", success=False, errorcode=code, description=description, sessionid=sessionid
+    )
+
+
+def build_info(server: str, frontends: Mapping[str, Any]) -> etree._Element:
+    """The greeting: server name, protocol version and the front ends with their ports."""
+    root = envelope(0)
+    info = sub(root, "info")
+    parameters = sub(info, "parameters")
+    sub(parameters, "server", name=server, version=PROTOCOL_VERSION)
+    sub(parameters, "protocol", name="gamehub-xml", version=PROTOCOL_VERSION)
+    listing = sub(parameters, "frontends")
+    for name, port in sorted(frontends.items()):
+        sub(listing, "frontend", name=name, port=port)
+    return root
+
+
+@dataclass(frozen=True)
+class GameType:
+    """One row of ``availablegames``."""
+
+    type: str
+    clientgame: str
+    servergame: str
+    variants: Sequence[str] = ()
+    summary: str | None = None
+    minplayers: int | None = None
+    maxplayers: int | None = None
+    creategamepanel: str = ""
+
+
+def build_available_games(types: Iterable[GameType], sessionid: int = 0) -> etree._Element:
+    """``response/lobby/availablegames``."""
+    root = envelope(sessionid)
+    node = sub(sub(sub(root, "response"), "lobby"), "availablegames")
+    for t in types:
+        game = sub(
+            node,
+            "game",
+            type=t.type,
+            clientgame=t.clientgame,
+            creategamepanel=t.creategamepanel,
+            servergame=t.servergame,
+            summary=t.summary,
+            minplayers=t.minplayers,
+            maxplayers=t.maxplayers,
+        )
+        if t.variants:
+            variants = sub(game, "variants")
+            for v in t.variants:
+                sub(variants, "string", v)
+    return root
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game as the lobby lists it on this wire."""
+
+    gameid: int
+    name: str
+    gametype: str
+    gamevariant: str
+    players: Sequence[str]
+    maxplayers: int
+    state: str | None = None
+    #: why a table deals no new hand now (``additionalinfo/other/parameters/paused``)
+    paused: str | None = None
+
+
+GAMELIST_COLUMNS = ("gameid", "name", "gametype", "gamevariant", "players", "maxplayers")
+
+
+def _row(parent: etree._Element, row: GameRow) -> etree._Element:
+    game = sub(
+        parent,
+        "game",
+        gameid=row.gameid,
+        players=len(row.players),
+        maxplayers=row.maxplayers,
+        name=row.name,
+        gametype=row.gametype,
+        gamevariant=row.gamevariant,
+        state=row.state,
+    )
+    extra = sub(game, "additionalinfo")
+    other = sub(extra, "other")
+    if row.paused:
+        sub(sub(other, "parameters"), "paused", row.paused)
+    names = sub(extra, "players")
+    for name in row.players:
+        sub(names, "player", name)
+    return game
+
+
+def build_game_list(
+    rows: Iterable[GameRow],
+    requested_type: str | None,
+    requested_variant: str | None = None,
+    sessionid: int = 0,
+) -> etree._Element:
+    """``response/lobby/gamelist``."""
+    root = envelope(sessionid)
+    node = sub(
+        sub(sub(root, "response"), "lobby"),
+        "gamelist",
+        requestedgametype=requested_type or "",
+        requestedgamevariant=requested_variant,
+    )
+    columns = sub(node, "columnnames")
+    for c in GAMELIST_COLUMNS:
+        sub(columns, "string", c)
+    games = sub(node, "games")
+    for row in rows:
+        _row(games, row)
+    return root
+
+
+def build_game_details(
+    row: GameRow,
+    players: Iterable[Mapping[str, Any]],
+    rules: Iterable[str],
+    sessionid: int = 0,
+) -> etree._Element:
+    """``response/lobby/gamedetails``: one ``player/info`` per seat (``seat``, ``name``,
+    ``kind``) and the rules as strings."""
+    root = envelope(sessionid)
+    node = sub(sub(sub(root, "response"), "lobby"), "gamedetails")
+    columns = sub(node, "columnnames")
+    for c in ("seat", "name", "kind"):
+        sub(columns, "string", c)
+    listing = sub(node, "players")
+    for p in players:
+        info = sub(sub(listing, "player"), "info")
+        parameters = sub(info, "parameters")
+        for key in ("seat", "name", "kind"):
+            sub(parameters, key, p.get(key, ""))
+    rules_node = sub(node, "rules")
+    for r in rules:
+        sub(rules_node, "string", r)
+    return root
+
+
+def build_find_player(
+    name: str, matches: Iterable[tuple[str, int, GameRow]], sessionid: int = 0
+) -> etree._Element:
+    """``response/lobby/findplayer``: ``(player, seat, game)`` for each match."""
+    root = envelope(sessionid)
+    node = sub(sub(sub(root, "response"), "lobby"), "findplayer", name=name)
+    for player, seat, row in matches:
+        sub(
+            node,
+            "game",
+            player=player,
+            seat=seat,
+            gameid=row.gameid,
+            name=row.name,
+            gametype=row.gametype,
+            gamevariant=row.gamevariant,
+        )
+    return root
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One finished game or hand."""
+
+    id: str
+    gameid: int | None = None
+    gametype: str | None = None
+    name: str | None = None
+    time: str | None = None
+    players: Sequence[tuple[str, int | None, str | None]] = ()
+    summary: str | None = None
+
+
+def build_history(entries: Iterable[HistoryEntry], sessionid: int = 0) -> etree._Element:
+    """``response/lobby/history``."""
+    root = envelope(sessionid)
+    node = sub(sub(sub(root, "response"), "lobby"), "history")
+    for e in entries:
+        entry = sub(
+            node, "entry", id=e.id, gameid=e.gameid, gametype=e.gametype, name=e.name, time=e.time
+        )
+        for player, seat, result in e.players:
+            sub(entry, "player", name=player, seat=seat, result=result)
+        if e.summary is not None:
+            sub(entry, "summary", e.summary)
+    return root
+
+
+def build_game_state(
+    gameid: int,
+    payload: Iterable[etree._Element],
+    sessionid: int = 0,
+    description: str | None = None,
+    success: bool = True,
+) -> etree._Element:
+    """``stateupdate/game[@gameid]/updatedgamestate`` with ``payload`` as parameters."""
+    root = envelope(sessionid)
+    game = sub(sub(root, "stateupdate"), "game", gameid=gameid)
+    node = sub(game, "updatedgamestate")
+    _outcome(node, success, None, description, list(payload))
+    return root
+
+
+def build_chat(
+    gameid: int, sender: str, text: str, sessionid: int = 0, type: int = 0
+) -> etree._Element:
+    """``stateupdate/game[@gameid]/chat`` (``sender`` set by the server)."""
+    root = envelope(sessionid)
+    game = sub(sub(root, "stateupdate"), "game", gameid=gameid)
+    chat = sub(game, "chat", sender=sender, type=type if type else None)
+    sub(chat, "message", text)
+    return root
+
+
+def build_lobby_update(
+    change: str, row: GameRow | None, gameid: int, sessionid: int = 0
+) -> etree._Element:
+    """``stateupdate/lobby/updatedlobbystate``: ``change`` (created/changed/removed) and
+    the game's row (``None`` when removed), for the lobby session ``sessionid``."""
+    root = envelope(sessionid)
+    node = sub(sub(sub(root, "stateupdate"), "lobby"), "updatedlobbystate", success=True)
+    sub(node, "description", f"game {change}")
+    parameters = sub(node, "parameters")
+    holder = sub(parameters, "change", type=change, gameid=gameid)
+    if row is not None:
+        _row(holder, row)
+    return root
+
+
+def build_notice(text: str, sessionid: int = 0, errorcode: int | None = None) -> etree._Element:
+    """``stateupdate/general``: a server notice (with ``errorcode``: a failure, such as
+    the idle timeout's 408 before a close)."""
+    root = envelope(sessionid)
+    node = sub(sub(root, "stateupdate"), "general", success=errorcode is None)
+    if errorcode is not None:
+        node.set("errorcode", str(errorcode))
+    sub(node, "description", text)
+    return root
+
+
+#: request type → (group, op) of the response element that can say success="false";
+#: other requests (lobby listings, custom) are refused with ``response/general``.
+_OWN_RESPONSE: dict[type[events.Request], tuple[str, str]] = {
+    events.CreateAccount: ("accountmanagement", "create"),
+    events.DeleteAccount: ("accountmanagement", "delete"),
+    events.ChangePassword: ("accountmanagement", "changepassword"),
+    events.Login: ("authentication", "login"),
+    events.Logout: ("authentication", "logout"),
+    events.CreateGame: ("game", "create"),
+    events.DeleteGame: ("game", "delete"),
+    events.JoinGame: ("game", "join"),
+    events.PartGame: ("game", "part"),
+    events.GameAction: ("game", "action"),
+    events.Chat: ("game", "chat"),
+}
+
+
+def build_refusal(request: events.Request, code: int, reason: str) -> etree._Element:
+    """The answer to a refused request: its own response element with
+    ``success="false"`` where the schema allows it (so a client waiting for, say,
+    ``authentication/login`` gets that), else ``response/general``."""
+    which = _OWN_RESPONSE.get(type(request))
+    if which is None:
+        return build_error(code, reason, request.sessionid)
+    group, op = which
+    extra: dict[str, Any] = {}
+    if op == "login":
+        extra = {"name": getattr(request, "accountname", ""), "type": 0}
+    return build_response(
+        group,
+        op,
+        success=False,
+        errorcode=code,
+        description=reason,
+        sessionid=request.sessionid,
+        gameid=getattr(request, "gameid", None) if group == "game" else None,
+        **extra,
+    )
+
+
+_OWN_PREFIX = b"<?xml version='1.0' encoding='UTF-8'?>\n<message sessionid=\""
+
+
+def outgoing_record(document: bytes) -> bytes:
+    """A document built by :func:`encode` as a transcript keeps it: the envelope's
+    session id (a session token) hidden.  Its place is fixed by our own serialiser."""
+    if document.startswith(_OWN_PREFIX):
+        end = document.find(b'"', len(_OWN_PREFIX))
+        if end > 0:
+            return _OWN_PREFIX + b"*" + document[end:]
+    return document
+
+
+def frame(document: bytes) -> bytes:
+    """One document as a frame on the wire: its 4-byte big-endian length, then it."""
+    return len(document).to_bytes(4, "big") + document

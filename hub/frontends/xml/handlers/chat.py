@@ -1,0 +1,45 @@
+"""Chat: ``game/chat`` requests, and the hub's chat lines sent to this front end's
+connections.
+
+A line is said at a joined game (its game session) or in the lobby (``gameid`` 0 with
+the lobby session); the hub's chat service (:mod:`hub.chat`) checks it and tells every
+front end, this one through :func:`chat_line`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hub.chat import LOBBY, ChatLine
+
+from .. import encoding, events
+
+if TYPE_CHECKING:
+    from ..connection import Connection
+    from ..server import XMLFrontend
+
+
+def chat(frontend: XMLFrontend, conn: Connection, r: events.Chat) -> Any:
+    """``game/chat``: say a line in the lobby or at a joined game."""
+    room = LOBBY if r.gameid == 0 else conn.game_sessions[r.sessionid].game.id
+    frontend.hub.chat.say(room, conn.account.name, r.text, type=r.type)
+    return encoding.build_response("game", "chat", sessionid=r.sessionid, gameid=r.gameid)
+
+
+def chat_line(frontend: XMLFrontend, line: ChatLine) -> None:
+    """A chat line of the lobby (to every logged-in connection, ``gameid`` 0) or of
+    a game (to every session that joined it)."""
+    if line.room == LOBBY:
+        for conn in list(frontend.connections):
+            if conn.lobby_session and not conn.closing:
+                doc = encoding.build_chat(0, line.sender, line.text, conn.lobby_session, line.type)
+                data = encoding.encode(doc)
+                frontend.record(conn, "out", encoding.outgoing_record(data))
+                conn.send_update(data)
+        return
+    for session in frontend.sessions:
+        game = session.game
+        if session.kind == "game" and game.id == line.room and session.observer is not None:
+            wid = frontend.wire_id(game)
+            doc = encoding.build_chat(wid, line.sender, line.text, session.id, line.type)
+            frontend.send_game(session.conn, game, encoding.encode(doc))

@@ -1,0 +1,185 @@
+"""Game requests: ``game/create``, ``delete``, ``join``, ``part``, ``action``, ``custom``.
+
+``join`` opens a game session (:class:`..sessions.GameSession`), which then follows
+the game for the connection; ``part`` ends it.  An action's payload is read by the
+game's XML adapter (validated against its payload schema first,
+:func:`..adapters.parse_action`); the mappings ``take_seat``, ``leave_seat`` and
+``add_bot`` are the hub's, every other one goes to the game.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from hub.model import OVER, RUNNING
+
+from .. import encoding, events
+from ..adapters import adapter_for, parse_action, seats_on_join
+from ..errors import Refused
+from ..payload import element
+from .accounts import is_admin
+
+if TYPE_CHECKING:
+    from ..connection import Connection
+    from ..server import XMLFrontend
+    from ..sessions import GameSession
+
+
+def _answer(r: events.GameRequest, op: str, **extra: Any) -> Any:
+    return encoding.build_response("game", op, sessionid=r.sessionid, gameid=r.gameid, **extra)
+
+
+async def create_game(frontend: XMLFrontend, conn: Connection, r: events.CreateGame) -> Any:
+    """``game/create`` (rate-limited per address and per account)."""
+    account = conn.account.name.lower()
+    if not frontend.create_limits.allow(f"address:{conn.peer}", f"account:{account}"):
+        raise Refused(429, "too many games created; wait a little")
+    factory = frontend.hub.registry.game_factory(r.gametype)
+    if adapter_for(factory) is None:
+        raise Refused(400, f"{r.gametype} cannot be played over XML")
+    seats: list[str] | None = list(r.seats) if r.seats else None
+    if seats is None and r.seat_count is not None:
+        seats = ["open"] * r.seat_count
+    game = await frontend.hub.create_game(
+        r.gametype,
+        name=r.name,
+        variant=r.variant,
+        seats=seats,
+        options=dict(r.options),
+        creator=conn.account.name,
+    )
+    wid = frontend.wire_id(game)
+    return encoding.build_response(
+        "game", "create", sessionid=r.sessionid, gameid=wid,
+        description=f"game {game.name} created",
+    )  # fmt: skip
+
+
+async def delete_game(frontend: XMLFrontend, conn: Connection, r: events.DeleteGame) -> Any:
+    """``game/delete``: by its creator or an admin, of a game that is not running and
+    has no chips in play."""
+    game = frontend.find_game(r.gameid)
+    if game.creator != conn.account.name and not is_admin(conn):
+        raise Refused(403, "only its creator or an admin deletes a game")
+    if game.state == RUNNING:
+        raise Refused(409, "the game is running")
+    store = getattr(frontend.hub, "store", None)
+    if store is not None and hasattr(store, "chips_at"):
+        chips = await store.chips_at(game.id)
+        if any(Decimal(v) for v in dict(chips).values()):
+            raise Refused(409, "chips are in play at this game")
+    frontend.lobby.remove(game.id)
+    return _answer(r, "delete")
+
+
+def join_game(frontend: XMLFrontend, conn: Connection, r: events.JoinGame) -> Any:
+    """``game/join``: a new game session; back at one's seat, or seated at the first
+    free one (unless the adapter says join only watches), or watching.  The full state
+    follows the response."""
+    game = frontend.find_game(r.gameid)
+    if any(s.game is game for s in conn.game_sessions.values()):
+        raise Refused(409, "you have joined this game already")
+    observer = frontend.sessions.open_game(conn, game, adapter_for(game.factory))
+    try:
+        description = _follow_on_join(observer, conn.account.name)
+    except BaseException:
+        frontend.sessions.end_game(observer.session_id, leave=False)
+        raise
+    snapshot = observer.snapshot()
+    if conn.send_first(snapshot):
+        frontend.record(conn, "out", encoding.outgoing_record(snapshot), game, observer.seat)
+    return encoding.build_response(
+        "game", "join", sessionid=observer.session_id, gameid=r.gameid, description=description
+    )
+
+
+def _follow_on_join(observer: GameSession, name: str) -> str:
+    game = observer.game
+    seat = game.seat_of(name)
+    if seat is not None:
+        observer.follow(seat)
+        return f"back at seat {seat}"
+    if seats_on_join(observer.adapter) and game.free_seats("client") and game.state != OVER:
+        seat = game.free_seats("client")[0]
+        observer.follow(seat)
+        game.take_seat(name, seat)
+        return f"seated at seat {seat}"
+    observer.follow(None)
+    return "watching"
+
+
+def part_game(frontend: XMLFrontend, conn: Connection, r: events.PartGame) -> Any:
+    """``game/part``: the game session ends (and its seat is left)."""
+    frontend.sessions.end_game(r.sessionid)
+    return _answer(r, "part")
+
+
+def game_action(frontend: XMLFrontend, conn: Connection, r: events.GameAction) -> Any:
+    """``game/action``: take or leave a seat, add a bot, or act at one's seat."""
+    observer = conn.game_sessions[r.sessionid]
+    game = observer.game
+    action = parse_action(observer.adapter, r.parameters)
+    if "take_seat" in action and set(action) <= {"take_seat", "buyin"}:
+        return _take_seat(frontend, conn, r, observer, action)
+    if "add_bot" in action and set(action) <= {"add_bot", "seat", "buyin"}:
+        return _add_bot(frontend, r, observer, action)
+    seat = observer.held_seat()
+    if action == {"leave_seat": True}:
+        if seat is None:
+            raise Refused(422, "you do not sit in this game")
+        frontend.hub.leave_seat(game, seat)
+        observer.follow(None)
+    else:
+        if seat is None:
+            raise Refused(403, "you watch this game; take a seat to play")
+        game.act(seat, action)
+    return _answer(r, "action")
+
+
+async def _take_seat(
+    frontend: XMLFrontend,
+    conn: Connection,
+    r: events.GameAction,
+    observer: GameSession,
+    action: Any,
+) -> Any:
+    """Take a seat (at a chip table: the buy-in moves from the account first, and
+    from one's own seat it adds chips) and follow the game from it."""
+    game = observer.game
+
+    def observe(seat: int | None) -> None:
+        if not observer.closed:
+            observer.follow(seat)
+
+    wanted = action["take_seat"]
+    wanted = wanted if isinstance(wanted, int) and not isinstance(wanted, bool) else None
+    name = conn.account.name
+    seat = await frontend.hub.take_seat(game, name, wanted, buyin=action.get("buyin"),
+                                        observe=observe)  # fmt: skip
+    if observer.closed and observer.seat is None:
+        game.leave_seat(seat)  # the connection went while the buy-in was moving
+    return _answer(r, "action")
+
+
+async def _add_bot(
+    frontend: XMLFrontend, r: events.GameAction, observer: GameSession, action: Any
+) -> Any:
+    """Seat an in-hub bot (funded through the ledger at a chip table)."""
+    await frontend.hub.add_bot(observer.game, action["add_bot"], action.get("seat"),
+                               action.get("buyin"))  # fmt: skip
+    return _answer(r, "action")
+
+
+def custom(frontend: XMLFrontend, conn: Connection, r: events.Custom) -> Any:
+    """``game/custom``: the adapter's answer (``<ok/>`` when it gives none)."""
+    observer = conn.game_sessions[r.sessionid]
+    answer_custom = getattr(observer.adapter, "custom", None)
+    if answer_custom is None:
+        raise Refused(400, f"{observer.game.type} has no custom requests")
+    answer = answer_custom(observer.game, observer.held_seat(), r.payload)
+    if answer is None:
+        answer = element("ok")
+    return encoding.build_response(
+        "game", "custom", sessionid=r.sessionid, gameid=r.gameid, parameters=[answer]
+    )

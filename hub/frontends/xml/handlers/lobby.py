@@ -1,0 +1,132 @@
+"""Lobby requests (``lobby/availablegames``, ``gamelist``, ``gamedetails``,
+``findplayer``) and the lobby's updates to every logged-in connection.
+
+Only the game types and games this front end can host are listed (those with an XML
+adapter, :func:`..adapters.adapter_for`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .. import encoding, events
+from ..adapters import adapter_for
+from ..payload import wire_game_id
+
+if TYPE_CHECKING:
+    from ..connection import Connection
+    from ..server import XMLFrontend
+
+
+def row(frontend: XMLFrontend, game: Any) -> encoding.GameRow:
+    """The lobby row of ``game``."""
+    return encoding.GameRow(
+        gameid=frontend.wire_id(game),
+        name=game.name,
+        gametype=game.type,
+        gamevariant=game.variant or "",
+        players=[s.player for s in game.seats if s.player is not None and s.present],
+        maxplayers=len(game.seats),
+        state=game.state,
+        paused=game.paused,
+    )
+
+
+def _xml_games(frontend: XMLFrontend) -> list[Any]:
+    return [g for g in frontend.lobby.games() if adapter_for(g.factory) is not None]
+
+
+def _client_module(frontend: XMLFrontend, factory: Any) -> str:
+    plugin = getattr(frontend.hub.registry, "plugin", None)
+    if plugin is not None:
+        try:
+            client = plugin(factory.name).client
+            if client:
+                return str(client)
+        except Exception:
+            pass
+    client = getattr(factory, "client", None)
+    if client:
+        return str(client)
+    package = type(factory).__module__.rpartition(".")[0]
+    return f"{package}.client" if package else ""
+
+
+def available_games(frontend: XMLFrontend, conn: Connection, r: events.AvailableGames) -> Any:
+    """``lobby/availablegames``: the game types played over XML, by name."""
+    hosted = [f for f in frontend.hub.registry.game_types() if adapter_for(f) is not None]
+    types = [
+        encoding.GameType(
+            type=f.name,
+            clientgame=_client_module(frontend, f),
+            servergame=f"{type(f).__module__}:{type(f).__name__}",
+            variants=tuple(f.variants),
+            summary=getattr(f, "summary", None),
+            minplayers=int(f.min_seats),
+            maxplayers=int(f.max_seats),
+        )
+        for f in sorted(hosted, key=lambda f: f.name)
+    ]
+    return encoding.build_available_games(types, r.sessionid)
+
+
+def game_list(frontend: XMLFrontend, conn: Connection, r: events.GameList) -> Any:
+    """``lobby/gamelist`` of one type and variant, or of all."""
+    rows = [
+        row(frontend, g)
+        for g in _xml_games(frontend)
+        if (r.gametype is None or g.type == r.gametype)
+        and (r.gamevariant is None or g.variant == r.gamevariant)
+    ]
+    return encoding.build_game_list(rows, r.gametype, r.gamevariant, r.sessionid)
+
+
+def game_details(frontend: XMLFrontend, conn: Connection, r: events.GameDetails) -> Any:
+    """``lobby/gamedetails``: the seats and the settings of one game."""
+    game = frontend.find_game(r.gameid)
+    players = [{"seat": s.index, "name": s.player or "", "kind": s.kind} for s in game.seats]
+    rules = [
+        f"type: {game.type}",
+        f"summary: {getattr(game.factory, 'summary', '')}",
+        f"variant: {game.variant or '-'}",
+        f"seats: {len(game.seats)}",
+        f"state: {game.state}",
+    ]
+    rules += [f"{k}: {v}" for k, v in sorted(dict(game.config.options).items())]
+    return encoding.build_game_details(row(frontend, game), players, rules, r.sessionid)
+
+
+def find_player(frontend: XMLFrontend, conn: Connection, r: events.FindPlayer) -> Any:
+    """``lobby/findplayer``: seated players whose name is, or begins with, the name."""
+    wanted = r.name.lower()
+    matches = []
+    for game in _xml_games(frontend):
+        for seat in game.seats:
+            if seat.player and seat.present and seat.player.lower().startswith(wanted):
+                matches.append((seat.player, seat.index, row(frontend, game)))
+    matches.sort(key=lambda m: (m[0].lower() != wanted, m[0].lower(), m[2].name))
+    return encoding.build_find_player(r.name, matches[:200], r.sessionid)
+
+
+def lobby_changed(frontend: XMLFrontend, change: str, game: Any) -> None:
+    """Tell every logged-in connection; end the game sessions of a removed game."""
+    removed = change == "removed"
+    if removed:
+        frontend.forget_game(game)
+    if adapter_for(game.factory) is None:
+        return
+    wid = wire_game_id(game.id) if removed else frontend.wire_id(game)
+    if removed:
+        for session in [s for s in frontend.sessions if s.game is game]:
+            doc = encoding.build_game_state(
+                wid, [], session.id, description="the game was removed", success=False
+            )
+            frontend.send_game(session.conn, game, encoding.encode(doc))
+            frontend.sessions.end_game(session.id, leave=False)
+    template = encoding.build_lobby_update(change, None if removed else row(frontend, game), wid)
+    for conn in list(frontend.connections):
+        if conn.lobby_session and not conn.closing:
+            template.set("sessionid", str(conn.lobby_session))
+            data = encoding.encode(template)
+            frontend.record(conn, "out", encoding.outgoing_record(data))
+            conn.send_update(data)

@@ -1,0 +1,209 @@
+"""Sessions (spec: xml-protocol.md): a lobby session at login, one game session per
+joined game.
+
+Ids are random 63-bit integers from ``secrets``, bound to the connection that got
+them (:class:`Sessions`); a request naming a session it does not own is refused by
+the connection's rules (:mod:`.states`).  A :class:`GameSession` follows its game for
+its connection and sends what that connection may see.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from twisted.logger import Logger
+from zope.interface import implementer
+
+from hub.interfaces import IGameObserver
+from hub.model import PAUSED, RESUMED, GameEvent
+
+from . import encoding
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .server import XMLFrontend
+
+
+@dataclass
+class Session:
+    """One session id: the lobby session of a connection, or one joined game."""
+
+    id: int
+    conn: Connection
+    kind: str  # "lobby" | "game"
+    game: Any = None
+    observer: GameSession | None = None
+
+
+@implementer(IGameObserver)
+@dataclass(eq=False)
+class GameSession:
+    """Follows one game for one connection and sends what it may see.
+
+    :ivar wire_id: the game's id on this wire.
+    :ivar seat: the seat followed (``None``: watching).
+    """
+
+    frontend: XMLFrontend
+    conn: Connection
+    session_id: int
+    game: Any
+    adapter: Any
+    wire_id: int = 0
+    seat: int | None = None
+    closed: bool = field(default=False)
+
+    @property
+    def viewer(self) -> str | None:
+        """The account following the game (listed among the watchers without a seat)."""
+        account = self.conn.account
+        return None if account is None else account.name
+
+    def held_seat(self) -> int | None:
+        """The seat this connection's account still holds (``None``: it watches).
+
+        A seat left elsewhere (on another connection of the account, or by the game)
+        or taken by someone else is given up here: the game is then followed as a
+        watcher, so nothing meant for the seat's next player comes here.
+        """
+        seat = self.seat
+        if seat is None:
+            return None
+        account = self.conn.account
+        if 0 <= seat < len(self.game.seats) and account is not None:
+            if self.game.seats[seat].player == account.name:
+                return seat
+        self.seat = None
+        if not self.closed:
+            self.game.observe(self, None)
+        return None
+
+    def follow(self, seat: int | None) -> None:
+        """Follow the game from ``seat`` (``None``: as a watcher)."""
+        self.seat = seat
+        self.game.observe(self, seat)
+
+    def game_event(self, game: Any, event: GameEvent) -> None:
+        """Render the event for this seat and send it as ``updatedgamestate``."""
+        if self.closed:
+            return
+        if self.held_seat() is None and event.seats is not None:
+            return  # meant for the seat this connection no longer holds
+        if event.kind in (PAUSED, RESUMED):  # the hub's, for every game
+            text = f"paused: {event.data.get('reason')}" if event.kind == PAUSED else "resumed"
+            doc = encoding.build_game_state(
+                self.frontend.wire_id(game), [], self.session_id, description=text
+            )
+            self.frontend.send_game(self.conn, game, encoding.encode(doc))
+            return
+        payload = self.adapter.render_event(event, self.seat)
+        if payload is None:
+            return
+        doc = encoding.build_game_state(self.frontend.wire_id(game), [payload], self.session_id)
+        self.frontend.send_game(self.conn, game, encoding.encode(doc), self.private_seat(event))
+        snapshot_on = getattr(self.adapter, "snapshot_on", None)
+        if snapshot_on is not None and snapshot_on(event):
+            # on the next turn: the game emits the rest of this step's events first, and
+            # the snapshot then shows exactly what the events sent before it did
+            self.frontend.reactor.callLater(0, self._send_snapshot)
+
+    def private_seat(self, event: GameEvent) -> int | None:
+        """The seat a frame of ``event`` is private to in the transcript (``None``:
+        public): the event is meant for some seats only, or the adapter says so."""
+        if self.seat is None:
+            return None
+        private_to = getattr(self.adapter, "private_to", None)
+        if private_to is not None:
+            return self.seat if private_to(event, self.seat) else None
+        return self.seat if event.seats is not None else None
+
+    def _send_snapshot(self) -> None:
+        if not self.closed and not self.conn.closing:
+            snapshot = self.snapshot()
+            self.frontend.send_game(self.conn, self.game, snapshot, self.seat)
+
+    def snapshot(self) -> bytes:
+        """The full state as this seat sees it."""
+        view = self.game.view(self.held_seat())
+        payload = self.adapter.render_view(view)
+        return encoding.encode(
+            encoding.build_game_state(self.frontend.wire_id(self.game), [payload], self.session_id)
+        )
+
+
+class Sessions:
+    """Every session id of the front end: who owns it and what it is for.
+
+    :param frontend: the front end (its lobby; the game sessions' sending).
+    """
+
+    log = Logger()
+
+    def __init__(self, frontend: XMLFrontend) -> None:
+        self.frontend = frontend
+        self._by_id: dict[int, Session] = {}
+
+    def __contains__(self, session_id: object) -> bool:
+        return session_id in self._by_id
+
+    def __iter__(self) -> Iterator[Session]:
+        """Every open session (a copy: ending one while iterating is safe)."""
+        return iter(list(self._by_id.values()))
+
+    def _new(self, conn: Connection, kind: str, game: Any = None) -> Session:
+        while True:
+            sid = secrets.randbits(63)
+            if sid and sid not in self._by_id:
+                break
+        session = Session(sid, conn, kind, game)
+        self._by_id[sid] = session
+        return session
+
+    def open_lobby(self, conn: Connection) -> int:
+        """A new lobby session of ``conn``: its id."""
+        return self._new(conn, "lobby").id
+
+    def open_game(self, conn: Connection, game: Any, adapter: Any) -> GameSession:
+        """A new game session of ``conn`` following ``game`` (not observing it yet)."""
+        session = self._new(conn, "game", game)
+        observer = GameSession(
+            self.frontend, conn, session.id, game, adapter, self.frontend.wire_id(game)
+        )
+        session.observer = observer
+        conn.game_sessions[session.id] = observer
+        return observer
+
+    def end_game(self, session_id: int, leave: bool = True) -> None:
+        """End a game session: stop following the game, and (``leave``) give up the
+        seat its account still holds there, while the game is in the lobby."""
+        session = self._by_id.pop(session_id, None)
+        if session is None:
+            return
+        conn, observer = session.conn, session.observer
+        conn.game_sessions.pop(session.id, None)
+        if observer is None:
+            return
+        observer.closed = True
+        game = session.game
+        try:
+            game.unobserve(observer)
+            seat = observer.held_seat()  # not a seat someone else holds now
+            if leave and seat is not None and game.id in self._lobby_ids():
+                game.leave_seat(seat)
+        except Exception:
+            self.log.failure("xml: leaving game {game} failed", game=getattr(game, "id", "?"))
+
+    def _lobby_ids(self) -> set[str]:
+        return {g.id for g in self.frontend.lobby.games()}
+
+    def end_all(self, conn: Connection) -> None:
+        """End every session of ``conn`` (logout, its account deleted, its end)."""
+        for sid in list(conn.game_sessions):
+            self.end_game(sid)
+        conn.game_sessions.clear()
+        if conn.lobby_session:
+            self._by_id.pop(conn.lobby_session, None)
+        conn.log_out()
