@@ -4,7 +4,7 @@
 join and at each new hand, brought up to date by the events in between), in the shape
 :func:`bots.poker.plugin.observation_from_view` reads, so a network bot decides with
 the same code as the in-hub bot: the wire's action numbers become the game's action
-names (:data:`games.poker.xml_adapter.WIRE_ACTIONS`) on the way in and go back on the
+names (:data:`games.poker.adapters.WIRE_ACTIONS`) on the way in and go back on the
 way out (:func:`wire_action`).  :class:`NetPlayer` sits at a table through a
 :class:`hub.client.HubClient` and answers every type-10 event for its seat; it thinks
 in a worker thread with a deadline and never blocks the reactor.
@@ -20,7 +20,7 @@ from lxml import etree
 from twisted.internet import defer, threads
 from twisted.logger import Logger
 
-from games.poker.xml_adapter import ACTION_INDEX, WIRE_ACTIONS
+from games.poker.adapters import ACTION_INDEX, WIRE_ACTIONS
 
 #: ``(view, legal, deadline seconds) → action mapping`` (the game's words:
 #: ``{"name": "raise", "amount": …}``; the legal actions are named alike)

@@ -17,7 +17,7 @@ discard)::
     {"name": "sitout"}, {"name": "sitin"}, {"name": "leaveseat"}
 
 Front ends translate their wire's words to these (the XML adapter maps the
-``texasmessage`` action indices, :mod:`.xml_adapter`).  Chips come onto the table only
+``texasmessage`` action indices, :mod:`.adapters`).  Chips come onto the table only
 through :meth:`PokerGame.seat_player` (with a buy-in) and :meth:`PokerGame.add_chips`,
 which the hub's table money calls after moving them in the ledger
 (:class:`hub.interfaces.IChipGame`); ``takeseat`` and ``addbot`` as actions are refused.
@@ -60,7 +60,7 @@ from typing import Any
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IChipGame, IChipGameFactory, IGameOptions, IWebView
+from hub.interfaces import IChipGame, IChipGameFactory, IGameOptions
 from hub.model import (
     CASH_OUT,
     GAME_OVER,
@@ -885,13 +885,6 @@ class PokerGame:
         self._emit(GameEvent(GAME_OVER, {"result": self._result}))
 
 
-@implementer(IWebView)
-class WebView:
-    """The page script that draws this game in the browser (``web.js`` here)."""
-
-    script = "web.js"
-
-
 class _PokerFactory:
     """Common parts of the poker game factories: chip games (table stakes)."""
 
@@ -923,14 +916,11 @@ class _PokerFactory:
         return BuyinRange(opts["min_buyin"], opts["buyin"], opts["max_buyin"])
 
     def adapter(self, frontend: str) -> Any:
-        """The XML front end's ``texasmessage`` adapter; ``None`` for other front ends."""
-        if frontend == "xml":
-            from .xml_adapter import PokerXMLAdapter
+        """The adapter of front end ``frontend`` (:data:`.adapters.ADAPTERS`), or ``None``."""
+        from . import adapters  # a front end's helpers load when a front end asks
 
-            return PokerXMLAdapter()
-        if frontend == "web":
-            return WebView()
-        return None
+        make = adapters.ADAPTERS.get(frontend)
+        return None if make is None else make()
 
 
 @implementer(IChipGameFactory, IGameOptions)
