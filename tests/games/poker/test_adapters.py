@@ -10,8 +10,8 @@ from lxml import etree
 from twisted.internet.task import Clock
 
 from bots.poker.plugin import CallerFactory, RaiserFactory, RandomFactory
-from games.poker.server import FiveCardDrawFactory, TexasHoldemFactory
 from games.poker.adapters import PokerXMLAdapter
+from games.poker.server import FiveCardDrawFactory, TexasHoldemFactory
 from hub.frontends.xml import codec
 from hub.frontends.xml.adapters import adapter_for, parse_action, payload_schema, seats_on_join
 from hub.lobby import Lobby
