@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from bots.morris.client import Connector, ConnectorError
+from games.morris.client import Connector, ConnectorError
 from tests.hubprocess import ROOT, HubProcess
 
 

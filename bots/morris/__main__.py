@@ -15,10 +15,11 @@ from typing import Any
 
 from twisted.internet import defer, task
 
+from games.morris.client import Connector, MoveRequest
 from hub.tls import add_client_options, client_endpoint, parse_client_args
 
 from . import TIME_SHARE, Searcher, decide
-from .client import Connector, MNMBotFactory, MoveRequest
+from .client import MNMBotFactory
 
 
 def make_thinker(max_seconds: float, seed: int | None = None):

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from zope.interface import implementer
 
-from hub.interfaces import IGame, IGameFactory, IWebView
+from hub.interfaces import IGame, IGameFactory
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -134,13 +133,6 @@ class HelloGame:
         """Hello has no timers."""
 
 
-@implementer(IWebView)
-class WebView:
-    """The page script that draws this game in the browser (``web.js`` here)."""
-
-    script = "web.js"
-
-
 @implementer(IGameFactory)
 class HelloGameFactory:
     """The ``hello`` game type."""
@@ -158,13 +150,8 @@ class HelloGameFactory:
         return HelloGame(config, context)
 
     def adapter(self, frontend: str) -> Any:
-        """The adapters of the front ends that host hello."""
-        if frontend == "xml":
-            try:
-                module = importlib.import_module(".xml_adapter", __package__)
-            except ImportError:
-                return None
-            return module.HelloXMLAdapter()
-        if frontend == "web":
-            return WebView()
-        return None
+        """The adapter of front end ``frontend`` (:data:`.adapters.ADAPTERS`), or ``None``."""
+        from . import adapters  # a front end's helpers load when a front end asks
+
+        make = adapters.ADAPTERS.get(frontend)
+        return None if make is None else make()

@@ -1,4 +1,4 @@
-"""Plugs the morris game into the front ends that host it (MNM line protocol)."""
+"""Plugs the morris game into the front ends that host it: the MNM line protocol and the web."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from typing import Any
 
 from zope.interface import implementer
 
-from hub.interfaces import IMNMGameAdapter
+from hub.interfaces import IMNMGameAdapter, IWebView
 from hub.model import BadAction
 
-from .server import DEFAULT_NAMES
+from . import rules
 
 _FIELD = re.compile(r"^[ABC][0-7]$")
 
@@ -21,7 +21,7 @@ class MorrisMNMAdapter:
     """``+ PLAYING NMMorris``: piece lists of 2×9 pieces, moves ``B3``/``A1:B1``/``C5``."""
 
     kind = "NMMorris"
-    default_names = DEFAULT_NAMES
+    default_names = rules.DEFAULT_NAMES
 
     def piece_list(self, view: Mapping[str, Any]) -> list[list[str]]:
         """``view["pieces"]`` as it is: ``A`` in hand, ``A0``..``C7``, ``C`` captured."""
@@ -49,3 +49,14 @@ class MorrisMNMAdapter:
             return [True, True]
         won = set(result.get("winners", ()))
         return [0 in won, 1 in won]
+
+
+@implementer(IWebView)
+class WebView:
+    """The page script that draws this game in the browser (``web.js`` here)."""
+
+    script = "web.js"
+
+
+#: front end → the adapter that lets it host morris (:meth:`.server.MorrisGameFactory.adapter`)
+ADAPTERS: dict[str, type] = {"mnm": MorrisMNMAdapter, "web": WebView}

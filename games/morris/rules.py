@@ -24,6 +24,8 @@ RINGS = "ABC"
 PLAYERS = 2
 PIECES = 9
 POINTS = 24
+#: the players' names when nobody gave one: seat 0 plays white, seat 1 black
+DEFAULT_NAMES = ("white", "black")
 
 #: Position codes of a piece in the piece list: not yet placed, captured.
 UNPLACED = -1

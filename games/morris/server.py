@@ -24,7 +24,7 @@ from typing import Any
 
 from zope.interface import implementer
 
-from hub.interfaces import IGame, IGameFactory, IGameOptions, IWebView
+from hub.interfaces import IGame, IGameFactory, IGameOptions
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -58,8 +58,6 @@ OPTIONS: tuple[GameOption, ...] = (
     GameOption("wait_timeout_ms", "int", 5000, "MNM WAIT timeout", 100, 600_000, unit="ms"),
 )  # fmt: skip
 _BY_NAME = {o.name: o for o in OPTIONS}
-
-DEFAULT_NAMES = ("white", "black")
 
 
 def check_options(options: Mapping[str, Any]) -> dict[str, int]:
@@ -225,7 +223,7 @@ class MorrisGame:
             loser = 1 - outcome.winner
             scores = [0.0, 0.0]
             scores[outcome.winner] = 1.0
-            name = self.names[outcome.winner] or DEFAULT_NAMES[outcome.winner]
+            name = self.names[outcome.winner] or rules.DEFAULT_NAMES[outcome.winner]
             summary = f"{name} wins ({_REASONS[outcome.reason]})"
         return {
             "winners": winners,
@@ -295,13 +293,6 @@ _REASONS = {
 }
 
 
-@implementer(IWebView)
-class WebView:
-    """The page script that draws this game in the browser (``web.js`` here)."""
-
-    script = "web.js"
-
-
 @implementer(IGameFactory, IGameOptions)
 class MorrisGameFactory:
     """The ``nmmorris`` game type."""
@@ -323,11 +314,8 @@ class MorrisGameFactory:
         return MorrisGame(config, context)
 
     def adapter(self, frontend: str) -> Any:
-        """``mnm`` → :class:`games.morris.adapters.MorrisMNMAdapter`; else ``None``."""
-        if frontend == "mnm":
-            from . import adapters
+        """The adapter of front end ``frontend`` (:data:`.adapters.ADAPTERS`), or ``None``."""
+        from . import adapters  # a front end's helpers load when a front end asks
 
-            return adapters.MorrisMNMAdapter()
-        if frontend == "web":
-            return WebView()
-        return None
+        make = adapters.ADAPTERS.get(frontend)
+        return None if make is None else make()

@@ -3,7 +3,9 @@
 :class:`PokerGame` plugs the pure engine (:mod:`.rules`) into the hub: it runs the
 timers of poker-rules.md on the injected clock, shuffles each hand provably fairly
 (:mod:`.shuffle`; commitment in the ``hand`` event, seed in the ``handover`` event),
-and turns the engine's records into :class:`hub.model.GameEvent` objects.
+turns the engine's records into :class:`hub.model.GameEvent` objects (:mod:`.events`,
+one handler per record kind) and gives each seat its view of the table (:mod:`.views`).
+Its options are checked by :func:`table_config`.
 
 Actions are mappings named by the action, in the engine's words
 (:data:`ACTIONS`); the legal actions (:meth:`PokerGame.legal_actions`) carry the same
@@ -17,7 +19,7 @@ discard)::
     {"name": "sitout"}, {"name": "sitin"}, {"name": "leaveseat"}
 
 Front ends translate their wire's words to these (the XML adapter maps the
-``texasmessage`` action indices, :mod:`.xml_adapter`).  Chips come onto the table only
+``texasmessage`` action indices, :mod:`.adapters`).  Chips come onto the table only
 through :meth:`PokerGame.seat_player` (with a buy-in) and :meth:`PokerGame.add_chips`,
 which the hub's table money calls after moving them in the ledger
 (:class:`hub.interfaces.IChipGame`); ``takeseat`` and ``addbot`` as actions are refused.
@@ -60,14 +62,11 @@ from typing import Any
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IChipGame, IChipGameFactory, IGameOptions, IWebView
+from hub.interfaces import IChipGame, IChipGameFactory, IGameOptions
 from hub.model import (
-    CASH_OUT,
     GAME_OVER,
-    HAND_OVER,
     OVER,
     RUNNING,
-    SEAT_OPEN,
     STATE,
     TURN,
     WAITING,
@@ -83,7 +82,7 @@ from hub.model import (
     IllegalAction,
 )
 
-from . import history, rules, shuffle
+from . import events, history, rules, shuffle, views
 from .rules import RuleError
 
 #: The names of the actions (the engine's words; ``takeseat`` and ``addbot`` are the
@@ -127,16 +126,6 @@ def _legal(legal: rules.Legal) -> dict[str, Any]:
     out = legal.to_dict()
     out.pop("index", None)
     return out
-
-
-def _s(v: Decimal | None) -> str | None:
-    return None if v is None else str(v)
-
-
-def _only(seat: int | None) -> frozenset[int]:
-    """The visibility of a private event for ``seat``."""
-    assert seat is not None
-    return frozenset({seat})
 
 
 def _seconds(options: Mapping[str, Any], key: str) -> float:
@@ -410,118 +399,17 @@ class PokerGame:
         not see), money in the pot and ``state`` (``waiting``, ``active``, ``folded``,
         ``allin``, ``sittingout``); the seat's own ``legal`` actions.  Front ends
         translate it (the XML adapter into a ``gameinfo``)."""
-        t = self.table
-        h = t.hand
-        live = h if h is not None and not h.over else None  # the hand in progress
-        cfg = t.config
-        turn = t.turn
-        shown = h.shown if h is not None else set()
-        players = []
-        for s in range(self.seats):
-            p = t.players.get(s)
-            if p is None:
-                continue
-            hole: list[int] = []
-            if h is not None and s in h.hole:
-                hole = list(h.hole[s]) if s == seat or s in shown else [-1] * len(h.hole[s])
-            if p.sitting_out:
-                state = "sittingout"
-            elif h is not None and s in h.folded:
-                state = "folded"
-            elif live is not None and s in live.allin:
-                state = "allin"
-            elif live is not None and s in live.seats:
-                state = "active"
-            else:
-                state = "waiting"
-            players.append(
-                {
-                    "seat": s,
-                    "myseat": s,
-                    "myname": p.name,
-                    "accountname": p.name,
-                    "bankroll": str(p.stack),
-                    "bankrollatstartofhand": str(
-                        h.start_stacks.get(s, p.stack) if h is not None else p.stack
-                    ),
-                    "holecards": hole,
-                    "inpot": str(live.contrib.get(s, 0)) if live is not None else "0",
-                    "inpotthisround": str(live.bets.get(s, 0)) if live is not None else "0",
-                    "hasactedthisround": bool(
-                        live is not None
-                        and live.kind == rules.BETTING
-                        and s in live.seats
-                        and s not in live.needs_act
-                    ),
-                    "hastopostblind": bool(live is not None and s in live.owed),
-                    "lastaction": self._last_action(s),
-                    "state": state,
-                    "mystate": state,
-                    "sitoutnext": p.sit_out_next,
-                    "leaving": p.leaving,
-                    "autopost": p.auto_post,
-                }
-            )
         legal = self.legal_actions(seat) if seat is not None else []
-        minraise = None
-        for a in legal:
-            if a["name"] in ("bet", "raise"):
-                minraise = a.get("min", a.get("amount"))
-        last = t.last_hand
-        if live is not None:
-            stage = max(live.stage, 0)
-        else:
-            stage = 4 if h is not None else 0
-        to_call = "0"
-        if live is not None and seat is not None and seat in live.bets:
-            to_call = str(t._to_call(seat))
-        return {
-            "game": cfg.variant.name,
-            "variant": self.variant,
-            "gameid": self._context.game_id,
-            "name": self.name,
-            "handid": h.hand_id if h is not None else None,
-            "state": t.state,
-            "stakes": cfg.stakes,
-            "smallbet": str(cfg.small_bet),
-            "bigbet": str(cfg.big_bet),
-            "smallblind": str(cfg.small_blind),
-            "bigblind": str(cfg.big_blind),
-            "ante": "0",
-            "cap": cfg.cap,
-            "minplayers": cfg.min_players,
-            "seats": self.seats,
-            "stage": stage,
-            "buttonseat": t.button,
-            "smallblindseat": h.sb_seat if h is not None else None,
-            "bigblindseat": h.bb_seat if h is not None else None,
-            "currentplayerseat": turn.seat if turn else None,
-            "decision": turn.kind if turn else None,
-            "boardcards": list(h.board) if h is not None else [],
-            "pot": str(t.pot_total()),
-            "pots": [
-                {"amount": str(p.amount), "seats": list(p.eligible)}
-                for p in (h.pots if h is not None else [])
-            ],
-            "raisesthisround": max(live.bets_count - 1, 0) if live is not None else 0,
-            "betsthisround": live.bets_count if live is not None else 0,
-            "tocall": to_call,
-            "minraise": minraise,
-            "playerstoact": (
-                sorted(live.needs_act) if live is not None and live.kind == rules.BETTING else []
-            ),
-            "winners": sorted(h.winners) if h is not None else [],
-            "players": players,
-            "myseat": seat,
-            "myname": t.players[seat].name if seat in t.players else None,
-            "legal": legal,
-            "timeleft": self._timeleft_ms(),
-            "inhand": live is not None,
-            "nexthand_ms": self._next_hand_ms(),
-            "commitment": self._commitment,
-            "lasthand": last.hand_id if last is not None else None,
-            "buyin": str(self.options["buyin"]),
-        }
+        facts = views.TableFacts(
+            variant=self.variant,
+            gameid=self._context.game_id,
+            name=self.name,
+            timeleft=self._timeleft_ms(),
+            nexthand_ms=self._next_hand_ms(),
+            commitment=self._commitment,
+            buyin=str(self.options["buyin"]),
+        )
+        return views.table_view(self.table, self.seats, seat, legal, facts)
 
     def result(self) -> dict[str, Any] | None:
         """``None`` until the table closes; then the stacks players left with."""
@@ -567,15 +455,6 @@ class PokerGame:
     # -- internals ----------------------------------------------------------------------
 
     _result: dict[str, Any] = {}
-
-    def _last_action(self, seat: int) -> str | None:
-        h = self.table.hand
-        if h is None:
-            return None
-        for r in reversed(h.records):
-            if r.seat == seat and r.index is not None:
-                return rules.ACTION_NAMES[r.index]
-        return None
 
     def _timeleft_ms(self) -> int | None:
         if self._deadline is None:
@@ -641,11 +520,12 @@ class PokerGame:
     def _flush(self) -> None:
         """Turn new engine records into events; announce the next decision."""
         hand_over = changed = False
+        shuffled = self._shuffle()
         for rec in self.table.drain():
             if rec.kind == "handover":
                 self._file_hand()  # its record is there when its event goes out
                 hand_over = True
-            for event in self._events(rec):
+            for event in events.events_of(rec, shuffled):
                 self._emit(event)
             if rec.kind not in PASSIVE:
                 changed = True
@@ -709,155 +589,9 @@ class PokerGame:
         if self._holding:
             self._unsettled.add(rec.hand_id)
 
-    def _events(self, rec: rules.Record) -> list[GameEvent]:
-        """The events of one engine record."""
-        k = rec.kind
-        t = self.table
-        if k in ("seat", "addchips", "leaving", "leave", "sitout", "sitin"):
-            what = {"seat": "taken", "leave": "left"}.get(k, k)
-            data: dict[str, Any] = {"seat": rec.seat, "what": what}
-            if rec.text and k != "sitout":
-                data["name"] = rec.text
-            if rec.amount is not None:
-                data["amount"] = str(rec.amount)
-            out = [GameEvent("seat", data)]
-            if k == "leave":
-                out.append(
-                    GameEvent(
-                        CASH_OUT, {"seat": rec.seat, "name": rec.text, "amount": str(rec.amount)}
-                    )
-                )
-                out.append(GameEvent(SEAT_OPEN, {"seat": rec.seat}))
-            return out
-        if k == "autopost":
-            return [GameEvent("autopost", {"seat": rec.seat, "on": rec.get("on")}, _only(rec.seat))]
-        if k == "hand":
-            return [
-                GameEvent(
-                    "hand",
-                    {
-                        "handid": rec.text,
-                        "number": rec.get("number"),
-                        "button": rec.seat,
-                        "smallblindseat": rec.get("sb"),
-                        "bigblindseat": rec.get("bb"),
-                        "commitment": self._commitment,
-                    },
-                )
-            ]
-        if k == "hole":
-            assert rec.seat is not None
-            out = [
-                GameEvent(
-                    "hole",
-                    {"seat": rec.seat, "cards": list(rec.cards)},
-                    _only(rec.seat),
-                )
-            ]
-            h = t.hand
-            if h is not None and rec.seat == h.seats[-1]:
-                out.append(GameEvent("deal", {"seats": list(h.seats), "count": len(rec.cards)}))
-            return out
-        if k == "board":
-            return [
-                GameEvent(
-                    "board",
-                    {
-                        "cards": list(rec.cards),
-                        "board": list(rec.get("board", ())),
-                        "stage": rec.stage,
-                    },
-                )
-            ]
-        if k in ("post", "refuse", "fold", "check", "call", "bet", "raise", "discard", "muck"):
-            data = {
-                "seat": rec.seat,
-                "name": k,
-                "amount": _s(rec.amount),
-                "total": _s(rec.total),
-                "allin": rec.allin,
-                "stage": rec.stage,
-            }
-            if k == "post":
-                data["blind"] = rec.text
-                data["dead"] = _s(rec.get("dead"))
-            out = []
-            if k == "discard":
-                data["count"] = rec.get("count")
-                out.append(
-                    GameEvent(
-                        "hole",
-                        {
-                            "seat": rec.seat,
-                            "cards": list(rec.get("hand")),
-                            "replaced": list(rec.get("positions")),
-                        },
-                        _only(rec.seat),
-                    )
-                )
-            return [GameEvent("action", data)] + out
-        if k == "return":
-            return [GameEvent("return", {"seat": rec.seat, "amount": str(rec.amount)})]
-        if k == "pots":
-            return [
-                GameEvent(
-                    "pots",
-                    {
-                        "stage": rec.stage,
-                        "pots": [
-                            {"amount": str(p.amount), "seats": list(p.eligible)} for p in rec.pots
-                        ],
-                    },
-                )
-            ]
-        if k == "show":
-            return [
-                GameEvent(
-                    "show",
-                    {"seat": rec.seat, "cards": list(rec.cards), "text": rec.text},
-                )
-            ]
-        if k == "award":
-            return [
-                GameEvent(
-                    "award",
-                    {
-                        "seat": rec.seat,
-                        "amount": str(rec.amount),
-                        "pot": rec.get("pot"),
-                        "text": rec.text,
-                    },
-                )
-            ]
-        if k == "cancel":
-            return [GameEvent("cancel", {"reason": rec.text})]
-        if k == "timeout":
-            return [GameEvent("timeout", {"seat": rec.seat, "decision": rec.text})]
-        if k == "handover":
-            deltas = dict(rec.get("deltas", ()))
-            last = t.last_hand
-            names = {s: n for s, n, _ in last.players} if last is not None else {}
-            return [
-                GameEvent(
-                    HAND_OVER,
-                    {
-                        "handid": rec.text,
-                        "deltas": {str(s): str(d) for s, d in deltas.items()},
-                        "names": {str(s): n for s, n in names.items()},
-                        "stacks": {str(s): str(v) for s, v in rec.get("stacks", ())},
-                        "seed": self._public_seed(last),
-                        "commitment": self._commitment,
-                    },
-                )
-            ]
-        return []
-
-    def _public_seed(self, hand: rules.HandRecord | None) -> str | None:
-        """The seed for the public hand-over event: only when it shows nothing that was
-        private (:func:`.history.seed_is_public`); the hand record keeps it always."""
-        if not self._seed or hand is None or not history.seed_is_public(hand):
-            return None
-        return shuffle.seed_hex(self._seed)
+    def _shuffle(self) -> events.Shuffle:
+        """The current hand's shuffle, for the events of its records."""
+        return events.Shuffle(self.table, self._commitment, self._seed)
 
     def _close(self, why: str) -> None:
         """Close the table for good: refund a running hand, cash everyone out."""
@@ -870,8 +604,9 @@ class PokerGame:
         for seat in sorted(self.table.players):
             self.table.remove(seat)
         stacks = [Decimal(0)] * self.seats
+        shuffled = self._shuffle()
         for rec in self.table.drain():
-            for event in self._events(rec):
+            for event in events.events_of(rec, shuffled):
                 self._emit(event)
             if rec.kind == "leave" and rec.seat is not None:
                 stacks[rec.seat] = rec.amount or Decimal(0)
@@ -883,13 +618,6 @@ class PokerGame:
             "hands": self.table.hands_played,
         }
         self._emit(GameEvent(GAME_OVER, {"result": self._result}))
-
-
-@implementer(IWebView)
-class WebView:
-    """The page script that draws this game in the browser (``web.js`` here)."""
-
-    script = "web.js"
 
 
 class _PokerFactory:
@@ -923,14 +651,11 @@ class _PokerFactory:
         return BuyinRange(opts["min_buyin"], opts["buyin"], opts["max_buyin"])
 
     def adapter(self, frontend: str) -> Any:
-        """The XML front end's ``texasmessage`` adapter; ``None`` for other front ends."""
-        if frontend == "xml":
-            from .xml_adapter import PokerXMLAdapter
+        """The adapter of front end ``frontend`` (:data:`.adapters.ADAPTERS`), or ``None``."""
+        from . import adapters  # a front end's helpers load when a front end asks
 
-            return PokerXMLAdapter()
-        if frontend == "web":
-            return WebView()
-        return None
+        make = adapters.ADAPTERS.get(frontend)
+        return None if make is None else make()
 
 
 @implementer(IChipGameFactory, IGameOptions)

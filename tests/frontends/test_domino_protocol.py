@@ -469,7 +469,7 @@ def test_rules_mirror_sanity():
 
 def test_network_bot_mirror_follows_a_game_with_removals(hub):
     """The bots' client-side mirror infers removals the protocol does not announce."""
-    from bots.kingdomino.client import Mirror
+    from games.kingdomino.client import Mirror
 
     clients = hub.four()
     game = hub.lobby.games()[0]

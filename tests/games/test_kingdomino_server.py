@@ -8,7 +8,8 @@ import pytest
 from twisted.internet.task import Clock
 from zope.interface.verify import verifyObject
 
-from games.kingdomino.server import DominoAdapter, KingDominoGameFactory, wire_name
+from games.kingdomino.adapters import DominoAdapter, wire_name
+from games.kingdomino.server import KingDominoGameFactory
 from hub.interfaces import IDominoAdapter, IGame, IGameFactory
 from hub.model import BadAction, Conflict, GameConfig, GameContext, GameError, IllegalAction
 

@@ -21,7 +21,8 @@ import pytest_twisted
 import treq
 from twisted.internet import defer, reactor, task, threads, utils
 
-from bots.poker.netplay import NetPlayer, action_xml, bot_decider
+from bots.poker.netplay import NetPlayer, bot_decider
+from games.poker.client import action_xml
 from hub.money import STORE_DOWN
 from hub.registry import Registry
 from hub.service import HubService

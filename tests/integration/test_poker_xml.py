@@ -21,12 +21,13 @@ import pytest_twisted
 from lxml import etree
 from twisted.internet import defer, reactor, task
 
-from bots.poker.netplay import NetPlayer, action_xml, bot_decider
+from bots.poker.netplay import NetPlayer, bot_decider
+from games.poker.adapters import PokerXMLAdapter
+from games.poker.client import action_xml
 from games.poker.hand_history_cli import history_work
 from games.poker.history import format_hand, from_dict
 from games.poker.verify import verify_hand
 from games.poker.verify_hand_cli import verify_work
-from games.poker.xml_adapter import PokerXMLAdapter
 from hub.client import HubClient, RequestFailed
 from hub.frontends.xml.adapters import payload_schema
 from hub.registry import Registry

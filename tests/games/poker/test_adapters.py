@@ -10,8 +10,8 @@ from lxml import etree
 from twisted.internet.task import Clock
 
 from bots.poker.plugin import CallerFactory, RaiserFactory, RandomFactory
+from games.poker.adapters import PokerXMLAdapter
 from games.poker.server import FiveCardDrawFactory, TexasHoldemFactory
-from games.poker.xml_adapter import PokerXMLAdapter
 from hub.frontends.xml import codec
 from hub.frontends.xml.adapters import adapter_for, parse_action, payload_schema, seats_on_join
 from hub.lobby import Lobby
@@ -231,7 +231,7 @@ SPEC_ACTIONS = {
 
 def test_the_wire_numbers_are_the_spec_s_for_every_game_action():
     from games.poker import server
-    from games.poker.xml_adapter import ACTION_INDEX, WIRE_ACTIONS, wire_index
+    from games.poker.adapters import ACTION_INDEX, WIRE_ACTIONS, wire_index
 
     assert ACTION_INDEX == SPEC_ACTIONS
     assert set(server.ACTIONS) == set(WIRE_ACTIONS)

@@ -1,4 +1,5 @@
-"""Poker on the XML front end: the ``texasmessage`` payload (spec: xml-protocol.md).
+"""Plugs poker into the front ends that host it: XML (the ``texasmessage`` payload of
+spec xml-protocol.md, :class:`PokerXMLAdapter`) and the web (:class:`WebView`).
 
 Client → server, inside ``game/action``'s ``parameters``::
 
@@ -57,16 +58,16 @@ from zope.interface import implementer
 from hub.frontends.xml.payload import element as _el
 from hub.frontends.xml.payload import sub as _sub
 from hub.frontends.xml.payload import wire_game_id
-from hub.interfaces import IXMLGameAdapter, IXMLHandHistory, IXMLPayloadSchema
+from hub.interfaces import IWebView, IXMLGameAdapter, IXMLHandHistory, IXMLPayloadSchema
 from hub.model import BadAction, GameEvent, NotFound
 
-from .server import ACTIONS
+from .rules import ACTION_NAMES
 
 #: ``texasmessage/action/index`` on the wire → the game's action name.  The spec's
 #: table (0 fold, 1 check, 2 call, 3 bet, 4 raise, 5 post, 6 sit out, 7 sit in, 8 show,
 #: 9 muck, 10 discard, 11 take seat, 12 leave seat, 13 add bot) lists the actions in the
-#: order the game names them (:data:`.server.ACTIONS`); the tests pin every number.
-WIRE_ACTIONS: tuple[str, ...] = ACTIONS
+#: order the game names them (:data:`.rules.ACTION_NAMES`); the tests pin every number.
+WIRE_ACTIONS: tuple[str, ...] = ACTION_NAMES
 #: the game's action name → its wire index
 ACTION_INDEX = {name: index for index, name in enumerate(WIRE_ACTIONS)}
 #: action events the wire shows with another action's index (a refused blind: sit out)
@@ -483,6 +484,17 @@ class PokerXMLAdapter:
         return _message(gi)
 
 
+@implementer(IWebView)
+class WebView:
+    """The page script that draws poker in the browser (``web.js`` here)."""
+
+    script = "web.js"
+
+
+#: front end → the adapter that lets it host poker (:meth:`.server.TexasHoldemFactory.adapter`)
+ADAPTERS: dict[str, type] = {"xml": PokerXMLAdapter, "web": WebView}
+
+
 def _seat_key(item: tuple[Any, Any]) -> int:
     try:
         return int(item[0])
@@ -492,10 +504,12 @@ def _seat_key(item: tuple[Any, Any]) -> int:
 
 __all__ = [
     "ACTION_INDEX",
+    "ADAPTERS",
     "EVENT_TYPES",
     "PLAYER_STATES",
     "WIRE_ACTIONS",
     "PokerXMLAdapter",
+    "WebView",
     "event_element",
     "wire_index",
 ]

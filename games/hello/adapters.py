@@ -1,6 +1,7 @@
-"""``hello`` on the XML front end: ``<hello>text</hello>`` in, hello events out.
+"""Plugs ``hello`` into the front ends that host it: XML and the web.
 
-Payloads (inside ``<parameters>``):
+On the XML front end (:class:`HelloXMLAdapter`): ``<hello>text</hello>`` in, hello
+events out.  Payloads (inside ``<parameters>``):
 
 - action: ``<hello>text</hello>``
 - events: ``<seated seat= name=/>``, ``<started/>``, ``<turn seat=/>``,
@@ -20,7 +21,7 @@ from lxml import etree
 from zope.interface import implementer
 
 from hub.frontends.xml.payload import element as _element
-from hub.interfaces import IXMLGameAdapter
+from hub.interfaces import IWebView, IXMLGameAdapter
 from hub.model import GAME_OVER, STATE, TURN, BadAction, GameEvent
 
 
@@ -79,3 +80,14 @@ class HelloXMLAdapter:
         for pending in view.get("pending", ()):
             node.append(_element("pending", seat=pending))
         return node
+
+
+@implementer(IWebView)
+class WebView:
+    """The page script that draws this game in the browser (``web.js`` here)."""
+
+    script = "web.js"
+
+
+#: front end → the adapter that lets it host hello (:meth:`.server.HelloGameFactory.adapter`)
+ADAPTERS: dict[str, type] = {"xml": HelloXMLAdapter, "web": WebView}

@@ -1,0 +1,5 @@
+"""``python -m bots.vandal``: see :mod:`bots.vandal`."""
+
+from . import main
+
+raise SystemExit(main())
