@@ -37,6 +37,11 @@ def test_greeting_names_server_and_front_ends(frontend) -> None:
     assert ports == {"xml": "4000", "web": "8080"}
 
 
+def test_nagle_is_off_on_every_connection(frontend) -> None:
+    """Many small frames: without TCP_NODELAY each answer waits for a delayed ACK."""
+    assert Conn(frontend).transport.getTcpNoDelay() is True
+
+
 def test_zero_length_frame_413_and_close(frontend) -> None:
     conn = Conn(frontend)
     greeted(conn)

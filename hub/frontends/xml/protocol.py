@@ -26,6 +26,8 @@ from twisted.logger import Logger
 from twisted.protocols.policies import TimeoutMixin
 from zope.interface import implementer
 
+from hub.frontends import no_delay
+
 from . import encoding
 from .connection import Connection
 from .framing import BadLength, FrameReader
@@ -68,9 +70,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
         """Greet (or refuse, above the per-address cap) and start the idle timer."""
         if self.transport is not None and hasattr(self.transport, "registerProducer"):
             self.transport.registerProducer(self, True)
-        no_delay = getattr(self.transport, "setTcpNoDelay", None)
-        if no_delay is not None:
-            no_delay(True)  # many small frames: no Nagle delays
+        no_delay(self.transport)  # many small frames: no Nagle delays
         if self.over_cap:
             self.fail(429, f"too many connections from {self.connection.peer}")
             return
