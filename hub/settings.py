@@ -62,6 +62,8 @@ TYPES: dict[str, type] = {
     "web_history_limit": int,
     "web_chat_rate": float,
     "web_chat_burst": float,
+    # every front end
+    "listen_backlog": int,
     # XML
     "server_name": str,
     "xml_max_frame": int,
