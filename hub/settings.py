@@ -76,6 +76,7 @@ TYPES: dict[str, type] = {
     "xml_burst": float,
     "xml_max_backlog": int,
     "xml_close_grace": float,
+    "xml_check_output": bool,
     # MNM
     "mnm_announcement": str,
     "mnm_prolog_timeout": float,
