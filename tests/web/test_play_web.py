@@ -724,6 +724,24 @@ def test_replays_step_through_games_on_their_boards(page, hub):
             break
     assert shown_faces
 
+    # a table of many hands: jump from hand to hand, and back
+    def hands() -> int:
+        events = hub.get_json(f"/api/games/{poker['id']}/replay")["events"]
+        return sum(e["kind"] == "hand" for e in events)
+
+    wait_until(lambda: hands() >= 3, "three hands", 60)
+    page.goto(hub.url(f"/history?game={poker['id']}"))
+    page.wait_for_selector("#replay-next-chapter")
+    labels = []  # the hands' own numbers (a long table's replay keeps its last events)
+    for number in (1, 2, 3):
+        page.click("#replay-next-chapter")
+        line = page.locator("#replay-log li.current").inner_text()
+        labels.append(re.match(r"Hand (\d+):", line).group(1))  # type: ignore[union-attr]
+        assert f"hand {number} of " in page.inner_text("#replay-counter")
+    assert len(set(labels)) == 3
+    page.click("#replay-prev-chapter")
+    assert page.locator("#replay-log li.current").inner_text().startswith(f"Hand {labels[1]}:")
+
 
 # -- 10 (continued). a spectator and private cards ----------------------------------------
 
