@@ -16,7 +16,7 @@ import time
 import pytest
 
 from .conftest import new_page, start_hub
-from .pagecheck import PHONE, check_page, serious_violations
+from .pagecheck import DESKTOP, PHONE, check_page, serious_violations
 from .test_browser import (
     create_account,
     create_in_lobby,
@@ -39,6 +39,16 @@ def hub(tmp_path_factory):
     finally:
         running.stop()
     assert running.errors() == [], running.log()
+
+
+#: in the page: is an element within the viewport
+IN_VIEW = (
+    "e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
+)
+
+
+def in_view(page, selector: str) -> bool:
+    return page.evaluate(f"() => ({IN_VIEW})(document.querySelector({json.dumps(selector)}))")
 
 
 def create(hub, **body) -> dict:
@@ -522,6 +532,14 @@ def test_every_page_is_right_on_a_phone_and_a_desktop(page, hub):
     page.click(f"tr[data-id='{done['id']}']")
     page.wait_for_selector("#details #open-replay")
     check_page(page, "page-lobby-details")
+    # on a phone the create form is below the list: one tap takes you there
+    assert not page.is_visible("#create-jump")  # a desktop shows the form beside it
+    page.set_viewport_size(PHONE)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    assert not in_view(page, "#c-type")  # far down the page
+    page.click("#create-jump")
+    page.wait_for_function(f"() => ({IN_VIEW})(document.querySelector('#c-type'))")
+    page.set_viewport_size(DESKTOP)
     page.goto(hub.url("/plugins"))
     page.wait_for_selector("#plugins tbody tr")
     check_page(page, "page-plugins")
