@@ -169,7 +169,7 @@ class HistoryMixin(StoreBase):
                         "started": d.t_out(r[4]),
                         "finished": d.t_out(r[5]),
                         "summary": r[6],
-                        "result": None if r[7] is None else json.loads(r[7]),
+                        "result": _loads(r[7]),
                         "players": [
                             {
                                 "seat": int(s[0]),
