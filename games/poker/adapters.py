@@ -299,8 +299,7 @@ class PokerXMLAdapter:
         if element is None or element.tag != "handhistory":
             raise BadAction('poker answers <handhistory handid="…"/> custom requests')
         hand_id = element.get("handid") or None
-        text_of = getattr(game.engine, "hand_history_text", None)
-        text = text_of(hand_id, seat=seat) if text_of is not None else None
+        text = game.engine.hand_history_text(hand_id, seat=seat)
         if text is None:
             raise NotFound(f"no recent hand {hand_id or ''} at this table".replace("  ", " "))
         record = game.engine.hand_record(hand_id) or {}
