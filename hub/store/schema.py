@@ -65,7 +65,8 @@ def _v1(d: Dialect) -> list[str]:
 
 def _v2(d: Dialect) -> list[str]:
     """History: finished games with per-player results; hands (the seed's ``hand`` and
-    ``player`` tables plus game id, shuffle commitment, seed and actions)."""
+    ``player`` tables plus game id, shuffle commitment, seed and actions; step 5 moves
+    their hands into ``finished_hand`` and ``hand_seat`` and drops them)."""
     return [
         f"""CREATE TABLE game (
             game_id VARCHAR(64) PRIMARY KEY,
