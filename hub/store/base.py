@@ -129,6 +129,11 @@ class StoreBase:
         self.hub_id: str | None = None
         self._lock = self.dialect.hub_lock()
         self._heartbeat: Any = None
+        #: what else each heartbeat writes (:meth:`hub.store.lease.LeaseMixin.on_beat`)
+        self._beat_steps: list[Callable[[], Callable[[_Cursor, float], None]]] = []
+        #: what else recovery does for the hubs it finds dead
+        #: (:meth:`hub.store.lease.LeaseMixin.on_recovery`)
+        self._recovery_steps: list[Any] = []
 
     # -- plumbing ------------------------------------------------------------------
 
