@@ -12,6 +12,7 @@ import os
 import signal
 import socket
 import time
+import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -135,8 +136,17 @@ async def test_a_game_made_on_one_hub_is_listed_by_the_others(three):
         view = health(hub)["cluster"]
         assert view["mode"] == "cluster" and view["alive"] == 3
         assert view["hub"] == health(hub)["cluster"]["hub"]
+    lobby = urllib.request.urlopen(b.url("/api/lobby/events"), timeout=DEADLINE)  # noqa: S310
     game = create(a, {"type": "hello", "seats": ["open", "bot:hello-bot"]})
     assert game["hub"] == a_id
+    with lobby:  # B's web lobby is told live
+        for _ in range(500):
+            line = lobby.readline().decode()
+            if line.startswith("data:") and game["id"] in line:
+                assert json.loads(line[5:])["hub"] == a_id
+                break
+        else:
+            raise AssertionError("B's web lobby was not told of A's game")
     for hub in (b, c):
         listed = wait_for(lambda h=hub: games_of(h).get(game["id"]), "B and C list A's game")
         assert listed["hub"] == a_id and listed["remote"] is True
