@@ -1,66 +1,36 @@
 """A game of another hub as this hub's front ends list it: a small read-only record.
 
 :func:`snapshot` turns a local game into a directory row (plain data, made on the
-reactor thread); :class:`RemoteGame` is such a row of another hub, with the attributes
-the front ends read from a listed game (``id``, ``type``, ``name``, ``variant``,
-``state``, ``paused``, ``seats``, ``frontend``, ``factory.frontends``,
-``observer_count``, ``watchers()``, ``to_json()``), so the lists need no case of their
-own.  Playing one is refused here: the lobby raises :class:`hub.model.Elsewhere`.
+reactor thread): its columns (id, type, name, state, seats) and, as ``info``, the rest
+of what the JSON API shows of it (``GameInstance.to_json``).  :class:`RemoteGame` is
+such a row of another hub, with the attributes the front ends read from a listed game
+(``id``, ``type``, ``name``, ``variant``, ``state``, ``paused``, ``seats``,
+``frontend``, ``factory.frontends``, ``observer_count``, ``watchers()``,
+``to_json()``), so the lists need no case of their own.  Playing one is refused here:
+the lobby raises :class:`hub.model.Elsewhere`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
+
+from hub.lobby import Seat
+
+#: what a row holds in columns of its own rather than in ``info``
+_COLUMNS = ("id", "type", "name", "state", "seats")
 
 
 def snapshot(game: Any, hub_id: str, rev: int) -> dict[str, Any]:
     """The directory row of the local ``game`` (a ``hub.lobby.GameInstance``)."""
+    shown = game.to_json()
     return {
-        "id": game.id,
         "hub": hub_id,
         "rev": rev,
-        "type": game.type,
-        "name": game.name,
-        "state": game.state,
-        "seats": [
-            {"seat": s.index, "player": s.player, "kind": s.kind, "present": s.present}
-            for s in game.seats
-        ],
-        "info": {
-            "variant": game.variant,
-            "frontend": game.frontend,
-            "frontends": list(game.factory.frontends),
-            "paused": game.paused,
-            "observers": game.observer_count,
-            "created": game.created,
-        },
+        **{key: shown[key] for key in _COLUMNS},
+        "info": {key: value for key, value in shown.items() if key not in _COLUMNS},
     }
-
-
-@dataclass(frozen=True)
-class RemoteSeat:
-    """A seat of a remote game, as the directory summarises it."""
-
-    index: int
-    kind: str
-    player: str | None
-    present: bool
-
-    @property
-    def free(self) -> bool:
-        """Whether nobody sits here yet."""
-        return self.player is None
-
-    def to_json(self) -> dict[str, Any]:
-        """The seat as the JSON API shows it."""
-        return {
-            "seat": self.index,
-            "player": self.player,
-            "kind": self.kind,
-            "present": self.present,
-        }
 
 
 @dataclass(frozen=True)
@@ -76,13 +46,21 @@ class RemoteType:
         return None
 
 
+def _seconds(text: Any) -> float:
+    try:
+        return datetime.fromisoformat(str(text)).timestamp()
+    except ValueError:
+        return 0.0
+
+
 @dataclass(frozen=True)
 class RemoteGame:
     """A game of another hub (read-only).
 
     :ivar hub: the id of the hub that runs it.
-    :ivar endpoints: front end → ``{"host", "port", "tls"}`` that hub advertises.
     :ivar rev: the row's revision (a newer notice replaces an older record).
+    :ivar info: the rest of what its own hub's JSON API shows of it.
+    :ivar endpoints: front end → ``{"host", "port", "tls"}`` that hub advertises.
     """
 
     id: str
@@ -91,13 +69,8 @@ class RemoteGame:
     type: str
     name: str
     state: str
-    seats: tuple[RemoteSeat, ...]
-    variant: str | None = None
-    frontend: str = "web"
-    factory: RemoteType = field(default_factory=lambda: RemoteType("", ()))
-    paused: str | None = None
-    observer_count: int = 0
-    created: float = 0.0
+    seats: tuple[Seat, ...]
+    info: dict[str, Any] = field(default_factory=dict)
     endpoints: dict[str, Any] = field(default_factory=dict)
 
     remote = True
@@ -105,9 +78,8 @@ class RemoteGame:
     @classmethod
     def of(cls, row: dict[str, Any], endpoints: dict[str, Any] | None = None) -> RemoteGame:
         """The record of a directory row (``endpoints``: its hub's, when known)."""
-        info = row.get("info") or {}
         seats = tuple(
-            RemoteSeat(int(s["seat"]), str(s["kind"]), s.get("player"), bool(s.get("present")))
+            Seat(int(s["seat"]), str(s["kind"]), s.get("player"), present=bool(s.get("present")))
             for s in row.get("seats") or ()
         )
         return cls(
@@ -118,18 +90,43 @@ class RemoteGame:
             name=str(row["name"]),
             state=str(row["state"]),
             seats=seats,
-            variant=info.get("variant"),
-            frontend=str(info.get("frontend") or "web"),
-            factory=RemoteType(str(row["type"]), tuple(info.get("frontends") or ())),
-            paused=info.get("paused"),
-            observer_count=int(info.get("observers") or 0),
-            created=float(info.get("created") or 0.0),
+            info=dict(row.get("info") or {}),
             endpoints=dict(endpoints or {}),
         )
 
+    @property
+    def variant(self) -> str | None:
+        """Its variant."""
+        return self.info.get("variant")
+
+    @property
+    def frontend(self) -> str:
+        """The front end it is played on."""
+        return str(self.info.get("frontend") or "web")
+
+    @property
+    def factory(self) -> RemoteType:
+        """Its type, as far as the record knows it."""
+        return RemoteType(self.type, tuple(self.info.get("frontends") or ()))
+
+    @property
+    def paused(self) -> str | None:
+        """Why it deals no new hand, if it is paused."""
+        return self.info.get("paused")
+
+    @property
+    def observer_count(self) -> int:
+        """How many follow it on its own hub."""
+        return int(self.info.get("observers") or 0)
+
+    @property
+    def created(self) -> float:
+        """When it was created (seconds since the epoch)."""
+        return _seconds(self.info.get("created"))
+
     def watchers(self) -> list[str]:
-        """Not summarised: nobody is listed."""
-        return []
+        """Who watches it on its own hub."""
+        return list(self.info.get("watchers") or ())
 
     @property
     def port(self) -> int | None:
@@ -139,21 +136,15 @@ class RemoteGame:
         return int(port) if isinstance(port, int) else None
 
     def to_json(self, detail: bool = False) -> dict[str, Any]:
-        """The record as the JSON API shows a game, with ``hub``, ``remote`` and that
-        hub's ``endpoints``."""
+        """The game as its own hub's JSON API shows it (without the view), with
+        ``hub``, ``remote``, that hub's ``endpoints`` and the ``port`` there."""
         return {
             "id": self.id,
             "type": self.type,
-            "variant": self.variant,
             "name": self.name,
-            "frontend": self.frontend,
-            "frontends": list(self.factory.frontends),
-            "seats": [seat.to_json() for seat in self.seats],
             "state": self.state,
-            "observers": self.observer_count,
-            "watchers": [],
-            "created": datetime.fromtimestamp(self.created, UTC).isoformat(),
-            "paused": self.paused,
+            "seats": [seat.to_json() for seat in self.seats],
+            **self.info,
             "port": self.port,
             "hub": self.hub,
             "remote": True,

@@ -266,7 +266,8 @@ class ClusterMixin(StoreBase):
                 cur.run("DELETE FROM directory WHERE game_id = ? AND hub_id = ?", game_id, hub_id)
                 self._notify(cur, notice("del", hub_id, id=game_id))
             for row in rows:
-                seats, info = json.dumps(row["seats"]), json.dumps(row["info"])
+                seats = json.dumps(row["seats"], default=str)
+                info = json.dumps(row["info"], default=str)
                 cur.run(
                     f"INSERT INTO directory ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                     " ON CONFLICT (game_id) DO UPDATE SET rev = excluded.rev,"

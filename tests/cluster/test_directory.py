@@ -79,7 +79,7 @@ def row(game_id: str, rev: int, state: str = "waiting", hub: str = "there") -> d
         "state": state,
         "seats": [{"seat": 0, "player": "ann", "kind": "client", "present": True}],
         "info": {"variant": None, "frontend": "xml", "frontends": ["xml", "web"],
-                 "paused": None, "observers": 2, "created": 1.0e9},
+                 "paused": None, "observers": 2, "created": "2026-12-01T00:00:00+00:00"},
     }  # fmt: skip
 
 
@@ -116,7 +116,7 @@ def test_notices_make_read_only_records_and_a_newer_revision_wins():
         ("removed", "g1", "running"),
     ]
     data = RemoteGame.of(row("g2", 1)).to_json()
-    assert data["remote"] is True and data["hub"] == "there" and data["watchers"] == []
+    assert data["remote"] is True and data["hub"] == "there" and data["observers"] == 2
 
 
 def test_a_hub_notice_reads_that_hubs_rows_again():
@@ -158,6 +158,10 @@ def test_a_snapshot_of_a_local_game_reads_back_as_a_remote_game():
         game.id, "hello", game.name, game.state, 7,
     )  # fmt: skip
     assert [s.to_json() for s in copy.seats] == [s.to_json() for s in game.seats]
+    shown = {
+        k: v for k, v in copy.to_json().items() if k not in ("port", "hub", "remote", "endpoints")
+    }
+    assert shown == json.loads(json.dumps(game.to_json()))  # what its own hub shows
 
 
 def test_channel_names_are_identifiers_of_their_schema():
