@@ -161,18 +161,19 @@ class Directory:
         """The remote game ``game_id``, if the directory lists one."""
         return self._remote.get(game_id)
 
-    def notice(self, text: str) -> None:
-        """A notice of the cluster's channel (see :mod:`hub.store.cluster`)."""
+    def notice(self, text: str) -> str | None:
+        """A notice of the cluster's channel (see :mod:`hub.store.cluster`); returns
+        its ``op`` (``None``: not a notice)."""
         try:
             message = json.loads(text)
-            op, hub = message["op"], str(message["hub"])
+            op, hub = str(message["op"]), str(message["hub"])
         except (ValueError, KeyError, TypeError):
             self.log.warn("cluster: a notice that is not one: {text!r}", text=text[:200])
-            return
+            return None
         if op == "hub":
             self.reload(hubs=[hub])
         elif hub == self.hub_id:
-            return  # our own games are local
+            pass  # our own games are local
         elif op == "put" and isinstance(message.get("game"), dict):
             self._touch(message["game"].get("id"))
             self._put(message["game"])
@@ -181,6 +182,7 @@ class Directory:
         elif op == "del":
             self._touch(message.get("id"))
             self._drop(str(message.get("id")))
+        return op
 
     def _touch(self, game_id: Any) -> None:
         if self._touched is not None and isinstance(game_id, str):

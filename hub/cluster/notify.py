@@ -2,8 +2,8 @@
 
 :class:`NoticeListener` opens an asynchronous psycopg2 connection (``async_=True``:
 connecting, ``LISTEN`` and reading never block), hands its socket to the reactor
-(``addReader``/``addWriter``: it provides ``IReadWriteDescriptor``) and calls
-``poll()`` only when the socket is ready.  Each notice's text goes to ``received``;
+(``addReader``/``addWriter`` of a duplicate of the socket: it provides
+``IReadWriteDescriptor``) and calls ``poll()`` only when the socket is ready.  Each notice's text goes to ``received``;
 ``ready`` is called each time the connection is listening, the first time and after
 every reconnection (notices sent meanwhile were lost: the cluster reads the directory
 again then).  A lost connection is retried with a growing delay until :meth:`stop`.
@@ -12,6 +12,7 @@ again then).  A lost connection is retried with a growing delay until :meth:`sto
 from __future__ import annotations
 
 import enum
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +29,8 @@ KEEPALIVES = {
     "keepalives_interval": 2,
     "keepalives_count": 3,
 }
+#: how the connection names itself in ``pg_stat_activity``
+APPLICATION = "gamehub-cluster-listen"
 
 
 class _Phase(enum.Enum):
@@ -72,11 +75,19 @@ class NoticeListener:
         self._delay = delays[0]
         self._conn: Any = None
         self._cursor: Any = None
+        #: the reactor watches a duplicate of the connection's socket: libpq closes its
+        #: own when the server goes, and the reactor must never see a closed number
+        self._fd: int | None = None
         self._phase = _Phase.IDLE
         self._retry: Any = None
         self._stopped = True
         #: times the connection was listening (1 after the first connection)
         self.connections = 0
+
+    def backend_pid(self) -> int | None:
+        """The server process of the connection (``pg_stat_activity.pid``), if any."""
+        conn = self._conn
+        return None if conn is None or conn.closed else int(conn.get_backend_pid())
 
     @property
     def listening(self) -> bool:
@@ -99,12 +110,8 @@ class NoticeListener:
     # -- IReadWriteDescriptor ------------------------------------------------------
 
     def fileno(self) -> int:
-        """The connection's socket (-1 once closed)."""
-        conn = self._conn
-        try:
-            return -1 if conn is None or conn.closed else int(conn.fileno())
-        except Exception:
-            return -1
+        """The reactor's copy of the connection's socket (-1 when there is none)."""
+        return -1 if self._fd is None else self._fd
 
     def doRead(self) -> None:
         """The socket is readable: let psycopg2 read."""
@@ -131,7 +138,9 @@ class NoticeListener:
         if self._stopped:
             return
         try:
-            self._conn = psycopg2.connect(self.dsn, async_=True, **KEEPALIVES)
+            self._conn = psycopg2.connect(
+                self.dsn, async_=True, application_name=APPLICATION, **KEEPALIVES
+            )
         except psycopg2.Error as e:
             self._lost(str(e))
             return
@@ -184,6 +193,10 @@ class NoticeListener:
             self.log.failure("cluster: a notice handler failed")
 
     def _watch(self, reading: bool, writing: bool) -> None:
+        socket_fd = self._conn.fileno()
+        if self._fd is None or os.fstat(socket_fd).st_ino != os.fstat(self._fd).st_ino:
+            self._unwatch()  # a new socket (libpq tries the next address)
+            self._fd = os.dup(socket_fd)
         if reading:
             self._reactor.addReader(self)
         else:
@@ -193,10 +206,15 @@ class NoticeListener:
         else:
             self._reactor.removeWriter(self)
 
-    def _close(self) -> None:
-        if self._conn is not None:
+    def _unwatch(self) -> None:
+        if self._fd is not None:
             self._reactor.removeReader(self)
             self._reactor.removeWriter(self)
+            os.close(self._fd)
+            self._fd = None
+
+    def _close(self) -> None:
+        self._unwatch()
         conn, self._conn, self._cursor = self._conn, None, None
         if conn is not None:
             try:

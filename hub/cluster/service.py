@@ -195,10 +195,8 @@ class Cluster:
         self.check()
 
     def _notice(self, text: str) -> None:
-        if self.directory is not None:
-            self.directory.notice(text)
-        if text.startswith('{"op":"hub"'):
-            self.check()
+        if self.directory is not None and self.directory.notice(text) == "hub":
+            self.check()  # a hub joined, moved, left or died
 
     def _listening(self) -> None:
         if self.directory is not None:

@@ -125,6 +125,8 @@ class StoreBase:
         self._probe_delays = probe_delays
         self._probe_delay = probe_delays[0]
         self._probe: Any = None
+        #: how many times the store was found unavailable so far
+        self._outages = 0
         #: this hub's id while the store holds a lease (:mod:`hub.store.lease`)
         self.hub_id: str | None = None
         self._lock = self.dialect.hub_lock()
@@ -162,7 +164,7 @@ class StoreBase:
         d = threads.deferToThreadPool(
             self._reactor, pool.threadpool, self._transaction, pool, fn, args, begin
         )
-        return d.addCallbacks(self._worked, self._failed)
+        return d.addCallbacks(self._worked, self._failed, callbackArgs=(self._outages,))
 
     def _transaction(self, pool: Any, fn: Any, args: tuple[Any, ...], begin: Any) -> Any:
         """(In a pool thread.)  One transaction on this thread's connection.  A
@@ -222,8 +224,10 @@ class StoreBase:
         available again (on the reactor thread)."""
         self._availability.append(listener)
 
-    def _worked(self, result: Any) -> Any:
-        if not self.available:
+    def _worked(self, result: Any, outages: int = -1) -> Any:
+        # a transaction that began before the store was found unavailable proves
+        # nothing about now (another one failed since it began)
+        if not self.available and outages in (-1, self._outages):
             self._set_available(True)
         return result
 
@@ -234,6 +238,8 @@ class StoreBase:
 
     def _set_available(self, up: bool, reason: str = "") -> None:
         self.available = up
+        if not up:
+            self._outages += 1
         if up:
             self._probe_delay = self._probe_delays[0]
             if self._probe is not None and self._probe.active():
