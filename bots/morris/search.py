@@ -225,6 +225,10 @@ class Searcher:
     history: set[Pos] = field(default_factory=set)
     #: how much worse than an even position a draw is for the searching side
     contempt: int = 150
+    #: a position of ``history`` that does not count (the one the search starts from)
+    ignore: Pos | None = None
+    #: the game followed so far (see :func:`bots.morris.decide`)
+    replay: Replay | None = None
 
     def best(self, pos: Pos, seconds: float | None = None, pending: int = 0) -> SearchResult:
         """The best turn from ``pos`` within ``seconds`` (``None``: no time limit).
@@ -281,7 +285,7 @@ class Searcher:
         side = pos[4]
         if alive(pos, side) < 3:
             return -WIN + ply
-        if pos in self.history:
+        if pos in self.history and pos != self.ignore:
             return -self.contempt if side == self._root_side else self.contempt
         entry = self.table.get(pos)
         tt_turn = None
@@ -325,25 +329,53 @@ class Searcher:
         return best_value
 
 
-def replay(texts: list[str], double: int = 1) -> list[Pos]:
-    """The positions at the start of each turn of a game given by its move texts
-    (``B3``, ``A1:B1``, captures as separate texts), the start position first."""
-    pos: Pos = (0, 0, 9, 9, 0)
-    out = [pos]
-    pending = 0
-    side_caps: list[int] = []
-    src = dst = -1
-    for text in texts:
-        if pending:
-            side_caps.append(parse(text))
-            pending -= 1
-            opp = pos[1 - pos[4]] & ~sum(1 << c for c in side_caps)
+class Replay:
+    """A game's positions at the start of each turn, read from its move texts as they
+    come (``B3``, ``A1:B1``, captures as separate texts): :meth:`feed` only the new
+    ones, so following a game costs one step per move, not the whole history again."""
+
+    def __init__(self, double: int = 1) -> None:
+        self.double = double
+        start: Pos = (0, 0, 9, 9, 0)
+        #: the positions, the start position first
+        self.positions: list[Pos] = [start]
+        #: the same, as a set
+        self.seen: set[Pos] = {start}
+        #: how many texts were fed, and the last one
+        self.count = 0
+        self.last: str | None = None
+        self._pending = 0
+        self._caps: list[int] = []
+        self._src = self._dst = -1
+
+    def follows(self, texts: list[str]) -> bool:
+        """Whether ``texts`` continues what was fed (so only its tail is new)."""
+        n = self.count
+        return len(texts) >= n and (n == 0 or texts[n - 1] == self.last)
+
+    def feed(self, texts: list[str]) -> None:
+        """Read ``texts`` (each a move or a capture) in order."""
+        for text in texts:
+            self._step(text)
+            self.count += 1
+            self.last = text
+
+    def _add(self, pos: Pos) -> None:
+        self.positions.append(pos)
+        self.seen.add(pos)
+
+    def _step(self, text: str) -> None:
+        pos = self.positions[-1]
+        if self._pending:
+            caps = self._caps
+            caps.append(parse(text))
+            self._pending -= 1
+            opp = pos[1 - pos[4]] & ~sum(1 << c for c in caps)
             if opp == 0 or alive(_with(pos, opp), 1 - pos[4]) < 3:
-                pending = 0
-            if not pending:
-                pos = apply(pos, (src, dst, tuple(side_caps)))
-                out.append(pos)
-            continue
+                self._pending = 0
+            if not self._pending:
+                self._add(apply(pos, (self._src, self._dst, tuple(caps))))
+            return
         if ":" in text:
             src, dst = parse(text[:2]), parse(text[3:])
         else:
@@ -351,13 +383,20 @@ def replay(texts: list[str], double: int = 1) -> list[Pos]:
         side = pos[4]
         after = (pos[side] & ~(1 << src) if src >= 0 else pos[side]) | 1 << dst
         mills = sum(1 for pm in PAIRS[dst] if after & pm == pm)
-        side_caps = []
+        self._caps = []
+        self._src, self._dst = src, dst
         if mills and pos[1 - side]:
-            pending = 1 if mills == 1 else double
+            self._pending = 1 if mills == 1 else self.double
         else:
-            pos = apply(pos, (src, dst, ()))
-            out.append(pos)
-    return out
+            self._add(apply(pos, (src, dst, ())))
+
+
+def replay(texts: list[str], double: int = 1) -> list[Pos]:
+    """The positions at the start of each turn of a game given by its move texts
+    (``B3``, ``A1:B1``, captures as separate texts), the start position first."""
+    r = Replay(double)
+    r.feed(texts)
+    return r.positions
 
 
 def _with(pos: Pos, opp: int) -> Pos:
