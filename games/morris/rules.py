@@ -239,9 +239,9 @@ CAPTURE_MOVES: tuple[Move, ...] = tuple(Move("capture", p) for p in range(POINTS
 MOVE_MOVES: tuple[tuple[Move, ...], ...] = tuple(
     tuple(Move("move", d, s) for d in range(POINTS)) for s in range(POINTS)
 )
-_PLACES = _by_byte(lambda p: PLACE_MOVES[p])
-_CAPTURES = _by_byte(lambda p: CAPTURE_MOVES[p])
-_FLIES = tuple(_by_byte(lambda d, s=s: MOVE_MOVES[s][d]) for s in range(POINTS))
+_PLACES = _by_byte(PLACE_MOVES.__getitem__)
+_CAPTURES = _by_byte(CAPTURE_MOVES.__getitem__)
+_FLIES = tuple(_by_byte(MOVE_MOVES[s].__getitem__) for s in range(POINTS))
 
 
 def _steps(src: int) -> dict[int, tuple[Move, ...]]:
