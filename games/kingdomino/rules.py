@@ -670,10 +670,10 @@ class State:
             "seen": sorted({d for draw in self.draws[: self.round] for d in draw}),
         }
 
-    @classmethod
-    def from_public(cls, public: Mapping[str, Any], rng: random.Random) -> State:
-        """A state consistent with ``public``; the unseen dominoes are dealt at random
-        into the draws still to come (a determinization, for playouts)."""
+    @staticmethod
+    def _draws_from_public(public: Mapping[str, Any], rng: random.Random) -> list[tuple[int, ...]]:
+        """Draws consistent with ``public``: the unseen dominoes dealt at random into
+        the draws still to come."""
         seen = set(public["seen"])
         unseen = [d for d in DOMINOES if d not in seen]
         rng.shuffle(unseen)
@@ -689,9 +689,25 @@ class State:
             else:
                 draws.append(tuple(sorted(unseen[:DRAW_SIZE])))
                 unseen = unseen[DRAW_SIZE:]
+        return draws
+
+    def _turn_from_public(self, public: Mapping[str, Any]) -> None:
+        self.active = list(public["active"])
+        self.round = int(public["round"])
+        self.current = tuple(public["current"])
+        self.taken = {d: p for d, p in public["taken"]}
+        self.previous = [(d, p) for d, p in public["previous"]]
+        self._queue = [p for _, p in self.previous] if self.previous else list(self.order)
+        self._index = int(public["turn_index"])
+        self.phase = public["phase"]
+
+    @classmethod
+    def from_public(cls, public: Mapping[str, Any], rng: random.Random) -> State:
+        """A state consistent with ``public``; the unseen dominoes are dealt at random
+        into the draws still to come (a determinization, for playouts)."""
         state = cls.__new__(cls)
         state.players = int(public["players"])
-        state.draws = draws
+        state.draws = cls._draws_from_public(public, rng)
         state.order = tuple(public["order"])
         state.kingdoms = []
         for cells in public["kingdoms"]:
@@ -699,16 +715,43 @@ class State:
             for x, y, terrain, crowns in cells:
                 kingdom._add((x, y), Half(terrain, crowns))
             state.kingdoms.append(kingdom)
-        state.active = list(public["active"])
-        state.round = round_
-        state.current = tuple(public["current"])
-        state.taken = {d: p for d, p in public["taken"]}
-        state.previous = [(d, p) for d, p in public["previous"]]
-        state._queue = [p for _, p in state.previous] if state.previous else list(state.order)
-        state._index = int(public["turn_index"])
-        state.phase = public["phase"]
+        state._turn_from_public(public)
         state.history = []
         return state
+
+    def catch_up(self, public: Mapping[str, Any], rng: random.Random) -> bool:
+        """Bring a state made by :meth:`from_public` up to a later ``public`` snapshot of
+        the same game: only the halves placed since are added (so a player following a
+        game pays for each move once, not for the whole game at every turn).
+
+        :returns: ``False`` (and changes nothing) when ``public`` does not continue
+            this state; build a new one with :meth:`from_public` then.
+        """
+        views = public["kingdoms"]
+        if (
+            int(public["players"]) != self.players
+            or tuple(public["order"]) != self.order
+            or int(public["round"]) < self.round
+            or len(views) != len(self.kingdoms)
+        ):
+            return False
+        added: list[list[tuple[int, int, str, int]]] = []
+        for kingdom, cells in zip(self.kingdoms, views, strict=True):
+            have = len(kingdom.cells) - 1  # the castle is not listed
+            if len(cells) == have:
+                added.append([])
+                continue
+            new = [(x, y, t, c) for x, y, t, c in cells if (x, y) not in kingdom.cells]
+            if len(new) != len(cells) - have:
+                return False  # a half of ours is missing there: another game
+            added.append(new)
+        for kingdom, new in zip(self.kingdoms, added, strict=True):
+            for x, y, terrain, crowns in new:
+                kingdom._add((x, y), Half(terrain, crowns))
+        if int(public["round"]) != self.round:
+            self.draws = self._draws_from_public(public, rng)
+        self._turn_from_public(public)
+        return True
 
     def resample_future(self, rng: random.Random) -> None:
         """Deal the dominoes nobody has seen yet into the draws still to come at random
