@@ -145,6 +145,17 @@ def apply(pos: Pos, turn: Turn) -> Pos:
     return (own[0], own[1], hand[0], hand[1], 1 - side)
 
 
+def blocked(pos: Pos) -> bool:
+    """Whether the side to move has no turn (nothing in hand, not flying, no free
+    neighbour), without listing the turns."""
+    side = pos[4]
+    me = pos[side]
+    if pos[2 + side] or me.bit_count() <= 3:
+        return False
+    empty = FULL & ~(me | pos[1 - side])
+    return not any(NEIGH[p] & empty for p in bits(me))
+
+
 def alive(pos: Pos, player: int) -> int:
     """Pieces ``player`` still has, on the board or in hand."""
     return pos[player].bit_count() + pos[2 + player]
@@ -238,6 +249,8 @@ class Searcher:
         """
         self._deadline = None if seconds is None else self.clock() + seconds
         self._nodes = 0
+        #: (side, src, dst) → how often (weighted by depth) that turn caused a cutoff
+        self._order: dict[tuple[int, int, int], int] = {}
         self._root_side = pos[4]
         if len(self.table) > 500_000:
             self.table.clear()
@@ -299,13 +312,14 @@ class Searcher:
                 if e_flag > 0 and e_value >= beta:
                     return e_value
         if depth <= 0:
-            if not pos[2] and not pos[3] and not gen_turns(pos, self.double):
+            if blocked(pos):
                 return -WIN + ply
             return evaluate(pos)
         turns = gen_turns(pos, self.double)
         if not turns:
             return -WIN + ply
-        turns.sort(key=lambda t: -len(t[2]))
+        order = self._order
+        turns.sort(key=lambda t: (-len(t[2]), -order.get((side, t[0], t[1]), 0)))
         if tt_turn is not None and tt_turn in turns:
             turns.remove(tt_turn)
             turns.insert(0, tt_turn)
@@ -319,6 +333,9 @@ class Searcher:
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
+                        if not turn[2]:  # a quiet turn that refuted: try it early again
+                            key = (side, turn[0], turn[1])
+                            order[key] = order.get(key, 0) + depth * depth
                         break
         flag = 0
         if best_value <= original_alpha:
