@@ -9,7 +9,7 @@ number (a choice) or a :class:`~games.kingdomino.rules.Placement` (a move).
   offered domino and every placement.
 - :class:`MonteCarlo`: flat Monte-Carlo over (placement, pick) pairs: each candidate
   is scored by playouts of the rest of the game (hidden draws dealt at random) in which
-  this player plays greedily and the others at random; the best mean margin wins.
+  every player plays greedily (or the others at random); the best mean margin wins.
 """
 
 from __future__ import annotations
@@ -124,8 +124,8 @@ class MonteCarlo:
     :param playouts: playouts per candidate (``None``: as many as time allows).
     :param seconds: thinking time per decision when ``playouts`` is ``None``.
     :param clock: a monotonic clock (injected for tests).
-    :param greedy_others: in the playouts the other players play greedily too (else at
-        random).
+    :param greedy_others: in the playouts the other players play greedily too (the
+        default: a better guess at what they do than random play; else at random).
     """
 
     def __init__(
@@ -135,7 +135,7 @@ class MonteCarlo:
         playouts: int | None = None,
         seconds: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
-        greedy_others: bool = False,
+        greedy_others: bool = True,
     ) -> None:
         self.rng = rng
         self.greedy_others = greedy_others

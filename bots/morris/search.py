@@ -193,9 +193,12 @@ def evaluate(pos: Pos) -> int:
     m1, t1, mob1, bl1 = _side_terms(me, opp, hm)
     m2, t2, mob2, bl2 = _side_terms(opp, me, ho)
     score = 1000 * ((me.bit_count() + hm) - (opp.bit_count() + ho))
-    score += 60 * (m1 - m2) + 40 * (t1 - t2) + 12 * (mob1 - mob2) + 30 * (bl2 - bl1)
-    # being shut in loses the game: few free moves are a danger, for both sides
-    score -= 120 * max(0, 4 - mob1) - 120 * max(0, 4 - mob2)
+    # a blocked piece is worth a quarter of a piece: a side shut in loses the game, and
+    # a searcher that counts material alone walks into that (it lost half its games
+    # to depth 2 by blockade)
+    score += 60 * (m1 - m2) + 40 * (t1 - t2) + 50 * (mob1 - mob2) + 250 * (bl2 - bl1)
+    # few free moves are a danger, for both sides
+    score -= 250 * max(0, 4 - mob1) - 250 * max(0, 4 - mob2)
     if not ho and opp.bit_count() > 3 and mob2 == 0:
         score += WIN // 2  # the opponent will have no move
     return score
