@@ -322,7 +322,14 @@ class Kingdom:
         else:
             entries = [(p, *p.cells()) for p in placements]
         near_cache: dict[tuple[_Cell, str], tuple[int, int, int, frozenset[int]]] = {}
-        near = self._near
+
+        def near(cell: _Cell, terrain: str) -> tuple[int, int, int, frozenset[int]]:
+            key = (cell, terrain)
+            found = near_cache.get(key)
+            if found is None:
+                found = near_cache[key] = self._near(cell, terrain)
+            return found
+
         out: dict[int, tuple[int, list[Placement]]] = {}
         for domino in dominoes:
             a, b = DOMINOES[domino]
@@ -335,12 +342,7 @@ class Kingdom:
             chosen: list[Placement] = []
             for placement, first, second in entries:
                 if same:
-                    ia = near_cache.get((first, ta))
-                    if ia is None:
-                        ia = near_cache[(first, ta)] = near(first, ta)
-                    ib = near_cache.get((second, tb))
-                    if ib is None:
-                        ib = near_cache[(second, tb)] = near(second, tb)
+                    ia, ib = near(first, ta), near(second, tb)
                     if ia[3] & ib[3]:
                         s, k, o, _ = self._union(ia[3] | ib[3])
                         g = (2 + s) * (1 + k + ka + kb) - o
@@ -349,15 +351,11 @@ class Kingdom:
                 else:
                     ga = alone_a.get(first)
                     if ga is None:
-                        ia = near_cache.get((first, ta))
-                        if ia is None:
-                            ia = near_cache[(first, ta)] = near(first, ta)
+                        ia = near(first, ta)
                         ga = alone_a[first] = (1 + ia[0]) * (1 + ia[1] + ka) - ia[2]
                     gb = alone_b.get(second)
                     if gb is None:
-                        ib = near_cache.get((second, tb))
-                        if ib is None:
-                            ib = near_cache[(second, tb)] = near(second, tb)
+                        ib = near(second, tb)
                         gb = alone_b[second] = (1 + ib[0]) * (1 + ib[1] + kb) - ib[2]
                     g = ga + gb
                 if g > best:
