@@ -275,13 +275,18 @@ def test_illegal_move_changes_nothing():
     assert s.public() == before
 
 
+def step_random(s: State, rng: random.Random) -> None:
+    """One random legal choice or move of the player to act."""
+    p = s.to_act
+    if s.phase == "choose":
+        s.choose(p, rng.choice(s.legal_choices(p)))
+    else:
+        s.move(p, rng.choice(s.legal_moves(p)))
+
+
 def play_random(s: State, rng: random.Random) -> None:
     while not s.over:
-        p = s.to_act
-        if s.phase == "choose":
-            s.choose(p, rng.choice(s.legal_choices(p)))
-        else:
-            s.move(p, rng.choice(s.legal_moves(p)))
+        step_random(s, rng)
 
 
 def test_last_round_is_empty_and_has_no_choices():
@@ -398,11 +403,7 @@ def test_catch_up_follows_a_game_like_a_fresh_snapshot():
         followed = State.from_public(s.public(), random.Random(1))
         step = 0
         while not s.over:
-            p = s.to_act
-            if s.phase == "choose":
-                s.choose(p, rng.choice(s.legal_choices(p)))
-            else:
-                s.move(p, rng.choice(s.legal_moves(p)))
+            step_random(s, rng)
             step += 1
             if step % rng.choice([1, 2, 5]):
                 continue  # a player sees the game only now and then
