@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import ipaddress
 import json
@@ -32,7 +33,9 @@ def send_json(request, status: int, payload: Any) -> bytes:
 
 
 def send_error(request, status: int, message: str) -> bytes:
-    """Answer with ``{"error": message}``."""
+    """Answer with ``{"error": message}`` (kept as ``request.refusal`` for the front
+    end's refusal event)."""
+    request.refusal = message
     return send_json(request, status, {"error": message})
 
 
@@ -58,6 +61,19 @@ def game_fields(body: dict[str, Any]) -> None:
     if body.get("name") is not None:
         fields.GAME_NAME.check(body["name"])
     fields.check_options(body.get("options"))
+
+
+def token_digest(options: Any) -> str | None:
+    """The SHA-256 (hex) of the hub's API token: the setting ``api_token_sha256`` (a
+    config file then never holds the token itself), else that of ``--api-token``;
+    ``None`` when the hub has none.  Requests are compared by digest."""
+    digest = options.get("api_token_sha256")
+    if digest:
+        return str(digest).strip().lower()
+    token = options.get("api_token")
+    if not token:
+        return None
+    return hashlib.sha256(str(token).encode("utf-8")).hexdigest()
 
 
 def is_loopback(request) -> bool:
@@ -122,12 +138,16 @@ class JSONResource(Resource):
         return send_json(request, status, payload)
 
     def has_api_token(self, request) -> bool:
-        """Whether the request carries the hub's API token (``Authorization: Bearer``)."""
-        token = self.hub.options.get("api_token")
-        if not token:
+        """Whether the request carries the hub's API token (``Authorization: Bearer``;
+        see :func:`token_digest`)."""
+        expected = token_digest(self.hub.options)
+        if expected is None:
             return False
         sent = request.getHeader(b"authorization") or b""
-        return hmac.compare_digest(sent, f"Bearer {token}".encode())
+        if not sent.startswith(b"Bearer "):
+            return False
+        given = hashlib.sha256(sent[len(b"Bearer ") :].strip()).hexdigest()
+        return hmac.compare_digest(given.encode(), expected.encode())
 
     def reader(self, request) -> tuple[bool, frozenset[str]]:
         """Who reads: (admin?, owner tokens of the reader's connections)."""
