@@ -26,7 +26,16 @@ from zope.interface import implementer
 #: the log formats of ``--log-format``
 FORMATS = ("text", "json")
 #: fields whose name holds one of these words are never written
-SECRET_WORDS = ("password", "token", "secret", "csrf", "cookie", "authorization", "seed")
+SECRET_WORDS = (
+    "password",
+    "token",
+    "secret",
+    "csrf",
+    "cookie",
+    "authorization",
+    "session",
+    "seed",
+)
 
 
 def _secret(key: str) -> bool:
