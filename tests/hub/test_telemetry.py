@@ -107,3 +107,11 @@ def test_log_format_must_be_text_or_json(tmp_path):
     options = Options()
     options.parseOptions(["--data", str(tmp_path), "--log-format", "json"])
     assert options["log-format"] == "json"
+
+
+def test_log_format_may_come_from_the_config_file(tmp_path):
+    config = tmp_path / "hub.toml"
+    config.write_text('log-format = "json"\n')
+    options = Options()
+    options.parseOptions(["--data", str(tmp_path), "--config", str(config)])
+    assert options["log-format"] == "json"
