@@ -25,7 +25,7 @@ from twisted.internet import defer
 from hub.admin import Actor, amount_text, ban_key
 from hub.model import GameError
 
-from .api import read_json
+from .api import query_arg, query_limit
 from .play import WebFrontend, WebResource
 
 
@@ -90,23 +90,15 @@ class AdminResource(WebResource):
         if store is None:
             raise GameError("this hub has no store, so no audit log", 503)
 
-        def arg(name: str) -> str | None:
-            values = request.args.get(name.encode())
-            return values[0].decode("utf-8", "replace") if values else None
-
-        limit = arg("limit") or "100"
-        if not limit.isdigit() or not 1 <= int(limit) <= 1000:
-            raise GameError("limit must be a whole number from 1 to 1000", 400)
-        d = store.audit_log(
-            int(limit), action=arg("action"), actor=arg("actor"), target=arg("target")
-        )
+        filters = {name: query_arg(request, name) for name in ("action", "actor", "target")}
+        d = store.audit_log(query_limit(request, 100, 1000), **filters)
         return d.addCallback(lambda rows: (200, rows))
 
     def json_POST(self, request: Any) -> Any:
         """One admin action."""
         actor = self.actor(request, write=True)
         parts = self._parts(request)
-        body = self._body(request)
+        body = self.body(request)
         admin = self.hub.admin
         if parts == ["kick"]:
             player = _text(body, "player")
@@ -131,15 +123,6 @@ class AdminResource(WebResource):
             name, verb = parts[1], parts[2]
             return self._run(actor, f"plugin_{verb}", name, None, lambda: admin.plugin(name, verb))
         raise GameError("no such admin action", 404)
-
-    def _body(self, request: Any) -> dict[str, Any]:
-        request.content.seek(0)
-        if not request.content.read(1):
-            return {}
-        body = read_json(request)
-        if not isinstance(body, dict):
-            raise GameError("the body must be a JSON object", 400)
-        return body
 
     def _run(self, actor: Actor, action: str, target: str, detail: Any, work: Any) -> Any:
         d = defer.ensureDeferred(self.hub.admin.run(actor, action, target, detail, work))

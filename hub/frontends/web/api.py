@@ -76,6 +76,23 @@ def token_digest(options: Any) -> str | None:
     return hashlib.sha256(str(token).encode("utf-8")).hexdigest()
 
 
+def query_arg(request, name: str) -> str | None:
+    """The first value of the query argument ``name``, or ``None``."""
+    values = request.args.get(name.encode())
+    return values[0].decode("utf-8", "replace") if values else None
+
+
+def query_limit(request, default: int, most: int) -> int:
+    """The query's ``limit``: a whole number from 1 to ``most`` (``default`` if absent).
+
+    :raises hub.model.GameError: 400, another value.
+    """
+    text = query_arg(request, "limit") or str(default)
+    if not text.isdigit() or not 1 <= int(text) <= most:
+        raise GameError(f"limit must be a whole number from 1 to {most}", 400)
+    return int(text)
+
+
 def is_loopback(request) -> bool:
     """Whether the request comes from this machine."""
     address = request.getClientAddress()
@@ -243,14 +260,13 @@ class History(JSONResource):
             raise GameError("this hub keeps no history", 404)
 
         def arg(name: str) -> str | None:
-            values = request.args.get(name.encode())
-            return values[0].decode("utf-8", "replace") if values else None
+            return query_arg(request, name)
 
-        limit_text = arg("limit") or "50"
-        if not limit_text.isdigit() or not 1 <= int(limit_text) <= 500:
-            raise GameError("limit must be a whole number from 1 to 500", 400)
         d = self.hub.store.games(
-            game_id=arg("game"), player=arg("player"), game_type=arg("type"), limit=int(limit_text)
+            game_id=arg("game"),
+            player=arg("player"),
+            game_type=arg("type"),
+            limit=query_limit(request, 50, 500),
         )
         return d.addCallback(lambda games: (200, games))
 
