@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import subprocess
 import sys
 from decimal import Decimal
@@ -139,6 +140,10 @@ def test_chips_are_granted_and_revoked_through_the_ledger(hub):
         ("api-token", "api", "127.0.0.1")
     }
     assert all(r["created"] for r in rows)
+    status, metrics, _ = hub.request("GET", "/metrics", admin=True)
+    assert status == 200
+    assert re.search(rb'^gamehub_ledger_movements_total\{kind="grant"\} [2-9]', metrics, re.M)
+    assert re.search(rb'^gamehub_admin_actions_total\{action="chips"\} [3-9]', metrics, re.M)
     result = gamehub(hub, "ledger", "check")
     assert result.returncode == 0, result.stdout + result.stderr
 
