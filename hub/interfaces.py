@@ -562,3 +562,33 @@ class IStore(Interface):
         """Finished hands (dicts with ``players``), newest first; a seat's ``private``
         part only on the seats of account ``private_for``, the ``sealed`` part only
         when asked for (the operator, admins)."""
+
+
+class IAuditStore(Interface):
+    """The audit log of admin actions and the banned addresses (``hub.store.audit``).
+    Every method returns a ``Deferred``."""
+
+    def record_audit(actor, action, *, via, source, target=None, detail=None, outcome="ok",
+                     keep=100000):  # fmt: skip
+        """Append one row (who, what, from where, how it ended); trim to ``keep`` rows
+        → the row's id."""
+
+    def audit_log(limit=100, action=None, actor=None, target=None):
+        """Rows of the audit log, newest first."""
+
+    def ban_address(address, actor, reason=None):
+        """Ban an address or network → ``True`` if it was not banned."""
+
+    def unban_address(address):
+        """Lift a ban → ``True`` if there was one."""
+
+    def banned_addresses():
+        """Every ban (``address``, ``created``, ``actor``, ``reason``)."""
+
+
+class IConnectionControl(Interface):
+    """A front end's factory that can close the connections of one player (the admin
+    API's kick)."""
+
+    def kick(player, reason):
+        """Close every connection logged in as ``player`` → how many."""

@@ -48,6 +48,10 @@ TYPES: dict[str, type] = {
     "plugin_import_seconds": float,
     "require_signed_plugins": bool,
     "trusted_plugin_keys": tuple,
+    # operations: metrics, the admin API and its audit log
+    "metrics_endpoint": str,
+    "audit_keep": int,
+    "api_token_sha256": str,
     # JSON API and web
     "api_require_token": bool,
     "web_secure_cookies": bool,

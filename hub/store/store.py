@@ -15,9 +15,10 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IStore
+from hub.interfaces import IAuditStore, IStore
 
 from . import accounts as acc
+from .audit import AuditMixin
 from .base import ZERO, Account, _Cursor
 from .cluster import ClusterMixin
 from .errors import (
@@ -30,8 +31,8 @@ from .money import amount as check_amount
 from .tables import TablesMixin
 
 
-@implementer(IStore)
-class Store(TablesMixin, ClusterMixin):
+@implementer(IStore, IAuditStore)
+class Store(TablesMixin, ClusterMixin, AuditMixin):
     """Accounts, ledger and history in one SQL database.
 
     :param dsn: ``sqlite:<path>`` or ``postgresql://user:pass@host:port/db``.
