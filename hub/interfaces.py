@@ -355,7 +355,7 @@ class IACPCAdapter(Interface):
     matches and writes the log; it knows no game."""
 
     game_type = Attribute("The game type (registry name) whose tables play the matches.")
-    games = Attribute("Names of the matches' games (``holdem.limit.2p.reverse_blinds``...).")
+    games = Attribute("Names of the games a match may be played in, as the protocol names them.")
 
     def table(game, hands, deal_seed):
         """``{"type", "variant", "seats", "options", "game", "big_blind"}``: the table

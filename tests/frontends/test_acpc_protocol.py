@@ -164,3 +164,231 @@ def test_three_player_limit_example_from_every_side(tmp_path, monkeypatch):
     line = match.log_text().splitlines()[4]
     # small blind 5 + raise to 20 + 10 on the flop: p0 wins the pot of 5+20+20+0
     assert line == "STATE:0:frc/rf:AhKh|QcQd|7s2c/Ks5d2h:20|-20|0:p0|p1|p2"
+
+
+# -- bad replies ------------------------------------------------------------------------
+
+
+def to_act(match) -> tuple[int, str]:
+    """The program that must answer now and the state it answers."""
+    for player in match.programs:
+        if player.view is not None and player.view.prompt is not None:
+            return player.index, player.view.prompt
+    raise AssertionError("nobody is asked")
+
+
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "hello",
+        "MATCHSTATE:0:0",
+        "MATCHSTATE:0:0::TdAs|:x",
+        "MATCHSTATE:0:0::TdAs|:r99999999999",
+        "VERSION:2.0.0",
+    ],
+)
+def test_a_line_that_does_not_parse_is_ignored_with_a_warning_in_both_modes(
+    tmp_path, line, strict
+):
+    hub = Hub(tmp_path)
+    match, programs = start(hub, LIMIT, 2, hands=1, strict=strict)
+    who, prompt = to_act(match)
+    programs[who].lines()
+    programs[who].send(line)
+    out = programs[who].lines()
+    assert len(out) == 1 and out[0].startswith("# warning:"), out
+    assert not match.over and to_act(match) == (who, prompt)
+    programs[who].send(f"{prompt}:c")  # the same prompt is still answered
+    hub.run()
+    assert to_act(match)[1] != prompt
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_out_of_turn_and_wrong_state_replies_are_ignored_in_both_modes(tmp_path, strict):
+    hub = Hub(tmp_path)
+    match, programs = start(hub, LIMIT, 2, hands=1, strict=strict)
+    who, prompt = to_act(match)
+    other = 1 - who
+    state = programs[other].states()[-1]
+    programs[other].send(f"{state}:c")  # not its turn
+    assert "not this player's turn" in programs[other].lines()[0]
+    programs[who].lines()
+    programs[who].send(prompt.replace("MATCHSTATE:", "MATCHSTATE:9") + ":c")  # another state
+    assert "answers another state" in programs[who].lines()[0]
+    assert not match.over and to_act(match) == (who, prompt)
+
+
+def test_invalid_actions_are_played_as_the_dealer_plays_them(tmp_path, monkeypatch):
+    lay_decks(monkeypatch, [deck("Td 8h As Tc", "Js 2c 8c 3h", "Jh 9c", "Jd Kh")])
+    hub = Hub(tmp_path)
+    match, (p0, p1) = start(hub, LIMIT, 2, hands=1)
+    hub.run()
+    p1.send("MATCHSTATE:1:0::|8hTc:r")
+    hub.run()
+    p0.send("MATCHSTATE:0:0:r:TdAs|:r")
+    hub.run()
+    p1.send("MATCHSTATE:1:0:rr:|8hTc:r")  # the third bet
+    hub.run()
+    p0.send("MATCHSTATE:0:0:rrr:TdAs|:r")  # a fourth bet: the cap; played as a call
+    hub.run()
+    out = p0.lines()
+    assert any(line.startswith("# warning: invalid action") for line in out)
+    assert out[-1] == "MATCHSTATE:0:0:rrrc/:TdAs|/2c8c3h"
+    p0.send("MATCHSTATE:0:0:rrrc/:TdAs|/2c8c3h:f")  # folding when a check is free: a call
+    hub.run()
+    assert p1.states()[-1] == "MATCHSTATE:1:0:rrrc/c:|8hTc/2c8c3h"
+    assert not match.over
+
+
+def test_a_no_limit_raise_out_of_range_moves_to_the_nearest_size(tmp_path):
+    hub = Hub(tmp_path)
+    match, programs = start(hub, NOLIMIT, 2, hands=1)
+    who, prompt = to_act(match)  # the button, 50 in, facing the big blind of 100
+    programs[who].send(f"{prompt}:r150")  # less than a full raise: to 200
+    hub.run()
+    other = 1 - who
+    assert programs[other].states()[-1].split(":")[3] == "r200"
+    who2, prompt2 = to_act(match)
+    programs[who2].send(f"{prompt2}:r999999")  # more than the stack: all-in, 20000
+    hub.run()
+    assert programs[who].states()[-1].split(":")[3] == "r200r20000"
+    assert any("moved to" in c for c in programs[who2].comments())
+
+
+@pytest.mark.parametrize("reply", ["r", "f"])
+def test_strict_ends_the_match_at_the_first_invalid_action(tmp_path, reply):
+    hub = Hub(tmp_path)
+    match, programs = start(hub, LIMIT, 2, hands=3, strict=True)
+    who, prompt = to_act(match)
+    programs[who].send(f"{prompt}:c")  # the button calls: the big blind may check
+    hub.run()
+    who, prompt = to_act(match)
+    for _ in range(3 if reply == "r" else 0):  # reach the cap
+        programs[who].send(f"{prompt}:r")
+        hub.run()
+        who, prompt = to_act(match)
+    programs[who].send(f"{prompt}:{reply}")
+    hub.run()
+    assert match.over and "strict" in match.reason
+    for program in programs:  # both are told, both connections close
+        assert any("match over" in c for c in program.comments())
+        assert program.closed
+    assert match.log_text().splitlines()[-1].startswith("SCORE:")
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_late_reply_ends_the_match(tmp_path, strict):
+    hub = Hub(tmp_path, acpc_action_seconds=5.0)
+    match, programs = start(hub, LIMIT, 2, hands=10, strict=strict)
+    who, prompt = to_act(match)
+    hub.clock.advance(4.9)
+    assert not match.over
+    hub.clock.advance(0.2)
+    assert match.over and "did not answer in time" in match.reason
+    programs[who].send(f"{prompt}:c")  # too late: nothing happens
+    for program in programs:
+        assert any("match over" in c for c in program.comments())
+        assert program.closed
+    assert hub.lobby.get(match.games[0]).state == "over"
+    # nothing of the match is left running: only the lobby's own timers of a finished game
+    assert all("Lobby." in repr(c) for c in hub.clock.getDelayedCalls())
+
+
+def test_the_average_time_per_hand_over_the_match_is_a_limit(tmp_path):
+    hub = Hub(tmp_path, acpc_action_seconds=100.0, acpc_average_seconds=1.0)
+    match, programs = start(hub, LIMIT, 2, hands=2)  # 2 seconds for the match
+    who, prompt = to_act(match)
+    hub.clock.advance(1.5)
+    programs[who].send(f"{prompt}:c")
+    hub.run()
+    assert not match.over
+    who, _ = to_act(match)
+    hub.clock.advance(0.6)  # 2.1 s used by one of them, or 0.6 s by the other
+    assert match.over == (who == programs.index(programs[who]) and match.programs[who].used > 1)
+    hub.clock.advance(5)
+    assert match.over
+
+
+def test_a_program_that_disconnects_ends_the_match_and_the_other_is_told(tmp_path):
+    hub = Hub(tmp_path)
+    match, programs = start(hub, LIMIT, 2, hands=10)
+    programs[0].drop()
+    hub.run()
+    assert match.over and "p0 left the match" == match.reason
+    assert any("match over: p0 left" in c for c in programs[1].comments())
+    assert programs[1].closed
+
+
+def test_a_silent_program_is_dropped_and_its_seat_waits_for_another(tmp_path):
+    hub = Hub(tmp_path)
+    match = hub.match(game=LIMIT, players=["acpc:a", "acpc:b"], hands=1)
+    silent = hub.program(0)
+    hub.clock.advance(10.5)
+    assert silent.closed and any("no VERSION" in c for c in silent.comments())
+    assert not match.over and match.connection(0) is None
+    again, other = hub.program(0), hub.program(1)
+    again.send("VERSION:2.0.0")
+    other.send("VERSION:2.0.0")
+    hub.run()
+    assert match.started
+
+
+def test_a_second_connection_to_a_taken_seat_is_refused(tmp_path):
+    hub = Hub(tmp_path)
+    hub.match(game=LIMIT, players=["acpc:a", "acpc:b"], hands=1)
+    hub.program(0)
+    assert hub.program(0).proto is None
+
+
+def test_another_major_version_is_warned_and_plays_on(tmp_path):
+    hub = Hub(tmp_path)
+    match = hub.match(game=LIMIT, players=["acpc:a", "acpc:b"], hands=1)
+    a, b = hub.program(0), hub.program(1)
+    a.send("VERSION:3.1.0")
+    b.send("VERSION:2.0.0")
+    hub.run()
+    assert any("speaks 2.0.0, not 3.1.0" in c for c in a.comments())
+    assert match.started and not match.over
+
+
+def test_an_overlong_line_is_dropped_as_it_streams_and_the_connection_stays(tmp_path):
+    hub = Hub(tmp_path)
+    match, programs = start(hub, LIMIT, 2, hands=1)
+    who, prompt = to_act(match)
+    programs[who].lines()
+    for _ in range(100):
+        programs[who].send(b"x" * 10000)
+    assert programs[who].proto._framer.buffered <= 1026
+    programs[who].send(b"\r\n")
+    assert programs[who].lines() == ["# warning: line longer than 1024 characters ignored"]
+    programs[who].send(f"{prompt}:c")
+    hub.run()
+    assert to_act(match)[1] != prompt
+
+
+def test_a_flood_of_ignored_lines_drops_the_program(tmp_path):
+    hub = Hub(tmp_path, acpc_max_ignored=5)
+    match, programs = start(hub, LIMIT, 2, hands=1)
+    for _ in range(10):
+        programs[0].send("nonsense")
+    hub.run()
+    assert programs[0].closed and match.over
+    assert any("match over" in c for c in programs[1].comments())
+
+
+def test_every_server_line_that_is_not_a_state_is_a_comment(tmp_path):
+    hub = Hub(tmp_path)
+    match, programs = start(hub, LIMIT, 2, hands=2)
+    for _ in range(40):
+        if match.over:
+            break
+        who, prompt = to_act(match)
+        programs[who].send(f"{prompt}:c")
+        programs[who].send("junk")
+        hub.run()
+    assert match.over
+    for program in programs:
+        program.lines()
+        for line in program.seen:
+            assert line.startswith(("MATCHSTATE:", "#")), line

@@ -609,9 +609,9 @@ class Matches:
         unknown = set(spec) - {"game", "players", "hands", "duplicate", "strict", "seed"}
         if unknown:
             raise GameError(f"unknown keys: {', '.join(sorted(unknown))}", 400)
-        game = spec.get("game", "holdem.limit.2p.reverse_blinds")
+        game = spec.get("game")
         if not isinstance(game, str):
-            raise GameError("'game' is an ACPC game name", 400)
+            raise GameError("'game' is the name of an ACPC game", 400)
         hands = spec.get("hands", 1000)
         duplicate, strict = spec.get("duplicate", False), spec.get("strict", False)
         if not isinstance(duplicate, bool) or not isinstance(strict, bool):
