@@ -320,7 +320,7 @@ class Match:
             self.reactor.callLater(0, self._table_over, game)
 
     def _hand_over(self, game: Any, event: Any) -> None:
-        names = {self.seat_of[p.index]: p.name for p in self.players}
+        names = {self.seat_of[p.index]: self._name(game, p) for p in self.players}
         made = self.adapter.log_line(game.engine, event, self.spectator, names)
         if made is None:
             return
@@ -335,6 +335,14 @@ class Match:
         self._write(line)
         for player in self.programs:
             player.used_hand = 0.0
+
+    def _name(self, game: Any, player: Player) -> str:
+        """The name the log gives ``player``: an open seat's by who sits there."""
+        if player.kind == "open":
+            sitting = game.seats[self.seat_of[player.index]].player
+            if sitting:
+                player.name = str(sitting)
+        return player.name
 
     def _table_over(self, game: Any) -> None:
         if self.over or game is not self.game:
