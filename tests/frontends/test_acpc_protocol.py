@@ -392,3 +392,77 @@ def test_every_server_line_that_is_not_a_state_is_a_comment(tmp_path):
         program.lines()
         for line in program.seen:
             assert line.startswith(("MATCHSTATE:", "#")), line
+
+
+# -- duplicate matches, seeds, privacy ----------------------------------------------------
+
+
+def call_down(hub: Hub, match, programs: list[Program], steps: int = 400) -> None:
+    """Every program calls or checks until the match is over (bounded)."""
+    for _ in range(steps):
+        if match.over:
+            return
+        who, prompt = to_act(match)
+        programs[who].send(f"{prompt}:c")
+        hub.run()
+    raise AssertionError("the match did not end")
+
+
+def test_a_duplicate_match_plays_each_deal_again_with_the_seats_swapped(tmp_path):
+    hub = Hub(tmp_path)
+    seed = "5e" * 32
+    match, programs = start(hub, LIMIT, 2, hands=3, duplicate=True, seed=seed)
+    call_down(hub, match, programs)
+    assert match.reason == "6 hands played" and len(match.games) == 2
+    states = [line for line in match.log_text().splitlines() if line.startswith("STATE:")]
+    assert [int(line.split(":")[1]) for line in states] == list(range(6))
+    for first, again in zip(states[:3], states[3:], strict=True):
+        a, b = first.split(":"), again.split(":")
+        assert a[2:4] == b[2:4]  # the same betting and the same cards at each position
+        assert b[4] == a[4]  # the same payoff at each position...
+        assert b[5].split("|") == list(reversed(a[5].split("|")))  # ...to the other player
+    # calling every hand down, each player has both sides of each deal: it evens out
+    assert match.players[0].total == -match.players[1].total == 0
+    assert match.to_json()["seed"] == seed
+
+
+def test_every_hand_is_dealt_from_its_seed_and_verifiable(tmp_path):
+    from games.poker import shuffle
+    from games.poker.acpc import card_text
+
+    hub = Hub(tmp_path)
+    match, programs = start(hub, LIMIT, 2, hands=3)
+    assert "seed" not in match.to_json()  # secret while the match runs
+    call_down(hub, match, programs)
+    seed = match.to_json()["seed"]
+    game = hub.lobby.get(match.games[0])
+    for line in match.log_text().splitlines():
+        if not line.startswith("STATE:"):
+            continue
+        number = int(line.split(":")[1]) + 1
+        hand_seed = shuffle.hand_seed(seed, number)
+        record = game.engine.hand_record(f"{game.id}-{number}")
+        assert record["extra"] and dict(record["extra"])["seed"] == hand_seed.hex()
+        deck = shuffle.deck_from_seed(hand_seed)
+        # dealt one card at a time by position: position 0 gets deck[0] and deck[2]
+        holes = line.split(":")[3].split("/")[0].split("|")
+        assert holes == [card_text([deck[0], deck[2]]), card_text([deck[1], deck[3]])]
+
+
+def test_a_program_sees_no_other_hole_cards_before_they_are_shown(tmp_path, monkeypatch):
+    lay_decks(
+        monkeypatch,
+        [deck("Td 8h As Tc", "Js 2c 8c 3h", "Jh 9c", "Jd Kh"), deck("5s Qd 5h 7c")],
+    )
+    hub = Hub(tmp_path)
+    match, programs = start(hub, LIMIT, 2, hands=2)
+    play(hub, programs, HEADS_UP_LIMIT)
+    hub.run()
+    seen0 = [line for line in programs[0].seen if line.startswith("MATCHSTATE")]
+    seen1 = [line for line in programs[1].seen if line.startswith("MATCHSTATE")]
+    # the other's cards only in the final state of the hand that reached a showdown
+    assert [line for line in seen0 if "8hTc" in line] == [HEADS_UP_LIMIT[22][1]]
+    assert [line for line in seen1 if "TdAs" in line] == [HEADS_UP_LIMIT[23][1]]
+    # the hand that ended in a fold shows nobody's cards to the other
+    assert not any("5s5h" in line for line in seen0)
+    assert not any("Qd7c" in line for line in seen1)
