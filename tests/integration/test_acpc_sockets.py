@@ -191,3 +191,130 @@ def test_a_program_plays_an_xml_client_at_the_same_table(hub):
     assert all(line.endswith("|xena") or ":xena|" in line for line in lines if line.startswith("STATE"))
     check_against_the_engine(hub, match, lines)
     ledger_check(hub)
+
+
+# -- hostile programs over TCP ------------------------------------------------------------
+
+
+class Raw:
+    """A program on a raw socket (bounded reads); lines read while looking for a
+    comment are kept for :meth:`line`."""
+
+    def __init__(self, port: int) -> None:
+        import socket
+
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.reader = self.sock.makefile("rb")
+        self.pending: list[str] = []
+
+    def send(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def _read(self) -> str | None:
+        raw = self.reader.readline(8192)
+        return raw.decode("ascii", "replace").rstrip("\r\n") if raw else None
+
+    def line(self) -> str | None:
+        return self.pending.pop(0) if self.pending else self._read()
+
+    def until(self, test, most: int = 2000) -> list[str]:
+        out: list[str] = []
+        for _ in range(most):
+            line = self.line()
+            if line is None:
+                return out
+            out.append(line)
+            if test(line):
+                return out
+        raise AssertionError(out[-5:])
+
+    def comment(self, text: str) -> str | None:
+        """The next comment holding ``text`` (match states meanwhile kept); ``None``
+        when the connection closed first (the match ended)."""
+        for _ in range(2000):
+            line = self._read()
+            if line is None or "match over" in line:
+                return None
+            if line.startswith("#") and text in line:
+                return line
+            if not line.startswith("#"):
+                self.pending.append(line)
+        raise AssertionError(text)
+
+    def close(self) -> None:
+        self.reader.close()
+        self.sock.close()
+
+
+def test_hostile_programs_get_warnings_and_the_match_plays_on(hub):
+    from bots.acpc.state import GAMES, parse
+
+    rules = GAMES["holdem.limit.2p.reverse_blinds"]
+    match = create(hub, game="limit", players=["acpc:ann", "bot:caller"], hands=3)
+    raw = Raw(match["ports"][0])
+    raw.send(b"\x00\xff\xfe garbage\r\n" + b"A" * 100_000 + b"\r\nVERSION:2.0.0\n")
+    comments = raw.until(lambda line: "line longer" in line)
+    assert all(line.startswith("#") for line in comments)
+    answered = 0
+    for _ in range(200):
+        lines = raw.until(lambda line: line.startswith("MATCHSTATE") or "match over" in line)
+        if not lines or "match over" in lines[-1]:
+            break
+        state = lines[-1]
+        hand = parse(state, rules)
+        if hand is None or hand.over or hand.next != hand.position:
+            if not hand.over:
+                raw.send(f"{state}:c\r\n".encode())  # out of turn: a warning, nothing else
+                # (not its turn; or, when a newer state asks it already, another state)
+                if raw.comment("line ignored") is None:
+                    break
+            continue
+        raw.send(b"MATCHSTATE:0:999::|:c\r\n")  # another state
+        assert raw.comment("another state") is not None
+        raw.send(f"{state}:c".encode() + b"\r\n")
+        answered += 1
+    raw.close()
+    assert answered and wait_over(hub, match["id"], 120)["reason"] == "3 hands played"
+    ledger_check(hub)
+    assert hub.errors() == []
+
+
+def test_a_silent_program_is_dropped_and_nothing_is_left_listening(tmp_path):
+    import socket
+
+    h = HubProcess(tmp_path, web=LOOPBACK, acpc=LOOPBACK)
+    h.extra += ["--set", f"acpc_seat_endpoint={LOOPBACK}", "--set", "acpc_version_seconds=1",
+                "--set", "acpc_wait_seconds=3"]  # fmt: skip
+    with h:
+        match = create(h, game="limit", players=["acpc:ann", "acpc:bob"], hands=1)
+        silent = Raw(match["ports"][0])
+        lines = silent.until(lambda line: False, most=10)  # read until it is closed
+        assert any("no VERSION line" in line for line in lines)
+        fixed = Raw(h.ports["acpc"])  # the front end's own port: dropped the same way
+        assert any("no VERSION line" in line for line in fixed.until(lambda line: False, 10))
+        over = wait_over(h, match["id"], 60)  # nobody came: cancelled
+        assert "not every program connected" in over["reason"]
+        for port in match["ports"]:  # the seats' ports are closed
+            with pytest.raises(OSError):
+                socket.create_connection(("127.0.0.1", port), timeout=5).close()
+        assert h.errors() == []
+
+
+def test_the_api_refuses_bad_matches(hub):
+    for spec, status in (
+        ({"game": "chess", "players": ["acpc", "acpc"]}, 404),
+        ({"game": "limit", "players": ["acpc"]}, 400),
+        ({"game": "limit", "players": ["acpc", "acpc", "acpc"]}, 400),
+        ({"game": "limit", "players": ["acpc", "bot:nobody"]}, 404),
+        ({"game": "limit", "players": ["acpc:a", "acpc:a"]}, 400),
+        ({"game": "limit", "players": ["acpc", "acpc"], "hands": 0}, 400),
+        ({"game": "limit", "players": ["acpc", "acpc"], "seed": "nope"}, 400),
+        ({"game": "limit", "players": ["acpc", "acpc"], "extra": 1}, 400),
+    ):
+        got, body, _ = hub.request("POST", "/acpc/matches", spec)
+        assert got == status, (spec, body)
+        assert "error" in json.loads(body)
+    got, _, _ = hub.request("POST", "/acpc/matches", raw=b"{not json")
+    assert got == 400
+    got, _, _ = hub.request("GET", "/acpc/matches/nope")
+    assert got == 404

@@ -72,7 +72,7 @@ class MatchesResource(Resource):
                 request.setHeader(b"content-type", b"text/plain; charset=us-ascii")
                 return text.encode("ascii", "replace")
         except GameError as e:
-            return _send(request, e.status, {"error": e.reason})
+            return _send(request, e.code, {"error": e.reason})
         return _send(request, 404, {"error": "no such resource"})
 
     def _allowed(self, request: Any) -> bool:
@@ -107,7 +107,7 @@ class MatchesResource(Resource):
 
         def failed(failure: Any) -> None:
             if failure.check(GameError):
-                status, reason = failure.value.status, failure.value.reason
+                status, reason = failure.value.code, failure.value.reason
             else:
                 self.log.failure("acpc: creating a match failed", failure)
                 status, reason = 500, "the match could not be made"
@@ -116,4 +116,5 @@ class MatchesResource(Resource):
                 request.finish()
 
         d.addCallbacks(done, failed)
+        d.addErrback(lambda f: self.log.failure("acpc: answering a match request", f))
         return NOT_DONE_YET
