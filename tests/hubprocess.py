@@ -51,7 +51,11 @@ class HubProcess:
         self.log_path = self.tmp / "hub.log"
         self.startup = startup
         self.frontends = {
-            "xml": "none", "mnm": "none", "domino": "none", "web": "none", "acpc": "none"
+            "xml": "none",
+            "mnm": "none",
+            "domino": "none",
+            "web": "none",
+            "acpc": "none",
         }
         self.frontends.update(frontends)
         self.extra: list[str] = []

@@ -151,12 +151,16 @@ class Hand:
         if r.limit:
             cap = r.raises[min(self.round, 3)]
             if self.raises < cap:
-                out.append({"name": name, "amount": str(self.level + r.bets[min(self.round, 3)] - before)})
+                out.append(
+                    {"name": name, "amount": str(self.level + r.bets[min(self.round, 3)] - before)}
+                )
         else:
             low = self.level + max(self.last_raise, r.big_blind)
             high = r.stack
             if self.level < high:
-                out.append({"name": name, "min": str(min(low, high) - before), "max": str(high - before)})
+                out.append(
+                    {"name": name, "min": str(min(low, high) - before), "max": str(high - before)}
+                )
         return out
 
     def round_start_level(self) -> int:
@@ -187,7 +191,9 @@ class Hand:
             "button": r.players - 1,
             "players": players,
             "betsthisround": self.raises + (1 if self.round == 0 else 0),
-            "cap": (r.raises[min(self.round, 3)] + (1 if self.round == 0 else 0)) if r.limit else 100,
+            "cap": (r.raises[min(self.round, 3)] + (1 if self.round == 0 else 0))
+            if r.limit
+            else 100,
         }
 
 

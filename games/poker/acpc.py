@@ -253,7 +253,7 @@ class SeatView:
         elif kind == "action":
             self._action(data)
         elif kind == "return":
-            seat = data.get("seat")
+            seat = int(data["seat"])
             self.paid[seat] = self.paid.get(seat, Decimal(0)) - Decimal(str(data["amount"]))
         elif kind == "board":
             self.rounds.append("")
@@ -286,7 +286,7 @@ class SeatView:
         self.in_hand = True
 
     def _action(self, data: Mapping[str, Any]) -> None:
-        seat, name = data.get("seat"), data.get("name")
+        seat, name = int(data["seat"]), data.get("name")
         amount = Decimal(str(data.get("amount") or 0))
         self.paid[seat] = self.paid.get(seat, Decimal(0)) + amount
         if name == "fold":
@@ -361,7 +361,9 @@ class SeatView:
             if size is not None:
                 return (None if strict else call), True, "a limit raise has no size"
             return {"name": name, "amount": option["amount"]}, False, ""
-        before = self.paid_before.get(self.seat, Decimal(0))
+        before = (
+            self.paid_before.get(self.seat, Decimal(0)) if self.seat is not None else Decimal(0)
+        )
         low = Decimal(str(option["min"])) + before
         high = Decimal(str(option["max"])) + before
         wanted = None if size is None else Decimal(size)

@@ -35,7 +35,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "holdem.nolimit.2p.reverse_blinds (or limit, limit.3p, nolimit)")  # fmt: skip
     parser.add_argument("players", nargs="+", help="acpc, acpc:NAME, bot:NAME or open")
     parser.add_argument("--hands", type=int, default=1000)
-    parser.add_argument("--duplicate", action="store_true", help="play each deal twice, seats swapped")
+    parser.add_argument(
+        "--duplicate", action="store_true", help="play each deal twice, seats swapped"
+    )
     parser.add_argument("--strict", action="store_true", help="end at the first invalid action")
     parser.add_argument("--seed", default=None, help="64 hex digits: the seed of the deals")
     parser.add_argument("--hub", default="http://127.0.0.1:8080", help="the hub's web front end")
@@ -65,8 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"gamehub acpc-match: cannot reach the hub at {base}: {e}", file=sys.stderr)
         return 1
     print(
-        f"match {match['id']}: {match['game']}, {match['hands']} hands; "
-        f"log at {base}{match['log']}"
+        f"match {match['id']}: {match['game']}, {match['hands']} hands; log at {base}{match['log']}"
     )
     print(" ".join(str(p) for p in match["ports"]), flush=True)
     if not args.wait:

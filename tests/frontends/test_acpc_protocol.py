@@ -188,9 +188,7 @@ def to_act(match) -> tuple[int, str]:
         "VERSION:2.0.0",
     ],
 )
-def test_a_line_that_does_not_parse_is_ignored_with_a_warning_in_both_modes(
-    tmp_path, line, strict
-):
+def test_a_line_that_does_not_parse_is_ignored_with_a_warning_in_both_modes(tmp_path, line, strict):
     hub = Hub(tmp_path)
     match, programs = start(hub, LIMIT, 2, hands=1, strict=strict)
     who, prompt = to_act(match)
@@ -466,3 +464,26 @@ def test_a_program_sees_no_other_hole_cards_before_they_are_shown(tmp_path, monk
     # the hand that ended in a fold shows nobody's cards to the other
     assert not any("5s5h" in line for line in seen0)
     assert not any("Qd7c" in line for line in seen1)
+
+
+def test_a_program_on_the_front_ends_port_takes_the_oldest_free_seat(tmp_path):
+    from hub.frontends.acpc import make_factory
+
+    hub = Hub(tmp_path, acpc_wait_seconds=30.0)
+    factory = make_factory(hub)
+    early = Program(factory)
+    early.send("VERSION:2.0.0")  # no match yet: it waits
+    hub.run()
+    first = hub.match(game=LIMIT, players=["acpc:a", "bot:caller"], hands=1)
+    second = hub.match(game=LIMIT, players=["acpc:b", "bot:caller"], hands=1)
+    late = Program(factory)
+    late.send("VERSION:2.0.0")
+    hub.run()
+    assert first.connection(0) is early.proto and second.connection(0) is late.proto
+    assert first.started and second.started
+    lonely = Program(factory)
+    lonely.send("VERSION:2.0.0")
+    hub.clock.advance(31)
+    assert lonely.closed and any("no match had a seat" in c for c in lonely.comments())
+    # none of the front end's timers is left for the programs that were seated
+    assert not any("_no_seat" in repr(c) for c in hub.clock.getDelayedCalls())

@@ -188,7 +188,9 @@ def test_a_program_plays_an_xml_client_at_the_same_table(hub):
     assert "seated at table" in out
     assert match["reason"] == f"{hands} hands played", match
     lines = log_lines(hub, match["id"])
-    assert all(line.endswith("|xena") or ":xena|" in line for line in lines if line.startswith("STATE"))
+    assert all(
+        line.endswith("|xena") or ":xena|" in line for line in lines if line.startswith("STATE")
+    )
     check_against_the_engine(hub, match, lines)
     ledger_check(hub)
 

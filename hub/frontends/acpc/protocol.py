@@ -71,6 +71,8 @@ class ACPCProtocol(Protocol):
         self.version: tuple[int, int, int] | None = None
         self._framer = codec.LineFramer(codec.MAX_LENGTH)
         self._version_timer: Any = None
+        #: on the front end's own port: the time it may wait for a seat
+        self.wait_timer: Any = None
 
     @property
     def state(self) -> State:
@@ -94,11 +96,17 @@ class ACPCProtocol(Protocol):
     def connectionLost(self, reason: Any = None) -> None:
         """Tell the match (a program gone mid-match ends it)."""
         self._cancel_version_timer()
+        self._cancel_wait_timer()
         was = self.state
         self.machine.move(Input.LOST)
         self.factory.connection_gone(self)
         if self.match is not None and was in (State.READY, State.PLAYING):
             self.match.lost(self)
+
+    def _cancel_wait_timer(self) -> None:
+        if self.wait_timer is not None and self.wait_timer.active():
+            self.wait_timer.cancel()
+        self.wait_timer = None
 
     def _cancel_version_timer(self) -> None:
         if self._version_timer is not None and self._version_timer.active():
@@ -194,6 +202,7 @@ class ACPCProtocol(Protocol):
 
     def seated(self, match: Any, index: int) -> None:
         """The program plays the match's player ``index`` (its connection is known)."""
+        self._cancel_wait_timer()
         self.match, self.seat_index = match, index
 
     def playing(self) -> None:
@@ -248,7 +257,7 @@ class _Factory(Factory):
     def buildProtocol(self, addr: Any) -> Any:
         """A new connection (kept until it is gone)."""
         protocol = super().buildProtocol(addr)
-        if protocol is not None:
+        if isinstance(protocol, ACPCProtocol):
             self.connections.add(protocol)
         return protocol
 
@@ -294,10 +303,13 @@ class ACPCFactory(_Factory):
     def buildProtocol(self, addr: Any) -> Any:
         """A connection; it may wait for a seat up to ``acpc_wait_seconds``."""
         protocol = super().buildProtocol(addr)
-        self.reactor.callLater(self.settings["acpc_wait_seconds"], self._no_seat, protocol)
+        protocol.wait_timer = self.reactor.callLater(
+            self.settings["acpc_wait_seconds"], self._no_seat, protocol
+        )
         return protocol
 
     def _no_seat(self, protocol: ACPCProtocol) -> None:
+        protocol.wait_timer = None
         if protocol.match is None and protocol.state is not State.CLOSED:
             protocol.drop(f"no match had a seat within {self.settings['acpc_wait_seconds']:g} s")
 
