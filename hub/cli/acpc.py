@@ -31,8 +31,7 @@ def _request(url: str, body: Any = None, token: str | None = None) -> Any:
 def main(argv: Sequence[str] | None = None) -> int:
     """The command; its exit status."""
     parser = argparse.ArgumentParser(prog="gamehub acpc-match", description=__doc__)
-    parser.add_argument("game", help="holdem.limit.2p.reverse_blinds, holdem.limit.3p, "
-                        "holdem.nolimit.2p.reverse_blinds (or limit, limit.3p, nolimit)")  # fmt: skip
+    parser.add_argument("game", help="the name of an ACPC game the hub plays (docs/acpc.md)")
     parser.add_argument("players", nargs="+", help="acpc, acpc:NAME, bot:NAME or open")
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument(
