@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import ssl
 from typing import Any
 
 from bots.poker.plugin import PokerBot
@@ -21,8 +22,10 @@ def play(
     seed: int | None = None,
     timeout: float = 600.0,
     max_lines: int = 10_000_000,
+    tls: ssl.SSLContext | None = None,
 ) -> dict[str, Any]:
     """Play until the server closes; ``{"hands", "actions", "comments"}`` seen.
+    ``tls``: speak TLS with this context (an ``ssl:`` port of the hub).
 
     :raises OSError: the connection failed.
     """
@@ -31,7 +34,9 @@ def play(
     hands: set[int] = set()
     actions = 0
     comments: list[str] = []
-    with socket.create_connection((host, port), timeout=timeout) as sock:
+    plain = socket.create_connection((host, port), timeout=timeout)
+    sock = plain if tls is None else tls.wrap_socket(plain, server_hostname=host)
+    with sock:
         sock.sendall(b"VERSION:2.0.0\r\n")
         buffer = b""
         for _ in range(max_lines):

@@ -320,3 +320,23 @@ def test_the_api_refuses_bad_matches(hub):
     assert got == 400
     got, _, _ = hub.request("GET", "/acpc/matches/nope")
     assert got == 404
+
+
+def test_programs_play_over_tls(tmp_path):
+    from tests.tlscerts import make_pki
+
+    pki = make_pki(tmp_path / "pki", "hub")
+    h = HubProcess(tmp_path, web=LOOPBACK, acpc=pki.endpoint())
+    h.extra += ["--set", f"acpc_seat_endpoint={pki.endpoint()}"]
+    with h:
+        match = create(h, game="limit", players=["acpc:ann", "bot:caller"], hands=3)
+        plain = subprocess.run(
+            [sys.executable, "-m", "bots.acpc", "127.0.0.1", str(h.ports["acpc"])],
+            cwd=ROOT, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert plain.stdout.startswith("0 hands")  # plain text on a TLS port: nothing
+        proc = program(match["ports"][0], "--ca", str(pki.ca))
+        over = wait_over(h, match["id"], 120)
+        (out,) = finish([proc])
+        assert over["reason"] == "3 hands played" and out.startswith("3 hands")
+        assert h.errors() == []
