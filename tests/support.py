@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from twisted.internet.testing import StringTransport
+
 from hub.model import NotFound
 
 
@@ -67,3 +69,15 @@ class Recorder:
 
     def kinds(self):
         return [e.kind for e in self.events]
+
+
+class TCPStringTransport(StringTransport):
+    """A ``StringTransport`` that, like a TCP one, can switch Nagle's algorithm off."""
+
+    no_delay = False
+
+    def setTcpNoDelay(self, enabled: bool) -> None:
+        self.no_delay = bool(enabled)
+
+    def getTcpNoDelay(self) -> bool:
+        return self.no_delay

@@ -12,7 +12,7 @@ from typing import Any
 
 from twisted.internet import defer
 from twisted.internet.address import IPv4Address
-from twisted.internet.testing import MemoryReactorClock, StringTransport
+from twisted.internet.testing import MemoryReactorClock
 
 from games.hello.server import HelloGameFactory
 from hub.chat import ChatService
@@ -21,7 +21,7 @@ from hub.lobby import Lobby
 from hub.model import BadAction, Conflict, GameError, NotFound
 from hub.service import Seating
 from hub.transcript import Transcripts
-from tests.support import DictRegistry
+from tests.support import DictRegistry, TCPStringTransport
 
 
 @dataclass
@@ -106,7 +106,7 @@ class FakeHub(Seating):
         self.lobby = Lobby(self.registry, self.reactor, transcripts=self.transcripts)
         self.chat = ChatService(self.reactor, self.lobby)
         self.store = store if store is not None else MemoryStore()
-        self.options = dict(options)
+        self.options = {"xml_check_output": True, **options}
         self.bound_ports = {"xml": 4000, "web": 8080}
 
 
@@ -124,7 +124,7 @@ class Conn:
     def __init__(self, frontend, host: str = "127.0.0.1") -> None:
         Conn._port += 1
         self.proto = frontend.buildProtocol(IPv4Address("TCP", host, Conn._port))
-        self.transport = StringTransport()
+        self.transport = TCPStringTransport()
         self.proto.makeConnection(self.transport)
         self.sid = 0
         self.game_sids: dict[int, int] = {}

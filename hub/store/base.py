@@ -92,6 +92,8 @@ class StoreBase:
         (default: one with its default limits on ``clock``).
     :param probe_delays: ``(first, most)`` seconds between tries to reach the database
         again after it became unavailable (doubling from ``first`` up to ``most``).
+    :param hand_record_max: most characters of each JSON part of a stored hand (the
+        ``hand_record_max`` setting; see :meth:`hub.store.history.HistoryMixin.record_hand`).
 
     :ivar available: ``False`` from a failed connection to the database until a
         transaction or a probe works again (see :meth:`on_availability`).
@@ -109,6 +111,7 @@ class StoreBase:
         scrypt: acc.ScryptParams | None = None,
         throttle: acc.LoginThrottle | None = None,
         probe_delays: tuple[float, float] = (0.25, 5.0),
+        hand_record_max: int = 65536,
         **dialect_options: Any,
     ) -> None:
         self._reactor = reactor
@@ -123,12 +126,22 @@ class StoreBase:
         self.available = True
         self._availability: list[Callable[[bool], Any]] = []
         self._probe_delays = probe_delays
+        if isinstance(hand_record_max, bool) or not isinstance(hand_record_max, int):
+            raise TypeError("hand_record_max is a number of characters")
+        self.hand_record_max = hand_record_max
         self._probe_delay = probe_delays[0]
         self._probe: Any = None
+        #: how many times the store was found unavailable so far
+        self._outages = 0
         #: this hub's id while the store holds a lease (:mod:`hub.store.lease`)
         self.hub_id: str | None = None
         self._lock = self.dialect.hub_lock()
         self._heartbeat: Any = None
+        #: what else each heartbeat writes (:meth:`hub.store.lease.LeaseMixin.on_beat`)
+        self._beat_steps: list[Callable[[], Callable[[_Cursor, float], None]]] = []
+        #: what else recovery does for the hubs it finds dead
+        #: (:meth:`hub.store.lease.LeaseMixin.on_recovery`)
+        self._recovery_steps: list[Any] = []
 
     # -- plumbing ------------------------------------------------------------------
 
@@ -157,7 +170,7 @@ class StoreBase:
         d = threads.deferToThreadPool(
             self._reactor, pool.threadpool, self._transaction, pool, fn, args, begin
         )
-        return d.addCallbacks(self._worked, self._failed)
+        return d.addCallbacks(self._worked, self._failed, callbackArgs=(self._outages,))
 
     def _transaction(self, pool: Any, fn: Any, args: tuple[Any, ...], begin: Any) -> Any:
         """(In a pool thread.)  One transaction on this thread's connection.  A
@@ -217,8 +230,10 @@ class StoreBase:
         available again (on the reactor thread)."""
         self._availability.append(listener)
 
-    def _worked(self, result: Any) -> Any:
-        if not self.available:
+    def _worked(self, result: Any, outages: int = -1) -> Any:
+        # a transaction that began before the store was found unavailable proves
+        # nothing about now (another one failed since it began)
+        if not self.available and outages in (-1, self._outages):
             self._set_available(True)
         return result
 
@@ -229,6 +244,8 @@ class StoreBase:
 
     def _set_available(self, up: bool, reason: str = "") -> None:
         self.available = up
+        if not up:
+            self._outages += 1
         if up:
             self._probe_delay = self._probe_delays[0]
             if self._probe is not None and self._probe.active():

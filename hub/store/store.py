@@ -19,6 +19,7 @@ from hub.interfaces import IStore
 
 from . import accounts as acc
 from .base import ZERO, Account, _Cursor
+from .cluster import ClusterMixin
 from .errors import (
     ChipsInPlay,
     LoginFailed,
@@ -30,7 +31,7 @@ from .tables import TablesMixin
 
 
 @implementer(IStore)
-class Store(TablesMixin):
+class Store(TablesMixin, ClusterMixin):
     """Accounts, ledger and history in one SQL database.
 
     :param dsn: ``sqlite:<path>`` or ``postgresql://user:pass@host:port/db``.

@@ -24,7 +24,7 @@ from twisted.internet import defer
 from . import accounts as acc
 from .base import ZERO, _Cursor
 from .errors import BadAmount, TableNotOpen, UnknownAccount
-from .history import HistoryMixin, _Hand
+from .history import HistoryMixin
 from .lease import LeaseMixin
 from .ledger import LedgerMixin, Movement, _game, settlement
 from .money import amount as check_amount
@@ -158,7 +158,7 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
         """Settle one finished hand in one transaction: the chips it moved between the
         players at the table (``deltas``: account name → signed amount, summing to
         zero; zero for a player who neither won nor lost) and its history (``hand``:
-        the keyword arguments of :meth:`record_hand` besides ``game_id``).  Keyed by
+        the arguments of :meth:`record_hand` besides ``game_id``, by name).  Keyed by
         the hand: settling it again changes nothing (``applied=False``).
 
         :raises hub.store.errors.TableNotOpen: 409, not an open table of this hub.
@@ -170,7 +170,7 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
             if not isinstance(hand_key, str) or not 0 < len(hand_key) <= 128:
                 raise BadAmount("a hand key is 1 to 128 characters")
             values = settlement(deltas)
-            record = None if hand is None else _Hand.of(**dict(hand))
+            record = None if hand is None else self._hand(game, hand_key, **dict(hand))
         except Exception as e:
             return defer.fail(e)
         key, now = f"hand:{game}:{hand_key}", self._now()
@@ -179,7 +179,9 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
         def txn(cur: _Cursor) -> Movement:
             moved = self._move_txn(cur, key, "settle", game, dict(legs), now, hand_key=hand_key)
             old = cur.one(
-                "SELECT hand_id FROM hand WHERE game_id = ? AND hand_key = ?", game, hand_key
+                "SELECT hand_id FROM finished_hand WHERE game_id = ? AND hand_key = ?",
+                game,
+                hand_key,
             )
             if old is not None:
                 hand_id: int | None = int(old[0])
@@ -339,8 +341,9 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
         :returns: (Deferred) ``[(account name, game id, amount), ...]``.
         """
         now, run = self._now(), uuid.uuid4().hex[:12]
+        steps = list(self._recovery_steps)
 
-        def txn(cur: _Cursor) -> tuple[list[tuple[str, str, Decimal]], list[str]]:
+        def txn(cur: _Cursor) -> tuple[list[tuple[str, str, Decimal]], list[str], list[Any]]:
             d = self.dialect
             live = self._live_hubs(cur)
             dead = sorted(
@@ -371,19 +374,26 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
             )
             for game_id in dead:
                 cur.run("UPDATE chip_table SET closed = ? WHERE game_id = ?", d.t_in(now), game_id)
-            ended = [
+            ended = []
+            for hub_id in sorted(
                 r[0]
                 for r in cur.all("SELECT hub_id FROM hub_lease WHERE ended IS NULL")
                 if r[0] not in live
-            ]
-            for hub_id in ended:
-                cur.run("UPDATE hub_lease SET ended = ? WHERE hub_id = ?", d.t_in(now), hub_id)
-            return refunds, ended
+            ):  # a concurrent recovery that ended it first leaves no row to update
+                cur.run(
+                    "UPDATE hub_lease SET ended = ? WHERE hub_id = ? AND ended IS NULL",
+                    d.t_in(now),
+                    hub_id,
+                )
+                if cur.txn.rowcount:
+                    ended.append(hub_id)
+            extra = [step(cur, ended, now) if ended else None for step, _ in steps]
+            return refunds, ended, extra
 
         def report(
-            result: tuple[list[tuple[str, str, Decimal]], list[str]],
+            result: tuple[list[tuple[str, str, Decimal]], list[str], list[Any]],
         ) -> list[tuple[str, str, Decimal]]:
-            refunds, ended = result
+            refunds, ended, extra = result
             for hub_id in ended:
                 self._lock.forget(hub_id)
                 self.log.info("store: the lease of dead hub {hub} was ended", hub=hub_id)
@@ -395,6 +405,12 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
                     game=game_id,
                 )
             self.recovered.extend(refunds)
+            for (_, done), value in zip(steps, extra, strict=True):
+                if ended and done is not None:
+                    try:
+                        done(ended, value)
+                    except Exception:
+                        self.log.failure("store: a recovery step failed after the commit")
             return refunds
 
         return self._run(txn).addCallback(report)

@@ -22,8 +22,9 @@ from twisted.protocols.basic import LineOnlyReceiver
 from twisted.protocols.policies import TimeoutMixin
 from zope.interface import implementer
 
+from hub.frontends import no_delay
 from hub.interfaces import IGameObserver
-from hub.model import GAME_OVER, OVER, RUNNING, TURN, GameError, GameEvent
+from hub.model import GAME_OVER, OVER, RUNNING, TURN, Elsewhere, GameError, GameEvent
 from hub.states import Machine
 
 from . import codec
@@ -81,6 +82,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
 
     def connectionMade(self) -> None:
         """Send the banner (and for major ≥ 3 the announcement); expect ``VERSION``."""
+        no_delay(self.transport)
         self.setTimeout(float(self.options["mnm_prolog_timeout"]))
         self.send(codec.banner_line(self.version))
         if int(codec.version_major(self.version)) >= 3:
@@ -183,6 +185,8 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         gid = codec.check_game_id(cmd.arg, self.version)
         try:
             game = self.hub.lobby.get(gid)
+        except Elsewhere as e:  # another hub of the cluster runs it
+            raise ProtocolError(f"Not a valid game ID here: {e.reason}") from None
         except GameError:
             raise ProtocolError("Not a valid game ID") from None
         adapter = game.factory.adapter("mnm")

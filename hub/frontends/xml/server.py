@@ -24,7 +24,8 @@ from zope.interface import implementer
 import hub as hub_package
 from hub.interfaces import IChatListener, ILobbyListener
 from hub.limits import creation_limits
-from hub.model import GameError
+from hub.model import Elsewhere, GameError
+from hub.settings import boolean
 
 from . import decoding, encoding, events, states
 from .adapters import adapter_for
@@ -98,6 +99,8 @@ class XMLFrontend(protocol.ServerFactory):
         self.burst = float(options.get("xml_burst", 60))
         self.max_backlog = int(options.get("xml_max_backlog", 1 << 20))
         self.server_name = str(options.get("server_name", "gamehub"))
+        #: validate every document we send against message.xsd (tests; a cost per frame)
+        self.check_output = boolean(options.get("xml_check_output", False))
         self.create_limits = creation_limits(options, self.reactor)
         self.connections: set[Connection] = set()
         self.per_address: Counter[str] = Counter()
@@ -107,12 +110,16 @@ class XMLFrontend(protocol.ServerFactory):
         self._known: OrderedDict[int, str] = OrderedDict()
         self._listening = False
 
+    def encode(self, root: etree._Element) -> bytes:
+        """One of our documents as bytes: validated first when ``xml_check_output``."""
+        return encoding.encode(root) if self.check_output else encoding.serialise(root)
+
     # -- factory ------------------------------------------------------------------------
 
     def startFactory(self) -> None:
         """Follow the lobby and the chat while listening."""
         if not self._listening:
-            self.lobby.add_listener(self)
+            self.hub.follow_games(self)
             self.hub.chat.add_listener(self)
             self._listening = True
 
@@ -123,7 +130,7 @@ class XMLFrontend(protocol.ServerFactory):
             if not conn.closing:
                 conn.send_update(notice)
         if self._listening:
-            self.lobby.remove_listener(self)
+            self.hub.unfollow_games(self)
             self.hub.chat.remove_listener(self)
             self._listening = False
 
@@ -197,7 +204,7 @@ class XMLFrontend(protocol.ServerFactory):
         """The lobby game with wire id ``wire_id``; 404 if none, 400 if not hosted here."""
         game_id = self._wire.get(wire_id)
         if game_id is None:
-            for game in self.lobby.games():
+            for game in self.hub.listed_games():
                 if self.wire_id(game) == wire_id:
                     game_id = game.id
                     break
@@ -205,6 +212,8 @@ class XMLFrontend(protocol.ServerFactory):
             raise Refused(404, f"no game with id {wire_id}")
         try:
             game = self.lobby.get(game_id)
+        except Elsewhere as e:  # another hub of the cluster runs it
+            raise Refused(e.code, e.reason) from None
         except GameError:
             raise Refused(404, f"no game with id {wire_id}") from None
         if adapter_for(game.factory) is None:
@@ -266,14 +275,12 @@ class XMLFrontend(protocol.ServerFactory):
             request = decoding.decode(frame, max_size=self.max_frame)
         except ProtocolError as e:
             if not conn.take_token():
-                return defer.succeed(
-                    encoding.encode(encoding.build_error(429, "too many requests"))
-                )
+                return defer.succeed(self.encode(encoding.build_error(429, "too many requests")))
             self.record(conn, "in", e.record)
             return defer.succeed(self._reply(conn, encoding.build_error(e.code, e.reason), None))
         if not conn.take_token():
             error = encoding.build_refusal(request, 429, "too many requests; slow down")
-            return defer.succeed(encoding.encode(error))
+            return defer.succeed(self.encode(error))
         game = None
         if isinstance(request, events.GameRequest) and request.gameid:
             try:
@@ -306,7 +313,7 @@ class XMLFrontend(protocol.ServerFactory):
     def _reply(
         self, conn: Connection, root: etree._Element, game: Any, seat: int | None = None
     ) -> bytes:
-        data = encoding.encode(root)
+        data = self.encode(root)
         self.record(conn, "out", encoding.outgoing_record(data), game, seat)
         return data
 
