@@ -323,16 +323,18 @@ class Seating:
         kind: str = "client",
         buyin: Any = None,
         observe: Any = None,
+        fund: bool = False,
     ) -> int:
         """Seat ``player``; at a chip table the buy-in moves from the account first
-        (from one's own seat: adds chips).  ``observe(seat)`` is called just before the
-        game seats the player (``observe(None)`` if that fails).
+        (from one's own seat: adds chips; ``fund``: the hub funds the account as its
+        bots').  ``observe(seat)`` is called just before the game seats the player
+        (``observe(None)`` if that fails).
 
         :returns: the seat.
         """
         if self._chips(game):
             assert self.money is not None
-            return await self.money.take_seat(game, player, seat, buyin, kind, observe)
+            return await self.money.take_seat(game, player, seat, buyin, kind, observe, fund)
         taken = int(game.take_seat(player, seat, kind=kind))
         if observe is not None:
             observe(taken)

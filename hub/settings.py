@@ -98,6 +98,15 @@ TYPES: dict[str, type] = {
     "domino_max_invalid": int,
     "domino_login_seconds": float,
     "domino_idle_seconds": float,
+    # acpc
+    "acpc_version_seconds": float,
+    "acpc_wait_seconds": float,
+    "acpc_action_seconds": float,
+    "acpc_hand_seconds": float,
+    "acpc_average_seconds": float,
+    "acpc_max_ignored": int,
+    "acpc_seat_endpoint": str,
+    "acpc_player_seconds": float,
 }
 
 TRUE = ("true", "yes", "1")
