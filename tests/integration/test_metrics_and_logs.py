@@ -27,7 +27,11 @@ _METRICS_PORT = re.compile(r"gamehub metrics listening on [^:]+:(\d+)")
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory):
     running = HubProcess(
-        tmp_path_factory.mktemp("metrics"), xml=LOOPBACK, mnm=LOOPBACK, web=LOOPBACK
+        tmp_path_factory.mktemp("metrics"),
+        xml=LOOPBACK,
+        mnm=LOOPBACK,
+        web=LOOPBACK,
+        acpc=LOOPBACK,
     )
     running.extra = ["--log-format", "json", "--set", f"metrics_endpoint={LOOPBACK}"]
     with running:
@@ -100,12 +104,22 @@ def test_counters_move_when_games_are_played(hub):
         while time.monotonic() < deadline and mnm.recv(4096):
             pass
 
+    # an ACPC program that says its version, then a line that is no reply, and leaves
+    with socket.create_connection(("127.0.0.1", hub.ports["acpc"]), timeout=10) as acpc:
+        acpc.sendall(b"VERSION:2.0.0\nNONSENSE\n")
+        acpc.settimeout(10)
+        seen = b""
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and b"warning" not in seen:
+            seen += acpc.recv(4096)
+
     def moved() -> bool:
         after = scrape(hub)
         return (
             value(after, "gamehub_connections_open", frontend="xml")
             == value(before, "gamehub_connections_open", frontend="xml")
             and value(after, "gamehub_connections_open", frontend="mnm") == 0
+            and value(after, "gamehub_connections_open", frontend="acpc") == 0
         )
 
     wait_until(moved, "the connections closed")
@@ -121,6 +135,10 @@ def test_counters_move_when_games_are_played(hub):
     assert grew("gamehub_messages_total", frontend="mnm", direction="in") == 1
     assert grew("gamehub_refusals_total", frontend="xml", kind="400") == 1
     assert grew("gamehub_refusals_total", frontend="mnm", kind="protocol") == 1
+    assert grew("gamehub_connections_total", frontend="acpc") == 1
+    assert grew("gamehub_messages_total", frontend="acpc", direction="in") == 2
+    assert grew("gamehub_messages_total", frontend="acpc", direction="out") >= 1
+    assert grew("gamehub_refusals_total", frontend="acpc", kind="ignored") == 1
     assert grew("gamehub_bot_think_seconds_count", bot="HelloBot") >= 2
     assert grew("gamehub_store_query_seconds_count", operation="create_account") == 1
     assert grew("gamehub_store_query_seconds_count", operation="record_game") == 2

@@ -37,6 +37,7 @@ from zope.interface import implementer
 
 from hub.interfaces import IACPCAdapter, IGameObserver
 from hub.model import GAME_OVER, HAND_OVER, GameError, NotFound
+from hub.telemetry import DETACHED
 
 from . import codec
 from .protocol import ACPCProtocol, SeatFactory, settings_of
@@ -580,6 +581,9 @@ class Matches:
         self.settings = settings_of(getattr(hub, "options", {}))
         self.data_dir = Path(getattr(hub, "data_dir", "."))
         self.counter = [0]
+        telemetry = getattr(hub, "telemetry", None)  # test hubs may have none
+        #: the front end's metrics, for its own port and every seat's port
+        self.telemetry = (telemetry or DETACHED).frontend("acpc")
         self.matches: dict[str, Match] = {}
         self.waiting: list[ACPCProtocol] = []
         self._made = 0

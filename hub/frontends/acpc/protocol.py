@@ -25,6 +25,7 @@ from zope.interface import implementer
 
 from hub.interfaces import IGameObserver
 from hub.states import Machine
+from hub.telemetry import DETACHED, FrontendTelemetry
 
 from . import codec
 from .states import REFUSALS, TRANSITIONS, Input, State
@@ -89,6 +90,7 @@ class ACPCProtocol(Protocol):
     def connectionMade(self) -> None:
         """Wait for the version line, for ``acpc_version_seconds``."""
         self.conn_id = self.factory.next_connection_id()
+        self.factory.telemetry.opened()
         self._version_timer = self.factory.reactor.callLater(
             self.settings["acpc_version_seconds"], self._silent
         )
@@ -97,6 +99,7 @@ class ACPCProtocol(Protocol):
         """Tell the match (a program gone mid-match ends it)."""
         self._cancel_version_timer()
         self._cancel_wait_timer()
+        self.factory.telemetry.closed()
         was = self.state
         self.machine.move(Input.LOST)
         self.factory.connection_gone(self)
@@ -121,6 +124,7 @@ class ACPCProtocol(Protocol):
     def drop(self, why: str) -> None:
         """Say why in a comment, and close (the match, if any, is told)."""
         if self.machine.allows(Input.DROP):
+            self.factory.telemetry.refused("dropped", why, self.conn_id)
             self.send(codec.comment(f"dropped: {why}"))
             self.machine.move(Input.DROP)
             if self.match is not None:
@@ -150,6 +154,7 @@ class ACPCProtocol(Protocol):
                 self._line(token.data)
 
     def _line(self, line: bytes) -> None:
+        self.factory.telemetry.message_in()
         self.record("in", line)
         message = codec.parse(line)
         if isinstance(message, codec.Comment):
@@ -185,11 +190,13 @@ class ACPCProtocol(Protocol):
         if self.state is State.CLOSED or self.transport is None or self._disconnecting():
             return
         self.record("out", text)
+        self.factory.telemetry.message_out()
         self.transport.write(codec.encode(text))
 
     def warn(self, text: str) -> None:
         """A warning comment for a line that was ignored; too many in a row drop."""
         self.ignored += 1
+        self.factory.telemetry.refused("ignored", text, self.conn_id)
         self.send(codec.comment(f"warning: {text}"))
         if self.ignored > self.settings["acpc_max_ignored"]:
             self.drop(f"more than {self.settings['acpc_max_ignored']} lines ignored in a row")
@@ -242,6 +249,8 @@ class _Factory(Factory):
     """What both factories share: settings, the reactor, connection ids."""
 
     protocol = ACPCProtocol
+    #: the front end's metrics and refusal events
+    telemetry: FrontendTelemetry = DETACHED.frontend("acpc")
 
     def __init__(self, reactor: Any, settings: dict[str, Any], counter: list[int]) -> None:
         self.reactor = reactor
@@ -275,6 +284,7 @@ class SeatFactory(_Factory):
 
     def __init__(self, match: Any, index: int, counter: list[int]) -> None:
         super().__init__(match.reactor, match.settings, counter)
+        self.telemetry = match.matches.telemetry
         self.match = match
         self.index = index
 
@@ -298,6 +308,7 @@ class ACPCFactory(_Factory):
 
     def __init__(self, matches: Any) -> None:
         super().__init__(matches.reactor, matches.settings, matches.counter)
+        self.telemetry = matches.telemetry  # the hub may set its own
         self.matches = matches
 
     def buildProtocol(self, addr: Any) -> Any:
