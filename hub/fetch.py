@@ -84,7 +84,7 @@ def check_archive(data: bytes) -> None:
 def describe_error(error: BaseException) -> str:
     """A short text for a transport error (``ResponseFailed`` holds a list of failures;
     a certificate that fails its check says so, see :func:`hub.tls.describe`)."""
-    reasons = getattr(error, "reasons", None)
+    reasons = getattr(error, "reasons", None)  # foreign: ssl errors only
     if reasons:
         parts = []
         for reason in reasons:

@@ -403,7 +403,7 @@ class GameInstance:
     def watchers(self) -> list[str]:
         """Names of the people who watch without a seat (observers with a ``viewer``)."""
         names = {
-            getattr(observer, "viewer", None)
+            getattr(observer, "viewer", None)  # optional on IGameObserver
             for observer, seat in self._observers.items()
             if seat is None
         }

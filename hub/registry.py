@@ -52,7 +52,7 @@ from twisted.internet import defer
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 from twisted.python.failure import Failure
-from zope.interface import Interface
+from zope.interface import Interface, implementer
 from zope.interface.exceptions import (  # type: ignore[attr-defined]
     BrokenImplementation,
     BrokenMethodImplementation,
@@ -64,7 +64,7 @@ from zope.interface.interface import Method
 from zope.interface.verify import verifyObject
 
 import hub
-from hub.interfaces import IBotFactory, IGameFactory
+from hub.interfaces import IBotFactory, IGameFactory, IRegistry
 from hub.meta import MetaError, PluginMeta, builtin_meta_dir, parse_meta, version_satisfies
 from hub.model import NotFound
 from hub.signing import PluginTrust, SignatureError, Signer
@@ -169,6 +169,7 @@ class PluginError(Exception):
     """A plugin cannot be used; the message says why (for the log and the index)."""
 
 
+@implementer(IRegistry)
 class Registry:
     """Finds, loads and serves game and bot plugins.
 
@@ -275,6 +276,14 @@ class Registry:
         if entry is None:
             raise NotFound(f"no plugin {name!r}")
         return entry.record
+
+    def client_module(self, factory: Any) -> str:
+        """The module clients download for ``factory``'s game: its ``.meta``'s
+        ``client``, else :func:`default_client_module`."""
+        entry = self._by_name.get(factory.name)
+        if entry is not None and entry.record.client:
+            return str(entry.record.client)
+        return default_client_module(factory)
 
     def download(self, name: str, filename: str) -> Download | None:
         """The file ``filename`` of the loaded plugin ``name``, or ``None``.
@@ -628,7 +637,7 @@ class Registry:
         try:
             obj: Any = importlib.import_module(module_name)
             for attr in attr_path.split("."):
-                obj = getattr(obj, attr)
+                obj = getattr(obj, attr)  # a plugin's attribute path
             if isinstance(obj, type):
                 obj = obj()
         except Exception as e:
@@ -648,13 +657,31 @@ class Registry:
             raise PluginError(
                 f"{meta.server} does not implement {interface.__name__}: {_explain(e)}"
             ) from e
-        name = getattr(obj, "name", None)
-        if name != meta.name:
-            raise PluginError(f"{meta.server} is called {name!r}, the .meta says {meta.name!r}")
+        # verified: the interface declares them
+        if obj.name != meta.name:
+            raise PluginError(f"{meta.server} is called {obj.name!r}, the .meta says {meta.name!r}")
+        if meta.kind == "game":
+            declared = sorted(set(meta.frontends))
+            offered = sorted({str(f) for f in obj.frontends})
+            if declared != offered:
+                raise PluginError(
+                    f"{meta.server} is played on the front ends {_words(offered)},"
+                    f" the .meta says {_words(declared)}"
+                )
         return obj
 
 
 # -- helpers --------------------------------------------------------------------------
+
+
+def _words(names: list[str]) -> str:
+    return ", ".join(names) if names else "none"
+
+
+def default_client_module(factory: Any) -> str:
+    """``<the package of factory's module>.client`` (``""`` for a top-level module)."""
+    package = type(factory).__module__.rpartition(".")[0]
+    return f"{package}.client" if package else ""
 
 
 def _sha256(data: bytes) -> str:
@@ -705,11 +732,11 @@ def _explain(error: Invalid) -> str:
                 described = error.interface[described]
             except (KeyError, TypeError):
                 pass
-        name = getattr(described, "__name__", str(described))
+        name = getattr(described, "__name__", str(described))  # foreign: zope's error
         kind = "method" if isinstance(described, Method) else "attribute"
         return f"missing {kind} {name}"
     if isinstance(error, BrokenMethodImplementation):
-        name = getattr(error.method, "__name__", error.method)
+        name = getattr(error.method, "__name__", error.method)  # as above
         return f"method {name} has the wrong signature ({error.mess})"
     if isinstance(error, DoesNotImplement):
         return "the object does not declare the interface (@implementer)"
@@ -732,7 +759,7 @@ def _make_package(name: str, path: list[str]) -> types.ModuleType:
 def _forget_zip(path: str) -> None:
     """Drop cached directories of an archive that may have been replaced in place."""
     sys.path_importer_cache.pop(path, None)
-    cache = getattr(zipimport, "_zip_directory_cache", None)
+    cache = getattr(zipimport, "_zip_directory_cache", None)  # private to zipimport
     if isinstance(cache, dict):
         cache.pop(path, None)
 

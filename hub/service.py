@@ -25,13 +25,14 @@ from twisted.application.service import MultiService, Service
 from twisted.internet import defer
 from twisted.internet.endpoints import serverFromString
 from twisted.logger import Logger
+from zope.interface import implementer
 
 import hub
 from hub import settings as typed
 from hub.chat import ChatService
 from hub.datalock import DataLock
 from hub.frontends import FRONTENDS
-from hub.interfaces import IHTTPResources
+from hub.interfaces import IHTTPResources, IHub
 from hub.lobby import Lobby, thread_runner
 from hub.model import GameError
 from hub.money import TableMoney
@@ -78,12 +79,12 @@ class FrontendService(Service):
     def _listening(self, port: Any) -> Any:
         self.port = port
         address = port.getHost()
-        bound = getattr(address, "port", None)
+        bound = getattr(address, "port", None)  # foreign: an IAddress (UNIX ones have none)
         self.hub.bound_ports[self.frontend] = bound
         self.log.info(
             "gamehub {frontend} front end listening on {host}:{port} ({description})",
             frontend=self.name,
-            host=getattr(address, "host", "?"),
+            host=getattr(address, "host", "?"),  # as above
             port=bound,
             description=self.description,
         )
@@ -100,14 +101,37 @@ class FrontendService(Service):
 
 
 class Seating:
-    """Creating games and seating players and bots, for every front end: chip games
-    through the table money (``money``, :mod:`hub.money`), every other game straight
-    to the lobby.  Needs ``lobby``, ``registry``, ``store`` and ``money``."""
+    """The methods of :class:`hub.interfaces.IHub`, for the hub and the test fakes of
+    it: creating games and seating players and bots (chip games through the table
+    money, ``money``, :mod:`hub.money`; every other game straight to the lobby), a
+    game's JSON and the front ends' HTTP resources.  Needs ``lobby``, ``registry``,
+    ``store``, ``money`` and ``bound_ports``."""
 
     lobby: Lobby
     registry: Any
     store: Any
     money: TableMoney | None
+    bound_ports: dict[str, int | None]
+
+    def http_resources(self) -> list[tuple[bytes, Any]]:
+        """``(path segment, resource)`` pairs the front ends of this build publish over
+        HTTP (:class:`hub.interfaces.IHTTPResources`), listening or not, for the web
+        front end to mount: a client may fetch the XML schemas while the XML port is
+        closed."""
+        out: list[tuple[bytes, Any]] = []
+        for _, module_name in FRONTENDS.values():
+            if importlib.util.find_spec(module_name) is None:
+                continue
+            module = importlib.import_module(module_name)
+            if IHTTPResources.providedBy(module):
+                out.extend(module.http_resources(self))
+        return out
+
+    def game_json(self, game: Any, detail: bool = False) -> dict[str, Any]:
+        """A game as the JSON API shows it, with the port of its front end."""
+        data = game.to_json(detail=detail)
+        data["port"] = self.bound_ports.get(game.frontend)
+        return data
 
     def _chips(self, game: Any) -> bool:
         return self.money is not None and game.chips is not None
@@ -115,7 +139,6 @@ class Seating:
     async def create_game(
         self,
         type_name: str,
-        *,
         name: str | None = None,
         variant: str | None = None,
         seats: Any = None,
@@ -217,6 +240,7 @@ class Seating:
         }
 
 
+@implementer(IHub)
 class HubService(MultiService, Seating):
     """The hub: one per ``twistd gamehub`` process.
 
@@ -254,6 +278,8 @@ class HubService(MultiService, Seating):
         self.registry = registry
         self.store = store
         self.bound_ports: dict[str, int | None] = {}
+        #: front-end name → endpoint description (``none``: switched off)
+        self.endpoints: dict[str, str] = {name: endpoints.get(name) or "none" for name in FRONTENDS}
         self.transcripts = Transcripts(
             self.data_dir / "transcripts", reactor, TranscriptSettings.from_options(self.options)
         )
@@ -298,26 +324,6 @@ class HubService(MultiService, Seating):
         self._starting: defer.Deferred | None = None
         #: the mark of a running hub on its data folder (``hub.datalock``)
         self.data_lock = DataLock(self.data_dir)
-
-    def http_resources(self) -> list[tuple[bytes, Any]]:
-        """``(path segment, resource)`` pairs the front ends of this build publish over
-        HTTP (:class:`hub.interfaces.IHTTPResources`), listening or not, for the web
-        front end to mount: a client may fetch the XML schemas while the XML port is
-        closed."""
-        out: list[tuple[bytes, Any]] = []
-        for _, module_name in FRONTENDS.values():
-            if importlib.util.find_spec(module_name) is None:
-                continue
-            module = importlib.import_module(module_name)
-            if IHTTPResources.providedBy(module):
-                out.extend(module.http_resources(self))
-        return out
-
-    def game_json(self, game: Any, detail: bool = False) -> dict[str, Any]:
-        """A game as the JSON API shows it, with the port of its front end."""
-        data = game.to_json(detail=detail)
-        data["port"] = self.bound_ports.get(game.frontend)
-        return data
 
     def record_game(self, game: Any, event: Any) -> defer.Deferred:
         """Keep a finished game in the store's history (per-seat results) and its
@@ -381,6 +387,7 @@ class HubService(MultiService, Seating):
             try:
                 await defer.maybeDeferred(self.store.start)
             except Exception as e:
+                # the SQL stores have a dialect that names the database; IStore does not
                 where = getattr(getattr(self.store, "dialect", None), "describe", lambda: "")()
                 raise StartError(f"cannot open the database {where}: {e}") from None
         await defer.maybeDeferred(self.registry.load)
@@ -405,7 +412,7 @@ class HubService(MultiService, Seating):
             self.log.failure("gamehub failed to start", failure)
         if self.exit_on_failure:
             _exit_after_shutdown(f"gamehub: cannot start: {reason}")
-        if getattr(self.reactor, "running", False):
+        if getattr(self.reactor, "running", False):  # foreign: a test clock has none
             self.reactor.stop()
         elif hasattr(self.reactor, "callWhenRunning"):
             self.reactor.callWhenRunning(self.reactor.stop)

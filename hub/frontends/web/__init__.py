@@ -18,7 +18,7 @@ from twisted.web.server import Site
 from zope.interface import moduleProvides
 
 from hub.distribution import PluginsResource
-from hub.interfaces import IFrontend
+from hub.interfaces import IFrontend, IHub
 
 from .accounts import AccountResource, AccountsResource, SessionResource
 from .api import API
@@ -134,7 +134,7 @@ class Root(Resource):
 
     log = Logger()
 
-    def __init__(self, hub: Any, web: WebFrontend | None = None) -> None:
+    def __init__(self, hub: IHub, web: WebFrontend | None = None) -> None:
         super().__init__()
         self.hub = hub
         self.web = web if web is not None else WebFrontend(hub, hub.reactor)
@@ -192,7 +192,7 @@ class WebSite(Site):
 
     def buildProtocol(self, addr: Any) -> Any:
         """A guarded channel (or a refusal over the connection caps)."""
-        return self.limits.channel(self, str(getattr(addr, "host", "")))
+        return self.limits.channel(self, str(getattr(addr, "host", "")))  # foreign: IAddress
 
     def stopFactory(self) -> None:
         """End the event streams."""
@@ -200,6 +200,6 @@ class WebSite(Site):
         super().stopFactory()
 
 
-def make_factory(hub: Any) -> Site:
+def make_factory(hub: IHub) -> Site:
     """The HTTP factory of the web front end of ``hub``."""
     return WebSite(Root(hub), WebLimits(hub.options, web_endpoint(hub)))

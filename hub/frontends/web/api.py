@@ -60,10 +60,15 @@ def game_fields(body: dict[str, Any]) -> None:
     fields.check_options(body.get("options"))
 
 
+def client_host(request: Any) -> str | None:
+    """The host of the request's client address (``None``: a UNIX socket or an
+    in-memory transport, whose addresses have no ``host``)."""
+    return getattr(request.getClientAddress(), "host", None)  # foreign: an IAddress
+
+
 def is_loopback(request) -> bool:
     """Whether the request comes from this machine."""
-    address = request.getClientAddress()
-    host = getattr(address, "host", None)
+    host = client_host(request)
     if host is None:  # UNIX sockets and in-memory transports
         return True
     try:
@@ -85,7 +90,7 @@ class JSONResource(Resource):
     def render(self, request) -> bytes | int:
         """Dispatch to ``json_GET``/``json_POST``/..., mapping errors to JSON answers."""
         method = request.method.decode("ascii", "replace")
-        handler = getattr(self, f"json_{method}", None)
+        handler = getattr(self, f"json_{method}", None)  # dispatch by HTTP method
         if handler is None:
             allowed = sorted(n[5:] for n in dir(self) if n.startswith("json_"))
             request.setHeader(b"allow", ", ".join(allowed).encode())
@@ -111,8 +116,9 @@ class JSONResource(Resource):
         return self._answer(request, *answer)
 
     def _failed(self, request, failure: Failure) -> bytes:
-        if failure.check(GameError):
-            return send_error(request, failure.value.code, failure.value.reason)
+        error = failure.value
+        if isinstance(error, GameError):
+            return send_error(request, error.code, error.reason)
         self.log.failure(
             "JSON API {method} {path} failed", failure, method=request.method, path=request.path
         )

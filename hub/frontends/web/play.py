@@ -14,20 +14,20 @@ from twisted.logger import Logger
 from twisted.web.server import NOT_DONE_YET
 
 from hub.chat import LOBBY
-from hub.interfaces import IGameOptions
+from hub.interfaces import IGameOptions, IHub
 from hub.limits import Buckets, creation_limits
 from hub.model import OVER, GameError
 from hub.money import plays_for_chips
 from hub.transcript import owner_token
 
-from .api import Games, JSONResource, game_fields, read_json, send_error
+from .api import Games, JSONResource, client_host, game_fields, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
 from .limits import web_endpoint
 from .scripts import script_url
 from .sessions import Session, Sessions, check_origin
 
 
-def served_over_tls(hub: Any) -> bool:
+def served_over_tls(hub: IHub) -> bool:
     """Whether the web front end listens with TLS (its cookies then say ``Secure``)."""
     if hub.options.get("web_secure_cookies"):
         return True
@@ -47,7 +47,7 @@ class WebFrontend:
     #: past events a game page gets when it opens
     SNAPSHOT_EVENTS = 500
 
-    def __init__(self, hub: Any, clock: Any) -> None:
+    def __init__(self, hub: IHub, clock: Any) -> None:
         self.hub = hub
         self.clock = clock
         self.sessions = Sessions(clock, secure=served_over_tls(hub))
@@ -68,7 +68,7 @@ class WebFrontend:
         ``web_max_streams_per_address`` to this client's address."""
         limit = int(self.hub.options.get("web_max_streams", 1000))
         per_address = int(self.hub.options.get("web_max_streams_per_address", 128))
-        address = str(getattr(request.getClientAddress(), "host", ""))
+        address = str(client_host(request) or "")
         if len(self.streams) >= limit:
             reason = "too many live streams; try again later"
         elif self.streams.from_address(address) >= per_address:
@@ -83,7 +83,7 @@ class WebFrontend:
 
         :raises hub.model.GameError: 429 over ``create_rate``/``create_burst``.
         """
-        address = str(getattr(request.getClientAddress(), "host", ""))
+        address = str(client_host(request) or "")
         keys = [f"address:{address}"] + ([f"account:{account.lower()}"] if account else [])
         _limit(request, self.create_limits, keys, "too many games created")
 
@@ -94,7 +94,7 @@ class WebFrontend:
 
         :raises hub.model.GameError: 429 over ``web_chat_rate``/``web_chat_burst``.
         """
-        address = str(getattr(request.getClientAddress(), "host", ""))
+        address = str(client_host(request) or "")
         _limit(request, self.chat_limits, [f"address:{address}"], "too many chat lines")
 
     def stop(self) -> None:
@@ -211,7 +211,7 @@ def _json_safe(data: Any) -> Any:
 class WebResource(JSONResource):
     """A JSON resource that knows the web front end's sessions."""
 
-    def __init__(self, hub: Any, web: WebFrontend) -> None:
+    def __init__(self, hub: IHub, web: WebFrontend) -> None:
         super().__init__(hub)
         self.web = web
 
@@ -489,7 +489,7 @@ class WebGames(WebResource, Games):
         )
 
 
-def say(hub: Any, room: str, session: Session, body: Mapping[str, Any]) -> dict[str, Any]:
+def say(hub: IHub, room: str, session: Session, body: Mapping[str, Any]) -> dict[str, Any]:
     """A browser's chat line ``{"text": ...}`` in ``room`` (the hub's chat service)."""
     line = hub.chat.say(room, session.name, body.get("text"), guest=session.account is None)
     return line.to_json()

@@ -68,7 +68,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
         """Greet (or refuse, above the per-address cap) and start the idle timer."""
         if self.transport is not None and hasattr(self.transport, "registerProducer"):
             self.transport.registerProducer(self, True)
-        no_delay = getattr(self.transport, "setTcpNoDelay", None)
+        no_delay = getattr(self.transport, "setTcpNoDelay", None)  # foreign: TCP only
         if no_delay is not None:
             no_delay(True)  # many small frames: no Nagle delays
         if self.over_cap:
@@ -117,7 +117,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
             return
         # Half-close first: the peer reads the error before anything it still sends
         # (and we discard) could turn our close into a reset; then close for good.
-        lose_write = getattr(self.transport, "loseWriteConnection", None)
+        lose_write = getattr(self.transport, "loseWriteConnection", None)  # foreign: optional
         if lose_write is not None:
             lose_write()
             self._close_timer = self.callLater(self.frontend.close_grace, self._close_now)
