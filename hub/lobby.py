@@ -111,6 +111,14 @@ class Seat:
         }
 
 
+def unused_name(base: str, taken: set[Any]) -> str:
+    """``base``, or ``base-2``, ``base-3``...: the first not in ``taken``."""
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}-{n}", n + 1
+    return name
+
+
 def parse_seats(specs: Sequence[Any]) -> list[Seat]:
     """Seats from their specs: ``open``, ``human`` or ``bot:<name>``.
 
@@ -618,13 +626,27 @@ class GameInstance:
         """The result once the game is over."""
         return self.engine.result()
 
+    def seat_results(self, result: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """One row per seat of a finished game, as the history keeps it: ``seat``,
+        ``name`` (``seat <n>`` for an empty one), ``kind`` (``bot`` or ``human``),
+        ``score`` and ``winner``, from ``result`` (default: the game's)."""
+        result = result if result is not None else (self.result() or {})
+        winners = set(result.get("winners") or ())
+        scores = list(result.get("scores") or ())
+        return [
+            {
+                "seat": seat.index,
+                "name": seat.player or f"seat {seat.index}",
+                "kind": "bot" if seat.kind == "bot" else "human",
+                "score": scores[seat.index] if seat.index < len(scores) else None,
+                "winner": seat.index in winners,
+            }
+            for seat in self.seats
+        ]
+
     def free_name(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3``... : the first no player here has."""
-        taken = {s.player for s in self.seats if s.player}
-        name, n = base, 2
-        while name in taken:
-            name, n = f"{base}-{n}", n + 1
-        return name
+        return unused_name(base, {s.player for s in self.seats if s.player})
 
     def bot_names(self) -> dict[int, str]:
         """The player names the bots of the seats created for them play under
@@ -633,10 +655,7 @@ class GameInstance:
         names: dict[int, str] = {}
         for seat in self.seats:
             if seat.kind == "bot":
-                name, n = seat.bot or "bot", 2
-                while name in names.values() or name in taken:
-                    name, n = f"{seat.bot}-{n}", n + 1
-                names[seat.index] = name
+                names[seat.index] = unused_name(seat.bot or "bot", taken | set(names.values()))
         return names
 
     def seat_bots(self, buyins: Mapping[int, Any] | None = None) -> None:

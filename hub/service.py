@@ -329,18 +329,7 @@ class HubService(MultiService, Seating):
         """Keep a finished game in the store's history (per-seat results) and its
         replay (public events)."""
         result = game.result() or {}
-        winners = set(result.get("winners") or ())
-        scores = list(result.get("scores") or ())
-        players = [
-            {
-                "seat": seat.index,
-                "name": seat.player or f"seat {seat.index}",
-                "kind": "bot" if seat.kind == "bot" else "human",
-                "score": scores[seat.index] if seat.index < len(scores) else None,
-                "winner": seat.index in winners,
-            }
-            for seat in game.seats
-        ]
+        players = game.seat_results(result)
         replay = game.replay()
         d = self.store.record_game(
             game.id,

@@ -18,8 +18,6 @@ from hub.distribution import PluginIndexResource
 from hub.model import GameError
 from hub.settings import boolean
 
-from . import transcripts
-
 MAX_BODY = 64 * 1024
 
 
@@ -165,92 +163,15 @@ class Health(JSONResource):
         }
 
 
-class Games(JSONResource):
-    """``GET/POST /api/games``, ``GET /api/games/<id>``, ``.../transcript``."""
-
-    isLeaf = True
-
-    def render(self, request) -> bytes | int:
-        """Stream a transcript (by permission); everything else is JSON."""
-        parts = [p for p in request.postpath if p]
-        if request.method == b"GET" and len(parts) == 2 and parts[1] == b"transcript":
-            admin, owners = self.reader(request)
-            try:
-                return transcripts.serve(
-                    self.hub, request, parts[0].decode("utf-8", "replace"), admin, owners
-                )
-            except GameError as e:
-                return send_error(request, e.code, e.reason)
-        return super().render(request)
-
-    def json_GET(self, request):
-        """The list or one game."""
-        parts = [p for p in request.postpath if p]
-        lobby = self.hub.lobby
-        if not parts:
-            return 200, [self.hub.game_json(g) for g in lobby.games()]
-        if len(parts) == 1:
-            return 200, self.hub.game_json(lobby.get(parts[0].decode("utf-8", "replace")), True)
-        raise GameError("no such resource", 404)
-
-    def json_POST(self, request):
-        """Create a game: ``{"type", "name", "variant", "seats", "options"}``."""
-        if [p for p in request.postpath if p]:
-            raise GameError("POST a new game to /api/games", 405)
-        self.require_write_access(request)
-        body = read_json(request)
-        if not isinstance(body, dict):
-            raise GameError("the body must be a JSON object", 400)
-        unknown = set(body) - {"type", "name", "variant", "seats", "options"}
-        if unknown:
-            raise GameError(f"unknown field(s): {', '.join(sorted(unknown))}", 400)
-        if "type" not in body:
-            raise GameError("'type' is required (a game type name)", 400)
-        game_fields(body)
-        d = defer.ensureDeferred(
-            self.hub.create_game(
-                body["type"],
-                name=body.get("name"),
-                variant=body.get("variant"),
-                seats=body.get("seats"),
-                options=body.get("options"),
-                creator="api",
-            )
-        )
-        return d.addCallback(lambda game: (201, self.hub.game_json(game)))
-
-
-class History(JSONResource):
-    """``GET /api/history?type=&player=&game=&limit=``: finished games, newest first."""
-
-    def json_GET(self, request):
-        """Ask the store; ``limit`` is 1 to 500 (default 50)."""
-        if self.hub.store is None:
-            raise GameError("this hub keeps no history", 404)
-
-        def arg(name: str) -> str | None:
-            values = request.args.get(name.encode())
-            return values[0].decode("utf-8", "replace") if values else None
-
-        limit_text = arg("limit") or "50"
-        if not limit_text.isdigit() or not 1 <= int(limit_text) <= 500:
-            raise GameError("limit must be a whole number from 1 to 500", 400)
-        d = self.hub.store.games(
-            game_id=arg("game"), player=arg("player"), game_type=arg("type"), limit=int(limit_text)
-        )
-        return d.addCallback(lambda games: (200, games))
-
-
 class API(Resource):
-    """``/api``: the JSON API."""
+    """``/api``: the JSON API; the web front end mounts the rest of it (``games``,
+    ``history``...: :class:`hub.frontends.web.Root`)."""
 
     def __init__(self, hub) -> None:
         super().__init__()
         self.hub = hub
         self.putChild(b"health", Health(hub))
-        self.putChild(b"games", Games(hub))
         self.putChild(b"plugins", PluginIndexResource(hub.registry))
-        self.putChild(b"history", History(hub))
 
     def getChild(self, path: bytes, request) -> Resource:
         """Unknown API paths answer a JSON 404."""

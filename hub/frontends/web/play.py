@@ -20,7 +20,8 @@ from hub.model import OVER, GameError
 from hub.money import plays_for_chips
 from hub.transcript import owner_token
 
-from .api import Games, JSONResource, client_host, game_fields, read_json, send_error
+from . import transcripts
+from .api import JSONResource, client_host, game_fields, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
 from .limits import web_endpoint
 from .scripts import script_url
@@ -150,19 +151,7 @@ class WebFrontend:
 
     def _game_over(self, game: Any, event: Any) -> None:
         result = dict(event.data.get("result") or game.result() or {})
-        scores = result.get("scores") or []
-        winners = set(result.get("winners") or [])
-        players = []
-        for seat in game.seats:
-            players.append(
-                {
-                    "seat": seat.index,
-                    "name": seat.player,
-                    "kind": seat.kind,
-                    "score": scores[seat.index] if seat.index < len(scores) else None,
-                    "winner": seat.index in winners,
-                }
-            )
+        players = game.seat_results(result)
         self.finished.insert(
             0,
             {
@@ -245,14 +234,25 @@ class WebResource(JSONResource):
         self.require_write_access(request)
 
 
-class WebGames(WebResource, Games):
-    """``/api/games`` with web play: ``events``, ``seats``, ``actions``, ``leave``, ``bots``."""
+class WebGames(WebResource):
+    """``/api/games``: ``GET`` the list, one game, its ``transcript`` (by permission),
+    ``replay`` and ``events``; ``POST`` a new game (the one path that creates games over
+    HTTP, for pages and API clients alike) and the web-play writes on one game:
+    ``seats``, ``actions``, ``leave``, ``bots``, ``chat``."""
 
     isLeaf = True
 
     def render(self, request: Any) -> Any:
-        """Serve the event stream; everything else is JSON."""
+        """Stream a transcript or the events; everything else is JSON."""
         parts = [p for p in request.postpath if p]
+        if request.method == b"GET" and len(parts) == 2 and parts[1] == b"transcript":
+            admin, owners = self.reader(request)
+            try:
+                return transcripts.serve(
+                    self.hub, request, parts[0].decode("utf-8", "replace"), admin, owners
+                )
+            except GameError as e:
+                return send_error(request, e.code, e.reason)
         if request.method == b"GET" and len(parts) == 2 and parts[1] == b"events":
             try:
                 game = self.hub.lobby.get(parts[0].decode("utf-8", "replace"))
@@ -272,11 +272,16 @@ class WebGames(WebResource, Games):
         return super().render(request)
 
     def json_GET(self, request: Any) -> Any:
-        """``/api/games/<id>/replay``, or what :class:`~.api.Games` serves."""
+        """The list, one game, or its replay."""
         parts = [p for p in request.postpath if p]
+        lobby = self.hub.lobby
+        if not parts:
+            return 200, [self.hub.game_json(g) for g in lobby.games()]
+        if len(parts) == 1:
+            return 200, self.hub.game_json(lobby.get(parts[0].decode("utf-8", "replace")), True)
         if len(parts) == 2 and parts[1] == b"replay":
             return self._replay(parts[0].decode("utf-8", "replace"))
-        return super().json_GET(request)
+        raise GameError("no such resource", 404)
 
     def _replay(self, game_id: str) -> Any:
         """A game's replay (public events only): from the lobby while it is listed and
