@@ -190,13 +190,13 @@ class IGameObserver(Interface):
 
     Optional attribute ``viewer`` (not declared, so that any object with
     :meth:`game_event` observes): the name of the person who follows the game this way,
-    listed among its watchers (``hub.lobby.GameInstance.watchers``) while they have no
+    listed among its watchers (``hub.game.GameInstance.watchers``) while they have no
     seat; absent or ``None`` for anonymous observers.
     """
 
     def game_event(game, event):
         """``event`` (a :class:`hub.model.GameEvent`) happened in ``game``
-        (a ``hub.lobby.GameInstance``); only events this observer may see arrive."""
+        (a ``hub.game.GameInstance``); only events this observer may see arrive."""
 
 
 class ILobbyListener(Interface):
@@ -463,7 +463,7 @@ class IHub(Interface):
         creator=None,
         seat_bots=True,
     ):
-        """Create a game (a coroutine → ``hub.lobby.GameInstance``); a chip table goes
+        """Create a game (a coroutine → ``hub.game.GameInstance``); a chip table goes
         through the table money.
 
         :raises hub.model.GameError: refused."""
