@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,17 +18,39 @@ from hub.registry import default_client_module
 from hub.service import Seating
 from hub.transcript import Transcripts
 
+#: how often the polling helpers look (seconds)
+POLL_STEP = 0.01
 
-async def until(predicate, what: str = "the condition", tries: int = 3000) -> None:
-    """Wait (bounded: ``tries`` turns of 10 ms on the global reactor) until
-    ``predicate()`` holds."""
+
+def _looks(seconds: float, step: float) -> range:
+    """The bounded number of looks a wait of ``seconds`` takes."""
+    return range(max(1, int(seconds / step)) + 1)
+
+
+def wait_until(predicate, what: str = "the condition", seconds: float = 10.0, step: float = 0.05):
+    """Wait, blocking, until ``predicate()`` is true (for tests that drive threads and
+    child processes: hubs in a child process, browsers) and return its value; fail
+    naming ``what`` after ``seconds``.  The one polling helper, with :func:`until`
+    for tests on the reactor."""
+    for _ in _looks(seconds, step):
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    raise AssertionError(f"timed out waiting for {what} ({seconds:g} s)")
+
+
+async def until(predicate, what: str = "the condition", seconds: float = 30.0):
+    """:func:`wait_until` for tests on the global reactor: each look waits a turn of
+    :data:`POLL_STEP` seconds there instead of sleeping."""
     from twisted.internet import reactor, task
 
-    for _ in range(tries):
-        if predicate():
-            return
-        await task.deferLater(reactor, 0.01, lambda: None)
-    raise AssertionError(f"never: {what}")
+    for _ in _looks(seconds, POLL_STEP):
+        value = predicate()
+        if value:
+            return value
+        await task.deferLater(reactor, POLL_STEP, lambda: None)
+    raise AssertionError(f"never: {what} ({seconds:g} s)")
 
 
 @implementer(IRegistry)

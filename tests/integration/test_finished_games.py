@@ -13,9 +13,7 @@ import time
 import pytest
 from twisted.internet.task import Clock
 
-from tests.hubprocess import HubProcess
-
-LOOPBACK = "tcp:0:interface=127.0.0.1"
+from tests.hubprocess import LOOPBACK, HubProcess
 
 
 def _limit_open_files() -> None:
