@@ -62,6 +62,8 @@ TYPES: dict[str, type] = {
     "web_history_limit": int,
     "web_chat_rate": float,
     "web_chat_burst": float,
+    # every front end
+    "listen_backlog": int,
     # XML
     "server_name": str,
     "xml_max_frame": int,
@@ -74,6 +76,7 @@ TYPES: dict[str, type] = {
     "xml_burst": float,
     "xml_max_backlog": int,
     "xml_close_grace": float,
+    "xml_check_output": bool,
     # MNM
     "mnm_announcement": str,
     "mnm_prolog_timeout": float,

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from twisted.internet.testing import MemoryReactorClock
+from twisted.internet.testing import MemoryReactorClock, StringTransport
 from zope.interface import implementer
 
 import hub
@@ -153,3 +153,15 @@ class FakeHub(Seating):
         self.options: dict[str, Any] = dict(options)
         self.endpoints: dict[str, str] = dict(endpoints or {})
         self.bound_ports: dict[str, int | None] = {}
+
+
+class TCPStringTransport(StringTransport):
+    """A ``StringTransport`` that, like a TCP one, can switch Nagle's algorithm off."""
+
+    no_delay = False
+
+    def setTcpNoDelay(self, enabled: bool) -> None:
+        self.no_delay = bool(enabled)
+
+    def getTcpNoDelay(self) -> bool:
+        return self.no_delay

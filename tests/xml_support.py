@@ -12,11 +12,11 @@ from typing import Any
 
 from twisted.internet import defer
 from twisted.internet.address import IPv4Address
-from twisted.internet.testing import StringTransport
 
 from hub.frontends.xml import codec
 from hub.model import BadAction, Conflict, GameError, NotFound
 from tests import support
+from tests.support import TCPStringTransport
 
 
 @dataclass
@@ -96,6 +96,7 @@ class FakeHub(support.FakeHub):
     store unless given one, the XML and web ports said to be 4000 and 8080."""
 
     def __init__(self, data: Path, store: Any = None, **options: Any) -> None:
+        options = {"xml_check_output": True, **options}
         super().__init__(data=data, store=store if store is not None else MemoryStore(), **options)
         self.bound_ports = {"xml": 4000, "web": 8080}
 
@@ -114,7 +115,7 @@ class Conn:
     def __init__(self, frontend, host: str = "127.0.0.1") -> None:
         Conn._port += 1
         self.proto = frontend.buildProtocol(IPv4Address("TCP", host, Conn._port))
-        self.transport = StringTransport()
+        self.transport = TCPStringTransport()
         self.proto.makeConnection(self.transport)
         self.sid = 0
         self.game_sids: dict[int, int] = {}

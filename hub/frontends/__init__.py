@@ -16,3 +16,11 @@ FRONTENDS: dict[str, tuple[str, str]] = {
     "domino": ("tcp:7000", "hub.frontends.domino"),
     "web": ("tcp:8080", "hub.frontends.web"),
 }
+
+
+def no_delay(transport: object) -> None:
+    """Switch Nagle's algorithm off on a TCP transport (TLS wrappers pass it on): a line
+    or frame protocol sends small answers and must not wait ~40 ms for an ACK each."""
+    set_no_delay = getattr(transport, "setTcpNoDelay", None)  # not every transport is TCP
+    if set_no_delay is not None:
+        set_no_delay(True)

@@ -6,20 +6,19 @@ import random
 
 import pytest
 from twisted.internet.task import Clock
-from twisted.internet.testing import StringTransport
 
 from bots.kingdomino import GreedyBotFactory, RandomBotFactory
 from games.kingdomino import rules
 from games.kingdomino.server import KingDominoGameFactory
 from hub.frontends.domino import codec, make_factory
 from hub.frontends.domino.protocol import DominoFactory
-from tests.support import DictRegistry, FakeHub
+from tests.support import DictRegistry, FakeHub, TCPStringTransport
 
 
 class Client:
     def __init__(self, factory):
         self.proto = factory.buildProtocol(None)
-        self.transport = StringTransport()
+        self.transport = TCPStringTransport()
         self.proto.makeConnection(self.transport)
         self.seen: list[str] = []
         self.sent: list[str] = []
@@ -546,3 +545,8 @@ def test_a_logged_in_client_without_a_game_is_closed_after_the_idle_limit(tmp_pa
     hub.clock.advance(700)
     assert not any(p.closed for p in players if "ERROR" in p.everything()[:2])
     assert all(p.proto.state in ("playing", "over", "removed") for p in players)
+
+
+def test_nagle_is_off_on_every_connection(hub):
+    """Short lines both ways: without TCP_NODELAY each waits for a delayed ACK."""
+    assert hub.client().transport.getTcpNoDelay() is True

@@ -6,13 +6,12 @@ import random
 
 import pytest
 from twisted.internet import task
-from twisted.internet.testing import StringTransport
 
 from bots.morris import MorrisBotFactory, RandomMorrisBotFactory
 from games.hello.server import HelloGameFactory
 from games.morris.server import MorrisGameFactory
 from hub.frontends.mnm import codec, make_factory
-from tests.support import DictRegistry, FakeHub
+from tests.support import DictRegistry, FakeHub, TCPStringTransport
 
 
 def make_hub(tmp_path, **options):
@@ -31,7 +30,7 @@ class Client:
 
     def __init__(self, hub):
         self.proto = make_factory(hub).buildProtocol(None)
-        self.tr = StringTransport()
+        self.tr = TCPStringTransport()
         self.proto.makeConnection(self.tr)
 
     def send(self, text: str | bytes) -> None:
@@ -416,3 +415,10 @@ def test_lines_in_pieces_and_together(tmp_path) -> None:
     assert c.lines()[0] == "+ MOVE 3000"
     c.send(b"THINKING \nPLAY A0\n")
     assert c.lines() == ["+ OKTHINK", "+ MOVEOK"]
+
+
+def test_nagle_is_off_on_every_connection(tmp_path) -> None:
+    """A move and its answer are a line each: without TCP_NODELAY every exchange waits
+    for the peer's delayed ACK (~40 ms)."""
+    client = Client(make_hub(tmp_path))
+    assert client.tr.getTcpNoDelay() is True

@@ -29,6 +29,7 @@ from twisted.internet.protocol import Protocol, ServerFactory
 from twisted.logger import Logger
 from zope.interface import implementer
 
+from hub.frontends import no_delay
 from hub.interfaces import IGameObserver, ILobbyListener
 from hub.model import GAME_OVER, WAITING, GameError
 from hub.states import Machine
@@ -77,6 +78,7 @@ class DominoProtocol(Protocol):
 
     def connectionMade(self) -> None:
         """Say ``CONNECT`` at once (a client may already have sent ``LOGIN``)."""
+        no_delay(self.transport)
         self.conn_id = self.records.conn_id = self.factory.next_connection_id()
         self._login_timer = self.factory.reactor.callLater(
             self.factory.login_seconds, self._login_timeout

@@ -22,6 +22,7 @@ from twisted.protocols.basic import LineOnlyReceiver
 from twisted.protocols.policies import TimeoutMixin
 from zope.interface import implementer
 
+from hub.frontends import no_delay
 from hub.interfaces import IGameObserver, IHub
 from hub.model import GAME_OVER, OVER, RUNNING, TURN, GameError, GameEvent
 from hub.states import Machine
@@ -82,6 +83,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
 
     def connectionMade(self) -> None:
         """Send the banner (and for major ≥ 3 the announcement); expect ``VERSION``."""
+        no_delay(self.transport)
         self.setTimeout(float(self.options["mnm_prolog_timeout"]))
         self.send(codec.banner_line(self.version))
         if int(codec.version_major(self.version)) >= 3:

@@ -26,6 +26,8 @@ from twisted.logger import Logger
 from twisted.protocols.policies import TimeoutMixin
 from zope.interface import implementer
 
+from hub.frontends import no_delay
+
 from . import encoding
 from .connection import Connection
 from .framing import BadLength, FrameReader
@@ -68,14 +70,12 @@ class XMLProtocol(Protocol, TimeoutMixin):
         """Greet (or refuse, above the per-address cap) and start the idle timer."""
         if self.transport is not None and hasattr(self.transport, "registerProducer"):
             self.transport.registerProducer(self, True)
-        no_delay = getattr(self.transport, "setTcpNoDelay", None)  # foreign: TCP only
-        if no_delay is not None:
-            no_delay(True)  # many small frames: no Nagle delays
+        no_delay(self.transport)  # many small frames: no Nagle delays
         if self.over_cap:
             self.fail(429, f"too many connections from {self.connection.peer}")
             return
         self.setTimeout(self.frontend.idle_timeout)
-        self.connection.send(encoding.encode(self.frontend.greeting()))
+        self.connection.send(self.frontend.encode(self.frontend.greeting()))
 
     def connectionLost(self, reason: Any = None) -> None:
         """End every session of this connection."""
@@ -108,7 +108,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
             root = encoding.build_notice(reason, errorcode=code)
         else:
             root = encoding.build_error(code, reason)
-        conn.send(encoding.encode(root))
+        conn.send(self.frontend.encode(root))
         conn.refused()
         self.setTimeout(None)
         self._cancel_frame_timer()
