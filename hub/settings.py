@@ -30,6 +30,8 @@ TYPES: dict[str, type] = {
     "money_retry_first": float,
     "money_retry_most": float,
     "money_stop_timeout": float,
+    # the store
+    "hand_record_max": int,
     # transcripts
     "transcript_flush_seconds": float,
     "transcript_buffer_bytes": int,

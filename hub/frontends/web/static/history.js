@@ -197,7 +197,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   const SHOWN = 10;  // the newest first; the rest on request
   const rows = hands.map((h, i) => el("tr", {hidden: i >= SHOWN},
     el("td", {class: "small", dataset: {label: "Time"}}, Hub.time(h.time)), el("td", {class: "small mono", dataset: {label: "Hand"}}, h.hand_key || h.hand_id),
-    el("td", {class: "mono", dataset: {label: "Board"}}, h.board.map(Shuffle.text).join(" ")),
+    el("td", {class: "mono", dataset: {label: "Board"}}, h.board ? h.board.map(Shuffle.text).join(" ") : (h.summary || "")),
     el("td", {dataset: {label: "Players"}}, h.players.map(p => (p.display || p.name) + (p.winnings && p.winnings !== "0" && p.winnings !== "0.00" ? " +" + p.winnings : "")).join(", ")),
     el("td", {dataset: {label: "Shuffle"}}, h.seed ? el("button", {class: "secondary", onclick: () => {
       $("v-seed").value = h.seed; $("v-commitment").value = h.commitment || ""; $("verify").scrollIntoView();
