@@ -84,7 +84,7 @@ def check_archive(data: bytes) -> None:
 def describe_error(error: BaseException) -> str:
     """A short text for a transport error (``ResponseFailed`` holds a list of failures;
     a certificate that fails its check says so, see :func:`hub.tls.describe`)."""
-    reasons = getattr(error, "reasons", None)
+    reasons = getattr(error, "reasons", None)  # foreign: ssl errors only
     if reasons:
         parts = []
         for reason in reasons:
@@ -126,6 +126,87 @@ async def _download(
     return digest.hexdigest()
 
 
+async def _download_package(
+    client: Any, url: str, entry: dict[str, Any], filename: str, tmp: IO[bytes], stream: IO[str]
+) -> None:
+    """Stream the package of the index ``entry`` into ``tmp`` with a progress bar;
+    refuse it unless its digest is the index's."""
+    size, sha256 = entry["size"], entry["sha256"]
+    progress = bar(
+        size,
+        entry["name"],
+        stream,
+        unit="B",
+        enabled=size >= PROGRESS_MIN_SIZE,
+        unit_scale=True,
+        unit_divisor=1024,
+    )
+    with progress:
+        got = await _download(client, url, size, tmp, progress)
+    if got != sha256:
+        raise FetchError(
+            f"digest mismatch for {filename}: got sha256 {got}, the index says {sha256}"
+        )
+
+
+async def _index_entry(client: Any, base: str, name: str) -> dict[str, Any]:
+    """The hub's index entry of the loaded plugin ``name``, with a usable ``kind``,
+    ``sha256`` (lower case) and ``size``."""
+    index_url = urljoin(base, "plugins/index.json")
+    response = await client.get(index_url)
+    if response.code != 200:
+        raise FetchError(f"GET {index_url} answered {response.code}")
+    index = await treq.json_content(response)
+    entries = [p for p in index.get("plugins", []) if isinstance(p, dict) and p.get("name") == name]
+    loaded = [p for p in entries if p.get("status") == "loaded"]
+    if not loaded:
+        if entries:
+            raise FetchError(f"plugin {name!r} failed on the hub: {entries[0].get('reason')}")
+        raise FetchError(f"the hub has no plugin {name!r}")
+    entry = dict(loaded[0])
+    kind = entry.get("kind")
+    if kind not in ("game", "bot"):
+        raise FetchError(f"plugin {name!r} has an unknown kind {kind!r}")
+    sha256 = entry["sha256"] = str(entry.get("sha256") or "").lower()
+    size = entry.get("size")
+    if len(sha256) != 64 or not isinstance(size, int) or not 0 < size <= MAX_PACKAGE_SIZE:
+        raise FetchError(f"the index gives no usable digest and size for {name!r}")
+    return entry
+
+
+async def _meta_text(
+    client: Any,
+    meta_url: str,
+    meta_path: Path,
+    entry: dict[str, Any],
+    filename: str,
+    trust: PluginTrust,
+) -> str:
+    """The hub's ``.meta`` of the index ``entry``, checked to describe exactly the
+    package ``filename`` downloaded and accepted by ``trust``: the text to install."""
+    response = await client.get(meta_url)
+    if response.code != 200:
+        raise FetchError(f"GET {meta_url} answered {response.code}")
+    raw = await treq.content(response)
+    if len(raw) > MAX_META_SIZE:
+        raise FetchError(f"{meta_url} is too large")
+    try:
+        meta = parse_meta(meta_path, raw.decode("utf-8"))
+    except (MetaError, UnicodeDecodeError) as e:
+        raise FetchError(f"the hub's .meta is not usable: {e}") from e
+    sha256 = entry["sha256"]
+    if meta.name != entry["name"] or meta.kind != entry["kind"] or meta.package != filename:
+        raise FetchError(f"the hub's .meta does not describe {filename}")
+    if meta.sha256 not in (None, sha256):
+        raise FetchError("the hub's .meta names another digest than its index")
+    try:
+        trust.check(meta, sha256)
+    except SignatureError as e:
+        raise FetchError(f"refused: {e}") from e
+    # a signed .meta is kept byte for byte: its signature covers every byte
+    return meta.signature.text if meta.signature else meta.to_toml(sha256=sha256)
+
+
 async def fetch(
     name: str,
     hub_url: str,
@@ -156,26 +237,8 @@ async def fetch(
     trust = trust if trust is not None else PluginTrust()
     stream = stream if stream is not None else sys.stderr
     base = hub_url.rstrip("/") + "/"
-    index_url = urljoin(base, "plugins/index.json")
-    response = await client.get(index_url)
-    if response.code != 200:
-        raise FetchError(f"GET {index_url} answered {response.code}")
-    index = await treq.json_content(response)
-    entries = [p for p in index.get("plugins", []) if isinstance(p, dict) and p.get("name") == name]
-    loaded = [p for p in entries if p.get("status") == "loaded"]
-    if not loaded:
-        if entries:
-            raise FetchError(f"plugin {name!r} failed on the hub: {entries[0].get('reason')}")
-        raise FetchError(f"the hub has no plugin {name!r}")
-    entry = loaded[0]
-    kind = entry.get("kind")
-    if kind not in ("game", "bot"):
-        raise FetchError(f"plugin {name!r} has an unknown kind {kind!r}")
-    filename = _plain_name(entry.get("file"), "package")
-    sha256 = str(entry.get("sha256") or "").lower()
-    size = entry.get("size")
-    if len(sha256) != 64 or not isinstance(size, int) or not 0 < size <= MAX_PACKAGE_SIZE:
-        raise FetchError(f"the index gives no usable digest and size for {name!r}")
+    entry = await _index_entry(client, base, name)
+    kind, filename = entry["kind"], _plain_name(entry.get("file"), "package")
     package_url = urljoin(base, str(entry.get("url")))
     meta_url = urljoin(base, str(entry.get("meta_url")))
 
@@ -196,44 +259,11 @@ async def fetch(
         # The package, streamed into a temporary file beside its final place.
         fd, tmp_name = tempfile.mkstemp(prefix=f".{name}-", suffix=".part", dir=folder)
         temps.append(Path(tmp_name))
-        progress = bar(
-            size,
-            name,
-            stream,
-            unit="B",
-            enabled=size >= PROGRESS_MIN_SIZE,
-            unit_scale=True,
-            unit_divisor=1024,
-        )
-        with os.fdopen(fd, "wb") as tmp, progress:
-            got = await _download(client, package_url, size, tmp, progress)
-        if got != sha256:
-            raise FetchError(
-                f"digest mismatch for {filename}: got sha256 {got}, the index says {sha256}"
-            )
+        with os.fdopen(fd, "wb") as tmp:
+            await _download_package(client, package_url, entry, filename, tmp, stream)
         check_archive(Path(tmp_name).read_bytes())
 
-        # The .meta, checked to describe exactly this package.
-        response = await client.get(meta_url)
-        if response.code != 200:
-            raise FetchError(f"GET {meta_url} answered {response.code}")
-        raw = await treq.content(response)
-        if len(raw) > MAX_META_SIZE:
-            raise FetchError(f"{meta_url} is too large")
-        try:
-            meta = parse_meta(meta_path, raw.decode("utf-8"))
-        except (MetaError, UnicodeDecodeError) as e:
-            raise FetchError(f"the hub's .meta is not usable: {e}") from e
-        if meta.name != name or meta.kind != kind or meta.package != filename:
-            raise FetchError(f"the hub's .meta does not describe {filename}")
-        if meta.sha256 not in (None, sha256):
-            raise FetchError("the hub's .meta names another digest than its index")
-        try:
-            trust.check(meta, sha256)
-        except SignatureError as e:
-            raise FetchError(f"refused: {e}") from e
-        # a signed .meta is kept byte for byte: its signature covers every byte
-        text = meta.signature.text if meta.signature else meta.to_toml(sha256=sha256)
+        text = await _meta_text(client, meta_url, meta_path, entry, filename, trust)
         fd, meta_tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".meta.part", dir=meta_folder)
         temps.append(Path(meta_tmp))
         with os.fdopen(fd, "w", encoding="utf-8") as out:

@@ -25,7 +25,10 @@ class IGameFactory(Interface):
     min_seats = Attribute("Fewest seats a game of this type may have.")
     max_seats = Attribute("Most seats a game of this type may have.")
     default_seats = Attribute("Seats when the creator does not say.")
-    frontends = Attribute("Sequence of front-end names that can host it: xml, mnm, domino, web.")
+    frontends = Attribute(
+        "Sequence of front-end names that can host it: xml, mnm, domino, web (the same as"
+        " its ``.meta``'s ``frontends``; the registry refuses a plugin where they differ)."
+    )
 
     def create(config, context):
         """Create a game.
@@ -209,14 +212,15 @@ class IBot(Interface):
 class IGameObserver(Interface):
     """Anything that follows a game: a connection, a bot driver, the web's live feed.
 
-    Optional attribute ``viewer``: the name of the person who follows the game this
-    way, listed among its watchers (``hub.lobby.GameInstance.watchers``) while they
-    have no seat; absent or ``None`` for anonymous observers.
+    Optional attribute ``viewer`` (not declared, so that any object with
+    :meth:`game_event` observes): the name of the person who follows the game this way,
+    listed among its watchers (``hub.game.GameInstance.watchers``) while they have no
+    seat; absent or ``None`` for anonymous observers.
     """
 
     def game_event(game, event):
         """``event`` (a :class:`hub.model.GameEvent`) happened in ``game``
-        (a ``hub.lobby.GameInstance``); only events this observer may see arrive."""
+        (a ``hub.game.GameInstance``); only events this observer may see arrive."""
 
 
 class ILobbyListener(Interface):
@@ -248,11 +252,9 @@ class IXMLGameAdapter(Interface):
     ``hub.frontends.xml.payload.wire_game_id(game.id)``; that module is the part of the
     front end an adapter may use (element helpers that keep text XML can carry).
 
-    Optional (looked up with ``getattr``):
+    The optional parts below are declared here; an adapter inherits their defaults from
+    :class:`hub.frontends.xml.payload.XMLGameAdapter` (or defines them all itself).
 
-    - ``seat_on_join`` (default ``True``): ``game/join`` takes the first free seat.
-      ``False`` (a chip game such as poker): join only observes; seats are taken with an
-      action.
     - An action mapping ``{"take_seat": seat or None}`` returned by
       :meth:`parse_action` makes the front end seat the player (``GameInstance.take_seat``)
       and follow the game from that seat; ``{"leave_seat": True}`` leaves it.  For a
@@ -260,15 +262,12 @@ class IXMLGameAdapter(Interface):
       buys in through the hub's table money (from one's own seat: adds chips), and
       ``{"add_bot": bot name, "seat": seat or None, "buyin": amount or None}`` seats an
       in-hub bot funded by the hub.  Every other mapping goes to ``IGame.act``.
-    - ``custom(game, seat, element)`` answers ``game/custom`` with an element (or
-      ``None``); without it ``game/custom`` is refused with 400.  The answer is made
-      for the asker's seat, so a seated asker's answer is private to that seat in the
-      transcript.
-    - ``private_to(event, seat)`` → bool: whether the frame rendered of ``event`` for
-      the player at ``seat`` carries that seat's private information (transcripts then
-      show it to that player and admins only).  Default: the event is meant for some
-      seats only (``event.seats`` is set).  Full views of a seat are always private.
     """
+
+    seat_on_join = Attribute(
+        "Whether ``game/join`` takes the first free seat (default ``True``). ``False``"
+        " (a chip game): join only observes; seats are taken with an action."
+    )
 
     def parse_action(element):
         """An lxml element (the ``parameters`` child of ``game/action``) → action mapping.
@@ -282,6 +281,24 @@ class IXMLGameAdapter(Interface):
 
     def render_view(view):
         """A view (``IGame.view``) → an lxml element for a full-state update."""
+
+    def custom(game, seat, element):
+        """Answer ``game/custom`` with an element, or ``None`` for ``<ok/>``.  The answer
+        is made for the asker's ``seat``, so a seated asker's answer is private to that
+        seat in the transcript.
+
+        :raises hub.model.GameError: refused; by default (400) every custom request is:
+            the game has none."""
+
+    def private_to(event, seat):
+        """Whether the frame rendered of ``event`` for the player at ``seat`` carries that
+        seat's private information (transcripts then show it to that player and admins
+        only).  Default: the event is meant for some seats only (``event.seats`` is set).
+        Full views of a seat are always private."""
+
+    def snapshot_on(event):
+        """Whether a full-state update follows ``event`` (on the next turn of the
+        reactor, after the rest of the step's events).  Default: never."""
 
 
 class IXMLPayloadSchema(Interface):
@@ -436,6 +453,112 @@ class IHTTPResources(Interface):
     def http_resources(hub):
         """``[(name, resource)]``: a top-level path segment (``bytes``, ``[a-z0-9-]``)
         and a ``twisted.web.resource.IResource`` for ``hub`` (the root service)."""
+
+
+# -- the hub, as front ends see it ----------------------------------------------------
+
+
+class IRegistry(Interface):
+    """The loaded plugins (``hub.registry.Registry``), as the lobby and the front ends
+    use them."""
+
+    def game_factory(name):
+        """The :class:`IGameFactory` called ``name``.
+
+        :raises hub.model.NotFound: no such game type is loaded."""
+
+    def bot_factory(name):
+        """The :class:`IBotFactory` called ``name``.
+
+        :raises hub.model.NotFound: no such bot is loaded."""
+
+    def game_types():
+        """Every loaded :class:`IGameFactory`."""
+
+    def bots():
+        """Every loaded :class:`IBotFactory`."""
+
+    def client_module(factory):
+        """The dotted name of the module clients download to play ``factory``'s game:
+        its ``.meta``'s ``client``, else ``<the factory's package>.client``."""
+
+    def load():
+        """Load every plugin (may return a ``Deferred``)."""
+
+    def start():
+        """Start watching the plugin folders (hot reload)."""
+
+    def stop():
+        """Stop watching."""
+
+
+class IHub(Interface):
+    """What a front end may use of the hub (``hub.service.HubService``): the parts it
+    is built from and the seating every front end shares.
+
+    A front end module's ``make_factory(hub)`` and ``http_resources(hub)`` get an object
+    providing it; the test fakes of the hub provide it too.
+    """
+
+    reactor = Attribute("The reactor: ``IReactorTime`` and more (``MemoryReactorClock`` in tests).")
+    version = Attribute("The hub's version, text.")
+    lobby = Attribute("The ``hub.lobby.Lobby``: every live game.")
+    registry = Attribute("The plugins, an :class:`IRegistry`.")
+    store = Attribute("The accounts, ledger and history (an :class:`IStore`), or ``None``.")
+    money = Attribute("The table money (``hub.money.TableMoney``), or ``None`` without a store.")
+    chat = Attribute("The chat of the lobby and the games (``hub.chat.ChatService``).")
+    transcripts = Attribute("The transcripts (``hub.transcript.Transcripts``), or ``None``.")
+    options = Attribute("A mapping of the other settings (``mnm_version``, ``api_token``...).")
+    endpoints = Attribute("Front-end name → the endpoint description it listens on (``none``).")
+    bound_ports = Attribute("Front-end name → the port it is bound to, while it listens.")
+    telemetry = Attribute("The hub's metrics (``hub.telemetry.Telemetry``).")
+
+    def create_game(
+        type_name,
+        name=None,
+        variant=None,
+        seats=None,
+        options=None,
+        creator=None,
+        seat_bots=True,
+    ):
+        """Create a game (a coroutine → ``hub.game.GameInstance``); a chip table goes
+        through the table money.
+
+        :raises hub.model.GameError: refused."""
+
+    def seat_bots(game):
+        """Seat the bots of a game created with ``seat_bots=False`` (a coroutine)."""
+
+    def take_seat(game, player, seat=None, kind="client", buyin=None, observe=None):
+        """Seat ``player`` (a coroutine → the seat), buying in at a chip table;
+        ``observe(seat)`` is called just before the game seats the player."""
+
+    def add_bot(game, bot, seat=None, buyin=None):
+        """Seat the in-hub bot ``bot`` (a coroutine → ``(seat, player name)``)."""
+
+    def leave_seat(game, seat):
+        """The player at ``seat`` asks to leave."""
+
+    def health():
+        """``{"status", "store", "paused_tables"}`` for health checks."""
+
+    def game_json(game, detail=False):
+        """A game as the JSON API shows it, with the port of its front end."""
+
+    def listed_games():
+        """Every game the lobby lists show: this hub's, then (in a cluster) the other
+        hubs' as read-only records."""
+
+    def follow_games(listener):
+        """Tell ``listener`` (an :class:`ILobbyListener`) of every change to
+        :meth:`listed_games`."""
+
+    def unfollow_games(listener):
+        """Stop telling ``listener``."""
+
+    def http_resources():
+        """``[(path segment, resource)]`` of every :class:`IHTTPResources` front end."""
 
 
 # -- the store -----------------------------------------------------------------------

@@ -224,15 +224,7 @@ def parse_meta(path: Path | str, text: str | None = None) -> PluginMeta:
     :raises MetaError: naming the file and, where it applies, the field.
     """
     path = Path(path)
-    if text is None:
-        try:
-            raw = path.read_bytes()
-        except OSError as e:
-            raise MetaError(path, f"cannot read: {e.strerror or e}") from e
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise MetaError(path, "not UTF-8 text") from e
+    text = _read(path) if text is None else text
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -241,77 +233,97 @@ def parse_meta(path: Path | str, text: str | None = None) -> PluginMeta:
     if not isinstance(table, dict):
         raise MetaError(path, "no [plugin] table")
 
-    def string(field: str, required: bool = True) -> str | None:
-        value = table.get(field)
-        if value is None:
-            if required:
-                raise MetaError(path, "missing", field)
-            return None
-        if not isinstance(value, str):
-            raise MetaError(path, f"must be a string, not {type(value).__name__}", field)
+    def string(field: str, rule: re.Pattern[str], what: str) -> str:
+        value = _string(path, table, field)
+        assert value is not None
+        if not rule.match(value):
+            raise MetaError(path, f"{value!r} {what}", field)
         return value
 
-    name = string("name")
-    assert name is not None
-    if not NAME_RE.match(name):
-        raise MetaError(path, f"{name!r} is not a plugin name ([a-z0-9-], at most 64)", "name")
-    kind = string("kind")
+    name = string("name", NAME_RE, "is not a plugin name ([a-z0-9-], at most 64)")
+    kind = _string(path, table, "kind")
     if kind not in KINDS:
         raise MetaError(path, f"{kind!r} is not one of {', '.join(KINDS)}", "kind")
-    version = string("version")
-    assert version is not None
-    if not VERSION_RE.match(version):
-        raise MetaError(path, f"{version!r} is not a version", "version")
-    summary = string("summary", required=False) or ""
-    server = string("server")
-    assert server is not None
-    if not OBJECT_RE.match(server):
-        raise MetaError(path, f"{server!r} is not of the form module.path:object", "server")
-    client = string("client", required=False)
+    version = string("version", VERSION_RE, "is not a version")
+    server = string("server", OBJECT_RE, "is not of the form module.path:object")
+    client = _string(path, table, "client", required=False)
     if client is not None and not MODULE_RE.match(client):
         raise MetaError(path, f"{client!r} is not a module path", "client")
-    package = string("package", required=False)
+    package, sha256 = _package(path, table)
+    return PluginMeta(
+        path=path,
+        name=name,
+        kind=kind,
+        version=version,
+        summary=_string(path, table, "summary", required=False) or "",
+        server=server,
+        frontends=_frontends(path, table),
+        package=package,
+        client=client,
+        sha256=sha256,
+        requires_hub=_requires(path, table),
+        commands=_commands(path, document.get("commands")),
+        signature=_signature(path, text, document),
+    )
+
+
+def _read(path: Path) -> str:
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise MetaError(path, f"cannot read: {e.strerror or e}") from e
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise MetaError(path, "not UTF-8 text") from e
+
+
+def _string(path: Path, table: dict[str, Any], field: str, required: bool = True) -> str | None:
+    """The string ``field`` of the ``[plugin]`` table (``None``: absent, not required)."""
+    value = table.get(field)
+    if value is None:
+        if required:
+            raise MetaError(path, "missing", field)
+        return None
+    if not isinstance(value, str):
+        raise MetaError(path, f"must be a string, not {type(value).__name__}", field)
+    return value
+
+
+def _package(path: Path, table: dict[str, Any]) -> tuple[str | None, str | None]:
+    """``package`` and its ``sha256`` (lower case), each ``None`` when not given."""
+    package = _string(path, table, "package", required=False)
     if package is not None and (not PACKAGE_RE.match(package) or ".." in package):
         raise MetaError(
             path, f"{package!r} is not a plain file or folder name next to meta/", "package"
         )
-    sha256 = string("sha256", required=False)
+    sha256 = _string(path, table, "sha256", required=False)
     if sha256 is not None:
         sha256 = sha256.strip().lower()
         if not SHA256_RE.match(sha256):
             raise MetaError(path, "must be 64 hexadecimal digits", "sha256")
         if package is None:
             raise MetaError(path, "a digest needs a package to check", "sha256")
-    requires = string("requires_hub", required=False)
+    return package, sha256
+
+
+def _requires(path: Path, table: dict[str, Any]) -> str | None:
+    requires = _string(path, table, "requires_hub", required=False)
     if requires is not None:
         for part in requires.split(","):
             if not REQUIRES_RE.match(part):
                 raise MetaError(path, f"{requires!r} is not like '>=1.0, <2'", "requires_hub")
-    frontends_value = table.get("frontends", [])
-    if not isinstance(frontends_value, list) or not all(
-        isinstance(f, str) for f in frontends_value
-    ):
+    return requires
+
+
+def _frontends(path: Path, table: dict[str, Any]) -> tuple[str, ...]:
+    value = table.get("frontends", [])
+    if not isinstance(value, list) or not all(isinstance(f, str) for f in value):
         raise MetaError(path, "must be a list of strings", "frontends")
-    for frontend in frontends_value:
+    for frontend in value:
         if frontend not in FRONTENDS:
             raise MetaError(path, f"{frontend!r} is not one of {', '.join(FRONTENDS)}", "frontends")
-    commands = _commands(path, document.get("commands"))
-    signature = _signature(path, text, document)
-    return PluginMeta(
-        path=path,
-        name=name,
-        kind=kind,
-        version=version,
-        summary=summary,
-        server=server,
-        frontends=tuple(frontends_value),
-        package=package,
-        client=client,
-        sha256=sha256,
-        requires_hub=requires,
-        commands=commands,
-        signature=signature,
-    )
+    return tuple(value)
 
 
 def split_signature(text: str) -> tuple[str, str | None]:

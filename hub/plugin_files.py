@@ -28,7 +28,7 @@ def plain_path(path: Any, suffix: str) -> str | None:
 def package_of(obj: Any) -> str | None:
     """The package of the module that defines ``obj``'s class, or ``None``."""
     module = sys.modules.get(type(obj).__module__)
-    package = getattr(module, "__package__", None)
+    package = getattr(module, "__package__", None)  # foreign: any module
     return package or None
 
 

@@ -15,7 +15,7 @@ from tqdm import tqdm
 
 def on_terminal(stream: Any) -> bool:
     """Whether ``stream`` is a terminal."""
-    isatty = getattr(stream, "isatty", None)
+    isatty = getattr(stream, "isatty", None)  # foreign: any stream
     try:
         return bool(isatty and isatty())
     except (OSError, ValueError):

@@ -38,11 +38,8 @@ import importlib.util
 import io
 import itertools
 import os
-import sys
 import threading
-import types
 import zipfile
-import zipimport
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -52,7 +49,7 @@ from twisted.internet import defer
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 from twisted.python.failure import Failure
-from zope.interface import Interface
+from zope.interface import Interface, implementer
 from zope.interface.exceptions import (  # type: ignore[attr-defined]
     BrokenImplementation,
     BrokenMethodImplementation,
@@ -64,9 +61,18 @@ from zope.interface.interface import Method
 from zope.interface.verify import verifyObject
 
 import hub
-from hub.interfaces import IBotFactory, IGameFactory
+from hub.interfaces import IBotFactory, IGameFactory, IRegistry
 from hub.meta import MetaError, PluginMeta, builtin_meta_dir, parse_meta, version_satisfies
 from hub.model import NotFound
+from hub.plugin_packages import (
+    SKIP_NAMES,
+    SKIP_SUFFIXES,
+    ArchiveError,
+    build_archive,
+    forget_modules,
+    forget_zip,
+    make_package,
+)
 from hub.signing import PluginTrust, SignatureError, Signer
 
 LOADED = "loaded"
@@ -87,11 +93,6 @@ INTERFACES: dict[str, type[Interface]] = {"game": IGameFactory, "bot": IBotFacto
 
 ZIP_CONTENT_TYPE = "application/zip"
 META_CONTENT_TYPE = "application/toml; charset=utf-8"
-
-#: A fixed time stamp for the archives the hub builds, so their digest is stable.
-_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
-_SKIP_NAMES = {"__pycache__", ".DS_Store", ".git"}
-_SKIP_SUFFIXES = (".pyc", ".pyo")
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,7 @@ class PluginError(Exception):
     """A plugin cannot be used; the message says why (for the log and the index)."""
 
 
+@implementer(IRegistry)
 class Registry:
     """Finds, loads and serves game and bot plugins.
 
@@ -275,6 +277,14 @@ class Registry:
         if entry is None:
             raise NotFound(f"no plugin {name!r}")
         return entry.record
+
+    def client_module(self, factory: Any) -> str:
+        """The module clients download for ``factory``'s game: its ``.meta``'s
+        ``client``, else :func:`default_client_module`."""
+        entry = self._by_name.get(factory.name)
+        if entry is not None and entry.record.client:
+            return str(entry.record.client)
+        return default_client_module(factory)
 
     def download(self, name: str, filename: str) -> Download | None:
         """The file ``filename`` of the loaded plugin ``name``, or ``None``.
@@ -478,7 +488,7 @@ class Registry:
         except Exception as e:
             reason = str(e) if isinstance(e, PluginError) else f"{type(e).__name__}: {e}"
             if entry.module_prefix is not None:
-                _forget_modules(entry.module_prefix)
+                forget_modules(entry.module_prefix)
             entry.obj = None
             entry.archive = None
             entry.record = replace(base, status=FAILED, reason=reason)
@@ -525,10 +535,10 @@ class Registry:
                 raise PluginError(f"refused: {e}") from None
             prefix = f"{PLUGIN_MODULE_ROOT}.p{next(self._counter)}_{meta.name.replace('-', '_')}"
             entry.module_prefix = prefix
-            _make_package(PLUGIN_MODULE_ROOT, [])
-            _make_package(prefix, [str(root)])
+            make_package(PLUGIN_MODULE_ROOT, [])
+            make_package(prefix, [str(root)])
             if package_path.is_file():
-                _forget_zip(str(root))
+                forget_zip(str(root))
             importlib.invalidate_caches()
             obj = await self._import(
                 meta.name, f"{prefix}.{meta.server_module}", meta.server_object, prefix + "."
@@ -550,7 +560,10 @@ class Registry:
             served = meta.signature.text if meta.signature else meta.to_toml(sha256=digest)
         else:
             filename = f"{meta.name}-{meta.version}.zip"
-            archive, inner_meta = _build_archive(meta, package_path, filename)
+            try:
+                archive, inner_meta = build_archive(meta, package_path, filename)
+            except ArchiveError as e:
+                raise PluginError(str(e)) from None
             entry.archive = archive
             digest, size = _sha256(archive), len(archive)
             served = inner_meta.to_toml(sha256=digest)
@@ -628,7 +641,7 @@ class Registry:
         try:
             obj: Any = importlib.import_module(module_name)
             for attr in attr_path.split("."):
-                obj = getattr(obj, attr)
+                obj = getattr(obj, attr)  # a plugin's attribute path
             if isinstance(obj, type):
                 obj = obj()
         except Exception as e:
@@ -648,13 +661,31 @@ class Registry:
             raise PluginError(
                 f"{meta.server} does not implement {interface.__name__}: {_explain(e)}"
             ) from e
-        name = getattr(obj, "name", None)
-        if name != meta.name:
-            raise PluginError(f"{meta.server} is called {name!r}, the .meta says {meta.name!r}")
+        # verified: the interface declares them
+        if obj.name != meta.name:
+            raise PluginError(f"{meta.server} is called {obj.name!r}, the .meta says {meta.name!r}")
+        if meta.kind == "game":
+            declared = sorted(set(meta.frontends))
+            offered = sorted({str(f) for f in obj.frontends})
+            if declared != offered:
+                raise PluginError(
+                    f"{meta.server} is played on the front ends {_words(offered)},"
+                    f" the .meta says {_words(declared)}"
+                )
         return obj
 
 
 # -- helpers --------------------------------------------------------------------------
+
+
+def _words(names: list[str]) -> str:
+    return ", ".join(names) if names else "none"
+
+
+def default_client_module(factory: Any) -> str:
+    """``<the package of factory's module>.client`` (``""`` for a top-level module)."""
+    package = type(factory).__module__.rpartition(".")[0]
+    return f"{package}.client" if package else ""
 
 
 def _sha256(data: bytes) -> str:
@@ -685,9 +716,9 @@ def _package_signature(path: Path | None) -> Any:
         return _stat_signature(path)
     parts = []
     for dirpath, dirnames, filenames in os.walk(path):
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_NAMES)
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_NAMES)
         for filename in sorted(filenames):
-            if filename.endswith(_SKIP_SUFFIXES):
+            if filename.endswith(SKIP_SUFFIXES):
                 continue
             full = Path(dirpath) / filename
             parts.append((str(full.relative_to(path)), _stat_signature(full)))
@@ -705,124 +736,12 @@ def _explain(error: Invalid) -> str:
                 described = error.interface[described]
             except (KeyError, TypeError):
                 pass
-        name = getattr(described, "__name__", str(described))
+        name = getattr(described, "__name__", str(described))  # foreign: zope's error
         kind = "method" if isinstance(described, Method) else "attribute"
         return f"missing {kind} {name}"
     if isinstance(error, BrokenMethodImplementation):
-        name = getattr(error.method, "__name__", error.method)
+        name = getattr(error.method, "__name__", error.method)  # as above
         return f"method {name} has the wrong signature ({error.mess})"
     if isinstance(error, DoesNotImplement):
         return "the object does not declare the interface (@implementer)"
     return str(error)
-
-
-def _make_package(name: str, path: list[str]) -> types.ModuleType:
-    """Create (or reuse) an empty package module ``name`` whose modules live on ``path``."""
-    module = sys.modules.get(name)
-    if module is not None:
-        return module
-    spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
-    spec.submodule_search_locations = list(path)
-    module = importlib.util.module_from_spec(spec)
-    module.__path__ = list(path)
-    sys.modules[name] = module
-    return module
-
-
-def _forget_zip(path: str) -> None:
-    """Drop cached directories of an archive that may have been replaced in place."""
-    sys.path_importer_cache.pop(path, None)
-    cache = getattr(zipimport, "_zip_directory_cache", None)
-    if isinstance(cache, dict):
-        cache.pop(path, None)
-
-
-def _forget_modules(prefix: str) -> None:
-    for name in [n for n in sys.modules if n == prefix or n.startswith(prefix + ".")]:
-        del sys.modules[name]
-
-
-def _builtin_package(module_name: str) -> str:
-    """The package a built-in plugin consists of.
-
-    ``games.hello`` for ``games.hello.server`` (a plugin in the repository's
-    ``games/`` or ``bots/`` is the second-level package or module there); otherwise
-    the server module itself if it is a package, else the package that contains it.
-    """
-    parts = module_name.split(".")
-    if parts[0] in ("games", "bots") and len(parts) >= 2:
-        return ".".join(parts[:2])
-    module = sys.modules.get(module_name)
-    if len(parts) == 1 or (module is not None and hasattr(module, "__path__")):
-        return module_name
-    return ".".join(parts[:-1])
-
-
-def _archive_files(folder: Path) -> Iterator[tuple[Path, str]]:
-    """``(file, relative name)`` for a folder's files, sorted, without caches or links."""
-    for dirpath, dirnames, filenames in os.walk(folder):
-        current = Path(dirpath)
-        dirnames[:] = sorted(
-            d for d in dirnames if d not in _SKIP_NAMES and not (current / d).is_symlink()
-        )
-        for filename in sorted(filenames):
-            full = current / filename
-            if filename in _SKIP_NAMES or filename.endswith(_SKIP_SUFFIXES) or full.is_symlink():
-                continue
-            yield full, full.relative_to(folder).as_posix()
-
-
-def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
-    info = zipfile.ZipInfo(name, date_time=_ZIP_DATE)
-    info.compress_type = zipfile.ZIP_DEFLATED
-    info.external_attr = 0o644 << 16
-    archive.writestr(info, data)
-
-
-def _build_archive(
-    meta: PluginMeta, package_path: Path | None, filename: str
-) -> tuple[bytes, PluginMeta]:
-    """A drop-in archive of a built-in or folder plugin, and the ``.meta`` inside it.
-
-    The archive holds the plugin's package at its top level and its ``.meta``
-    rewritten so that ``server``/``client`` name modules relative to that top level.
-    """
-    prefix = ""
-    if package_path is None:
-        package = _builtin_package(meta.server_module)
-        spec = importlib.util.find_spec(package)
-        if spec is None:
-            raise PluginError(f"cannot find package {package!r} to offer for download")
-        if spec.submodule_search_locations:
-            root = Path(next(iter(spec.submodule_search_locations)))
-            files = [(f, f"{root.name}/{rel}") for f, rel in _archive_files(root)]
-        elif spec.origin:
-            origin = Path(spec.origin)
-            files = [(origin, origin.name)]
-        else:
-            raise PluginError(f"cannot find the files of {package!r}")
-        prefix = package.rpartition(".")[0]
-    elif (package_path / "__init__.py").is_file():
-        files = [(f, f"{package_path.name}/{rel}") for f, rel in _archive_files(package_path)]
-    else:
-        files = list(_archive_files(package_path))
-
-    def local(module: str | None) -> str | None:
-        if module is not None and prefix and module.startswith(prefix + "."):
-            return module[len(prefix) + 1 :]
-        return module
-
-    inner = replace(
-        meta,
-        package=filename,
-        server=local(meta.server) or meta.server,
-        client=local(meta.client),
-        sha256=None,
-        commands=tuple(replace(c, run=local(c.run) or c.run) for c in meta.commands),
-    )
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for path, name in files:
-            _add(archive, name, path.read_bytes())
-        _add(archive, f"{meta.name}.meta", inner.to_toml().encode("utf-8"))
-    return buffer.getvalue(), inner

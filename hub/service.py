@@ -28,6 +28,7 @@ from twisted.internet.endpoints import serverFromString
 from twisted.internet.protocol import Protocol
 from twisted.logger import ILogObserver, Logger
 from twisted.python.components import Componentized
+from zope.interface import implementer
 
 import hub
 from hub import settings as typed
@@ -36,13 +37,13 @@ from hub.chat import ChatService
 from hub.cluster import SINGLE, Cluster
 from hub.datalock import DataLock
 from hub.frontends import FRONTENDS
-from hub.interfaces import IHTTPResources
+from hub.interfaces import IHTTPResources, IHub
 from hub.lobby import Lobby, thread_runner
 from hub.model import GameError
 from hub.money import TableMoney
 from hub.store.cluster import ClusterMixin
 from hub.store.errors import StoreUnavailable
-from hub.telemetry import FrontendTelemetry, Telemetry
+from hub.telemetry import DETACHED, FrontendTelemetry, Telemetry
 from hub.transcript import Transcripts, TranscriptSettings
 
 DATA_FOLDERS = ("plugins", "plugins/meta", "bots", "bots/meta", "transcripts")
@@ -159,12 +160,12 @@ class FrontendService(Service):
     def _listening(self, port: Any) -> Any:
         self.port = port
         address = port.getHost()
-        bound = getattr(address, "port", None)
+        bound = getattr(address, "port", None)  # foreign: an IAddress (UNIX ones have none)
         self.hub.bound_ports[self.frontend] = bound
         self.log.info(
             "gamehub {frontend} front end listening on {host}:{port} ({description})",
             frontend=self.name,
-            host=getattr(address, "host", "?"),
+            host=getattr(address, "host", "?"),  # as above
             port=bound,
             description=self.description,
         )
@@ -233,10 +234,12 @@ class MetricsService(Service):
 
 
 class Seating:
-    """Creating games and seating players and bots, for every front end: chip games
-    through the table money (``money``, :mod:`hub.money`), every other game straight
-    to the lobby; the games the front ends list (:meth:`listed_games`: with the other
-    hubs' of a cluster).  Needs ``lobby``, ``registry``, ``store`` and ``money``."""
+    """The methods of :class:`hub.interfaces.IHub`, for the hub and the test fakes of
+    it: creating games and seating players and bots (chip games through the table
+    money, ``money``, :mod:`hub.money`; every other game straight to the lobby), the
+    games the front ends list (:meth:`listed_games`: with the other hubs' of a
+    cluster), a game's JSON and the front ends' HTTP resources.  Needs ``lobby``,
+    ``registry``, ``store``, ``money`` and ``bound_ports``."""
 
     lobby: Lobby
     registry: Any
@@ -244,6 +247,8 @@ class Seating:
     money: TableMoney | None
     #: the hub's part in a cluster (``hub.cluster``), ``None`` for a single hub
     cluster: Cluster | None = None
+    #: the hub's metrics (the hub service makes its own; test hubs count nowhere)
+    telemetry: Telemetry = DETACHED
 
     def listed_games(self) -> list[Any]:
         """Every game the lobby lists show: this hub's, then the other hubs' of the
@@ -266,13 +271,37 @@ class Seating:
         if self.cluster is not None and self.cluster.directory is not None:
             self.cluster.directory.remove_listener(listener)
 
+    bound_ports: dict[str, int | None]
+
+    def http_resources(self) -> list[tuple[bytes, Any]]:
+        """``(path segment, resource)`` pairs the front ends of this build publish over
+        HTTP (:class:`hub.interfaces.IHTTPResources`), listening or not, for the web
+        front end to mount: a client may fetch the XML schemas while the XML port is
+        closed."""
+        out: list[tuple[bytes, Any]] = []
+        for _, module_name in FRONTENDS.values():
+            if importlib.util.find_spec(module_name) is None:
+                continue
+            module = importlib.import_module(module_name)
+            if IHTTPResources.providedBy(module):
+                out.extend(module.http_resources(self))
+        return out
+
+    def game_json(self, game: Any, detail: bool = False) -> dict[str, Any]:
+        """A game as the JSON API shows it, with the port of its front end (a remote
+        game's: on its own hub) and, in a cluster, the ``hub`` that runs it."""
+        data = game.to_json(detail=detail)
+        data.setdefault("port", self.bound_ports.get(game.frontend))
+        if self.cluster is not None:
+            data.setdefault("hub", self.cluster.hub_id)
+        return data
+
     def _chips(self, game: Any) -> bool:
         return self.money is not None and game.chips is not None
 
     async def create_game(
         self,
         type_name: str,
-        *,
         name: str | None = None,
         variant: str | None = None,
         seats: Any = None,
@@ -376,6 +405,7 @@ class Seating:
         }
 
 
+@implementer(IHub)
 class HubService(MultiService, Seating):
     """The hub: one per ``twistd gamehub`` process.
 
@@ -415,6 +445,8 @@ class HubService(MultiService, Seating):
         self.registry = registry
         self.store = store
         self.bound_ports: dict[str, int | None] = {}
+        #: front-end name → endpoint description (``none``: switched off)
+        self.endpoints: dict[str, str] = {name: endpoints.get(name) or "none" for name in FRONTENDS}
         self.transcripts = Transcripts(
             self.data_dir / "transcripts", reactor, TranscriptSettings.from_options(self.options)
         )
@@ -455,6 +487,16 @@ class HubService(MultiService, Seating):
         self.cluster: Cluster | None = None
         if isinstance(store, ClusterMixin) and store.clustered:
             self.cluster = Cluster(self)
+        self._starting: defer.Deferred | None = None
+        #: the mark of a running hub on its data folder (``hub.datalock``)
+        self.data_lock = DataLock(self.data_dir)
+        self.telemetry.follow(self)
+        #: the admin actions, each audited (``hub.admin``)
+        self.admin = Admin(self)
+        self._listen(endpoints)
+
+    def _listen(self, endpoints: Mapping[str, str]) -> None:
+        """A service for each front end switched on (and the metrics endpoint's)."""
         for name, (_, module) in FRONTENDS.items():
             description = endpoints.get(name, "none")
             if not description or description == "none":
@@ -465,12 +507,6 @@ class HubService(MultiService, Seating):
                 )
                 continue
             FrontendService(self, name, description, module).setServiceParent(self)
-        self._starting: defer.Deferred | None = None
-        #: the mark of a running hub on its data folder (``hub.datalock``)
-        self.data_lock = DataLock(self.data_dir)
-        self.telemetry.follow(self)
-        #: the admin actions, each audited (``hub.admin``)
-        self.admin = Admin(self)
         metrics = str(self.options.get("metrics_endpoint", "") or "none")
         if metrics != "none":
             MetricsService(self, metrics).setServiceParent(self)
@@ -486,29 +522,6 @@ class HubService(MultiService, Seating):
         super().setServiceParent(parent)
         if self.log_observer is not None and isinstance(parent, Componentized):
             parent.setComponent(ILogObserver, self.log_observer)
-
-    def http_resources(self) -> list[tuple[bytes, Any]]:
-        """``(path segment, resource)`` pairs the front ends of this build publish over
-        HTTP (:class:`hub.interfaces.IHTTPResources`), listening or not, for the web
-        front end to mount: a client may fetch the XML schemas while the XML port is
-        closed."""
-        out: list[tuple[bytes, Any]] = []
-        for _, module_name in FRONTENDS.values():
-            if importlib.util.find_spec(module_name) is None:
-                continue
-            module = importlib.import_module(module_name)
-            if IHTTPResources.providedBy(module):
-                out.extend(module.http_resources(self))
-        return out
-
-    def game_json(self, game: Any, detail: bool = False) -> dict[str, Any]:
-        """A game as the JSON API shows it, with the port of its front end (a remote
-        game's: on its own hub) and, in a cluster, the ``hub`` that runs it."""
-        data = game.to_json(detail=detail)
-        data.setdefault("port", self.bound_ports.get(game.frontend))
-        if self.cluster is not None:
-            data.setdefault("hub", self.cluster.hub_id)
-        return data
 
     def addresses(self) -> dict[str, tuple[str, int, bool]]:
         """Front end → (host, port, TLS?) it listens on now."""
@@ -535,18 +548,7 @@ class HubService(MultiService, Seating):
         """Keep a finished game in the store's history (per-seat results) and its
         replay (public events)."""
         result = game.result() or {}
-        winners = set(result.get("winners") or ())
-        scores = list(result.get("scores") or ())
-        players = [
-            {
-                "seat": seat.index,
-                "name": seat.player or f"seat {seat.index}",
-                "kind": "bot" if seat.kind == "bot" else "human",
-                "score": scores[seat.index] if seat.index < len(scores) else None,
-                "winner": seat.index in winners,
-            }
-            for seat in game.seats
-        ]
+        players = game.seat_results(result)
         replay = game.replay()
         d = self.store.record_game(
             game.id,
@@ -593,6 +595,7 @@ class HubService(MultiService, Seating):
             try:
                 await defer.maybeDeferred(self.store.start)
             except Exception as e:
+                # the SQL stores have a dialect that names the database; IStore does not
                 where = getattr(getattr(self.store, "dialect", None), "describe", lambda: "")()
                 raise StartError(f"cannot open the database {where}: {e}") from None
         if self.cluster is not None:
@@ -626,7 +629,7 @@ class HubService(MultiService, Seating):
             self.log.failure("gamehub failed to start", failure)
         if self.exit_on_failure:
             _exit_after_shutdown(f"gamehub: cannot start: {reason}")
-        if getattr(self.reactor, "running", False):
+        if getattr(self.reactor, "running", False):  # foreign: a test clock has none
             self.reactor.stop()
         elif hasattr(self.reactor, "callWhenRunning"):
             self.reactor.callWhenRunning(self.reactor.stop)

@@ -176,7 +176,7 @@ class Options(usage.Options):
         try:
             super().parseOptions(options)
         except usage.UsageError as e:
-            if getattr(self, "parent", None) is None:
+            if getattr(self, "parent", None) is None:  # foreign: usage.Options
                 raise
             sys.stderr.write(f"gamehub: {e} (see twistd -n gamehub --help)\n")
             sys.stderr.flush()

@@ -129,7 +129,7 @@ def from_args(args: argparse.Namespace) -> ClientTLS | None:
 
     :raises TLSConfigError: the CA file cannot be used (checked now, not on connect).
     """
-    ca = getattr(args, "ca", None)
+    ca = getattr(args, "ca", None)  # foreign: any options object
     if ca is None and not getattr(args, "tls", False):
         return None
     tls = ClientTLS(ca)
@@ -153,7 +153,7 @@ def parse_client_args(
 
 def describe(reason: Any) -> str:
     """One line for why a connection ended: a failed certificate check says so."""
-    value = getattr(reason, "value", reason)
+    value = getattr(reason, "value", reason)  # a Failure or an exception
     from OpenSSL import SSL
 
     if isinstance(value, SSL.Error):

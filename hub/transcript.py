@@ -328,6 +328,54 @@ def existing_parts(path: Path, keep: int) -> list[Path]:
     return parts
 
 
+class ConnectionRecord:
+    """One line connection's records in its game's transcript (the MNM and Domino
+    front ends): what it says and is told before it has a game is kept (at most
+    :attr:`EARLY` records) and written once it has one.
+
+    :ivar conn_id: the connection's name in the transcript (set before recording).
+    """
+
+    #: records kept while the connection has no game yet
+    EARLY = 512
+
+    def __init__(self, conn_id: str) -> None:
+        self.conn_id = conn_id
+        self._transcript: Transcript | None = None
+        self._attached = False
+        self._early: list[tuple[str, str | bytes]] = []
+
+    def attach(self, transcript: Transcript | None) -> None:
+        """The connection joined a game with ``transcript`` (``None``: it keeps none):
+        write the early records there."""
+        self._transcript, self._attached = transcript, True
+        early, self._early = self._early, []
+        if transcript is not None:
+            for direction, content in early:
+                transcript.record(self.conn_id, direction, content)
+
+    def detach(self) -> None:
+        """The connection has no game any more: keep its records again."""
+        self._transcript, self._attached = None, False
+
+    def record(self, direction: str, content: str | bytes) -> None:
+        """One line in (``in``) or out (``out``)."""
+        if self._transcript is not None:
+            self._transcript.record(self.conn_id, direction, content)
+        elif not self._attached and len(self._early) < self.EARLY:
+            self._early.append((direction, content))
+
+    def note(self, text: str) -> None:
+        """A note of the hub about this connection (only once it has a game)."""
+        if self._transcript is not None:
+            self._transcript.note(f"{self.conn_id}: {text}")
+
+    def end(self) -> None:
+        """The connection is gone (:meth:`Transcript.end_connection`)."""
+        if self._transcript is not None:
+            self._transcript.end_connection(self.conn_id)
+
+
 class Transcripts:
     """Hands out the :class:`Transcript` of each live game under ``<data>/transcripts``.
 

@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the endpoint every test hub listens on: a free loopback port
+LOOPBACK = "tcp:0:interface=127.0.0.1"
 _LISTENING = re.compile(r"gamehub (\w+) front end listening on [^:]+:(\d+)")
 _BAD = ("Unhandled", "Traceback", "CRITICAL", "[-] Unhandled Error")
 

@@ -2,23 +2,58 @@
 
 from __future__ import annotations
 
-from twisted.internet.testing import StringTransport
+import time
+from pathlib import Path
+from typing import Any
 
+from twisted.internet.testing import MemoryReactorClock, StringTransport
+from zope.interface import implementer
+
+import hub
+from hub.chat import ChatService
+from hub.interfaces import IHub, IRegistry
+from hub.lobby import Lobby
 from hub.model import NotFound
+from hub.registry import default_client_module
+from hub.service import Seating
+from hub.transcript import Transcripts
+
+#: how often the polling helpers look (seconds)
+POLL_STEP = 0.01
 
 
-async def until(predicate, what: str = "the condition", tries: int = 3000) -> None:
-    """Wait (bounded: ``tries`` turns of 10 ms on the global reactor) until
-    ``predicate()`` holds."""
+def _looks(seconds: float, step: float) -> range:
+    """The bounded number of looks a wait of ``seconds`` takes."""
+    return range(max(1, int(seconds / step)) + 1)
+
+
+def wait_until(predicate, what: str = "the condition", seconds: float = 10.0, step: float = 0.05):
+    """Wait, blocking, until ``predicate()`` is true (for tests that drive threads and
+    child processes: hubs in a child process, browsers) and return its value; fail
+    naming ``what`` after ``seconds``.  The one polling helper, with :func:`until`
+    for tests on the reactor."""
+    for _ in _looks(seconds, step):
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    raise AssertionError(f"timed out waiting for {what} ({seconds:g} s)")
+
+
+async def until(predicate, what: str = "the condition", seconds: float = 30.0):
+    """:func:`wait_until` for tests on the global reactor: each look waits a turn of
+    :data:`POLL_STEP` seconds there instead of sleeping."""
     from twisted.internet import reactor, task
 
-    for _ in range(tries):
-        if predicate():
-            return
-        await task.deferLater(reactor, 0.01, lambda: None)
-    raise AssertionError(f"never: {what}")
+    for _ in _looks(seconds, POLL_STEP):
+        value = predicate()
+        if value:
+            return value
+        await task.deferLater(reactor, POLL_STEP, lambda: None)
+    raise AssertionError(f"never: {what} ({seconds:g} s)")
 
 
+@implementer(IRegistry)
 class DictRegistry:
     """A registry holding factories handed to it directly (for lobby unit tests)."""
 
@@ -43,6 +78,9 @@ class DictRegistry:
 
     def bots(self):
         return list(self._bots.values())
+
+    def client_module(self, factory):
+        return default_client_module(factory)
 
     def load(self):
         pass
@@ -78,6 +116,52 @@ class Recorder:
 
     def kinds(self):
         return [e.kind for e in self.events]
+
+
+@implementer(IHub)
+class FakeHub(Seating):
+    """A hub of real parts on a fake clock, without table money (chip games play for
+    play chips here): what a front end may use of the hub (``IHub``), for front-end
+    tests that need no ``HubService``.
+
+    :param registry: the registry (default: the ``hello`` game only).
+    :param reactor: the clock (default: a fresh ``MemoryReactorClock``).
+    :param data: a folder for transcripts (``None``: no transcripts).
+    :param store: the ``IStore`` (or a fake of its part in use), or ``None``.
+    :param lobby: more keyword arguments of the ``Lobby``.
+    :param endpoints: front-end name → endpoint description.
+    :param options: the hub's other settings (``hub.options``).
+    """
+
+    money = None
+    version = hub.__version__
+
+    def __init__(
+        self,
+        registry: Any = None,
+        *,
+        reactor: Any = None,
+        data: Path | None = None,
+        store: Any = None,
+        lobby: dict[str, Any] | None = None,
+        endpoints: dict[str, str] | None = None,
+        **options: Any,
+    ) -> None:
+        if registry is None:
+            from games.hello.server import HelloGameFactory
+
+            registry = DictRegistry([HelloGameFactory()])
+        self.reactor = reactor if reactor is not None else MemoryReactorClock()
+        self.registry = registry
+        self.transcripts = (
+            Transcripts(Path(data) / "transcripts", self.reactor) if data is not None else None
+        )
+        self.lobby = Lobby(registry, self.reactor, transcripts=self.transcripts, **(lobby or {}))
+        self.chat = ChatService(self.reactor, self.lobby)
+        self.store = store
+        self.options: dict[str, Any] = dict(options)
+        self.endpoints: dict[str, str] = dict(endpoints or {})
+        self.bound_ports: dict[str, int | None] = {}
 
 
 class TCPStringTransport(StringTransport):

@@ -12,16 +12,11 @@ from typing import Any
 
 from twisted.internet import defer
 from twisted.internet.address import IPv4Address
-from twisted.internet.testing import MemoryReactorClock
 
-from games.hello.server import HelloGameFactory
-from hub.chat import ChatService
 from hub.frontends.xml import codec
-from hub.lobby import Lobby
 from hub.model import BadAction, Conflict, GameError, NotFound
-from hub.service import Seating
-from hub.transcript import Transcripts
-from tests.support import DictRegistry, TCPStringTransport
+from tests import support
+from tests.support import TCPStringTransport
 
 
 @dataclass
@@ -86,6 +81,9 @@ class MemoryStore:
     def games(self, game_id=None, player=None, since=None, until=None, limit=50):
         return defer.succeed([g for g in self.finished if game_id in (None, g["game_id"])][:limit])
 
+    def hands(self, game_id=None, player=None, since=None, until=None, limit=50):
+        return defer.succeed([])
+
     def chips_at(self, game_id):
         return defer.succeed({})
 
@@ -93,20 +91,13 @@ class MemoryStore:
         return {k: a.balance for k, a in self.accounts.items()}
 
 
-class FakeHub(Seating):
-    """The attributes of ``HubService`` a front end uses, built from real parts
-    (without table money: chip games play for play chips here)."""
-
-    money = None
+class FakeHub(support.FakeHub):
+    """The hub of the XML front-end tests: transcripts under ``data``, the in-memory
+    store unless given one, the XML and web ports said to be 4000 and 8080."""
 
     def __init__(self, data: Path, store: Any = None, **options: Any) -> None:
-        self.reactor = MemoryReactorClock()
-        self.registry = DictRegistry([HelloGameFactory()])
-        self.transcripts = Transcripts(data / "transcripts", self.reactor)
-        self.lobby = Lobby(self.registry, self.reactor, transcripts=self.transcripts)
-        self.chat = ChatService(self.reactor, self.lobby)
-        self.store = store if store is not None else MemoryStore()
-        self.options = {"xml_check_output": True, **options}
+        options = {"xml_check_output": True, **options}
+        super().__init__(data=data, store=store if store is not None else MemoryStore(), **options)
         self.bound_ports = {"xml": 4000, "web": 8080}
 
 

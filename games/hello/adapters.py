@@ -20,13 +20,14 @@ from typing import Any
 from lxml import etree
 from zope.interface import implementer
 
+from hub.frontends.xml.payload import XMLGameAdapter
 from hub.frontends.xml.payload import element as _element
 from hub.interfaces import IWebView, IXMLGameAdapter
 from hub.model import GAME_OVER, STATE, TURN, BadAction, GameEvent
 
 
 @implementer(IXMLGameAdapter)
-class HelloXMLAdapter:
+class HelloXMLAdapter(XMLGameAdapter):
     """Translates hello's actions, events and views for the XML front end."""
 
     #: ``game/join`` seats the player (hello has no separate "take seat" action).

@@ -785,10 +785,3 @@ def _can(verify: Any, *args: Any) -> bool:
     except RuleError:
         return False
     return True
-
-
-def result_lines(state: State, names: Iterable[str]) -> list[tuple[str, int]]:
-    """``(name, points)`` best first (ties: lower player first)."""
-    names = list(names)
-    scores = state.scores()
-    return [(names[p], scores[p]) for p in state.ranking()]

@@ -56,9 +56,9 @@ from typing import Any
 from lxml import etree
 from zope.interface import implementer
 
+from hub.frontends.xml.payload import XMLGameAdapter, wire_game_id
 from hub.frontends.xml.payload import element as _el
 from hub.frontends.xml.payload import sub as _sub
-from hub.frontends.xml.payload import wire_game_id
 from hub.interfaces import IWebView, IXMLGameAdapter, IXMLPayloadSchema
 from hub.model import BadAction, GameEvent, NotFound
 
@@ -227,7 +227,7 @@ def _action_child(action: str, amount: Any = None, name: str | None = None, seat
 
 
 @implementer(IXMLGameAdapter, IXMLPayloadSchema)
-class PokerXMLAdapter:
+class PokerXMLAdapter(XMLGameAdapter):
     """Translates poker actions, events and views to and from ``texasmessage``."""
 
     #: ``game/join`` only watches; seats are taken with action 11 (or a bot added, 13).

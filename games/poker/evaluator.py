@@ -326,9 +326,3 @@ def describe(value: int) -> str:
     if cat == PAIR:
         return f"Pair of {many[r[0]]}"
     return f"High card, {one[r[0]]}"
-
-
-def best_hand(hole: Sequence[int], board: Sequence[int] = ()) -> tuple[int, str]:
-    """Value and description of the best hand of ``hole`` plus ``board`` (5–7 cards)."""
-    v = evaluate(list(hole) + list(board))
-    return v, describe(v)

@@ -99,5 +99,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"gamehub: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
         return 2
     module_name, _, function_name = commands[name][0].partition(":")
+    # a command named by a string
     function = getattr(importlib.import_module(module_name), function_name)
     return int(function(rest) or 0)

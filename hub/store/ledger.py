@@ -336,7 +336,7 @@ class LedgerMixin(StoreBase):
         )
         return int(row[0])
 
-    def _move_txn(
+    def _move_txn(  # long: one ledger transaction, its checks in order
         self,
         cur: _Cursor,
         key: str,

@@ -331,7 +331,9 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
 
         return self._run(txn, write=False)
 
-    def recover(self) -> defer.Deferred[list[tuple[str, str, Decimal]]]:
+    def recover(  # long: one recovery transaction, its steps in lock order
+        self,
+    ) -> defer.Deferred[list[tuple[str, str, Decimal]]]:
         """Return the chips of every table no live hub owns to their accounts (one
         ``refund`` ledger row each), close those tables and end the dead hubs' leases.
         :meth:`start` calls it for a hub, so chips left by a crash (a kill) go back

@@ -124,8 +124,8 @@ def test_vandal_against_a_hub_serving_a_live_game(tmp_path):
 def test_vandal_against_the_mnm_front_end(tmp_path):
     """vandal --target mnm joins a live Nine Men's Morris game and cheats; the hub
     survives, and a strict client on the same address plays its own game to the end."""
+    from tests.frontends.test_mnm_sockets import search_thinker
     from tests.mnm_strict import StrictClient
-    from tests.test_mnm_sockets import search_thinker
 
     loopback = "tcp:0:interface=127.0.0.1"
     with HubProcess(tmp_path, mnm=loopback, web=loopback) as hub:

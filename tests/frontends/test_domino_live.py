@@ -9,6 +9,7 @@ including the final empty ``ROUND`` and the results order.
 
 from __future__ import annotations
 
+import json
 import random
 import socket
 import threading
@@ -16,16 +17,16 @@ import threading
 import pytest
 
 from games.kingdomino import rules
-from tests.livehub import LiveHub
+from tests.hubprocess import LOOPBACK, HubProcess
 
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
-    hub = LiveHub(tmp_path_factory.mktemp("livehub"), {"domino_answer_seconds": 10})
-    yield hub
-    hub.stop()
-    log = hub.log()
-    assert "Traceback" not in log and "Unhandled" not in log, log[-3000:]
+    hub = HubProcess(tmp_path_factory.mktemp("livehub"), domino=LOOPBACK, web=LOOPBACK)
+    hub.extra += ["--set", "domino_answer_seconds=10"]
+    with hub:
+        yield hub
+    assert hub.errors() == [], hub.log()[-3000:]
 
 
 class ScriptedClient(threading.Thread):
@@ -203,23 +204,29 @@ def test_two_full_four_player_games(live):
         assert [c.received[2].split()[1] for c in clients] == ["1", "2", "3", "4"]
         sequence = referee(clients)
         assert len(sequence) == 96
-    assert live.health()["status"] == "ok"
+    assert live.get_json("/api/health")["status"] == "ok"
 
 
 def test_one_client_against_three_bots_from_the_api(live):
-    created = live.post_game(
+    status, body, _ = live.request(
+        "POST",
+        "/api/games",
         {
             "type": "kingdomino",
             "seats": ["bot:greedy", "open", "bot:domino", "bot:domino-random"],
             "options": {"answer_seconds": 10, "think_seconds": 0.05},
-        }
+        },
     )
+    assert status == 201, body
+    created = json.loads(body)
     assert created["port"] == live.ports["domino"]
     client = ScriptedClient(live.ports["domino"], "solo", seed=99)
     run_clients([client])
     assert client.received[2].startswith("START 2 ")
     referee([client], names_by_id={0: "greedy", 1: "solo", 2: "domino", 3: "domino-random"})
-    transcript = live.get(f"/api/games/{created['id']}/transcript")
+    status, body, _ = live.request("GET", f"/api/games/{created['id']}/transcript", admin=True)
+    assert status == 200, body
+    transcript = body.decode()
     assert " in  LOGIN solo" in transcript and " out GAME OVER RESULTS " in transcript
 
 
@@ -228,7 +235,7 @@ def test_network_bots_play_a_game(live):
     import subprocess
     import sys
 
-    from tests.livehub import ROOT
+    from tests.hubprocess import ROOT
 
     procs = []
     for i, bot in enumerate(["domino", "greedy", "random", "greedy"]):

@@ -12,9 +12,7 @@ from games.kingdomino import rules
 from games.kingdomino.server import KingDominoGameFactory
 from hub.frontends.domino import codec, make_factory
 from hub.frontends.domino.protocol import DominoFactory
-from hub.lobby import Lobby
-from hub.transcript import Transcripts
-from tests.support import DictRegistry, TCPStringTransport
+from tests.support import DictRegistry, FakeHub, TCPStringTransport
 
 
 class Client:
@@ -53,16 +51,21 @@ class Client:
         self.proto.connectionLost(None)
 
 
-class Hub:
+class Hub(FakeHub):
+    """The hub with the kingdomino game and bots, and its domino factory."""
+
     def __init__(self, tmp_path, **options):
-        self.clock = Clock()
         registry = DictRegistry(
             games=[KingDominoGameFactory()], bots=[GreedyBotFactory(), RandomBotFactory()]
         )
-        self.transcripts = Transcripts(tmp_path, self.clock)
-        self.lobby = Lobby(registry, self.clock, transcripts=self.transcripts, rng=random.Random(1))
-        self.reactor = self.clock
-        self.options = options
+        super().__init__(
+            registry,
+            reactor=Clock(),
+            data=tmp_path,
+            lobby={"rng": random.Random(1)},
+            **options,
+        )
+        self.clock = self.reactor
         self.factory: DominoFactory = make_factory(self)
 
     def client(self, login=None) -> Client:

@@ -26,16 +26,17 @@ from hub.model import BadAction, GameError
 from hub.registry import Registry
 from tests.plugins.helpers import write_meta
 from tests.plugins.test_distribution import get
+from tests.support import FakeHub
 
 SERVER = """
 from zope.interface import implementer
 
-from hub.frontends.xml.payload import element
+from hub.frontends.xml.payload import XMLGameAdapter, element
 from hub.interfaces import IGameFactory, IXMLGameAdapter, IXMLPayloadSchema
 
 
 @implementer(IXMLGameAdapter, IXMLPayloadSchema)
-class Adapter:
+class Adapter(XMLGameAdapter):
     payload_schema = SCHEMA
 
     def parse_action(self, parameters):
@@ -143,11 +144,7 @@ def test_published_at_schema_with_message_xsd(registry):
         "chant.xsd": CHANT_XSD,
     }
 
-    class Hub:
-        pass
-
-    hub = Hub()
-    hub.registry = registry  # type: ignore[attr-defined]
+    hub = FakeHub(registry)
     root = Resource()
     for path, resource in http_resources(hub):
         root.putChild(path, resource)

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hubprocess import HubProcess
+from tests.hubprocess import LOOPBACK, HubProcess
 
 FULL = os.environ.get("GAMEHUB_SOAK") == "full"
 #: messages per front end in the bounded run (CI) and with GAMEHUB_SOAK=full
@@ -46,7 +46,6 @@ CI_MESSAGES = 2_000
 FULL_MESSAGES = 100_000
 #: messages between two checks of the hub
 BATCH = 500
-LOOPBACK = "tcp:0:interface=127.0.0.1"
 #: the limits a fuzzing client would hit at once, raised (``--set``) for the fuzz hub
 RAISED_LIMITS = {
     "create_rate": 100_000,

@@ -13,9 +13,7 @@ import time
 import pytest
 from twisted.internet.task import Clock
 
-from tests.hubprocess import HubProcess
-
-LOOPBACK = "tcp:0:interface=127.0.0.1"
+from tests.hubprocess import LOOPBACK, HubProcess
 
 
 def _limit_open_files() -> None:
@@ -87,43 +85,24 @@ def test_finished_games_keep_bounded_records_in_memory(tmp_path):
     (counted, not bytes): the lobby keeps at most ``keep_finished_count`` finished
     games, each a summary; no transcript, wire id or history row piles up.
     10,000 games with GAMEHUB_SOAK=full, 2,000 otherwise."""
-    from games.hello.server import HelloGameFactory
-    from hub.chat import ChatService
     from hub.frontends.web.play import WebFrontend
     from hub.frontends.xml.server import KNOWN_IDS, XMLFrontend
-    from hub.lobby import Lobby
-    from hub.service import Seating
-    from hub.transcript import Transcripts
-    from tests.support import DictRegistry
+    from tests.support import FakeHub
 
     games = 10_000 if os.environ.get("GAMEHUB_SOAK") == "full" else 2_000
     keep = 50
 
-    class Hub(Seating):
-        """The parts of a hub the lobby and the front ends keep records in."""
-
-        def __init__(self) -> None:
-            self.reactor = Clock()
-            self.options = {"web_history_limit": 100}
-            self.transcripts = Transcripts(tmp_path / "t", self.reactor)
-            self.registry = DictRegistry([HelloGameFactory()])
-            self.lobby = Lobby(
-                self.registry,
-                self.reactor,
-                transcripts=self.transcripts,
-                rng=random.Random(3),
-                keep_finished=3600,
-                keep_finished_count=keep,
-                retire_after=1,
-            )
-            self.chat = ChatService(self.reactor, self.lobby)
-            self.store = None
-            self.bound_ports: dict[str, int] = {}
-
-        def game_json(self, game, detail=False):
-            return game.to_json(detail)
-
-    hub = Hub()
+    hub = FakeHub(
+        reactor=Clock(),
+        data=tmp_path,
+        lobby={
+            "rng": random.Random(3),
+            "keep_finished": 3600,
+            "keep_finished_count": keep,
+            "retire_after": 1,
+        },
+        web_history_limit=100,
+    )
     xml = XMLFrontend(hub)
     xml.startFactory()
     web = WebFrontend(hub, hub.reactor)

@@ -156,7 +156,7 @@ async def test_the_server_stops_mid_hand_and_comes_back(hub, postgres):
 
     waiting = len(settled)
     await bounded(threads.deferToThread(postgres.start))
-    await until(lambda: game.paused is None, "play resumed", tries=6000)
+    await until(lambda: game.paused is None, "play resumed", seconds=60)
     await until(lambda: len(settled) >= waiting + 3, "more hands settled")
     await bounded(alice.wait_for(lambda u: u.description == "resumed"))
     assert (await health(hub))["status"] == "ok"

@@ -11,10 +11,8 @@ import time
 
 import pytest
 
-from tests.hubprocess import ROOT, HubProcess
+from tests.hubprocess import LOOPBACK, ROOT, HubProcess
 from tests.plugins.helpers import make_zip_plugin
-
-LOOPBACK = "tcp:0:interface=127.0.0.1"
 
 
 def _twistd(tmp_path, *args: str) -> subprocess.CompletedProcess:

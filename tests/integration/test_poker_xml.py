@@ -19,7 +19,7 @@ from decimal import Decimal
 import pytest
 import pytest_twisted
 from lxml import etree
-from twisted.internet import defer, reactor, task
+from twisted.internet import defer, reactor
 
 from bots.poker.netplay import NetPlayer, bot_decider
 from games.poker.adapters import PokerXMLAdapter
@@ -34,6 +34,7 @@ from hub.registry import Registry
 from hub.service import HubService
 from hub.store import open_store
 from hub.store.accounts import ScryptParams
+from tests.support import until
 
 HANDS = 1000 if os.environ.get("GAMEHUB_SOAK") == "full" else 200
 LIMIT = 10.0
@@ -159,7 +160,7 @@ async def test_two_clients_and_a_bot_play_hands_over_sockets(hub):
     limit = max(120.0, HANDS * 0.6)
     await bounded(defer.gatherResults([p.done for p in players.values()]), limit)
     # they leave at the end of a hand (maybe one that started before their leave came)
-    await until(lambda: all(s.player not in ("ann", "bob") for s in game.seats))
+    await until(lambda: all(s.player not in ("ann", "bob") for s in game.seats), "both left", 5)
     await bounded(cashier.idle(), limit)
     assert all(p.errors == [] for p in players.values()), [p.errors for p in players.values()]
     # each new hand's snapshot shows what the events sent before it said
@@ -218,15 +219,6 @@ async def test_two_clients_and_a_bot_play_hands_over_sockets(hub):
     await bob.close()
 
 
-async def until(predicate, tries: int = 500) -> None:
-    """Wait (bounded) until the hub has seen something (e.g. a disconnect)."""
-    for _ in range(tries):
-        if predicate():
-            return
-        await task.deferLater(reactor, 0.01, lambda: None)
-    raise AssertionError("the hub never got there")
-
-
 async def refused(d: defer.Deferred) -> RequestFailed:
     try:
         await bounded(d)
@@ -276,7 +268,7 @@ async def test_refused_seats_move_no_chips(hub):
     assert (await store.chips_at(hub.lobby.games()[0].id)) == {"ann": Decimal(125)}
     assert (await store.get_account("ann")).balance == Decimal(875)
     await ann.close()
-    await until(lambda: hub.lobby.games()[0].seats[0].player is None)
+    await until(lambda: hub.lobby.games()[0].seats[0].player is None, "the seat freed", 5)
     await bounded(hub.money.idle())
     # the only player disconnected between hands: the stack went back at once
     assert (await store.get_account("ann")).balance == Decimal(1000)
@@ -353,7 +345,7 @@ async def test_network_bot_command_line(hub):
     assert b"seated at table" in out and b"left after" in out, out
     game = hub.lobby.games()[0]
     # it left at the end of a hand (maybe one that started before its leave arrived)
-    await until(lambda: all(s.player != "cli" for s in game.seats))
+    await until(lambda: all(s.player != "cli" for s in game.seats), "cli left", 5)
     await bounded(hub.money.idle())
     account = await hub.store.get_account("cli")
     chips = await hub.store.chips_at(game.id)

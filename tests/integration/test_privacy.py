@@ -14,11 +14,10 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from tests.hubprocess import HubProcess
+from tests.hubprocess import LOOPBACK, HubProcess
 
 from .xmlsocket import XMLClient, ok, outcome
 
-LOOPBACK = "tcp:0:interface=127.0.0.1"
 FOLD, CHECK, CALL, BET, RAISE, SHOW, MUCK = 0, 1, 2, 3, 4, 8, 9
 
 

@@ -10,9 +10,8 @@ import time
 
 import pytest
 
-from tests.hubprocess import HubProcess
+from tests.hubprocess import LOOPBACK, HubProcess
 
-LOOPBACK = "tcp:0:interface=127.0.0.1"
 HEADER_TIMEOUT = BODY_TIMEOUT = 2
 
 

@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from twisted.internet.task import Clock
 
 from hub.registry import LOADED, Registry
 from tests.hubprocess import ROOT, HubProcess
+from tests.support import wait_until
 
 from .helpers import FIXTURES
 
@@ -41,14 +41,17 @@ def plugins(hub: HubProcess) -> dict[str, dict]:
 
 def wait_for(hub: HubProcess, check, what: str) -> dict[str, dict]:
     """Poll the index (bounded by PICKUP_SECONDS) until ``check(index)`` holds."""
-    deadline = time.monotonic() + PICKUP_SECONDS
-    while True:
-        index = plugins(hub)
-        if check(index):
-            return index
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what} not seen within {PICKUP_SECONDS} s: {index}")
-        time.sleep(0.1)
+    seen: list[dict[str, dict]] = [{}]
+
+    def found() -> bool:
+        seen[0] = plugins(hub)
+        return bool(check(seen[0]))
+
+    try:
+        wait_until(found, what, PICKUP_SECONDS, step=0.1)
+        return seen[0]
+    except AssertionError as e:
+        raise AssertionError(f"{e}: {seen[0]}") from None
 
 
 def gamehub(*args: str, cwd: Path) -> subprocess.CompletedProcess:

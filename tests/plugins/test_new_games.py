@@ -24,7 +24,8 @@ from twisted.internet import defer, reactor, task
 
 from hub.client import HubClient, RequestFailed
 from tests.hubprocess import HubProcess
-from tests.web.test_web_api import Browser, wait_until
+from tests.support import wait_until
+from tests.web.test_web_api import Browser
 
 from .helpers import FIXTURES, write_meta, zip_folder
 from .test_live import gamehub

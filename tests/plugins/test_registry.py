@@ -310,6 +310,32 @@ def test_factory_name_must_match_meta(data):
     assert "'other'" in record(registry, "named").reason
 
 
+@pytest.mark.parametrize(
+    ("frontends", "reason"),
+    [
+        (["xml", "web"], "the front ends web, the .meta says web, xml"),
+        ([], "the front ends web, the .meta says none"),
+    ],
+)
+def test_front_ends_must_match_meta_logged_and_others_go_on(builtin, frontends, reason):
+    from twisted.logger import formatEvent, globalLogPublisher
+
+    write_meta(builtin, "tiny", TINY, frontends=frontends)
+    write_meta(builtin, "firstbot", FIRSTBOT, kind="bot")
+    seen: list = []
+    globalLogPublisher.addObserver(seen.append)
+    try:
+        registry = Registry(None, Clock(), builtin)
+        registry.load()
+    finally:
+        globalLogPublisher.removeObserver(seen.append)
+    broken = record(registry, "tiny")
+    assert broken.status == FAILED and reason in broken.reason
+    assert registry.game_types() == [] and [b.name for b in registry.bots()] == ["firstbot"]
+    lines = [formatEvent(e) for e in seen]
+    assert any("tiny" in line and reason in line for line in lines), lines
+
+
 def test_wrong_interface(builtin):
     write_meta(builtin, "firstbot", FIRSTBOT, kind="game")
     registry = Registry(None, Clock(), builtin)

@@ -7,6 +7,8 @@ import time
 
 import pytest
 
+from tests.support import wait_until
+
 from .conftest import PHONE, screenshot, start_hub
 from .pagecheck import check_page
 from .test_web_api import Browser
@@ -427,10 +429,7 @@ def test_history_replay_and_stats_plot(page, hub):
     assert person.call("POST", f"/api/games/{game_id}/seats", {"seat": 0})[0] == 200
     said = person.call("POST", f"/api/games/{game_id}/actions", {"action": {"hello": "bye"}})
     assert said[0] == 200
-    deadline = time.monotonic() + 10
-    while hub.get_json(f"/api/games/{game_id}")["state"] != "over":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    wait_until(lambda: hub.get_json(f"/api/games/{game_id}")["state"] == "over", "game over")
     page.goto(hub.url("/history"))
     row = page.locator(f"#history tr[data-id='{game_id}']")
     row.wait_for()

@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 
 from tests.plugins.test_new_games import drop
+from tests.support import wait_until
 
 from .conftest import start_hub
 from .pagecheck import check_page
 from .test_browser import create_in_lobby
-from .test_web_api import Browser, wait_until
+from .test_web_api import Browser
 
 pytestmark = pytest.mark.browser
 

@@ -11,29 +11,14 @@ from twisted.web.test.requesthelper import DummyRequest
 
 from bots.hello import HelloBotFactory
 from games.hello.server import HelloGameFactory
-from hub.chat import ChatService
 from hub.frontends.web.events import GameStream, LobbyStream, Streams
-from hub.lobby import Lobby
-from hub.service import Seating
-from tests.support import DictRegistry
-
-
-class Hub(Seating):
-    """The parts of the hub service the streams use."""
-
-    def __init__(self, lobby: Lobby) -> None:
-        self.lobby = lobby
-        self.chat = ChatService(lobby.clock, lobby)
-        self.bound_ports: dict[str, int] = {}
-
-    def game_json(self, game, detail: bool = False):
-        return game.to_json(detail=detail)
+from tests.support import DictRegistry, FakeHub
 
 
 def make(heartbeat: float = 15.0):
     clock = Clock()
-    lobby = Lobby(DictRegistry([HelloGameFactory()], [HelloBotFactory()]), clock)
-    hub = Hub(lobby)
+    hub = FakeHub(DictRegistry([HelloGameFactory()], [HelloBotFactory()]), reactor=clock)
+    lobby = hub.lobby
 
     def snapshot(game, seat, player=None, full=False):
         return {"view": game.view(seat), "seat": seat, "full": full}
@@ -134,14 +119,8 @@ def test_streams_are_capped():
 
     from hub.frontends.web.play import LobbyEvents, WebFrontend
 
-    clock, lobby, _ = make()
-
-    class Service(Hub):
-        options = {"web_max_streams": 2}
-        registry = None
-        store = None
-
-    web = WebFrontend(Service(lobby), clock)
+    clock = Clock()
+    web = WebFrontend(FakeHub(reactor=clock, web_max_streams=2), clock)
     resource = LobbyEvents(web.hub, web)
     answers = []
     for _ in range(3):
@@ -153,18 +132,12 @@ def test_streams_are_capped():
 
 
 def test_cookies_are_secure_when_the_web_endpoint_is_tls():
-    from types import SimpleNamespace
-
     from hub.frontends.web.play import served_over_tls
 
-    class Service(list):
-        options: dict = {}
-
-    tls = Service([SimpleNamespace(frontend="web", description="ssl:8443:privateKey=k.pem")])
-    plain = Service([SimpleNamespace(frontend="web", description="tcp:8080")])
+    tls = FakeHub(endpoints={"web": "ssl:8443:privateKey=k.pem"})
+    plain = FakeHub(endpoints={"web": "tcp:8080"})
     assert served_over_tls(tls) and not served_over_tls(plain)
-    forced = Service([])
-    forced.options = {"web_secure_cookies": True}
+    forced = FakeHub(endpoints={"web": "none"}, web_secure_cookies=True)
     assert served_over_tls(forced)
 
     request = DummyRequest([b""])
@@ -201,9 +174,8 @@ def test_a_retired_games_replay_comes_from_the_store_or_is_no_longer_kept():
     from hub.model import GameError
 
     clock = Clock()
-    lobby = Lobby(DictRegistry([HelloGameFactory()]), clock, retire_after=5)
-    hub = Hub(lobby)
-    hub.options, hub.registry, hub.store = {}, lobby.registry, None
+    hub = FakeHub(reactor=clock, lobby={"retire_after": 5})
+    lobby = hub.lobby
     games = WebGames(hub, WebFrontend(hub, clock))
     game = lobby.create_game("hello", seats=["open", "open"])
     game.take_seat("ann", 0)
@@ -232,9 +204,9 @@ def test_only_an_account_gets_its_seat_back_by_name():
     from hub.frontends.web.play import WebFrontend
     from hub.frontends.web.sessions import Session
 
-    clock, lobby, _ = make()
-    hub = Hub(lobby)
-    hub.options, hub.registry, hub.store = {}, lobby.registry, None
+    clock = Clock()
+    hub = FakeHub(reactor=clock)
+    lobby = hub.lobby
     web = WebFrontend(hub, clock)
     game = lobby.create_game("hello", seats=["human", "human"])
     game.take_seat("guest-a1b2c3", 0, kind="human")

@@ -15,6 +15,8 @@ import time
 
 import pytest
 
+from tests.support import wait_until
+
 from .conftest import new_page, start_hub
 from .pagecheck import DESKTOP, PHONE, check_page, serious_violations
 from .test_browser import (
@@ -24,7 +26,7 @@ from .test_browser import (
     notices,
     play_poker_hand,
 )
-from .test_web_api import Browser, Stream, wait_until
+from .test_web_api import Browser, Stream
 from .xmlpeer import XMLPeer
 
 pytestmark = pytest.mark.browser

@@ -10,6 +10,8 @@ from decimal import Decimal
 
 import pytest
 
+from tests.support import wait_until
+
 from .conftest import start_hub
 
 
@@ -47,13 +49,6 @@ class Browser:
         status, session = self.call("GET", "/api/session")
         assert status == 200
         return session
-
-
-def wait_until(predicate, what: str, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
 
 
 def create(hub, **body) -> dict:

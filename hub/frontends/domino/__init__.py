@@ -6,20 +6,18 @@ See ``domino-protocol.md``.  :mod:`.codec` holds the framing and parsing (no I/O
 
 from __future__ import annotations
 
-from typing import Any
-
 from zope.interface import moduleProvides
 
-from hub.interfaces import IFrontend
+from hub.interfaces import IFrontend, IHub
 
 from .protocol import DominoFactory, DominoProtocol
 
 moduleProvides(IFrontend)
 
 
-def make_factory(hub: Any) -> DominoFactory:
-    """The protocol factory for ``hub`` (a :class:`hub.service.HubService`)."""
-    return DominoFactory(hub.lobby, hub.reactor, dict(getattr(hub, "options", {}) or {}))
+def make_factory(hub: IHub) -> DominoFactory:
+    """The protocol factory for ``hub`` (an :class:`hub.interfaces.IHub`)."""
+    return DominoFactory(hub.lobby, hub.reactor, dict(hub.options))
 
 
 __all__ = ["DominoFactory", "DominoProtocol", "make_factory"]

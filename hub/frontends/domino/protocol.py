@@ -34,6 +34,7 @@ from hub.interfaces import IGameObserver, ILobbyListener
 from hub.model import GAME_OVER, WAITING, GameError
 from hub.states import Machine
 from hub.telemetry import DETACHED, FrontendTelemetry
+from hub.transcript import ConnectionRecord
 
 from . import codec
 from .states import REFUSALS, TRANSITIONS, Input, State
@@ -64,7 +65,7 @@ class DominoProtocol(Protocol):
         self.adapter: Any = None
         self.invalid = 0
         self._framer = codec.LineFramer(codec.MAX_LENGTH)
-        self._backlog: list[tuple[str, str | bytes]] = []
+        self.records = ConnectionRecord(self.conn_id)
         self._pending_ok = False
         self._login_timer: Any = None
         self._idle_timer: Any = None
@@ -79,7 +80,7 @@ class DominoProtocol(Protocol):
     def connectionMade(self) -> None:
         """Say ``CONNECT`` at once (a client may already have sent ``LOGIN``)."""
         no_delay(self.transport)
-        self.conn_id = self.factory.next_connection_id()
+        self.conn_id = self.records.conn_id = self.factory.next_connection_id()
         self.factory.telemetry.opened()
         self._login_timer = self.factory.reactor.callLater(
             self.factory.login_seconds, self._login_timeout
@@ -102,9 +103,7 @@ class DominoProtocol(Protocol):
             self._note("disconnected")
             if self.seat is not None:
                 self.game.leave_seat(self.seat)
-        transcript = self.game.transcript if self.game is not None else None
-        if transcript is not None:
-            transcript.end_connection(self.conn_id)
+        self.records.end()
 
     def close(self, why: str) -> None:
         """Close the connection (after what was written)."""
@@ -113,6 +112,7 @@ class DominoProtocol(Protocol):
             self.transport.loseConnection()
 
     def _disconnecting(self) -> bool:
+        # foreign: a transport need not have ``disconnecting`` (ITransport lacks it)
         return bool(getattr(self.transport, "disconnecting", False))
 
     # -- bytes in --------------------------------------------------------------------
@@ -242,11 +242,7 @@ class DominoProtocol(Protocol):
         self.machine.move(Input.SEATED)
         self.game, self.seat = game, seat
         self.adapter = game.factory.adapter("domino")
-        transcript = game.transcript
-        if transcript is not None:
-            for direction, text in self._backlog:
-                transcript.record(self.conn_id, direction, text)
-        self._backlog.clear()
+        self.records.attach(game.transcript)
         game.observe(self, seat)
 
     def not_joined(self) -> None:
@@ -254,6 +250,7 @@ class DominoProtocol(Protocol):
         if self.game is not None:
             self.game.unobserve(self)
         self.game, self.seat, self.adapter = None, None, None
+        self.records.detach()
         if self.machine.allows(Input.UNSEATED):
             self.machine.move(Input.UNSEATED)
             self._idle_timer = self.factory.reactor.callLater(
@@ -281,16 +278,10 @@ class DominoProtocol(Protocol):
     # -- transcript ------------------------------------------------------------------
 
     def _record(self, direction: str, text: str | bytes) -> None:
-        transcript = self.game.transcript if self.game is not None else None
-        if transcript is not None:
-            transcript.record(self.conn_id, direction, text)
-        elif len(self._backlog) < 512:
-            self._backlog.append((direction, text))
+        self.records.record(direction, text)
 
     def _note(self, text: str) -> None:
-        transcript = self.game.transcript if self.game is not None else None
-        if transcript is not None:
-            transcript.note(f"{self.conn_id}: {text}")
+        self.records.note(text)
 
 
 @implementer(ILobbyListener)

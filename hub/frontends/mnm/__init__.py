@@ -12,19 +12,17 @@ Settings (``hub.options``): ``mnm_version`` (banner version, default ``3.1``),
 
 from __future__ import annotations
 
-from typing import Any
-
 from zope.interface import moduleProvides
 
-from hub.interfaces import IFrontend
+from hub.interfaces import IFrontend, IHub
 
 from .protocol import MNMFactory, MNMProtocol
 
 moduleProvides(IFrontend)
 
 
-def make_factory(hub: Any) -> MNMFactory:
-    """The protocol factory for ``hub`` (a ``hub.service.HubService``)."""
+def make_factory(hub: IHub) -> MNMFactory:
+    """The protocol factory for ``hub`` (an :class:`hub.interfaces.IHub`)."""
     return MNMFactory(hub)
 
 

@@ -23,10 +23,11 @@ from twisted.protocols.policies import TimeoutMixin
 from zope.interface import implementer
 
 from hub.frontends import no_delay
-from hub.interfaces import IGameObserver
+from hub.interfaces import IGameObserver, IHub
 from hub.model import GAME_OVER, OVER, RUNNING, TURN, Elsewhere, GameError, GameEvent
 from hub.states import Machine
 from hub.telemetry import DETACHED, FrontendTelemetry
+from hub.transcript import ConnectionRecord
 
 from . import codec
 from .codec import ProtocolError
@@ -53,7 +54,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
     #: the front end's metrics and refusal events (the factory gives the hub's)
     telemetry: FrontendTelemetry = DETACHED.frontend("mnm")
 
-    def __init__(self, hub: Any, clock: Any) -> None:
+    def __init__(self, hub: IHub, clock: Any) -> None:
         self.hub = hub
         self._reactor = clock
         self.callLater = clock.callLater  # type: ignore[method-assign]  # TimeoutMixin uses it
@@ -65,7 +66,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self.game: Any = None
         self.adapter: Any = None
         self.seat: int | None = None
-        self._transcript_buffer: list[tuple[str, str]] = []
+        self.records = ConnectionRecord(self.conn_id)
         self._queue: list[GameEvent] = []
         self._turn: Mapping[str, Any] | None = None
         self._wait_call: Any = None
@@ -101,9 +102,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self._leave()
         if self.game is not None:
             self.game.unobserve(self)
-            transcript = getattr(self.game, "transcript", None)
-            if transcript is not None:
-                transcript.end_connection(self.conn_id)
+            self.records.end()
 
     def send(self, line: str) -> None:
         """Write one server line now, and keep it in the transcript."""
@@ -157,19 +156,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
     # -- transcript -----------------------------------------------------------------------
 
     def _record(self, direction: str, content: str | bytes) -> None:
-        transcript = getattr(self.game, "transcript", None)
-        if transcript is None:
-            if self.game is None:
-                self._transcript_buffer.append((direction, content))  # type: ignore[arg-type]
-            return
-        transcript.record(self.conn_id, direction, content)
-
-    def _flush_transcript(self) -> None:
-        transcript = getattr(self.game, "transcript", None)
-        buffered, self._transcript_buffer = self._transcript_buffer, []
-        if transcript is not None:
-            for direction, content in buffered:
-                transcript.record(self.conn_id, direction, content)
+        self.records.record(direction, content)
 
     # -- client lines ---------------------------------------------------------------------
 
@@ -214,7 +201,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
             self._wait_interval = options["wait_interval_ms"] / 1000.0
         if isinstance(options.get("wait_timeout_ms"), int):
             self._wait_timeout = options["wait_timeout_ms"] / 1000.0
-        self._flush_transcript()
+        self.records.attach(game.transcript)
         for line in codec.lines_prolog_game(adapter.kind, game.name):
             self.send(line)
         self.resetTimeout()
@@ -267,7 +254,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self._pump()
 
     def _default_name(self, seat: int) -> str:
-        names = getattr(self.adapter, "default_names", ("white", "black"))
+        names = self.adapter.default_names
         return names[seat] if seat < len(names) else f"player{seat}"
 
     def _on_okwait(self, cmd: codec.Command) -> None:
@@ -405,7 +392,7 @@ class MNMFactory(Factory):
     #: the front end's metrics and refusal events (the hub sets its own)
     telemetry: FrontendTelemetry = DETACHED.frontend("mnm")
 
-    def __init__(self, hub: Any) -> None:
+    def __init__(self, hub: IHub) -> None:
         self.hub = hub
         self._reactor = hub.reactor
 

@@ -18,7 +18,7 @@ from twisted.web.server import Site
 from zope.interface import implementer, moduleProvides
 
 from hub.distribution import PluginsResource
-from hub.interfaces import IConnectionControl, IFrontend
+from hub.interfaces import IConnectionControl, IFrontend, IHub
 from hub.telemetry import DETACHED, FrontendTelemetry, MetricsResource
 
 from .accounts import AccountResource, AccountsResource, SessionResource
@@ -136,7 +136,7 @@ class Root(Resource):
 
     log = Logger()
 
-    def __init__(self, hub: Any, web: WebFrontend | None = None) -> None:
+    def __init__(self, hub: IHub, web: WebFrontend | None = None) -> None:
         super().__init__()
         self.hub = hub
         self.web = web if web is not None else WebFrontend(hub, hub.reactor)
@@ -202,7 +202,7 @@ class WebSite(Site):
 
     def buildProtocol(self, addr: Any) -> Any:
         """A guarded channel (or a refusal over the connection caps)."""
-        return self.limits.channel(self, str(getattr(addr, "host", "")))
+        return self.limits.channel(self, str(getattr(addr, "host", "")))  # foreign: IAddress
 
     def kick(self, player: str, reason: str) -> int:
         """(:class:`hub.interfaces.IConnectionControl`) end every browser session of
@@ -232,6 +232,6 @@ class WebSite(Site):
         super().stopFactory()
 
 
-def make_factory(hub: Any) -> Site:
+def make_factory(hub: IHub) -> Site:
     """The HTTP factory of the web front end of ``hub``."""
     return WebSite(Root(hub), WebLimits(hub.options, web_endpoint(hub)))

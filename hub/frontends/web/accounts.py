@@ -9,19 +9,19 @@ store, per name and per client address, exactly as for the XML protocol.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from twisted.internet import defer
 
 from hub import fields
+from hub.interfaces import IHub
 from hub.model import GameError
 
-from .api import read_json
+from .api import client_host, read_json
 from .play import WebResource
 
 
-def _store(hub: Any) -> Any:
+def _store(hub: IHub) -> Any:
     if hub.store is None:
         raise GameError("this hub has no account store", 503)
     return hub.store
@@ -46,17 +46,12 @@ def _credentials(request: Any, **rules: fields.Field) -> list[str]:
 
 def account_json(account: Any) -> dict[str, Any]:
     """An account as the page shows it (balance as a decimal string)."""
-    balance = getattr(account, "balance", None)
-    return {
-        "name": account.name,
-        "type": getattr(account, "type", "player"),
-        "balance": str(balance if balance is not None else Decimal("0")),
-    }
+    return {"name": account.name, "type": account.type, "balance": str(account.balance)}
 
 
 def _source(request: Any) -> str | None:
     """The client's address: logins are throttled per address on every front end."""
-    return getattr(request.getClientAddress(), "host", None)
+    return client_host(request)
 
 
 class SessionResource(WebResource):
@@ -76,7 +71,7 @@ class SessionResource(WebResource):
         d = defer.maybeDeferred(_store(self.hub).authenticate, name, password, _source(request))
 
         def logged_in(account: Any) -> Any:
-            admin = getattr(account, "type", "player") == "admin"
+            admin = account.type == "admin"
             new = self.web.sessions.log_in(request, session, account.name, admin=admin)
             return 200, dict(new.to_json(), account_info=account_json(account))
 

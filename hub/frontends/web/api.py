@@ -19,8 +19,6 @@ from hub.distribution import PluginIndexResource
 from hub.model import GameError
 from hub.settings import boolean
 
-from . import transcripts
-
 MAX_BODY = 64 * 1024
 
 
@@ -93,10 +91,15 @@ def query_limit(request, default: int, most: int) -> int:
     return int(text)
 
 
+def client_host(request: Any) -> str | None:
+    """The host of the request's client address (``None``: a UNIX socket or an
+    in-memory transport, whose addresses have no ``host``)."""
+    return getattr(request.getClientAddress(), "host", None)  # foreign: an IAddress
+
+
 def is_loopback(request) -> bool:
     """Whether the request comes from this machine."""
-    address = request.getClientAddress()
-    host = getattr(address, "host", None)
+    host = client_host(request)
     if host is None:  # UNIX sockets and in-memory transports
         return True
     try:
@@ -118,7 +121,7 @@ class JSONResource(Resource):
     def render(self, request) -> bytes | int:
         """Dispatch to ``json_GET``/``json_POST``/..., mapping errors to JSON answers."""
         method = request.method.decode("ascii", "replace")
-        handler = getattr(self, f"json_{method}", None)
+        handler = getattr(self, f"json_{method}", None)  # dispatch by HTTP method
         if handler is None:
             allowed = sorted(n[5:] for n in dir(self) if n.startswith("json_"))
             request.setHeader(b"allow", ", ".join(allowed).encode())
@@ -144,8 +147,9 @@ class JSONResource(Resource):
         return self._answer(request, *answer)
 
     def _failed(self, request, failure: Failure) -> bytes:
-        if failure.check(GameError):
-            return send_error(request, failure.value.code, failure.value.reason)
+        error = failure.value
+        if isinstance(error, GameError):
+            return send_error(request, error.code, error.reason)
         self.log.failure(
             "JSON API {method} {path} failed", failure, method=request.method, path=request.path
         )
@@ -196,91 +200,15 @@ class Health(JSONResource):
         }
 
 
-class Games(JSONResource):
-    """``GET/POST /api/games``, ``GET /api/games/<id>``, ``.../transcript``."""
-
-    isLeaf = True
-
-    def render(self, request) -> bytes | int:
-        """Stream a transcript (by permission); everything else is JSON."""
-        parts = [p for p in request.postpath if p]
-        if request.method == b"GET" and len(parts) == 2 and parts[1] == b"transcript":
-            admin, owners = self.reader(request)
-            try:
-                return transcripts.serve(
-                    self.hub, request, parts[0].decode("utf-8", "replace"), admin, owners
-                )
-            except GameError as e:
-                return send_error(request, e.code, e.reason)
-        return super().render(request)
-
-    def json_GET(self, request):
-        """The list or one game."""
-        parts = [p for p in request.postpath if p]
-        lobby = self.hub.lobby
-        if not parts:
-            return 200, [self.hub.game_json(g) for g in self.hub.listed_games()]
-        if len(parts) == 1:
-            return 200, self.hub.game_json(lobby.get(parts[0].decode("utf-8", "replace")), True)
-        raise GameError("no such resource", 404)
-
-    def json_POST(self, request):
-        """Create a game: ``{"type", "name", "variant", "seats", "options"}``."""
-        if [p for p in request.postpath if p]:
-            raise GameError("POST a new game to /api/games", 405)
-        self.require_write_access(request)
-        body = read_json(request)
-        if not isinstance(body, dict):
-            raise GameError("the body must be a JSON object", 400)
-        unknown = set(body) - {"type", "name", "variant", "seats", "options"}
-        if unknown:
-            raise GameError(f"unknown field(s): {', '.join(sorted(unknown))}", 400)
-        if "type" not in body:
-            raise GameError("'type' is required (a game type name)", 400)
-        game_fields(body)
-        d = defer.ensureDeferred(
-            self.hub.create_game(
-                body["type"],
-                name=body.get("name"),
-                variant=body.get("variant"),
-                seats=body.get("seats"),
-                options=body.get("options"),
-                creator="api",
-            )
-        )
-        return d.addCallback(lambda game: (201, self.hub.game_json(game)))
-
-
-class History(JSONResource):
-    """``GET /api/history?type=&player=&game=&limit=``: finished games, newest first."""
-
-    def json_GET(self, request):
-        """Ask the store; ``limit`` is 1 to 500 (default 50)."""
-        if self.hub.store is None:
-            raise GameError("this hub keeps no history", 404)
-
-        def arg(name: str) -> str | None:
-            return query_arg(request, name)
-
-        d = self.hub.store.games(
-            game_id=arg("game"),
-            player=arg("player"),
-            game_type=arg("type"),
-            limit=query_limit(request, 50, 500),
-        )
-        return d.addCallback(lambda games: (200, games))
-
-
 class API(Resource):
-    """``/api``: the JSON API."""
+    """``/api``: the JSON API; the web front end mounts the rest of it (``games``,
+    ``history``...: :class:`hub.frontends.web.Root`)."""
 
     def __init__(self, hub) -> None:
         super().__init__()
         self.hub = hub
         self.putChild(b"health", Health(hub))
-        self.putChild(b"games", Games(hub))
         self.putChild(b"plugins", PluginIndexResource(hub.registry))
-        self.putChild(b"history", History(hub))
 
     def getChild(self, path: bytes, request) -> Resource:
         """Unknown API paths answer a JSON 404."""

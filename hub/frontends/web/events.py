@@ -23,8 +23,10 @@ from twisted.logger import Logger
 from zope.interface import implementer
 
 from hub.chat import LOBBY
-from hub.interfaces import IChatListener, IGameObserver, ILobbyListener
+from hub.interfaces import IChatListener, IGameObserver, IHub, ILobbyListener
 from hub.model import TURN
+
+from .api import client_host
 
 RETRY_MS = 2000
 HEARTBEAT = 15.0
@@ -48,7 +50,7 @@ class EventStream:
         self.request = request
         self.streams = streams
         self.open = True
-        self.address = str(getattr(request.getClientAddress(), "host", ""))
+        self.address = str(client_host(request) or "")
         request.setResponseCode(200)
         request.setHeader(b"content-type", b"text/event-stream; charset=utf-8")
         request.setHeader(b"cache-control", b"no-store")
@@ -151,7 +153,7 @@ class GameStream(EventStream):
             # the server's deadline: a page that redraws or reconnects shows the same clock
             data["data"].update(game.turn_clock())
         self.send("game", data)
-        transcript = getattr(self.game, "transcript", None)
+        transcript = self.game.transcript
         if self.open and self.conn is not None and transcript is not None:
             text = json.dumps(data, default=str, separators=(",", ":"))
             private = self.seat if event.seats is not None else None
@@ -199,7 +201,7 @@ class Streams:
         sends as ``view`` (and, ``full``, as ``snapshot``).
     """
 
-    def __init__(self, hub: Any, clock: Any, snapshot: Any, heartbeat: float = HEARTBEAT):
+    def __init__(self, hub: IHub, clock: Any, snapshot: Any, heartbeat: float = HEARTBEAT):
         self.hub = hub
         self.lobby = hub.lobby
         self.chat = hub.chat

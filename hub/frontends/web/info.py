@@ -8,7 +8,7 @@ from typing import Any
 
 from twisted.internet import defer
 
-from hub.interfaces import IHandRecord
+from hub.interfaces import IHandRecord, IHub
 from hub.model import GameError
 
 from .play import WebResource
@@ -80,11 +80,11 @@ def _normalise(game: dict[str, Any]) -> dict[str, Any]:
 
 
 @defer.inlineCallbacks
-def finished_games(hub: Any, web: Any, type_name: str | None, player: str | None, limit: int):
+def finished_games(hub: IHub, web: Any, type_name: str | None, player: str | None, limit: int):
     """Finished games, newest first: the store's history plus this run's games."""
     found: dict[str, dict[str, Any]] = {}
     store = hub.store
-    if store is not None and hasattr(store, "games"):
+    if store is not None:
         rows = yield defer.maybeDeferred(store.games, player=player, limit=limit)
         for row in rows or []:
             game = _normalise(dict(row))
@@ -187,7 +187,7 @@ class Hands(WebResource):
     def json_GET(self, request: Any) -> Any:
         """Hands, newest first (empty when the hub keeps no store)."""
         store = self.hub.store
-        if store is None or not hasattr(store, "hands"):
+        if store is None:
             return 200, []
         admin, _ = self.reader(request)
         session = self.web.sessions.find(request)

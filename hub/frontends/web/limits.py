@@ -33,6 +33,8 @@ from twisted.python.failure import Failure
 from twisted.web.http import HTTPChannel
 from twisted.web.server import Request
 
+from hub.interfaces import IHub
+
 REASONS = {
     400: b"Bad Request",
     408: b"Request Timeout",
@@ -103,16 +105,10 @@ class HostPolicy:
         return address.is_loopback or host == local or (self.wildcard and local is None)
 
 
-def web_endpoint(hub: Any) -> str:
+def web_endpoint(hub: IHub) -> str:
     """The endpoint description of ``hub``'s web front end ("" if unknown)."""
-    try:
-        services = list(hub)
-    except TypeError:
-        return ""
-    for service in services:
-        if getattr(service, "frontend", None) == "web":
-            return str(getattr(service, "description", ""))
-    return ""
+    description = str(hub.endpoints.get("web", ""))
+    return "" if description == "none" else description
 
 
 def endpoint_names(description: str) -> list[str]:
@@ -141,7 +137,7 @@ class GuardedRequest(Request):
         """Headers are in: refuse a foreign ``Host`` or a body over the limit now."""
         limits = self.channel.limits
         transport: Any = self.channel.transport
-        local = getattr(transport.getHost(), "host", None)
+        local = getattr(transport.getHost(), "host", None)  # foreign: an IAddress
         host = host_name(self.requestHeaders.getRawHeaders(b"host", [b""])[0])
         if not limits.hosts.allows(host, local):
             self._refuse(400, "this server does not answer for that host name")
@@ -255,7 +251,7 @@ class GuardedChannel(HTTPChannel):
         self.timeoutConnection()
 
     def _cancel(self, name: str) -> None:
-        timer = getattr(self, name)
+        timer = getattr(self, name)  # one of this channel's own timer attributes
         if timer is not None and timer.active():
             timer.cancel()
         setattr(self, name, None)

@@ -14,20 +14,21 @@ from twisted.logger import Logger
 from twisted.web.server import NOT_DONE_YET
 
 from hub.chat import LOBBY
-from hub.interfaces import IGameOptions
+from hub.interfaces import IGameOptions, IHub
 from hub.limits import Buckets, creation_limits
 from hub.model import OVER, GameError
 from hub.money import plays_for_chips
 from hub.transcript import owner_token
 
-from .api import Games, JSONResource, game_fields, read_json, send_error
+from . import transcripts
+from .api import JSONResource, client_host, game_fields, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
 from .limits import web_endpoint
 from .scripts import script_url
 from .sessions import Session, Sessions, check_origin
 
 
-def served_over_tls(hub: Any) -> bool:
+def served_over_tls(hub: IHub) -> bool:
     """Whether the web front end listens with TLS (its cookies then say ``Secure``)."""
     if hub.options.get("web_secure_cookies"):
         return True
@@ -47,7 +48,7 @@ class WebFrontend:
     #: past events a game page gets when it opens
     SNAPSHOT_EVENTS = 500
 
-    def __init__(self, hub: Any, clock: Any) -> None:
+    def __init__(self, hub: IHub, clock: Any) -> None:
         self.hub = hub
         self.clock = clock
         self.sessions = Sessions(clock, secure=served_over_tls(hub))
@@ -68,7 +69,7 @@ class WebFrontend:
         ``web_max_streams_per_address`` to this client's address."""
         limit = int(self.hub.options.get("web_max_streams", 1000))
         per_address = int(self.hub.options.get("web_max_streams_per_address", 128))
-        address = str(getattr(request.getClientAddress(), "host", ""))
+        address = str(client_host(request) or "")
         if len(self.streams) >= limit:
             reason = "too many live streams; try again later"
         elif self.streams.from_address(address) >= per_address:
@@ -83,7 +84,7 @@ class WebFrontend:
 
         :raises hub.model.GameError: 429 over ``create_rate``/``create_burst``.
         """
-        address = str(getattr(request.getClientAddress(), "host", ""))
+        address = str(client_host(request) or "")
         keys = [f"address:{address}"] + ([f"account:{account.lower()}"] if account else [])
         _limit(request, self.create_limits, keys, "too many games created")
 
@@ -94,7 +95,7 @@ class WebFrontend:
 
         :raises hub.model.GameError: 429 over ``web_chat_rate``/``web_chat_burst``.
         """
-        address = str(getattr(request.getClientAddress(), "host", ""))
+        address = str(client_host(request) or "")
         _limit(request, self.chat_limits, [f"address:{address}"], "too many chat lines")
 
     def stop(self) -> None:
@@ -150,19 +151,7 @@ class WebFrontend:
 
     def _game_over(self, game: Any, event: Any) -> None:
         result = dict(event.data.get("result") or game.result() or {})
-        scores = result.get("scores") or []
-        winners = set(result.get("winners") or [])
-        players = []
-        for seat in game.seats:
-            players.append(
-                {
-                    "seat": seat.index,
-                    "name": seat.player,
-                    "kind": seat.kind,
-                    "score": scores[seat.index] if seat.index < len(scores) else None,
-                    "winner": seat.index in winners,
-                }
-            )
+        players = game.seat_results(result)
         self.finished.insert(
             0,
             {
@@ -211,7 +200,7 @@ def _json_safe(data: Any) -> Any:
 class WebResource(JSONResource):
     """A JSON resource that knows the web front end's sessions."""
 
-    def __init__(self, hub: Any, web: WebFrontend) -> None:
+    def __init__(self, hub: IHub, web: WebFrontend) -> None:
         super().__init__(hub)
         self.web = web
 
@@ -258,14 +247,25 @@ class WebResource(JSONResource):
         self.require_write_access(request)
 
 
-class WebGames(WebResource, Games):
-    """``/api/games`` with web play: ``events``, ``seats``, ``actions``, ``leave``, ``bots``."""
+class WebGames(WebResource):
+    """``/api/games``: ``GET`` the list, one game, its ``transcript`` (by permission),
+    ``replay`` and ``events``; ``POST`` a new game (the one path that creates games over
+    HTTP, for pages and API clients alike) and the web-play writes on one game:
+    ``seats``, ``actions``, ``leave``, ``bots``, ``chat``."""
 
     isLeaf = True
 
     def render(self, request: Any) -> Any:
-        """Serve the event stream; everything else is JSON."""
+        """Stream a transcript or the events; everything else is JSON."""
         parts = [p for p in request.postpath if p]
+        if request.method == b"GET" and len(parts) == 2 and parts[1] == b"transcript":
+            admin, owners = self.reader(request)
+            try:
+                return transcripts.serve(
+                    self.hub, request, parts[0].decode("utf-8", "replace"), admin, owners
+                )
+            except GameError as e:
+                return send_error(request, e.code, e.reason)
         if request.method == b"GET" and len(parts) == 2 and parts[1] == b"events":
             try:
                 game = self.hub.lobby.get(parts[0].decode("utf-8", "replace"))
@@ -285,11 +285,16 @@ class WebGames(WebResource, Games):
         return super().render(request)
 
     def json_GET(self, request: Any) -> Any:
-        """``/api/games/<id>/replay``, or what :class:`~.api.Games` serves."""
+        """The list, one game, or its replay."""
         parts = [p for p in request.postpath if p]
+        lobby = self.hub.lobby
+        if not parts:
+            return 200, [self.hub.game_json(g) for g in self.hub.listed_games()]
+        if len(parts) == 1:
+            return 200, self.hub.game_json(lobby.get(parts[0].decode("utf-8", "replace")), True)
         if len(parts) == 2 and parts[1] == b"replay":
             return self._replay(parts[0].decode("utf-8", "replace"))
-        return super().json_GET(request)
+        raise GameError("no such resource", 404)
 
     def _replay(self, game_id: str) -> Any:
         """A game's replay (public events only): from the lobby while it is listed and
@@ -493,7 +498,7 @@ class WebGames(WebResource, Games):
         )
 
 
-def say(hub: Any, room: str, session: Session, body: Mapping[str, Any]) -> dict[str, Any]:
+def say(hub: IHub, room: str, session: Session, body: Mapping[str, Any]) -> dict[str, Any]:
     """A browser's chat line ``{"text": ...}`` in ``room`` (the hub's chat service)."""
     line = hub.chat.say(room, session.name, body.get("text"), guest=session.account is None)
     return line.to_json()

@@ -28,7 +28,7 @@ def script_path(factory: Any) -> str | None:
         adapter = factory.adapter("web")
     except Exception:
         return None
-    return plain_path(getattr(adapter, "script", None), ".js")
+    return None if adapter is None else plain_path(adapter.script, ".js")
 
 
 def script_url(factory: Any) -> str | None:

@@ -20,6 +20,7 @@ from twisted.logger import Logger
 from twisted.web.server import NOT_DONE_YET
 from zope.interface import implementer
 
+from hub.interfaces import IHub
 from hub.model import OVER, GameError
 from hub.transcript import Access, is_lobby, stream
 
@@ -74,7 +75,7 @@ class ChunkProducer:
         if self._later is not None and self._later.active():
             self._later.cancel()
         self._later = None
-        close = getattr(self.chunks, "close", None)
+        close = getattr(self.chunks, "close", None)  # foreign: any iterable, a generator closes
         if close is not None:
             close()
 
@@ -93,7 +94,7 @@ def tail_of(request: Any) -> int | None:
     return int(text)
 
 
-def serve(hub: Any, request: Any, name: str, admin: bool, owners: frozenset[str]) -> Any:
+def serve(hub: IHub, request: Any, name: str, admin: bool, owners: frozenset[str]) -> Any:
     """Answer a transcript GET (``NOT_DONE_YET``: it is being streamed).
 
     :raises hub.model.GameError: 400 bad ``tail``, 403 not allowed, 404 none.
@@ -111,7 +112,7 @@ def serve(hub: Any, request: Any, name: str, admin: bool, owners: frozenset[str]
     else:
         public = game is None or game.state == OVER
     access = Access(admin=admin, owners=owners, public=public)
-    live = getattr(game, "transcript", None) if game is not None else None
+    live = game.transcript if game is not None else None
     if live is not None:
         parts = live.paths()
     else:

@@ -9,11 +9,11 @@ payload schemas, which the web front end mounts).  Game adapters use
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from zope.interface import moduleProvides
 
-from hub.interfaces import IFrontend, IHTTPResources
+from hub.interfaces import IFrontend, IHTTPResources, IHub
 
 if TYPE_CHECKING:
     from twisted.web.resource import IResource
@@ -23,14 +23,14 @@ if TYPE_CHECKING:
 moduleProvides(IFrontend, IHTTPResources)
 
 
-def make_factory(hub: Any) -> XMLFrontend:
-    """The XML front end's protocol factory for ``hub`` (a ``hub.service.HubService``)."""
+def make_factory(hub: IHub) -> XMLFrontend:
+    """The XML front end's protocol factory for ``hub`` (an :class:`hub.interfaces.IHub`)."""
     from .server import XMLFrontend
 
     return XMLFrontend(hub)
 
 
-def http_resources(hub: Any) -> list[tuple[bytes, IResource]]:
+def http_resources(hub: IHub) -> list[tuple[bytes, IResource]]:
     """``/schema``: the published schemas of ``hub``'s game types."""
     from .web import SchemaResource
 

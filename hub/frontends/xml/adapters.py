@@ -22,12 +22,15 @@ from typing import Any
 from lxml import etree
 from twisted.logger import Logger
 from zope.interface import implementer
+from zope.interface.exceptions import Invalid
+from zope.interface.verify import verifyObject
 
-from hub.interfaces import IXMLGameAdapter, IXMLPayloadSchema
+from hub.interfaces import IGameFactory, IXMLGameAdapter, IXMLPayloadSchema
 from hub.model import BadAction, GameError, GameEvent
 from hub.plugin_files import package_file, package_of, plain_path
 
 from . import codec
+from .payload import XMLGameAdapter
 
 #: Largest JSON payload the generic adapter accepts.
 MAX_JSON = 16384
@@ -39,11 +42,9 @@ log = Logger()
 
 
 @implementer(IXMLGameAdapter)
-class GenericXMLAdapter:
+class GenericXMLAdapter(XMLGameAdapter):
     """Payloads as JSON: action ``<action>{"k": v}</action>``, events
     ``<event kind="…">{json}</event>``, views ``<view>{json}</view>``."""
-
-    seat_on_join = True
 
     def parse_action(self, element: Any) -> dict[str, Any]:
         """``<parameters><action>{json object}</action></parameters>`` → the object."""
@@ -71,22 +72,47 @@ class GenericXMLAdapter:
 
 
 _GENERIC = GenericXMLAdapter()
+#: adapter class → why it cannot be used (``None``: it can), checked once per class
+_checked: dict[type, str | None] = {}
 
 
-def adapter_for(factory: Any) -> Any:
-    """The XML adapter of a game type, or ``None`` if it cannot be hosted here."""
-    if "xml" not in tuple(getattr(factory, "frontends", ())):
+def _unusable(adapter: Any) -> str | None:
+    """Why ``adapter`` does not provide the whole of :class:`IXMLGameAdapter` (its
+    optional parts included: :class:`.payload.XMLGameAdapter` has their defaults)."""
+    kind = type(adapter)
+    if kind not in _checked:
+        try:
+            verifyObject(IXMLGameAdapter, adapter)
+            _checked[kind] = None
+        except Invalid as e:
+            _checked[kind] = str(e)
+            log.error(
+                "xml: the adapter {adapter} cannot be used ({reason}); subclass"
+                " hub.frontends.xml.payload.XMLGameAdapter for the optional parts",
+                adapter=f"{kind.__module__}.{kind.__qualname__}",
+                reason=" ".join(str(e).split()),
+            )
+    return _checked[kind]
+
+
+def adapter_for(factory: IGameFactory) -> IXMLGameAdapter | None:
+    """The XML adapter of a game type, or ``None`` if it cannot be hosted here (not
+    listed for ``xml``, or its adapter does not provide :class:`IXMLGameAdapter`)."""
+    if "xml" not in tuple(factory.frontends):
         return None
     try:
         adapter = factory.adapter("xml")
     except Exception:
-        adapter = None
-    return adapter if adapter is not None else _GENERIC
+        log.failure("xml: the adapter of {game} failed", game=factory.name)
+        return None
+    if adapter is None:
+        return _GENERIC
+    return None if _unusable(adapter) else adapter
 
 
-def seats_on_join(adapter: Any) -> bool:
-    """Whether ``game/join`` takes a free seat (``True`` unless the adapter says not)."""
-    return bool(getattr(adapter, "seat_on_join", True))
+def seats_on_join(adapter: IXMLGameAdapter) -> bool:
+    """Whether ``game/join`` takes a free seat."""
+    return bool(adapter.seat_on_join)
 
 
 # -- payload schemas --------------------------------------------------------------------

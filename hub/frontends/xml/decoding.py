@@ -390,7 +390,7 @@ def check_fields(request: Request) -> None:
     :raises hub.fields.FieldError: one breaks its rule (400).
     """
     for attribute, rule in FIELD_RULES.get(type(request), {}).items():
-        value = getattr(request, attribute)
+        value = getattr(request, attribute)  # a field FIELD_RULES names for this type
         if value is None:
             continue
         try:

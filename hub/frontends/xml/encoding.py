@@ -398,6 +398,7 @@ def build_refusal(request: events.Request, code: int, reason: str) -> etree._Ele
     group, op = which
     extra: dict[str, Any] = {}
     if op == "login":
+        # any request may be refused: only some event types have these fields
         extra = {"name": getattr(request, "accountname", ""), "type": 0}
     return build_response(
         group,
@@ -406,7 +407,7 @@ def build_refusal(request: events.Request, code: int, reason: str) -> etree._Ele
         errorcode=code,
         description=reason,
         sessionid=request.sessionid,
-        gameid=getattr(request, "gameid", None) if group == "game" else None,
+        gameid=getattr(request, "gameid", None) if group == "game" else None,  # as above
         **extra,
     )
 

@@ -11,7 +11,9 @@ module offers what it cannot do alone and must do exactly as the front end does:
   ``true``/``false``;
 - :func:`wire_game_id`: the ``xs:long`` this wire uses for a lobby game id (a payload
   that names its game, such as a full-state view, must give the same number the
-  envelope does).
+  envelope does);
+- :class:`XMLGameAdapter`: a base class with the defaults of the optional parts of
+  :class:`hub.interfaces.IXMLGameAdapter`.
 
 Nothing else of :mod:`hub.frontends.xml` is for plugins: the codec and the server
 change without notice; this module keeps its names.  It imports nothing of the front
@@ -25,6 +27,8 @@ import re
 from typing import Any
 
 from lxml import etree
+
+from hub.model import GameError, GameEvent
 
 # Characters XML 1.0 cannot carry; replaced on output.
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -67,4 +71,25 @@ def attr_text(value: Any) -> str:
     return clean(value)
 
 
-__all__ = ["attr_text", "clean", "element", "sub", "wire_game_id"]
+class XMLGameAdapter:
+    """The defaults of an :class:`hub.interfaces.IXMLGameAdapter`'s optional parts; a
+    game's adapter subclasses it and writes ``parse_action``, ``render_event`` and
+    ``render_view`` (and whichever default does not suit it)."""
+
+    #: ``game/join`` takes the first free seat
+    seat_on_join = True
+
+    def custom(self, game: Any, seat: int | None, element: Any) -> etree._Element | None:
+        """Refuse ``game/custom``: the game has no custom requests."""
+        raise GameError(f"{game.type} has no custom requests", 400)
+
+    def private_to(self, event: GameEvent, seat: int) -> bool:
+        """The event is private to ``seat`` when it is meant for some seats only."""
+        return event.seats is not None
+
+    def snapshot_on(self, event: GameEvent) -> bool:
+        """No full-state update follows an event."""
+        return False
+
+
+__all__ = ["XMLGameAdapter", "attr_text", "clean", "element", "sub", "wire_game_id"]

@@ -115,7 +115,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
             return
         # Half-close first: the peer reads the error before anything it still sends
         # (and we discard) could turn our close into a reset; then close for good.
-        lose_write = getattr(self.transport, "loseWriteConnection", None)
+        lose_write = getattr(self.transport, "loseWriteConnection", None)  # foreign: optional
         if lose_write is not None:
             lose_write()
             self._close_timer = self.callLater(self.frontend.close_grace, self._close_now)

@@ -21,8 +21,7 @@ from twisted.internet import defer, protocol
 from twisted.logger import Logger
 from zope.interface import implementer
 
-import hub as hub_package
-from hub.interfaces import IChatListener, IConnectionControl, ILobbyListener
+from hub.interfaces import IChatListener, IConnectionControl, IHub, ILobbyListener
 from hub.limits import creation_limits
 from hub.model import Elsewhere, GameError
 from hub.settings import boolean
@@ -86,11 +85,11 @@ class XMLFrontend(protocol.ServerFactory):
     lobby_changed = lobby.lobby_changed
     chat_line = chat.chat_line
 
-    def __init__(self, hub: Any) -> None:
+    def __init__(self, hub: IHub) -> None:
         self.hub = hub
         self.reactor = hub.reactor
         self.lobby = hub.lobby
-        options = getattr(hub, "options", {}) or {}
+        options = hub.options
         self.max_frame = int(options.get("xml_max_frame", 65536))
         self.idle_timeout = float(options.get("xml_idle_timeout", 600))
         self.frame_deadline = float(options.get("xml_frame_deadline", 30))
@@ -139,7 +138,7 @@ class XMLFrontend(protocol.ServerFactory):
 
     def buildProtocol(self, addr: Any) -> XMLProtocol:
         """A protocol for a new connection (one that will refuse itself above the cap)."""
-        peer = str(getattr(addr, "host", addr))
+        peer = str(getattr(addr, "host", addr))  # foreign: a UNIX address has no host
         over = (
             self.per_address[peer] >= self.max_per_address
             or len(self.connections) >= self.max_connections
@@ -177,10 +176,10 @@ class XMLFrontend(protocol.ServerFactory):
 
     def greeting(self) -> etree._Element:
         """The ``info`` message every connection gets first."""
-        ports = dict(getattr(self.hub, "bound_ports", {}) or {})
+        ports = dict(self.hub.bound_ports)
         root = encoding.build_info(self.server_name, ports)
         server = root.find("info/parameters/server")
-        server.set("version", str(getattr(hub_package, "__version__", "1.0")))
+        server.set("version", str(self.hub.version))
         return root
 
     # -- game ids -------------------------------------------------------------------------
@@ -239,8 +238,8 @@ class XMLFrontend(protocol.ServerFactory):
 
     def _transcript(self, game: Any) -> Any:
         if game is not None:
-            return getattr(game, "transcript", None)
-        transcripts = getattr(self.hub, "transcripts", None)
+            return game.transcript
+        transcripts = self.hub.transcripts
         if transcripts is None:
             return None
         try:
@@ -333,7 +332,7 @@ class XMLFrontend(protocol.ServerFactory):
         their rules (:func:`.decoding.check_fields`), else its handler's."""
         decoding.check_fields(request)
         states.check(conn, request)
-        handler = getattr(self, "_on_" + type(request).__name__)
+        handler = getattr(self, "_on_" + type(request).__name__)  # the dispatch table
         return handler(conn, request)
 
     def _reply(

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IGameObserver
+from hub.interfaces import IGameObserver, IXMLGameAdapter
 from hub.model import PAUSED, RESUMED, GameEvent
 
 from . import encoding
@@ -51,7 +51,7 @@ class GameSession:
     conn: Connection
     session_id: int
     game: Any
-    adapter: Any
+    adapter: IXMLGameAdapter
     wire_id: int = 0
     seat: int | None = None
     closed: bool = field(default=False)
@@ -106,8 +106,7 @@ class GameSession:
         self.frontend.send_game(
             self.conn, game, self.frontend.encode(doc), self.private_seat(event)
         )
-        snapshot_on = getattr(self.adapter, "snapshot_on", None)
-        if snapshot_on is not None and snapshot_on(event):
+        if self.adapter.snapshot_on(event):
             # on the next turn: the game emits the rest of this step's events first, and
             # the snapshot then shows exactly what the events sent before it did
             self.frontend.reactor.callLater(0, self._send_snapshot)
@@ -117,10 +116,7 @@ class GameSession:
         public): the event is meant for some seats only, or the adapter says so."""
         if self.seat is None:
             return None
-        private_to = getattr(self.adapter, "private_to", None)
-        if private_to is not None:
-            return self.seat if private_to(event, self.seat) else None
-        return self.seat if event.seats is not None else None
+        return self.seat if self.adapter.private_to(event, self.seat) else None
 
     def _send_snapshot(self) -> None:
         if not self.closed and not self.conn.closing:
@@ -168,7 +164,7 @@ class Sessions:
         """A new lobby session of ``conn``: its id."""
         return self._new(conn, "lobby").id
 
-    def open_game(self, conn: Connection, game: Any, adapter: Any) -> GameSession:
+    def open_game(self, conn: Connection, game: Any, adapter: IXMLGameAdapter) -> GameSession:
         """A new game session of ``conn`` following ``game`` (not observing it yet)."""
         session = self._new(conn, "game", game)
         observer = GameSession(
@@ -196,7 +192,7 @@ class Sessions:
             if leave and seat is not None and game.id in self._lobby_ids():
                 game.leave_seat(seat)
         except Exception:
-            self.log.failure("xml: leaving game {game} failed", game=getattr(game, "id", "?"))
+            self.log.failure("xml: leaving game {game} failed", game=game.id)
 
     def _lobby_ids(self) -> set[str]:
         return {g.id for g in self.frontend.lobby.games()}

@@ -30,35 +30,15 @@ def store(frontend: XMLFrontend) -> Any:
 
     :raises Refused: 503, the hub has none.
     """
-    found = getattr(frontend.hub, "store", None)
+    found = frontend.hub.store
     if found is None:
         raise Refused(503, "accounts are not available on this hub")
     return found
 
 
-def type_name(account: Any) -> str:
-    """``player``, ``bot`` or ``admin``."""
-    kind = getattr(account, "type", "player")
-    if isinstance(kind, int):
-        return ACCOUNT_TYPES.get(kind, "player")
-    return str(kind)
-
-
-def _type_code(account: Any) -> int:
-    code = getattr(account, "type_code", None)
-    if isinstance(code, int):
-        return code
-    return {v: k for k, v in ACCOUNT_TYPES.items()}.get(type_name(account), 0)
-
-
-def _balance(account: Any) -> Decimal:
-    value = getattr(account, "balance", 0)
-    return value if isinstance(value, Decimal) else Decimal(str(value))
-
-
 def is_admin(conn: Connection) -> bool:
     """Whether the connection's account is an admin."""
-    return conn.account is not None and type_name(conn.account) == "admin"
+    return conn.account is not None and conn.account.type == "admin"
 
 
 async def create_account(frontend: XMLFrontend, conn: Connection, r: events.CreateAccount) -> Any:
@@ -113,7 +93,7 @@ async def login(frontend: XMLFrontend, conn: Connection, r: events.Login) -> Any
     )  # fmt: skip
     return encoding.build_response(
         "authentication", "login", sessionid=conn.lobby_session, name=account.name,
-        type=_type_code(account), balance=encoding.money(_balance(account)),
+        type=account.type_code, balance=encoding.money(Decimal(account.balance)),
     )  # fmt: skip
 
 

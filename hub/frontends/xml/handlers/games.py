@@ -64,8 +64,8 @@ async def delete_game(frontend: XMLFrontend, conn: Connection, r: events.DeleteG
         raise Refused(403, "only its creator or an admin deletes a game")
     if game.state == RUNNING:
         raise Refused(409, "the game is running")
-    store = getattr(frontend.hub, "store", None)
-    if store is not None and hasattr(store, "chips_at"):
+    store = frontend.hub.store
+    if store is not None:
         chips = await store.chips_at(game.id)
         if any(Decimal(v) for v in dict(chips).values()):
             raise Refused(409, "chips are in play at this game")
@@ -80,7 +80,10 @@ def join_game(frontend: XMLFrontend, conn: Connection, r: events.JoinGame) -> An
     game = frontend.find_game(r.gameid)
     if any(s.game is game for s in conn.game_sessions.values()):
         raise Refused(409, "you have joined this game already")
-    observer = frontend.sessions.open_game(conn, game, adapter_for(game.factory))
+    adapter = adapter_for(game.factory)
+    if adapter is None:  # find_game refused it then; its plugin changed since
+        raise Refused(400, f"{game.type} cannot be played over XML")
+    observer = frontend.sessions.open_game(conn, game, adapter)
     try:
         description = _follow_on_join(observer, conn.account.name)
     except BaseException:
@@ -174,10 +177,7 @@ async def _add_bot(
 def custom(frontend: XMLFrontend, conn: Connection, r: events.Custom) -> Any:
     """``game/custom``: the adapter's answer (``<ok/>`` when it gives none)."""
     observer = conn.game_sessions[r.sessionid]
-    answer_custom = getattr(observer.adapter, "custom", None)
-    if answer_custom is None:
-        raise Refused(400, f"{observer.game.type} has no custom requests")
-    answer = answer_custom(observer.game, observer.held_seat(), r.payload)
+    answer = observer.adapter.custom(observer.game, observer.held_seat(), r.payload)
     if answer is None:
         answer = element("ok")
     return encoding.build_response(

@@ -40,12 +40,12 @@ async def history(frontend: XMLFrontend, conn: Connection, r: events.History) ->
                 raise Refused(404, f"no game with id {r.gameid}") from None
     entries: list[encoding.HistoryEntry] = []
     seen: dict[str, str] = {}  # game id → type, of the finished games listed
-    store = getattr(frontend.hub, "store", None)
-    if store is not None and hasattr(store, "games"):
+    store = frontend.hub.store
+    if store is not None:
         for g in await store.games(game_id=game_id, player=r.accountname, limit=r.limit):
             seen[str(g.get("game_id"))] = str(g.get("type"))
             entries.append(_stored_game(frontend, g))
-    if store is not None and hasattr(store, "hands"):
+    if store is not None:
         hands = await store.hands(game_id=game_id, player=r.accountname, limit=r.limit)
         untyped = {str(h.get("game_id")) for h in hands if not h.get("game_type")}
         types = await _game_types(frontend, store, untyped, seen)
@@ -107,7 +107,7 @@ async def _game_types(
                 types[gid] = known[gid]
             else:
                 missing.append(gid)
-    for gid in missing[:TYPE_LOOKUPS] if hasattr(store, "games") else ():
+    for gid in missing[:TYPE_LOOKUPS]:
         for g in await store.games(game_id=gid, limit=1):
             types[gid] = str(g.get("type"))
     return types

@@ -36,32 +36,16 @@ def _xml_games(frontend: XMLFrontend) -> list[Any]:
     return [g for g in frontend.hub.listed_games() if adapter_for(g.factory) is not None]
 
 
-def _client_module(frontend: XMLFrontend, factory: Any) -> str:
-    plugin = getattr(frontend.hub.registry, "plugin", None)
-    if plugin is not None:
-        try:
-            client = plugin(factory.name).client
-            if client:
-                return str(client)
-        except Exception:
-            pass
-    client = getattr(factory, "client", None)
-    if client:
-        return str(client)
-    package = type(factory).__module__.rpartition(".")[0]
-    return f"{package}.client" if package else ""
-
-
 def available_games(frontend: XMLFrontend, conn: Connection, r: events.AvailableGames) -> Any:
     """``lobby/availablegames``: the game types played over XML, by name."""
     hosted = [f for f in frontend.hub.registry.game_types() if adapter_for(f) is not None]
     types = [
         encoding.GameType(
             type=f.name,
-            clientgame=_client_module(frontend, f),
+            clientgame=frontend.hub.registry.client_module(f),
             servergame=f"{type(f).__module__}:{type(f).__name__}",
             variants=tuple(f.variants),
-            summary=getattr(f, "summary", None),
+            summary=f.summary,
             minplayers=int(f.min_seats),
             maxplayers=int(f.max_seats),
         )
@@ -87,7 +71,7 @@ def game_details(frontend: XMLFrontend, conn: Connection, r: events.GameDetails)
     players = [{"seat": s.index, "name": s.player or "", "kind": s.kind} for s in game.seats]
     rules = [
         f"type: {game.type}",
-        f"summary: {getattr(game.factory, 'summary', '')}",
+        f"summary: {game.factory.summary}",
         f"variant: {game.variant or '-'}",
         f"seats: {len(game.seats)}",
         f"state: {game.state}",

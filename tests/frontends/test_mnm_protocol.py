@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from types import SimpleNamespace
 
 import pytest
 from twisted.internet import task
@@ -12,13 +11,7 @@ from bots.morris import MorrisBotFactory, RandomMorrisBotFactory
 from games.hello.server import HelloGameFactory
 from games.morris.server import MorrisGameFactory
 from hub.frontends.mnm import codec, make_factory
-from hub.lobby import Lobby
-from hub.transcript import Transcripts
-from tests.support import DictRegistry, TCPStringTransport
-
-
-class Hub(SimpleNamespace):
-    pass
+from tests.support import DictRegistry, FakeHub, TCPStringTransport
 
 
 def make_hub(tmp_path, **options):
@@ -28,15 +21,8 @@ def make_hub(tmp_path, **options):
         games=[MorrisGameFactory(), HelloGameFactory()],
         bots=[MorrisBotFactory(), RandomMorrisBotFactory()],
     )
-    transcripts = Transcripts(tmp_path / "transcripts", clock)
-    lobby = Lobby(
-        registry,
-        clock,
-        transcripts=transcripts,
-        rng=random.Random(4),
-        id_length=codec.id_length(version),
-    )
-    return Hub(reactor=clock, options=options, lobby=lobby, transcripts=transcripts)
+    lobby = {"rng": random.Random(4), "id_length": codec.id_length(version)}
+    return FakeHub(registry, reactor=clock, data=tmp_path, lobby=lobby, **options)
 
 
 class Client:

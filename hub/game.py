@@ -1,0 +1,624 @@
+"""One live game of the lobby (:class:`GameInstance`): its engine, seats, observers,
+event log and transcript; the seam every front end plays through (``take_seat``,
+``act``, ``observe``, ``leave_seat``, ``view``, ``legal_actions``).
+
+Pure Python objects driven by the lobby's injected clock; no sockets, no wire formats.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from twisted.logger import Logger
+from zope.interface import implementer
+from zope.interface.verify import verifyObject
+
+from hub import fields
+from hub.botdriver import BotDriver
+from hub.interfaces import IBot, IChipGame, IChipGameFactory, IGame
+from hub.model import (
+    GAME_OVER,
+    OVER,
+    PAUSED,
+    RESUMED,
+    RUNNING,
+    SEAT_OPEN,
+    STATE,
+    TURN,
+    BadAction,
+    Conflict,
+    GameConfig,
+    GameContext,
+    GameEvent,
+    IllegalAction,
+    NotFound,
+)
+from hub.seats import Seat, unused_name
+
+if TYPE_CHECKING:
+    from hub.lobby import Lobby
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """One event in a game's log (:meth:`GameInstance.events_for`).
+
+    :ivar at: the clock's time when it happened.
+    :ivar kind: the event's kind.
+    :ivar data: its data (a ``turn`` event's without the ``legal`` list).
+    :ivar seats: as :attr:`hub.model.GameEvent.seats`: ``None`` for a public event.
+    :ivar to: for a private event, who sat at each of its seats then (a later occupant
+        of the seat never sees it).
+    """
+
+    at: float
+    kind: str
+    data: Mapping[str, Any]
+    seats: frozenset[int] | None = None
+    to: tuple[tuple[int, str | None], ...] = ()
+
+    def to_json(self, since: float = 0.0) -> dict[str, Any]:
+        """``{"at": ms since ``since``, "kind", "data"}``."""
+        return {"at": int((self.at - since) * 1000), "kind": self.kind, "data": dict(self.data)}
+
+
+@implementer(IGame)
+class FinishedEngine:
+    """What a finished game keeps of its engine once it is retired: the final views
+    (public and per seat) and the result.  Everything else is in the store's history
+    and the transcript file."""
+
+    state = OVER
+
+    def __init__(self, seats: int, views: Mapping[int | None, Any], result: Any) -> None:
+        self.seats = seats
+        self._views = dict(views)
+        self._result = result
+
+    @classmethod
+    def of(cls, engine: Any, seats: int) -> FinishedEngine:
+        """The summary of a finished ``engine``."""
+        views: dict[int | None, Any] = {None: engine.view(None)}
+        for seat in range(seats):
+            view = engine.view(seat)
+            if view != views[None]:
+                views[seat] = view
+        return cls(seats, views, engine.result())
+
+    def seat_player(self, seat: int, name: str, *buyin: Any) -> None:
+        """Nobody sits down at a finished game."""
+        raise Conflict("the game is over")
+
+    def leave(self, seat: int) -> None:
+        """Leaving a finished game changes nothing."""
+
+    def act(self, seat: int, action: Mapping[str, Any]) -> None:
+        """Nothing is legal any more."""
+        raise IllegalAction("the game is over")
+
+    def legal_actions(self, seat: int) -> list[Mapping[str, Any]]:
+        """Nothing."""
+        return []
+
+    def view(self, seat: int | None = None) -> Any:
+        """The final view from ``seat``."""
+        return self._views.get(seat, self._views[None])
+
+    def result(self) -> Any:
+        """The result."""
+        return self._result
+
+    def stop(self) -> None:
+        """No timers are left."""
+
+
+class GameInstance:
+    """One game in the lobby: its engine, seats, observers and transcript."""
+
+    log = Logger()
+
+    def __init__(
+        self,
+        lobby: Lobby,
+        game_id: str,
+        factory: Any,
+        config: GameConfig,
+        seats: list[Seat],
+        creator: str | None,
+    ) -> None:
+        self.lobby = lobby
+        self.id = game_id
+        self.factory = factory
+        self.type: str = factory.name
+        self.variant = config.variant
+        self.name = config.name
+        self.config = config
+        self.seats = seats
+        self.creator = creator
+        self.frontend: str = list(factory.frontends)[0] if factory.frontends else "web"
+        self.created = lobby.clock.seconds()
+        self.finished: float | None = None
+        self._observers: dict[Any, int | None] = {}
+        self._drivers: list[BotDriver] = []
+        self._services: list[Any] = []  # hub services following every public event
+        #: the events so far (bounded: the oldest go first), for pages that open late
+        #: and for replays
+        self._log: deque[LoggedEvent] = deque(maxlen=max(1, lobby.event_log))
+        self.log_dropped = 0
+        self._turn: dict[str, Any] | None = None
+        self._bots_seated = False
+        #: why the table deals no new hand now (``None``: it plays on); see :meth:`pause`
+        self.paused: str | None = None
+        self.transcript = lobby.transcripts.for_game(game_id) if lobby.transcripts else None
+        context = GameContext(
+            clock=lobby.clock, emit=self._emit, rng=lobby.game_rng(), game_id=game_id
+        )
+        engine = factory.create(config, context)
+        verifyObject(IGame, engine)
+        self.engine = engine
+        #: the public view before anything happened: where a replay starts
+        self.start_view = engine.view(None)
+        #: the engine as a chip game (its factory provides ``IChipGameFactory``), else None
+        self.chips: IChipGame | None = None
+        if IChipGameFactory.providedBy(factory):
+            verifyObject(IChipGame, engine)
+            self.chips = engine
+
+    # -- state ------------------------------------------------------------------------
+
+    @property
+    def state(self) -> str:
+        """``waiting``, ``running`` or ``over``."""
+        return str(self.engine.state)
+
+    def pause(self, reason: str) -> None:
+        """Show everyone why the table deals no new hand (players, watchers, lobby):
+        a :data:`hub.model.PAUSED` event; ``paused`` in the lobby's listing."""
+        if self.paused == reason:
+            return
+        self.paused = reason
+        if self.transcript is not None:
+            self.transcript.note(f"paused: {reason}")
+        self._emit(GameEvent(PAUSED, {"reason": reason}))
+        self.lobby.changed(self)
+
+    def resume(self) -> None:
+        """The pause is over (a :data:`hub.model.RESUMED` event)."""
+        if self.paused is None:
+            return
+        self.paused = None
+        if self.transcript is not None:
+            self.transcript.note("resumed")
+        self._emit(GameEvent(RESUMED, {}))
+        self.lobby.changed(self)
+
+    def _check_paid(self, buyin: Any) -> None:
+        """A chip game's chips come through the hub's table money (which passes the
+        buy-in it moved in the ledger): nobody sits without one."""
+        if self.chips is not None and self.lobby.money is not None and buyin is None:
+            raise Conflict(f"seats at {self.type} tables are taken through the hub's table money")
+
+    def seat_of(self, player: str) -> int | None:
+        """The seat where ``player`` sits (and is still present), or ``None``."""
+        for seat in self.seats:
+            if seat.player == player and seat.present and seat.kind != "bot":
+                return seat.index
+        return None
+
+    def free_seats(self, kind: str = "client") -> list[int]:
+        """Seats a player of ``kind`` (``client`` or ``human``) may take now."""
+        allowed = ("open",) if kind == "client" else ("open", "human")
+        return [s.index for s in self.seats if s.free and s.kind in allowed]
+
+    @property
+    def observer_count(self) -> int:
+        """How many observers follow the game (bots not counted)."""
+        return len(self._observers)
+
+    # -- observers ----------------------------------------------------------------------
+
+    def observe(self, observer: Any, seat: int | None = None) -> None:
+        """Send ``observer`` (an :class:`IGameObserver`) every event it may see as ``seat``."""
+        self._observers[observer] = seat
+        self.lobby.changed(self)
+
+    def watch(self, service: Any) -> None:
+        """Send ``service`` (an :class:`IGameObserver` of the hub itself, e.g. the
+        table money of :mod:`hub.money`) every public event, first; it is no observer (not
+        counted, no lobby change)."""
+        self._services.append(service)
+
+    def watchers(self) -> list[str]:
+        """Names of the people who watch without a seat (observers with a ``viewer``)."""
+        names = {
+            getattr(observer, "viewer", None)  # optional on IGameObserver
+            for observer, seat in self._observers.items()
+            if seat is None
+        }
+        return sorted(n for n in names if isinstance(n, str) and n)
+
+    def unobserve(self, observer: Any) -> None:
+        """Stop sending events to ``observer`` (unknown observers are ignored)."""
+        if observer in self._observers:
+            del self._observers[observer]
+            self.lobby.changed(self)
+
+    # -- the event log and the turn -------------------------------------------------------
+
+    def _record(self, event: GameEvent) -> None:
+        now = self.lobby.clock.seconds()
+        data = event.data
+        if event.kind == TURN:
+            data = {k: v for k, v in data.items() if k != "legal"}
+        if event.kind == TURN and event.seats is None:
+            # only a public turn is everyone's business (current_turn goes to watchers)
+            left = data.get("timeleft_ms")
+            deadline = None
+            if isinstance(left, int | float) and not isinstance(left, bool):
+                deadline = now + left / 1000.0
+            self._turn = {**data, "deadline": deadline, "total_ms": left}
+        elif event.kind == GAME_OVER:
+            self._turn = None
+        to: tuple[tuple[int, str | None], ...] = ()
+        if event.seats is not None:
+            to = tuple(
+                (s, self.seats[s].player) for s in sorted(event.seats) if 0 <= s < len(self.seats)
+            )
+        if len(self._log) == self._log.maxlen:
+            self.log_dropped += 1
+        self._log.append(LoggedEvent(now, event.kind, data, event.seats, to))
+
+    def events_for(self, seat: int | None, player: str | None = None) -> list[LoggedEvent]:
+        """The logged events the viewer at ``seat`` may see: every public one, and the
+        private ones meant for ``seat`` while ``player`` sat there."""
+        out = []
+        for logged in self._log:
+            if logged.seats is None:
+                out.append(logged)
+            elif seat is not None and seat in logged.seats and dict(logged.to).get(seat) == player:
+                out.append(logged)
+        return out
+
+    def turn_clock(self) -> dict[str, Any]:
+        """``deadline`` (the clock's time by which the last announced turn must be
+        answered, or ``None``) and ``timeleft_ms`` (what is left of it now)."""
+        deadline = None if self._turn is None else self._turn.get("deadline")
+        if deadline is None:
+            return {"deadline": None, "timeleft_ms": None}
+        left = max(0, int((deadline - self.lobby.clock.seconds()) * 1000))
+        return {"deadline": deadline, "timeleft_ms": left}
+
+    def current_turn(self) -> dict[str, Any] | None:
+        """Who is to act now (the last ``turn`` event's data without ``legal``, with
+        ``deadline`` and ``timeleft_ms`` as of now), or ``None`` when nobody is: the
+        game is not running, or that seat has nothing left to decide (between poker
+        hands, say)."""
+        turn = self._turn
+        if turn is None or self.state != RUNNING:
+            return None
+        seat = turn.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            return None
+        if not self.engine.legal_actions(seat):
+            return None
+        return {**turn, **self.turn_clock()}
+
+    def replay(self) -> dict[str, Any] | None:
+        """What a replay shows: the game, its public view before the first event, every
+        public event (``at``: ms after creation) and, when over, the result.
+        ``complete`` is false when the oldest events were dropped (the log is bounded).
+        ``None`` once the game is retired (its log is gone; the store keeps its replay)."""
+        if self.retired:
+            return None
+        game = self.to_json()
+        return {
+            "game": game,
+            "start": self.start_view,
+            "events": [e.to_json(self.created) for e in self._log if e.seats is None],
+            "complete": self.log_dropped == 0,
+        }
+
+    def _emit(self, event: GameEvent) -> None:
+        self._record(event)
+        if event.kind == SEAT_OPEN:
+            seat = event.data.get("seat")
+            if isinstance(seat, int) and 0 <= seat < len(self.seats):
+                if self.seats[seat].reopen():
+                    # a bot given the seat later is gone with it: its driver must not
+                    # play for whoever sits down next
+                    for driver in [d for d in self._drivers if d.seat == seat]:
+                        driver.cancel()
+                        self._drivers.remove(driver)
+                self.lobby.changed(self)
+        if event.kind == GAME_OVER and self.finished is None:
+            self.finished = self.lobby.clock.seconds()
+            if self.transcript is not None:
+                self.transcript.note(f"game over: {event.data.get('result')}")
+        if event.seats is None:
+            for service in list(self._services):
+                try:
+                    service.game_event(self, event)
+                except Exception:
+                    self.log.failure(
+                        "service {service!r} of game {game} failed", service=service, game=self.id
+                    )
+        for driver in list(self._drivers):
+            if event.visible_to(driver.seat):
+                driver.game_event(self, event)
+        for observer, seat in list(self._observers.items()):
+            if observer in self._observers and event.visible_to(seat):
+                try:
+                    observer.game_event(self, event)
+                except Exception:
+                    self.log.failure(
+                        "observer {observer!r} of game {game} failed",
+                        observer=observer,
+                        game=self.id,
+                    )
+        if event.kind in (STATE, GAME_OVER):
+            self.lobby.changed(self)
+        if event.kind == GAME_OVER:
+            self.lobby.game_over(self, event)
+
+    # -- playing ------------------------------------------------------------------------
+
+    def take_seat(
+        self, player: str, seat: int | None = None, kind: str = "client", buyin: Any = None
+    ) -> int:
+        """Seat ``player`` (a network ``client`` or a web ``human``); returns the seat.
+        ``buyin`` (chip games) goes to ``IGame.seat_player`` when given.
+
+        :raises hub.model.Conflict: no such free seat, or the player already sits here.
+        """
+        if kind not in ("client", "human"):
+            raise BadAction(f"players take seats as 'client' or 'human', not {kind!r}")
+        fields.SEATED_NAME.check(player)
+        if self.seat_of(player) is not None:
+            raise Conflict(f"{player} already sits in game {self.id}")
+        self._check_paid(buyin)
+        free = self.free_seats(kind)
+        if seat is None:
+            if not free:
+                raise Conflict(f"game {self.id} has no free seat")
+            seat = free[0]
+        elif not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise NotFound(f"game {self.id} has no seat {seat}")
+        elif seat not in free:
+            raise Conflict(f"seat {seat} of game {self.id} is not free")
+        record = self.seats[seat]
+        previous_kind = record.kind
+        record.player, record.kind = player, kind
+        try:
+            if buyin is None:
+                self.engine.seat_player(seat, player)
+            else:
+                self.engine.seat_player(seat, player, buyin)
+        except BaseException:
+            record.player, record.kind = None, previous_kind
+            raise
+        if self.transcript is not None:
+            self.transcript.note(f"seat {seat} taken by {player} ({kind})")
+        self.lobby.changed(self)
+        return seat
+
+    def leave_seat(self, seat: int) -> None:
+        """The player at ``seat`` leaves, disconnects or is removed."""
+        record = self.seats[seat]
+        if record.free or not record.present:
+            return
+        record.present = False
+        if self.transcript is not None:
+            self.transcript.note(f"seat {seat} left by {record.player}")
+        self.engine.leave(seat)
+        self.lobby.changed(self)
+
+    def add_chips(self, seat: int, amount: Any) -> None:
+        """The player at ``seat`` of a chip game adds ``amount`` chips (the hub's table
+        money calls this after moving them in the ledger).
+
+        :raises hub.model.GameError: not a chip game, nobody there, or not now.
+        """
+        if self.chips is None:
+            raise BadAction(f"{self.type} is not played for chips")
+        if not 0 <= seat < len(self.seats) or self.seats[seat].free:
+            raise NotFound(f"nobody sits at seat {seat} of game {self.id}")
+        self.chips.add_chips(seat, amount)
+        if self.transcript is not None:
+            self.transcript.note(f"seat {seat} added {amount} chips")
+
+    def act(self, seat: int, action: Mapping[str, Any]) -> None:
+        """The player at ``seat`` acts; see :meth:`hub.interfaces.IGame.act`."""
+        if not isinstance(action, Mapping):
+            raise BadAction("an action is a mapping")
+        if not 0 <= seat < len(self.seats) or self.seats[seat].free:
+            raise NotFound(f"nobody sits at seat {seat} of game {self.id}")
+        self.engine.act(seat, action)
+
+    def legal_actions(self, seat: int) -> list[Mapping[str, Any]]:
+        """What the player at ``seat`` may do now."""
+        return list(self.engine.legal_actions(seat))
+
+    def view(self, seat: int | None = None) -> Mapping[str, Any]:
+        """The game as the player at ``seat`` (``None``: a spectator) sees it."""
+        return self.engine.view(seat)
+
+    def result(self) -> Mapping[str, Any] | None:
+        """The result once the game is over."""
+        return self.engine.result()
+
+    def seat_results(self, result: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """One row per seat of a finished game, as the history keeps it: ``seat``,
+        ``name`` (``seat <n>`` for an empty one), ``kind`` (``bot`` or ``human``),
+        ``score`` and ``winner``, from ``result`` (default: the game's)."""
+        result = result if result is not None else (self.result() or {})
+        winners = set(result.get("winners") or ())
+        scores = list(result.get("scores") or ())
+        return [
+            {
+                "seat": seat.index,
+                "name": seat.player or f"seat {seat.index}",
+                "kind": "bot" if seat.kind == "bot" else "human",
+                "score": scores[seat.index] if seat.index < len(scores) else None,
+                "winner": seat.index in winners,
+            }
+            for seat in self.seats
+        ]
+
+    def free_name(self, base: str) -> str:
+        """``base``, or ``base-2``, ``base-3``... : the first no player here has."""
+        return unused_name(base, {s.player for s in self.seats if s.player})
+
+    def bot_names(self) -> dict[int, str]:
+        """The player names the bots of the seats created for them play under
+        (``caller``, ``caller-2``...; none a player seated before them has), by seat."""
+        taken = {s.player for s in self.seats if s.player and s.kind != "bot"}
+        names: dict[int, str] = {}
+        for seat in self.seats:
+            if seat.kind == "bot":
+                names[seat.index] = unused_name(seat.bot or "bot", taken | set(names.values()))
+        return names
+
+    def seat_bots(self, buyins: Mapping[int, Any] | None = None) -> None:
+        """Seat the bots of the seats created for them (``bot:<name>``), under
+        :meth:`bot_names`, once.  The lobby does it on creation unless told to wait
+        (``create_game(seat_bots=False)``): so that a creator sits down before the bots
+        start, or so that the hub's table money funds them first.  ``buyins`` (chip
+        games): seat → the buy-in the hub moved."""
+        if self._bots_seated:
+            return
+        buyins = buyins or {}
+        for seat in self.seats:
+            if seat.kind == "bot":
+                self._check_paid(buyins.get(seat.index))
+        self._bots_seated = True
+        for seat in self.seats:
+            if seat.kind == "bot":
+                factory = self.lobby.registry.bot_factory(seat.bot)
+                bot = factory.create(self.type, seat.index, dict(self.config.options))
+                verifyObject(IBot, bot)
+                self._drivers.append(
+                    BotDriver(
+                        self,
+                        seat.index,
+                        bot,
+                        self.lobby.bot_runner,
+                        self.lobby.clock,
+                        self.lobby.bot_deadline,
+                    )
+                )
+        for index, name in self.bot_names().items():
+            seat = self.seats[index]
+            seat.player = name
+            if index in buyins:
+                self.engine.seat_player(index, name, buyins[index])
+            else:
+                self.engine.seat_player(index, name)
+        if self.bot_names():
+            self.lobby.changed(self)  # the listing shows the bots now
+
+    def seat_bot(
+        self, seat: int, bot_name: str, player: str | None = None, buyin: Any = None
+    ) -> str:
+        """Give the free seat ``seat`` to the in-hub bot ``bot_name``; returns its player
+        name: ``player`` if given (a :class:`~hub.model.Conflict` when someone here has
+        it), else the first free of ``bot_name``, ``bot_name-2``...  ``buyin`` (chip
+        games) goes to ``IGame.seat_player`` when given.
+
+        :raises hub.model.GameError: no such free seat, unknown bot, or a bot that does
+            not play this game.
+        """
+        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise NotFound(f"game {self.id} has no seat {seat}")
+        record = self.seats[seat]
+        if not record.free or record.kind not in ("open", "human"):
+            raise Conflict(f"seat {seat} of game {self.id} is not free")
+        if not isinstance(bot_name, str) or not re.fullmatch(r"[a-z0-9-]{1,64}", bot_name):
+            raise BadAction("a bot name is 1 to 64 characters [a-z0-9-]")
+        self._check_paid(buyin)
+        factory = self.lobby.registry.bot_factory(bot_name)
+        if self.type not in tuple(factory.games):
+            raise BadAction(f"bot {bot_name} does not play {self.type}")
+        if player is not None and any(s.player == player for s in self.seats):
+            raise Conflict(f"{player} plays in game {self.id} already")
+        bot = factory.create(self.type, seat, dict(self.config.options))
+        verifyObject(IBot, bot)
+        name = player or self.free_name(bot_name)
+        driver = BotDriver(
+            self, seat, bot, self.lobby.bot_runner, self.lobby.clock, self.lobby.bot_deadline
+        )
+        previous_kind = record.kind
+        record.kind, record.bot, record.player = "bot", bot_name, name
+        self._drivers.append(driver)
+        try:
+            if buyin is None:
+                self.engine.seat_player(seat, name)
+            else:
+                self.engine.seat_player(seat, name, buyin)
+        except BaseException:
+            self._drivers.remove(driver)
+            record.kind, record.bot, record.player = previous_kind, None, None
+            raise
+        if self.transcript is not None:
+            self.transcript.note(f"seat {seat} given to bot {bot_name} as {name}")
+        self.lobby.changed(self)
+        return name
+
+    def stop(self) -> None:
+        """Stop the engine's timers and the bots (the game is being removed)."""
+        for driver in self._drivers:
+            driver.cancel()
+        self._drivers.clear()
+        self._observers.clear()
+        self._services.clear()
+        self.engine.stop()
+
+    @property
+    def retired(self) -> bool:
+        """Whether only a summary of the finished game is kept (:meth:`retire`)."""
+        return isinstance(self.engine, FinishedEngine)
+
+    def retire(self) -> None:
+        """Keep only a summary of a finished game: its engine, bots, hub services and
+        event log go (observers still following it keep reading its final views; its
+        replay went to the store at game over).  The lobby retires a chip table only
+        once the table money has settled everything of it (:meth:`Lobby._retire`)."""
+        if self.retired or self.state != OVER:
+            return
+        summary = FinishedEngine.of(self.engine, len(self.seats))
+        for driver in self._drivers:
+            driver.cancel()
+        self._drivers.clear()
+        self._services.clear()
+        self.engine.stop()
+        self.engine = summary
+        self.chips = None
+        self._log.clear()
+        self._turn = None
+        self.start_view = None
+
+    def to_json(self, detail: bool = False) -> dict[str, Any]:
+        """The game as the JSON API shows it; ``detail`` adds the public view."""
+        data: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "variant": self.variant,
+            "name": self.name,
+            "frontend": self.frontend,
+            "frontends": list(self.factory.frontends),
+            "seats": [seat.to_json() for seat in self.seats],
+            "state": self.state,
+            "observers": self.observer_count,
+            "watchers": self.watchers(),
+            "created": datetime.fromtimestamp(self.created, UTC).isoformat(),
+            "paused": self.paused,
+        }
+        if self.state == OVER:
+            data["result"] = self.result()
+        if detail:
+            data["view"] = self.view(None)
+        return data
