@@ -246,7 +246,8 @@ async def test_kill_9_of_a_hub_its_games_aborted_and_tables_refunded_once(three,
             await deferLater(reactor, 0.1, lambda: None)
         else:
             raise AssertionError("B's table deals no more hands")
-        assert games_of(b)[on_b["id"]]["state"] == "running"
+        # dealt on (above) and not aborted; "waiting" once a bot of it went broke
+        assert games_of(b)[on_b["id"]]["state"] in ("running", "waiting")
         assert sum((await tool.chips_at(on_b["id"])).values()) > 0
         assert games_of(c)[on_c["id"]]["state"] != "aborted"
         assert games_of(b)[on_c["id"]]["remote"] is True
