@@ -105,6 +105,21 @@ class IGame(Interface):
         """Cancel every timer; the game is being removed."""
 
 
+class IRatedGameFactory(IGameFactory):
+    """A game type that says how its games are rated (``hub.ratings``), where the
+    hub's defaults do not fit.  Without it a type has one rating pool and a finished
+    game ranks its seats by ``scores`` (higher is better, equal is a tie), else by
+    ``winners`` (first) against the rest."""
+
+    def rating_variant(variant):
+        """The rating pool of a game of ``variant`` (text; ``""``: the type's one pool).
+        Variants that play differently (betting limits) keep apart pools."""
+
+    def rating_ranks(result):
+        """The rank of each seat in a finished game's ``result`` (0 is best, equal
+        ranks tie), or ``None`` to use the hub's default ranking."""
+
+
 class IChipGameFactory(IGameFactory):
     """A game type whose games play for chips from the players' accounts (table
     stakes: poker).  The hub's table money (:mod:`hub.money`) then owns every chip
@@ -538,3 +553,25 @@ class IStore(Interface):
 
     def hands(game_id=None, player=None, since=None, until=None, limit=50):
         """Finished hands (dicts with ``players``), newest first."""
+
+
+class IRatingStore(Interface):
+    """Ratings in the store (``hub.store.ratings``), SQLite or PostgreSQL.  Every method
+    returns a ``Deferred``; records are those of :mod:`hub.ratings.model`."""
+
+    def rate_game(game):
+        """Apply a finished :class:`hub.ratings.model.RatedGame` to its pool → the list
+        of ``Update`` (empty: not rated, or rated before)."""
+
+    def leaderboard(game_type, variant="", limit=100):
+        """A pool's players, best first (dicts: name, kind, mu, sigma, ordinal, games)."""
+
+    def rating_pools():
+        """Every pool with ratings (dicts: type, variant, players)."""
+
+    def rating_history(game_type, variant="", player=None, limit=2000):
+        """The rating after each rated game of a pool (of one ``Player``), oldest first."""
+
+    def rebuild_ratings(write=True):
+        """Recompute every rating from the stored rankings in order → ``games``,
+        ``players``, ``differences`` (what the recomputation does not equal)."""

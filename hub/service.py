@@ -35,6 +35,7 @@ from hub.interfaces import IHTTPResources
 from hub.lobby import Lobby, thread_runner
 from hub.model import GameError
 from hub.money import TableMoney
+from hub.ratings.service import RatingService, check_rated
 from hub.store.errors import StoreUnavailable
 from hub.transcript import Transcripts, TranscriptSettings
 
@@ -122,10 +123,13 @@ class Seating:
         options: Any = None,
         creator: str | None = None,
         seat_bots: bool = True,
+        rated: Any = None,
     ) -> Any:
         """Create a game (see ``POST /api/games``); a chip table through the table money
         (its bots funded first).  ``seat_bots=False``: the bots stand until
-        :meth:`seat_bots` (the creator sits down first).
+        :meth:`seat_bots` (the creator sits down first).  ``rated``: the game counts
+        for ratings (``True``), is casual (``False``) or as the ``rated_default``
+        setting says (``None``); a hub without a store rates nothing.
 
         :raises hub.model.GameError: refused (503 for a chip table while the store is
             unavailable).
@@ -140,10 +144,15 @@ class Seating:
         }
         if not isinstance(type_name, str):
             raise GameError("'type' must be a game type name", 400)
+        check_rated(rated)
         factory = self.registry.game_factory(type_name)
         if self.money is not None and self.money.plays_for_chips(factory):
-            return await self.money.create_table(type_name, **kwargs)
-        return self.lobby.create_game(type_name, **kwargs)
+            game = await self.money.create_table(type_name, **kwargs)
+        else:
+            game = self.lobby.create_game(type_name, **kwargs)
+        if self.ratings is not None:
+            self.ratings.choose(game, rated)
+        return game
 
     async def seat_bots(self, game: Any) -> None:
         """Seat the bots of a game created with ``seat_bots=False`` (once); at a chip
@@ -279,6 +288,12 @@ class HubService(MultiService, Seating):
         )
         if store is not None:
             self.lobby.on_game_over(self.record_game)
+        #: rated games and their results into the store (``hub.ratings``)
+        self.ratings = (
+            RatingService(self.lobby, store, bool(self.options.get("rated_default", False)))
+            if store is not None
+            else None
+        )
         #: the chips of chip games (poker) through the ledger (``hub.money``)
         retry = (
             float(self.options.get("money_retry_first", 0.25)),
@@ -317,6 +332,7 @@ class HubService(MultiService, Seating):
         """A game as the JSON API shows it, with the port of its front end."""
         data = game.to_json(detail=detail)
         data["port"] = self.bound_ports.get(game.frontend)
+        data["rated"] = self.ratings is not None and self.ratings.is_rated(game.id)
         return data
 
     def record_game(self, game: Any, event: Any) -> defer.Deferred:
@@ -424,6 +440,8 @@ class HubService(MultiService, Seating):
                     await defer.maybeDeferred(service.stopService)
                 except Exception:
                     self.log.failure("stopping {name} failed", name=service.name)
+        if self.ratings is not None:
+            await self.ratings.stop()
         self.lobby.stop()
         if self.money is not None:
             await self.money.stop(float(self.options.get("money_stop_timeout", 10)))

@@ -15,7 +15,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IStore
+from hub.interfaces import IRatingStore, IStore
 
 from . import accounts as acc
 from .base import ZERO, Account, _Cursor
@@ -26,12 +26,13 @@ from .errors import (
     Throttled,
 )
 from .money import amount as check_amount
+from .ratings import RatingsMixin
 from .tables import TablesMixin
 
 
-@implementer(IStore)
-class Store(TablesMixin):
-    """Accounts, ledger and history in one SQL database.
+@implementer(IStore, IRatingStore)
+class Store(TablesMixin, RatingsMixin):
+    """Accounts, ledger, history and ratings in one SQL database.
 
     :param dsn: ``sqlite:<path>`` or ``postgresql://user:pass@host:port/db``.
     :param reactor: provides ``IReactorCore``, ``IReactorThreads``, ``IReactorTime``.

@@ -18,8 +18,13 @@ async def version(store):
     return await store._run(lambda cur: cur.one("SELECT version FROM gamehub_schema")[0])
 
 
-#: a table of each version's step: the table money's (3), the replays' (4)
-STEP_TABLES = {3: ("hub_lease", "chip_table", "money_problem"), 4: ("game_replay",)}
+#: a table of each version's step: the table money's (3), the replays' (4), the
+#: ratings' (5)
+STEP_TABLES = {
+    3: ("hub_lease", "chip_table", "money_problem"),
+    4: ("game_replay",),
+    5: ("rating", "rated_result"),
+}
 
 
 async def rows(store, table):
@@ -28,7 +33,7 @@ async def rows(store, table):
 
 @pytest_twisted.ensureDeferred
 async def test_fresh_database_gets_the_newest_schema(store):
-    assert await version(store) == LATEST == 4
+    assert await version(store) == LATEST == 5
     for tables in STEP_TABLES.values():
         for table in tables:
             assert await rows(store, table) >= 0  # it exists
