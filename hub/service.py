@@ -103,12 +103,14 @@ class FrontendService(Service):
 class Seating:
     """Creating games and seating players and bots, for every front end: chip games
     through the table money (``money``, :mod:`hub.money`), every other game straight
-    to the lobby.  Needs ``lobby``, ``registry``, ``store`` and ``money``."""
+    to the lobby.  Needs ``lobby``, ``registry``, ``store``, ``money`` and
+    ``ratings``."""
 
     lobby: Lobby
     registry: Any
     store: Any
     money: TableMoney | None
+    ratings: RatingService | None
 
     def _chips(self, game: Any) -> bool:
         return self.money is not None and game.chips is not None

@@ -62,7 +62,7 @@ from typing import Any
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IChipGame, IChipGameFactory, IGameOptions
+from hub.interfaces import IChipGame, IChipGameFactory, IGameOptions, IRatedGameFactory
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -650,6 +650,15 @@ class _PokerFactory:
         _, opts = table_config(self.rules_variant, config.variant, config.seats, config.options)
         return BuyinRange(opts["min_buyin"], opts["buyin"], opts["max_buyin"])
 
+    def rating_variant(self, variant: str | None) -> str:
+        """Each betting structure is its own rating pool: fixed limit, no limit and pot
+        limit are different games to be good at."""
+        return variant or self.variants[0]
+
+    def rating_ranks(self, result: Any) -> None:
+        """The hub's default: seats ranked by the stacks they left the table with."""
+        return None
+
     def adapter(self, frontend: str) -> Any:
         """The adapter of front end ``frontend`` (:data:`.adapters.ADAPTERS`), or ``None``."""
         from . import adapters  # a front end's helpers load when a front end asks
@@ -658,7 +667,7 @@ class _PokerFactory:
         return None if make is None else make()
 
 
-@implementer(IChipGameFactory, IGameOptions)
+@implementer(IChipGameFactory, IGameOptions, IRatedGameFactory)
 class TexasHoldemFactory(_PokerFactory):
     """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats."""
 
@@ -669,7 +678,7 @@ class TexasHoldemFactory(_PokerFactory):
     rules_variant = rules.TEXAS_HOLDEM
 
 
-@implementer(IChipGameFactory, IGameOptions)
+@implementer(IChipGameFactory, IGameOptions, IRatedGameFactory)
 class FiveCardDrawFactory(_PokerFactory):
     """Five-card draw: one discard round between two betting rounds; 2–6 seats."""
 

@@ -188,14 +188,14 @@ class Games(JSONResource):
         raise GameError("no such resource", 404)
 
     def json_POST(self, request):
-        """Create a game: ``{"type", "name", "variant", "seats", "options"}``."""
+        """Create a game: ``{"type", "name", "variant", "seats", "options", "rated"}``."""
         if [p for p in request.postpath if p]:
             raise GameError("POST a new game to /api/games", 405)
         self.require_write_access(request)
         body = read_json(request)
         if not isinstance(body, dict):
             raise GameError("the body must be a JSON object", 400)
-        unknown = set(body) - {"type", "name", "variant", "seats", "options"}
+        unknown = set(body) - {"type", "name", "variant", "seats", "options", "rated"}
         if unknown:
             raise GameError(f"unknown field(s): {', '.join(sorted(unknown))}", 400)
         if "type" not in body:
@@ -209,6 +209,7 @@ class Games(JSONResource):
                 seats=body.get("seats"),
                 options=body.get("options"),
                 creator="api",
+                rated=body.get("rated"),
             )
         )
         return d.addCallback(lambda game: (201, self.hub.game_json(game)))

@@ -156,7 +156,7 @@ const Hub = (() => {
   }
 
   function nav(current) {
-    const links = [["/", "Lobby"], ["/history", "History"], ["/stats", "Stats"],
+    const links = [["/", "Lobby"], ["/history", "History"], ["/stats", "Stats"], ["/ratings", "Ratings"],
       ["/plugins", "Plugins"], ["/account", "Account"]];
     const header = el("header", {class: "top"},
       el("a", {href: "/", class: "brand"}, "Gamehub"),
