@@ -11,6 +11,7 @@ import sys
 import time
 
 from tests.hubprocess import ROOT, HubProcess
+from tests.integration.xmlsocket import XMLClient, ok
 from tests.store.test_cli_and_crash import gamehub
 
 
@@ -27,7 +28,8 @@ def leaderboard(hub: HubProcess, want: int) -> dict:
 
 
 def test_a_rated_mnm_game_updates_the_ratings(tmp_path) -> None:
-    hub = HubProcess(tmp_path, web="tcp:0:interface=127.0.0.1", mnm="tcp:0:interface=127.0.0.1")
+    local = "tcp:0:interface=127.0.0.1"
+    hub = HubProcess(tmp_path, web=local, mnm=local, xml=local)
     hub.start()
     try:
         # MNM clients sit as "white"/"black": the seat is rated as the account of that name
@@ -77,6 +79,28 @@ def test_a_rated_mnm_game_updates_the_ratings(tmp_path) -> None:
         assert status == 400
         status, body, _ = hub.request("GET", "/ratings/nmmorris")
         assert status == 200 and b"ratings.js" in body
+        # the XML lobby: the same leaderboard (lobby/ratings), and a rated game/create
+        xml = XMLClient(hub.ports["xml"])
+        try:
+            assert ok(xml.login("black", "pw-black-1", create=False))
+            answer = xml.request('<lobby><ratings gametype="nmmorris" limit="5"/></lobby>')
+            node = answer.find("response/lobby/ratings")
+            assert node is not None and node.get("gametype") == "nmmorris"
+            rows = [(p.get("place"), p.get("name"), p.get("kind")) for p in node]
+            assert rows == [
+                (str(i), p["name"], p["kind"]) for i, p in enumerate(board["players"], 1)
+            ]
+            assert float(node[0].get("mu")) == round(board["players"][0]["mu"], 6)
+            made = xml.request(
+                '<game><create gametype="hello" name="rated hello"><parameters>'
+                "<seat>open</seat><seat>bot:hello-bot</seat><rated>true</rated>"
+                "</parameters></create></game>"
+            )
+            assert ok(made)
+        finally:
+            xml.close()
+        listed = hub.get_json("/api/games")
+        assert [g["rated"] for g in listed if g["name"] == "rated hello"] == [True]  # type: ignore[index, union-attr]
     finally:
         hub.stop()
     assert hub.errors() == []
