@@ -33,7 +33,7 @@ class RatingsMixin(StoreBase):
 
         Seats of kind ``account`` count only when the store has that account (under its
         own spelling of the name): a guest or an unknown name is left out.  With fewer
-        than two players left the game is not rated.  Rating the same game id again
+        than two players left, or one player in several seats, the game is not rated.  Rating the same game id again
         changes nothing.
 
         :returns: (Deferred) the updates (empty: not rated now).
@@ -57,8 +57,8 @@ class RatingsMixin(StoreBase):
                         continue
                     p = Placed(p.seat, Player("account", row[0]), p.rank)
                 placed.append(p)
-            if len(placed) < 2:
-                return []
+            if len(placed) < 2 or len({p.player.key for p in placed}) < len(placed):
+                return []  # one player in several seats (a bot against itself): no ranking
             rated = RatedGame(game.game_id, game.pool, game.finished, tuple(placed), game.source)
             current = {p.player.key: self._rating(cur, game.pool, p.player) for p in placed}
             updates = apply({k: r for k, r in current.items() if r is not None}, rated)

@@ -55,6 +55,8 @@ async def test_guests_and_unknown_names_are_not_rated(store):
         game("g2", ("account", "guest-1a2b3c", 0), ("account", "bob", 1), ("bot", "greedy", 2))
     )
     assert [(u.player.name, u.rank) for u in updates] == [("bob", 1), ("greedy", 2)]
+    # one bot in two seats (against itself) ranks nobody
+    assert await store.rate_game(game("g3", ("bot", "greedy", 0), ("bot", "GREEDY", 1))) == []
     names = [e["name"] for e in await store.leaderboard("nmmorris")]
     assert names == ["bob", "greedy"] and not any(n.startswith("guest-") for n in names)
 
