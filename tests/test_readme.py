@@ -62,6 +62,9 @@ PROMISES = {
     "bots.kingdomino": "GAME OVER RESULTS",
     "domino-match": "win share",
     "bots.vandal": "domino",
+    "gamehub ladder": "nmmorris ladder",
+    "/api/ratings/nmmorris": '"players"',
+    "ratings rebuild": "the recomputed values equal",
 }
 
 pytestmark = [
