@@ -105,8 +105,12 @@ class RatingService:
         return game_id in self._rated
 
     def lobby_changed(self, change: str, game: Any) -> None:
-        """Forget a game once the lobby removed it."""
-        if change == "removed":
+        """A new game is as the default says until its creator chooses (games a front
+        end makes itself, such as the domino queue's, keep the default); a removed
+        game is forgotten."""
+        if change == "created" and self.default:
+            self._rated.add(game.id)
+        elif change == "removed":
             self._rated.discard(game.id)
 
     def game_over(self, game: Any, event: Any) -> defer.Deferred[Any] | None:
