@@ -244,6 +244,18 @@ def test_ratings_page_charts_a_rated_game(page, hub):
     assert page.locator(".notice.error").count() == 0, notices(page)
 
 
+def test_the_create_form_makes_a_rated_game(page, hub):
+    page.goto(hub.url("/"))
+    page.wait_for_selector("#c-type option", state="attached")
+    page.select_option("#c-type", "hello")
+    assert page.is_checked("#c-rated") is False  # casual unless asked
+    page.check("#c-rated")
+    page.click("#c-submit")
+    page.wait_for_url("**/game/*")
+    game_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    assert hub.get_json(f"/api/games/{game_id}")["rated"] is True
+
+
 def test_plugins_page_lists_digests_and_downloads(page, hub):
     page.goto(hub.url("/plugins"))
     row = page.locator("#plugins tr[data-name=hello]")
