@@ -21,6 +21,15 @@ from .base import StoreBase, _Cursor
 from .errors import BadName
 
 
+def _listed(table: str) -> str:
+    """The rows of ``table`` a leaderboard or a history shows: bots, and accounts that
+    still exist."""
+    return (
+        f"({table}.kind = 'bot' OR EXISTS (SELECT 1 FROM account a"
+        f" WHERE a.name_key = {table}.name_key))"
+    )
+
+
 class RatingsMixin(StoreBase):
     """Rated games, leaderboards, histories and the rebuild."""
 
@@ -122,12 +131,13 @@ class RatingsMixin(StoreBase):
         self, game_type: str, variant: str = "", limit: int = 100
     ) -> defer.Deferred[list[dict[str, Any]]]:
         """A pool's players, best first (by ordinal ``mu - 3 sigma``): ``name``,
-        ``kind``, ``mu``, ``sigma``, ``ordinal``, ``games``, ``updated``."""
+        ``kind``, ``mu``, ``sigma``, ``ordinal``, ``games``, ``updated``.  Bots, and
+        accounts that still exist (a deleted account is listed no more)."""
 
         def txn(cur: _Cursor) -> list[dict[str, Any]]:
             rows = cur.all(
                 "SELECT kind, name, mu, sigma, games, updated FROM rating"
-                " WHERE game_type = ? AND variant = ?",
+                " WHERE game_type = ? AND variant = ? AND " + _listed("rating"),
                 game_type,
                 variant,
             )
@@ -171,12 +181,14 @@ class RatingsMixin(StoreBase):
     ) -> defer.Deferred[list[dict[str, Any]]]:
         """The rating after each rated game of a pool (of one player), oldest first:
         ``seq``, ``game_id``, ``finished``, ``name``, ``kind``, ``rank``, ``mu``,
-        ``sigma``, ``ordinal``; at most the last ``limit`` rows."""
+        ``sigma``, ``ordinal``; at most the last ``limit`` rows (bots, and accounts
+        that still exist)."""
 
         def txn(cur: _Cursor) -> list[dict[str, Any]]:
             query = (
                 "SELECT seq, game_id, finished, kind, name, rank, mu_after, sigma_after"
-                " FROM rated_result WHERE game_type = ? AND variant = ?"
+                " FROM rated_result WHERE game_type = ? AND variant = ? AND "
+                + _listed("rated_result")
             )
             params: list[Any] = [game_type, variant]
             if player is not None:

@@ -147,3 +147,17 @@ async def test_rebuild_finds_and_repairs_a_changed_rating(store):
     assert report["differences"] == ["rating of bot a in nmmorris ''"]
     assert await store.leaderboard("nmmorris") == good
     assert (await store.rebuild_ratings(write=False))["differences"] == []
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_deleted_account_is_listed_no_more(store):
+    await store.create_account("dora", "pw-dora-1")
+    await store.create_account("eve", "pw-eve-1")
+    await store.rate_game(game("g1", ("account", "dora", 0), ("account", "eve", 1)))
+    await store.rate_game(game("g2", ("account", "dora", 0), ("bot", "greedy", 1)))
+    await store.delete_account("dora")
+    assert {e["name"] for e in await store.leaderboard("nmmorris")} == {"eve", "greedy"}
+    assert {h["name"] for h in await store.rating_history("nmmorris")} == {"eve", "greedy"}
+    assert await store.rating_history("nmmorris", player=Player("account", "dora")) == []
+    # the stored rankings still hold it: a rebuild recomputes the same values
+    assert (await store.rebuild_ratings(write=False))["differences"] == []
