@@ -110,7 +110,8 @@ class Seating:
     registry: Any
     store: Any
     money: TableMoney | None
-    ratings: RatingService | None
+    #: rated games (``hub.ratings``); ``None``: nothing is rated (no store)
+    ratings: RatingService | None = None
 
     def _chips(self, game: Any) -> bool:
         return self.money is not None and game.chips is not None
