@@ -168,7 +168,31 @@ class IChipGame(IGame):
     def hand_summary(hand):
         """The :class:`hub.model.HandSummary` of the finished hand ``hand`` (its
         ``handid``), available from its :data:`hub.model.HAND_OVER` event on; ``None``
-        for an unknown hand.  It holds every card: it is for the history, not players."""
+        for an unknown hand.  The hub stores it with the hand's settlement: its
+        ``record`` and ``summary`` for everyone, each seat's ``private`` part for that
+        seat, its ``sealed`` part for the operator."""
+
+
+class IHandRecord(Interface):
+    """How a chip game type shows its stored hands (optional, beside
+    :class:`IChipGameFactory`, on the factory).
+
+    A stored hand is one mapping of :meth:`IStore.hands`: ``hand_id``, ``game_id``,
+    ``hand_key``, ``game_type``, ``started``, ``ended``, ``summary``, ``record`` (the
+    game's public record, :attr:`hub.model.HandSummary.record`), ``players`` (``name``,
+    ``display``, ``seat``, ``money_in``, ``winnings``, and ``private`` only on the
+    reader's own seats) and ``sealed`` only for the operator and admins.  Front ends
+    list hands with these methods; without them they show the stored ``summary``.
+    """
+
+    def describe(hand):
+        """A stored hand → one public line for lists of hands (the XML
+        ``lobby/history`` entry's summary), or ``None``."""
+
+    def hand_json(hand):
+        """A stored hand → a JSON-able mapping of the fields people see of it in the
+        game's words (the web's ``/api/hands``), from what the mapping holds for this
+        reader (never more: no ``sealed`` key, nothing sealed in the answer)."""
 
 
 class IBotFactory(Interface):
@@ -291,19 +315,6 @@ class IXMLPayloadSchema(Interface):
         " Its file name is the name it is published under; ``message.xsd`` is the"
         " front end's own."
     )
-
-
-class IXMLHandHistory(Interface):
-    """An XML adapter that describes its game's stored hands (optional, beside
-    :class:`IXMLGameAdapter`), for ``lobby/history``.
-
-    The front end lists the finished hands of chip games (``IStore.hands``) with their
-    players' results; the adapter gives the words.
-    """
-
-    def describe_hand(hand):
-        """A stored hand (one mapping of ``IStore.hands``: ``board``, ``flop``...,
-        ``showdown``) → the summary text of its history entry, or ``None``."""
 
 
 class IMNMGameAdapter(Interface):
@@ -482,8 +493,8 @@ class IStore(Interface):
 
     def settle_hand(game_id, hand_key, deltas, hand=None):
         """One finished hand: its chip movements (``{name: signed amount}``, sum 0) and
-        its history (``record_hand``'s keyword arguments) in one transaction, once per
-        hand → ``Movement`` (with ``hand_id``)."""
+        its history (``record_hand``'s arguments besides ``game_id``) in one
+        transaction, once per hand → ``Movement`` (with ``hand_id``)."""
 
     def leave_table(name, game_id, stack, key):
         """A player left with ``stack``: the ledger's chips there go back; a difference
@@ -538,21 +549,34 @@ class IStore(Interface):
 
     def record_hand(
         game_id,
-        dealer,
         players,
         *,
-        board=(),
-        showdown=None,
-        commitment=None,
-        seed=None,
-        actions=None,
+        game_type=None,
+        record=None,
+        summary=None,
+        sealed=None,
+        started=None,
         at=None,
         hand_key=None,
     ):
-        """Store a finished hand (the seed's ``hand``/``player`` rows) → hand id."""
+        """Store a finished hand (per seat: account, seat, chips in and won, the
+        seat's private part; the game's public record and summary; its sealed part)
+        → hand id."""
 
-    def hands(game_id=None, player=None, since=None, until=None, limit=50):
-        """Finished hands (dicts with ``players``), newest first."""
+    def hands(
+        game_id=None,
+        player=None,
+        since=None,
+        until=None,
+        limit=50,
+        hand_id=None,
+        hand_key=None,
+        private_for=None,
+        sealed=False,
+    ):
+        """Finished hands (dicts with ``players``), newest first; a seat's ``private``
+        part only on the seats of account ``private_for``, the ``sealed`` part only
+        when asked for (the operator, admins)."""
 
 
 class IRatingStore(Interface):

@@ -214,43 +214,44 @@ class BuyinRange:
 
 @dataclass(frozen=True)
 class HandPlayer:
-    """One player of a finished hand, as the hand history keeps it.
+    """One seat of a finished hand, as the hand history keeps it.
 
     :ivar seat: the seat.
     :ivar name: the name shown at the table.
-    :ivar hole: the cards shown (card ints), empty when not shown.
-    :ivar money_in: chips put in; ``winnings``: chips won.
-    :ivar rounds: betting round name → the player's actions in it (text).
+    :ivar money_in: chips put in; ``winnings``: chips won (their difference is the
+        seat's payoff, which the ledger's settlement of the hand must equal).
+    :ivar private: JSON-able, what only this seat may read of the hand (its own
+        cards, say), or ``None``.
     """
 
     seat: int
     name: str
-    hole: Sequence[int] = ()
     money_in: Decimal = Decimal(0)
     winnings: Decimal = Decimal(0)
-    rounds: Mapping[str, str] = field(default_factory=dict)
+    private: Any = None
 
 
 @dataclass(frozen=True)
 class HandSummary:
     """What the history keeps of one finished hand of a chip game
-    (:meth:`hub.interfaces.IChipGame.hand_summary`).
+    (:meth:`hub.interfaces.IChipGame.hand_summary`), in the game's own words.
 
     :ivar hand: the hand's key (the ``handid`` of its :data:`HAND_OVER` event).
-    :ivar dealer: the dealer's (button's) seat, -1 for none.
-    :ivar players: one :class:`HandPlayer` per player dealt in.
-    :ivar board: shared cards (card ints).
-    :ivar record: the whole hand, JSON-able (kept for verification and replays).
+    :ivar players: one :class:`HandPlayer` per seat dealt in.
+    :ivar record: JSON-able, the hand as everyone may read it (the game declares what
+        it holds and shows it: :class:`hub.interfaces.IHandRecord`).
+    :ivar summary: one public line of text for lists of hands.
+    :ivar sealed: JSON-able, what only the operator and admins may read (what would
+        show every seat's private part, e.g. a shuffle's seed), or ``None``.
+    :ivar started: when the hand began (seconds since the epoch), if known.
     """
 
     hand: str
-    dealer: int
     players: Sequence[HandPlayer]
-    board: Sequence[int] = ()
-    showdown: str | None = None
-    commitment: str | None = None
-    seed: str | None = None
     record: Any = None
+    summary: str | None = None
+    sealed: Any = None
+    started: float | None = None
 
 
 class IClock(Interface):

@@ -355,7 +355,7 @@ class TableMoney:
                 raise ValueError(f"seat {seat} of hand {hand} has no account")
             deltas[account] = deltas.get(account, Decimal(0)) + Decimal(str(delta))
         summary = game.chips.hand_summary(hand)
-        record = None if summary is None else _history(summary, dict(table.accounts))
+        record = None if summary is None else _history(summary, dict(table.accounts), game.type)
         d = self._enqueue(
             table,
             f"settling hand {hand}",
@@ -654,27 +654,25 @@ class TableMoney:
             self._require_store()
 
 
-def _history(summary: HandSummary, accounts: Mapping[int, str]) -> dict[str, Any]:
+def _history(summary: HandSummary, accounts: Mapping[int, str], game_type: str) -> dict[str, Any]:
     """``store.settle_hand``'s ``hand`` from a game's summary (seats → accounts)."""
     return {
-        "dealer": summary.dealer,
+        "game_type": game_type,
         "players": [
             {
                 "name": accounts.get(p.seat, p.name),
                 "display": p.name,
                 "seat": p.seat,
-                "hole": list(p.hole),
                 "money_in": p.money_in,
                 "winnings": p.winnings,
-                "actions": dict(p.rounds),
+                "private": p.private,
             }
             for p in summary.players
         ],
-        "board": list(summary.board),
-        "showdown": summary.showdown,
-        "commitment": summary.commitment,
-        "seed": summary.seed,
-        "actions": summary.record,
+        "record": summary.record,
+        "summary": summary.summary,
+        "sealed": summary.sealed,
+        "started": summary.started,
     }
 
 

@@ -48,6 +48,20 @@ class StartError(Exception):
     """The hub cannot start; the message is the one line an operator reads."""
 
 
+#: connections the kernel queues for a listening port before the hub accepts them
+#: (Twisted's own default is 50: a burst of clients at a course's deadline is refused)
+DEFAULT_BACKLOG = 1024
+
+
+def with_backlog(description: str, backlog: int) -> str:
+    """A TCP or TLS endpoint ``description`` with ``backlog`` unless it names its own
+    (``tcp:4000:backlog=64``); other endpoint kinds unchanged."""
+    kind = description.split(":", 1)[0].strip().lower()
+    if kind not in ("tcp", "tcp6", "ssl") or "backlog=" in description:
+        return description
+    return f"{description}:backlog={int(backlog)}"
+
+
 class FrontendService(Service):
     """Listens on one endpoint with one front end's protocol factory."""
 
@@ -65,7 +79,8 @@ class FrontendService(Service):
         """Build the factory and listen; logs and records the port actually bound."""
         Service.startService(self)
         factory = importlib.import_module(self.module).make_factory(self.hub)
-        endpoint = serverFromString(self.hub.reactor, self.description)
+        backlog = int(self.hub.options.get("listen_backlog", DEFAULT_BACKLOG))
+        endpoint = serverFromString(self.hub.reactor, with_backlog(self.description, backlog))
         d = endpoint.listen(factory)
         d.addCallbacks(self._listening, self._not_listening)
         return d

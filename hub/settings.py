@@ -32,6 +32,8 @@ TYPES: dict[str, type] = {
     "money_retry_first": float,
     "money_retry_most": float,
     "money_stop_timeout": float,
+    # the store
+    "hand_record_max": int,
     # transcripts
     "transcript_flush_seconds": float,
     "transcript_buffer_bytes": int,
@@ -64,6 +66,8 @@ TYPES: dict[str, type] = {
     "web_history_limit": int,
     "web_chat_rate": float,
     "web_chat_burst": float,
+    # every front end
+    "listen_backlog": int,
     # XML
     "server_name": str,
     "xml_max_frame": int,
@@ -76,6 +80,7 @@ TYPES: dict[str, type] = {
     "xml_burst": float,
     "xml_max_backlog": int,
     "xml_close_grace": float,
+    "xml_check_output": bool,
     # MNM
     "mnm_announcement": str,
     "mnm_prolog_timeout": float,

@@ -262,9 +262,11 @@ def makeService(options: Options):
 
 def make_store(dsn: str, reactor: Any, settings: Any = None) -> Any:
     """The accounts/ledger/history store for ``dsn`` (SQLite or PostgreSQL), its login
-    throttle with the ``login_*`` settings."""
+    throttle with the ``login_*`` settings, its hands bounded by ``hand_record_max``."""
     from hub.store import open_store
     from hub.store.accounts import LoginThrottle
 
-    throttle = LoginThrottle.from_options(reactor, settings or {})
-    return open_store(dsn, reactor=reactor, throttle=throttle)
+    settings = settings or {}
+    throttle = LoginThrottle.from_options(reactor, settings)
+    most = int(settings.get("hand_record_max", 65536))
+    return open_store(dsn, reactor=reactor, throttle=throttle, hand_record_max=most)

@@ -72,6 +72,7 @@ class HubProcess:
             args += [f"--{name}", description]
         if not any(a == "--api-token" for a in self.extra):
             args += ["--api-token", self.TOKEN]
+        args += ["--set", "xml_check_output=true"]  # every document we send is validated
         return args + self.extra
 
     def start(self) -> HubProcess:

@@ -62,7 +62,10 @@ class LiveHub:
         self.log_path = self.data_dir / "hub.log"
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.livehub", str(data_dir), json.dumps(options or {})],
+            [
+                *(sys.executable, "-m", "tests.livehub", str(data_dir)),
+                json.dumps({"xml_check_output": True, **(options or {})}),  # validate output
+            ],
             cwd=str(ROOT),
             env=env,
             stdout=subprocess.PIPE,

@@ -485,3 +485,28 @@ def test_total_connection_cap(tmp_path) -> None:
     c = Conn(f, host="10.0.0.3")
     (doc,) = c.read()
     assert outcome(doc)[:2] == (False, 429) and c.closed
+
+
+def test_a_lobby_change_is_one_document_for_its_whole_audience(hub, frontend) -> None:
+    """Issue 19 item 2 (counted, not timed): a change, and a lobby chat line, are
+    serialised once for every logged-in connection; each still gets its own session id."""
+    from hub.chat import LOBBY
+    from hub.frontends.xml import encoding
+
+    conns = [Conn(frontend) for _ in range(6)]
+    for i, conn in enumerate(conns):
+        greeted(conn)
+        login(conn, f"p{i}")
+    before = encoding.serialised
+    hub.lobby.create_game("hello", name="watched")
+    assert encoding.serialised - before == 1
+    for conn in conns:
+        (update,) = conn.read()
+        assert update.find(".//change").get("type") == "created"
+        assert int(update.get("sessionid")) == conn.sid
+    before = encoding.serialised
+    hub.chat.say(LOBBY, "p0", "hello all")
+    assert encoding.serialised - before == 1
+    for conn in conns:
+        (line,) = conn.read()
+        assert (line.find(".//chat").get("sender"), int(line.get("sessionid"))) == ("p0", conn.sid)

@@ -106,7 +106,7 @@ class FakeHub(Seating):
         self.lobby = Lobby(self.registry, self.reactor, transcripts=self.transcripts)
         self.chat = ChatService(self.reactor, self.lobby)
         self.store = store if store is not None else MemoryStore()
-        self.options = dict(options)
+        self.options = {"xml_check_output": True, **options}
         self.bound_ports = {"xml": 4000, "web": 8080}
 
 

@@ -35,8 +35,9 @@ Server → client, as ``updatedgamestate`` parameters, one ``texasmessage`` each
   in ``custom``, each seat's result (``seat:+amount`` …); a cancelled hand and the
   closed table are type-7 events with ``seat`` -1 and the reason in ``custom``.
 
-``game/custom`` ``<handhistory/>`` answers with a hand's text, and ``lobby/history``
-lists stored hands with :meth:`PokerXMLAdapter.describe_hand`.
+``game/custom`` ``<handhistory/>`` answers with a hand's text; ``lobby/history`` lists
+stored hands in the words of the factories' :class:`hub.interfaces.IHandRecord`
+(:func:`.history.describe`).
 
 Every element this module builds validates against ``texas.xsd`` (the tests check
 every document a server sends).  Elements are built with the XML front end's public
@@ -58,7 +59,7 @@ from zope.interface import implementer
 from hub.frontends.xml.payload import element as _el
 from hub.frontends.xml.payload import sub as _sub
 from hub.frontends.xml.payload import wire_game_id
-from hub.interfaces import IWebView, IXMLGameAdapter, IXMLHandHistory, IXMLPayloadSchema
+from hub.interfaces import IWebView, IXMLGameAdapter, IXMLPayloadSchema
 from hub.model import BadAction, GameEvent, NotFound
 
 from .rules import ACTION_NAMES
@@ -224,7 +225,7 @@ def _action_child(action: str, amount: Any = None, name: str | None = None, seat
     return node
 
 
-@implementer(IXMLGameAdapter, IXMLPayloadSchema, IXMLHandHistory)
+@implementer(IXMLGameAdapter, IXMLPayloadSchema)
 class PokerXMLAdapter:
     """Translates poker actions, events and views to and from ``texasmessage``."""
 
@@ -287,14 +288,6 @@ class PokerXMLAdapter:
             out["discarded"] = []
         return out
 
-    def describe_hand(self, hand: Mapping[str, Any]) -> str | None:
-        """A stored hand's ``lobby/history`` summary: ``board …; <showdown>``."""
-        board = " ".join(
-            str(x) for x in (hand.get("flop"), hand.get("turn"), hand.get("river")) if x
-        )
-        parts = (f"board {board}" if board else "", hand.get("showdown") or "")
-        return "; ".join(x for x in parts if x) or None
-
     def custom(self, game: Any, seat: int | None, element: Any) -> etree._Element:
         """``game/custom`` ``<handhistory handid="…"/>`` (no ``handid``: the last hand)
         → ``<handhistory handid="…">`` readable hand-history text ``</handhistory>`` of
@@ -306,8 +299,7 @@ class PokerXMLAdapter:
         if element is None or element.tag != "handhistory":
             raise BadAction('poker answers <handhistory handid="…"/> custom requests')
         hand_id = element.get("handid") or None
-        text_of = getattr(game.engine, "hand_history_text", None)
-        text = text_of(hand_id, seat=seat) if text_of is not None else None
+        text = game.engine.hand_history_text(hand_id, seat=seat)
         if text is None:
             raise NotFound(f"no recent hand {hand_id or ''} at this table".replace("  ", " "))
         record = game.engine.hand_record(hand_id) or {}

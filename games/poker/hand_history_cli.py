@@ -17,7 +17,7 @@ from typing import Any
 
 from hub.cli.store import store_dsn, store_options, with_store
 
-from .history import format_hand, from_dict
+from .history import engine_record, format_hand, from_dict
 from .verify_hand_cli import find_hand
 
 
@@ -38,11 +38,11 @@ async def history_work(store: Any, hand: str, reveal: bool = False, out: Any = N
     record = await find_hand(store, hand)
     if record is None:
         return 1
-    actions = record.get("actions")
-    if not isinstance(actions, dict) or "hole" not in actions:
+    engine = engine_record(record)
+    if engine is None:
         print(f"gamehub: hand {hand!r} has no engine record to print", file=sys.stderr)
         return 1
-    print(format_hand(from_dict(actions), reveal=reveal), file=out)
+    print(format_hand(from_dict(engine), reveal=reveal), file=out)
     return 0
 
 

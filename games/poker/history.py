@@ -345,44 +345,163 @@ ROUND_ACTIONS = frozenset({"post", "fold", "check", "call", "bet", "raise", "dis
 
 
 def summary(rec: R.HandRecord) -> HandSummary:
-    """What the hub's hand history keeps of a finished hand (the seed's ``hand`` and
-    ``player`` rows): per player the cards shown (hold'em: at most two), money put
-    in and won, and the actions of each betting round; the whole record as JSON."""
+    """What the hub's hand history keeps of a finished hand, in poker's words.
+
+    - ``record`` (everyone): ``game``, ``dealer`` (the button, -1 for none), ``board``
+      (card ints), ``shown`` (seat → the hole cards shown down), ``showdown`` (the
+      winning hands in words), ``commitment`` (the shuffle's, published before the
+      deal) and ``rounds`` (seat → betting round → the actions in it);
+    - each seat's ``private`` part: ``{"hole": [...]}``, the cards it was dealt;
+    - ``sealed`` (the operator): ``seed`` and ``engine``, the whole engine record
+      (:func:`to_dict`), which :func:`format_hand` and ``verify-hand`` read back;
+    - ``summary``: ``board …; <showdown>`` (:func:`describe`).
+    """
     won: dict[int, Decimal] = {}
     for s, amount, _pot, _text in rec.awards:
         won[s] = won.get(s, Decimal(0)) + amount
     deltas = dict(rec.deltas)
-    rounds: dict[int, dict[str, list[str]]] = {}
+    rounds: dict[str, dict[str, list[str]]] = {}
     for r in rec.actions:
         if r.seat is None or r.stage is None or not 0 <= r.stage < len(ROUNDS):
             continue
         if r.kind in ROUND_ACTIONS:
-            rounds.setdefault(r.seat, {}).setdefault(ROUNDS[r.stage], []).append(r.kind)
+            rounds.setdefault(str(r.seat), {}).setdefault(ROUNDS[r.stage], []).append(r.kind)
     holes = dict(rec.hole)
     players = []
     for s, name, _stack in rec.players:
         winnings = won.get(s, Decimal(0))
-        hole = holes.get(s, ()) if s in rec.shown and len(holes.get(s, ())) <= 2 else ()
+        hole = holes.get(s)
         players.append(
             HandPlayer(
                 seat=s,
                 name=name,
-                hole=tuple(hole),
                 money_in=max(winnings - deltas.get(s, Decimal(0)), Decimal(0)),
                 winnings=winnings,
-                rounds={k: " ".join(v) for k, v in rounds.get(s, {}).items()},
+                private=None if hole is None else {"hole": list(hole)},
             )
         )
+    record = {
+        "game": rec.game,
+        "dealer": -1 if rec.button is None else rec.button,
+        "board": list(rec.board),
+        "shown": {str(s): list(holes[s]) for s in rec.shown if s in holes},
+        "showdown": "; ".join(t for _s, _a, _p, t in rec.awards if t) or None,
+        "commitment": rec.get("commitment"),
+        "rounds": {seat: {k: " ".join(v) for k, v in r.items()} for seat, r in rounds.items()},
+    }
+    when = rec.get("time")
     return HandSummary(
         hand=rec.hand_id,
-        dealer=-1 if rec.button is None else rec.button,
         players=tuple(players),
-        board=tuple(rec.board),
-        showdown="; ".join(t for _s, _a, _p, t in rec.awards if t) or None,
-        commitment=rec.get("commitment"),
-        seed=rec.get("seed"),
-        record=to_dict(rec),
+        record=record,
+        summary=_describe_record(record),
+        sealed={"seed": rec.get("seed"), "engine": to_dict(rec)},
+        started=float(when) if isinstance(when, int | float) else None,
     )
+
+
+# -- stored hands (IStore.hands) ----------------------------------------------------------
+
+
+def _card_texts(texts: Any) -> list[int]:
+    return [C.parse(t) for t in texts if isinstance(t, str) and t.strip()]
+
+
+def stored_record(hand: Mapping[str, Any]) -> dict[str, Any]:
+    """The public record of a stored hand in :func:`summary`'s form.  A hand stored
+    before hands had records (moved over from the store's old ``hand`` and ``player``
+    columns: the board as ``card1``…``card5``, per seat the shown ``card1``/``card2``
+    and the actions of each round) is read into the same form."""
+    record = dict(hand.get("record") or {})
+    if "board" in record:
+        return record
+    seats = record.get("seats") or {}
+    return {
+        "game": hand.get("game_type"),
+        "dealer": record.get("dealer", -1),
+        "board": _card_texts(record.get(f"card{i}") for i in range(1, 6)),
+        "shown": {
+            seat: cards
+            for seat, row in seats.items()
+            if (cards := _card_texts((row.get("card1"), row.get("card2"))))
+        },
+        "showdown": record.get("showdown"),
+        "commitment": record.get("commitment"),
+        "rounds": {seat: {r: row[r] for r in ROUNDS if row.get(r)} for seat, row in seats.items()},
+    }
+
+
+def engine_record(hand: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The engine's whole record (:func:`to_dict`) of a stored hand read with its sealed
+    part, or ``None`` (not asked for, or a hand stored without it)."""
+    sealed = hand.get("sealed") or {}
+    for key in ("engine", "actions"):  # (``actions``: a hand of the old columns)
+        whole = sealed.get(key)
+        if isinstance(whole, Mapping) and "hole" in whole:
+            return dict(whole)
+    return None
+
+
+def verifiable(hand: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored hand as :func:`.verify.verify_hand` reads it: the commitment, the seed
+    (in the sealed part: read the hand with it), the dealer, the board and the hole
+    cards known (shown down, or the reader's own), and ``dealt`` when the engine's
+    whole record is there."""
+    record = stored_record(hand)
+    sealed = hand.get("sealed")
+    seed = sealed.get("seed") if isinstance(sealed, Mapping) else None
+    shown = record.get("shown") or {}
+    players = []
+    for p in hand.get("players") or ():
+        private = p.get("private")
+        hole = private.get("hole") if isinstance(private, Mapping) else None
+        players.append({"seat": p["seat"], "hole": list(hole or shown.get(str(p["seat"]), ()))})
+    out = {
+        "commitment": record.get("commitment"),
+        "seed": seed,
+        "dealer": record.get("dealer"),
+        "board": list(record.get("board") or ()),
+        "players": players,
+    }
+    engine = engine_record(hand)
+    if engine is not None:
+        out["dealt"] = engine.get("dealt")
+    return out
+
+
+def _describe_record(record: Mapping[str, Any]) -> str | None:
+    board = C.format_many(record.get("board") or ())
+    parts = (f"board {board}" if board else "", record.get("showdown") or "")
+    return "; ".join(x for x in parts if x) or None
+
+
+def describe(hand: Mapping[str, Any]) -> str | None:
+    """A stored hand's line for lists of hands: ``board …; <showdown>``."""
+    return _describe_record(stored_record(hand))
+
+
+def hand_json(hand: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored hand's poker fields for the web: ``dealer``, ``board``, ``shown``,
+    ``showdown``, ``commitment``; the ``seed`` only when the hand was read with its
+    sealed part (an admin), else ``seed_withheld``; ``hole`` on the reader's own seat
+    (its private part)."""
+    record = stored_record(hand)
+    sealed = hand.get("sealed")
+    seed = sealed.get("seed") if isinstance(sealed, Mapping) else None
+    return {
+        "dealer": record.get("dealer"),
+        "board": list(record.get("board") or ()),
+        "shown": dict(record.get("shown") or {}),
+        "showdown": record.get("showdown"),
+        "commitment": record.get("commitment"),
+        "seed": seed,
+        "seed_withheld": bool(record.get("commitment")) and seed is None,
+        "hole": {
+            str(p["seat"]): list(p["private"].get("hole") or ())
+            for p in hand.get("players") or ()
+            if isinstance(p.get("private"), Mapping)
+        },
+    }
 
 
 def to_dict(rec: R.HandRecord) -> dict[str, Any]:

@@ -62,7 +62,13 @@ from typing import Any
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IChipGame, IChipGameFactory, IGameOptions, IRatedGameFactory
+from hub.interfaces import (
+    IChipGame,
+    IChipGameFactory,
+    IGameOptions,
+    IHandRecord,
+    IRatedGameFactory,
+)
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -666,8 +672,18 @@ class _PokerFactory:
         make = adapters.ADAPTERS.get(frontend)
         return None if make is None else make()
 
+    # -- stored hands (IHandRecord) -----------------------------------------------------
 
-@implementer(IChipGameFactory, IGameOptions, IRatedGameFactory)
+    def describe(self, hand: Mapping[str, Any]) -> str | None:
+        """A stored hand's line: ``board …; <showdown>`` (:func:`.history.describe`)."""
+        return history.describe(hand)
+
+    def hand_json(self, hand: Mapping[str, Any]) -> dict[str, Any]:
+        """A stored hand's poker fields for the web (:func:`.history.hand_json`)."""
+        return history.hand_json(hand)
+
+
+@implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory)
 class TexasHoldemFactory(_PokerFactory):
     """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats."""
 
@@ -678,7 +694,7 @@ class TexasHoldemFactory(_PokerFactory):
     rules_variant = rules.TEXAS_HOLDEM
 
 
-@implementer(IChipGameFactory, IGameOptions, IRatedGameFactory)
+@implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory)
 class FiveCardDrawFactory(_PokerFactory):
     """Five-card draw: one discard round between two betting rounds; 2–6 seats."""
 

@@ -8,8 +8,8 @@ that every dealt card is the seed's deck card at its position (see
 :mod:`games.poker.shuffle`), and that the board and every hole card listed in the
 record were among the cards dealt.
 
-A record without ``dealt`` (the store keeps ``dealer``, ``players`` with ``seat`` and
-shown ``hole`` cards, and ``board``) is checked by the engine's documented Texas
+A record without ``dealt`` (``dealer``, ``players`` with ``seat`` and the ``hole``
+cards known, and ``board``: a stored hand read without the engine's record) is checked by the engine's documented Texas
 Hold'em deal order: with ``P`` players dealt in, ordered clockwise from the seat left
 of the button, player ``i``'s ``k``-th hole card is deck position ``k * P + i``; then
 one burn card before each street: flop at ``2P+1..2P+3``, turn ``2P+5``, river ``2P+7``.
@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from . import history
 from .cards import HIDDEN
 from .shuffle import Verdict, verify
 
@@ -117,10 +118,13 @@ def verify_hand(record: Any) -> Verdict:
 
     :param record: a ``HandRecord`` or a mapping with ``commitment``, ``seed`` (hex),
         ``dealt`` and optionally ``board`` and ``hole`` (directly or under ``extra``);
-        or a store hand (``dealer``, ``players`` with ``seat`` and ``hole``, ``board``).
+        or one with ``dealer``, ``players`` with ``seat`` and ``hole``, ``board``; or a
+        hand of ``IStore.hands`` read with its sealed part (:func:`.history.verifiable`).
     :returns: a :class:`~.shuffle.Verdict` ``(ok, reason)``; never raises for a bad
         record (a malformed one is simply not ok).
     """
+    if isinstance(record, Mapping) and "record" in record and "hand_id" in record:
+        record = history.verifiable(record)
     commitment = _get(record, "commitment")
     seed = _get(record, "seed")
     if not commitment:

@@ -34,13 +34,14 @@ def parser() -> argparse.ArgumentParser:
 
 
 async def find_hand(store: Any, hand: str) -> dict[str, Any] | None:
-    """The stored hand with id or key ``hand``; ``None`` (and a line on stderr) when
-    there is none, or more than one with that key."""
+    """The stored hand with id or key ``hand``, with its sealed part (the operator's
+    command); ``None`` (and a line on stderr) when there is none, or more than one with
+    that key."""
     found = []
     if hand.isdigit():
-        found = await store.hands(hand_id=int(hand), limit=1)
+        found = await store.hands(hand_id=int(hand), limit=1, sealed=True)
     if not found:
-        found = await store.hands(hand_key=hand, limit=2)
+        found = await store.hands(hand_key=hand, limit=2, sealed=True)
     if not found:
         print(f"gamehub: no hand {hand!r} in the store", file=sys.stderr)
         return None

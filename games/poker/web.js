@@ -192,6 +192,8 @@ window.GameRenderers = window.GameRenderers || {};
       });
     },
     replay: {
+      // a long table is many hands: the replay jumps from one hand to the next
+      chapter: {word: "hand", starts: event => event.kind === "hand"},
       apply(view, event) {
         const d = event.data || {};
         const v = Object.assign({}, view);

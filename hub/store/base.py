@@ -92,6 +92,8 @@ class StoreBase:
         (default: one with its default limits on ``clock``).
     :param probe_delays: ``(first, most)`` seconds between tries to reach the database
         again after it became unavailable (doubling from ``first`` up to ``most``).
+    :param hand_record_max: most characters of each JSON part of a stored hand (the
+        ``hand_record_max`` setting; see :meth:`hub.store.history.HistoryMixin.record_hand`).
 
     :ivar available: ``False`` from a failed connection to the database until a
         transaction or a probe works again (see :meth:`on_availability`).
@@ -109,6 +111,7 @@ class StoreBase:
         scrypt: acc.ScryptParams | None = None,
         throttle: acc.LoginThrottle | None = None,
         probe_delays: tuple[float, float] = (0.25, 5.0),
+        hand_record_max: int = 65536,
         **dialect_options: Any,
     ) -> None:
         self._reactor = reactor
@@ -123,6 +126,9 @@ class StoreBase:
         self.available = True
         self._availability: list[Callable[[bool], Any]] = []
         self._probe_delays = probe_delays
+        if isinstance(hand_record_max, bool) or not isinstance(hand_record_max, int):
+            raise TypeError("hand_record_max is a number of characters")
+        self.hand_record_max = hand_record_max
         self._probe_delay = probe_delays[0]
         self._probe: Any = None
         #: this hub's id while the store holds a lease (:mod:`hub.store.lease`)

@@ -71,6 +71,11 @@ class Dialect:
         """A new (not yet started) connection pool."""
         raise NotImplementedError
 
+    def restart_serial(self, cursor: Any, table: str, column: str) -> None:
+        """After rows were copied into ``table`` with their ids: make the next id of its
+        serial ``column`` follow the largest (SQLite's ``AUTOINCREMENT`` does so by
+        itself)."""
+
     def unavailable(self, error: BaseException) -> bool:
         """Whether ``error`` means the database cannot be reached or written now (a lost
         connection, a full disk), rather than a refused statement."""
@@ -246,6 +251,13 @@ class PostgresDialect(Dialect):
     def leases(self, cursor: Any, lock: HubLock) -> list[tuple[str, str, int, Any, bool]]:
         cursor.execute(self.sql(LEASES_SQL), (NAMESPACE,))
         return [(r[0], r[1], int(r[2]), r[3], bool(r[4])) for r in cursor.fetchall()]
+
+    def restart_serial(self, cursor: Any, table: str, column: str) -> None:
+        cursor.execute(
+            f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
+            f" COALESCE(MAX({column}), 0) + 1, false) FROM {table}",
+            (),
+        )
 
     def pool(self, reactor: Any) -> adbapi.ConnectionPool:
         return adbapi.ConnectionPool(

@@ -1,7 +1,10 @@
-"""History: finished games with per-seat results, and hands (the seed's ``hand`` and
-``player`` tables plus shuffle commitment, seed and actions).
+"""History: finished games with per-seat results, and finished hands of chip games.
 
-History keeps names as text, so it stays readable after an account is deleted.
+A hand is kept in the hub's words (who sat where, the chips each put in and won: what
+the ledger check compares with the hand's settlement) and in the game's (its public
+record and summary, each seat's private part, the sealed part for the operator), as
+the game declares them (:class:`hub.model.HandSummary`).  History keeps names as text,
+so it stays readable after an account is deleted.
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ from typing import Any
 from twisted.internet import defer
 
 from . import accounts as acc
-from . import cards
 from .base import StoreBase, _Cursor
 from .errors import (
     BadAmount,
@@ -167,7 +169,7 @@ class HistoryMixin(StoreBase):
                         "started": d.t_out(r[4]),
                         "finished": d.t_out(r[5]),
                         "summary": r[6],
-                        "result": None if r[7] is None else json.loads(r[7]),
+                        "result": _loads(r[7]),
                         "players": [
                             {
                                 "seat": int(s[0]),
@@ -188,33 +190,44 @@ class HistoryMixin(StoreBase):
     def record_hand(
         self,
         game_id: str,
-        dealer: int,
         players: Iterable[Mapping[str, Any]],
         *,
-        board: Sequence[int] = (),
-        showdown: str | None = None,
-        commitment: str | None = None,
-        seed: str | None = None,
-        actions: Any = None,
+        game_type: str | None = None,
+        record: Any = None,
+        summary: str | None = None,
+        sealed: Any = None,
+        started: float | None = None,
         at: float | None = None,
         hand_key: str | None = None,
     ) -> defer.Deferred[int]:
-        """Store a finished hand (the seed's ``hand`` and ``player`` rows).
+        """Store a finished hand: what the hub needs of it (who sat where, the chips
+        each put in and won, which the ledger check compares with the settlement) and
+        what the game declares (:class:`hub.model.HandSummary`).
 
-        :param dealer: the button's seat.
-        :param players: per player: ``name`` (account name), optional ``display``
-            (name shown at the table; default the account name), ``seat``,
-            ``hole`` (card ints, shown cards only), ``money_in``, ``winnings``,
-            ``actions`` (mapping round → text: ``preflop``, ``flop``, ``turn``,
-            ``river``).
-        :param board: up to five card ints (``rank * 4 + suit``).
-        :param actions: the whole action sequence, JSON-able.
+        :param players: per seat: ``name`` (account name), optional ``display`` (name
+            shown at the table; default the account name), ``seat``, ``money_in``,
+            ``winnings``, ``private`` (JSON-able: that seat's part, which only it reads).
+        :param record: the game's public record (JSON-able); ``summary``: one public
+            line; ``sealed``: JSON-able, for the operator and admins only.
+        :param started: when the hand began; ``at``: when it ended (default now).
         :param hand_key: the engine's id of the hand; recording the same
             ``(game_id, hand_key)`` again returns the first hand id.
         :returns: (Deferred) the hand id (an integer).
+
+        A JSON part longer than :attr:`hand_record_max` characters is not kept (the
+        hand is, with its chips: a warning is logged); a longer summary is cut.
         """
         try:
-            hand = _Hand.of(dealer, players, board, showdown, commitment, seed, actions)
+            hand = self._hand(
+                game_id,
+                hand_key,
+                players=players,
+                game_type=game_type,
+                record=record,
+                summary=summary,
+                sealed=sealed,
+                started=started,
+            )
         except Exception as e:
             return defer.fail(e)
         at = self._now() if at is None else at
@@ -222,7 +235,9 @@ class HistoryMixin(StoreBase):
         def txn(cur: _Cursor) -> int:
             if hand_key is not None:
                 old = cur.one(
-                    "SELECT hand_id FROM hand WHERE game_id = ? AND hand_key = ?", game_id, hand_key
+                    "SELECT hand_id FROM finished_hand WHERE game_id = ? AND hand_key = ?",
+                    game_id,
+                    hand_key,
                 )
                 if old is not None:
                     return int(old[0])
@@ -230,49 +245,53 @@ class HistoryMixin(StoreBase):
 
         return self._retry_integrity(txn)
 
+    def _hand(self, game_id: str, hand_key: str | None, **hand: Any) -> _Hand:
+        """A hand of :meth:`record_hand`'s arguments, checked; a warning for each part
+        left out for its length."""
+        checked = _Hand.of(**hand, most=self.hand_record_max)
+        for part in checked.dropped:
+            self.log.warn(
+                "hand {key} of {game}: its {part} is longer than hand_record_max"
+                " ({most} characters) and is not kept",
+                key=hand_key,
+                game=game_id,
+                part=part,
+                most=self.hand_record_max,
+            )
+        return checked
+
     def _insert_hand(
         self, cur: _Cursor, game_id: str, hand_key: str | None, hand: _Hand, at: float
     ) -> int:
-        """Write one hand's ``hand`` and ``player`` rows; returns the hand id."""
+        """Write one hand's ``finished_hand`` and ``hand_seat`` rows; returns its id."""
         d = self.dialect
-        board = hand.board
-        streets = [
-            " ".join(board[:3]) or None,
-            board[3] if len(board) > 3 else None,
-            board[4] if len(board) > 4 else None,
-        ]
         row = cur.one(
-            "INSERT INTO hand (game_id, hand_key, timestamp, dealer, flop, turn, river,"
-            " showdown, card1, card2, card3, card4, card5, commitment, seed, actions)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING hand_id",
+            "INSERT INTO finished_hand (game_id, hand_key, game_type, started, ended, summary,"
+            " record, sealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING hand_id",
             game_id,
             hand_key,
+            hand.game_type,
+            None if hand.started is None else d.t_in(hand.started),
             d.t_in(at),
-            hand.dealer,
-            *streets,
-            hand.showdown,
-            *(list(board) + [None] * (5 - len(board))),
-            hand.commitment,
-            hand.seed,
-            hand.actions,
+            hand.summary,
+            hand.record,
+            hand.sealed,
         )
         hand_id = int(row[0])
         for p in hand.players:
             found = cur.one("SELECT id FROM account WHERE name_key = ?", acc.name_key(p["name"]))
             cur.run(
-                "INSERT INTO player (hand_id, account, name, name_key, account_id, position,"
-                " preflop, flop, turn, river, money_in, winnings, card1, card2)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO hand_seat (hand_id, seat, account, name, name_key, account_id,"
+                " money_in, winnings, private) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 hand_id,
+                p["seat"],
                 p["name"],
                 p["display"],
                 acc.name_key(p["name"]),
                 None if found is None else int(found[0]),
-                p["seat"],
-                *p["rounds"],
                 d.m_in(p["money_in"]),
                 d.m_in(p["winnings"]),
-                *p["hole"],
+                p["private"],
             )
         return hand_id
 
@@ -285,117 +304,147 @@ class HistoryMixin(StoreBase):
         limit: int = 50,
         hand_id: int | None = None,
         hand_key: str | None = None,
+        private_for: str | None = None,
+        sealed: bool = False,
     ) -> defer.Deferred[list[dict[str, Any]]]:
         """Finished hands, newest first: of one game, one player (account name), a time
-        range (``since <= time < until``), one hand (``hand_id``, or the engine's
-        ``hand_key``).  Each is a dict with ``hand_id``,
-        ``game_id``, ``hand_key``, ``time``, ``dealer``, ``board`` (card ints),
-        ``flop``/``turn``/``river`` (text), ``showdown``, ``commitment``, ``seed``,
-        ``actions`` and ``players`` (``name``, ``display``, ``seat``, ``hole`` (ints),
-        ``money_in``, ``winnings``, ``actions`` per round)."""
+        range (``since <= ended < until``), one hand (``hand_id``, or the engine's
+        ``hand_key``).  Each is a dict with ``hand_id``, ``game_id``, ``hand_key``,
+        ``game_type``, ``started``, ``ended``, ``summary``, ``record`` (the game's
+        public record) and ``players`` (``name``, ``display``, ``seat``, ``money_in``,
+        ``winnings``).
+
+        :param private_for: an account name: its seats carry their ``private`` part
+            (no other seat's ever does).
+        :param sealed: add each hand's ``sealed`` part (for the operator and admins).
+        """
 
         def txn(cur: _Cursor) -> list[dict[str, Any]]:
             d = self.dialect
             query = (
-                "SELECT h.hand_id, h.game_id, h.hand_key, h.timestamp, h.dealer, h.flop, h.turn,"
-                " h.river, h.showdown, h.card1, h.card2, h.card3, h.card4, h.card5,"
-                " h.commitment, h.seed, h.actions FROM hand h WHERE 1 = 1"
+                "SELECT h.hand_id, h.game_id, h.hand_key, h.game_type, h.started, h.ended,"
+                " h.summary, h.record, h.sealed FROM finished_hand h WHERE 1 = 1"
             )
             where, params = _where(
                 ("h.game_id = ?", game_id),
                 ("h.hand_id = ?", None if hand_id is None else int(hand_id)),
                 ("h.hand_key = ?", hand_key),
                 (
-                    "EXISTS (SELECT 1 FROM player p WHERE p.hand_id = h.hand_id"
+                    "EXISTS (SELECT 1 FROM hand_seat p WHERE p.hand_id = h.hand_id"
                     " AND p.name_key = ?)",
                     None if player is None else acc.name_key(player),
                 ),
-                ("h.timestamp >= ?", None if since is None else d.t_in(since)),
-                ("h.timestamp < ?", None if until is None else d.t_in(until)),
+                ("h.ended >= ?", None if since is None else d.t_in(since)),
+                ("h.ended < ?", None if until is None else d.t_in(until)),
             )
-            query += where + " ORDER BY h.timestamp DESC, h.hand_id DESC LIMIT ?"
+            query += where + " ORDER BY h.ended DESC, h.hand_id DESC LIMIT ?"
             params.append(int(limit))
+            mine = None if private_for is None else acc.name_key(private_for)
             out = []
             for r in cur.all(query, *params):
                 seats = cur.all(
-                    "SELECT account, name, position, preflop, flop, turn, river, money_in,"
-                    " winnings, card1, card2 FROM player WHERE hand_id = ? ORDER BY position",
+                    "SELECT account, name, seat, money_in, winnings, name_key, private"
+                    " FROM hand_seat WHERE hand_id = ? ORDER BY seat",
                     r[0],
                 )
-                out.append(
-                    {
-                        "hand_id": int(r[0]),
-                        "game_id": r[1],
-                        "hand_key": r[2],
-                        "time": d.t_out(r[3]),
-                        "dealer": int(r[4]),
-                        "flop": r[5],
-                        "turn": r[6],
-                        "river": r[7],
-                        "showdown": r[8],
-                        "board": [cards.from_text(c) for c in r[9:14] if c],
-                        "commitment": r[14],
-                        "seed": r[15],
-                        "actions": None if r[16] is None else json.loads(r[16]),
-                        "players": [
-                            {
-                                "name": s[0],
-                                "display": s[1],
-                                "seat": int(s[2]),
-                                "actions": dict(
-                                    zip(("preflop", "flop", "turn", "river"), s[3:7], strict=True)
-                                ),
-                                "money_in": d.m_out(s[7]),
-                                "winnings": d.m_out(s[8]),
-                                "hole": [cards.from_text(c) for c in s[9:11] if c],
-                            }
-                            for s in seats
-                        ],
-                    }
-                )
+                hand = {
+                    "hand_id": int(r[0]),
+                    "game_id": r[1],
+                    "hand_key": r[2],
+                    "game_type": r[3],
+                    "started": d.t_out(r[4]),
+                    "ended": d.t_out(r[5]),
+                    "summary": r[6],
+                    "record": _loads(r[7]),
+                    "players": [_seat(d, s, s[5] == mine) for s in seats],
+                }
+                if sealed:
+                    hand["sealed"] = _loads(r[8])
+                out.append(hand)
             return out
 
         return self._run(txn, write=False)
 
 
+def _loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def _seat(d: Any, s: Sequence[Any], own: bool) -> dict[str, Any]:
+    """One ``hand_seat`` row for a reader; ``own``: the reader's seat (its private part)."""
+    seat = {
+        "name": s[0],
+        "display": s[1],
+        "seat": int(s[2]),
+        "money_in": d.m_out(s[3]),
+        "winnings": d.m_out(s[4]),
+    }
+    if own:
+        seat["private"] = _loads(s[6])
+    return seat
+
+
 @dataclass(frozen=True)
 class _Hand:
-    """A hand checked and turned into column values, ready to write."""
+    """A hand checked and turned into column values, ready to write.
 
-    dealer: int
+    :ivar dropped: the JSON parts left out for their length.
+    """
+
     players: list[dict[str, Any]]
-    board: list[str]
-    showdown: str | None
-    commitment: str | None
-    seed: str | None
-    actions: str | None
+    game_type: str | None
+    record: str | None
+    summary: str | None
+    sealed: str | None
+    started: float | None
+    dropped: tuple[str, ...] = ()
 
     @classmethod
     def of(
         cls,
-        dealer: int,
         players: Iterable[Mapping[str, Any]],
-        board: Sequence[int] = (),
-        showdown: str | None = None,
-        commitment: str | None = None,
-        seed: str | None = None,
-        actions: Any = None,
+        game_type: str | None = None,
+        record: Any = None,
+        summary: str | None = None,
+        sealed: Any = None,
+        started: float | None = None,
+        most: int = 65536,
     ) -> _Hand:
-        """Check a hand (see :meth:`HistoryMixin.record_hand`).
+        """Check a hand (see :meth:`HistoryMixin.record_hand`); JSON parts longer than
+        ``most`` characters are left out.
 
         :raises hub.store.errors.BadAmount: a malformed hand.
         """
-        board_text = [cards.to_text(c) for c in board]
-        if len(board_text) > 5:
-            raise BadAmount("a board has at most five cards")
+        dropped: list[str] = []
+
+        def text(value: Any, part: str) -> str | None:
+            if value is None:
+                return None
+            out = json.dumps(value, sort_keys=True, separators=(",", ":"))
+            if len(out) > most:
+                dropped.append(part)
+                return None
+            return out
+
+        rows = []
+        for p in players:
+            row = _hand_player(p)
+            row["private"] = text(p.get("private"), f"private part of seat {row['seat']}")
+            rows.append(row)
+        if len({r["seat"] for r in rows}) != len(rows):
+            raise BadAmount("a seat appears twice in a hand")
+        if game_type is not None and (not isinstance(game_type, str) or len(game_type) > 64):
+            raise BadAmount("a game type is a name of at most 64 characters")
+        if summary is not None and not isinstance(summary, str):
+            raise BadAmount("a hand's summary is text")
         return cls(
-            int(dealer),
-            [_hand_player(p) for p in players],
-            board_text,
-            showdown,
-            commitment,
-            seed,
-            None if actions is None else json.dumps(actions, sort_keys=True),
+            rows,
+            game_type,
+            text(record, "record"),
+            None if summary is None else summary[:most],
+            text(sealed, "sealed part"),
+            None if started is None else float(started),
+            tuple(dropped),
         )
 
 
@@ -413,18 +462,12 @@ def _game_player(p: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _hand_player(p: Mapping[str, Any]) -> dict[str, Any]:
-    hole = [cards.to_text(c) for c in p.get("hole") or ()]
-    if len(hole) > 2:
-        raise BadAmount("the player table keeps at most two hole cards")
-    rounds = p.get("actions") or {}
     return {
         "name": str(p["name"]),
         "display": str(p.get("display") or p["name"]),
         "seat": int(p["seat"]),
-        "rounds": [rounds.get(r) for r in ("preflop", "flop", "turn", "river")],
         "money_in": check_amount(p.get("money_in", 0), allow_zero=True),
         "winnings": check_amount(p.get("winnings", 0), allow_zero=True),
-        "hole": hole + [None] * (2 - len(hole)),
     }
 
 

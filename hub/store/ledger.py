@@ -100,7 +100,7 @@ class LedgerReport:
 #: ``(query, what it says)``: hands (game id, hand key, …) whose settlement is wrong
 HAND_CHECKS = (
     (
-        "SELECT h.game_id, h.hand_key FROM hand h WHERE h.hand_key IS NOT NULL"
+        "SELECT h.game_id, h.hand_key FROM finished_hand h WHERE h.hand_key IS NOT NULL"
         " AND NOT EXISTS (SELECT 1 FROM ledger l WHERE l.kind = 'settle'"
         " AND l.game_id = h.game_id AND l.hand_key = h.hand_key)",
         "was never settled",
@@ -113,7 +113,7 @@ HAND_CHECKS = (
     ),
     (
         "SELECT DISTINCT l.game_id, l.hand_key FROM ledger l WHERE l.kind = 'settle'"
-        " AND l.hand_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM hand h"
+        " AND l.hand_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM finished_hand h"
         " WHERE h.game_id = l.game_id AND h.hand_key = l.hand_key)",
         "was settled but is not in the history",
     ),
@@ -594,7 +594,7 @@ class LedgerMixin(StoreBase):
         m = self.dialect.m_out
         problems = [
             f"hand #{r[0]} of {r[1]} has no hand key, so no settlement"
-            for r in cur.all("SELECT hand_id, game_id FROM hand WHERE hand_key IS NULL")
+            for r in cur.all("SELECT hand_id, game_id FROM finished_hand WHERE hand_key IS NULL")
         ]
         bad: set[tuple[str, str]] = set()
         for query, says in HAND_CHECKS:
@@ -605,7 +605,8 @@ class LedgerMixin(StoreBase):
             "SELECT x.game_id, x.hand_key, x.who, SUM(x.paid), SUM(x.moved) FROM ("
             " SELECT h.game_id, h.hand_key, p.name_key AS who,"
             " p.winnings - p.money_in AS paid, 0 AS moved"
-            " FROM hand h JOIN player p ON p.hand_id = h.hand_id WHERE h.hand_key IS NOT NULL"
+            " FROM finished_hand h JOIN hand_seat p ON p.hand_id = h.hand_id"
+            " WHERE h.hand_key IS NOT NULL"
             " UNION ALL SELECT l.game_id, l.hand_key, LOWER(l.account_name), 0, l.table_delta"
             " FROM ledger l WHERE l.kind = 'settle' AND l.hand_key IS NOT NULL"
             ") x GROUP BY x.game_id, x.hand_key, x.who HAVING SUM(x.paid) <> SUM(x.moved)"

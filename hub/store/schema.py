@@ -3,6 +3,8 @@
 The version lives in table ``gamehub_schema``.  :func:`migrate` applies the missing
 steps in one transaction; a database newer than :data:`LATEST` is refused with
 :class:`hub.store.errors.SchemaTooNew`.  Never edit a released step: add a new one.
+A step is a list of SQL statements and of functions ``(cursor, dialect)`` that move
+rows where SQL alone cannot (JSON built from old columns).
 
 Money columns are ``NUMERIC`` in PostgreSQL and integer cents in SQLite (see
 :mod:`hub.store.dialect`).  The history tables keep names as text, so deleting an
@@ -11,11 +13,15 @@ account leaves its history readable.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .dialect import Dialect
 from .errors import SchemaTooNew
+
+#: one step of a migration: a statement, or a function of ``(cursor, dialect)``
+Step = str | Callable[[Any, Dialect], None]
 
 
 def _v1(d: Dialect) -> list[str]:
@@ -59,7 +65,8 @@ def _v1(d: Dialect) -> list[str]:
 
 def _v2(d: Dialect) -> list[str]:
     """History: finished games with per-player results; hands (the seed's ``hand`` and
-    ``player`` tables plus game id, shuffle commitment, seed and actions)."""
+    ``player`` tables plus game id, shuffle commitment, seed and actions; step 5 moves
+    their hands into ``finished_hand`` and ``hand_seat`` and drops them)."""
     return [
         f"""CREATE TABLE game (
             game_id VARCHAR(64) PRIMARY KEY,
@@ -181,7 +188,116 @@ def _v4(d: Dialect) -> list[str]:
     ]
 
 
-def _v5_ratings(d: Dialect) -> list[str]:
+def _v5(d: Dialect) -> list[Step]:
+    """Hands in every game's own words: one ``finished_hand`` row per hand (game id,
+    hand key, game type, started, ended, the game's public ``record`` (JSON) and
+    ``summary``, its ``sealed`` part (JSON) for the operator) and one ``hand_seat`` row
+    per seat (account, seat, chips in and won, the seat's ``private`` part (JSON)).
+    The hands of the version-2 tables ``hand`` and ``player`` move over (see
+    :func:`_move_hands`) and those tables go."""
+    return [
+        f"""CREATE TABLE finished_hand (
+            hand_id {d.serial},
+            game_id VARCHAR(64) NOT NULL,
+            hand_key VARCHAR(128),
+            game_type VARCHAR(64),
+            started {d.timestamp},
+            ended {d.timestamp} NOT NULL,
+            summary TEXT,
+            record TEXT,
+            sealed TEXT,
+            UNIQUE (game_id, hand_key)
+        )""",
+        f"""CREATE TABLE hand_seat (
+            hand_id BIGINT NOT NULL,
+            seat SMALLINT NOT NULL,
+            account VARCHAR(256) NOT NULL,
+            name VARCHAR(256) NOT NULL,
+            name_key VARCHAR(256) NOT NULL,
+            account_id BIGINT,
+            money_in {d.money},
+            winnings {d.money},
+            private TEXT,
+            PRIMARY KEY (hand_id, seat)
+        )""",
+        _move_hands,
+        "DROP TABLE player",
+        "DROP TABLE hand",
+        "CREATE INDEX finished_hand_game ON finished_hand (game_id)",
+        "CREATE INDEX finished_hand_ended ON finished_hand (ended)",
+        "CREATE INDEX hand_seat_name ON hand_seat (name_key)",
+    ]
+
+
+#: columns of the version-2 ``hand`` rows that keep their meaning in ``finished_hand``
+#: (old name → new name), and those that become the sealed part
+_HAND_KEPT = {"hand_id": "hand_id", "game_id": "game_id", "hand_key": "hand_key",
+              "timestamp": "ended"}  # fmt: skip
+_HAND_SEALED = ("seed", "actions")
+#: columns of the version-2 ``player`` rows that keep their meaning in ``hand_seat``
+_SEAT_KEPT = {"hand_id": "hand_id", "position": "seat", "account": "account", "name": "name",
+              "name_key": "name_key", "account_id": "account_id", "money_in": "money_in",
+              "winnings": "winnings"}  # fmt: skip
+
+
+def _rows(cursor: Any, query: str) -> list[dict[str, Any]]:
+    cursor.execute(query, ())
+    names = [c[0] for c in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def _json(value: dict[str, Any]) -> str | None:
+    """``value`` as JSON text, ``None`` when it holds nothing."""
+    kept = {k: v for k, v in value.items() if v is not None}
+    return json.dumps(kept, sort_keys=True, default=str) if kept else None
+
+
+def _move_hands(cursor: Any, d: Dialect) -> None:
+    """Copy the hands of the version-2 tables into ``finished_hand`` and ``hand_seat``.
+
+    The columns that keep their meaning are copied as they are (money and times stay
+    in the dialect's column types); every other column of a ``hand`` row goes into the
+    hand's ``record`` under its own name, the ``seed`` and the ``actions`` (the
+    engine's whole record, every card in it) into its ``sealed`` part, and every other
+    column of a ``player`` row into ``record["seats"][<seat>]``: what the game's
+    :class:`hub.interfaces.IHandRecord` reads back.  The game type is the finished
+    game's or the chip table's.
+    """
+    seats: dict[Any, dict[str, dict[str, Any]]] = {}
+    players = _rows(cursor, "SELECT * FROM player ORDER BY hand_id, position")
+    for p in players:
+        extra = {k: v for k, v in p.items() if k not in _SEAT_KEPT}
+        seats.setdefault(p["hand_id"], {})[str(p["position"])] = extra
+    hands = _rows(cursor, "SELECT * FROM hand ORDER BY hand_id")
+    for h in hands:
+        record = {k: v for k, v in h.items() if k not in _HAND_KEPT and k not in _HAND_SEALED}
+        sealed = {k: h.get(k) for k in _HAND_SEALED}
+        actions = sealed.get("actions")
+        if isinstance(actions, str):
+            sealed["actions"] = json.loads(actions)
+        record["seats"] = seats.get(h["hand_id"]) or None
+        cursor.execute(
+            d.sql(
+                "INSERT INTO finished_hand (hand_id, game_id, hand_key, game_type, ended,"
+                " record, sealed) VALUES (?, ?, ?, COALESCE((SELECT type FROM game"
+                " WHERE game_id = ?), (SELECT game_type FROM chip_table WHERE game_id = ?)),"
+                " ?, ?, ?)"
+            ),
+            (h["hand_id"], h["game_id"], h["hand_key"], h["game_id"], h["game_id"],
+             h["timestamp"], _json(record), _json(sealed)),
+        )  # fmt: skip
+    for p in players:
+        cursor.execute(
+            d.sql(
+                "INSERT INTO hand_seat (hand_id, seat, account, name, name_key, account_id,"
+                " money_in, winnings) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            ),
+            tuple(p[old] for old in _SEAT_KEPT),
+        )
+    d.restart_serial(cursor, "finished_hand", "hand_id")
+
+
+def _v6_ratings(d: Dialect) -> list[Step]:
     """Ratings (``hub.ratings``): each player's rating per pool (game type and variant
     key) and every rated game's ranking, in the order it was applied (``seq``), with the
     ratings before and after: what ``gamehub ratings rebuild`` recomputes from."""
@@ -222,7 +338,7 @@ def _v5_ratings(d: Dialect) -> list[str]:
 
 
 #: every step, in order; the schema version is the length of this list
-MIGRATIONS: list[Callable[[Dialect], list[str]]] = [_v1, _v2, _v3, _v4, _v5_ratings]
+MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [_v1, _v2, _v3, _v4, _v5, _v6_ratings]
 LATEST = len(MIGRATIONS)
 
 
@@ -253,7 +369,10 @@ def migrate(cursor: Any, dialect: Dialect, target: int | None = None) -> tuple[i
             f" {LATEST}: it was written by a newer Gamehub; upgrade Gamehub (refusing to start)"
         )
     for version in range(before + 1, target + 1):
-        for statement in MIGRATIONS[version - 1](dialect):
-            cursor.execute(statement, ())
+        for step in MIGRATIONS[version - 1](dialect):
+            if isinstance(step, str):
+                cursor.execute(step, ())
+            else:
+                step(cursor, dialect)
         cursor.execute(dialect.sql("UPDATE gamehub_schema SET version = ?"), (version,))
     return before, max(before, target)

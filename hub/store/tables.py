@@ -24,7 +24,7 @@ from twisted.internet import defer
 from . import accounts as acc
 from .base import ZERO, _Cursor
 from .errors import BadAmount, TableNotOpen, UnknownAccount
-from .history import HistoryMixin, _Hand
+from .history import HistoryMixin
 from .lease import LeaseMixin
 from .ledger import LedgerMixin, Movement, _game, settlement
 from .money import amount as check_amount
@@ -158,7 +158,7 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
         """Settle one finished hand in one transaction: the chips it moved between the
         players at the table (``deltas``: account name → signed amount, summing to
         zero; zero for a player who neither won nor lost) and its history (``hand``:
-        the keyword arguments of :meth:`record_hand` besides ``game_id``).  Keyed by
+        the arguments of :meth:`record_hand` besides ``game_id``, by name).  Keyed by
         the hand: settling it again changes nothing (``applied=False``).
 
         :raises hub.store.errors.TableNotOpen: 409, not an open table of this hub.
@@ -170,7 +170,7 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
             if not isinstance(hand_key, str) or not 0 < len(hand_key) <= 128:
                 raise BadAmount("a hand key is 1 to 128 characters")
             values = settlement(deltas)
-            record = None if hand is None else _Hand.of(**dict(hand))
+            record = None if hand is None else self._hand(game, hand_key, **dict(hand))
         except Exception as e:
             return defer.fail(e)
         key, now = f"hand:{game}:{hand_key}", self._now()
@@ -179,7 +179,9 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
         def txn(cur: _Cursor) -> Movement:
             moved = self._move_txn(cur, key, "settle", game, dict(legs), now, hand_key=hand_key)
             old = cur.one(
-                "SELECT hand_id FROM hand WHERE game_id = ? AND hand_key = ?", game, hand_key
+                "SELECT hand_id FROM finished_hand WHERE game_id = ? AND hand_key = ?",
+                game,
+                hand_key,
             )
             if old is not None:
                 hand_id: int | None = int(old[0])

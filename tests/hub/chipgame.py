@@ -106,7 +106,6 @@ class CoinsGame:
             assert self.stacks[seat] >= 0
         self.hands[hand] = HandSummary(
             hand=hand,
-            dealer=seats[0],
             players=[
                 HandPlayer(
                     seat=s,
@@ -117,6 +116,7 @@ class CoinsGame:
                 for s in seats
             ],
             record={"hand": hand, "deltas": {str(s): str(d) for s, d in deltas.items()}},
+            summary=f"hand {self.number}",
         )
         if self.holding:
             self.unsettled.add(hand)

@@ -25,7 +25,7 @@ from bots.poker.netplay import NetPlayer, bot_decider
 from games.poker.adapters import PokerXMLAdapter
 from games.poker.client import action_xml
 from games.poker.hand_history_cli import history_work
-from games.poker.history import format_hand, from_dict
+from games.poker.history import engine_record, format_hand, from_dict
 from games.poker.verify import verify_hand
 from games.poker.verify_hand_cli import verify_work
 from hub.client import HubClient, RequestFailed
@@ -175,7 +175,7 @@ async def test_two_clients_and_a_bot_play_hands_over_sockets(hub):
     chips = await store.chips_at(game.id)
     assert set(chips) <= {"bot." + BOT}
     ann_account, bob_account = await store.get_account("ann"), await store.get_account("bob")
-    hands = await store.hands(game_id=game.id, limit=10 * HANDS)
+    hands = await store.hands(game_id=game.id, limit=10 * HANDS, sealed=True)
     assert len(hands) == len(settled), [s for s in settled if s[1] is None]
     for hand in hands:
         ok, reason = verify_hand(hand)
@@ -191,7 +191,7 @@ async def test_two_clients_and_a_bot_play_hands_over_sockets(hub):
     history = await bounded(ann.history(gameid=gameid, limit=5))
     assert len(history) == 5 and all(h["gametype"] == "texas-holdem" for h in history)
     assert {"ann", "bob"} <= {p["name"] for h in history for p in h["players"]}
-    text = format_hand(from_dict(hands[0]["actions"]), reveal=True)
+    text = format_hand(from_dict(engine_record(hands[0])), reveal=True)
     assert hands[0]["hand_key"] in text
     out = io.StringIO()
     assert await verify_work(store, history[0]["id"], out) == 0, out.getvalue()
@@ -315,7 +315,7 @@ async def test_network_bot_against_bots_seated_at_creation(hub):
     report = await store.ledger_check()
     assert report.ok, str(report)
     assert hub.money.problems == []
-    hands = await store.hands(game_id=game.id, limit=1000)
+    hands = await store.hands(game_id=game.id, limit=1000, sealed=True)
     assert len(hands) >= 8 and all(verify_hand(h).ok for h in hands)
     names = {p["name"] for h in hands for p in h["players"]}
     assert {"bot.caller", "bot.raiser", "robo"} <= names, out.getvalue()

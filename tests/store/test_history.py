@@ -4,24 +4,14 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
 import pytest_twisted
 
 from hub.store import BadAmount
-from hub.store.cards import from_text, to_text
 
 from .test_accounts import fails
 
 D = Decimal
 T0 = 1_800_000_000.0
-
-
-def test_cards_round_trip():
-    assert [to_text(c) for c in (0, 1, 2, 3, 48, 51)] == ["2c", "2d", "2h", "2s", "Ac", "As"]
-    assert all(from_text(to_text(c)) == c for c in range(52))
-    for bad in (-1, 52, "As", True, None):
-        with pytest.raises(ValueError):
-            to_text(bad)
 
 
 async def play_games(store):
@@ -80,12 +70,11 @@ async def test_games_by_id_player_and_time(store):
 
 
 HAND = {
-    "dealer": 3,
-    "board": [51, 47, 43, 0, 5],  # As Ks Qs 2c 3d
-    "showdown": "ann: royal flush",
-    "commitment": "ab" * 32,
-    "seed": "cd" * 16,
-    "actions": [["ann", "raise", "20"], ["bob", "call", "20"]],
+    "game_type": "texas-holdem",
+    "record": {"board": [51, 47, 43, 0, 5], "showdown": "ann: royal flush", "dealer": 3},
+    "summary": "board As Ks Qs 2c 3d; ann: royal flush",
+    "sealed": {"seed": "cd" * 16, "engine": {"actions": [["ann", "raise", "20"]]}},
+    "started": T0 + 5,
 }
 
 
@@ -96,29 +85,26 @@ async def play_hands(store):
             {
                 "name": "ann",
                 "seat": 3,
-                "hole": [50, 46],
                 "money_in": "20",
                 "winnings": "40.00",
-                "actions": {"preflop": "r", "flop": "b", "turn": "b", "river": "b"},
+                "private": {"hole": [50, 46]},
             },
-            {"name": "bob", "display": "Bobby", "seat": 5, "money_in": "20", "winnings": 0},
+            {"name": "bob", "display": "Bobby", "seat": 5, "money_in": "20", "winnings": 0,
+             "private": {"hole": [1, 2]}},
         ],
         at=T0 + 10,
         hand_key="h1",
         **HAND,
-    )
+    )  # fmt: skip
     second = await store.record_hand(
-        "g2",
-        3,
-        [{"name": "bob", "seat": 5, "money_in": "0.10", "winnings": "0.30"}],
-        at=T0 + 20,
+        "g2", [{"name": "bob", "seat": 5, "money_in": "0.10", "winnings": "0.30"}], at=T0 + 20
     )
-    third = await store.record_hand("g9", 0, [{"name": "cat", "seat": 0}], at=T0 + 30)
+    third = await store.record_hand("g9", [{"name": "cat", "seat": 0}], at=T0 + 30)
     return first, second, third
 
 
 @pytest_twisted.ensureDeferred
-async def test_hands_with_the_seed_columns(store):
+async def test_hands_keep_the_hub_s_columns_and_the_game_s_record(store):
     first, second, third = await play_hands(store)
     assert first < second < third
     assert [h["hand_id"] for h in await store.hands()] == [third, second, first]
@@ -127,36 +113,53 @@ async def test_hands_with_the_seed_columns(store):
     assert [h["hand_id"] for h in await store.hands(since=T0 + 20, limit=1)] == [third]
     assert [h["hand_id"] for h in await store.hands(until=T0 + 20)] == [first]
     (hand,) = await store.hands(player="ann")
-    assert hand["board"] == HAND["board"] and hand["dealer"] == 3 and hand["time"] == T0 + 10
-    assert (hand["flop"], hand["turn"], hand["river"]) == ("As Ks Qs", "2c", "3d")
-    assert (hand["commitment"], hand["seed"]) == (HAND["commitment"], HAND["seed"])
-    assert hand["actions"] == HAND["actions"] and hand["showdown"] == HAND["showdown"]
+    assert (hand["started"], hand["ended"], hand["game_type"]) == (T0 + 5, T0 + 10, "texas-holdem")
+    assert hand["record"] == HAND["record"] and hand["summary"] == HAND["summary"]
     ann, bob = hand["players"]
-    assert (ann["name"], ann["seat"], ann["hole"]) == ("ann", 3, [50, 46])
+    assert (ann["name"], ann["seat"], ann["display"]) == ("ann", 3, "ann")
     assert (ann["money_in"], ann["winnings"]) == (D("20.00"), D("40.00"))
-    assert ann["actions"] == {"preflop": "r", "flop": "b", "turn": "b", "river": "b"}
-    assert (bob["display"], bob["hole"], bob["winnings"]) == ("Bobby", [], D("0"))
-    # the seed's column names are there
-    row = await store._run(
-        lambda cur: cur.one(
-            "SELECT h.card1, h.card5, p.card1, p.position, p.money_in FROM hand h"
-            " JOIN player p ON p.hand_id = h.hand_id WHERE p.account = 'ann'"
-        )
-    )
-    assert list(row[:4]) == ["As", "3d", "Ah", 3]
+    assert (bob["display"], bob["winnings"]) == ("Bobby", D("0"))
+    # private parts and the sealed part only when asked for, each to its reader
+    assert "sealed" not in hand and "private" not in ann and "private" not in bob
+    (hand,) = await store.hands(player="ann", private_for="ANN", sealed=True)
+    ann, bob = hand["players"]
+    assert ann["private"] == {"hole": [50, 46]} and "private" not in bob
+    assert hand["sealed"] == HAND["sealed"]
+    (hand,) = await store.hands(player="ann", private_for="bob")
+    assert "private" not in hand["players"][0] and hand["players"][1]["private"] == {"hole": [1, 2]}
     # the engine's hand key makes recording idempotent
-    again = await store.record_hand("g2", 3, [], hand_key="h1")
+    again = await store.record_hand("g2", [], hand_key="h1")
     assert again == first and len(await store.hands()) == 3
     (small,) = await store.hands(game_id="g2", limit=1)
-    assert small["players"][0]["winnings"] == D("0.30")
+    assert small["players"][0]["winnings"] == D("0.30") and small["record"] is None
 
 
 @pytest_twisted.ensureDeferred
 async def test_bad_hands_are_refused(store):
-    await fails(store.record_hand("g", 0, [], board=[1, 2, 3, 4, 5, 6]), BadAmount)
-    await fails(store.record_hand("g", 0, [], board=[52]), ValueError)
-    await fails(store.record_hand("g", 0, [{"name": "a", "seat": 0, "money_in": 0.5}]), TypeError)
+    await fails(store.record_hand("g", [{"name": "a", "seat": 0, "money_in": 0.5}]), TypeError)
+    await fails(store.record_hand("g", [{"name": "a", "seat": 0}, {"name": "b", "seat": 0}]),
+                BadAmount)  # fmt: skip
+    await fails(store.record_hand("g", [], game_type="x" * 65), BadAmount)
+    await fails(store.record_hand("g", [], record={"not": {1, 2}}), TypeError)
     assert await store.hands() == []
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_record_over_the_setting_is_left_out_and_the_hand_kept(store):
+    store.hand_record_max = 100
+    big = {"moves": ["x" * 20] * 10}
+    hand_id = await store.record_hand(
+        "g1",
+        [{"name": "ann", "seat": 0, "money_in": "1", "private": big}],
+        record=big,
+        summary="s" * 500,
+        sealed={"seed": "ab"},
+        hand_key="k",
+    )
+    (hand,) = await store.hands(hand_id=hand_id, private_for="ann", sealed=True)
+    assert hand["record"] is None and hand["players"][0]["private"] is None
+    assert hand["sealed"] == {"seed": "ab"} and hand["summary"] == "s" * 100
+    assert hand["players"][0]["money_in"] == D("1.00")
 
 
 @pytest_twisted.ensureDeferred

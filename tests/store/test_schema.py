@@ -18,12 +18,13 @@ async def version(store):
     return await store._run(lambda cur: cur.one("SELECT version FROM gamehub_schema")[0])
 
 
-#: a table of each version's step: the table money's (3), the replays' (4), the
-#: ratings' (5)
+#: a table of each version's step: the table money's (3), the replays' (4), the hands'
+#: in every game's words (5), the ratings' (6)
 STEP_TABLES = {
     3: ("hub_lease", "chip_table", "money_problem"),
     4: ("game_replay",),
-    5: ("rating", "rated_result"),
+    5: ("finished_hand", "hand_seat"),
+    6: ("rating", "rated_result"),
 }
 
 
@@ -33,7 +34,7 @@ async def rows(store, table):
 
 @pytest_twisted.ensureDeferred
 async def test_fresh_database_gets_the_newest_schema(store):
-    assert await version(store) == LATEST == 5
+    assert await version(store) == LATEST == 6
     for tables in STEP_TABLES.values():
         for table in tables:
             assert await rows(store, table) >= 0  # it exists
@@ -128,3 +129,90 @@ async def test_a_newer_database_is_refused(dsn):
     assert f"version {LATEST + 1}" in str(e) and "newer Gamehub" in str(e)
     # refused means closed: nothing runs on it
     await fails(newer.get_account("ann"), StoreError)
+
+
+def v4_hand(store, hand_id, hand_key, ann_net, board, shown=()):
+    """The rows a version-4 hub wrote for a settled poker hand between ann (seat 0)
+    and bob (seat 1): its settlement, its ``hand`` row and two ``player`` rows (the
+    seed's columns: the board as text, per player the rounds and the shown cards)."""
+
+    def txn(cur):
+        d, now = store.dialect, store._now()
+        net = D(ann_net)
+        legs = {"ann": (D(0), net), "bob": (D(0), -net)}
+        store._move_txn(cur, f"hand:g1:{hand_key}", "settle", "g1", legs, now, hand_key=hand_key)
+        cards = list(board) + [None] * (5 - len(board))
+        cur.run(
+            "INSERT INTO hand (hand_id, game_id, hand_key, timestamp, dealer, flop, turn, river,"
+            " showdown, card1, card2, card3, card4, card5, commitment, seed, actions)"
+            " VALUES (?, 'g1', ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            hand_id, hand_key, d.t_in(now), " ".join(board[:3]) or None,
+            board[3] if len(board) > 3 else None, board[4] if len(board) > 4 else None,
+            "ann: a pair" if shown else None, *cards, "ab" * 32, "cd" * 32,
+            '[["ann", "raise", "20"]]',
+        )  # fmt: skip
+        for seat, name, won in ((0, "ann", net), (1, "bob", -net)):
+            hole = list(shown) if seat == 0 else []
+            hole += [None] * (2 - len(hole))
+            cur.run(
+                "INSERT INTO player (hand_id, account, name, name_key, account_id, position,"
+                " preflop, flop, turn, river, money_in, winnings, card1, card2)"
+                " VALUES (?, ?, ?, ?, NULL, ?, 'post call', NULL, NULL, NULL, ?, ?, ?, ?)",
+                hand_id, name, name.title(), name, seat, d.m_in(max(-won, D(0))),
+                d.m_in(max(won, D(0))), *hole,
+            )  # fmt: skip
+
+    return store._run(txn)
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_version_4_database_s_hands_move_to_the_game_s_record(dsn):
+    from games.poker.server import TexasHoldemFactory
+
+    old = make_store(dsn)
+    assert await old.migrate(4) == (0, 4)
+    old.hub_id = "old-hub"  # (a version-4 hub's table)
+    await old._run(
+        lambda cur: cur.run(
+            "INSERT INTO chip_table (game_id, hub_id, game_type, opened)"
+            " VALUES ('g1', 'old-hub', 'texas-holdem', ?)",
+            old.dialect.t_in(old._now()),
+        )
+    )
+    for name in ("ann", "bob"):
+        await old.create_account(name, "secret1")
+        await old.buy_in(name, "g1", "100", f"in-{name}")
+    await v4_hand(old, 7, "g1-1", "5", ["As", "Ks", "Qs", "2c", "3d"], shown=["Ah", "Ad"])
+    await v4_hand(old, 8, "g1-2", "-1.50", [])
+    await old.close_table("g1")
+    await old.record_game("g1", "texas-holdem", "a table", [{"seat": 0, "name": "ann"}])
+    await old.stop()
+
+    new = make_store(dsn)
+    await new.start()
+    try:
+        assert await version(new) == LATEST
+        report = await new.ledger_check()
+        assert report.ok, str(report)
+        second, first = await new.hands(game_id="g1", sealed=True)
+        assert (first["hand_id"], first["hand_key"], first["game_type"]) == (7, "g1-1",
+                                                                          "texas-holdem")  # fmt: skip
+        assert [(p["name"], p["display"], p["seat"], p["winnings"] - p["money_in"])
+                for p in first["players"]] == [("ann", "Ann", 0, D(5)), ("bob", "Bob", 1, D(-5))]  # fmt: skip
+        assert first["sealed"] == {"seed": "cd" * 32, "actions": [["ann", "raise", "20"]]}
+        assert first["record"]["commitment"] == "ab" * 32 and first["started"] is None
+        # the poker game reads the old columns back in its words
+        poker = TexasHoldemFactory()
+        assert poker.describe(first) == "board As Ks Qs 2c 3d; ann: a pair"
+        shown = poker.hand_json(first)
+        assert shown["board"] == [51, 47, 43, 0, 5] and shown["shown"] == {"0": [50, 49]}
+        assert (shown["dealer"], shown["seed"], shown["commitment"]) == (1, "cd" * 32, "ab" * 32)
+        assert poker.describe(second) is None and poker.hand_json(second)["board"] == []
+        # new hands get new ids after the old ones, in the new layout
+        later = await new.record_hand("g1", [{"name": "ann", "seat": 0}], hand_key="g1-3")
+        assert later == 9
+        tables = await new._run(lambda cur: cur.all("SELECT * FROM gamehub_schema"))
+        assert tables and await fails(new._run(lambda cur: cur.one("SELECT 1 FROM player")),
+                                      Exception)  # fmt: skip
+    finally:
+        await new.stop()

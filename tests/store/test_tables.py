@@ -27,12 +27,12 @@ def hand(ann: str, bob: str, ann_net: str) -> dict:
     """A hand's history between ``ann`` and ``bob`` (ann's net result ``ann_net``)."""
     net = D(ann_net)
     return {
-        "dealer": 0,
+        "game_type": "coins",
         "players": [
             {"name": ann, "seat": 0, "money_in": max(-net, 0), "winnings": max(net, 0)},
             {"name": bob, "seat": 1, "money_in": max(net, 0), "winnings": max(-net, 0)},
         ],
-        "actions": {"deltas": [ann_net]},
+        "record": {"deltas": [ann_net]},
     }
 
 
@@ -213,7 +213,7 @@ async def test_the_check_fails_on_unsettled_twice_settled_and_mispaid_hands(stor
     await store.settle_hand("g1", "good", {"ann": "5", "bob": "-5"}, hand("ann", "bob", "5"))
     await check(store)
     # a hand in the history that no settlement moved
-    await store.record_hand("g1", 0, hand("ann", "bob", "3")["players"], hand_key="unsettled")
+    await store.record_hand("g1", hand("ann", "bob", "3")["players"], hand_key="unsettled")
     # a hand settled a second time under another key (what a buggy hub would do)
     await store.settle_hand("g1", "twice", {"ann": "1", "bob": "-1"}, hand("ann", "bob", "1"))
     legs = {"ann": (D(0), D(1)), "bob": (D(0), D(-1))}

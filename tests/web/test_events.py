@@ -244,3 +244,33 @@ def test_only_an_account_gets_its_seat_back_by_name():
     assert web.seat_of(namesake, game) is None
     account = Session("t3", "c3", "sticky", account="sticky")
     assert web.seat_of(account, game) == 1  # logged in again: the account's seat
+
+
+def test_a_lobby_change_is_rendered_once_for_every_lobby_stream(monkeypatch):
+    """Issue 19 item 2 (counted, not timed): one frame per change (and per chat line)
+    for the whole audience, not one per stream."""
+    from hub.chat import LOBBY
+    from hub.frontends.web import events
+
+    built: list[str] = []
+    real = events.sse_frame
+
+    def counting(event, data):
+        built.append(event)
+        return real(event, data)
+
+    monkeypatch.setattr(events, "sse_frame", counting)
+    clock, lobby, streams = make()
+    requests = [DummyRequest([b"events"]) for _ in range(6)]
+    for request in requests:
+        LobbyStream(request, streams)
+    built.clear()
+    game = lobby.create_game("hello", seats=["open", "open"])
+    game.take_seat("ann", 0)
+    clock.advance(0)
+    assert built == ["game"]  # two changes in one turn: coalesced, rendered once
+    streams.chat.say(LOBBY, "ann", "hi")
+    lobby.remove(game.id)
+    assert built == ["game", "chat", "removed"]
+    for request in requests:
+        assert [e for e, _ in frames(request)][1:] == ["game", "chat", "removed"]

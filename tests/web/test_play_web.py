@@ -16,7 +16,7 @@ import time
 import pytest
 
 from .conftest import new_page, start_hub
-from .pagecheck import PHONE, check_page, serious_violations
+from .pagecheck import DESKTOP, PHONE, check_page, serious_violations
 from .test_browser import (
     create_account,
     create_in_lobby,
@@ -39,6 +39,16 @@ def hub(tmp_path_factory):
     finally:
         running.stop()
     assert running.errors() == [], running.log()
+
+
+#: in the page: is an element within the viewport
+IN_VIEW = (
+    "e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
+)
+
+
+def in_view(page, selector: str) -> bool:
+    return page.evaluate(f"() => ({IN_VIEW})(document.querySelector({json.dumps(selector)}))")
 
 
 def create(hub, **body) -> dict:
@@ -522,6 +532,14 @@ def test_every_page_is_right_on_a_phone_and_a_desktop(page, hub):
     page.click(f"tr[data-id='{done['id']}']")
     page.wait_for_selector("#details #open-replay")
     check_page(page, "page-lobby-details")
+    # on a phone the create form is below the list: one tap takes you there
+    assert not page.is_visible("#create-jump")  # a desktop shows the form beside it
+    page.set_viewport_size(PHONE)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    assert not in_view(page, "#c-type")  # far down the page
+    page.click("#create-jump")
+    page.wait_for_function(f"() => ({IN_VIEW})(document.querySelector('#c-type'))")
+    page.set_viewport_size(DESKTOP)
     page.goto(hub.url("/plugins"))
     page.wait_for_selector("#plugins tbody tr")
     check_page(page, "page-plugins")
@@ -723,6 +741,24 @@ def test_replays_step_through_games_on_their_boards(page, hub):
             check_page(page, "replay-holdem")
             break
     assert shown_faces
+
+    # a table of many hands: jump from hand to hand, and back
+    def hands() -> int:
+        events = hub.get_json(f"/api/games/{poker['id']}/replay")["events"]
+        return sum(e["kind"] == "hand" for e in events)
+
+    wait_until(lambda: hands() >= 3, "three hands", 60)
+    page.goto(hub.url(f"/history?game={poker['id']}"))
+    page.wait_for_selector("#replay-next-chapter")
+    labels = []  # the hands' own numbers (a long table's replay keeps its last events)
+    for number in (1, 2, 3):
+        page.click("#replay-next-chapter")
+        line = page.locator("#replay-log li.current").inner_text()
+        labels.append(re.match(r"Hand (\d+):", line).group(1))  # type: ignore[union-attr]
+        assert f"hand {number} of " in page.inner_text("#replay-counter")
+    assert len(set(labels)) == 3
+    page.click("#replay-prev-chapter")
+    assert page.locator("#replay-log li.current").inner_text().startswith(f"Hand {labels[1]}:")
 
 
 # -- 10 (continued). a spectator and private cards ----------------------------------------

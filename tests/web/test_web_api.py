@@ -572,3 +572,45 @@ def test_chat_over_http_checks_its_lines(hub):
         assert person.call("POST", path, {"text": 5})[0] == 400
         assert person.call("POST", path, {"text": "no token"}, csrf=False)[0] == 403
     assert person.call("POST", "/api/games/nosuchgame123/chat", {"text": "hi"})[0] == 404
+
+
+def test_stored_hands_show_a_seat_s_private_part_to_its_player_only(hub):
+    """A stored poker hand on ``/api/hands``: its public record for everyone, a seat's
+    hole cards (its private part) to the account that sat there, the seed (its sealed
+    part) to admins."""
+    import sqlite3
+
+    players = {}
+    for name in ("handann", "handbob"):
+        players[name] = Browser(hub)
+        players[name].start()
+        assert (
+            players[name].call("POST", "/api/accounts", {"name": name, "password": "pw-12345"})[0]
+            == 201
+        )
+    record = {"board": [0, 4, 8], "dealer": 0, "commitment": "ab" * 32, "showdown": None}
+    with sqlite3.connect(hub.data / "hub.sqlite") as db:  # as a hub's settlement wrote it
+        hand_id = db.execute(
+            "INSERT INTO finished_hand (game_id, hand_key, game_type, ended, summary, record,"
+            " sealed) VALUES ('webhands', 'webhands-1', 'texas-holdem',"
+            " '2026-01-01T00:00:00.000000Z', 'board 2c 3c 4c', ?, ?) RETURNING hand_id",
+            (json.dumps(record), json.dumps({"seed": "cd" * 32})),
+        ).fetchone()[0]
+        for seat, name, hole in ((0, "handann", [51, 50]), (1, "handbob", [49, 48])):
+            db.execute(
+                "INSERT INTO hand_seat (hand_id, seat, account, name, name_key, money_in,"
+                " winnings, private) VALUES (?, ?, ?, ?, ?, 100, 0, ?)",
+                (hand_id, seat, name, name, name, json.dumps({"hole": hole})),
+            )
+    path = "/api/hands?game=webhands"
+    (public,) = hub.get_json(path)
+    assert public["board"] == [0, 4, 8] and public["summary"] == "board 2c 3c 4c"
+    assert public["hole"] == {} and public["seed"] is None and public["seed_withheld"]
+    assert [p["money_in"] for p in public["players"]] == ["1.00", "1.00"]
+    (ann,) = players["handann"].call("GET", path)[1]
+    (bob,) = players["handbob"].call("GET", path)[1]
+    assert ann["hole"] == {"0": [51, 50]} and bob["hole"] == {"1": [49, 48]}
+    assert "[49, 48]" not in json.dumps(ann) and ann["seed"] is None
+    status, raw, _ = hub.request("GET", path, admin=True)
+    (admin,) = json.loads(raw)
+    assert admin["seed"] == "cd" * 32 and admin["hole"] == {}

@@ -65,6 +65,11 @@ class EventStream:
         if self.open:
             self.request.write(sse_frame(event, data))
 
+    def write(self, frame: bytes) -> None:
+        """Write one event made by :func:`sse_frame` once for many streams."""
+        if self.open:
+            self.request.write(frame)
+
     def heartbeat(self) -> None:
         """A comment line that keeps proxies and the browser's connection awake."""
         if self.open:
@@ -238,11 +243,12 @@ class Streams:
         the streams of removed games."""
         if change == "removed":
             self._changed.pop(game.id, None)
+            frame = sse_frame("removed", {"id": game.id})
             for stream in list(self._streams):
                 if isinstance(stream, GameStream) and stream.game is game:
                     stream.close("removed", {"id": game.id})
                 elif isinstance(stream, LobbyStream):
-                    stream.send("removed", {"id": game.id})
+                    stream.write(frame)
             return
         self._changed[game.id] = game
         if self._flush is None or not self._flush.active():
@@ -259,19 +265,20 @@ class Streams:
         lobby_streams = [s for s in self._streams if isinstance(s, LobbyStream)]
         if not lobby_streams:
             return
-        games = [self.game_json(g) for g in changed.values()]
+        # each change is rendered once for the whole audience
+        frames = [sse_frame("game", self.game_json(g)) for g in changed.values()]
         for stream in lobby_streams:
-            for data in games:
-                stream.send("game", data)
+            for frame in frames:
+                stream.write(frame)
 
     def chat_line(self, line: Any) -> None:
         """A chat line goes to the lobby's streams or to the streams of its game."""
-        data = line.to_json()
+        frame = sse_frame("chat", line.to_json())  # once for every stream of the room
         for stream in list(self._streams):
             if line.room == LOBBY and isinstance(stream, LobbyStream):
-                stream.send("chat", data)
+                stream.write(frame)
             elif isinstance(stream, GameStream) and stream.game.id == line.room:
-                stream.send("chat", data)
+                stream.write(frame)
 
     def close_all(self) -> None:
         """End every stream and stop listening (the front end stops)."""

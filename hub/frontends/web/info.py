@@ -8,6 +8,7 @@ from typing import Any
 
 from twisted.internet import defer
 
+from hub.interfaces import IHandRecord
 from hub.model import GameError
 
 from .play import WebResource
@@ -146,21 +147,20 @@ class Stats(WebResource):
         return d.addCallback(lambda games: (200, statistics(games)))
 
 
-def _hand_json(hand: dict[str, Any], admin: bool = False) -> dict[str, Any]:
-    """A stored hand for the page.  The shuffle seed gives the whole deck (every card
-    not shown down), so only admins get it here; the hand-over event reveals it to
-    everyone when it reveals nothing private."""
-    return {
+def _hand_json(hand: dict[str, Any], game: Any = None) -> dict[str, Any]:
+    """A stored hand for the page: the hub's part (who sat where, chips in and won),
+    then the game's fields (``game``: its factory, when it provides
+    :class:`hub.interfaces.IHandRecord`; else the stored public ``record``).  The hand
+    holds what this reader may see only (its own seats' private parts; the sealed
+    part for admins), and the game's fields are made from it."""
+    out: dict[str, Any] = {
         "hand_id": hand.get("hand_id"),
         "game_id": hand.get("game_id"),
         "hand_key": hand.get("hand_key"),
-        "time": _iso(_when(hand.get("time"))),
-        "dealer": hand.get("dealer"),
-        "board": list(hand.get("board") or []),
-        "showdown": hand.get("showdown"),
-        "commitment": hand.get("commitment"),
-        "seed": hand.get("seed") if admin else None,
-        "seed_withheld": bool(hand.get("seed")) and not admin,
+        "game_type": hand.get("game_type"),
+        "time": _iso(_when(hand.get("ended"))),
+        "started": _iso(_when(hand.get("started"))),
+        "summary": hand.get("summary"),
         "players": [
             {
                 "name": p.get("name"),
@@ -172,6 +172,13 @@ def _hand_json(hand: dict[str, Any], admin: bool = False) -> dict[str, Any]:
             for p in hand.get("players") or []
         ],
     }
+    if IHandRecord.providedBy(game):
+        words = dict(game.hand_json(hand))
+        out.update({k: v for k, v in words.items() if k not in out})
+        out["summary"] = game.describe(hand) or out["summary"]
+    else:
+        out["record"] = hand.get("record")
+    return out
 
 
 class Hands(WebResource):
@@ -182,11 +189,21 @@ class Hands(WebResource):
         store = self.hub.store
         if store is None or not hasattr(store, "hands"):
             return 200, []
+        admin, _ = self.reader(request)
+        session = self.web.sessions.find(request)
         d = defer.maybeDeferred(
             store.hands,
             game_id=_arg(request, "game"),
             player=_arg(request, "player"),
             limit=_limit(request, 50),
+            private_for=None if session is None else session.account,
+            sealed=admin,
         )
-        admin, _ = self.reader(request)
-        return d.addCallback(lambda hands: (200, [_hand_json(dict(h), admin) for h in hands]))
+        return d.addCallback(lambda hands: (200, [self._json(dict(h)) for h in hands]))
+
+    def _json(self, hand: dict[str, Any]) -> dict[str, Any]:
+        try:
+            game = self.hub.registry.game_factory(str(hand.get("game_type")))
+        except GameError:
+            game = None
+        return _hand_json(hand, game)

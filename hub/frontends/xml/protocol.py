@@ -75,7 +75,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
             self.fail(429, f"too many connections from {self.connection.peer}")
             return
         self.setTimeout(self.frontend.idle_timeout)
-        self.connection.send(encoding.encode(self.frontend.greeting()))
+        self.connection.send(self.frontend.encode(self.frontend.greeting()))
 
     def connectionLost(self, reason: Any = None) -> None:
         """End every session of this connection."""
@@ -108,7 +108,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
             root = encoding.build_notice(reason, errorcode=code)
         else:
             root = encoding.build_error(code, reason)
-        conn.send(encoding.encode(root))
+        conn.send(self.frontend.encode(root))
         conn.refused()
         self.setTimeout(None)
         self._cancel_frame_timer()

@@ -25,6 +25,7 @@ import hub as hub_package
 from hub.interfaces import IChatListener, ILobbyListener
 from hub.limits import creation_limits
 from hub.model import GameError
+from hub.settings import boolean
 
 from . import decoding, encoding, events, states
 from .adapters import adapter_for
@@ -99,6 +100,8 @@ class XMLFrontend(protocol.ServerFactory):
         self.burst = float(options.get("xml_burst", 60))
         self.max_backlog = int(options.get("xml_max_backlog", 1 << 20))
         self.server_name = str(options.get("server_name", "gamehub"))
+        #: validate every document we send against message.xsd (tests; a cost per frame)
+        self.check_output = boolean(options.get("xml_check_output", False))
         self.create_limits = creation_limits(options, self.reactor)
         self.connections: set[Connection] = set()
         self.per_address: Counter[str] = Counter()
@@ -107,6 +110,10 @@ class XMLFrontend(protocol.ServerFactory):
         self._wire: dict[int, str] = {}
         self._known: OrderedDict[int, str] = OrderedDict()
         self._listening = False
+
+    def encode(self, root: etree._Element) -> bytes:
+        """One of our documents as bytes: validated first when ``xml_check_output``."""
+        return encoding.encode(root) if self.check_output else encoding.serialise(root)
 
     # -- factory ------------------------------------------------------------------------
 
@@ -267,14 +274,12 @@ class XMLFrontend(protocol.ServerFactory):
             request = decoding.decode(frame, max_size=self.max_frame)
         except ProtocolError as e:
             if not conn.take_token():
-                return defer.succeed(
-                    encoding.encode(encoding.build_error(429, "too many requests"))
-                )
+                return defer.succeed(self.encode(encoding.build_error(429, "too many requests")))
             self.record(conn, "in", e.record)
             return defer.succeed(self._reply(conn, encoding.build_error(e.code, e.reason), None))
         if not conn.take_token():
             error = encoding.build_refusal(request, 429, "too many requests; slow down")
-            return defer.succeed(encoding.encode(error))
+            return defer.succeed(self.encode(error))
         game = None
         if isinstance(request, events.GameRequest) and request.gameid:
             try:
@@ -307,7 +312,7 @@ class XMLFrontend(protocol.ServerFactory):
     def _reply(
         self, conn: Connection, root: etree._Element, game: Any, seat: int | None = None
     ) -> bytes:
-        data = encoding.encode(root)
+        data = self.encode(root)
         self.record(conn, "out", encoding.outgoing_record(data), game, seat)
         return data
 

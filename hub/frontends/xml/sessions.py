@@ -97,13 +97,15 @@ class GameSession:
             doc = encoding.build_game_state(
                 self.frontend.wire_id(game), [], self.session_id, description=text
             )
-            self.frontend.send_game(self.conn, game, encoding.encode(doc))
+            self.frontend.send_game(self.conn, game, self.frontend.encode(doc))
             return
         payload = self.adapter.render_event(event, self.seat)
         if payload is None:
             return
         doc = encoding.build_game_state(self.frontend.wire_id(game), [payload], self.session_id)
-        self.frontend.send_game(self.conn, game, encoding.encode(doc), self.private_seat(event))
+        self.frontend.send_game(
+            self.conn, game, self.frontend.encode(doc), self.private_seat(event)
+        )
         snapshot_on = getattr(self.adapter, "snapshot_on", None)
         if snapshot_on is not None and snapshot_on(event):
             # on the next turn: the game emits the rest of this step's events first, and
@@ -129,7 +131,7 @@ class GameSession:
         """The full state as this seat sees it."""
         view = self.game.view(self.held_seat())
         payload = self.adapter.render_view(view)
-        return encoding.encode(
+        return self.frontend.encode(
             encoding.build_game_state(self.frontend.wire_id(self.game), [payload], self.session_id)
         )
 

@@ -245,17 +245,26 @@ def test_the_wire_numbers_are_the_spec_s_for_every_game_action():
 
 
 def test_stored_hands_are_described_for_the_history():
-    adapter = PokerXMLAdapter()
-    hand = {"flop": "Ah Kd 2c", "turn": "7s", "river": None, "showdown": "ann wins 40"}
-    assert adapter.describe_hand(hand) == "board Ah Kd 2c 7s; ann wins 40"
-    assert adapter.describe_hand({"showdown": "bob wins"}) == "bob wins"
-    assert adapter.describe_hand({}) is None
+    factory = TexasHoldemFactory()
+    record = {"board": [51, 46, 0, 23], "showdown": "ann wins 40", "commitment": "ab"}
+    assert factory.describe({"record": record}) == "board As Kh 2c 7s; ann wins 40"
+    assert factory.describe({"record": {"board": [], "showdown": "bob wins"}}) == "bob wins"
+    assert factory.describe({"record": {}}) is None
+    # a hand moved over from the old columns reads the same
+    legacy = {"card1": "Ah", "card2": "Kd", "card3": "2c", "showdown": "ann wins 30"}
+    assert factory.describe({"record": legacy}) == "board Ah Kd 2c; ann wins 30"
+    # the seed only with the sealed part; a seat's hole cards only as its own
+    players = [{"seat": 0, "private": {"hole": [1, 2]}}, {"seat": 1}]
+    shown = factory.hand_json({"record": record, "players": players, "sealed": {"seed": "cd"}})
+    assert (shown["seed"], shown["seed_withheld"], shown["hole"]) == ("cd", False, {"0": [1, 2]})
+    public = factory.hand_json({"record": record, "players": [{"seat": 1}]})
+    assert (public["seed"], public["seed_withheld"], public["hole"]) == (None, True, {})
 
 
 def test_history_lists_stored_hands_in_the_game_s_words(tmp_path):
     """``lobby/history`` of an account: a hand of a poker table gone from the lobby (its
-    type from the store's finished games) is described by the poker adapter; a hand of
-    an unknown game keeps only its showdown text."""
+    type from the store's finished games) is described by the poker factory; a hand of
+    an unknown game keeps its stored summary."""
     from twisted.internet import defer
 
     from hub.frontends.xml import make_factory
@@ -267,10 +276,11 @@ def test_history_lists_stored_hands_in_the_game_s_words(tmp_path):
             return defer.succeed(
                 [
                     {"hand_id": 7, "game_id": "gonetable1234", "hand_key": "gonetable1234-3",
-                     "time": 0.0, "flop": "Ah Kd 2c", "turn": None, "river": None,
-                     "showdown": "ann wins 30", "players": [player]},
-                    {"hand_id": 8, "game_id": "unknowngame12", "hand_key": "u-1", "time": 0.0,
-                     "flop": "2c 3c 4c", "showdown": "bob wins 5", "players": [player]},
+                     "ended": 0.0, "record": {"board": [50, 45, 0], "showdown": "ann wins 30"},
+                     "summary": "not this", "players": [player]},
+                    {"hand_id": 8, "game_id": "unknowngame12", "hand_key": "u-1", "ended": 0.0,
+                     "record": {"board": [0, 4, 8]}, "summary": "bob wins 5",
+                     "players": [player]},
                 ]
             )  # fmt: skip
 

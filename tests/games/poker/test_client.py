@@ -13,8 +13,9 @@ from .test_adapters import SCHEMA, play
 
 @pytest.mark.parametrize("factory", [TexasHoldemFactory(), FiveCardDrawFactory()])
 def test_each_seat_rebuilds_the_table_from_its_messages(factory):
+    # deep stacks: two players broke in six hands would leave a table of one waiting
     game, watchers = play(
-        factory, ["caller", "raiser", "poker-random"], 6, showdown_pause=1, buyin="200"
+        factory, ["caller", "raiser", "poker-random"], 6, showdown_pause=1, buyin="2000"
     )
     names = {s.index: s.player for s in game.seats}
     for w in watchers[:-1]:

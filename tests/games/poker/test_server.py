@@ -12,7 +12,7 @@ from zope.interface.verify import verifyObject
 from games.poker import rules as R
 from games.poker import shuffle
 from games.poker.server import FiveCardDrawFactory, TexasHoldemFactory
-from hub.interfaces import IChipGame, IChipGameFactory, IGame, IGameFactory
+from hub.interfaces import IChipGame, IChipGameFactory, IGame, IGameFactory, IHandRecord
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -64,6 +64,7 @@ def test_factories_provide_the_interface():
     ):
         verifyObject(IGameFactory, f)
         verifyObject(IChipGameFactory, f)
+        verifyObject(IHandRecord, f)  # its stored hands in its words
         assert f.name == name and f.max_seats == top and f.min_seats == 2
         assert list(f.variants) == ["fixed-limit", "no-limit", "pot-limit"]
         assert set(f.frontends) == {"xml", "web"}
@@ -101,6 +102,14 @@ def test_hands_wait_for_their_settlement_when_held():
     summary = g.game.hand_summary(hand)
     assert summary.hand == hand and {p.name for p in summary.players} == {"ann", "bob"}
     assert sum(p.winnings - p.money_in for p in summary.players) == 0
+    # each seat's hole cards are its private part; the public record shows only those
+    # shown down; the engine's whole record is sealed
+    holes = dict(g.game.hand_record(hand)["hole"])
+    assert {p.seat: p.private["hole"] for p in summary.players} == holes
+    assert set(summary.record["shown"]) <= {str(s) for s in holes}
+    for seat, cards in summary.record["shown"].items():
+        assert cards == holes[int(seat)]
+    assert summary.sealed["engine"]["hand_id"] == hand
     g.clock.advance(60)
     assert len(g.kinds("hand")) == 1 and g.game.table.turn is None  # no new deal yet
     # still running (the hand is being settled), with no time to the next hand

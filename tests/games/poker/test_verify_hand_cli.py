@@ -14,20 +14,19 @@ from .test_verify_hand import played_hand
 
 
 async def record(store, rec: rules.HandRecord, seed: bytes, key: str, whole: bool) -> int:
-    holes = dict(rec.hole)
+    """Store ``rec`` as the hub does (``whole``), or without the engine's record and
+    the seats' private parts (then only the cards shown down are known)."""
+    kept = history.summary(rec)
+    sealed = {"seed": seed.hex(), **({"engine": history.to_dict(rec)} if whole else {})}
     return await store.record_hand(
         "g1",
-        rec.button,
-        [
-            {"name": name, "seat": s, "hole": list(holes[s]) if s in rec.shown else []}
-            for s, name, _ in rec.players
-        ],
-        board=list(rec.board),
-        commitment=shuffle.commitment(seed),
-        seed=seed.hex(),
-        actions=history.to_dict(rec) if whole else [["p0", "call", "10"]],
+        [{"name": p.name, "seat": p.seat, "private": p.private if whole else None}
+         for p in kept.players],
+        game_type="texas-holdem",
+        record=dict(kept.record, commitment=shuffle.commitment(seed)),
+        sealed=sealed,
         hand_key=key,
-    )
+    )  # fmt: skip
 
 
 @pytest_twisted.ensureDeferred
@@ -44,13 +43,12 @@ async def test_stored_hands_verify(store):
     other = shuffle.new_seed()
     bad = await store.record_hand(
         "g1",
-        rec.button,
         [{"name": "p0", "seat": 0}],
-        board=list(rec.board),
-        commitment=shuffle.commitment(other),
-        seed=seed.hex(),
+        record={"dealer": rec.button, "board": list(rec.board),
+                "commitment": shuffle.commitment(other)},
+        sealed={"seed": seed.hex()},
         hand_key="g1-3",
-    )
+    )  # fmt: skip
     out = io.StringIO()
     assert await command.verify_work(store, str(bad), out) == 1
     assert "FAILED: the seed does not match the commitment" in out.getvalue()

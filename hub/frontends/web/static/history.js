@@ -67,9 +67,22 @@
       const shown = steps.slice(1, at + 1).map(s => data.events[s.index]);
       clear(log, shown.map((e, i) => el("li", {class: i === shown.length - 1 ? "current" : ""}, words(e))));
       log.scrollTop = log.scrollHeight;
-      counter.textContent = "step " + at + " of " + (steps.length - 1);
+      counter.textContent = "step " + at + " of " + (steps.length - 1) + (starts.length > 1
+        ? " · " + chapter.word + " " + starts.filter(n => n <= at).length + " of " + starts.length : "");
       slider.value = String(at);
     }
+    // chapters (a game's own word, as poker's hands): the steps where one starts
+    const chapter = r.replay && r.replay.chapter;
+    const starts = chapter ? steps.map((s, n) => n).filter(n => n > 0 && chapter.starts(data.events[steps[n].index])) : [];
+    const jump = delta => {
+      stop();
+      if (delta > 0) show(starts.find(n => n > at) ?? steps.length - 1);
+      else show([...starts].reverse().find(n => n < at) ?? 0);
+    };
+    const chapters = starts.length > 1 ? [
+      el("button", {class: "secondary", id: "replay-prev-chapter", onclick: () => jump(-1)}, "⏮ previous " + chapter.word),
+      el("button", {class: "secondary", id: "replay-next-chapter", onclick: () => jump(1)}, "next " + chapter.word + " ⏭"),
+    ] : [];
     function play() {
       if (at >= steps.length - 1) show(0);
       playButton.textContent = "❚❚ pause";
@@ -87,7 +100,7 @@
         playButton,
         el("button", {class: "secondary", id: "replay-next", onclick: () => { stop(); show(at + 1); }, "aria-label": "step"}, "step ▶"),
         el("button", {class: "secondary", id: "replay-last", onclick: () => { stop(); show(steps.length - 1); }, "aria-label": "last step"}, "»"),
-        el("label", {class: "inline"}, "speed ", speedSelect), counter),
+        ...chapters, el("label", {class: "inline"}, "speed ", speedSelect), counter),
       slider,
       el("div", {class: "replay-layout"}, boardBox, log));
     show(0);
@@ -184,7 +197,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   const SHOWN = 10;  // the newest first; the rest on request
   const rows = hands.map((h, i) => el("tr", {hidden: i >= SHOWN},
     el("td", {class: "small", dataset: {label: "Time"}}, Hub.time(h.time)), el("td", {class: "small mono", dataset: {label: "Hand"}}, h.hand_key || h.hand_id),
-    el("td", {class: "mono", dataset: {label: "Board"}}, h.board.map(Shuffle.text).join(" ")),
+    el("td", {class: "mono", dataset: {label: "Board"}}, h.board ? h.board.map(Shuffle.text).join(" ") : (h.summary || "")),
     el("td", {dataset: {label: "Players"}}, h.players.map(p => (p.display || p.name) + (p.winnings && p.winnings !== "0" && p.winnings !== "0.00" ? " +" + p.winnings : "")).join(", ")),
     el("td", {dataset: {label: "Shuffle"}}, h.seed ? el("button", {class: "secondary", onclick: () => {
       $("v-seed").value = h.seed; $("v-commitment").value = h.commitment || ""; $("verify").scrollIntoView();

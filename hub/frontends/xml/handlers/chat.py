@@ -30,16 +30,17 @@ def chat_line(frontend: XMLFrontend, line: ChatLine) -> None:
     """A chat line of the lobby (to every logged-in connection, ``gameid`` 0) or of
     a game (to every session that joined it)."""
     if line.room == LOBBY:
-        for conn in list(frontend.connections):
-            if conn.lobby_session and not conn.closing:
-                doc = encoding.build_chat(0, line.sender, line.text, conn.lobby_session, line.type)
-                data = encoding.encode(doc)
-                frontend.record(conn, "out", encoding.outgoing_record(data))
-                conn.send_update(data)
+        audience = [c for c in frontend.connections if c.lobby_session and not c.closing]
+        if audience:  # one document for all: only the envelope's session id differs
+            shared = frontend.encode(encoding.build_chat(0, line.sender, line.text, 1, line.type))
+            record = encoding.outgoing_record(shared)
+            for conn in audience:
+                frontend.record(conn, "out", record)
+                conn.send_update(encoding.for_session(shared, conn.lobby_session))
         return
     for session in frontend.sessions:
         game = session.game
         if session.kind == "game" and game.id == line.room and session.observer is not None:
             wid = frontend.wire_id(game)
             doc = encoding.build_chat(wid, line.sender, line.text, session.id, line.type)
-            frontend.send_game(session.conn, game, encoding.encode(doc))
+            frontend.send_game(session.conn, game, frontend.encode(doc))

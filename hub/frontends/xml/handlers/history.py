@@ -1,8 +1,9 @@
 """``lobby/history``: finished games and stored hands, of one game or one account.
 
 From the store: its finished games (``IStore.games``) and, for chip games, its hands
-(``IStore.hands``, each described in its game's words where the adapter provides
-:class:`hub.interfaces.IXMLHandHistory`); then the finished games still in the
+(``IStore.hands``, each described in its game's words where the game factory provides
+:class:`hub.interfaces.IHandRecord`, else by its stored summary); then the finished
+games still in the
 lobby.  The wire ids of the games listed are remembered, so a later
 ``lobby/history gameid=…`` finds them.
 """
@@ -13,11 +14,10 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from hub.interfaces import IXMLHandHistory
+from hub.interfaces import IHandRecord
 from hub.model import OVER, GameError
 
 from .. import encoding, events
-from ..adapters import adapter_for
 from ..errors import Refused
 
 if TYPE_CHECKING:
@@ -47,9 +47,11 @@ async def history(frontend: XMLFrontend, conn: Connection, r: events.History) ->
             entries.append(_stored_game(frontend, g))
     if store is not None and hasattr(store, "hands"):
         hands = await store.hands(game_id=game_id, player=r.accountname, limit=r.limit)
-        types = await _game_types(frontend, store, {str(h.get("game_id")) for h in hands}, seen)
+        untyped = {str(h.get("game_id")) for h in hands if not h.get("game_type")}
+        types = await _game_types(frontend, store, untyped, seen)
         for h in hands:
-            entries.append(_stored_hand(frontend, h, types.get(str(h.get("game_id")))))
+            gametype = h.get("game_type") or types.get(str(h.get("game_id")))
+            entries.append(_stored_hand(frontend, h, gametype))
     for game in frontend.lobby.games():
         if game.state != OVER or game.id in seen:
             continue
@@ -112,17 +114,17 @@ async def _game_types(
 
 
 def _describe_hand(frontend: XMLFrontend, gametype: str | None, h: dict[str, Any]) -> str | None:
-    """The summary of a stored hand: its game's words
-    (:class:`hub.interfaces.IXMLHandHistory`), else its showdown text."""
-    adapter = None
+    """The summary of a stored hand: its game's words (:class:`hub.interfaces.IHandRecord`
+    of the game type's factory), else the summary stored with it."""
+    factory = None
     if gametype is not None:
         try:
-            adapter = adapter_for(frontend.hub.registry.game_factory(gametype))
+            factory = frontend.hub.registry.game_factory(gametype)
         except GameError:
-            adapter = None
-    if IXMLHandHistory.providedBy(adapter):
-        return adapter.describe_hand(h)
-    return h.get("showdown") or None
+            factory = None
+    if IHandRecord.providedBy(factory):
+        return factory.describe(h)
+    return h.get("summary") or None
 
 
 def _stored_hand(
@@ -136,7 +138,7 @@ def _stored_hand(
         gameid=wid,
         gametype=gametype,
         name=h.get("hand_key"),
-        time=_iso(h["time"]) if h.get("time") is not None else None,
+        time=_iso(h["ended"]) if h.get("ended") is not None else None,
         players=[
             (
                 str(p.get("name")),

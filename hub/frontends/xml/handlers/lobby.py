@@ -121,12 +121,16 @@ def lobby_changed(frontend: XMLFrontend, change: str, game: Any) -> None:
             doc = encoding.build_game_state(
                 wid, [], session.id, description="the game was removed", success=False
             )
-            frontend.send_game(session.conn, game, encoding.encode(doc))
+            frontend.send_game(session.conn, game, frontend.encode(doc))
             frontend.sessions.end_game(session.id, leave=False)
-    template = encoding.build_lobby_update(change, None if removed else row(frontend, game), wid)
-    for conn in list(frontend.connections):
-        if conn.lobby_session and not conn.closing:
-            template.set("sessionid", str(conn.lobby_session))
-            data = encoding.encode(template)
-            frontend.record(conn, "out", encoding.outgoing_record(data))
-            conn.send_update(data)
+    audience = [c for c in frontend.connections if c.lobby_session and not c.closing]
+    if not audience:
+        return
+    # one document for the whole audience: only the envelope's session id differs
+    shared = frontend.encode(
+        encoding.build_lobby_update(change, None if removed else row(frontend, game), wid, 1)
+    )
+    record = encoding.outgoing_record(shared)
+    for conn in audience:
+        frontend.record(conn, "out", record)
+        conn.send_update(encoding.for_session(shared, conn.lobby_session))
