@@ -1,11 +1,16 @@
-"""Benchmark: 7-card hand evaluations per second, ours against treys, in one run.
+"""Benchmark: 7-card hand evaluations per second, ours against treys and eval7, in one run.
 
 Usage: ``python bench/evaluator.py [--hands N] [--repeats R] [--verify M] [--seed S]``
 
-Both evaluators score the same random 7-card hands (pre-built, so dealing is not
-timed); each is timed ``R`` times and the median rate is printed with the ratio.
-``--verify M`` first cross-checks ``M`` random 5-, 6- and 7-card hands against treys
-(category and order), reporting any disagreement; the exit status is 1 if there is one.
+Every evaluator scores the same random 7-card hands (pre-built, so dealing is not
+timed): ours one hand per call (:func:`evaluate`, checked, and ``evaluate_unchecked``)
+and in one batch (:func:`evaluate_batch` from lists, :func:`evaluate_array` on a numpy
+array), treys one hand per call, and eval7 (when installed) one hand per call.  The
+passes are interleaved ``R`` times (:func:`bench.common.measure`) and the medians are
+printed with the ratios the issue sets goals for: ``evaluate`` over treys (≥ 10) and
+the batch over eval7 (≥ 1.0).  ``--verify M`` first cross-checks ``M`` random 5-, 6-
+and 7-card hands against treys (category and order), reporting any disagreement; the
+exit status is 1 if there is one.
 """
 
 from __future__ import annotations
@@ -13,12 +18,12 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bench.common import measure, ratio, report  # noqa: E402
 from games.poker import cards, evaluator  # noqa: E402
 
 
@@ -30,15 +35,23 @@ def _treys():
     return Evaluator(), [Card.new(cards.format(c)) for c in range(52)]
 
 
-def rate(fn, hands, repeats):
-    """Median evaluations per second of ``fn`` over ``repeats`` passes on ``hands``."""
-    rates = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
+def _eval7():
+    try:
+        import eval7
+    except ImportError:
+        return None
+    return eval7
+
+
+def passes(fn, hands):
+    """A pass of ``fn`` over ``hands``, one call per hand, for :func:`measure`."""
+
+    def run() -> int:
         for h in hands:
             fn(h)
-        rates.append(len(hands) / (time.perf_counter() - t0))
-    return statistics.median(rates)
+        return len(hands)
+
+    return run
 
 
 def verify(m: int, rng: random.Random, treys_eval, tcards) -> int:
@@ -92,22 +105,49 @@ def main(argv=None) -> int:
         print(f"cross-check: {a.verify:,} hands, {bad} disagreements with treys")
         status = 1 if bad else 0
     hands = [rng.sample(range(52), 7) for _ in range(a.hands)]
-    ours = rate(evaluator.evaluate, hands, a.repeats)
-    fast = rate(evaluator.evaluate_unchecked, hands, a.repeats)
-    print(f"python {sys.version.split()[0]}, {a.hands:,} hands x {a.repeats} passes (median)")
-    print(f"gamehub evaluate:           {ours:>12,.0f} 7-card evaluations/s")
-    print(f"gamehub evaluate_unchecked: {fast:>12,.0f} 7-card evaluations/s")
+    contenders = {
+        "gamehub evaluate": passes(evaluator.evaluate, hands),
+        "gamehub evaluate_unchecked": passes(evaluator.evaluate_unchecked, hands),
+        "gamehub evaluate_batch": lambda: len(evaluator.evaluate_batch(hands)),
+    }
+    try:
+        import numpy
+    except ImportError:
+        print("numpy: not installed - no evaluate_array figure")
+    else:
+        array = numpy.array(hands)
+        contenders["gamehub evaluate_array"] = lambda: len(evaluator.evaluate_array(array))
+    goals = {}
     if treys_eval is None:
-        print("treys: not installed (pip install treys) - no ratio")
-        return status
-    thands = [[tcards[c] for c in h] for h in hands]
+        print("treys: not installed (pip install treys) - no ratio to treys")
+    else:
+        thands = [[tcards[c] for c in h] for h in hands]
 
-    def treys_fn(t, _e=treys_eval.evaluate):
-        return _e(t[:2], t[2:])
+        def treys_fn(t, _e=treys_eval.evaluate):
+            return _e(t[:2], t[2:])
 
-    theirs = rate(treys_fn, thands, a.repeats)
-    print(f"treys Evaluator.evaluate:   {theirs:>12,.0f} 7-card evaluations/s")
-    print(f"ratio gamehub/treys: {ours / theirs:.2f}x (unchecked {fast / theirs:.2f}x)")
+        contenders["treys"] = passes(treys_fn, thands)
+        goals["treys"] = "≥ 10 for evaluate"
+    eval7 = _eval7()
+    if eval7 is None:
+        print("eval7: not installed (pip install eval7) - skipped, no ratio to eval7")
+    else:
+        deck = [eval7.Card(cards.format(c)) for c in range(52)]
+        ehands = [[deck[c] for c in h] for h in hands]
+        contenders["eval7"] = passes(eval7.evaluate, ehands)
+        goals["eval7"] = "≥ 1.0 for the batch"
+    print(f"python {sys.version.split()[0]}, {a.hands:,} hands x {a.repeats} passes, interleaved")
+    figures = measure(contenders, "7-card evaluations/s", rounds=a.repeats)
+    anchors = ("treys", "eval7")
+    report("7-card hand evaluation", figures, "gamehub evaluate", goals, anchors)
+    batch = (
+        "gamehub evaluate_array"
+        if "gamehub evaluate_array" in figures
+        else "gamehub evaluate_batch"
+    )
+    for anchor in anchors:
+        if anchor in figures:
+            print(f"  ratio {batch}/{anchor}: {ratio(figures[batch], figures[anchor]):.3f}")
     return status
 
 

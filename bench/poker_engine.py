@@ -1,15 +1,18 @@
-"""Benchmark: heads-up hands per second of the poker engine, against pokerkit in one run.
+"""Benchmark: heads-up hands per second of the poker engine, against pokerkit and OpenSpiel.
 
-Usage: ``python bench/poker_engine.py [--hands N] [--repeats R] [--limit no|fixed] [--seed S]``
+Usage: ``python bench/poker_engine.py [--hands N] [--repeats R] [--limit fixed|no] [--seed S]``
 
 Two players with 100 big blinds each (stacks reset after every hand) play ``N`` Hold'em
 hands with random legal actions: at each decision fold (when facing a bet), check or
 call, or bet/raise are equally likely, a no-limit amount is the most allowed one time
 in four and otherwise uniform in whole chips.  Blinds are posted automatically and a
-loser asked to show mucks.  If pokerkit is installed it plays the same kind of hands
-with the same policy (its own dealing automated).  After a warm-up of 50 hands each
-(our evaluator builds its tables on first use), the two are timed alternately ``R``
-times and the median rates are printed with their ratio.
+loser asked to show mucks.  Each engine deals at random in its own way: ours from a
+deck whose first 12 cards (all a heads-up hand can use) are drawn at random, pokerkit
+by its automation, OpenSpiel (``universal_poker``, fixed limit only) by sampling its
+chance nodes.  pokerkit and OpenSpiel play when installed.  After a warm-up pass each
+(our evaluator builds its tables on first use), the engines are timed interleaved
+``R`` times (:func:`bench.common.measure`) and the medians are printed with the ratios
+the issue sets goals for (fixed limit: ≥ 10 × pokerkit, ≥ 0.2 × OpenSpiel).
 """
 
 from __future__ import annotations
@@ -17,18 +20,27 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bench.common import measure, report  # noqa: E402
 from games.poker import rules as R  # noqa: E402
 
 BIG_BLIND = 2
 STACK = 100 * BIG_BLIND
+#: cards a heads-up Hold'em hand can use: 4 hole cards, 3 burnt, 5 on the board
+DEALT = 12
+#: OpenSpiel's heads-up fixed-limit Hold'em with our blinds, bet sizes, cap and stacks
+#: (player 0 is the big blind, player 1 the small blind and first to act preflop; its
+#: raises preflop do not count the big blind, our cap does)
+OPENSPIEL_GAME = (
+    "universal_poker(betting=limit,numPlayers=2,numRounds=4,blind={bb} {sb},"
+    "raiseSize={bb} {bb} {big} {big},firstPlayer=2 1 1 1,"
+    "maxRaises={pre} {cap} {cap} {cap},"
+    "numSuits=4,numRanks=13,numHoleCards=2,numBoardCards=0 3 1 1,stack={stack} {stack})"
+)
 
 
 def _amount(rng: random.Random, lo: int, hi: int) -> int:
@@ -43,13 +55,16 @@ def ours(hands: int, rng: random.Random, limit: int) -> None:
         t.seat_player(s, f"p{s}", STACK)
         t.set_auto_post(s, True)
     deck = list(range(52))
+    randrange = rng.randrange
     for _ in range(hands):
         for s in (0, 1):
             if t.players[s].stack != STACK:
                 t.remove(s)
                 t.seat_player(s, f"p{s}", STACK)
                 t.set_auto_post(s, True)
-        rng.shuffle(deck)
+        for i in range(DEALT):  # the front of a shuffle: all a heads-up hand deals
+            j = randrange(i, 52)
+            deck[i], deck[j] = deck[j], deck[i]
         t.start_hand(deck)
         while t.in_hand:
             turn = t.turn
@@ -113,47 +128,73 @@ def theirs(hands: int, rng: random.Random, limit: int) -> None:
                 st.complete_bet_or_raise_to(_amount(rng, int(lo), int(hi)))
 
 
-def rate(play: Callable[[int, random.Random, int], None], hands: int, seed: int, limit: int):
-    """Hands per second of one pass of ``play``."""
-    rng = random.Random(seed)
-    t0 = time.perf_counter()
-    play(hands, rng, limit)
-    return hands / (time.perf_counter() - t0)
+def openspiel(hands: int, rng: random.Random, limit: int) -> None:
+    """Play ``hands`` heads-up fixed-limit hands on OpenSpiel's ``universal_poker``."""
+    import pyspiel
+
+    cap = R.TableConfig(limit=R.FIXED_LIMIT, small_bet=Decimal(BIG_BLIND), seats=2).cap
+    game = pyspiel.load_game(
+        OPENSPIEL_GAME.format(
+            bb=BIG_BLIND,
+            sb=BIG_BLIND // 2,
+            big=2 * BIG_BLIND,
+            pre=(cap or 4) - 1,
+            cap=cap or 4,
+            stack=STACK,
+        )
+    )
+    choice = rng.choice
+    for _ in range(hands):
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            st.apply_action(choice(st.legal_actions()))
+
+
+def passes(play, hands: int, seed: int, limit: int):
+    """One timed pass of ``play`` for :func:`measure` (a new seed each pass)."""
+    seeds = iter(range(seed, seed + 1_000_000))
+
+    def run() -> int:
+        play(hands, random.Random(next(seeds)), limit)
+        return hands
+
+    return run
 
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=5000)
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--limit", choices=("no", "fixed"), default="no")
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--limit", choices=("fixed", "no"), default="fixed")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     limit = R.NO_LIMIT if args.limit == "no" else R.FIXED_LIMIT
+    contenders = {"gamehub": passes(ours, args.hands, args.seed, limit)}
+    goals = {}
     try:
         import pokerkit  # noqa: F401
     except ImportError:
-        have_pokerkit = False
+        print("pokerkit: not installed (the `test` extra) - no ratio to pokerkit")
     else:
-        have_pokerkit = True
-    # warm up (our evaluator builds its rank table on first use)
-    rate(ours, 50, args.seed, limit)
-    if have_pokerkit:
-        rate(theirs, 50, args.seed, limit)
-    mine: list[float] = []
-    other: list[float] = []
-    for r in range(args.repeats):
-        mine.append(rate(ours, args.hands, args.seed + r, limit))
-        if have_pokerkit:
-            other.append(rate(theirs, args.hands, args.seed + r, limit))
-    a = statistics.median(mine)
-    print(f"{args.limit}-limit heads-up, {args.hands} hands, median of {args.repeats}")
-    print(f"gamehub:  {a:10.0f} hands/s")
-    if have_pokerkit:
-        b = statistics.median(other)
-        print(f"pokerkit: {b:10.0f} hands/s")
-        print(f"ratio gamehub/pokerkit: {a / b:.2f}")
+        contenders["pokerkit"] = passes(theirs, args.hands, args.seed, limit)
+        goals["pokerkit"] = "≥ 10"
+    if limit == R.FIXED_LIMIT:
+        try:
+            import pyspiel  # noqa: F401
+        except ImportError:
+            print("OpenSpiel: not installed (the `test` extra) - no ratio to OpenSpiel")
+        else:
+            contenders["OpenSpiel"] = passes(openspiel, args.hands * 4, args.seed, limit)
+            goals["OpenSpiel"] = "≥ 0.2"
     else:
-        print("pokerkit: not installed (the `test` extra)")
+        print("OpenSpiel: fixed limit only here (--limit fixed)")
+    figures = measure(contenders, "hands/s", rounds=args.repeats)
+    report(
+        f"{args.limit}-limit heads-up Hold'em, random actions, {args.hands} hands a pass",
+        figures,
+        "gamehub",
+        goals,
+    )
     return 0
 
 

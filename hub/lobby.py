@@ -835,6 +835,10 @@ class Lobby:
         #: the hub's table money (:class:`hub.money.TableMoney`), when chips are real:
         #: chip tables are then created, and seats at them taken, through it
         self.money: Any = None
+        #: ``(game id) → GameError or None``: why a game that is not here cannot be
+        #: played here (it runs on another hub, :mod:`hub.cluster`); :meth:`get`
+        #: raises it instead of ``NotFound``
+        self.elsewhere: Callable[[Any], GameError | None] | None = None
 
     # -- ids and randomness ---------------------------------------------------------------
 
@@ -929,6 +933,9 @@ class Lobby:
         """
         game = self._games.get(game_id) if isinstance(game_id, str) else None
         if game is None:
+            elsewhere = self.elsewhere(game_id) if self.elsewhere is not None else None
+            if elsewhere is not None:
+                raise elsewhere
             raise NotFound(f"no game with id {str(game_id)[:40]!r}")
         return game
 

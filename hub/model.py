@@ -82,6 +82,20 @@ class Conflict(GameError):
     code = 409
 
 
+class Elsewhere(Conflict):
+    """The game runs on another hub of the cluster (:mod:`hub.cluster`); the reason
+    names that hub and its advertised front ends.
+
+    :ivar hub: the id of the hub that runs it.
+    :ivar endpoints: front end → ``host:port`` that hub advertises.
+    """
+
+    def __init__(self, reason: str, hub: str = "", endpoints: Mapping[str, str] | None = None):
+        super().__init__(reason)
+        self.hub = hub
+        self.endpoints = dict(endpoints or {})
+
+
 @dataclass(frozen=True)
 class GameEvent:
     """Something that happened in a game.
@@ -298,6 +312,7 @@ __all__ = [
     "BadAction",
     "BuyinRange",
     "Conflict",
+    "Elsewhere",
     "GameConfig",
     "GameContext",
     "GameError",

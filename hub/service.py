@@ -29,6 +29,7 @@ from twisted.logger import Logger
 import hub
 from hub import settings as typed
 from hub.chat import ChatService
+from hub.cluster import SINGLE, Cluster
 from hub.datalock import DataLock
 from hub.frontends import FRONTENDS
 from hub.interfaces import IHTTPResources
@@ -36,6 +37,7 @@ from hub.lobby import Lobby, thread_runner
 from hub.model import GameError
 from hub.money import TableMoney
 from hub.ratings.service import RatingService, check_rated
+from hub.store.cluster import ClusterMixin
 from hub.store.errors import StoreUnavailable
 from hub.transcript import Transcripts, TranscriptSettings
 
@@ -118,7 +120,8 @@ class FrontendService(Service):
 class Seating:
     """Creating games and seating players and bots, for every front end: chip games
     through the table money (``money``, :mod:`hub.money`), every other game straight
-    to the lobby.  Needs ``lobby``, ``registry``, ``store``, ``money`` and
+    to the lobby; the games the front ends list (:meth:`listed_games`: with the other
+    hubs' of a cluster).  Needs ``lobby``, ``registry``, ``store``, ``money`` and
     ``ratings``."""
 
     lobby: Lobby
@@ -127,6 +130,30 @@ class Seating:
     money: TableMoney | None
     #: rated games (``hub.ratings``); ``None``: nothing is rated (no store)
     ratings: RatingService | None = None
+
+    #: the hub's part in a cluster (``hub.cluster``), ``None`` for a single hub
+    cluster: Cluster | None = None
+
+    def listed_games(self) -> list[Any]:
+        """Every game the lobby lists show: this hub's, then the other hubs' of the
+        cluster (:class:`hub.cluster.RemoteGame`, read-only)."""
+        games: list[Any] = list(self.lobby.games())
+        if self.cluster is not None:
+            games.extend(self.cluster.remote_games())
+        return games
+
+    def follow_games(self, listener: Any) -> None:
+        """Tell ``listener`` (an ``ILobbyListener``) of every change to
+        :meth:`listed_games`: the lobby's and the cluster directory's."""
+        self.lobby.add_listener(listener)
+        if self.cluster is not None and self.cluster.directory is not None:
+            self.cluster.directory.add_listener(listener)
+
+    def unfollow_games(self, listener: Any) -> None:
+        """Stop telling ``listener``."""
+        self.lobby.remove_listener(listener)
+        if self.cluster is not None and self.cluster.directory is not None:
+            self.cluster.directory.remove_listener(listener)
 
     def _chips(self, game: Any) -> bool:
         return self.money is not None and game.chips is not None
@@ -318,6 +345,11 @@ class HubService(MultiService, Seating):
             float(self.options.get("money_retry_most", 10.0)),
         )
         self.money = TableMoney(self.lobby, store, retry) if store is not None else None
+        #: this hub's part in a cluster of hubs on one PostgreSQL database
+        #: (``hub.cluster``); ``None`` for a single hub (SQLite, or no store)
+        self.cluster: Cluster | None = None
+        if isinstance(store, ClusterMixin) and store.clustered:
+            self.cluster = Cluster(self)
         for name, (_, module) in FRONTENDS.items():
             description = endpoints.get(name, "none")
             if not description or description == "none":
@@ -347,11 +379,35 @@ class HubService(MultiService, Seating):
         return out
 
     def game_json(self, game: Any, detail: bool = False) -> dict[str, Any]:
-        """A game as the JSON API shows it, with the port of its front end."""
+        """A game as the JSON API shows it, with the port of its front end (a remote
+        game's: on its own hub) and, in a cluster, the ``hub`` that runs it."""
         data = game.to_json(detail=detail)
-        data["port"] = self.bound_ports.get(game.frontend)
+        data.setdefault("port", self.bound_ports.get(game.frontend))
+        if self.cluster is not None:
+            data.setdefault("hub", self.cluster.hub_id)
         data["rated"] = self.ratings is not None and self.ratings.is_rated(game.id)
         return data
+
+    def addresses(self) -> dict[str, tuple[str, int, bool]]:
+        """Front end → (host, port, TLS?) it listens on now."""
+        out = {}
+        for service in self:
+            if isinstance(service, FrontendService) and service.port is not None:
+                address = service.port.getHost()
+                tls = service.description.strip().lower().startswith("ssl:")
+                out[service.frontend] = (str(getattr(address, "host", "")), int(address.port), tls)
+        return out
+
+    def cluster_view(self) -> dict[str, Any]:
+        """``{"mode": "single", "hub": id}`` for a single hub, else the cluster's view
+        (:meth:`hub.cluster.Cluster.view`: hubs alive, their load and front ends)."""
+        if self.cluster is not None:
+            return self.cluster.view()
+        return {"mode": SINGLE, "hub": getattr(self.store, "hub_id", None)}
+
+    def health(self) -> dict[str, Any]:
+        """As :meth:`Seating.health`, with the cluster's view (:meth:`cluster_view`)."""
+        return {**Seating.health(self), "cluster": self.cluster_view()}
 
     def record_game(self, game: Any, event: Any) -> defer.Deferred:
         """Keep a finished game in the store's history (per-seat results) and its
@@ -417,10 +473,17 @@ class HubService(MultiService, Seating):
             except Exception as e:
                 where = getattr(getattr(self.store, "dialect", None), "describe", lambda: "")()
                 raise StartError(f"cannot open the database {where}: {e}") from None
+        if self.cluster is not None:
+            try:
+                await self.cluster.start()
+            except Exception as e:
+                raise StartError(f"cannot join the cluster: {e}") from None
         await defer.maybeDeferred(self.registry.load)
         self.registry.start()
         for service in list(self):
             await defer.maybeDeferred(service.startService)
+        if self.cluster is not None:
+            await self.cluster.advertise()
         self.log.info(
             "gamehub {version} ready: data in {data}, front ends {ports}",
             version=self.version,
@@ -463,6 +526,8 @@ class HubService(MultiService, Seating):
         self.lobby.stop()
         if self.money is not None:
             await self.money.stop(float(self.options.get("money_stop_timeout", 10)))
+        if self.cluster is not None:
+            await self.cluster.stop()
         self.registry.stop()
         if self.store is not None:
             await defer.maybeDeferred(self.store.stop)

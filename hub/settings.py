@@ -68,6 +68,10 @@ TYPES: dict[str, type] = {
     "web_chat_burst": float,
     # every front end
     "listen_backlog": int,
+    # a cluster of hubs (PostgreSQL)
+    "advertise_host": str,
+    "cluster_check_seconds": float,
+    "cluster_keep_aborted": float,
     # XML
     "server_name": str,
     "xml_max_frame": int,

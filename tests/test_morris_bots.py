@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -10,7 +11,7 @@ from zope.interface.verify import verifyObject
 
 from bots.morris import MorrisBot, MorrisBotFactory, RandomMorrisBot, RandomMorrisBotFactory
 from bots.morris import search as S
-from bots.morris.match import play, view_of
+from bots.morris.match import play, score, series, view_of
 from games.morris import rules
 from games.morris.server import MorrisGameFactory
 from hub.interfaces import IBot, IBotFactory
@@ -132,3 +133,27 @@ def test_search_scores_a_repetition_as_a_draw() -> None:
     seen = {S.apply(pos, first.turn)}
     again = S.Searcher(max_depth=1, rng=random.Random(1), history=seen).best(pos)
     assert S.apply(pos, again.turn) not in seen  # ahead: no repeating
+
+
+#: morris's search nodes per move in the strength test (machine-independent games)
+STRENGTH_NODES = 6000
+
+
+@pytest.mark.slow
+def test_strength_against_random_and_depth_two() -> None:
+    """A bounded version of bench/morris_strength.py; GAMEHUB_SOAK=full plays the
+    issue's counts: no loss to random in 1,000 games, a score of at least 90% against
+    depth 2 over 200 (a node budget per move, so the games are the same anywhere)."""
+    full = os.environ.get("GAMEHUB_SOAK") == "full"
+    random_games, depth2_games = (1000, 200) if full else (4, 2)
+    _, _, lost = series(random_games, RandomMorrisBot, 1, nodes=STRENGTH_NODES)
+    assert lost == 0
+    w, d, lost2 = series(
+        depth2_games,
+        lambda rng: MorrisBot(rng=rng, max_depth=2, max_seconds=3600),
+        10_001,
+        nodes=STRENGTH_NODES,
+    )
+    mean, half = score(w, d, lost2)
+    print(f"morris vs depth-2 over {depth2_games} games: {mean:.3f} ± {half:.3f}")
+    assert mean >= (0.9 if full else 0.5), (w, d, lost2)

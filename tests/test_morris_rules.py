@@ -124,9 +124,9 @@ def test_mill_protection_unless_all_in_mills() -> None:
     s.capture(P("C7"))
     # every black piece is in a mill now: any of them may go
     s2 = MorrisState()
-    _setup(s2, white=["A0", "A1", "A3", "C5"], black=["B0", "B1", "B2"], to_move=0)
-    s2.pieces[1][3] = UNPLACED  # black still has one in hand (placing phase)
-    s2.pieces[0][4] = UNPLACED
+    # each still has one in hand (placing phase)
+    _setup(s2, white=["A0", "A1", "A3", "C5"], black=["B0", "B1", "B2"], to_move=0, in_hand=(1, 1))
+    assert s2.pieces[1][3] == UNPLACED and s2.pieces[0][4] == UNPLACED
     s2.place(P("A2"))
     assert {point_name(p) for p in s2.capturable(1)} == {"B0", "B1", "B2"}
     s2.capture(P("B1"))
@@ -162,15 +162,20 @@ def test_flying() -> None:
     assert s.pieces[1][0] == P("A3")
 
 
-def _setup(s: MorrisState, white: list[str], black: list[str], to_move: int) -> None:
-    s.board = [None] * 24
-    s.pieces = [[CAPTURED] * 9, [CAPTURED] * 9]
+def _setup(
+    s: MorrisState,
+    white: list[str],
+    black: list[str],
+    to_move: int,
+    in_hand: tuple[int, int] = (0, 0),
+) -> None:
+    s.set_position([P(n) for n in white], [P(n) for n in black], to_move, in_hand)
     for player, names in ((0, white), (1, black)):
         for i, name in enumerate(names):
-            s.pieces[player][i] = P(name)
-            s.board[P(name)] = (player, i)
-    s.to_move = to_move
-    s.seen.clear()
+            assert s.pieces[player][i] == P(name) and s.board[P(name)] == (player, i)
+        assert s.pieces[player][len(names) + in_hand[player] :] == [CAPTURED] * (
+            9 - len(names) - in_hand[player]
+        )
 
 
 def test_loss_by_fewer_than_three() -> None:
@@ -247,6 +252,10 @@ def _random_game(seed: int, rules: MorrisRules) -> MorrisState:
                 if pos >= 0:
                     assert s.board[pos] == (p, i)
         assert sum(1 for c in s.board if c is not None) == s.on_board(0) + s.on_board(1)
+        # the masks agree with the piece list
+        for p in (0, 1):
+            assert s.own[p] == sum(1 << q for q in s.pieces[p] if q >= 0)
+            assert s.in_hand(p) == s.pieces[p].count(UNPLACED)
         after = sum(s.alive(p) for p in (0, 1))
         assert before - after == (1 if m.kind == "capture" else 0)
     assert s.over

@@ -157,3 +157,33 @@ def test_random_game_to_the_end() -> None:
         t = turns(rec)[-1]
         game.act(t["seat"], rng.choice(t["legal"]))
     assert game.state == "over" and game.result() is not None
+
+
+def test_the_view_formats_each_move_once(monkeypatch) -> None:
+    """The view's move history is kept as the moves come: a view after a move formats
+    that move's text only, not the whole history again (no O(n²) game)."""
+    from games.morris import rules
+
+    clock, game, rec = start()
+    rng = random.Random(7)
+    engine = game.engine.engine
+    calls = []
+    real = rules.Move.text
+
+    def counted(self):
+        calls.append(self)
+        return real(self)
+
+    for _ in range(60):
+        if game.state == "over":
+            break
+        t = turns(rec)[-1]
+        game.act(t["seat"], rng.choice(t["legal"]))
+        monkeypatch.setattr(rules.Move, "text", counted)
+        calls.clear()
+        history = game.view(None)["history"]
+        assert history == [real(r.move) for r in engine.history]
+        assert len(calls) <= 1  # the move just made, once
+        calls.clear()
+        assert game.view(0)["history"] == history and not calls
+        monkeypatch.setattr(rules.Move, "text", real)

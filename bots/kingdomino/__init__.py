@@ -68,14 +68,24 @@ class KingDominoBot:
         self.brain = brain
         self.think = think
         self.cap = cap
+        #: the game as this bot follows it, brought up to date at each prompt
+        self.state: rules.State | None = None
+
+    def follow(self, view: Mapping[str, Any]) -> rules.State:
+        """The game of ``view``: the followed state with what happened since the last
+        prompt added (a new one only when ``view`` does not continue it)."""
+        state = self.state
+        if state is None or not state.catch_up(view, self.brain.rng):
+            state = self.state = rules.State.from_public(view, self.brain.rng)
+        return state
 
     def choose(
         self, view: Mapping[str, Any], legal: list[dict[str, Any]], deadline: float
     ) -> dict[str, Any]:
-        """Rebuild the state from ``view`` and decide; always one of ``legal``."""
+        """Follow the game to ``view`` and decide; always one of ``legal``."""
         if len(legal) == 1:
             return legal[0]
-        state = rules.State.from_public(view, self.brain.rng)
+        state = self.follow(view)
         seconds = max(0.01, min(self.cap, deadline * self.think))
         action = to_action(self.brain.decide(state, self.seat, seconds))
         return action if action in legal else self.brain.rng.choice(legal)

@@ -9,7 +9,7 @@ number (a choice) or a :class:`~games.kingdomino.rules.Placement` (a move).
   offered domino and every placement.
 - :class:`MonteCarlo`: flat Monte-Carlo over (placement, pick) pairs: each candidate
   is scored by playouts of the rest of the game (hidden draws dealt at random) in which
-  this player plays greedily and the others at random; the best mean margin wins.
+  every player plays greedily (or the others at random); the best mean margin wins.
 """
 
 from __future__ import annotations
@@ -77,20 +77,23 @@ def _fast_greedy_choice(state: State, player: int, rng: random.Random, plan: dic
     return domino
 
 
-def playout(state: State, me: int, rng: random.Random) -> None:
-    """Play ``state`` to the end: ``me`` greedily, everyone else at random."""
-    plan: dict[int, Placement] = {}
+def playout(state: State, me: int, rng: random.Random, greedy_others: bool = False) -> None:
+    """Play ``state`` to the end: ``me`` greedily, everyone else at random (or greedily
+    too, with ``greedy_others``)."""
+    plans: dict[int, dict[int, Placement]] = {}
     while not state.over:
         p = state.to_act
         assert p is not None
+        greedy = p == me or greedy_others
         if state.phase == rules.CHOOSE:
-            if p == me:
-                state.choose(p, _fast_greedy_choice(state, p, rng, plan))
+            if greedy:
+                state.choose(p, _fast_greedy_choice(state, p, rng, plans.setdefault(p, {})))
             else:
                 state.choose(p, rng.choice(state.available()))
         else:
-            if p == me:
+            if greedy:
                 domino = state.pending_domino(p)
+                plan = plans.get(p, {})
                 placement = plan.pop(domino, None) if domino is not None else None
                 if placement is None or not state.kingdoms[p].can_place(placement):
                     placement = greedy_move(state, p, rng)
@@ -121,6 +124,8 @@ class MonteCarlo:
     :param playouts: playouts per candidate (``None``: as many as time allows).
     :param seconds: thinking time per decision when ``playouts`` is ``None``.
     :param clock: a monotonic clock (injected for tests).
+    :param greedy_others: in the playouts the other players play greedily too (the
+        default: a better guess at what they do than random play; else at random).
     """
 
     def __init__(
@@ -130,8 +135,10 @@ class MonteCarlo:
         playouts: int | None = None,
         seconds: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
+        greedy_others: bool = True,
     ) -> None:
         self.rng = rng
+        self.greedy_others = greedy_others
         self.placements = placements
         self.playouts = playouts
         self.seconds = seconds
@@ -155,7 +162,7 @@ class MonteCarlo:
             sim.move(me, candidate.placement)
         if candidate.pick is not None:
             sim.choose(me, candidate.pick)
-        playout(sim, me, self.rng)
+        playout(sim, me, self.rng, self.greedy_others)
         return margin(sim, me)
 
     def search(self, state: State, me: int, seconds: float | None = None) -> Candidate:

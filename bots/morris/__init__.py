@@ -14,7 +14,7 @@ from zope.interface import implementer
 
 from hub.interfaces import IBot, IBotFactory
 
-from .search import Searcher, position_from_pieces, replay, turn_text
+from .search import Replay, Searcher, position_from_pieces, turn_text
 
 __all__ = [
     "MorrisBot",
@@ -36,7 +36,12 @@ def decide(searcher: Searcher, view: Mapping[str, Any], seconds: float | None) -
     pending = int(view.get("capture") or 0)
     history = view.get("history")
     if isinstance(history, list):
-        searcher.history = set(replay(history, searcher.double)) - {pos}
+        known = searcher.replay
+        if known is None or known.double != searcher.double or not known.follows(history):
+            known = searcher.replay = Replay(searcher.double)
+        known.feed(history[known.count :])
+        searcher.history = known.seen
+        searcher.ignore = pos
     result = searcher.best(pos, seconds, pending)
     texts = turn_text(result.turn)
     return texts[0], result

@@ -145,6 +145,17 @@ def apply(pos: Pos, turn: Turn) -> Pos:
     return (own[0], own[1], hand[0], hand[1], 1 - side)
 
 
+def blocked(pos: Pos) -> bool:
+    """Whether the side to move has no turn (nothing in hand, not flying, no free
+    neighbour), without listing the turns."""
+    side = pos[4]
+    me = pos[side]
+    if pos[2 + side] or me.bit_count() <= 3:
+        return False
+    empty = FULL & ~(me | pos[1 - side])
+    return not any(NEIGH[p] & empty for p in bits(me))
+
+
 def alive(pos: Pos, player: int) -> int:
     """Pieces ``player`` still has, on the board or in hand."""
     return pos[player].bit_count() + pos[2 + player]
@@ -182,9 +193,12 @@ def evaluate(pos: Pos) -> int:
     m1, t1, mob1, bl1 = _side_terms(me, opp, hm)
     m2, t2, mob2, bl2 = _side_terms(opp, me, ho)
     score = 1000 * ((me.bit_count() + hm) - (opp.bit_count() + ho))
-    score += 60 * (m1 - m2) + 40 * (t1 - t2) + 12 * (mob1 - mob2) + 30 * (bl2 - bl1)
-    # being shut in loses the game: few free moves are a danger, for both sides
-    score -= 120 * max(0, 4 - mob1) - 120 * max(0, 4 - mob2)
+    # a blocked piece is worth a quarter of a piece: a side shut in loses the game, and
+    # a searcher that counts material alone walks into that (it lost half its games
+    # to depth 2 by blockade)
+    score += 60 * (m1 - m2) + 40 * (t1 - t2) + 50 * (mob1 - mob2) + 250 * (bl2 - bl1)
+    # few free moves are a danger, for both sides
+    score -= 250 * max(0, 4 - mob1) - 250 * max(0, 4 - mob2)
     if not ho and opp.bit_count() > 3 and mob2 == 0:
         score += WIN // 2  # the opponent will have no move
     return score
@@ -225,6 +239,10 @@ class Searcher:
     history: set[Pos] = field(default_factory=set)
     #: how much worse than an even position a draw is for the searching side
     contempt: int = 150
+    #: a position of ``history`` that does not count (the one the search starts from)
+    ignore: Pos | None = None
+    #: the game followed so far (see :func:`bots.morris.decide`)
+    replay: Replay | None = None
 
     def best(self, pos: Pos, seconds: float | None = None, pending: int = 0) -> SearchResult:
         """The best turn from ``pos`` within ``seconds`` (``None``: no time limit).
@@ -234,6 +252,8 @@ class Searcher:
         """
         self._deadline = None if seconds is None else self.clock() + seconds
         self._nodes = 0
+        #: (side, src, dst) → how often (weighted by depth) that turn caused a cutoff
+        self._order: dict[tuple[int, int, int], int] = {}
         self._root_side = pos[4]
         if len(self.table) > 500_000:
             self.table.clear()
@@ -281,7 +301,7 @@ class Searcher:
         side = pos[4]
         if alive(pos, side) < 3:
             return -WIN + ply
-        if pos in self.history:
+        if pos in self.history and pos != self.ignore:
             return -self.contempt if side == self._root_side else self.contempt
         entry = self.table.get(pos)
         tt_turn = None
@@ -295,13 +315,14 @@ class Searcher:
                 if e_flag > 0 and e_value >= beta:
                     return e_value
         if depth <= 0:
-            if not pos[2] and not pos[3] and not gen_turns(pos, self.double):
+            if blocked(pos):
                 return -WIN + ply
             return evaluate(pos)
         turns = gen_turns(pos, self.double)
         if not turns:
             return -WIN + ply
-        turns.sort(key=lambda t: -len(t[2]))
+        order = self._order
+        turns.sort(key=lambda t: (-len(t[2]), -order.get((side, t[0], t[1]), 0)))
         if tt_turn is not None and tt_turn in turns:
             turns.remove(tt_turn)
             turns.insert(0, tt_turn)
@@ -315,6 +336,9 @@ class Searcher:
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
+                        if not turn[2]:  # a quiet turn that refuted: try it early again
+                            key = (side, turn[0], turn[1])
+                            order[key] = order.get(key, 0) + depth * depth
                         break
         flag = 0
         if best_value <= original_alpha:
@@ -325,25 +349,53 @@ class Searcher:
         return best_value
 
 
-def replay(texts: list[str], double: int = 1) -> list[Pos]:
-    """The positions at the start of each turn of a game given by its move texts
-    (``B3``, ``A1:B1``, captures as separate texts), the start position first."""
-    pos: Pos = (0, 0, 9, 9, 0)
-    out = [pos]
-    pending = 0
-    side_caps: list[int] = []
-    src = dst = -1
-    for text in texts:
-        if pending:
-            side_caps.append(parse(text))
-            pending -= 1
-            opp = pos[1 - pos[4]] & ~sum(1 << c for c in side_caps)
+class Replay:
+    """A game's positions at the start of each turn, read from its move texts as they
+    come (``B3``, ``A1:B1``, captures as separate texts): :meth:`feed` only the new
+    ones, so following a game costs one step per move, not the whole history again."""
+
+    def __init__(self, double: int = 1) -> None:
+        self.double = double
+        start: Pos = (0, 0, 9, 9, 0)
+        #: the positions, the start position first
+        self.positions: list[Pos] = [start]
+        #: the same, as a set
+        self.seen: set[Pos] = {start}
+        #: how many texts were fed, and the last one
+        self.count = 0
+        self.last: str | None = None
+        self._pending = 0
+        self._caps: list[int] = []
+        self._src = self._dst = -1
+
+    def follows(self, texts: list[str]) -> bool:
+        """Whether ``texts`` continues what was fed (so only its tail is new)."""
+        n = self.count
+        return len(texts) >= n and (n == 0 or texts[n - 1] == self.last)
+
+    def feed(self, texts: list[str]) -> None:
+        """Read ``texts`` (each a move or a capture) in order."""
+        for text in texts:
+            self._step(text)
+            self.count += 1
+            self.last = text
+
+    def _add(self, pos: Pos) -> None:
+        self.positions.append(pos)
+        self.seen.add(pos)
+
+    def _step(self, text: str) -> None:
+        pos = self.positions[-1]
+        if self._pending:
+            caps = self._caps
+            caps.append(parse(text))
+            self._pending -= 1
+            opp = pos[1 - pos[4]] & ~sum(1 << c for c in caps)
             if opp == 0 or alive(_with(pos, opp), 1 - pos[4]) < 3:
-                pending = 0
-            if not pending:
-                pos = apply(pos, (src, dst, tuple(side_caps)))
-                out.append(pos)
-            continue
+                self._pending = 0
+            if not self._pending:
+                self._add(apply(pos, (self._src, self._dst, tuple(caps))))
+            return
         if ":" in text:
             src, dst = parse(text[:2]), parse(text[3:])
         else:
@@ -351,13 +403,20 @@ def replay(texts: list[str], double: int = 1) -> list[Pos]:
         side = pos[4]
         after = (pos[side] & ~(1 << src) if src >= 0 else pos[side]) | 1 << dst
         mills = sum(1 for pm in PAIRS[dst] if after & pm == pm)
-        side_caps = []
+        self._caps = []
+        self._src, self._dst = src, dst
         if mills and pos[1 - side]:
-            pending = 1 if mills == 1 else double
+            self._pending = 1 if mills == 1 else self.double
         else:
-            pos = apply(pos, (src, dst, ()))
-            out.append(pos)
-    return out
+            self._add(apply(pos, (src, dst, ())))
+
+
+def replay(texts: list[str], double: int = 1) -> list[Pos]:
+    """The positions at the start of each turn of a game given by its move texts
+    (``B3``, ``A1:B1``, captures as separate texts), the start position first."""
+    r = Replay(double)
+    r.feed(texts)
+    return r.positions
 
 
 def _with(pos: Pos, opp: int) -> Pos:

@@ -145,21 +145,45 @@ Record = Chosen | Placed | Dealt | Removed | Finished
 # -- the kingdom ------------------------------------------------------------------------
 
 
+_Cell = tuple[int, int]
+#: ``(x, y, orientation)`` → the shared :class:`Placement` (placements are immutable, so
+#: legal-placement lists reuse them) and its two cells
+_PLACEMENTS: dict[tuple[int, int, int], tuple[Placement, _Cell, _Cell]] = {}
+
+
+def _placement(x: int, y: int, o: int) -> tuple[Placement, _Cell, _Cell]:
+    key = (x, y, o)
+    entry = _PLACEMENTS.get(key)
+    if entry is None:
+        dx, dy = OFFSETS[o]
+        entry = _PLACEMENTS[key] = (Placement(x, y, o), (x, y), (x + dx, y + dy))
+    return entry
+
+
+def _inside(cell: _Cell) -> bool:
+    return -LIMIT <= cell[0] <= LIMIT and -LIMIT <= cell[1] <= LIMIT
+
+
 class Kingdom:
     """One player's grid: the castle on (0, 0) and the placed halves.
 
     Regions (4-connected cells of one terrain) are kept up to date as dominoes are
-    placed, so scoring and the gain of a placement are cheap.
+    placed, and so is the frontier (the free cells next to the kingdom), so scoring,
+    the legal placements and the gain of a placement are cheap.
     """
 
-    __slots__ = ("cells", "_label", "_regions", "_next")
+    __slots__ = ("cells", "_label", "_regions", "_next", "_frontier", "_legal")
 
     def __init__(self) -> None:
-        self.cells: dict[tuple[int, int], Half] = {(0, 0): CASTLE_HALF}
+        self.cells: dict[_Cell, Half] = {(0, 0): CASTLE_HALF}
         # cell -> region id; region id -> [terrain, size, crowns, cells]
-        self._label: dict[tuple[int, int], int] = {}
+        self._label: dict[_Cell, int] = {}
         self._regions: dict[int, list[Any]] = {}
         self._next = 0
+        #: free cells (inside the limits) that share a side with the kingdom
+        self._frontier: set[_Cell] = {(dx, dy) for dx, dy in NEIGHBOURS}
+        #: the legal placements with their cells, until the kingdom changes
+        self._legal: list[tuple[Placement, _Cell, _Cell]] | None = None
 
     def copy(self) -> Kingdom:
         """An independent copy."""
@@ -168,14 +192,16 @@ class Kingdom:
         other._label = dict(self._label)
         other._regions = {k: [t, s, c, list(cs)] for k, (t, s, c, cs) in self._regions.items()}
         other._next = self._next
+        other._frontier = set(self._frontier)
+        other._legal = self._legal
         return other
 
-    def is_free(self, cell: tuple[int, int]) -> bool:
+    def is_free(self, cell: _Cell) -> bool:
         """Inside the board limits and not occupied."""
         x, y = cell
         return -LIMIT <= x <= LIMIT and -LIMIT <= y <= LIMIT and cell not in self.cells
 
-    def touches(self, cell: tuple[int, int]) -> bool:
+    def touches(self, cell: _Cell) -> bool:
         """Whether ``cell`` shares a side with an occupied cell."""
         x, y = cell
         cells = self.cells
@@ -191,7 +217,7 @@ class Kingdom:
                 raise RuleError(f"cell {cell[0]} {cell[1]} is outside -{LIMIT}..{LIMIT}")
             if cell in self.cells:
                 raise RuleError(f"cell {cell[0]} {cell[1]} is occupied")
-        if not (self.touches(first) or self.touches(second)):
+        if first not in self._frontier and second not in self._frontier:
             raise RuleError("the domino does not touch the kingdom")
 
     def can_place(self, placement: Placement) -> bool:
@@ -202,72 +228,83 @@ class Kingdom:
             return False
         return True
 
+    def _legal_entries(self) -> list[tuple[Placement, _Cell, _Cell]]:
+        """The legal placements with their cells, sorted by (x, y, orientation)."""
+        if self._legal is None:
+            found: set[tuple[int, int, int]] = set()
+            cells = self.cells
+            for fx, fy in self._frontier:
+                for o, (dx, dy) in OFFSETS.items():
+                    # the frontier cell as first half, then as second half
+                    other = (fx + dx, fy + dy)
+                    if other not in cells and _inside(other):
+                        found.add((fx, fy, o))
+                    other = (fx - dx, fy - dy)
+                    if other not in cells and _inside(other):
+                        found.add((fx - dx, fy - dy, o))
+            self._legal = [_placement(x, y, o) for x, y, o in sorted(found)]
+        return self._legal
+
     def legal_placements(self) -> list[Placement]:
         """Every legal placement, sorted by (x, y, orientation)."""
-        found: set[tuple[int, int, int]] = set()
-        cells = self.cells
-        frontier = {
-            (x + dx, y + dy)
-            for (x, y) in cells
-            for dx, dy in NEIGHBOURS
-            if (x + dx, y + dy) not in cells
-        }
-        for fx, fy in frontier:
-            if not (-LIMIT <= fx <= LIMIT and -LIMIT <= fy <= LIMIT):
-                continue
-            for o, (dx, dy) in OFFSETS.items():
-                # the frontier cell as first half, then as second half
-                for sx, sy, ox, oy in ((fx, fy, fx + dx, fy + dy), (fx - dx, fy - dy, fx, fy)):
-                    other = (ox, oy) if (sx, sy) == (fx, fy) else (sx, sy)
-                    if self.is_free(other):
-                        found.add((sx, sy, o))
-        return [Placement(x, y, o) for x, y, o in sorted(found)]
+        return [entry[0] for entry in self._legal_entries()]
 
     def random_placement(self, rng: random.Random) -> Placement:
         """A random legal placement, cheap enough for playouts (not exactly uniform:
         a random free cell next to the kingdom, a random orientation and half)."""
+        frontier = list(self._frontier)
         cells = self.cells
-        frontier = [
-            (x + dx, y + dy)
-            for (x, y) in cells
-            for dx, dy in NEIGHBOURS
-            if (x + dx, y + dy) not in cells and self.is_free((x + dx, y + dy))
-        ]
         for _ in range(64):
             fx, fy = rng.choice(frontier)
             o = rng.choice(ORIENTATIONS)
             dx, dy = OFFSETS[o]
             if rng.random() < 0.5:
-                if self.is_free((fx + dx, fy + dy)):
-                    return Placement(fx, fy, o)
-            elif self.is_free((fx - dx, fy - dy)):
-                return Placement(fx - dx, fy - dy, o)
+                other = (fx + dx, fy + dy)
+                if other not in cells and _inside(other):
+                    return _placement(fx, fy, o)[0]
+            else:
+                other = (fx - dx, fy - dy)
+                if other not in cells and _inside(other):
+                    return _placement(fx - dx, fy - dy, o)[0]
         return rng.choice(self.legal_placements())
 
-    def _region_gain(self, halves: Sequence[tuple[tuple[int, int], Half]]) -> int:
+    def _near(self, cell: _Cell, terrain: str) -> tuple[int, int, int, frozenset[int]]:
+        """The regions of ``terrain`` next to ``cell``: their total size, total crowns,
+        total score, and ids."""
         label, regions = self._label, self._regions
-        groups: list[tuple[str, int, int, set[int]]] = []  # terrain, size, crowns, old ids
-        for cell, half in halves:
-            ids = set()
-            x, y = cell
-            for dx, dy in NEIGHBOURS:
-                rid = label.get((x + dx, y + dy))
-                if rid is not None and regions[rid][0] == half.terrain:
-                    ids.add(rid)
-            groups.append((half.terrain, 1, half.crowns, ids))
-        if len(groups) == 2 and groups[0][0] == groups[1][0]:
-            t = groups[0][0]
-            groups = [(t, 2, groups[0][2] + groups[1][2], groups[0][3] | groups[1][3])]
-        gain = 0
-        for _, size, crowns, ids in groups:
-            old = 0
-            for rid in ids:
-                _, s, c, _ = regions[rid]
-                size += s
-                crowns += c
-                old += s * (1 + c)
-            gain += size * (1 + crowns) - old
-        return gain
+        x, y = cell
+        ids = frozenset(
+            rid
+            for dx, dy in NEIGHBOURS
+            if (rid := label.get((x + dx, y + dy))) is not None and regions[rid][0] == terrain
+        )
+        size = crowns = old = 0
+        for rid in ids:
+            _, s, c, _ = regions[rid]
+            size += s
+            crowns += c
+            old += s * (1 + c)
+        return size, crowns, old, ids
+
+    def _region_gain(self, halves: Sequence[tuple[_Cell, Half]]) -> int:
+        (c1, a), (c2, b) = halves
+        s1, k1, o1, ids1 = self._near(c1, a.terrain)
+        s2, k2, o2, ids2 = self._near(c2, b.terrain)
+        if a.terrain != b.terrain:
+            return (1 + s1) * (1 + k1 + a.crowns) - o1 + (1 + s2) * (1 + k2 + b.crowns) - o2
+        if ids1 & ids2:
+            s, k, o, _ = self._union(ids1 | ids2)
+            return (2 + s) * (1 + k + a.crowns + b.crowns) - o
+        return (2 + s1 + s2) * (1 + k1 + k2 + a.crowns + b.crowns) - o1 - o2
+
+    def _union(self, ids: frozenset[int]) -> tuple[int, int, int, frozenset[int]]:
+        size = crowns = old = 0
+        for rid in ids:
+            _, s, c, _ = self._regions[rid]
+            size += s
+            crowns += c
+            old += s * (1 + c)
+        return size, crowns, old, ids
 
     def gain(self, domino: int, placement: Placement) -> int:
         """How much the score rises if ``domino`` goes at ``placement`` (assumed legal)."""
@@ -281,46 +318,46 @@ class Kingdom:
         """For each domino the highest gain over ``placements`` (default: every legal
         one) and the placements reaching it; one pass, for the greedy players."""
         if placements is None:
-            placements = self.legal_placements()
-        label, regions = self._label, self._regions
-        near_cache: dict[tuple[tuple[int, int], str], frozenset[int]] = {}
+            entries = self._legal_entries()
+        else:
+            entries = [(p, *p.cells()) for p in placements]
+        near_cache: dict[tuple[_Cell, str], tuple[int, int, int, frozenset[int]]] = {}
 
-        def near(cell: tuple[int, int], terrain: str) -> frozenset[int]:
+        def near(cell: _Cell, terrain: str) -> tuple[int, int, int, frozenset[int]]:
             key = (cell, terrain)
-            ids = near_cache.get(key)
-            if ids is None:
-                x, y = cell
-                ids = frozenset(
-                    rid
-                    for dx, dy in NEIGHBOURS
-                    if (rid := label.get((x + dx, y + dy))) is not None
-                    and regions[rid][0] == terrain
-                )
-                near_cache[key] = ids
-            return ids
+            found = near_cache.get(key)
+            if found is None:
+                found = near_cache[key] = self._near(cell, terrain)
+            return found
 
-        def value(ids: frozenset[int], size: int, crowns: int) -> int:
-            old = 0
-            for rid in ids:
-                _, s, c, _ = regions[rid]
-                size += s
-                crowns += c
-                old += s * (1 + c)
-            return size * (1 + crowns) - old
-
-        cells = [p.cells() for p in placements]
         out: dict[int, tuple[int, list[Placement]]] = {}
         for domino in dominoes:
             a, b = DOMINOES[domino]
+            ta, ka, tb, kb = a.terrain, a.crowns, b.terrain, b.crowns
+            same = ta == tb
+            # the gain of each half alone, by cell (different terrains add up)
+            alone_a: dict[_Cell, int] = {}
+            alone_b: dict[_Cell, int] = {}
             best = -1
             chosen: list[Placement] = []
-            for placement, (first, second) in zip(placements, cells, strict=True):
-                ids_a = near(first, a.terrain)
-                ids_b = near(second, b.terrain)
-                if a.terrain == b.terrain:
-                    g = value(ids_a | ids_b, 2, a.crowns + b.crowns)
+            for placement, first, second in entries:
+                if same:
+                    ia, ib = near(first, ta), near(second, tb)
+                    if ia[3] & ib[3]:
+                        s, k, o, _ = self._union(ia[3] | ib[3])
+                        g = (2 + s) * (1 + k + ka + kb) - o
+                    else:
+                        g = (2 + ia[0] + ib[0]) * (1 + ia[1] + ib[1] + ka + kb) - ia[2] - ib[2]
                 else:
-                    g = value(ids_a, 1, a.crowns) + value(ids_b, 1, b.crowns)
+                    ga = alone_a.get(first)
+                    if ga is None:
+                        ia = near(first, ta)
+                        ga = alone_a[first] = (1 + ia[0]) * (1 + ia[1] + ka) - ia[2]
+                    gb = alone_b.get(second)
+                    if gb is None:
+                        ib = near(second, tb)
+                        gb = alone_b[second] = (1 + ib[0]) * (1 + ib[1] + kb) - ib[2]
+                    g = ga + gb
                 if g > best:
                     best, chosen = g, [placement]
                 elif g == best:
@@ -337,9 +374,17 @@ class Kingdom:
         self._add(second, b)
 
     def _add(self, cell: tuple[int, int], half: Half) -> None:
-        self.cells[cell] = half
-        label, regions = self._label, self._regions
+        cells = self.cells
+        cells[cell] = half
+        self._legal = None
+        frontier = self._frontier
+        frontier.discard(cell)
         x, y = cell
+        for dx, dy in NEIGHBOURS:
+            near = (x + dx, y + dy)
+            if near not in cells and _inside(near):
+                frontier.add(near)
+        label, regions = self._label, self._regions
         ids = {
             label[(x + dx, y + dy)]
             for dx, dy in NEIGHBOURS
@@ -623,10 +668,10 @@ class State:
             "seen": sorted({d for draw in self.draws[: self.round] for d in draw}),
         }
 
-    @classmethod
-    def from_public(cls, public: Mapping[str, Any], rng: random.Random) -> State:
-        """A state consistent with ``public``; the unseen dominoes are dealt at random
-        into the draws still to come (a determinization, for playouts)."""
+    @staticmethod
+    def _draws_from_public(public: Mapping[str, Any], rng: random.Random) -> list[tuple[int, ...]]:
+        """Draws consistent with ``public``: the unseen dominoes dealt at random into
+        the draws still to come."""
         seen = set(public["seen"])
         unseen = [d for d in DOMINOES if d not in seen]
         rng.shuffle(unseen)
@@ -642,9 +687,25 @@ class State:
             else:
                 draws.append(tuple(sorted(unseen[:DRAW_SIZE])))
                 unseen = unseen[DRAW_SIZE:]
+        return draws
+
+    def _turn_from_public(self, public: Mapping[str, Any]) -> None:
+        self.active = list(public["active"])
+        self.round = int(public["round"])
+        self.current = tuple(public["current"])
+        self.taken = {d: p for d, p in public["taken"]}
+        self.previous = [(d, p) for d, p in public["previous"]]
+        self._queue = [p for _, p in self.previous] if self.previous else list(self.order)
+        self._index = int(public["turn_index"])
+        self.phase = public["phase"]
+
+    @classmethod
+    def from_public(cls, public: Mapping[str, Any], rng: random.Random) -> State:
+        """A state consistent with ``public``; the unseen dominoes are dealt at random
+        into the draws still to come (a determinization, for playouts)."""
         state = cls.__new__(cls)
         state.players = int(public["players"])
-        state.draws = draws
+        state.draws = cls._draws_from_public(public, rng)
         state.order = tuple(public["order"])
         state.kingdoms = []
         for cells in public["kingdoms"]:
@@ -652,16 +713,43 @@ class State:
             for x, y, terrain, crowns in cells:
                 kingdom._add((x, y), Half(terrain, crowns))
             state.kingdoms.append(kingdom)
-        state.active = list(public["active"])
-        state.round = round_
-        state.current = tuple(public["current"])
-        state.taken = {d: p for d, p in public["taken"]}
-        state.previous = [(d, p) for d, p in public["previous"]]
-        state._queue = [p for _, p in state.previous] if state.previous else list(state.order)
-        state._index = int(public["turn_index"])
-        state.phase = public["phase"]
+        state._turn_from_public(public)
         state.history = []
         return state
+
+    def catch_up(self, public: Mapping[str, Any], rng: random.Random) -> bool:
+        """Bring a state made by :meth:`from_public` up to a later ``public`` snapshot of
+        the same game: only the halves placed since are added (so a player following a
+        game pays for each move once, not for the whole game at every turn).
+
+        :returns: ``False`` (and changes nothing) when ``public`` does not continue
+            this state; build a new one with :meth:`from_public` then.
+        """
+        views = public["kingdoms"]
+        if (
+            int(public["players"]) != self.players
+            or tuple(public["order"]) != self.order
+            or int(public["round"]) < self.round
+            or len(views) != len(self.kingdoms)
+        ):
+            return False
+        added: list[list[tuple[int, int, str, int]]] = []
+        for kingdom, cells in zip(self.kingdoms, views, strict=True):
+            have = len(kingdom.cells) - 1  # the castle is not listed
+            if len(cells) == have:
+                added.append([])
+                continue
+            new = [(x, y, t, c) for x, y, t, c in cells if (x, y) not in kingdom.cells]
+            if len(new) != len(cells) - have:
+                return False  # a half of ours is missing there: another game
+            added.append(new)
+        for kingdom, new in zip(self.kingdoms, added, strict=True):
+            for x, y, terrain, crowns in new:
+                kingdom._add((x, y), Half(terrain, crowns))
+        if int(public["round"]) != self.round:
+            self.draws = self._draws_from_public(public, rng)
+        self._turn_from_public(public)
+        return True
 
     def resample_future(self, rng: random.Random) -> None:
         """Deal the dominoes nobody has seen yet into the draws still to come at random

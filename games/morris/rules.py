@@ -13,12 +13,20 @@ player to act may make; :meth:`MorrisState.apply` applies any of them.
 A *turn* is one placement or move plus the captures it earns; while a capture is
 pending (:attr:`MorrisState.pending_captures` > 0) the same player acts again and must
 name an opponent piece to remove.
+
+Inside, the position is kept as bitboards: :attr:`MorrisState.own` holds one 24-bit
+mask per player (bit ``p`` for point ``p``) and :attr:`MorrisState.hand` the pieces
+each still has to place; mills, neighbours and legal-move lists are precomputed masks
+and tables, so a move costs a few integer operations.  ``board`` and ``pieces`` keep
+each piece's identity (for :class:`MoveRecord` and :meth:`MorrisState.piece_list`) and
+are updated with the masks, one entry per move.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 RINGS = "ABC"
 PLAYERS = 2
@@ -161,9 +169,106 @@ class MorrisRules:
     repetitions: int = 3
 
 
+# -- bitboards ---------------------------------------------------------------------
+
+FULL = (1 << POINTS) - 1
+#: ``BIT[p]``: the mask of point ``p``.
+BIT: tuple[int, ...] = tuple(1 << p for p in range(POINTS))
+#: ``NEIGHBOUR_MASK[p]``: the points adjacent to ``p``, as a mask.
+NEIGHBOUR_MASK: tuple[int, ...] = tuple(sum(BIT[q] for q in NEIGHBOURS[p]) for p in range(POINTS))
+#: ``MILL_MASKS``: the 16 mills as masks.
+MILL_MASKS: tuple[int, ...] = tuple(sum(BIT[q] for q in mill) for mill in MILLS)
+#: ``MILL_PAIRS[p]``: for each mill through ``p``, the mask of its other two points.
+MILL_PAIRS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(BIT[a] | BIT[b] for a, b in MILLS_OF[p]) for p in range(POINTS)
+)
+_ODD = 0xAAAAAA  # the midpoints of the sides, where the rings are joined
+
+
+def _ring_in_mill(byte: int) -> int:
+    out = 0
+    for m in MILL_MASKS:
+        if m < 256 and byte & m == m:
+            out |= m
+    return out
+
+
+#: ``_IN_RING_MILL[b]``: the points of one ring's occupancy byte ``b`` that are in a
+#: mill along the ring.
+_IN_RING_MILL: tuple[int, ...] = tuple(_ring_in_mill(b) for b in range(256))
+
+
+def mill_points(mask: int) -> int:
+    """The points of ``mask`` that are in a mill made of ``mask``'s points."""
+    ring = _IN_RING_MILL
+    out = ring[mask & 255] | ring[mask >> 8 & 255] << 8 | ring[mask >> 16] << 16
+    return out | (mask & mask >> 8 & mask >> 16 & _ODD & 255) * 0x010101
+
+
+def adjacent(mask: int) -> int:
+    """Every point adjacent to a point of ``mask``."""
+    around = mask << 1 & 0xFEFEFE | mask >> 7 & 0x010101 | mask >> 1 & 0x7F7F7F
+    odd = mask & _ODD
+    return around | mask << 7 & 0x808080 | odd << 8 & FULL | odd >> 8
+
+
+_Table = tuple[tuple[tuple[Any, ...], ...], ...]
+
+
+def _by_byte(make: Callable[[int], Any]) -> _Table:
+    """Per ring, per occupancy byte: the tuple of ``make(point)`` for its points."""
+    return tuple(
+        tuple(tuple(make(ring * 8 + i) for i in range(8) if byte >> i & 1) for byte in range(256))
+        for ring in range(3)
+    )
+
+
+_POINTS_OF = _by_byte(lambda p: p)
+
+
+def points(mask: int) -> tuple[int, ...]:
+    """The points of ``mask``, lowest first."""
+    t = _POINTS_OF
+    return t[0][mask & 255] + t[1][mask >> 8 & 255] + t[2][mask >> 16]
+
+
+#: One shared :class:`Move` per possible move (moves are immutable): legal-move lists
+#: are built from these tables without making objects.
+PLACE_MOVES: tuple[Move, ...] = tuple(Move("place", p) for p in range(POINTS))
+CAPTURE_MOVES: tuple[Move, ...] = tuple(Move("capture", p) for p in range(POINTS))
+MOVE_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move("move", d, s) for d in range(POINTS)) for s in range(POINTS)
+)
+_PLACES = _by_byte(PLACE_MOVES.__getitem__)
+_CAPTURES = _by_byte(CAPTURE_MOVES.__getitem__)
+_FLIES = tuple(_by_byte(MOVE_MOVES[s].__getitem__) for s in range(POINTS))
+
+
+def _steps(src: int) -> dict[int, tuple[Move, ...]]:
+    near = NEIGHBOURS[src]
+    out: dict[int, tuple[Move, ...]] = {}
+    for chosen in range(1 << len(near)):
+        picked = [d for i, d in enumerate(near) if chosen >> i & 1]
+        out[sum(BIT[d] for d in picked)] = tuple(MOVE_MOVES[src][d] for d in picked)
+    return out
+
+
+#: ``_STEPS[s][m]``: the moves from ``s`` to the points of ``m``, a set of neighbours.
+_STEPS: tuple[dict[int, tuple[Move, ...]], ...] = tuple(_steps(s) for s in range(POINTS))
+#: ``_CELLS[player][piece]``: the shared ``board`` entry of a piece.
+_CELLS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((player, i) for i in range(PIECES)) for player in range(PLAYERS)
+)
+
+
 @dataclass
 class MorrisState:
-    """A game in progress.  Create with ``MorrisState()`` or ``MorrisState(rules)``."""
+    """A game in progress.  Create with ``MorrisState()`` or ``MorrisState(rules)``.
+
+    ``pieces`` and ``board`` may be given (a position to start from); the masks are
+    built from them.  To set up a position on an existing state, use
+    :meth:`set_position`.
+    """
 
     rules: MorrisRules = field(default_factory=MorrisRules)
     #: ``pieces[p][i]``: point of piece ``i`` of player ``p``, or UNPLACED/CAPTURED.
@@ -175,10 +280,49 @@ class MorrisState:
     turns: int = 0
     outcome: Outcome | None = None
     history: list[MoveRecord] = field(default_factory=list)
-    seen: dict[tuple[object, ...], int] = field(default_factory=dict)
+    #: how often each position (see :meth:`position_key`) occurred
+    seen: dict[tuple[int, ...], int] = field(default_factory=dict)
+    #: ``own[p]``: the mask of player ``p``'s pieces on the board
+    own: list[int] = field(init=False, repr=False, compare=False)
+    #: ``hand[p]``: pieces player ``p`` has still to place
+    hand: list[int] = field(init=False, repr=False, compare=False)
+    #: ``lost[p]``: pieces of player ``p`` captured
+    lost: list[int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self._sync()
         self._remember()
+
+    def _sync(self) -> None:
+        """Rebuild the masks and counts from ``pieces``."""
+        self.own = [sum(BIT[q] for q in row if q >= 0) for row in self.pieces]
+        self.hand = [row.count(UNPLACED) for row in self.pieces]
+        self.lost = [row.count(CAPTURED) for row in self.pieces]
+
+    def set_position(
+        self,
+        white: Sequence[int],
+        black: Sequence[int],
+        to_move: int,
+        in_hand: tuple[int, int] = (0, 0),
+    ) -> None:
+        """Put the pieces on ``white``'s and ``black``'s points (pieces 0, 1, ... in
+        that order), ``in_hand`` more per player still to place, the rest captured;
+        ``to_move`` acts next.  Forgets the positions seen; keeps the turn count."""
+        self.board = [None] * POINTS
+        self.pieces = [[CAPTURED] * PIECES for _ in range(PLAYERS)]
+        for player, where in enumerate((white, black)):
+            row = self.pieces[player]
+            for i, point in enumerate(where):
+                row[i] = point
+                self.board[point] = _CELLS[player][i]
+            for i in range(len(where), len(where) + in_hand[player]):
+                row[i] = UNPLACED
+        self.to_move = to_move
+        self.pending_captures = 0
+        self.outcome = None
+        self._sync()
+        self.seen.clear()
 
     # -- queries ------------------------------------------------------------------
 
@@ -189,72 +333,54 @@ class MorrisState:
 
     def in_hand(self, player: int) -> int:
         """Pieces ``player`` has not placed yet."""
-        return self.pieces[player].count(UNPLACED)
+        return self.hand[player]
 
     def on_board(self, player: int) -> int:
         """Pieces ``player`` has on the board."""
-        return sum(1 for p in self.pieces[player] if p >= 0)
+        return self.own[player].bit_count()
 
     def alive(self, player: int) -> int:
         """Pieces ``player`` still has (on the board or in hand)."""
-        return PIECES - self.pieces[player].count(CAPTURED)
+        return PIECES - self.lost[player]
 
     def phase(self, player: int | None = None) -> str:
         """``placing``, ``moving`` or ``flying`` for ``player`` (default: to move)."""
         p = self.to_move if player is None else player
-        if self.in_hand(p):
+        if self.hand[p]:
             return "placing"
-        return "flying" if self.on_board(p) == 3 else "moving"
+        return "flying" if self.own[p].bit_count() == 3 else "moving"
 
     def owner(self, point: int) -> int | None:
         """The player whose piece is on ``point``, or ``None``."""
-        cell = self.board[point]
-        return None if cell is None else cell[0]
+        bit = BIT[point]
+        if self.own[0] & bit:
+            return 0
+        return 1 if self.own[1] & bit else None
 
     def in_mill(self, point: int) -> bool:
         """Whether the piece on ``point`` is part of a mill."""
         who = self.owner(point)
         if who is None:
             return False
-        board = self.board
-        for a, b in MILLS_OF[point]:
-            ca, cb = board[a], board[b]
-            if ca is not None and cb is not None and ca[0] == who and cb[0] == who:
-                return True
-        return False
+        mine = self.own[who]
+        return any(mine & pair == pair for pair in MILL_PAIRS[point])
 
-    def _mills_with(self, player: int, point: int, vacated: int | None = None) -> int:
-        board = self.board
-        count = 0
-        for a, b in MILLS_OF[point]:
-            if a == vacated or b == vacated:
-                continue
-            ca, cb = board[a], board[b]
-            if ca is not None and cb is not None and ca[0] == player and cb[0] == player:
-                count += 1
-        return count
-
-    def position_key(self) -> tuple[object, ...]:
-        """The position for repetition: board occupancy, hands and the player to move."""
-        return (
-            tuple(-1 if c is None else c[0] for c in self.board),
-            self.in_hand(0),
-            self.in_hand(1),
-            self.to_move,
-        )
+    def position_key(self) -> tuple[int, ...]:
+        """The position for repetition: both masks, both hands and the player to move."""
+        own, hand = self.own, self.hand
+        return (own[0], own[1], hand[0], hand[1], self.to_move)
 
     def piece_list(self) -> list[list[str]]:
         """Per player, per piece: ``"A"`` (in hand), ``"A0"``..``"C7"``, or ``"C"``."""
-        return [
-            ["A" if p == UNPLACED else "C" if p == CAPTURED else point_name(p) for p in row]
-            for row in self.pieces
-        ]
+        return [[_PIECE_TEXT[p] for p in row] for row in self.pieces]
+
+    def _capturable_mask(self, player: int) -> int:
+        mine = self.own[player]
+        return mine & ~mill_points(mine) or mine
 
     def capturable(self, player: int) -> list[int]:
         """Points of ``player``'s pieces that the opponent may capture now."""
-        mine = [p for p in self.pieces[player] if p >= 0]
-        free = [p for p in mine if not self.in_mill(p)]
-        return sorted(free or mine)
+        return list(points(self._capturable_mask(player)))
 
     def legal_moves(self) -> list[Move]:
         """Every move the player to act may make (empty when the game is over)."""
@@ -262,15 +388,39 @@ class MorrisState:
             return []
         me = self.to_move
         if self.pending_captures:
-            return [Move("capture", p) for p in self.capturable(1 - me)]
-        empty = [p for p in range(POINTS) if self.board[p] is None]
-        if self.in_hand(me):
-            return [Move("place", p) for p in empty]
-        mine = sorted(p for p in self.pieces[me] if p >= 0)
-        if len(mine) == 3:
-            return [Move("move", d, s) for s in mine for d in empty]
-        board = self.board
-        return [Move("move", d, s) for s in mine for d in NEIGHBOURS[s] if board[d] is None]
+            m = self._capturable_mask(1 - me)
+            t = _CAPTURES
+            return list(t[0][m & 255] + t[1][m >> 8 & 255] + t[2][m >> 16])
+        own = self.own
+        mine = own[me]
+        empty = FULL ^ (mine | own[1 - me])
+        if self.hand[me]:
+            t = _PLACES
+            return list(t[0][empty & 255] + t[1][empty >> 8 & 255] + t[2][empty >> 16])
+        if mine.bit_count() == 3:
+            out: list[Move] = []
+            lo, mid, hi = empty & 255, empty >> 8 & 255, empty >> 16
+            for s in points(mine):
+                t = _FLIES[s]
+                out += t[0][lo] + t[1][mid] + t[2][hi]
+            return out
+        out = []
+        for s in points(mine):
+            step = NEIGHBOUR_MASK[s] & empty
+            if step:
+                out += _STEPS[s][step]
+        return out
+
+    def _blocked(self, player: int) -> bool:
+        """Whether ``player`` (to move, no capture pending) has no move."""
+        if self.hand[player]:
+            return False
+        own = self.own
+        mine = own[player]
+        empty = FULL ^ (mine | own[1 - player])
+        if mine.bit_count() == 3:
+            return not empty
+        return not adjacent(mine) & empty
 
     # -- verify / can / do ----------------------------------------------------------
 
@@ -285,7 +435,7 @@ class MorrisState:
     def verify_place(self, dst: int) -> None:
         """Raise :class:`MorrisError` unless placing on ``dst`` is legal now."""
         self._verify_running(False)
-        if not self.in_hand(self.to_move):
+        if not self.hand[self.to_move]:
             raise MorrisError("All your pieces are placed: move one (FROM:TO)")
         if self.board[dst] is not None:
             raise MorrisError("Destination is already occupied")
@@ -294,7 +444,7 @@ class MorrisState:
         """Raise :class:`MorrisError` unless moving ``src``→``dst`` is legal now."""
         self._verify_running(False)
         me = self.to_move
-        if self.in_hand(me):
+        if self.hand[me]:
             raise MorrisError("You still have pieces to place: name an empty field")
         who = self.owner(src)
         if who is None:
@@ -303,7 +453,7 @@ class MorrisState:
             raise MorrisError(f"The piece on {point_name(src)} is not yours")
         if self.board[dst] is not None:
             raise MorrisError("Destination is already occupied")
-        if self.on_board(me) != 3 and dst not in NEIGHBOURS[src]:
+        if not NEIGHBOUR_MASK[src] & BIT[dst] and self.own[me].bit_count() != 3:
             raise MorrisError(f"{point_name(dst)} is not adjacent to {point_name(src)}")
 
     def verify_capture(self, point: int) -> None:
@@ -314,7 +464,7 @@ class MorrisState:
             raise MorrisError(f"There is no piece on {point_name(point)} to capture")
         if who == self.to_move:
             raise MorrisError("You cannot capture your own piece")
-        if point not in self.capturable(who):
+        if not self._capturable_mask(who) & BIT[point]:
             raise MorrisError(
                 f"The piece on {point_name(point)} is in a mill and other pieces are not"
             )
@@ -339,22 +489,23 @@ class MorrisState:
 
     def can_place(self, dst: int) -> bool:
         """Whether placing on ``dst`` is legal now."""
-        return self.can(Move("place", dst))
+        return self.can(PLACE_MOVES[dst])
 
     def can_move(self, src: int, dst: int) -> bool:
         """Whether moving ``src``→``dst`` is legal now."""
-        return self.can(Move("move", dst, src))
+        return self.can(MOVE_MOVES[src][dst])
 
     def can_capture(self, point: int) -> bool:
         """Whether capturing at ``point`` is legal now."""
-        return self.can(Move("capture", point))
+        return self.can(CAPTURE_MOVES[point])
 
     def place(self, dst: int) -> MoveRecord:
         """Place a piece of the player to move on ``dst``."""
         self.verify_place(dst)
         me = self.to_move
         piece = self.pieces[me].index(UNPLACED)
-        return self._land(me, piece, Move("place", dst), None)
+        self.hand[me] -= 1
+        return self._land(me, piece, PLACE_MOVES[dst])
 
     def move(self, src: int, dst: int) -> MoveRecord:
         """Move (or fly) the piece on ``src`` to ``dst``."""
@@ -363,22 +514,24 @@ class MorrisState:
         cell = self.board[src]
         assert cell is not None
         self.board[src] = None
-        return self._land(me, cell[1], Move("move", dst, src), src)
+        self.own[me] ^= BIT[src]
+        return self._land(me, cell[1], MOVE_MOVES[src][dst])
 
     def capture(self, point: int) -> MoveRecord:
         """Remove the opponent's piece on ``point`` (a capture is pending)."""
         self.verify_capture(point)
         me = self.to_move
+        them = 1 - me
         cell = self.board[point]
         assert cell is not None
         self.board[point] = None
-        self.pieces[1 - me][cell[1]] = CAPTURED
+        self.pieces[them][cell[1]] = CAPTURED
+        self.own[them] ^= BIT[point]
+        self.lost[them] += 1
         self.pending_captures -= 1
-        if self.alive(1 - me) < 3:
+        if self.lost[them] > PIECES - 3 or not self.own[them]:
             self.pending_captures = 0
-        elif self.pending_captures and not self.on_board(1 - me):
-            self.pending_captures = 0
-        rec = MoveRecord(me, Move("capture", point), cell[1], 0, self.pending_captures)
+        rec = MoveRecord(me, CAPTURE_MOVES[point], cell[1], 0, self.pending_captures)
         if not self.pending_captures:
             self._end_turn()
         return self._record(rec)
@@ -402,9 +555,9 @@ class MorrisState:
             src, dst = parse_point(src_text), parse_point(dst_text)
             if self.pending_captures:
                 raise MorrisError("You closed a mill: name an opponent piece to capture")
-            return Move("move", dst, src)
+            return MOVE_MOVES[src][dst]
         dst = parse_point(text)
-        return Move("capture" if self.pending_captures else "place", dst)
+        return (CAPTURE_MOVES if self.pending_captures else PLACE_MOVES)[dst]
 
     def resign(self, player: int, reason: str) -> None:
         """End the game: ``player`` loses (forfeit, timeout, invalid move)."""
@@ -414,13 +567,19 @@ class MorrisState:
 
     # -- internals --------------------------------------------------------------
 
-    def _land(self, me: int, piece: int, move: Move, vacated: int | None) -> MoveRecord:
+    def _land(self, me: int, piece: int, move: Move) -> MoveRecord:
         dst = move.dst
-        self.board[dst] = (me, piece)
+        self.board[dst] = _CELLS[me][piece]
         self.pieces[me][piece] = dst
-        mills = self._mills_with(me, dst, vacated)
+        own = self.own
+        mine = own[me] | BIT[dst]
+        own[me] = mine
+        mills = 0
+        for pair in MILL_PAIRS[dst]:
+            if mine & pair == pair:
+                mills += 1
         captures = 0
-        if mills and self.on_board(1 - me):
+        if mills and own[1 - me]:
             captures = 1 if mills == 1 else min(2, self.rules.double_mill_captures)
         self.pending_captures = captures
         rec = MoveRecord(me, move, piece, mills, captures)
@@ -436,18 +595,19 @@ class MorrisState:
 
     def _end_turn(self) -> None:
         me = self.to_move
+        them = 1 - me
         self.turns += 1
-        self.to_move = 1 - me
-        if self.alive(1 - me) < 3:
+        self.to_move = them
+        if self.lost[them] > PIECES - 3:
             self.outcome = Outcome(me, "pieces")
             return
-        if not self.legal_moves():
+        if self._blocked(them):
             self.outcome = Outcome(me, "blocked")
             return
-        count = self._remember()
-        if self.rules.repetitions and count >= self.rules.repetitions:
+        rules = self.rules
+        if rules.repetitions and self._remember() >= rules.repetitions:
             self.outcome = Outcome(None, "repetition")
-        elif self.rules.max_turns and self.turns >= self.rules.max_turns:
+        elif rules.max_turns and self.turns >= rules.max_turns:
             self.outcome = Outcome(None, "turns")
 
     def _remember(self) -> int:
@@ -455,3 +615,6 @@ class MorrisState:
         count = self.seen.get(key, 0) + 1
         self.seen[key] = count
         return count
+
+
+_PIECE_TEXT = {UNPLACED: "A", CAPTURED: "C", **{p: point_name(p) for p in range(POINTS)}}

@@ -96,6 +96,8 @@ class MorrisGame:
                 repetitions=self.settings["repetitions"],
             )
         )
+        #: the wire texts of ``engine.history``, formatted as the moves come
+        self._texts: list[str] = []
         self.names: list[str | None] = [None, None]
         self._started = False
         self._timer: Any = None
@@ -197,7 +199,7 @@ class MorrisGame:
             "board": [None if c is None else c[0] for c in e.board],
             "in_hand": [e.in_hand(0), e.in_hand(1)],
             "turns": e.turns,
-            "history": [r.move.text() for r in e.history],
+            "history": self._history_texts(),
             "move_time_ms": self.settings["move_time_ms"],
             "timeleft_ms": timeleft,
             "rules": {
@@ -207,6 +209,17 @@ class MorrisGame:
             },
             "result": self.result(),
         }
+
+    def _history_texts(self) -> list[str]:
+        """The moves' wire texts, each formatted once (a view is not rebuilt from the
+        whole history on every move)."""
+        texts = self._texts
+        records = self.engine.history
+        if len(texts) > len(records):
+            texts.clear()  # a new engine
+        if len(texts) < len(records):
+            texts.extend(r.move.text() for r in records[len(texts) :])
+        return list(texts)
 
     def result(self) -> dict[str, Any] | None:
         """``winners`` ([] for a draw), ``draw``, ``reason``, ``loser``, ``scores``."""

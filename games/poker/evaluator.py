@@ -6,18 +6,25 @@ is a better hand and equal values tie.  The value is ``category << 20`` plus up 
 :func:`hand_class` is ``value >> 20``.
 
 How it is fast in pure Python: each card maps to one integer whose low 39 bits hold
-``1 << 3*rank`` (a 3-bit rank counter per rank) and whose bits 39.. hold
-``1 << 3*suit`` (a 3-bit suit counter per suit).  The sum over the cards gives the rank
-multiset and the suit counts at once.  A 4096-entry list says from the suit counts
-whether (and in which suit) there is a flush; otherwise a dict built at import from
-every rank multiset of 5, 6 and 7 cards (about 75,000) gives the value.  Flushes look
-up the 13-bit rank mask of the flush suit in an 8192-entry list.
+``1 << 3*rank`` (a 3-bit rank counter per rank), whose bits 39..50 hold
+``1 << 3*suit`` (a 3-bit suit counter per suit) and whose bits 64.. hold the card's own
+bit ``1 << (64 + card)``.  The sum over the cards gives the rank multiset, the suit
+counts and the set of cards at once (a duplicate card carries into another card's bit,
+so the set has fewer bits than there are cards).  A 4096-entry list says from the suit
+counts whether (and in which suit) there is a flush; otherwise a dict built at import
+from every rank multiset of 5, 6 and 7 cards (about 75,000) gives the value.  A flush
+looks up the cards of its suit (every fourth card bit) in a dict of those sets.
+
+:func:`evaluate_batch` scores many hands in one call, and :func:`evaluate_array` a
+numpy array of them with array operations (numpy is optional: without it the batch
+runs the same lookups in a loop).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
+from typing import Any
 
 from .cards import RANK_NAMES, RANK_PLURALS
 
@@ -139,22 +146,31 @@ def _flush_suit_table() -> list[int]:
 _FLUSH = _flush_table()
 _RANKS = _rank_table()
 _FLUSH_SUIT = _flush_suit_table()
-#: per card: rank counter bit + suit counter bit, see the module docstring
-_KEY = {c: (1 << (3 * (c >> 2))) | (1 << (_SUIT_SHIFT + 3 * (c & 3))) for c in range(52)}
-_KEY_LIST = [_KEY[c] for c in range(52)]
+_CARD_SHIFT = 64
+_SUIT_MASK = (1 << 12) - 1
+#: per card: rank counter bit + suit counter bit + the card's own bit (module docstring)
+_KEY_LIST = [
+    (1 << (3 * (c >> 2))) | (1 << (_SUIT_SHIFT + 3 * (c & 3))) | (1 << (_CARD_SHIFT + c))
+    for c in range(52)
+]
+_KEY = dict(enumerate(_KEY_LIST))
+#: the card bits of suit 0 (cards 0, 4, 8, …): shifted by a suit, the cards of that suit
+_SUIT0 = sum(1 << (4 * r) for r in range(13))
+#: the card bits of one suit (as of suit 0) → the flush's value, for 5 to 7 cards
+_FLUSH_BY_CARDS = {
+    sum(1 << (4 * r) for r in ranks): _FLUSH[sum(1 << r for r in ranks)]
+    for n in (5, 6, 7)
+    for ranks in combinations(range(13), n)
+}
 
 
 def evaluate_unchecked(cards: Sequence[int]) -> int:
     """:func:`evaluate` without input checks, for inner loops with trusted cards."""
     key = sum(map(_KEY_LIST.__getitem__, cards))
-    s = _FLUSH_SUIT[key >> _SUIT_SHIFT]
+    s = _FLUSH_SUIT[key >> _SUIT_SHIFT & _SUIT_MASK]
     if s < 0:
         return _RANKS[key & _RANK_MASK]
-    mask = 0
-    for c in cards:
-        if c & 3 == s:
-            mask |= 1 << (c >> 2)
-    return _FLUSH[mask]
+    return _FLUSH_BY_CARDS[key >> (_CARD_SHIFT + s) & _SUIT0]
 
 
 def evaluate(cards: Sequence[int]) -> int:
@@ -172,16 +188,98 @@ def evaluate(cards: Sequence[int]) -> int:
     except (KeyError, TypeError):
         bad = [c for c in cards if type(c) is not int or not 0 <= c <= 51]
         raise ValueError(f"not a card: {bad[0]!r} (cards are integers 0..51)") from None
-    if len(set(cards)) != n:
+    if (key >> _CARD_SHIFT).bit_count() != n:
         raise ValueError(f"duplicate cards in {list(cards)!r}")
-    s = _FLUSH_SUIT[key >> _SUIT_SHIFT]
+    s = _FLUSH_SUIT[key >> _SUIT_SHIFT & _SUIT_MASK]
     if s < 0:
         return _RANKS[key & _RANK_MASK]
-    mask = 0
-    for c in cards:
-        if c & 3 == s:
-            mask |= 1 << (c >> 2)
-    return _FLUSH[mask]
+    return _FLUSH_BY_CARDS[key >> (_CARD_SHIFT + s) & _SUIT0]
+
+
+#: hands from which :func:`evaluate_batch` uses numpy (below it a loop is faster)
+BATCH_NUMPY_FROM = 512
+
+
+def evaluate_batch(hands: Sequence[Sequence[int]], check: bool = True) -> list[int]:
+    """The values of many hands (each 5, 6 or 7 cards) in one call.
+
+    With numpy installed and at least :data:`BATCH_NUMPY_FROM` hands of one size it
+    runs :func:`evaluate_array`; otherwise the same lookups in a loop.
+
+    :param check: check the cards as :func:`evaluate` does (``False``: trusted cards).
+    :raises ValueError: as :func:`evaluate`, for the first bad hand.
+    """
+    if len(hands) >= BATCH_NUMPY_FROM and _numpy() is not None:
+        size = len(hands[0])
+        if all(len(h) == size for h in hands):
+            array = _numpy().array(hands, dtype="int64")
+            return evaluate_array(array, check=check).tolist()
+    if check:
+        return [evaluate(h) for h in hands]
+    return list(map(evaluate_unchecked, hands))
+
+
+_np_tables: Any = None
+
+
+def _numpy() -> Any:
+    """numpy, or ``None`` when it is not installed."""
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - numpy is optional
+        return None
+    return numpy
+
+
+def _tables() -> Any:
+    """The lookup tables as numpy arrays, built on first use."""
+    global _np_tables
+    if _np_tables is None:
+        np = _numpy()
+        rank_keys = np.array(sorted(_RANKS), dtype=np.int64)
+        _np_tables = (
+            np.array([k & ((1 << _CARD_SHIFT) - 1) for k in _KEY_LIST], dtype=np.int64),
+            rank_keys,
+            np.array([_RANKS[int(k)] for k in rank_keys], dtype=np.int64),
+            np.array(_FLUSH_SUIT, dtype=np.int64),
+            np.array(_FLUSH, dtype=np.int64),
+        )
+    return _np_tables
+
+
+def evaluate_array(cards: Any, check: bool = True) -> Any:
+    """The values of the hands in the rows of an integer numpy array of shape
+    ``(hands, 5|6|7)``, as an ``int64`` array; the same values as :func:`evaluate`.
+
+    :param check: refuse non-cards and duplicates (``False``: trusted cards).
+    :raises ValueError: a row is not 5-7 distinct cards.
+    :raises ImportError: numpy is not installed.
+    """
+    import numpy as np
+
+    cards = np.asarray(cards)
+    if cards.ndim != 2 or not 5 <= cards.shape[1] <= 7:
+        raise ValueError(f"evaluate_array needs a (hands, 5|6|7) array, not {cards.shape}")
+    if len(cards) == 0:
+        return np.zeros(0, dtype=np.int64)
+    key_of, rank_keys, rank_values, flush_suit, flush = _tables()
+    if check:
+        if cards.dtype.kind not in "iu" or cards.min() < 0 or cards.max() > 51:
+            raise ValueError("not a card: cards are integers 0..51")
+        bits = np.left_shift(np.int64(1), cards.astype(np.int64))
+        if (bits.sum(axis=1) != np.bitwise_or.reduce(bits, axis=1)).any():
+            raise ValueError("duplicate cards in a hand")
+    cards = cards.astype(np.intp, copy=False)
+    key = key_of[cards].sum(axis=1)
+    suit = flush_suit[key >> _SUIT_SHIFT]
+    out = rank_values[np.searchsorted(rank_keys, key & _RANK_MASK)]
+    rows = np.flatnonzero(suit >= 0)
+    if len(rows):
+        held = cards[rows]
+        mine = (held & 3) == suit[rows, None]
+        mask = np.where(mine, np.left_shift(1, held >> 2), 0).sum(axis=1)
+        out[rows] = flush[mask]
+    return out
 
 
 def hand_class(value: int) -> int:

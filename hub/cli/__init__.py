@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ledger": ("hub.cli.store:ledger_main", "prove every chip is accounted for; problems; hubs"),
     "ratings": ("hub.cli.ratings:ratings_main", "rebuild|show: ratings from the rated games"),
     "ladder": ("hub.cli.ratings:ladder_main", "a round robin of a game type's bots, rated"),
+    "cluster": ("hub.cli.cluster:main", "status: the hubs sharing the database, their load, games"),
     "fetch": ("hub.cli.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),
     "plugin": ("hub.cli.plugin:main", "keygen|sign|verify: Ed25519 signatures of plugin packages"),
     "xml-client": ("hub.cli.xml_client:main", "interactive XML protocol client (--hub HOST:PORT)"),

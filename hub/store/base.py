@@ -131,10 +131,17 @@ class StoreBase:
         self.hand_record_max = hand_record_max
         self._probe_delay = probe_delays[0]
         self._probe: Any = None
+        #: how many times the store was found unavailable so far
+        self._outages = 0
         #: this hub's id while the store holds a lease (:mod:`hub.store.lease`)
         self.hub_id: str | None = None
         self._lock = self.dialect.hub_lock()
         self._heartbeat: Any = None
+        #: what else each heartbeat writes (:meth:`hub.store.lease.LeaseMixin.on_beat`)
+        self._beat_steps: list[Callable[[], Callable[[_Cursor, float], None]]] = []
+        #: what else recovery does for the hubs it finds dead
+        #: (:meth:`hub.store.lease.LeaseMixin.on_recovery`)
+        self._recovery_steps: list[Any] = []
 
     # -- plumbing ------------------------------------------------------------------
 
@@ -163,7 +170,7 @@ class StoreBase:
         d = threads.deferToThreadPool(
             self._reactor, pool.threadpool, self._transaction, pool, fn, args, begin
         )
-        return d.addCallbacks(self._worked, self._failed)
+        return d.addCallbacks(self._worked, self._failed, callbackArgs=(self._outages,))
 
     def _transaction(self, pool: Any, fn: Any, args: tuple[Any, ...], begin: Any) -> Any:
         """(In a pool thread.)  One transaction on this thread's connection.  A
@@ -223,8 +230,10 @@ class StoreBase:
         available again (on the reactor thread)."""
         self._availability.append(listener)
 
-    def _worked(self, result: Any) -> Any:
-        if not self.available:
+    def _worked(self, result: Any, outages: int = -1) -> Any:
+        # a transaction that began before the store was found unavailable proves
+        # nothing about now (another one failed since it began)
+        if not self.available and outages in (-1, self._outages):
             self._set_available(True)
         return result
 
@@ -235,6 +244,8 @@ class StoreBase:
 
     def _set_available(self, up: bool, reason: str = "") -> None:
         self.available = up
+        if not up:
+            self._outages += 1
         if up:
             self._probe_delay = self._probe_delays[0]
             if self._probe is not None and self._probe.active():

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import socket
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from twisted.internet import defer, task
@@ -62,9 +63,32 @@ class LeaseMixin(StoreBase):
         self.on_availability(lambda up: self._beat() if up and self.hub_id == hub_id else None)
         self.log.info("store: this hub's lease is {hub}", hub=hub_id)
 
+    def on_beat(self, step: Callable[[], Callable[[_Cursor, float], None]]) -> None:
+        """Write more with each heartbeat, in its transaction: ``step()`` is called on
+        the reactor thread at each beat and returns a function ``(cursor, now)`` that
+        touches only the cursor (a hub's load figures, :mod:`hub.cluster`)."""
+        self._beat_steps.append(step)
+
+    def on_recovery(
+        self,
+        step: Callable[[_Cursor, list[str], float], Any],
+        done: Callable[[list[str], Any], None] | None = None,
+    ) -> None:
+        """Do more for the dead hubs a :meth:`recover` finds: ``step(cursor, hub ids,
+        now)`` runs in recovery's transaction, only for the hubs whose lease that very
+        transaction ended (so once per dead hub, however many hubs recover at once);
+        ``done(hub ids, what step returned)`` runs on the reactor thread after the
+        commit."""
+        self._recovery_steps.append((step, done))
+
+    def beat(self) -> defer.Deferred[None]:
+        """Refresh the heartbeat now (it also runs every :attr:`lease_interval`)."""
+        return self._beat()
+
     def _beat(self) -> defer.Deferred[None]:
         """Refresh the heartbeat (and the lock, after a lost connection)."""
         hub_id, now = self.hub_id, self._now()
+        steps = [make() for make in self._beat_steps]
 
         def txn(cur: _Cursor) -> int:
             cur.run(
@@ -72,7 +96,11 @@ class LeaseMixin(StoreBase):
                 self.dialect.t_in(now),
                 hub_id,
             )
-            return int(cur.txn.rowcount)
+            count = int(cur.txn.rowcount)
+            if count:
+                for step in steps:
+                    step(cur, now)
+            return count
 
         def updated(count: int) -> None:
             if count == 0 and self.hub_id == hub_id:

@@ -297,7 +297,37 @@ def _move_hands(cursor: Any, d: Dialect) -> None:
     d.restart_serial(cursor, "finished_hand", "hand_id")
 
 
-def _v6_ratings(d: Dialect) -> list[Step]:
+def _v6(d: Dialect) -> list[str]:
+    """A cluster of hubs on one PostgreSQL database (:mod:`hub.cluster`): each hub's
+    member row (``hubs``: its advertised front ends and load, same id as its
+    ``hub_lease``) and the directory of every hub's games (``directory``: one row per
+    live game, written by the hub that runs it).  SQLite has the tables too, empty: a
+    hub on SQLite is always single."""
+    return [
+        f"""CREATE TABLE hubs (
+            hub_id VARCHAR(64) PRIMARY KEY,
+            endpoints TEXT NOT NULL,
+            load TEXT NOT NULL,
+            started {d.timestamp} NOT NULL,
+            heartbeat {d.timestamp} NOT NULL,
+            ended {d.timestamp}
+        )""",
+        f"""CREATE TABLE directory (
+            game_id VARCHAR(64) PRIMARY KEY,
+            hub_id VARCHAR(64) NOT NULL,
+            rev BIGINT NOT NULL,
+            type VARCHAR(64) NOT NULL,
+            name VARCHAR(256) NOT NULL,
+            state VARCHAR(16) NOT NULL,
+            seats TEXT NOT NULL,
+            info TEXT NOT NULL,
+            updated {d.timestamp} NOT NULL
+        )""",
+        "CREATE INDEX directory_hub ON directory (hub_id)",
+    ]
+
+
+def _v7_ratings(d: Dialect) -> list[Step]:
     """Ratings (``hub.ratings``): each player's rating per pool (game type and variant
     key) and every rated game's ranking, in the order it was applied (``seq``), with the
     ratings before and after: what ``gamehub ratings rebuild`` recomputes from."""
@@ -338,7 +368,7 @@ def _v6_ratings(d: Dialect) -> list[Step]:
 
 
 #: every step, in order; the schema version is the length of this list
-MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [_v1, _v2, _v3, _v4, _v5, _v6_ratings]
+MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7_ratings]
 LATEST = len(MIGRATIONS)
 
 

@@ -19,6 +19,7 @@ from hub.interfaces import IRatingStore, IStore
 
 from . import accounts as acc
 from .base import ZERO, Account, _Cursor
+from .cluster import ClusterMixin
 from .errors import (
     ChipsInPlay,
     LoginFailed,
@@ -31,8 +32,8 @@ from .tables import TablesMixin
 
 
 @implementer(IStore, IRatingStore)
-class Store(TablesMixin, RatingsMixin):
-    """Accounts, ledger, history and ratings in one SQL database.
+class Store(TablesMixin, ClusterMixin, RatingsMixin):
+    """Accounts, ledger, history, cluster and ratings in one SQL database.
 
     :param dsn: ``sqlite:<path>`` or ``postgresql://user:pass@host:port/db``.
     :param reactor: provides ``IReactorCore``, ``IReactorThreads``, ``IReactorTime``.

@@ -341,8 +341,9 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
         :returns: (Deferred) ``[(account name, game id, amount), ...]``.
         """
         now, run = self._now(), uuid.uuid4().hex[:12]
+        steps = list(self._recovery_steps)
 
-        def txn(cur: _Cursor) -> tuple[list[tuple[str, str, Decimal]], list[str]]:
+        def txn(cur: _Cursor) -> tuple[list[tuple[str, str, Decimal]], list[str], list[Any]]:
             d = self.dialect
             live = self._live_hubs(cur)
             dead = sorted(
@@ -373,19 +374,26 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
             )
             for game_id in dead:
                 cur.run("UPDATE chip_table SET closed = ? WHERE game_id = ?", d.t_in(now), game_id)
-            ended = [
+            ended = []
+            for hub_id in sorted(
                 r[0]
                 for r in cur.all("SELECT hub_id FROM hub_lease WHERE ended IS NULL")
                 if r[0] not in live
-            ]
-            for hub_id in ended:
-                cur.run("UPDATE hub_lease SET ended = ? WHERE hub_id = ?", d.t_in(now), hub_id)
-            return refunds, ended
+            ):  # a concurrent recovery that ended it first leaves no row to update
+                cur.run(
+                    "UPDATE hub_lease SET ended = ? WHERE hub_id = ? AND ended IS NULL",
+                    d.t_in(now),
+                    hub_id,
+                )
+                if cur.txn.rowcount:
+                    ended.append(hub_id)
+            extra = [step(cur, ended, now) if ended else None for step, _ in steps]
+            return refunds, ended, extra
 
         def report(
-            result: tuple[list[tuple[str, str, Decimal]], list[str]],
+            result: tuple[list[tuple[str, str, Decimal]], list[str], list[Any]],
         ) -> list[tuple[str, str, Decimal]]:
-            refunds, ended = result
+            refunds, ended, extra = result
             for hub_id in ended:
                 self._lock.forget(hub_id)
                 self.log.info("store: the lease of dead hub {hub} was ended", hub=hub_id)
@@ -397,6 +405,12 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
                     game=game_id,
                 )
             self.recovered.extend(refunds)
+            for (_, done), value in zip(steps, extra, strict=True):
+                if ended and done is not None:
+                    try:
+                        done(ended, value)
+                    except Exception:
+                        self.log.failure("store: a recovery step failed after the commit")
             return refunds
 
         return self._run(txn).addCallback(report)

@@ -58,6 +58,29 @@ def test_bots_play_a_whole_game_in_the_lobby(bot):
     assert recorder.kinds().count("placed") == 48
 
 
+def test_an_in_hub_bot_follows_the_game_instead_of_rebuilding_it(monkeypatch):
+    """After its first prompt a bot only adds what happened since (``catch_up``); it
+    never rebuilds the whole state from a view again."""
+    rebuilt = []
+    real = rules.State.from_public.__func__
+
+    def counting(cls, public, rng):
+        rebuilt.append(public["round"])
+        return real(cls, public, rng)
+
+    monkeypatch.setattr(rules.State, "from_public", classmethod(counting))
+    clock = Clock()
+    lobby = lobby_with_bots(clock)
+    seats = ["bot:greedy", "bot:domino", "bot:domino-random", "bot:greedy"]
+    game = lobby.create_game("kingdomino", seats=seats, options={"think_seconds": 0.01})
+    for _ in range(400):
+        if game.state == "over":
+            break
+        clock.advance(0)
+    assert game.state == "over"
+    assert len(rebuilt) <= 4  # once per bot
+
+
 def test_greedy_takes_the_best_immediate_score():
     s = rules.State(draws=[tuple(range(i, i + 4)) for i in range(1, 49, 4)], order=[0, 1, 2, 3])
     s.kingdoms[0].place(24, rules.Placement(1, 0, 0))  # f1 (1,0), s (2,0)
@@ -101,9 +124,11 @@ def test_strength_short():
     full = os.environ.get("GAMEHUB_SOAK") == "full"
     share, _ = kingdomino_strength.win_share("greedy", "random", 200 if full else 12)
     assert share > 0.5
-    games, playouts = (200, 4) if full else (2, 1)
-    share, half = kingdomino_strength.win_share("montecarlo", "greedy", games, playouts=playouts)
+    games, playouts = (500, 4) if full else (2, 1)
+    share, half = kingdomino_strength.win_share(
+        "montecarlo", "greedy", games, playouts=playouts, jobs=2 if full else 1
+    )
     print(f"domino vs 3 greedy over {games} games: {share:.1%} ± {half:.1%}")
     assert 0.0 <= share <= 1.0
     if full:
-        assert share > 0.25
+        assert share >= 0.40  # the issue's goal (a fair share is 25%)

@@ -275,13 +275,18 @@ def test_illegal_move_changes_nothing():
     assert s.public() == before
 
 
+def step_random(s: State, rng: random.Random) -> None:
+    """One random legal choice or move of the player to act."""
+    p = s.to_act
+    if s.phase == "choose":
+        s.choose(p, rng.choice(s.legal_choices(p)))
+    else:
+        s.move(p, rng.choice(s.legal_moves(p)))
+
+
 def play_random(s: State, rng: random.Random) -> None:
     while not s.over:
-        p = s.to_act
-        if s.phase == "choose":
-            s.choose(p, rng.choice(s.legal_choices(p)))
-        else:
-            s.move(p, rng.choice(s.legal_moves(p)))
+        step_random(s, rng)
 
 
 def test_last_round_is_empty_and_has_no_choices():
@@ -387,6 +392,32 @@ def test_public_snapshot_round_trip_for_playouts():
     assert future.isdisjoint(pub["seen"])
     play_random(d, random.Random(2))
     assert d.over
+
+
+def test_catch_up_follows_a_game_like_a_fresh_snapshot():
+    """A state that follows a game view after view (only what changed is added) says
+    what a state rebuilt from each view says, and refuses another game's view."""
+    for seed in range(5):
+        rng = random.Random(seed)
+        s = State(rng=rng)
+        followed = State.from_public(s.public(), random.Random(1))
+        step = 0
+        while not s.over:
+            step_random(s, rng)
+            step += 1
+            if step % rng.choice([1, 2, 5]):
+                continue  # a player sees the game only now and then
+            pub = s.public()
+            assert followed.catch_up(pub, random.Random(2))
+            assert followed.public() == pub
+            assert {n for draw in followed.draws[followed.round :] for n in draw}.isdisjoint(
+                pub["seen"]
+            )
+        assert followed.catch_up(s.public(), random.Random(2))
+        assert followed.public() == s.public() and followed.over
+        other = State(rng=random.Random(99))
+        other.choose(other.to_act, other.legal_choices(other.to_act)[0])
+        assert not State.from_public(s.public(), rng).catch_up(other.public(), rng)
 
 
 def test_best_placements_agree_with_gain():

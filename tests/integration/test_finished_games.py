@@ -92,13 +92,14 @@ def test_finished_games_keep_bounded_records_in_memory(tmp_path):
     from hub.frontends.web.play import WebFrontend
     from hub.frontends.xml.server import KNOWN_IDS, XMLFrontend
     from hub.lobby import Lobby
+    from hub.service import Seating
     from hub.transcript import Transcripts
     from tests.support import DictRegistry
 
     games = 10_000 if os.environ.get("GAMEHUB_SOAK") == "full" else 2_000
     keep = 50
 
-    class Hub:
+    class Hub(Seating):
         """The parts of a hub the lobby and the front ends keep records in."""
 
         def __init__(self) -> None:

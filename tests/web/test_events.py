@@ -14,10 +14,11 @@ from games.hello.server import HelloGameFactory
 from hub.chat import ChatService
 from hub.frontends.web.events import GameStream, LobbyStream, Streams
 from hub.lobby import Lobby
+from hub.service import Seating
 from tests.support import DictRegistry
 
 
-class Hub:
+class Hub(Seating):
     """The parts of the hub service the streams use."""
 
     def __init__(self, lobby: Lobby) -> None:

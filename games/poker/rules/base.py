@@ -103,8 +103,15 @@ class TableBase:
         return sorted(seats, key=lambda s: (s - seat - 1) % n)
 
     def _next(self, seat: int, seats: Iterable[int]) -> int | None:
-        ordered = self._ring_after(seat, seats)
-        return ordered[0] if ordered else None
+        """The first of ``seats`` clockwise after ``seat`` (``None`` if there is none)."""
+        n = self.config.seats
+        best = None
+        best_gap = n
+        for s in seats:
+            gap = (s - seat - 1) % n
+            if gap < best_gap:
+                best, best_gap = s, gap
+        return best
 
     def sitting_in(self) -> list[int]:
         """Seats of players sitting in with chips, in seat order."""

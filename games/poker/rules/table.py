@@ -42,6 +42,10 @@ from .records import Legal, Record, Turn
 from .seating import SeatingPart
 from .showdown import ShowdownPart
 
+#: the legal actions without an amount, shared (records are immutable)
+_FOLD, _CHECK = Legal(FOLD), Legal(CHECK)
+_SHOW_OR_MUCK = (Legal(SHOW), Legal(MUCK))
+
 
 class Table(SeatingPart, BlindsPart, DealingPart, BettingPart, ShowdownPart):
     """A poker table: seats, stacks, the button, and the hand in progress.
@@ -117,15 +121,15 @@ class Table(SeatingPart, BlindsPart, DealingPart, BettingPart, ShowdownPart):
         if h.kind == DISCARDING:
             return (Legal(DISCARD, count=self.config.variant.max_discard),)
         if h.kind == SHOWING:
-            return (Legal(SHOW), Legal(MUCK))
+            return _SHOW_OR_MUCK
         out: list[Legal] = []
         p = self.players[seat]
         to_call = self._to_call(seat)
         if to_call > 0:
-            out.append(Legal(FOLD))
+            out.append(_FOLD)
             out.append(Legal(CALL, amount=min(to_call, p.stack)))
         else:
-            out.append(Legal(CHECK))
+            out.append(_CHECK)
         bounds = self._raise_bounds(seat)
         if bounds is not None:
             idx = BET if h.current_bet == 0 else RAISE

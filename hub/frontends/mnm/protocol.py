@@ -24,7 +24,7 @@ from zope.interface import implementer
 
 from hub.frontends import no_delay
 from hub.interfaces import IGameObserver
-from hub.model import GAME_OVER, OVER, RUNNING, TURN, GameError, GameEvent
+from hub.model import GAME_OVER, OVER, RUNNING, TURN, Elsewhere, GameError, GameEvent
 from hub.states import Machine
 
 from . import codec
@@ -185,6 +185,8 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         gid = codec.check_game_id(cmd.arg, self.version)
         try:
             game = self.hub.lobby.get(gid)
+        except Elsewhere as e:  # another hub of the cluster runs it
+            raise ProtocolError(f"Not a valid game ID here: {e.reason}") from None
         except GameError:
             raise ProtocolError("Not a valid game ID") from None
         adapter = game.factory.adapter("mnm")

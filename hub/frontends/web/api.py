@@ -182,7 +182,7 @@ class Games(JSONResource):
         parts = [p for p in request.postpath if p]
         lobby = self.hub.lobby
         if not parts:
-            return 200, [self.hub.game_json(g) for g in lobby.games()]
+            return 200, [self.hub.game_json(g) for g in self.hub.listed_games()]
         if len(parts) == 1:
             return 200, self.hub.game_json(lobby.get(parts[0].decode("utf-8", "replace")), True)
         raise GameError("no such resource", 404)

@@ -184,7 +184,7 @@ class LobbyStream(EventStream):
 
     def __init__(self, request: Any, streams: Streams) -> None:
         super().__init__(request, streams)
-        games = [streams.game_json(g) for g in streams.lobby.games()]
+        games = [streams.game_json(g) for g in streams.hub.listed_games()]
         chat = [line.to_json() for line in streams.chat.history(LOBBY)]
         self.send("snapshot", {"games": games, "chat": chat})
 
@@ -210,7 +210,7 @@ class Streams:
         self._per_address: Counter[str] = Counter()
         self._changed: dict[str, Any] = {}
         self._flush: Any = None
-        self.lobby.add_listener(self)
+        hub.follow_games(self)
         self.chat.add_listener(self)
 
     def __len__(self) -> int:
@@ -282,7 +282,7 @@ class Streams:
 
     def close_all(self) -> None:
         """End every stream and stop listening (the front end stops)."""
-        self.lobby.remove_listener(self)
+        self.hub.unfollow_games(self)
         self.chat.remove_listener(self)
         if self._flush is not None and self._flush.active():
             self._flush.cancel()

@@ -24,7 +24,7 @@ from zope.interface import implementer
 import hub as hub_package
 from hub.interfaces import IChatListener, ILobbyListener
 from hub.limits import creation_limits
-from hub.model import GameError
+from hub.model import Elsewhere, GameError
 from hub.settings import boolean
 
 from . import decoding, encoding, events, states
@@ -120,7 +120,7 @@ class XMLFrontend(protocol.ServerFactory):
     def startFactory(self) -> None:
         """Follow the lobby and the chat while listening."""
         if not self._listening:
-            self.lobby.add_listener(self)
+            self.hub.follow_games(self)
             self.hub.chat.add_listener(self)
             self._listening = True
 
@@ -131,7 +131,7 @@ class XMLFrontend(protocol.ServerFactory):
             if not conn.closing:
                 conn.send_update(notice)
         if self._listening:
-            self.lobby.remove_listener(self)
+            self.hub.unfollow_games(self)
             self.hub.chat.remove_listener(self)
             self._listening = False
 
@@ -205,7 +205,7 @@ class XMLFrontend(protocol.ServerFactory):
         """The lobby game with wire id ``wire_id``; 404 if none, 400 if not hosted here."""
         game_id = self._wire.get(wire_id)
         if game_id is None:
-            for game in self.lobby.games():
+            for game in self.hub.listed_games():
                 if self.wire_id(game) == wire_id:
                     game_id = game.id
                     break
@@ -213,6 +213,8 @@ class XMLFrontend(protocol.ServerFactory):
             raise Refused(404, f"no game with id {wire_id}")
         try:
             game = self.lobby.get(game_id)
+        except Elsewhere as e:  # another hub of the cluster runs it
+            raise Refused(e.code, e.reason) from None
         except GameError:
             raise Refused(404, f"no game with id {wire_id}") from None
         if adapter_for(game.factory) is None:

@@ -191,3 +191,53 @@ def test_every_class_agrees_with_treys():
     hands = [h for h in hands if len(set(h)) == len(h)]
     seen = _check_against_treys(hands)
     assert {evaluator.STRAIGHT_FLUSH, evaluator.QUADS, evaluator.FLUSH} <= seen
+
+
+def _mixed_hands(n: int, rng: random.Random) -> list[list[int]]:
+    """Random hands of ``n`` cards, with flushes and straight flushes among them."""
+    hands = [rng.sample(range(52), n) for _ in range(3000)]
+    for _ in range(500):
+        s = rng.randrange(4)
+        suited = [r * 4 + s for r in rng.sample(range(13), 5)]
+        hands.append(suited + rng.sample([c for c in range(52) if c not in suited], n - 5))
+    return hands
+
+
+@pytest.mark.parametrize("n", [5, 6, 7])
+@pytest.mark.parametrize("check", [True, False])
+def test_batch_agrees_with_evaluate(n, check):
+    hands = _mixed_hands(n, random.Random(n))
+    one_by_one = [evaluate(h) for h in hands]
+    assert evaluator.evaluate_batch(hands, check=check) == one_by_one  # numpy, when there
+    small = hands[: evaluator.BATCH_NUMPY_FROM - 1]
+    assert evaluator.evaluate_batch(small, check=check) == one_by_one[: len(small)]  # a loop
+
+
+def test_batch_of_mixed_sizes_and_empty():
+    hands = [P("As Ks Qs Js Ts"), P("2c 2d 3h 4s 5c 9d"), P("Ac 2d 3h 4s 5c Kd Kh")] * 300
+    assert evaluator.evaluate_batch(hands) == [evaluate(h) for h in hands]
+    assert evaluator.evaluate_batch([]) == []
+
+
+@pytest.mark.parametrize(
+    "hand", [[1, 1, 2, 3, 4], [1, 2, 3, 4, 52], [-1, 2, 3, 4, 5], [0, 4, 8, 12, 16, 20, 20]]
+)
+def test_batch_refuses_what_evaluate_refuses(hand):
+    np = pytest.importorskip("numpy")
+    good = [[0, 5, 10, 15, 20, 25, 30][: len(hand)]] * (evaluator.BATCH_NUMPY_FROM + 1)
+    with pytest.raises(ValueError):
+        evaluator.evaluate_batch(good + [hand])
+    with pytest.raises(ValueError):
+        evaluator.evaluate_array(np.array(good + [hand]))
+    with pytest.raises(ValueError):
+        evaluator.evaluate_batch([hand])
+
+
+def test_array_shape_and_values():
+    np = pytest.importorskip("numpy")
+    hands = _mixed_hands(7, random.Random(70))
+    out = evaluator.evaluate_array(np.array(hands))
+    assert out.dtype == np.int64 and out.tolist() == [evaluate(h) for h in hands]
+    assert evaluator.evaluate_array(np.zeros((0, 7), dtype=int)).shape == (0,)
+    with pytest.raises(ValueError, match="array"):
+        evaluator.evaluate_array(np.zeros((3, 4), dtype=int))

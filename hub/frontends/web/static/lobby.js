@@ -44,7 +44,7 @@
         el("td", {}, players(g) + "/" + g.seats.length),
         el("td", {class: "small"}, g.seats.map(s => s.player || s.kind).join(", ")),
         el("td", {class: "col-state"}, stateBadge(g)),
-        el("td", {}, g.frontend), el("td", {}, g.observers),
+        el("td", {}, g.remote ? g.frontend + " · hub " + g.hub.slice(0, 8) : g.frontend), el("td", {}, g.observers),
         el("td", {class: "small"}, Hub.time(g.created)))));
     $("empty").hidden = rows.length > 0;
     renderTypes();
@@ -71,6 +71,7 @@
   // What the selected game's public view says per seat: stacks, scores, pieces.
   let detailView = {id: null, view: null};
   async function loadDetailView(id) {
+    if ((games.get(id) || {}).remote) return;  // its view is on its own hub
     try {
       const g = await Hub.request("GET", "/api/games/" + id);
       if (selected === id) { detailView = {id, view: g.view}; renderDetails(); }
@@ -87,6 +88,12 @@
     return "";
   }
 
+  // A game of another hub of the cluster (docs/cluster.md): its page is on that hub.
+  function ownerPage(g) {
+    const web = g.remote && g.endpoints ? g.endpoints.web : null;
+    return web ? (web.tls ? "https://" : "http://") + web.host + ":" + web.port + "/game/" + g.id : null;
+  }
+
   function renderDetails() {
     const box = $("details");
     const g = games.get(selected);
@@ -97,7 +104,9 @@
     const bots = (types.find(t => t.name === g.type) || {bots: []}).bots;
     const my = Hub.session && Hub.session.seats ? Hub.session.seats[g.id] : undefined;
     const over = g.state === "over";
-    const link = over
+    const link = g.remote
+      ? (ownerPage(g) ? el("a", {class: "button", href: ownerPage(g), id: "open-game"}, "Open on its hub") : null)
+      : over
       ? [el("a", {class: "button", href: "/history?game=" + g.id, id: "open-replay"}, "Replay"),
         el("a", {class: "button secondary", href: "/game/" + g.id, id: "open-game"}, "Result")]
       : el("a", {class: "button", href: "/game/" + g.id, id: "open-game"}, my !== undefined ? "Play" : "Watch / play");
@@ -106,17 +115,18 @@
       el("p", {}, el("b", {}, g.type), g.variant ? " · " + g.variant : "", " · ", stateBadge(g),
         g.paused && g.state !== "over" ? " (" + g.paused + ")" : "", " · front end " + g.frontend),
       el("p", {}, "Game id: ", el("span", {class: "gameid", id: "detail-id"}, g.id)),
+      g.remote ? el("p", {class: "small", id: "detail-hub"}, "Runs on hub " + g.hub + ": play it there.") : null,
       mnm ? el("p", {class: "small"}, "MNM clients: paste this Game-ID into your client",
         g.port ? " and connect to port " + g.port : "", ".") : null,
       g.result ? el("p", {class: "result"}, g.result.summary || "finished") : null,
       el("ul", {class: "seat-list"}, g.seats.map(s => el("li", {},
         "Seat " + s.seat + ": ", s.player ? el("b", {}, s.player) : el("i", {class: "muted"}, "free"),
         " (" + s.kind + (s.present === false ? ", left" : "") + ")", seatExtra(view, s.seat),
-        !s.player && !over && bots.length ? el("span", {}, " ",
+        !s.player && !over && !g.remote && bots.length ? el("span", {}, " ",
           el("button", {class: "secondary small", onclick: () => giveBot(g, s.seat, bots[0])}, "bot: " + bots[0])) : null))),
       (g.watchers || []).length ? el("p", {class: "small"}, "Watching: " + g.watchers.join(", ")) : null,
       el("div", {class: "row"}, link,
-        el("a", {href: "/api/games/" + g.id + "/transcript"}, "transcript")));
+        g.remote ? null : el("a", {href: "/api/games/" + g.id + "/transcript"}, "transcript")));
   }
 
   async function giveBot(g, seat, bot) {

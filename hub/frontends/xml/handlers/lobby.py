@@ -33,7 +33,7 @@ def row(frontend: XMLFrontend, game: Any) -> encoding.GameRow:
 
 
 def _xml_games(frontend: XMLFrontend) -> list[Any]:
-    return [g for g in frontend.lobby.games() if adapter_for(g.factory) is not None]
+    return [g for g in frontend.hub.listed_games() if adapter_for(g.factory) is not None]
 
 
 def _client_module(frontend: XMLFrontend, factory: Any) -> str:

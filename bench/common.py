@@ -1,0 +1,110 @@
+"""What every benchmark script shares: interleaved timing, medians and ratios.
+
+A benchmark names its contenders (ours and the anchors a user would compare with), each
+a function that does one timed pass and returns how many units it did.  :func:`measure`
+runs the passes interleaved (round 1: every contender once, round 2: again, …) so a
+noisy machine slows them alike, and keeps each contender's rates; :func:`report` prints
+the median rate of each and the ratio of ours to every anchor, with the goal the issue
+names when there is one.  Machines are noisy: quote medians and ratios from one run,
+never a figure alone.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+
+@dataclass
+class Figure:
+    """The rates one contender reached, one per round.
+
+    :ivar name: who ran (``gamehub``, ``pokerkit``, …).
+    :ivar unit: what a rate counts, per second (``hands/s``).
+    """
+
+    name: str
+    unit: str
+    rates: list[float] = field(default_factory=list)
+
+    @property
+    def median(self) -> float:
+        """The median rate."""
+        return statistics.median(self.rates) if self.rates else float("nan")
+
+    @property
+    def spread(self) -> tuple[float, float]:
+        """The lowest and highest rate."""
+        return (min(self.rates), max(self.rates)) if self.rates else (float("nan"),) * 2
+
+
+def measure(
+    contenders: Mapping[str, Callable[[], int]],
+    unit: str,
+    rounds: int = 5,
+    warmup: bool = True,
+) -> dict[str, Figure]:
+    """Time every contender ``rounds`` times, interleaved.
+
+    :param contenders: name → a function doing one pass and returning the units done.
+    :param unit: the unit of the rates (``"playouts/s"``).
+    :param warmup: run each contender once untimed first (tables built on first use).
+    :returns: name → :class:`Figure`, in the order given.
+    """
+    figures = {name: Figure(name, unit) for name in contenders}
+    if warmup:
+        for run in contenders.values():
+            run()
+    for _ in range(max(1, rounds)):
+        for name, run in contenders.items():
+            t0 = time.perf_counter()
+            done = run()
+            figures[name].rates.append(done / (time.perf_counter() - t0))
+    return figures
+
+
+def ratio(ours: Figure, anchor: Figure) -> float:
+    """Median of ours over median of the anchor."""
+    return ours.median / anchor.median
+
+
+def report(
+    title: str,
+    figures: Mapping[str, Figure],
+    ours: str,
+    goals: Mapping[str, str] | None = None,
+    anchors: Sequence[str] | None = None,
+    out=None,
+) -> list[str]:
+    """Print (and return) the medians and the ratio of ``ours`` to each anchor.
+
+    :param goals: anchor name → the goal the issue sets for that ratio (``"≥ 0.2"``).
+    :param anchors: the contenders to compare with (default: all but ``ours``).
+    """
+    out = out or sys.stdout
+    mine = figures[ours]
+    lines = [title]
+    for f in figures.values():
+        lo, hi = f.spread
+        lines.append(
+            f"  {f.name:<28} {f.median:>14,.0f} {f.unit}  "
+            f"(median of {len(f.rates)}; {lo:,.0f}..{hi:,.0f})"
+        )
+    for name in anchors if anchors is not None else figures:
+        f = figures.get(name)
+        if f is None or name == ours:
+            continue
+        goal = (goals or {}).get(name)
+        suffix = f"  (goal {goal})" if goal else ""
+        lines.append(f"  ratio {ours}/{name}: {ratio(mine, f):.3f}{suffix}")
+    for line in lines:
+        print(line, file=out)
+    return lines

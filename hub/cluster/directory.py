@@ -1,0 +1,258 @@
+"""One lobby for the cluster: this hub's games written to the directory, every other
+hub's games read from it.
+
+:class:`Directory` follows the local lobby (an ``ILobbyListener``): each change of a
+game becomes its row (:func:`.remote.snapshot`), gathered for :attr:`Directory.delay`
+seconds and written in one transaction through adbapi
+(:meth:`hub.store.cluster.ClusterMixin.directory_write`), which announces each row.
+A write the store could not make is made again when the store is back (all of this
+hub's rows, :meth:`Directory.resync`).
+
+The other hubs' games arrive as notices (:meth:`Directory.notice`) and become
+:class:`.remote.RemoteGame` records; the directory tells its own listeners
+(``ILobbyListener``: the front ends' lobby lists) ``created``, ``changed`` and
+``removed`` for them as the lobby does for local games.  A notice that carries no row
+(too large) or names a whole hub is followed by a read of those rows; after a lost
+notice connection everything is read again (:meth:`Directory.reload`).  A record
+changes only for a newer revision of its row.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from twisted.internet import defer
+from twisted.logger import Logger
+from zope.interface import implementer
+
+from hub.interfaces import ILobbyListener
+from hub.store.errors import StoreUnavailable
+
+from .remote import RemoteGame, snapshot
+
+
+@implementer(ILobbyListener)
+class Directory:
+    """The directory of the cluster's games, as this hub sees it.
+
+    :param store: the hub's store (clustered, with a lease).
+    :param lobby: the local lobby.
+    :param clock: ``IReactorTime``.
+    :param endpoints: ``(hub id) → endpoints`` that hub advertises (may be ``{}``).
+    :param delay: seconds changes are gathered before one write.
+    """
+
+    log = Logger()
+
+    def __init__(
+        self,
+        store: Any,
+        lobby: Any,
+        clock: Any,
+        endpoints: Callable[[str], dict[str, Any]],
+        delay: float = 0.05,
+    ) -> None:
+        self.store = store
+        self.lobby = lobby
+        self.clock = clock
+        self.hub_id = str(store.hub_id)
+        self._endpoints = endpoints
+        self.delay = delay
+        self._rev = 0
+        self._pending: dict[str, dict[str, Any] | None] = {}
+        self._flush: Any = None
+        self._writing = False
+        self._stale = False  # a write failed: write everything again
+        self._running = False
+        self._remote: dict[str, RemoteGame] = {}
+        self._listeners: list[Any] = []
+        #: ids a notice touched since the last full read began (that read is older)
+        self._touched: set[str] | None = None
+
+    # -- life ----------------------------------------------------------------------------
+
+    def start(self) -> defer.Deferred[None]:
+        """Follow the lobby; write its games (none yet, at a hub's start)."""
+        self._running = True
+        self.lobby.add_listener(self)
+        self.store.on_availability(self._availability)
+        return self.resync()
+
+    def stop(self) -> None:
+        """Stop following the lobby and writing (the hub leaves the cluster)."""
+        self._running = False
+        self.lobby.remove_listener(self)
+        if self._flush is not None and self._flush.active():
+            self._flush.cancel()
+        self._flush = None
+        self._pending.clear()
+
+    # -- this hub's games ------------------------------------------------------------------
+
+    def lobby_changed(self, change: str, game: Any) -> None:
+        """A local game changed: write its row (or remove it) soon."""
+        if not self._running:
+            return
+        self._pending[game.id] = None if change == "removed" else self._snapshot(game)
+        self._schedule()
+
+    def _snapshot(self, game: Any) -> dict[str, Any]:
+        self._rev += 1
+        return snapshot(game, self.hub_id, self._rev)
+
+    def _schedule(self) -> None:
+        if self._writing or (self._flush is not None and self._flush.active()):
+            return
+        self._flush = self.clock.callLater(self.delay, self._write)
+
+    def _write(self) -> None:
+        self._flush = None
+        if not self._running or not self._pending:
+            return
+        pending, self._pending = self._pending, {}
+        puts = [row for row in pending.values() if row is not None]
+        gone = [game_id for game_id, row in pending.items() if row is None]
+        self._writing = True
+        d = self.store.directory_write(puts, gone)
+        d.addErrback(self._not_written)
+        d.addBoth(self._written)
+
+    def _not_written(self, failure: Any) -> None:
+        self._stale = True
+        if not failure.check(StoreUnavailable):
+            self.log.failure("cluster: writing the directory failed", failure)
+
+    def _written(self, _: Any) -> None:
+        self._writing = False
+        if self._pending:
+            self._schedule()
+
+    def _availability(self, up: bool) -> None:
+        if up and self._stale and self._running:
+            self.resync()
+
+    def resync(self) -> defer.Deferred[None]:
+        """Write every local game's row and remove this hub's other rows."""
+        self._stale = False
+        rows = [self._snapshot(game) for game in self.lobby.games()]
+        d = self.store.directory_sync(rows)
+        d.addErrback(self._not_written)
+        return d
+
+    # -- the other hubs' games -----------------------------------------------------------
+
+    def add_listener(self, listener: Any) -> None:
+        """Tell ``listener`` (an ``ILobbyListener``) of every change to the remote games."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: Any) -> None:
+        """Stop telling ``listener``."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def games(self) -> list[RemoteGame]:
+        """Every remote game, oldest first."""
+        return sorted(self._remote.values(), key=lambda g: (g.created, g.id))
+
+    def get(self, game_id: str) -> RemoteGame | None:
+        """The remote game ``game_id``, if the directory lists one."""
+        return self._remote.get(game_id)
+
+    def notice(self, text: str) -> str | None:
+        """A notice of the cluster's channel (see :mod:`hub.store.cluster`); returns
+        its ``op`` (``None``: not a notice)."""
+        try:
+            message = json.loads(text)
+            op, hub = str(message["op"]), str(message["hub"])
+        except (ValueError, KeyError, TypeError):
+            self.log.warn("cluster: a notice that is not one: {text!r}", text=text[:200])
+            return None
+        if op == "hub":
+            self.reload(hubs=[hub])
+        elif hub == self.hub_id:
+            pass  # our own games are local
+        elif op == "put" and isinstance(message.get("game"), dict):
+            self._touch(message["game"].get("id"))
+            self._put(message["game"])
+        elif op == "put":
+            self.reload(games=[str(message.get("id"))])
+        elif op == "del":
+            self._touch(message.get("id"))
+            self._drop(str(message.get("id")))
+        return op
+
+    def _touch(self, game_id: Any) -> None:
+        if self._touched is not None and isinstance(game_id, str):
+            self._touched.add(game_id)
+
+    def reload(
+        self, hubs: Iterable[str] | None = None, games: Iterable[str] | None = None
+    ) -> defer.Deferred[None]:
+        """Read rows again: every one (``hubs`` and ``games`` ``None``), a hub's, or
+        some games'; records of those the read no longer finds go."""
+        hub_ids = None if hubs is None else set(hubs)
+        game_ids = None if games is None else set(games)
+        whole = hub_ids is None and game_ids is None
+        if whole:
+            self._touched = set()
+        d = self.store.directory_rows(hub_ids, game_ids)
+
+        def apply(rows: list[dict[str, Any]]) -> None:
+            touched = self._touched if whole else None
+            if whole:
+                self._touched = None
+            found = set()
+            for row in rows:
+                if row["hub"] == self.hub_id:
+                    continue
+                found.add(row["id"])
+                if touched is None or row["id"] not in touched:
+                    self._put(row)
+            for game in list(self._remote.values()):
+                covered = (
+                    whole
+                    or (hub_ids is not None and game.hub in hub_ids)
+                    or (game_ids is not None and game.id in game_ids)
+                )
+                if covered and game.id not in found and (touched is None or game.id not in touched):
+                    self._drop(game.id)
+
+        d.addCallback(apply)
+        d.addErrback(lambda f: f.trap(StoreUnavailable))
+        d.addErrback(lambda f: self.log.failure("cluster: reading the directory failed", f))
+        return d
+
+    def _put(self, row: dict[str, Any]) -> None:
+        try:
+            game = RemoteGame.of(row, self._endpoints(str(row["hub"])))
+        except (KeyError, TypeError, ValueError):
+            self.log.warn("cluster: a directory row that is not one: {row!r}", row=row)
+            return
+        old = self._remote.get(game.id)
+        if old is not None and old.rev > game.rev:
+            return
+        self._remote[game.id] = game
+        self._tell("created" if old is None else "changed", game)
+
+    def _drop(self, game_id: str) -> None:
+        game = self._remote.pop(game_id, None)
+        if game is not None:
+            self._tell("removed", game)
+
+    def refresh_endpoints(self, hub_id: str) -> None:
+        """``hub_id`` advertises other front ends now: its records show them."""
+        endpoints = self._endpoints(hub_id)
+        for game in list(self._remote.values()):
+            if game.hub == hub_id and game.endpoints != endpoints:
+                self._remote[game.id] = dataclasses.replace(game, endpoints=endpoints)
+                self._tell("changed", self._remote[game.id])
+
+    def _tell(self, change: str, game: RemoteGame) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener.lobby_changed(change, game)
+            except Exception:
+                self.log.failure("cluster: lobby listener {listener!r} failed", listener=listener)

@@ -1,0 +1,275 @@
+"""The cluster as one hub takes part in it: membership, the watch on the others, the
+directory, the notices.
+
+:class:`Cluster` belongs to a hub whose store is PostgreSQL (``HubService.cluster``).
+At start it writes the hub's member row (``hubs``: advertised front ends, load), adds
+the load to every heartbeat of the hub's lease, starts the :class:`.directory.Directory`
+and the :class:`.notify.NoticeListener`, and checks the members every
+``cluster_check_seconds``: a hub whose lease is open but which is not alive any more
+(its advisory lock free, its heartbeat stale or its process gone) is recovered with
+the store's own crash recovery (:meth:`hub.store.tables.TablesMixin.recover`: its
+tables' chips go back once, whoever of the survivors gets there first), whose
+transaction also marks its games ``aborted`` and tells every hub
+(:meth:`hub.store.cluster.ClusterMixin.abort_hubs`).
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+from twisted.internet import defer, task
+from twisted.logger import Logger
+
+from hub.model import Elsewhere
+from hub.store.cluster import ABORTED
+from hub.store.errors import StoreUnavailable
+
+from .directory import Directory
+from .notify import NoticeListener
+from .remote import RemoteGame
+
+#: what ``/api/health`` and ``gamehub cluster status`` say of a hub on SQLite
+SINGLE = "single"
+CLUSTER = "cluster"
+_WILDCARDS = ("", "0.0.0.0", "::", "::0")
+
+
+def endpoint_text(endpoint: dict[str, Any]) -> str:
+    """``host:port`` (``tls`` marked) of an advertised endpoint."""
+    text = f"{endpoint.get('host')}:{endpoint.get('port')}"
+    return text + " (TLS)" if endpoint.get("tls") else text
+
+
+class Cluster:
+    """This hub's part in the cluster.
+
+    :param hub: the hub service (``store``, ``lobby``, ``reactor``, ``options``,
+        ``addresses()``).
+
+    Settings: ``advertise_host`` (the host other hubs and clients reach this hub's
+    front ends at; default: the address a front end listens on, or this machine's name
+    when it listens on every address), ``cluster_check_seconds`` (1: how often the
+    members are checked), ``cluster_keep_aborted`` (600: seconds the aborted games of a
+    dead hub stay listed).
+    """
+
+    log = Logger()
+
+    def __init__(self, hub: Any) -> None:
+        self.hub = hub
+        self.store = hub.store
+        options = hub.options
+        self.check_seconds = float(options.get("cluster_check_seconds", 1.0))
+        self.keep_aborted = float(options.get("cluster_keep_aborted", 600.0))
+        self.advertise_host = str(options.get("advertise_host") or "") or None
+        #: hub id → its member row as last read (:meth:`hub.store.cluster.ClusterMixin.cluster_members`)
+        self.members: dict[str, dict[str, Any]] = {}
+        self.directory: Directory | None = None
+        self.listener: NoticeListener | None = None
+        self._watch: Any = None
+        self._checking: defer.Deferred | None = None
+        self._again = False
+        self._ticks = 0
+        self._joined = False
+        # each heartbeat carries the load; a recovery (the hub's own at start too)
+        # aborts the dead hubs' games in its transaction
+        self.store.on_beat(lambda: self.store.load_step(self.load()))
+        self.store.on_recovery(self.store.abort_hubs, self._hubs_gone)
+
+    @property
+    def hub_id(self) -> str:
+        """This hub's id (its lease's)."""
+        return str(self.store.hub_id)
+
+    # -- life ----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Join: the member row, the directory, the notices, the watch."""
+        store, reactor = self.store, self.hub.reactor
+        await store.cluster_channel()
+        await store.cluster_join(self.endpoints(), self.load())
+        self._joined = True
+        await store.abort_orphans()
+        self.directory = Directory(store, self.hub.lobby, reactor, self.endpoints_of)
+        await self.directory.start()
+        self.listener = NoticeListener(
+            store.dsn, store.channel, reactor, self._notice, self._listening
+        )
+        self.listener.start()
+        await self.check()
+        self._watch = task.LoopingCall(self._tick)
+        self._watch.clock = reactor
+        self._watch.start(self.check_seconds, now=False).addErrback(
+            lambda f: self.log.failure("cluster: the watch stopped", f)
+        )
+        self.hub.lobby.elsewhere = self.elsewhere
+        self.log.info(
+            "cluster: hub {hub} joined on {db} ({n} hub(s) alive)",
+            hub=self.hub_id,
+            db=store.dialect.describe(),
+            n=sum(1 for m in self.members.values() if m["live"]),
+        )
+
+    async def advertise(self) -> None:
+        """Tell the others where this hub's front ends are (once they listen)."""
+        await self.store.cluster_advertise(self.endpoints())
+        await self.check()
+
+    async def stop(self) -> None:
+        """Leave: this hub's games leave the directory, its member row is ended."""
+        if self._watch is not None and self._watch.running:
+            self._watch.stop()
+        self._watch = None
+        if self.listener is not None:
+            self.listener.stop()
+        if self.directory is not None:
+            self.directory.stop()
+        if self.hub.lobby.elsewhere == self.elsewhere:
+            self.hub.lobby.elsewhere = None
+        if not self._joined:
+            return
+        self._joined = False
+        # each heartbeat carries the load; a recovery (the hub's own at start too)
+        # aborts the dead hubs' games in its transaction
+        self.store.on_beat(lambda: self.store.load_step(self.load()))
+        self.store.on_recovery(self.store.abort_hubs, self._hubs_gone)
+        try:
+            await self.store.cluster_leave()
+        except Exception as e:  # the others end the member row when they recover the lease
+            self.log.warn("cluster: could not leave cleanly: {e}", e=e)
+
+    # -- the others --------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        self._ticks += 1
+        self.check()
+        if self._ticks % 60 == 0:
+            d = self.store.abort_orphans()
+            d.addCallback(lambda _: self.store.directory_purge(self.keep_aborted))
+            d.addErrback(lambda f: f.trap(StoreUnavailable))
+            d.addErrback(lambda f: self.log.failure("cluster: purging the directory failed", f))
+
+    def check(self) -> defer.Deferred[None]:
+        """Read the members; recover the hubs found dead.  A check asked for while one
+        runs runs once more after it."""
+        if self._checking is not None:
+            self._again = True
+            return self._checking
+        d = defer.ensureDeferred(self._check())
+        d.addErrback(lambda f: f.trap(StoreUnavailable))
+        d.addErrback(lambda f: self.log.failure("cluster: checking the members failed", f))
+        self._checking = d
+
+        def done(_: Any) -> None:
+            self._checking = None
+            if self._again:
+                self._again = False
+                self.check()
+
+        d.addBoth(done)
+        return d
+
+    async def _check(self) -> None:
+        members, dead = await self.store.cluster_members()
+        before = self.members
+        self.members = {m["hub_id"]: m for m in members}
+        if self.directory is not None:
+            for hub_id, member in self.members.items():
+                old = before.get(hub_id)
+                if old is not None and old["endpoints"] != member["endpoints"]:
+                    self.directory.refresh_endpoints(hub_id)
+        if dead:
+            await self.store.recover()
+
+    def _hubs_gone(self, hubs: list[str], aborted: dict[str, int]) -> None:
+        """(After the recovery that ended ``hubs``' leases.)"""
+        for hub_id in hubs:
+            self.log.warn(
+                "cluster: hub {hub} is gone: {n} of its games aborted, its tables' chips returned",
+                hub=hub_id,
+                n=aborted.get(hub_id, 0),
+            )
+        if self.directory is not None:
+            self.directory.reload(hubs=hubs)
+        self.check()
+
+    def _notice(self, text: str) -> None:
+        if self.directory is not None and self.directory.notice(text) == "hub":
+            self.check()  # a hub joined, moved, left or died
+
+    def _listening(self) -> None:
+        if self.directory is not None:
+            self.directory.reload()
+        self.check()
+
+    # -- what this hub is --------------------------------------------------------------------
+
+    def endpoints(self) -> dict[str, dict[str, Any]]:
+        """Front end → ``{"host", "port", "tls"}`` this hub advertises."""
+        out = {}
+        for frontend, (host, port, tls) in self.hub.addresses().items():
+            if self.advertise_host:
+                host = self.advertise_host
+            elif host in _WILDCARDS:
+                host = socket.getfqdn()
+            out[frontend] = {"host": host, "port": port, "tls": tls}
+        return out
+
+    def endpoints_of(self, hub_id: str) -> dict[str, Any]:
+        """What ``hub_id`` advertises (``{}`` when not known yet)."""
+        member = self.members.get(hub_id)
+        return dict(member["endpoints"]) if member is not None else {}
+
+    def load(self) -> dict[str, int]:
+        """This hub's load: games, running games, seated players and bots, observers."""
+        games = self.hub.lobby.games()
+        seats = [s for g in games for s in g.seats if s.player is not None and s.present]
+        return {
+            "games": len(games),
+            "running": sum(1 for g in games if g.state == "running"),
+            "players": sum(1 for s in seats if s.kind != "bot"),
+            "bots": sum(1 for s in seats if s.kind == "bot"),
+            "observers": sum(g.observer_count for g in games),
+        }
+
+    # -- for the front ends ------------------------------------------------------------------
+
+    def remote_games(self) -> list[RemoteGame]:
+        """The other hubs' games, oldest first."""
+        return [] if self.directory is None else self.directory.games()
+
+    def elsewhere(self, game_id: Any) -> Elsewhere | None:
+        """Why ``game_id`` cannot be played here, when another hub has it."""
+        game = self.directory.get(game_id) if self.directory and isinstance(game_id, str) else None
+        if game is None:
+            return None
+        if game.state == ABORTED:
+            return Elsewhere(
+                f"game {game.id} was aborted: hub {game.hub}, which ran it, is gone", game.hub
+            )
+        endpoints = self.endpoints_of(game.hub)
+        where = ", ".join(f"{fe} {endpoint_text(e)}" for fe, e in sorted(endpoints.items()))
+        return Elsewhere(
+            f"game {game.id} runs on hub {game.hub}"
+            + (f" ({where})" if where else "")
+            + "; playing a game of another hub through this one is not possible yet:"
+            " connect to that hub",
+            game.hub,
+            {fe: endpoint_text(e) for fe, e in endpoints.items()},
+        )
+
+    def view(self) -> dict[str, Any]:
+        """The cluster as ``/api/health`` shows it."""
+        hubs = [
+            {
+                "id": m["hub_id"],
+                "live": m["live"],
+                "endpoints": {fe: endpoint_text(e) for fe, e in sorted(m["endpoints"].items())},
+                "load": m["load"],
+                "games": m["games"],
+            }
+            for m in self.members.values()
+            if m["live"]
+        ]
+        return {"mode": CLUSTER, "hub": self.hub_id, "alive": len(hubs), "hubs": hubs}

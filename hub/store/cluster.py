@@ -1,0 +1,357 @@
+"""The cluster's tables: who the hubs on this database are, and every hub's games.
+
+Several hubs that share one PostgreSQL database are one service (:mod:`hub.cluster`
+keeps the reactor's side).  Each hub has a member row in ``hubs`` (same id as its lease,
+:mod:`hub.store.lease`: the lease proves it lives, the member row says where its front
+ends are and how loaded it is) and writes a ``directory`` row for each game it runs.
+Every change is announced with ``NOTIFY`` on the database's cluster channel
+(:meth:`ClusterMixin.cluster_channel`), in the transaction that makes it, so a notice
+arrives only once its change is committed.
+
+A notice is JSON, at most :data:`MAX_NOTICE` bytes:
+
+- ``{"op": "put", "hub": H, "game": {row}}``: a game of hub ``H`` was written (a row
+  too large for a notice is sent as ``{"op": "put", "hub": H, "id": G}``: read it);
+- ``{"op": "del", "hub": H, "id": G}``: the game left the directory;
+- ``{"op": "hub", "hub": H}``: hub ``H`` joined, changed its front ends, left, or died
+  (its games then read ``aborted``): read its rows again.
+
+Everything here is PostgreSQL's; on SQLite the tables exist and stay empty (a hub on
+SQLite is always single).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from twisted.internet import defer
+
+from .base import StoreBase, _Cursor
+
+#: the largest notice sent (PostgreSQL's own limit is just under 8000 bytes)
+MAX_NOTICE = 4000
+#: the state a game of a dead hub is left in
+ABORTED = "aborted"
+_CHANNEL_CHARACTERS = re.compile(r"[^a-z0-9_]")
+
+
+def channel_name(schema: str) -> str:
+    """The ``LISTEN`` channel of the cluster whose tables are in ``schema`` (hubs of
+    one schema hear only each other): ``gamehub_<schema>``, at most 63 characters."""
+    clean = _CHANNEL_CHARACTERS.sub("_", schema.lower())
+    name = f"gamehub_{clean}"
+    if len(name) > 63:
+        name = "gamehub_" + hashlib.sha256(schema.encode()).hexdigest()[:32]
+    return name
+
+
+def notice(op: str, hub: str, **fields: Any) -> str:
+    """A notice's text (see the module's docstring)."""
+    return json.dumps({"op": op, "hub": hub, **fields}, separators=(",", ":"), default=str)
+
+
+def _row(d: Any, r: Sequence[Any]) -> dict[str, Any]:
+    return {
+        "id": r[0],
+        "hub": r[1],
+        "rev": int(r[2]),
+        "type": r[3],
+        "name": r[4],
+        "state": r[5],
+        "seats": json.loads(r[6]),
+        "info": json.loads(r[7]),
+        "updated": d.t_out(r[8]),
+    }
+
+
+_COLUMNS = "game_id, hub_id, rev, type, name, state, seats, info, updated"
+
+
+class ClusterMixin(StoreBase):
+    """The ``hubs`` and ``directory`` tables (PostgreSQL)."""
+
+    #: the channel of this database's cluster, once :meth:`cluster_channel` read it
+    channel = ""
+
+    @property
+    def clustered(self) -> bool:
+        """Whether hubs on this store may be a cluster (PostgreSQL)."""
+        return self.dialect.name == "postgresql"
+
+    def _notify(self, cur: _Cursor, text: str) -> None:
+        if self.channel and self.clustered:
+            cur.run("SELECT pg_notify(?, ?)", self.channel, text)
+
+    def cluster_channel(self) -> defer.Deferred[str]:
+        """The channel the hubs of this database announce their changes on."""
+
+        def txn(cur: _Cursor) -> str:
+            return channel_name(str(cur.one("SELECT current_schema()")[0]))
+
+        def keep(name: str) -> str:
+            self.channel = name
+            return name
+
+        return self._run(txn, write=False).addCallback(keep)
+
+    # -- members ---------------------------------------------------------------------
+
+    def cluster_join(
+        self, endpoints: Mapping[str, Any], load: Mapping[str, Any]
+    ) -> defer.Deferred[None]:
+        """Write this hub's member row (needs the hub's lease) and announce it."""
+        hub_id, now = self.hub_id, self._now()
+        if hub_id is None:
+            return defer.fail(RuntimeError("only a hub (with a lease) joins a cluster"))
+
+        def txn(cur: _Cursor) -> None:
+            d = self.dialect
+            cur.run(
+                "INSERT INTO hubs (hub_id, endpoints, load, started, heartbeat)"
+                " VALUES (?, ?, ?, ?, ?)",
+                hub_id,
+                json.dumps(dict(endpoints)),
+                json.dumps(dict(load)),
+                d.t_in(now),
+                d.t_in(now),
+            )
+            self._notify(cur, notice("hub", hub_id))
+
+        return self._run(txn)
+
+    def cluster_advertise(self, endpoints: Mapping[str, Any]) -> defer.Deferred[None]:
+        """Change the front ends this hub advertises."""
+        hub_id = self.hub_id
+
+        def txn(cur: _Cursor) -> None:
+            cur.run(
+                "UPDATE hubs SET endpoints = ? WHERE hub_id = ?",
+                json.dumps(dict(endpoints)),
+                hub_id,
+            )
+            self._notify(cur, notice("hub", str(hub_id)))
+
+        return self._run(txn)
+
+    def load_step(self, load: Mapping[str, Any]) -> Any:
+        """A heartbeat step (:meth:`hub.store.lease.LeaseMixin.on_beat`) that writes
+        ``load`` and the heartbeat into this hub's member row."""
+        text, hub_id = json.dumps(dict(load)), self.hub_id
+
+        def step(cur: _Cursor, now: float) -> None:
+            cur.run(
+                "UPDATE hubs SET load = ?, heartbeat = ? WHERE hub_id = ?",
+                text,
+                self.dialect.t_in(now),
+                hub_id,
+            )
+
+        return step
+
+    def cluster_leave(self) -> defer.Deferred[None]:
+        """This hub stops: its games leave the directory, its member row is ended."""
+        hub_id, now = self.hub_id, self._now()
+
+        def txn(cur: _Cursor) -> None:
+            cur.run("DELETE FROM directory WHERE hub_id = ?", hub_id)
+            cur.run("UPDATE hubs SET ended = ? WHERE hub_id = ?", self.dialect.t_in(now), hub_id)
+            self._notify(cur, notice("hub", str(hub_id)))
+
+        return self._run(txn)
+
+    def cluster_members(
+        self, keep_ended: float = 3600.0
+    ) -> defer.Deferred[tuple[list[dict[str, Any]], int]]:
+        """The member rows of hubs alive and of hubs ended in the last ``keep_ended``
+        seconds, oldest first (``hub_id``, ``endpoints``, ``load``, ``started``,
+        ``heartbeat``, ``ended``, ``live``, ``host``, ``pid``, ``games``); and how many
+        open leases (of any hub) are not alive any more: recovery's work."""
+        now = self._now()
+
+        def txn(cur: _Cursor) -> tuple[list[dict[str, Any]], int]:
+            d = self.dialect
+            live = self._live_hubs(cur)
+            dead = sum(
+                1
+                for r in cur.all("SELECT hub_id FROM hub_lease WHERE ended IS NULL")
+                if r[0] not in live
+            )
+            games = {
+                r[0]: int(r[1])
+                for r in cur.all("SELECT hub_id, COUNT(*) FROM directory GROUP BY hub_id")
+            }
+            rows = cur.all(
+                "SELECT h.hub_id, h.endpoints, h.load, h.started, h.heartbeat, h.ended,"
+                " l.host, l.pid FROM hubs h LEFT JOIN hub_lease l ON l.hub_id = h.hub_id"
+                " WHERE h.ended IS NULL OR h.ended > ? ORDER BY h.started, h.hub_id",
+                d.t_in(now - keep_ended),
+            )
+            members = [
+                {
+                    "hub_id": r[0],
+                    "endpoints": json.loads(r[1]),
+                    "load": json.loads(r[2]),
+                    "started": d.t_out(r[3]),
+                    "heartbeat": d.t_out(r[4]),
+                    "ended": d.t_out(r[5]),
+                    "live": r[0] in live and r[5] is None,
+                    "host": r[6],
+                    "pid": None if r[7] is None else int(r[7]),
+                    "games": games.get(r[0], 0),
+                }
+                for r in rows
+            ]
+            return members, dead
+
+        return self._run(txn, write=False)
+
+    def abort_hubs(self, cur: _Cursor, hubs: list[str], now: float) -> dict[str, int]:
+        """(A recovery step, :meth:`hub.store.lease.LeaseMixin.on_recovery`.)  The
+        games of the dead ``hubs`` read ``aborted`` in the directory, their member rows
+        are ended, and every hub is told.  Returns hub id → games aborted."""
+        d, aborted = self.dialect, {}
+        for hub_id in hubs:
+            cur.run(
+                "UPDATE directory SET state = ?, rev = rev + 1, updated = ?"
+                " WHERE hub_id = ? AND state <> ?",
+                ABORTED,
+                d.t_in(now),
+                hub_id,
+                ABORTED,
+            )
+            aborted[hub_id] = max(0, int(cur.txn.rowcount))
+            cur.run(
+                "UPDATE hubs SET ended = ? WHERE hub_id = ? AND ended IS NULL", d.t_in(now), hub_id
+            )
+            self._notify(cur, notice("hub", hub_id))
+        return aborted
+
+    def abort_orphans(self) -> defer.Deferred[dict[str, int]]:
+        """Abort the directory's games of hubs whose lease was ended without it (by a
+        recovery that ran before this hub joined, as at a hub's start).  Returns hub id
+        → games aborted."""
+        now = self._now()
+
+        def txn(cur: _Cursor) -> dict[str, int]:
+            hubs = [
+                r[0]
+                for r in cur.all(
+                    "SELECT DISTINCT d.hub_id FROM directory d WHERE d.state <> ? AND NOT"
+                    " EXISTS (SELECT 1 FROM hub_lease l WHERE l.hub_id = d.hub_id"
+                    " AND l.ended IS NULL) ORDER BY d.hub_id",
+                    ABORTED,
+                )
+            ]
+            return self.abort_hubs(cur, hubs, now)
+
+        return self._run(txn)
+
+    # -- the directory ---------------------------------------------------------------
+
+    def directory_write(
+        self, puts: Iterable[Mapping[str, Any]], deletes: Iterable[str] = ()
+    ) -> defer.Deferred[None]:
+        """Write this hub's ``puts`` (rows as :func:`hub.cluster.remote.snapshot`
+        makes them) and remove its games ``deletes``, announcing each, in one
+        transaction.  A row of a game id another hub has is left alone."""
+        rows, gone, hub_id, now = list(puts), list(deletes), str(self.hub_id), self._now()
+
+        def txn(cur: _Cursor) -> None:
+            d = self.dialect
+            for game_id in gone:
+                cur.run("DELETE FROM directory WHERE game_id = ? AND hub_id = ?", game_id, hub_id)
+                self._notify(cur, notice("del", hub_id, id=game_id))
+            for row in rows:
+                seats = json.dumps(row["seats"], default=str)
+                info = json.dumps(row["info"], default=str)
+                cur.run(
+                    f"INSERT INTO directory ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (game_id) DO UPDATE SET rev = excluded.rev,"
+                    " name = excluded.name, state = excluded.state, seats = excluded.seats,"
+                    " info = excluded.info, updated = excluded.updated"
+                    " WHERE directory.hub_id = excluded.hub_id",
+                    row["id"],
+                    hub_id,
+                    int(row["rev"]),
+                    str(row["type"])[:64],
+                    str(row["name"])[:256],
+                    str(row["state"])[:16],
+                    seats,
+                    info,
+                    d.t_in(now),
+                )
+                text = notice("put", hub_id, game=dict(row))
+                if len(text.encode()) > MAX_NOTICE:
+                    text = notice("put", hub_id, id=row["id"])
+                self._notify(cur, text)
+
+        return self._run(txn)
+
+    def directory_sync(self, rows: Iterable[Mapping[str, Any]]) -> defer.Deferred[None]:
+        """This hub's games are ``rows`` and nothing else (after an outage, at start)."""
+        keep, hub_id = list(rows), str(self.hub_id)
+
+        def txn(cur: _Cursor) -> list[str]:
+            ids = {str(r["id"]) for r in keep}
+            return [
+                r[0]
+                for r in cur.all("SELECT game_id FROM directory WHERE hub_id = ?", hub_id)
+                if r[0] not in ids
+            ]
+
+        d = self._run(txn, write=False)
+        d.addCallback(lambda stale: self.directory_write(keep, stale))
+        return d
+
+    def directory_rows(
+        self, hubs: Iterable[str] | None = None, games: Iterable[str] | None = None
+    ) -> defer.Deferred[list[dict[str, Any]]]:
+        """Directory rows: every one, or those of ``hubs``, or of ``games``."""
+        hub_ids = None if hubs is None else sorted(set(hubs))
+        game_ids = None if games is None else sorted(set(games))
+
+        def txn(cur: _Cursor) -> list[dict[str, Any]]:
+            query, params = f"SELECT {_COLUMNS} FROM directory", list[str]()
+            for column, values in (("hub_id", hub_ids), ("game_id", game_ids)):
+                if values is not None:
+                    if not values:
+                        return []
+                    query += " WHERE " if not params else " AND "
+                    query += f"{column} IN ({', '.join('?' for _ in values)})"
+                    params.extend(values)
+            return [_row(self.dialect, r) for r in cur.all(query + " ORDER BY game_id", *params)]
+
+        return self._run(txn, write=False)
+
+    def directory_purge(self, older_than: float) -> defer.Deferred[int]:
+        """Remove the games of dead hubs aborted more than ``older_than`` seconds ago.
+        Returns how many went."""
+        now = self._now()
+
+        def txn(cur: _Cursor) -> int:
+            d = self.dialect
+            hubs = [
+                r[0]
+                for r in cur.all(
+                    "SELECT DISTINCT hub_id FROM directory WHERE state = ? AND updated < ?",
+                    ABORTED,
+                    d.t_in(now - older_than),
+                )
+            ]
+            count = 0
+            for hub_id in hubs:
+                cur.run(
+                    "DELETE FROM directory WHERE hub_id = ? AND state = ? AND updated < ?",
+                    hub_id,
+                    ABORTED,
+                    d.t_in(now - older_than),
+                )
+                count += max(0, int(cur.txn.rowcount))
+                self._notify(cur, notice("hub", hub_id))
+            return count
+
+        return self._run(txn)

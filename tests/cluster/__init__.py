@@ -1,0 +1,1 @@
+"""Tests of a cluster of hubs on one database (``hub.cluster``)."""

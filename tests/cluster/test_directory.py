@@ -1,0 +1,171 @@
+"""The directory without a database: a real lobby on a ``task.Clock``, a store that
+keeps what it is asked to write, and notices handed in as text."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from twisted.internet import defer
+from twisted.internet.task import Clock
+
+from bots.hello import HelloBotFactory
+from games.hello.server import HelloGameFactory
+from hub.cluster.directory import Directory
+from hub.cluster.notify import quote_channel
+from hub.cluster.remote import RemoteGame, snapshot
+from hub.lobby import Lobby
+from hub.store.cluster import MAX_NOTICE, channel_name, notice
+from tests.support import DictRegistry
+
+
+class Store:
+    """What the directory asks of the store, kept in lists."""
+
+    hub_id = "here"
+
+    def __init__(self) -> None:
+        self.writes: list[tuple[list[dict[str, Any]], list[str]]] = []
+        self.rows: list[dict[str, Any]] = []
+        self.reads: list[tuple[Any, Any]] = []
+
+    def on_availability(self, listener: Any) -> None:
+        pass
+
+    def directory_write(self, puts: Any, deletes: Any = ()) -> defer.Deferred:
+        self.writes.append((list(puts), list(deletes)))
+        return defer.succeed(None)
+
+    def directory_sync(self, rows: Any) -> defer.Deferred:
+        return self.directory_write(rows, [])
+
+    def directory_rows(self, hubs: Any = None, games: Any = None) -> defer.Deferred:
+        self.reads.append((hubs, games))
+        found = [
+            r
+            for r in self.rows
+            if (hubs is None or r["hub"] in hubs) and (games is None or r["id"] in games)
+        ]
+        return defer.succeed(found)
+
+
+class Listener:
+    def __init__(self) -> None:
+        self.changes: list[tuple[str, str, str]] = []
+
+    def lobby_changed(self, change: str, game: Any) -> None:
+        self.changes.append((change, game.id, game.state))
+
+
+def make() -> tuple[Clock, Lobby, Store, Directory, Listener]:
+    clock = Clock()
+    lobby = Lobby(DictRegistry([HelloGameFactory()], [HelloBotFactory()]), clock)
+    store = Store()
+    endpoints = {"there": {"xml": {"host": "10.0.0.2", "port": 4000, "tls": False}}}
+    directory = Directory(store, lobby, clock, lambda hub: endpoints.get(hub, {}))
+    directory.start()
+    listener = Listener()
+    directory.add_listener(listener)
+    return clock, lobby, store, directory, listener
+
+
+def row(game_id: str, rev: int, state: str = "waiting", hub: str = "there") -> dict[str, Any]:
+    return {
+        "id": game_id,
+        "hub": hub,
+        "rev": rev,
+        "type": "hello",
+        "name": f"game {game_id}",
+        "state": state,
+        "seats": [{"seat": 0, "player": "ann", "kind": "client", "present": True}],
+        "info": {"variant": None, "frontend": "xml", "frontends": ["xml", "web"],
+                 "paused": None, "observers": 2, "created": "2026-12-01T00:00:00+00:00"},
+    }  # fmt: skip
+
+
+def test_local_changes_are_gathered_into_one_write_and_a_removal_deletes():
+    clock, lobby, store, _, _ = make()
+    store.writes.clear()
+    game = lobby.create_game("hello", seats=["open", "bot:hello-bot"])
+    game.observe(object())
+    assert store.writes == []  # gathered first
+    clock.advance(1)
+    [(puts, gone)] = store.writes
+    assert [p["id"] for p in puts] == [game.id] and gone == []
+    assert puts[0]["hub"] == "here" and puts[0]["info"]["observers"] == 1
+    lobby.remove(game.id)
+    clock.advance(1)
+    assert store.writes[-1] == ([], [game.id])
+
+
+def test_notices_make_read_only_records_and_a_newer_revision_wins():
+    _, _, _, directory, listener = make()
+    directory.notice(notice("put", "there", game=row("g1", 2)))
+    game = directory.get("g1")
+    assert isinstance(game, RemoteGame) and game.hub == "there" and game.port == 4000
+    assert game.factory.frontends == ("xml", "web") and game.factory.adapter("xml") is None
+    assert [s.player for s in game.seats] == ["ann"] and game.observer_count == 2
+    directory.notice(notice("put", "there", game=row("g1", 1, "over")))  # older: ignored
+    directory.notice(notice("put", "there", game=row("g1", 3, "running")))
+    directory.notice(notice("put", "here", game=row("g9", 1, hub="here")))  # our own
+    directory.notice(notice("del", "there", id="g1"))
+    directory.notice("not json")
+    assert listener.changes == [
+        ("created", "g1", "waiting"),
+        ("changed", "g1", "running"),
+        ("removed", "g1", "running"),
+    ]
+    data = RemoteGame.of(row("g2", 1)).to_json()
+    assert data["remote"] is True and data["hub"] == "there" and data["observers"] == 2
+
+
+def test_a_hub_notice_reads_that_hubs_rows_again():
+    _, _, store, directory, listener = make()
+    directory.notice(notice("put", "there", game=row("g1", 1)))
+    directory.notice(notice("put", "there", game=row("g2", 1)))
+    store.rows = [row("g1", 2, "aborted")]  # g2 is gone from the directory
+    directory.notice(notice("hub", "there"))
+    assert store.reads[-1] == ({"there"}, None)
+    assert listener.changes[-2:] == [("changed", "g1", "aborted"), ("removed", "g2", "waiting")]
+
+
+def test_a_whole_read_keeps_what_a_notice_brought_meanwhile():
+    _, _, store, directory, _ = make()
+    pending: defer.Deferred = defer.Deferred()
+    store.directory_rows = lambda hubs=None, games=None: pending  # type: ignore[method-assign]
+    directory.reload()
+    directory.notice(notice("put", "there", game=row("g3", 5)))
+    pending.callback([])  # the read began before g3 was written
+    assert directory.get("g3") is not None
+
+
+def test_a_large_row_is_announced_by_its_id_only():
+    big = row("g1", 1)
+    big["name"] = "x" * MAX_NOTICE
+    assert len(notice("put", "there", game=big)) > MAX_NOTICE  # the store then sends the id
+    _, _, store, directory, _ = make()
+    store.rows = [big]
+    directory.notice(notice("put", "there", id="g1"))
+    assert store.reads[-1] == (None, {"g1"}) and directory.get("g1").name == big["name"]
+
+
+def test_a_snapshot_of_a_local_game_reads_back_as_a_remote_game():
+    clock = Clock()
+    lobby = Lobby(DictRegistry([HelloGameFactory()], [HelloBotFactory()]), clock)
+    game = lobby.create_game("hello", seats=["open", "bot:hello-bot"])
+    copy = RemoteGame.of(json.loads(json.dumps(snapshot(game, "h1", 7))))
+    assert (copy.id, copy.type, copy.name, copy.state, copy.rev) == (
+        game.id, "hello", game.name, game.state, 7,
+    )  # fmt: skip
+    assert [s.to_json() for s in copy.seats] == [s.to_json() for s in game.seats]
+    shown = {
+        k: v for k, v in copy.to_json().items() if k not in ("port", "hub", "remote", "endpoints")
+    }
+    assert shown == json.loads(json.dumps(game.to_json()))  # what its own hub shows
+
+
+def test_channel_names_are_identifiers_of_their_schema():
+    assert channel_name("public") == "gamehub_public"
+    assert channel_name("Gh-Test") == "gamehub_gh_test"
+    assert len(channel_name("s" * 100)) <= 63
+    assert quote_channel('a"b') == '"a""b"'

@@ -1,0 +1,287 @@
+"""Three ``twistd gamehub`` processes on one PostgreSQL database are one service
+(docs/cluster.md, stage 1): one lobby, membership, a dead hub recovered by the others.
+
+Each test gets a database of its own (``CREATE DATABASE``, dropped afterwards), so no
+test sees another's hubs.  Waits poll with a deadline; nothing is timed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import time
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+import pytest_twisted
+from twisted.internet import reactor
+from twisted.internet.task import deferLater
+
+from hub.client import HubClient
+from hub.frontends.xml.payload import wire_game_id
+from hub.store import TEST_PG_DSN_VARIABLE
+from tests.hubprocess import HubProcess
+from tests.store.conftest import make_store
+from tests.store.test_cli_and_crash import gamehub
+
+#: the longest any wait here lasts (a generous bound, not a timing assertion)
+DEADLINE = 30.0
+LOOPBACK = "tcp:0:interface=127.0.0.1"
+
+
+def wait_for(check: Callable[[], Any], what: str, seconds: float = DEADLINE) -> Any:
+    """Poll ``check()`` until it returns something true (bounded); returns it."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"never: {what}")
+
+
+@pytest.fixture
+def cluster_dsn() -> Iterator[str]:
+    """A fresh PostgreSQL database of this test's own."""
+    base = os.environ.get(TEST_PG_DSN_VARIABLE)
+    if not base:
+        pytest.skip(
+            f"cluster tests need PostgreSQL: set {TEST_PG_DSN_VARIABLE}"
+            " (e.g. postgresql://postgres@127.0.0.1:5432/test)"
+        )
+    import psycopg2
+
+    name = "gh_cluster_" + uuid.uuid4().hex[:12]
+    admin = psycopg2.connect(base)
+    admin.autocommit = True
+    try:
+        with admin.cursor() as cur:
+            cur.execute(f"CREATE DATABASE {name}")
+        yield urlsplit(base)._replace(path="/" + name).geturl()
+    finally:
+        with admin.cursor() as cur:
+            cur.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.close()
+
+
+def start_hub(tmp: Path, name: str, dsn: str | None, run: int = 0) -> HubProcess:
+    """A hub with every front end on loopback, on ``dsn`` (``None``: its SQLite)."""
+    folder = tmp / f"{name}{run}"
+    folder.mkdir()
+    hub = HubProcess(folder, data=tmp / f"{name}-data", xml=LOOPBACK, mnm=LOOPBACK, web=LOOPBACK)
+    if dsn is not None:
+        hub.extra = ["--db", dsn]
+    return hub.start()
+
+
+def games_of(hub: HubProcess) -> dict[str, dict[str, Any]]:
+    """The JSON API's game list of ``hub``, by id."""
+    return {g["id"]: g for g in hub.get_json("/api/games")}
+
+
+def health(hub: HubProcess) -> dict[str, Any]:
+    return hub.get_json("/api/health")  # type: ignore[return-value]
+
+
+def create(hub: HubProcess, body: dict[str, Any]) -> dict[str, Any]:
+    status, raw, _ = hub.request("POST", "/api/games", body)
+    assert status == 201, (status, raw)
+    return json.loads(raw)
+
+
+def mnm_answer(port: int, game_id: str) -> str:
+    """What the MNM front end on ``port`` answers a v3 client asking for ``game_id``."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        f = s.makefile("rwb")
+        lines = [f.readline().decode().strip() for _ in range(2)]  # banner, announcement
+        f.write(b"VERSION 3.1\n")
+        f.flush()
+        lines.append(f.readline().decode().strip())
+        f.write(f"ID {game_id}\n".encode())
+        f.flush()
+        lines.append(f.readline().decode().strip())
+        return "\n".join(lines)
+
+
+@pytest.fixture
+def three(tmp_path: Path, cluster_dsn: str) -> Iterator[list[HubProcess]]:
+    hubs: list[HubProcess] = []
+    try:
+        for name in "abc":
+            hubs.append(start_hub(tmp_path, name, cluster_dsn))
+        ids = [health(h)["cluster"]["hub"] for h in hubs]
+        for hub in hubs:  # every hub knows the three
+            wait_for(
+                lambda h=hub: {x["id"] for x in health(h)["cluster"]["hubs"]} >= set(ids),
+                "each hub lists the three",
+            )
+        yield hubs
+    finally:
+        for hub in hubs:
+            hub.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_game_made_on_one_hub_is_listed_by_the_others(three):
+    a, b, c = three
+    a_id = health(a)["cluster"]["hub"]
+    for hub in three:
+        view = health(hub)["cluster"]
+        assert view["mode"] == "cluster" and view["alive"] == 3
+        assert view["hub"] == health(hub)["cluster"]["hub"]
+    lobby = urllib.request.urlopen(b.url("/api/lobby/events"), timeout=DEADLINE)  # noqa: S310
+    game = create(a, {"type": "hello", "seats": ["open", "bot:hello-bot"]})
+    assert game["hub"] == a_id
+    with lobby:  # B's web lobby is told live
+        for _ in range(500):
+            line = lobby.readline().decode()
+            if line.startswith("data:") and game["id"] in line:
+                assert json.loads(line[5:])["hub"] == a_id
+                break
+        else:
+            raise AssertionError("B's web lobby was not told of A's game")
+    for hub in (b, c):
+        listed = wait_for(lambda h=hub: games_of(h).get(game["id"]), "B and C list A's game")
+        assert listed["hub"] == a_id and listed["remote"] is True
+        assert listed["port"] == a.ports["xml"]  # its front end, on its own hub
+        assert listed["type"] == "hello" and listed["seats"][1]["player"] == "hello-bot"
+    # the XML lobby of B lists it too
+    client = await HubClient.connect(reactor, "127.0.0.1", b.ports["xml"]).addTimeout(30, reactor)
+    try:
+        await client.create_account("carol", "secret-carol").addTimeout(30, reactor)
+        await client.login("carol", "secret-carol").addTimeout(30, reactor)
+        rows = await client.game_list().addTimeout(30, reactor)
+        assert wire_game_id(game["id"]) in {r["gameid"] for r in rows}
+        refused = None
+        try:
+            await client.join(wire_game_id(game["id"])).addTimeout(30, reactor)
+        except Exception as e:  # joining a remote game: a clear error naming its hub
+            refused = str(e)
+        assert refused is not None and a_id in refused and str(a.ports["xml"]) in refused
+    finally:
+        await client.close()
+    # playing it through B is refused, naming A and where its front ends are
+    status, raw, _ = b.request("POST", f"/api/games/{game['id']}/seats", {})
+    error = json.loads(raw)["error"]
+    assert status == 409 and a_id in error and f"127.0.0.1:{a.ports['web']}" in error
+    answer = mnm_answer(c.ports["mnm"], game["id"])
+    assert a_id in answer and f"127.0.0.1:{a.ports['mnm']}" in answer, answer
+    # a change on A reaches the others: a bot takes the open seat
+    status, raw, _ = a.request(
+        "POST", f"/api/games/{game['id']}/bots", {"seat": 0, "bot": "hello-bot"}
+    )
+    assert status == 200, raw
+    for hub in (b, c):
+        wait_for(
+            lambda h=hub: games_of(h)[game["id"]]["seats"][0]["player"] is not None,
+            "the others see the seat taken",
+        )
+    r = gamehub("cluster", "status", "--db", a.extra[1])
+    assert r.returncode == 0 and a_id in r.stdout and game["id"] in r.stdout, r.stdout + r.stderr
+    assert "3 hub(s) alive" in r.stdout
+    for hub in three:
+        assert hub.errors() == [], hub.log()
+
+
+@pytest.mark.slow
+@pytest_twisted.ensureDeferred
+async def test_kill_9_of_a_hub_its_games_aborted_and_tables_refunded_once(three, tmp_path):
+    a, b, c = three
+    dsn = a.extra[1]
+    a_id = health(a)["cluster"]["hub"]
+    bots = {"type": "texas-holdem", "seats": ["bot:caller", "bot:raiser"]}
+    options = {"options": {"showdown_pause": 0}}
+    doomed = create(a, {**bots, **options, "name": "on A"})
+    other = create(a, {"type": "hello", "seats": ["open", "bot:hello-bot"]})
+    on_b = create(b, {**bots, **options, "name": "on B"})
+    on_c = create(c, {"type": "hello", "seats": ["open", "bot:hello-bot"]})
+    tool = make_store(dsn)
+    await tool.start(recover=False)
+    try:
+        assert sum((await tool.chips_at(doomed["id"])).values()) > 0  # chips at A's table
+        for hub in (b, c):
+            wait_for(
+                lambda h=hub: {doomed["id"], other["id"]} <= set(games_of(h)), "A's games listed"
+            )
+        hands_before = await tool.hands(game_id=on_b["id"], limit=10**6)
+
+        a.stop(signal.SIGKILL)
+        assert a.proc is not None and a.proc.returncode == -signal.SIGKILL
+        for hub in (b, c):
+            for game_id in (doomed["id"], other["id"]):
+                wait_for(
+                    lambda h=hub, g=game_id: games_of(h).get(g, {}).get("state") == "aborted",
+                    "B and C mark A's games aborted",
+                )
+            view = wait_for(
+                lambda h=hub: (v := health(h)["cluster"])["alive"] == 2 and v, "A not alive"
+            )
+            assert a_id not in {x["id"] for x in view["hubs"]}
+        assert await tool.chips_at(doomed["id"]) == {}
+        refunds = [
+            r
+            for r in await tool.ledger(limit=10**6)
+            if r["kind"] == "refund" and r["game_id"] == doomed["id"]
+        ]
+        seated = {s["player"] for s in doomed["seats"]}
+        assert sorted(r["account"] for r in refunds) == sorted(f"bot.{p}" for p in seated)
+        # exactly once: one survivor recovered A (the other found nothing to do)
+        gone = [
+            line for h in (b, c) for line in h.log().splitlines() if f"hub {a_id} is gone" in line
+        ]
+        assert len(gone) == 1, gone
+        r = gamehub("ledger", "check", "--db", dsn)
+        assert r.returncode == 0, r.stdout + r.stderr
+        # the games of B and C go on, untouched
+        for _ in range(300):
+            if len(await tool.hands(game_id=on_b["id"], limit=10**6)) > len(hands_before) + 1:
+                break
+            await deferLater(reactor, 0.1, lambda: None)
+        else:
+            raise AssertionError("B's table deals no more hands")
+        assert games_of(b)[on_b["id"]]["state"] == "running"
+        assert sum((await tool.chips_at(on_b["id"])).values()) > 0
+        assert games_of(c)[on_c["id"]]["state"] != "aborted"
+        assert games_of(b)[on_c["id"]]["remote"] is True
+
+        # a restarted A rejoins (as a new member) and lists the others' games
+        again = start_hub(tmp_path, "a", dsn, run=1)
+        three.append(again)
+        new_id = health(again)["cluster"]["hub"]
+        assert new_id != a_id
+        for hub in (b, c):
+            wait_for(
+                lambda h=hub: new_id in {x["id"] for x in health(h)["cluster"]["hubs"]},
+                "A rejoined",
+            )
+        wait_for(lambda: {on_b["id"], on_c["id"]} <= set(games_of(again)), "A lists B's, C's")
+        assert health(again)["cluster"]["alive"] == 3
+        r = gamehub("ledger", "check", "--db", dsn)
+        assert r.returncode == 0, r.stdout + r.stderr
+        for hub in (b, c, again):
+            assert hub.errors() == [], hub.log()
+    finally:
+        await tool.stop()
+
+
+def test_a_hub_on_sqlite_is_single(tmp_path):
+    hub = start_hub(tmp_path, "solo", None)
+    try:
+        view = health(hub)
+        assert view["status"] == "ok"
+        assert view["cluster"]["mode"] == "single" and view["cluster"]["hub"]
+        game = create(hub, {"type": "hello", "seats": ["open", "bot:hello-bot"]})
+        listed = games_of(hub)[game["id"]]
+        assert "hub" not in listed and "remote" not in listed  # nothing new for it
+        r = gamehub("cluster", "status", "--data", str(tmp_path / "solo-data"))
+        assert r.returncode == 0 and "single hub" in r.stdout, r.stdout + r.stderr
+    finally:
+        hub.stop()
+    assert hub.errors() == [], hub.log()

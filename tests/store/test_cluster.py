@@ -1,0 +1,121 @@
+"""The cluster's tables on PostgreSQL (``hub.store.cluster``): a dead hub's games are
+aborted, its member row ended and every hub told, in the recovery that refunds its
+tables, exactly once when two hubs recover it at the same moment."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from decimal import Decimal as D
+
+import psycopg2
+import pytest
+import pytest_twisted
+from twisted.internet import defer
+
+from tests.store.conftest import make_store, open_tables
+from tests.store.test_tables import two_at_a_table
+
+
+@pytest.fixture
+def pg_dsn(dsn: str) -> str:
+    if not dsn.startswith("postgresql"):
+        pytest.skip("a cluster shares one PostgreSQL database (SQLite hubs are single)")
+    return dsn
+
+
+def row(game_id: str, hub_id: str) -> dict:
+    return {
+        "id": game_id,
+        "hub": hub_id,
+        "rev": 1,
+        "type": "test",
+        "name": game_id,
+        "state": "running",
+        "seats": [{"seat": 0, "player": "ann", "kind": "client", "present": True}],
+        "info": {"frontend": "web"},
+    }
+
+
+async def member(dsn: str, recovered: list):
+    """A started hub store that joined the cluster and records its recoveries."""
+    store = make_store(dsn)
+    await store.start()
+    await store.cluster_channel()
+    await store.cluster_join({"web": {"host": "127.0.0.1", "port": 1, "tls": False}}, {})
+    store.on_recovery(store.abort_hubs, lambda hubs, aborted: recovered.append(aborted))
+    return store
+
+
+@pytest_twisted.ensureDeferred
+async def test_two_hubs_recovering_a_dead_one_abort_its_games_once(pg_dsn):
+    done: list = []
+    first = await member(pg_dsn, done)
+    await open_tables(first, "t1")
+    await two_at_a_table(first, "t1")
+    await first.directory_write([row("g1", first.hub_id), row("g2", first.hub_id)])
+    second = await member(pg_dsn, done)
+    third = await member(pg_dsn, done)
+    listen = psycopg2.connect(pg_dsn)
+    listen.autocommit = True
+    listen.cursor().execute(f'LISTEN "{second.channel}"')
+    try:
+        members, dead = await second.cluster_members()
+        assert dead == 0 and [m["live"] for m in members] == [True, True, True]
+        assert members[0]["games"] == 2 and members[0]["endpoints"]["web"]["port"] == 1
+        # the first hub dies: its lock goes and its process is known to be gone
+        first._heartbeat.stop()
+        await first._in_thread(first._lock.release)
+        gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True)  # fmt: skip
+        await first._run(
+            lambda cur: cur.run(
+                "UPDATE hub_lease SET pid = ? WHERE hub_id = ?", int(gone.stdout), first.hub_id
+            )
+        )
+        assert (await second.cluster_members())[1] == 1
+        results = await defer.gatherResults([second.recover(), third.recover()])
+        assert sorted(r for refunds in results for r in refunds) == [
+            ("ann", "t1", D(100)),
+            ("bob", "t1", D(100)),
+        ]
+        assert done == [{first.hub_id: 2}]  # one of the two did it
+        rows = await second.directory_rows(hubs=[first.hub_id])
+        assert [(r["id"], r["state"], r["rev"]) for r in rows] == [
+            ("g1", "aborted", 2),
+            ("g2", "aborted", 2),
+        ]
+        members, dead = await third.cluster_members()
+        assert dead == 0 and not members[0]["live"] and members[0]["ended"] is not None
+        listen.poll()
+        told = [json.loads(n.payload) for n in listen.notifies]
+        assert told.count({"op": "hub", "hub": first.hub_id}) == 1
+        assert await second.abort_orphans() == {}  # nothing left to abort
+        assert await second.directory_purge(-1) == 2
+        assert await second.directory_rows() == []
+    finally:
+        listen.close()
+        first.hub_id = None
+        for s in (first, second, third):
+            await s.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_hub_leaving_takes_its_games_and_ends_its_member_row(pg_dsn):
+    store = await member(pg_dsn, [])
+    other = await member(pg_dsn, [])
+    try:
+        await store.directory_write([row("g1", store.hub_id)])
+        await other.directory_write([{**row("g1", other.hub_id), "name": "taken"}])
+        [kept] = await other.directory_rows()
+        assert kept["hub"] == store.hub_id and kept["name"] == "g1"  # not another hub's
+        await store.directory_sync([row("g2", store.hub_id)])
+        assert [r["id"] for r in await other.directory_rows()] == ["g2"]
+        await store.cluster_leave()
+        assert await other.directory_rows() == []
+        members, _ = await other.cluster_members()
+        assert [m["live"] for m in members] == [False, True]
+    finally:
+        for s in (store, other):
+            await s.stop()
