@@ -374,6 +374,53 @@ class IDominoAdapter(Interface):
         """Whether ``event`` removes ``seat`` from the game (→ close its connection)."""
 
 
+class IACPCAdapter(Interface):
+    """Lets the ACPC front end (programs of the computer poker competition's protocol)
+    host a game: which table plays each of the protocol's games, each seat's match
+    states, and the match log's lines.  The front end frames lines, keeps time, runs
+    matches and writes the log; it knows no game."""
+
+    game_type = Attribute("The game type (registry name) whose tables play the matches.")
+    games = Attribute("Names of the games a match may be played in, as the protocol names them.")
+
+    def table(game, hands, deal_seed):
+        """``{"type", "variant", "seats", "options", "game", "big_blind"}``: the table
+        that plays ``hands`` hands of ``game`` (its seeds derived from ``deal_seed``, a
+        hex string, or fresh when ``None``).
+
+        :raises hub.model.GameError: an unknown game or a bad number of hands.
+        """
+
+    def seat_view(seat, game, first_hand=0):
+        """A new :class:`IACPCSeatView` of ``seat`` (``None``: a spectator, for the
+        log) at a table of ``game`` whose first hand is the match's ``first_hand``."""
+
+    def log_line(engine, event, view, names):
+        """``(line, {seat: payoff})`` for the hand that ``event`` ended (``None`` for
+        other events): the log's line, from the spectator's ``view`` and the game
+        ``engine``'s own record of the hand; ``names``: seat → player."""
+
+
+class IACPCSeatView(Interface):
+    """One seat's view of a table in the protocol's words (made by
+    :meth:`IACPCAdapter.seat_view`), fed every event the seat may see."""
+
+    prompt = Attribute("The state the seat must answer now, or ``None``.")
+    number = Attribute("The match's number of the current hand.")
+
+    def feed(event):
+        """Follow ``event``; the state lines to send the seat for it."""
+
+    def automatic(event):
+        """The action for a decision of the seat the protocol cannot express (or
+        ``None``): the front end plays it at once."""
+
+    def read(line, strict=False):
+        """``(action or None, invalid, note)`` for a reply line: ``None`` ignores the
+        line (with ``note`` as a warning) or, with ``invalid`` and ``strict``, ends the
+        match; with ``invalid`` and not ``strict``, ``action`` is the corrected one."""
+
+
 class IWebView(Interface):
     """Lets the web front end show and play a game in the browser."""
 
@@ -577,6 +624,36 @@ class IStore(Interface):
         """Finished hands (dicts with ``players``), newest first; a seat's ``private``
         part only on the seats of account ``private_for``, the ``sealed`` part only
         when asked for (the operator, admins)."""
+
+
+class IAuditStore(Interface):
+    """The audit log of admin actions and the banned addresses (``hub.store.audit``).
+    Every method returns a ``Deferred``."""
+
+    def record_audit(actor, action, *, via, source, target=None, detail=None, outcome="ok",
+                     keep=100000):  # fmt: skip
+        """Append one row (who, what, from where, how it ended); trim to ``keep`` rows
+        → the row's id."""
+
+    def audit_log(limit=100, action=None, actor=None, target=None):
+        """Rows of the audit log, newest first."""
+
+    def ban_address(address, actor, reason=None):
+        """Ban an address or network → ``True`` if it was not banned."""
+
+    def unban_address(address):
+        """Lift a ban → ``True`` if there was one."""
+
+    def banned_addresses():
+        """Every ban (``address``, ``created``, ``actor``, ``reason``)."""
+
+
+class IConnectionControl(Interface):
+    """A front end's factory that can close the connections of one player (the admin
+    API's kick)."""
+
+    def kick(player, reason):
+        """Close every connection logged in as ``player`` → how many."""
 
 
 class IRatingStore(Interface):

@@ -543,12 +543,15 @@ class TableMoney:
         buyin: Any = None,
         kind: str = "client",
         observe: Callable[[int | None], Any] | None = None,
+        fund: bool = False,
     ) -> int:
         """Seat ``account`` (a network ``client`` or a web ``human``) at ``seat`` (or
         the first free one) with ``buyin`` chips (default: the table's), moved from its
         balance first.  From the player's own seat it adds chips instead.
         ``observe(seat)`` is called just before the game seats the player (so the
-        seat's own events reach it), ``observe(None)`` if that fails.
+        seat's own events reach it), ``observe(None)`` if that fails.  ``fund``: the
+        account is a program the hub funds as its bots (created and granted what it
+        lacks, in the buy-in's transaction: the ACPC front end's programs).
 
         :returns: the seat.
         :raises hub.model.GameError: refused; no chips moved (or they went back).
@@ -576,7 +579,7 @@ class TableMoney:
             raise Conflict(f"seat {seat} is not free")
         amount = self.buyin_range(game).check(buyin)
         self._one_seat(table, account)
-        key = await self._buy_in(table, account, amount)
+        key = await self._buy_in(table, account, amount, bot=fund)
         try:
             self._one_seat(table, account)  # (again: another request may have sat meanwhile)
             if observe is not None:

@@ -17,17 +17,21 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Mapping
+import weakref
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from twisted.application.service import MultiService, Service
 from twisted.internet import defer
 from twisted.internet.endpoints import serverFromString
-from twisted.logger import Logger
+from twisted.internet.protocol import Protocol
+from twisted.logger import ILogObserver, Logger
+from twisted.python.components import Componentized
 
 import hub
 from hub import settings as typed
+from hub.admin import Admin, Bans
 from hub.chat import ChatService
 from hub.cluster import SINGLE, Cluster
 from hub.datalock import DataLock
@@ -39,6 +43,7 @@ from hub.money import TableMoney
 from hub.ratings.service import RatingService, check_rated
 from hub.store.cluster import ClusterMixin
 from hub.store.errors import StoreUnavailable
+from hub.telemetry import FrontendTelemetry, Telemetry
 from hub.transcript import Transcripts, TranscriptSettings
 
 DATA_FOLDERS = ("plugins", "plugins/meta", "bots", "bots/meta", "transcripts")
@@ -64,6 +69,58 @@ def with_backlog(description: str, backlog: int) -> str:
     return f"{description}:backlog={int(backlog)}"
 
 
+class _Banned(Protocol):
+    """A connection from a banned address: closed at once, nothing read or written."""
+
+    def connectionMade(self) -> None:
+        """Close."""
+        self.transport.loseConnection()  # type: ignore[union-attr]
+
+
+class Gate:
+    """A front end's factory as the endpoint sees it: connections from banned
+    addresses (:class:`hub.admin.Bans`) are closed at once (a ``banned`` refusal), the
+    others are built by the front end's factory and remembered by address (weakly),
+    so that banning an address closes its open connections (:meth:`drop`).  Anything
+    else is the front end factory's own."""
+
+    def __init__(self, factory: Any, bans: Bans, telemetry: FrontendTelemetry) -> None:
+        self._factory = factory
+        self._bans = bans
+        self._telemetry = telemetry
+        self._live: dict[str, weakref.WeakSet[Any]] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._factory, name)
+
+    def buildProtocol(self, addr: Any) -> Any:  # noqa: N802
+        """The front end's protocol, or :class:`_Banned` for a banned address."""
+        host = str(getattr(addr, "host", "") or "")
+        if self._bans.banned(host):
+            self._telemetry.refused("banned", "the address is banned", peer=host)
+            return _Banned()
+        proto = self._factory.buildProtocol(addr)
+        if proto is not None and host:
+            if len(self._live) > 1024:
+                self._live = {h: s for h, s in self._live.items() if len(s)}
+            self._live.setdefault(host, weakref.WeakSet()).add(proto)
+        return proto
+
+    def drop(self, banned: Callable[[str], bool]) -> int:
+        """Close the open connections of every address ``banned`` says yes to; how many."""
+        closed = 0
+        for host, protocols in list(self._live.items()):
+            if not banned(host):
+                continue
+            for proto in list(protocols):
+                transport = getattr(proto, "transport", None)
+                if transport is not None and not getattr(transport, "disconnected", False):
+                    transport.loseConnection()
+                    closed += 1
+            self._live.pop(host, None)
+        return closed
+
+
 class FrontendService(Service):
     """Listens on one endpoint with one front end's protocol factory."""
 
@@ -76,14 +133,21 @@ class FrontendService(Service):
         self.description = description
         self.module = module
         self.port: Any = None
+        #: the front end's protocol factory while it listens, behind its :class:`Gate`
+        self.factory: Any = None
+        self.gate: Gate | None = None
 
     def startService(self) -> defer.Deferred:
         """Build the factory and listen; logs and records the port actually bound."""
         Service.startService(self)
         factory = importlib.import_module(self.module).make_factory(self.hub)
+        telemetry = self.hub.telemetry.frontend(self.frontend)
+        factory.telemetry = telemetry
+        self.factory = factory
+        self.gate = Gate(factory, self.hub.bans, telemetry)
         backlog = int(self.hub.options.get("listen_backlog", DEFAULT_BACKLOG))
         endpoint = serverFromString(self.hub.reactor, with_backlog(self.description, backlog))
-        d = endpoint.listen(factory)
+        d = endpoint.listen(self.gate)
         d.addCallbacks(self._listening, self._not_listening)
         return d
 
@@ -111,10 +175,62 @@ class FrontendService(Service):
         """Stop listening (open connections are closed by the reactor's shutdown)."""
         Service.stopService(self)
         self.hub.bound_ports.pop(self.frontend, None)
+        self.factory = self.gate = None
         if self.port is None:
             return None
         port, self.port = self.port, None
         return defer.maybeDeferred(port.stopListening)
+
+
+class MetricsService(Service):
+    """``/metrics`` on an endpoint of its own (setting ``metrics_endpoint``), for a
+    Prometheus server on a private network: no token asked, so bind it to an interface
+    only the scraper reaches (``tcp:9464:interface=127.0.0.1``)."""
+
+    log = Logger()
+
+    def __init__(self, hub_service: HubService, description: str) -> None:
+        self.setName("metrics")
+        self.hub = hub_service
+        self.description = description
+        self.port: Any = None
+
+    def startService(self) -> defer.Deferred:
+        """Listen; logs the port bound."""
+        from twisted.web.resource import Resource
+        from twisted.web.server import Site
+
+        from hub.telemetry import MetricsResource
+
+        Service.startService(self)
+        root = Resource()
+        root.putChild(b"metrics", MetricsResource(self.hub.telemetry))
+        site = Site(root, reactor=self.hub.reactor)
+        site.displayTracebacks = False
+        d = serverFromString(self.hub.reactor, self.description).listen(site)
+
+        def listening(port: Any) -> None:
+            self.port = port
+            address = port.getHost()
+            self.log.info(
+                "gamehub metrics listening on {host}:{port} ({description})",
+                host=getattr(address, "host", "?"),
+                port=getattr(address, "port", None),
+                description=self.description,
+            )
+
+        def failed(failure: Any) -> None:
+            raise StartError(
+                f"metrics cannot listen on {self.description}: {failure.getErrorMessage()}"
+            )
+
+        return d.addCallbacks(listening, failed)
+
+    def stopService(self) -> defer.Deferred | None:
+        """Stop listening."""
+        Service.stopService(self)
+        port, self.port = self.port, None
+        return None if port is None else defer.maybeDeferred(port.stopListening)
 
 
 class Seating:
@@ -220,16 +336,18 @@ class Seating:
         kind: str = "client",
         buyin: Any = None,
         observe: Any = None,
+        fund: bool = False,
     ) -> int:
         """Seat ``player``; at a chip table the buy-in moves from the account first
-        (from one's own seat: adds chips).  ``observe(seat)`` is called just before the
-        game seats the player (``observe(None)`` if that fails).
+        (from one's own seat: adds chips; ``fund``: the hub funds the account as its
+        bots').  ``observe(seat)`` is called just before the game seats the player
+        (``observe(None)`` if that fails).
 
         :returns: the seat.
         """
         if self._chips(game):
             assert self.money is not None
-            return await self.money.take_seat(game, player, seat, buyin, kind, observe)
+            return await self.money.take_seat(game, player, seat, buyin, kind, observe, fund)
         taken = int(game.take_seat(player, seat, kind=kind))
         if observe is not None:
             observe(taken)
@@ -285,6 +403,8 @@ class HubService(MultiService, Seating):
     """
 
     log = Logger()
+    #: the log observer twistd is to use (see :meth:`setServiceParent`)
+    log_observer: Any = None
 
     def __init__(
         self,
@@ -311,12 +431,16 @@ class HubService(MultiService, Seating):
         self.transcripts = Transcripts(
             self.data_dir / "transcripts", reactor, TranscriptSettings.from_options(self.options)
         )
+        #: the metrics and refusal events of this hub (``hub.telemetry``)
+        self.telemetry = Telemetry(self.version)
+        #: banned addresses (``hub.admin``), read from the store when it starts
+        self.bans = Bans()
         mnm_major = str(self.options.get("mnm_version", "3.1")).split(".")[0]
         self.lobby = Lobby(
             registry,
             reactor,
             transcripts=self.transcripts,
-            bot_runner=thread_runner(reactor),
+            bot_runner=self.telemetry.timed_bots(thread_runner(reactor)),
             id_length=11 if mnm_major == "1" else 13,
             keep_finished=float(self.options.get("keep_finished", 3600)),
             keep_finished_count=int(self.options.get("keep_finished_count", 500)),
@@ -363,6 +487,24 @@ class HubService(MultiService, Seating):
         self._starting: defer.Deferred | None = None
         #: the mark of a running hub on its data folder (``hub.datalock``)
         self.data_lock = DataLock(self.data_dir)
+        self.telemetry.follow(self)
+        #: the admin actions, each audited (``hub.admin``)
+        self.admin = Admin(self)
+        metrics = str(self.options.get("metrics_endpoint", "") or "none")
+        if metrics != "none":
+            MetricsService(self, metrics).setServiceParent(self)
+
+    def frontends(self) -> list[FrontendService]:
+        """The front ends of this hub (listening or not)."""
+        return [s for s in self if isinstance(s, FrontendService)]
+
+    def setServiceParent(self, parent: Any) -> None:
+        """Join ``parent``; under twistd (``parent`` is the application) with
+        :attr:`log_observer` set, that observer becomes twistd's log (``--log-format
+        json``, :mod:`hub.logs`)."""
+        super().setServiceParent(parent)
+        if self.log_observer is not None and isinstance(parent, Componentized):
+            parent.setComponent(ILogObserver, self.log_observer)
 
     def http_resources(self) -> list[tuple[bytes, Any]]:
         """``(path segment, resource)`` pairs the front ends of this build publish over
@@ -478,6 +620,8 @@ class HubService(MultiService, Seating):
                 await self.cluster.start()
             except Exception as e:
                 raise StartError(f"cannot join the cluster: {e}") from None
+        await self.admin.load_bans()
+        self.telemetry.start()
         await defer.maybeDeferred(self.registry.load)
         self.registry.start()
         for service in list(self):
@@ -533,6 +677,7 @@ class HubService(MultiService, Seating):
             await defer.maybeDeferred(self.store.stop)
         self.transcripts.close()
         self.data_lock.release()
+        self.telemetry.stop()
         self.log.info("gamehub stopped")
 
 

@@ -50,6 +50,10 @@ TYPES: dict[str, type] = {
     "plugin_import_seconds": float,
     "require_signed_plugins": bool,
     "trusted_plugin_keys": tuple,
+    # operations: metrics, the admin API and its audit log
+    "metrics_endpoint": str,
+    "audit_keep": int,
+    "api_token_sha256": str,
     # JSON API and web
     "api_require_token": bool,
     "web_secure_cookies": bool,
@@ -96,6 +100,15 @@ TYPES: dict[str, type] = {
     "domino_max_invalid": int,
     "domino_login_seconds": float,
     "domino_idle_seconds": float,
+    # acpc
+    "acpc_version_seconds": float,
+    "acpc_wait_seconds": float,
+    "acpc_action_seconds": float,
+    "acpc_hand_seconds": float,
+    "acpc_average_seconds": float,
+    "acpc_max_ignored": int,
+    "acpc_seat_endpoint": str,
+    "acpc_player_seconds": float,
 }
 
 TRUE = ("true", "yes", "1")

@@ -21,6 +21,7 @@ from twisted.python import usage
 
 from hub import settings as typed
 from hub.frontends import FRONTENDS
+from hub.logs import FORMATS, json_observer, twistd_log_file
 from hub.signing import PluginTrust, SignatureError
 
 DEFAULT_DATA = "./gamehub-data"
@@ -31,6 +32,7 @@ SETTINGS: dict[str, Any] = {
     "db": None,  # sqlite:<data>/hub.sqlite
     "mnm-version": DEFAULT_MNM_VERSION,
     "api-token": None,
+    "log-format": "text",
 }
 DB_SCHEMES = ("sqlite:", "postgresql://", "postgres://")
 
@@ -154,6 +156,12 @@ class Options(usage.Options):
                 None,
                 "token that allows writes to the JSON API from other hosts than loopback",
             ],
+            [
+                "log-format",
+                None,
+                None,
+                "text, or json: one JSON object per event and line [default: text]",
+            ],
         ]
     )
 
@@ -220,6 +228,10 @@ class Options(usage.Options):
             check_db(self["db"])
         except ConfigError as e:
             raise usage.UsageError(str(e)) from None
+        if self["log-format"] not in FORMATS:
+            raise usage.UsageError(
+                f"--log-format must be {' or '.join(FORMATS)}, not {self['log-format']!r}"
+            )
 
 
 def _check_endpoint(name: str, description: str) -> str:
@@ -255,9 +267,12 @@ def makeService(options: Options):
         "db": options["db"],
     }
     endpoints = {name: options[name] for name in FRONTENDS}
-    return HubService(
+    service = HubService(
         reactor, data_dir, endpoints, registry, store=store, options=settings, exit_on_failure=True
     )
+    if options["log-format"] == "json":
+        service.log_observer = json_observer(twistd_log_file(getattr(options, "parent", None)))
+    return service
 
 
 def make_store(dsn: str, reactor: Any, settings: Any = None) -> Any:

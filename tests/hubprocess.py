@@ -50,7 +50,13 @@ class HubProcess:
         self.data = data or self.tmp / "data"
         self.log_path = self.tmp / "hub.log"
         self.startup = startup
-        self.frontends = {"xml": "none", "mnm": "none", "domino": "none", "web": "none"}
+        self.frontends = {
+            "xml": "none",
+            "mnm": "none",
+            "domino": "none",
+            "web": "none",
+            "acpc": "none",
+        }
         self.frontends.update(frontends)
         self.extra: list[str] = []
         self.proc: subprocess.Popen | None = None

@@ -53,6 +53,15 @@ class DictRegistry:
     def stop(self):
         pass
 
+    def plugins(self):
+        return []
+
+    def add_listener(self, listener):
+        pass
+
+    def remove_listener(self, listener):
+        pass
+
 
 class Recorder:
     """An IGameObserver / ILobbyListener that keeps what it is told."""

@@ -6,7 +6,8 @@ in a second terminal runs them.
 
 What a reader fills in is filled in the same way: ``<id>`` is the ``id`` the last
 ``POST /api/games`` printed, ``N`` the table the first poker bot printed, ``HANDID`` a
-``hand_id`` of ``/api/hands``, ``$TOKEN`` what the ``export`` line set.  Commands the
+``hand_id`` of ``/api/hands``, ``$TOKEN`` what the ``export`` line set, ``PORT1`` and
+``PORT2`` the ports ``gamehub acpc-match`` printed.  Commands the
 README says to run in the first terminal (a hub) or that wait for a second one (the
 first poker bot) run in the background.  Each must exit 0 without a traceback and print
 what the README promises.
@@ -37,7 +38,7 @@ from hub.tap import read_config
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 INNER = "GAMEHUB_README_INNER"
-DEFAULT_PORTS = (4000, 1357, 7000, 8080)
+DEFAULT_PORTS = (4000, 1357, 7000, 8080, 18791)
 #: the README's install-and-run line and its test command
 INSTALL = "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/twistd -n gamehub"
 TEST_COMMAND = (
@@ -62,6 +63,8 @@ PROMISES = {
     "bots.kingdomino": "GAME OVER RESULTS",
     "domino-match": "win share",
     "bots.vandal": "domino",
+    "acpc-match": "hands; log at",
+    "bots.acpc": " hands, ",
     "gamehub ladder": "nmmorris ladder",
     "/api/ratings/nmmorris": '"players"',
     "ratings rebuild": "the recomputed values equal",
@@ -173,7 +176,9 @@ class Session:
     def fill(self, command: str) -> str:
         for placeholder, value in self.filled.items():
             command = command.replace(placeholder, value)
-        assert not re.search(r"<\w+>|\bHANDID\b|--game N\b", command), f"unfilled: {command}"
+        assert not re.search(r"<\w+>|\bHANDID\b|--game N\b|\bPORT\d\b", command), (
+            f"unfilled: {command}"
+        )
         return command
 
     def run(self, command: str, stdin: str = "", seconds: float = 300) -> str:
@@ -227,6 +232,8 @@ def test_every_readme_command_as_written(tmp_path):
     try:
         session.start_hub(INSTALL, seconds=900)  # a fresh venv: pip install . first
         waiting: subprocess.Popen | None = None
+        acpc_waiting: subprocess.Popen | None = None
+        acpc_log = tmp_path / "first-program.log"
         for line in lines[1:]:
             if line == TEST_COMMAND:
                 if os.environ.get("GAMEHUB_SOAK") == "full":
@@ -258,6 +265,10 @@ def test_every_readme_command_as_written(tmp_path):
                 assert found, log.read_text()
                 session.filled["--game N"] = f"--game {found.group(1)}"
                 continue
+            if "bots.acpc" in line and "PORT1" in line:  # plays when the second comes
+                acpc_log = tmp_path / "first-program.log"
+                acpc_waiting = session.background(command, acpc_log)
+                continue
             stdin = "types\nquit\n" if "xml-client" in line else ""
             out = session.run(command, stdin=stdin)
             if "/api/games -d" in line:
@@ -265,6 +276,13 @@ def test_every_readme_command_as_written(tmp_path):
                 session.filled["<id>"] = json.loads(out)["id"]
             if "/api/hands" in line:
                 session.filled["HANDID"] = str(json.loads(out)[0]["hand_id"])
+            if "acpc-match" in line:
+                ports = out.strip().splitlines()[-1].split()
+                session.filled.update({f"PORT{i + 1}": port for i, port in enumerate(ports)})
+            if "bots.acpc" in line and acpc_waiting is not None:
+                assert acpc_waiting.wait(300) == 0, acpc_log.read_text()
+                assert " hands, " in acpc_log.read_text()
+                acpc_waiting = None
             if "--game " in line and waiting is not None:
                 assert waiting.wait(120) == 0, (tmp_path / "first-bot.log").read_text()
                 assert "left after" in (tmp_path / "first-bot.log").read_text()
@@ -277,7 +295,7 @@ def test_every_readme_command_as_written(tmp_path):
         text = log.read_text(errors="replace")
         assert "Traceback" not in text and "Unhandled" not in text, text[-4000:]
     # every line ran: all but the install line (the first hub), the hub restarted with a
-    # token, the first poker bot (in the background) and the test command (unless full),
-    # and the game created again after the restart
+    # token, the first poker bot and the first ACPC program (in the background) and the
+    # test command (unless full), and the game created again after the restart
     full = os.environ.get("GAMEHUB_SOAK") == "full"
-    assert len(session.ran) == len(lines) - 4 + 1 + int(full), session.ran
+    assert len(session.ran) == len(lines) - 5 + 1 + int(full), session.ran

@@ -62,6 +62,7 @@ from hub.frontends.xml.payload import wire_game_id
 from hub.interfaces import IWebView, IXMLGameAdapter, IXMLPayloadSchema
 from hub.model import BadAction, GameEvent, NotFound
 
+from .acpc import ACPCAdapter
 from .rules import ACTION_NAMES
 
 #: ``texasmessage/action/index`` on the wire → the game's action name.  The spec's
@@ -484,7 +485,7 @@ class WebView:
 
 
 #: front end → the adapter that lets it host poker (:meth:`.server.TexasHoldemFactory.adapter`)
-ADAPTERS: dict[str, type] = {"xml": PokerXMLAdapter, "web": WebView}
+ADAPTERS: dict[str, type] = {"xml": PokerXMLAdapter, "web": WebView, "acpc": ACPCAdapter}
 
 
 def _seat_key(item: tuple[Any, Any]) -> int:

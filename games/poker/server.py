@@ -122,6 +122,10 @@ OPTIONS: tuple[GameOption, ...] = (
     GameOption("showdown_pause", "number", 4, "pause between hands", 0, 86400, unit="s"),
     GameOption("empty_timeout", "number", 600, "empty table closes after", 0, 86400, unit="s"),
     GameOption("auto_post", "bool", False, "post blinds automatically"),
+    GameOption("hand_stack", "decimal", None, "stack each hand starts from", 0, unit="chips", help="empty: the whole stack; else stacks reset every hand (computer poker matches)"),
+    GameOption("hands", "int", None, "hands to play", 1, 1000000, help="empty: until the table closes"),
+    GameOption("deal_seed", "text", None, "seed of the deals", help="empty: a fresh seed per hand; else 64 hex digits, each hand's seed derived from it (duplicate matches)"),
+    GameOption("first_button", "int", None, "seat of the first button", 0, 9, help="empty: drawn"),
 )  # fmt: skip
 #: option name → default
 DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS}
@@ -189,7 +193,19 @@ def table_config(
             seats=seats,
             min_players=min_players,
             chip=rules.money(str(opts["chip"]), "chip"),
+            hand_stack=None if opts["hand_stack"] is None else opts["hand_stack"],
         )
+        for key in ("hands", "first_button"):
+            if opts[key] is not None and (
+                isinstance(opts[key], bool) or not isinstance(opts[key], int)
+            ):
+                raise ValueError(f"{key} must be a whole number")
+        if opts["first_button"] is not None and not 0 <= opts["first_button"] < seats:
+            raise ValueError("first_button must be a seat of the table")
+        if opts["hands"] is not None and opts["hands"] < 1:
+            raise ValueError("hands must be at least 1")
+        if opts["deal_seed"] is not None:
+            opts["deal_seed"] = shuffle.seed_hex(str(opts["deal_seed"]))
         for key in ("buyin", "min_buyin", "max_buyin"):
             if opts[key] is not None:
                 opts[key] = rules.money(opts[key], key)
@@ -497,14 +513,24 @@ class PokerGame:
         (when the hub holds hands) and enough players sit in."""
         if self._over or self.table.in_hand or self._timer is not None or self._unsettled:
             return
+        hands = self.options["hands"]
+        if hands is not None and self.table.hands_played >= hands:
+            self._close(f"{hands} hands played")
+            return
         if not self.table.can_start_hand():
             return
-        self._seed = self._context.rng.randbytes(shuffle.SEED_BYTES)
+        number = self.table.hands_played + 1
+        if self.options["deal_seed"] is not None:
+            self._seed = shuffle.hand_seed(self.options["deal_seed"], number)
+        else:
+            self._seed = self._context.rng.randbytes(shuffle.SEED_BYTES)
         self._commitment = shuffle.commitment(self._seed)
         deck = shuffle.deck_from_seed(self._seed)
-        number = self.table.hands_played + 1
         hand_id = f"{self._context.game_id or 'poker'}-{number}"
-        self.table.start_hand(deck, hand_id=hand_id)
+        button = self.options["first_button"] if number == 1 else None
+        if button is not None and button not in self.table.sitting_in():
+            button = None
+        self.table.start_hand(deck, hand_id=hand_id, button=button)
         self._flush()
 
     def _next_hand(self) -> None:
@@ -669,7 +695,7 @@ class _PokerFactory:
         """The adapter of front end ``frontend`` (:data:`.adapters.ADAPTERS`), or ``None``."""
         from . import adapters  # a front end's helpers load when a front end asks
 
-        make = adapters.ADAPTERS.get(frontend)
+        make = adapters.ADAPTERS.get(frontend) if frontend in self.frontends else None
         return None if make is None else make()
 
     # -- stored hands (IHandRecord) -----------------------------------------------------
@@ -685,9 +711,11 @@ class _PokerFactory:
 
 @implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory)
 class TexasHoldemFactory(_PokerFactory):
-    """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats."""
+    """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats; also the
+    table of the ACPC front end's matches (:mod:`.acpc`)."""
 
     name = "texas-holdem"
+    frontends: tuple[str, ...] = ("xml", "web", "acpc")
     summary = "Texas Hold'em poker: fixed limit (default), no limit or pot limit."
     max_seats = 10
     default_seats = 10

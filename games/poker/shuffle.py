@@ -71,6 +71,14 @@ def seed_hex(seed: bytes | str) -> str:
     return seed_bytes(seed).hex()
 
 
+def hand_seed(deal_seed: bytes | str, number: int) -> bytes:
+    """The seed of hand ``number`` (1, 2, ...) of a table dealt from ``deal_seed``:
+    ``SHA-256(deal_seed || number as 8 bytes big-endian)``.  Two tables with the same
+    deal seed deal the same decks in the same order (duplicate matches); each hand's
+    seed is still published and verified like any other."""
+    return hashlib.sha256(seed_bytes(deal_seed) + number.to_bytes(8, "big")).digest()
+
+
 def commitment(seed: bytes | str) -> str:
     """``SHA-256(seed)`` as 64 lowercase hex characters: published before the deal."""
     return hashlib.sha256(seed_bytes(seed)).hexdigest()

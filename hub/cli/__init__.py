@@ -26,9 +26,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ratings": ("hub.cli.ratings:ratings_main", "rebuild|show: ratings from the rated games"),
     "ladder": ("hub.cli.ratings:ladder_main", "a round robin of a game type's bots, rated"),
     "cluster": ("hub.cli.cluster:main", "status: the hubs sharing the database, their load, games"),
+    "audit": ("hub.cli.audit:main", "the audit log of admin actions (API and CLI), newest first"),
     "fetch": ("hub.cli.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),
     "plugin": ("hub.cli.plugin:main", "keygen|sign|verify: Ed25519 signatures of plugin packages"),
     "xml-client": ("hub.cli.xml_client:main", "interactive XML protocol client (--hub HOST:PORT)"),
+    "acpc-match": ("hub.cli.acpc:main", "make an ACPC match on a running hub; print its ports"),
 }
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from twisted.internet import defer, task
 
+from hub.admin import audit_command
 from hub.model import GameError
 from hub.store.errors import StoreError
 from hub.store.store import Store, open_store
@@ -176,30 +177,49 @@ def account_parser() -> argparse.ArgumentParser:
 
 async def account_work(store: Store, args: argparse.Namespace, secret: str = "") -> int:
     """Do one parsed ``gamehub account`` command on a started store; print the outcome.
+    Every change is one row of the audit log (``gamehub audit``), done or refused.
 
     :raises hub.model.GameError: the store refused.
     """
-    if args.action == "create":
-        account = await store.create_account(args.name, secret, args.type, args.grant)
-        print(f"created {account.name} ({account.type}), balance {account.balance}")
-    elif args.action == "password":
-        await store.set_password(args.name, secret)
-        print(f"password of {args.name} changed")
-    elif args.action == "delete":
-        closed = await store.delete_account(args.name)
-        print(f"deleted {args.name} (closed balance {closed})")
-    elif args.action == "list":
+    if args.action == "list":
         accounts = await store.list_accounts(args.prefix, type=args.type)
         for a in accounts:
             print(f"{a.name:<32} {a.type:<6} {a.balance:>16}")
         print(f"{len(accounts)} account(s)")
+        return 0
+    detail: dict[str, Any] = {}
+    if args.action == "create":
+        detail = {"type": args.type, "grant": args.grant}
+
+        async def work() -> str:
+            account = await store.create_account(args.name, secret, args.type, args.grant)
+            return f"created {account.name} ({account.type}), balance {account.balance}"
+    elif args.action == "password":
+
+        async def work() -> str:
+            await store.set_password(args.name, secret)
+            return f"password of {args.name} changed"
+    elif args.action == "delete":
+
+        async def work() -> str:
+            closed = await store.delete_account(args.name)
+            return f"deleted {args.name} (closed balance {closed})"
     elif args.action == "set-type":
-        account = await store.set_type(args.name, args.type)
-        print(f"{account.name} is now {account.type}")
-    elif args.action == "grant":
-        moved = await store.grant(args.name, args.amount, args.key)
-        state = "granted" if moved.applied else "already applied:"
-        print(f"{state} {moved.amount} to {args.name}, balance {moved.balance}")
+        detail = {"type": args.type}
+
+        async def work() -> str:
+            account = await store.set_type(args.name, args.type)
+            return f"{account.name} is now {account.type}"
+    else:  # grant
+        detail = {"amount": args.amount, "key": args.key}
+
+        async def work() -> str:
+            moved = await store.grant(args.name, args.amount, args.key)
+            state = "granted" if moved.applied else "already applied:"
+            return f"{state} {moved.amount} to {args.name}, balance {moved.balance}"
+
+    action = "account_" + args.action.replace("-", "_")
+    print(await audit_command(store, action, args.name, detail, work))
     return 0
 
 

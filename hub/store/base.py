@@ -7,6 +7,7 @@ plain values (never a protocol, never a Deferred).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -14,6 +15,7 @@ from typing import Any
 
 from twisted.internet import defer, threads
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from . import accounts as acc
 from . import schema
@@ -142,6 +144,9 @@ class StoreBase:
         #: what else recovery does for the hubs it finds dead
         #: (:meth:`hub.store.lease.LeaseMixin.on_recovery`)
         self._recovery_steps: list[Any] = []
+        #: ``observer(fn, seconds, ok, result)`` after each transaction (on the reactor
+        #: thread): the hub's metrics (:meth:`hub.telemetry.Telemetry.store_transaction`)
+        self.query_observer: Callable[[Any, float, bool, Any], None] | None = None
 
     # -- plumbing ------------------------------------------------------------------
 
@@ -170,7 +175,21 @@ class StoreBase:
         d = threads.deferToThreadPool(
             self._reactor, pool.threadpool, self._transaction, pool, fn, args, begin
         )
-        return d.addCallbacks(self._worked, self._failed, callbackArgs=(self._outages,))
+        d.addCallbacks(self._worked, self._failed, callbackArgs=(self._outages,))
+        observer = self.query_observer
+        if observer is not None:
+            started = time.perf_counter()
+
+            def observe(result: Any) -> Any:
+                ok = not isinstance(result, Failure)
+                try:
+                    observer(fn, time.perf_counter() - started, ok, result if ok else None)
+                except Exception:
+                    self.log.failure("store query observer failed")
+                return result
+
+            d.addBoth(observe)
+        return d
 
     def _transaction(self, pool: Any, fn: Any, args: tuple[Any, ...], begin: Any) -> Any:
         """(In a pool thread.)  One transaction on this thread's connection.  A

@@ -327,7 +327,32 @@ def _v6(d: Dialect) -> list[str]:
     ]
 
 
-def _v7_ratings(d: Dialect) -> list[Step]:
+def _v7(d: Dialect) -> list[Step]:
+    """The audit log of admin actions (append-only; trimmed to the newest by the
+    ``audit_keep`` setting) and the banned addresses."""
+    return [
+        f"""CREATE TABLE audit_log (
+            id {d.serial},
+            created {d.timestamp} NOT NULL,
+            actor VARCHAR(256) NOT NULL,
+            via VARCHAR(16) NOT NULL,
+            source VARCHAR(256) NOT NULL,
+            action VARCHAR(64) NOT NULL,
+            target VARCHAR(256),
+            detail TEXT,
+            outcome VARCHAR(512) NOT NULL
+        )""",
+        "CREATE INDEX audit_log_created ON audit_log (created)",
+        f"""CREATE TABLE address_ban (
+            address VARCHAR(64) PRIMARY KEY,
+            created {d.timestamp} NOT NULL,
+            actor VARCHAR(256) NOT NULL,
+            reason VARCHAR(512)
+        )""",
+    ]
+
+
+def _v8_ratings(d: Dialect) -> list[Step]:
     """Ratings (``hub.ratings``): each player's rating per pool (game type and variant
     key) and every rated game's ranking, in the order it was applied (``seq``), with the
     ratings before and after: what ``gamehub ratings rebuild`` recomputes from."""
@@ -368,7 +393,16 @@ def _v7_ratings(d: Dialect) -> list[Step]:
 
 
 #: every step, in order; the schema version is the length of this list
-MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7_ratings]
+MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
+    _v1,
+    _v2,
+    _v3,
+    _v4,
+    _v5,
+    _v6,
+    _v7,
+    _v8_ratings,
+]
 LATEST = len(MIGRATIONS)
 
 

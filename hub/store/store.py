@@ -15,9 +15,10 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IRatingStore, IStore
+from hub.interfaces import IAuditStore, IRatingStore, IStore
 
 from . import accounts as acc
+from .audit import AuditMixin
 from .base import ZERO, Account, _Cursor
 from .cluster import ClusterMixin
 from .errors import (
@@ -31,9 +32,9 @@ from .ratings import RatingsMixin
 from .tables import TablesMixin
 
 
-@implementer(IStore, IRatingStore)
-class Store(TablesMixin, ClusterMixin, RatingsMixin):
-    """Accounts, ledger, history, cluster and ratings in one SQL database.
+@implementer(IStore, IAuditStore, IRatingStore)
+class Store(TablesMixin, ClusterMixin, AuditMixin, RatingsMixin):
+    """Accounts, ledger, history, cluster, audit log and ratings in one SQL database.
 
     :param dsn: ``sqlite:<path>`` or ``postgresql://user:pass@host:port/db``.
     :param reactor: provides ``IReactorCore``, ``IReactorThreads``, ``IReactorTime``.

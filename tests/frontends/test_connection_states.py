@@ -1,4 +1,4 @@
-"""The connection states of the XML, MNM and Domino front ends are tables: each is
+"""The connection states of the XML, MNM, Domino and ACPC front ends are tables: each is
 whole (every state has a row, every move leads to a state, every state is reached),
 every live state can close, and what refuses a client's request is the table."""
 
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from hub.frontends.acpc import states as acpc
 from hub.frontends.domino import states as domino
 from hub.frontends.mnm import codec as mnm_codec
 from hub.frontends.mnm import states as mnm
@@ -18,6 +19,7 @@ TABLES = {
     "xml": (xml.State, xml.TRANSITIONS, xml.State.CONNECTED, xml.Input.LOST),
     "mnm": (mnm.State, mnm.TRANSITIONS, mnm.State.VERSION, mnm.Input.CLOSE),
     "domino": (domino.State, domino.TRANSITIONS, domino.State.CONNECTED, domino.Input.LOST),
+    "acpc": (acpc.State, acpc.TRANSITIONS, acpc.State.CONNECTED, acpc.Input.LOST),
 }
 
 
@@ -62,3 +64,11 @@ def test_xml_the_states_that_read_requests_have_rules_for_every_area():
     assert set(xml.RULES) == {xml.State.CONNECTED, xml.State.LOGGED_IN}
     for rules in xml.RULES.values():
         assert set(rules) == set(xml.Area) and all(rules.values())
+
+
+def test_acpc_takes_the_version_only_while_connected_and_replies_only_after_it():
+    table = acpc.TRANSITIONS
+    assert [s for s in acpc.State if acpc.Input.VERSION in table[s]] == [acpc.State.CONNECTED]
+    replying = [s for s in acpc.State if acpc.Input.REPLY in table[s]]
+    assert replying == [acpc.State.READY, acpc.State.PLAYING]
+    assert set(acpc.REFUSALS) == {acpc.Input.VERSION, acpc.Input.REPLY}

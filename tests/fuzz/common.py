@@ -62,6 +62,8 @@ RAISED_LIMITS = {
     "retire_after": 5,
     "domino_answer_seconds": 60,
     "domino_login_seconds": 60,
+    "acpc_seat_endpoint": LOOPBACK,
+    "acpc_max_ignored": 1_000_000,
 }
 _BAD = ("Unhandled", "Traceback", "CRITICAL")
 

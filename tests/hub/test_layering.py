@@ -190,4 +190,4 @@ def test_every_front_end_module_declares_its_seams():
         if IHTTPResources.providedBy(module):
             assert verifyObject(IHTTPResources, module)
             publishing.append(name)
-    assert publishing == ["xml"]
+    assert publishing == ["xml", "acpc"]

@@ -42,7 +42,8 @@ def test_start_order_ports_and_stop(tmp_path):
     hub.startService()
     assert calls == ["store.start"]
     (port, factory, backlog, interface) = reactor.tcpServers[0]
-    assert port == 8080 and isinstance(factory, Site)
+    web = hub.getServiceNamed("web")
+    assert port == 8080 and factory is web.gate and isinstance(web.factory, Site)
     assert set(hub.bound_ports) == {"web"}
     assert registry.game_factory("hello").name == "hello"
     for folder in ("plugins/meta", "bots/meta", "transcripts"):

@@ -332,6 +332,34 @@ def _forms(password: str) -> set[str]:
 
 
 def test_passwords_never_reach_the_data_folder_or_the_logs(hub):
+    _every_password_route(hub)
+    _no_password_written(hub)
+
+
+@pytest.fixture(scope="module")
+def json_hub(tmp_path_factory):
+    """A hub whose log is JSON lines (``--log-format json``)."""
+    tmp = tmp_path_factory.mktemp("privacy-json")
+    running = HubProcess(tmp, xml=LOOPBACK, web=LOOPBACK)
+    running.extra = ["--log-format", "json", "--set", "xml_rate=500", "--set", "xml_burst=500"]
+    with running:
+        yield running
+    assert running.errors() == [], running.log()[-3000:]
+
+
+def test_passwords_and_tokens_never_reach_the_json_log(json_hub):
+    _every_password_route(json_hub)
+    status, _, _ = json_hub.request("GET", "/metrics", admin=True)  # the API token, sent
+    assert status == 200
+    _no_password_written(json_hub)
+    lines = [json.loads(line) for line in json_hub.log().splitlines() if line.strip()]
+    assert lines and all(isinstance(event, dict) for event in lines)
+    assert HubProcess.TOKEN not in json_hub.log()
+
+
+def _every_password_route(hub: HubProcess) -> None:
+    """Use each password on every route that takes one: XML create, login (as entities
+    too), password change; web account, login, password change, a failed login."""
     for n, password in enumerate(PASSWORDS):
         name = f"secretive{n}"
         client = XMLClient(hub.ports["xml"])
@@ -364,6 +392,10 @@ def test_passwords_never_reach_the_data_folder_or_the_logs(hub):
         )
         assert status == 200
         web.call("POST", "/api/session", {"name": f"web{name}", "password": password + "wrong"})
+
+
+def _no_password_written(hub: HubProcess) -> None:
+    """No form of any password in the data folder (transcripts, database) or the log."""
     time.sleep(1.5)  # transcripts are written on a one-second timer
     written = b""
     for path in list(Path(hub.data).rglob("*")) + [Path(hub.log_path)]:

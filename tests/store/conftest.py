@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 import pytest
@@ -31,17 +32,20 @@ def pg_schema_dsn(base: str, schema: str) -> str:
     return parts._replace(query=urlencode(query, quote_via=quote)).geturl()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def dsn(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> Iterator[str]:
-    """A fresh, empty database: SQLite in ``tmp_path``, or a new PostgreSQL schema."""
-    if request.param == "sqlite":
-        yield f"sqlite:{tmp_path}/hub.sqlite"
-        return
+def pg_base_dsn() -> str:
+    """The PostgreSQL server of the suite (``GAMEHUB_TEST_PG_DSN``); skips the test,
+    saying why, when it is not set."""
     base = os.environ.get(TEST_PG_DSN_VARIABLE)
     if not base:
         pytest.skip(
             f"PostgreSQL tests need {TEST_PG_DSN_VARIABLE} (e.g. postgresql://postgres@127.0.0.1:5432/test)"
         )
+    return base
+
+
+@contextmanager
+def fresh_pg_schema(base: str) -> Iterator[str]:
+    """A DSN of a new, empty schema on the server ``base``, dropped afterwards."""
     import psycopg2
 
     schema = "gh_test_" + uuid.uuid4().hex[:16]
@@ -55,6 +59,16 @@ def dsn(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> Iterator[
         with connection.cursor() as cursor:
             cursor.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
         connection.close()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def dsn(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> Iterator[str]:
+    """A fresh, empty database: SQLite in ``tmp_path``, or a new PostgreSQL schema."""
+    if request.param == "sqlite":
+        yield f"sqlite:{tmp_path}/hub.sqlite"
+        return
+    with fresh_pg_schema(pg_base_dsn()) as fresh:
+        yield fresh
 
 
 def make_store(dsn: str, **options):

@@ -56,6 +56,7 @@ class BlindsPart(TableBase):
         assert bb is not None
         self.hands_played += 1
         number = self.hands_played
+        reserve = self._set_aside(cands)
         h = Hand(
             hand_id=hand_id or str(number),
             number=number,
@@ -64,6 +65,7 @@ class BlindsPart(TableBase):
             sb_seat=sb,
             bb_seat=bb,
             start_stacks={s: p.stack for s, p in self.players.items()},
+            reserve=reserve,
         )
         h.candidates = list(cands)
         self.hand = h
@@ -80,6 +82,20 @@ class BlindsPart(TableBase):
         self._ask_blinds(h, cands, sb, bb)
         self._advance()
         return rec
+
+    def _set_aside(self, cands: list[int]) -> dict[int, Decimal]:
+        """Take what each player's stack holds over the hand stack off the table for
+        the hand (:attr:`TableConfig.hand_stack`); what was taken, by seat."""
+        top = self.config.hand_stack
+        reserve: dict[int, Decimal] = {}
+        if top is None:
+            return reserve
+        for s in cands:
+            p = self.players[s]
+            if p.stack > top:
+                reserve[s] = p.stack - top
+                p.stack = top
+        return reserve
 
     def _new_button(self, cands: list[int], button: int | None) -> int:
         """The button of the next hand: ``button`` if given, else the next seat sitting

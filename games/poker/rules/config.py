@@ -114,6 +114,10 @@ class TableConfig:
     :ivar min_players: players sitting in needed to start a hand.
     :ivar chip: the smallest unit money is split into (odd chips).
     :ivar burn: burn a card before each board street.
+    :ivar hand_stack: ``None`` (the default): a hand is played with the whole stacks;
+        else every hand starts from at most this much of each stack, the rest set aside
+        until the hand is over (stacks reset every hand, as in computer poker
+        matches: chips won are counted, not carried).
     """
 
     variant: Variant = TEXAS_HOLDEM
@@ -127,6 +131,7 @@ class TableConfig:
     min_players: int = 2
     chip: Decimal = Decimal("0.01")
     burn: bool = True
+    hand_stack: Decimal | None = None
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -140,6 +145,10 @@ class TableConfig:
         if not self.small_blind:
             set_(self, "small_blind", money(self.big_blind / 2, "small blind (half the big)"))
         set_(self, "chip", money(self.chip, "chip"))
+        if self.hand_stack is not None:
+            set_(self, "hand_stack", money(self.hand_stack, "hand stack"))
+            if self.hand_stack < self.big_blind:
+                raise ValueError("the hand stack must be at least the big blind")
         if self.limit not in LIMIT_NAMES:
             raise ValueError(f"unknown limit style {self.limit!r}")
         if not (ZERO < self.small_blind <= self.big_blind) or self.small_bet <= 0:

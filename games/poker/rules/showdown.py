@@ -150,6 +150,7 @@ class ShowdownPart(TableBase):
         assert h is not None
         h.state = SHOWDOWN
         h.to_act = h.kind = None
+        self._restore(h)
         players = tuple(
             (s, self.players[s].name, h.start_stacks.get(s, ZERO))
             for s in sorted(set(h.seats) | h.posted | h.refused)
@@ -202,6 +203,13 @@ class ShowdownPart(TableBase):
                 p.sitting_out = True
                 self._emit(Record("sitout", s, index=SIT_OUT, text="no chips"))
 
+    def _restore(self, h: Hand) -> None:
+        """Put back what the hand stack set aside (once)."""
+        for s, amount in h.reserve.items():
+            if s in self.players:
+                self.players[s].stack += amount
+        h.reserve = {}
+
     def verify_abort_hand(self) -> Hand:
         """Check a hand is running."""
         if self.hand is None or self.hand.over:
@@ -214,6 +222,7 @@ class ShowdownPart(TableBase):
         h = self.verify_abort_hand()
         if not h.awards:
             self._refund(h)
+        self._restore(h)
         rec = self._emit(Record("cancel", text="hand aborted"))
         h.to_act = h.kind = None
         h.state = SHOWDOWN

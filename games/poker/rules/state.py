@@ -37,6 +37,8 @@ class Hand:
     sb_seat: int | None
     bb_seat: int | None
     start_stacks: dict[int, Decimal]
+    #: chips over the table's hand stack, set aside until the hand is over
+    reserve: dict[int, Decimal] = field(default_factory=dict)
     step: int = 0
     state: str = BLIND_ROUND
     deck_pos: int = 0

@@ -33,6 +33,7 @@ from hub.frontends import no_delay
 from hub.interfaces import IGameObserver, ILobbyListener
 from hub.model import GAME_OVER, WAITING, GameError
 from hub.states import Machine
+from hub.telemetry import DETACHED, FrontendTelemetry
 
 from . import codec
 from .states import REFUSALS, TRANSITIONS, Input, State
@@ -79,6 +80,7 @@ class DominoProtocol(Protocol):
         """Say ``CONNECT`` at once (a client may already have sent ``LOGIN``)."""
         no_delay(self.transport)
         self.conn_id = self.factory.next_connection_id()
+        self.factory.telemetry.opened()
         self._login_timer = self.factory.reactor.callLater(
             self.factory.login_seconds, self._login_timeout
         )
@@ -86,6 +88,7 @@ class DominoProtocol(Protocol):
 
     def connectionLost(self, reason: Any = None) -> None:
         """Leave the queue or the game."""
+        self.factory.telemetry.closed()
         if self._login_timer is not None and self._login_timer.active():
             self._login_timer.cancel()
         self._login_timer = None
@@ -127,6 +130,7 @@ class DominoProtocol(Protocol):
 
     def _line(self, line: bytes) -> None:
         """One line: a login or a game command, if the state takes it now."""
+        self.factory.telemetry.message_in()
         self._record("in", line)
         message = codec.parse(line)
         if isinstance(message, codec.Invalid):
@@ -173,12 +177,14 @@ class DominoProtocol(Protocol):
     def _login_timeout(self) -> None:
         self._login_timer = None
         if self.state is State.CONNECTED:
+            self._refused("timeout", "no LOGIN in time")
             self.close("no LOGIN in time")
 
     def _idle_timeout(self) -> None:
         """Logged in, but no game came within ``domino_idle_seconds``: ERROR, close."""
         self._idle_timer = None
         if self.state is State.WAITING:
+            self._refused("timeout", f"no game within {self.factory.idle_seconds:g} seconds")
             self.send("ERROR")
             self.remove(f"no game within {self.factory.idle_seconds:g} seconds")
 
@@ -194,6 +200,7 @@ class DominoProtocol(Protocol):
         if self.state is State.CLOSED or self.transport is None or self._disconnecting():
             return
         self._record("out", text)
+        self.factory.telemetry.message_out()
         self.transport.write(codec.encode(text))
 
     def ok(self) -> None:
@@ -205,10 +212,14 @@ class DominoProtocol(Protocol):
     def invalid_command(self, reason: str) -> None:
         """``ERROR``; more than ``max_invalid`` in a row removes the client."""
         self.invalid += 1
-        self.log.debug("domino {conn}: ERROR ({reason})", conn=self.conn_id, reason=reason)
+        self._refused("invalid", reason)
         self.send("ERROR")
         if self.invalid > self.factory.max_invalid:
             self.remove(f"more than {self.factory.max_invalid} invalid commands in a row")
+
+    def _refused(self, kind: str, reason: str) -> None:
+        game = self.game.id if self.game is not None else None
+        self.factory.telemetry.refused(kind, reason, self.conn_id, game)
 
     def remove(self, why: str) -> None:
         """Take the client out of its game (or the queue) and close the connection."""
@@ -294,6 +305,8 @@ class DominoFactory(ServerFactory):
 
     protocol = DominoProtocol  # type: ignore[assignment]
     log = Logger()
+    #: the front end's metrics and refusal events (the hub sets its own)
+    telemetry: FrontendTelemetry = DETACHED.frontend("domino")
 
     def __init__(self, lobby: Any, reactor: Any, options: dict[str, Any] | None = None) -> None:
         settings: dict[str, Any] = dict(DEFAULTS)

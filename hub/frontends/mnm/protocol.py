@@ -26,6 +26,7 @@ from hub.frontends import no_delay
 from hub.interfaces import IGameObserver
 from hub.model import GAME_OVER, OVER, RUNNING, TURN, Elsewhere, GameError, GameEvent
 from hub.states import Machine
+from hub.telemetry import DETACHED, FrontendTelemetry
 
 from . import codec
 from .codec import ProtocolError
@@ -49,6 +50,8 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
     delimiter = b"\n"
     MAX_LENGTH = codec.MAX_LINE + 1  # the line may end with \r
     log = Logger()
+    #: the front end's metrics and refusal events (the factory gives the hub's)
+    telemetry: FrontendTelemetry = DETACHED.frontend("mnm")
 
     def __init__(self, hub: Any, clock: Any) -> None:
         self.hub = hub
@@ -83,6 +86,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
     def connectionMade(self) -> None:
         """Send the banner (and for major ≥ 3 the announcement); expect ``VERSION``."""
         no_delay(self.transport)
+        self.telemetry.opened()
         self.setTimeout(float(self.options["mnm_prolog_timeout"]))
         self.send(codec.banner_line(self.version))
         if int(codec.version_major(self.version)) >= 3:
@@ -90,6 +94,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
 
     def connectionLost(self, reason: Any = None) -> None:
         """Stop timers; a player who vanishes mid-game loses it."""
+        self.telemetry.closed()
         self.machine.move(Input.CLOSE)
         self.setTimeout(None)
         self._cancel_wait()
@@ -105,12 +110,20 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         if self._closed or self.transport is None:
             return
         self._record("out", line)
+        self.telemetry.message_out()
         self.transport.write(line.encode("ascii", "replace") + b"\n")
 
-    def fail(self, reason: str) -> None:
-        """``- <reason>``, close, and forfeit the game if one is running."""
+    def fail(self, reason: str, kind: str = "protocol") -> None:
+        """``- <reason>``, close, and forfeit the game if one is running.
+
+        :param kind: the refusal's kind in the metrics and the log (``protocol``,
+            ``timeout``, ``too_long``).
+        """
         if self._closed:
             return
+        self.telemetry.refused(
+            kind, reason, self.conn_id, self.game.id if self.game is not None else None
+        )
         self.send(codec.error_line(reason))
         self._end()
         self._leave()
@@ -134,12 +147,12 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
 
     def timeoutConnection(self) -> None:
         """The client was silent past a prolog deadline."""
-        self.fail("TIMEOUT Be faster next time")
+        self.fail("TIMEOUT Be faster next time", "timeout")
 
     def lineLengthExceeded(self, line: bytes) -> None:
         """A line (or a buffer without newline) longer than 1024 bytes."""
         self._record("in", line[:200] + b"...")
-        self.fail(f"Line too long: more than {codec.MAX_LINE} bytes")
+        self.fail(f"Line too long: more than {codec.MAX_LINE} bytes", "too_long")
 
     # -- transcript -----------------------------------------------------------------------
 
@@ -165,6 +178,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         table of :mod:`.states`), else make its move and hand it to its handler."""
         if self._closed:
             return
+        self.telemetry.message_in()
         self._record("in", line)
         try:
             command = codec.parse_line(line)
@@ -346,7 +360,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         result = dict(event.data.get("result") or {})
         if result.get("reason") == "timeout" and result.get("loser") == self.seat:
             self.seat = None
-            self.fail("TIMEOUT Be faster next time")
+            self.fail("TIMEOUT Be faster next time", "timeout")
             return
         pieces = self.adapter.piece_list(self.game.view(self.seat))
         for line in codec.lines_gameover(pieces, self.adapter.winners(result)):
@@ -377,7 +391,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
     def _wait_expired(self) -> None:
         self._wait_call = None
         if self.state is State.OKWAIT:
-            self.fail("TIMEOUT You did not answer WAIT with OKWAIT in time")
+            self.fail("TIMEOUT You did not answer WAIT with OKWAIT in time", "timeout")
 
     def _cancel_wait(self) -> None:
         if self._wait_call is not None and self._wait_call.active():
@@ -388,6 +402,9 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
 class MNMFactory(Factory):
     """Builds :class:`MNMProtocol` for each connection to the MNM port."""
 
+    #: the front end's metrics and refusal events (the hub sets its own)
+    telemetry: FrontendTelemetry = DETACHED.frontend("mnm")
+
     def __init__(self, hub: Any) -> None:
         self.hub = hub
         self._reactor = hub.reactor
@@ -396,4 +413,5 @@ class MNMFactory(Factory):
         """A protocol bound to the hub and its reactor."""
         proto = MNMProtocol(self.hub, self._reactor)
         proto.factory = self
+        proto.telemetry = self.telemetry
         return proto

@@ -15,12 +15,14 @@ from twisted.logger import Logger
 from twisted.web.pages import notFound
 from twisted.web.resource import IResource, Resource
 from twisted.web.server import Site
-from zope.interface import moduleProvides
+from zope.interface import implementer, moduleProvides
 
 from hub.distribution import PluginsResource
-from hub.interfaces import IFrontend
+from hub.interfaces import IConnectionControl, IFrontend
+from hub.telemetry import DETACHED, FrontendTelemetry, MetricsResource
 
 from .accounts import AccountResource, AccountsResource, SessionResource
+from .admin import AdminResource
 from .api import API
 from .info import Hands, History, Stats
 from .limits import GuardedRequest, WebLimits, web_endpoint
@@ -172,7 +174,10 @@ class Root(Resource):
         api.putChild(b"stats", Stats(hub, self.web))
         api.putChild(b"hands", Hands(hub, self.web))
         api.putChild(b"ratings", Ratings(hub))
+        admin = AdminResource(hub, self.web)
+        api.putChild(b"admin", admin)
         self.putChild(b"api", api)
+        self.putChild(b"metrics", MetricsResource(hub.telemetry, allowed=admin.is_admin))
         self.putChild(b"static", StaticFiles(STATIC))
         self.putChild(b"game", GamePages())
         self.putChild(b"ratings", RatingPages())
@@ -201,10 +206,15 @@ class Root(Resource):
         return notFound("No such page", "There is no such page.")
 
 
+@implementer(IConnectionControl)
 class WebSite(Site):
     """The web front end's HTTP factory: each connection a
     :class:`~.limits.GuardedChannel` under the front end's :class:`~.limits.WebLimits`;
-    closes its event streams when it stops."""
+    closes its event streams when it stops.  Each finished request is one message out
+    (and, with a status of 400 or more, one refusal) of its :attr:`telemetry`."""
+
+    #: the front end's metrics and refusal events (the hub sets its own)
+    telemetry: FrontendTelemetry = DETACHED.frontend("web")
 
     def __init__(self, root: Root, limits: WebLimits | None = None) -> None:
         super().__init__(root, requestFactory=GuardedRequest, reactor=root.hub.reactor)
@@ -215,6 +225,28 @@ class WebSite(Site):
     def buildProtocol(self, addr: Any) -> Any:
         """A guarded channel (or a refusal over the connection caps)."""
         return self.limits.channel(self, str(getattr(addr, "host", "")))
+
+    def kick(self, player: str, reason: str) -> int:
+        """(:class:`hub.interfaces.IConnectionControl`) end every browser session of
+        the account ``player`` (its pages become guests)."""
+        return self.root.web.sessions.drop_account(player)
+
+    def log(self, request: Any) -> None:
+        """Count the answer; a refusal or an error is one event with its reason (what
+        :func:`~.api.send_error` said) and the game its path names."""
+        super().log(request)
+        telemetry = self.telemetry
+        telemetry.message_out()
+        code = int(request.code or 200)
+        if code < 400:
+            return
+        parts = request.path.split(b"/")
+        game = None
+        if len(parts) > 3 and parts[1:3] == [b"api", b"games"] and parts[3]:
+            game = parts[3][:64].decode("utf-8", "replace")
+        reason = getattr(request, "refusal", None) or f"HTTP {code}"
+        peer = str(getattr(request.getClientAddress(), "host", "") or "")
+        telemetry.refused(str(code), reason, f"http:{peer}", game, peer)
 
     def stopFactory(self) -> None:
         """End the event streams."""

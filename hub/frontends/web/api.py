@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import ipaddress
 import json
@@ -32,7 +33,9 @@ def send_json(request, status: int, payload: Any) -> bytes:
 
 
 def send_error(request, status: int, message: str) -> bytes:
-    """Answer with ``{"error": message}``."""
+    """Answer with ``{"error": message}`` (kept as ``request.refusal`` for the front
+    end's refusal event)."""
+    request.refusal = message
     return send_json(request, status, {"error": message})
 
 
@@ -58,6 +61,36 @@ def game_fields(body: dict[str, Any]) -> None:
     if body.get("name") is not None:
         fields.GAME_NAME.check(body["name"])
     fields.check_options(body.get("options"))
+
+
+def token_digest(options: Any) -> str | None:
+    """The SHA-256 (hex) of the hub's API token: the setting ``api_token_sha256`` (a
+    config file then never holds the token itself), else that of ``--api-token``;
+    ``None`` when the hub has none.  Requests are compared by digest."""
+    digest = options.get("api_token_sha256")
+    if digest:
+        return str(digest).strip().lower()
+    token = options.get("api_token")
+    if not token:
+        return None
+    return hashlib.sha256(str(token).encode("utf-8")).hexdigest()
+
+
+def query_arg(request, name: str) -> str | None:
+    """The first value of the query argument ``name``, or ``None``."""
+    values = request.args.get(name.encode())
+    return values[0].decode("utf-8", "replace") if values else None
+
+
+def query_limit(request, default: int, most: int) -> int:
+    """The query's ``limit``: a whole number from 1 to ``most`` (``default`` if absent).
+
+    :raises hub.model.GameError: 400, another value.
+    """
+    text = query_arg(request, "limit") or str(default)
+    if not text.isdigit() or not 1 <= int(text) <= most:
+        raise GameError(f"limit must be a whole number from 1 to {most}", 400)
+    return int(text)
 
 
 def is_loopback(request) -> bool:
@@ -122,12 +155,16 @@ class JSONResource(Resource):
         return send_json(request, status, payload)
 
     def has_api_token(self, request) -> bool:
-        """Whether the request carries the hub's API token (``Authorization: Bearer``)."""
-        token = self.hub.options.get("api_token")
-        if not token:
+        """Whether the request carries the hub's API token (``Authorization: Bearer``;
+        see :func:`token_digest`)."""
+        expected = token_digest(self.hub.options)
+        if expected is None:
             return False
         sent = request.getHeader(b"authorization") or b""
-        return hmac.compare_digest(sent, f"Bearer {token}".encode())
+        if not sent.startswith(b"Bearer "):
+            return False
+        given = hashlib.sha256(sent[len(b"Bearer ") :].strip()).hexdigest()
+        return hmac.compare_digest(given.encode(), expected.encode())
 
     def reader(self, request) -> tuple[bool, frozenset[str]]:
         """Who reads: (admin?, owner tokens of the reader's connections)."""
@@ -224,14 +261,13 @@ class History(JSONResource):
             raise GameError("this hub keeps no history", 404)
 
         def arg(name: str) -> str | None:
-            values = request.args.get(name.encode())
-            return values[0].decode("utf-8", "replace") if values else None
+            return query_arg(request, name)
 
-        limit_text = arg("limit") or "50"
-        if not limit_text.isdigit() or not 1 <= int(limit_text) <= 500:
-            raise GameError("limit must be a whole number from 1 to 500", 400)
         d = self.hub.store.games(
-            game_id=arg("game"), player=arg("player"), game_type=arg("type"), limit=int(limit_text)
+            game_id=arg("game"),
+            player=arg("player"),
+            game_type=arg("type"),
+            limit=query_limit(request, 50, 500),
         )
         return d.addCallback(lambda games: (200, games))
 

@@ -129,6 +129,9 @@ class GuardedRequest(Request):
     channel: GuardedChannel
     content: Any
 
+    #: the reason of an error answer (:func:`~.api.send_error`), for the refusal event
+    refusal: str | None = None
+
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.refused = False
@@ -166,6 +169,7 @@ class GuardedRequest(Request):
         """Serve the request, unless it was refused (its connection is closing)."""
         if self.refused:
             return
+        self.channel.site.telemetry.message_in()
         super().process()
 
 
@@ -243,11 +247,8 @@ class GuardedChannel(HTTPChannel):
         self._refused = True
         self._cancel("_header_timer")
         self._cancel("_body_timer")
-        self.log.info(
-            "web {peer}: {status} {message}; closing",
-            peer=self.peer_host,
-            status=status,
-            message=message,
+        self.site.telemetry.refused(
+            str(status), f"{message}; closing", f"http:{self.peer_host}", peer=self.peer_host
         )
         self.transport.write(canned(status, message))
         self.setTimeout(None)
@@ -304,6 +305,7 @@ class WebLimits:
         )
         self.per_address[host] += 1
         self.connections += 1
+        site.telemetry.opened()
         channel = _Refusal() if over else GuardedChannel()
         channel.limits = self
         channel.peer_host = host
@@ -316,6 +318,7 @@ class WebLimits:
 
     def closed(self, channel: GuardedChannel) -> None:
         """A connection from ``channel.peer_host`` is gone."""
+        channel.site.telemetry.closed()
         self.connections -= 1
         self.per_address[channel.peer_host] -= 1
         if self.per_address[channel.peer_host] <= 0:

@@ -238,6 +238,19 @@ class WebResource(JSONResource):
             return admin, owners
         return admin or session.admin, owners | {owner_token(session.owner)}
 
+    def body(self, request: Any) -> dict[str, Any]:
+        """The request's JSON object body (``{}`` when empty).
+
+        :raises hub.model.GameError: 400, not a JSON object; 413, too large.
+        """
+        request.content.seek(0)
+        if not request.content.read(1):
+            return {}
+        found = read_json(request)
+        if not isinstance(found, dict):
+            raise GameError("the body must be a JSON object", 400)
+        return found
+
     def may_manage(self, request: Any, session: Session | None) -> None:
         """Creating games and seating bots: a logged-in session, loopback or the token."""
         if session is not None and session.account is not None:
@@ -388,15 +401,6 @@ class WebGames(WebResource, Games):
             raise
         return 201, {**self.hub.game_json(game), "seat": answer["seat"]}
 
-    def _body(self, request: Any) -> dict[str, Any]:
-        request.content.seek(0)
-        if not request.content.read(1):
-            return {}
-        body = read_json(request)
-        if not isinstance(body, dict):
-            raise GameError("the body must be a JSON object", 400)
-        return body
-
     def _my_seat(self, session: Session, game: Any) -> int:
         seat = self.web.seat_of(session, game)
         if seat is None:
@@ -406,7 +410,7 @@ class WebGames(WebResource, Games):
     def _take_seat(self, request: Any, game: Any) -> Any:
         session = self.session_for_write(request)
         assert session is not None
-        body = self._body(request)
+        body = self.body(request)
         wanted = body.get("seat")
         if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)):
             raise GameError("'seat' must be a seat number or null", 400)
@@ -433,7 +437,7 @@ class WebGames(WebResource, Games):
     def _act(self, request: Any, game: Any) -> Any:
         session = self.session_for_write(request)
         assert session is not None
-        body = self._body(request)
+        body = self.body(request)
         action = body.get("action")
         if not isinstance(action, Mapping):
             raise GameError('the body must be {"action": {...}}', 400)
@@ -465,7 +469,7 @@ class WebGames(WebResource, Games):
         session = self.session_for_write(request)
         assert session is not None
         self.web.may_chat(request)
-        line = say(self.hub, game.id, session, self._body(request))
+        line = say(self.hub, game.id, session, self.body(request))
         if game.transcript is not None:  # as the XML front end records its chat frames
             game.transcript.record(
                 f"web:{session.name}", "in", f"chat {line['text']}", owner=session.owner
@@ -475,7 +479,7 @@ class WebGames(WebResource, Games):
     def _add_bot(self, request: Any, game: Any) -> Any:
         session = self.session_for_write(request, required=False)
         self.may_manage(request, session)
-        body = self._body(request)
+        body = self.body(request)
         seat, bot = body.get("seat"), body.get("bot")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise GameError("'seat' must be a seat number", 400)

@@ -148,11 +148,14 @@ class Sessions:
             self._by_token.pop(session.token, None)
         return self._new(request, name=GUEST_PREFIX + secrets.token_hex(3))
 
-    def drop_account(self, account: str) -> None:
-        """Forget every session of ``account`` (it was deleted)."""
+    def drop_account(self, account: str) -> int:
+        """Forget every session of ``account`` (it was deleted, or kicked) → how many."""
+        dropped = 0
         for token, session in list(self._by_token.items()):
             if session.account == account:
                 del self._by_token[token]
+                dropped += 1
+        return dropped
 
     def check_csrf(self, request: Any, session: Session) -> None:
         """Refuse a write whose ``X-CSRF-Token`` header is not the session's token.

@@ -139,6 +139,7 @@ class Connection:
         self.log.failure(
             "xml {conn}: internal error handling a request", failure, conn=self.conn_id
         )
+        self.frontend.telemetry.refused("internal", "internal error", self.conn_id, peer=self.peer)
         return encoding.encode(encoding.build_error(500, "internal error; it has been logged"))
 
     def _answered(self, response: bytes | None) -> None:

@@ -71,6 +71,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
         if self.transport is not None and hasattr(self.transport, "registerProducer"):
             self.transport.registerProducer(self, True)
         no_delay(self.transport)  # many small frames: no Nagle delays
+        self.frontend.telemetry.opened()
         if self.over_cap:
             self.fail(429, f"too many connections from {self.connection.peer}")
             return
@@ -79,6 +80,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
 
     def connectionLost(self, reason: Any = None) -> None:
         """End every session of this connection."""
+        self.frontend.telemetry.closed()
         self.connection.lost()
         self.setTimeout(None)
         self._cancel_frame_timer()
@@ -97,12 +99,8 @@ class XMLProtocol(Protocol, TimeoutMixin):
         conn = self.connection
         if conn.closing:
             return
-        self.log.info(
-            "xml {conn} from {peer}: {code} {reason}; closing",
-            conn=conn.conn_id,
-            peer=conn.peer,
-            code=code,
-            reason=reason,
+        self.frontend.telemetry.refused(
+            str(code), f"{reason}; closing", conn.conn_id, peer=conn.peer
         )
         if notice:
             root = encoding.build_notice(reason, errorcode=code)
@@ -147,6 +145,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
                 self._bad_length(token.length)
                 return
             self.resetTimeout()
+            self.frontend.telemetry.message_in()
             conn.frame_received(token.data)
             if machine.state in GONE:
                 return
@@ -176,6 +175,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
     def write_frame(self, document: bytes) -> None:
         """Write one document as a frame."""
         if self.transport is not None:
+            self.frontend.telemetry.message_out()
             self.transport.write(len(document).to_bytes(4, "big") + document)  # encoding.frame
 
     # -- the transport's producer ---------------------------------------------------------

@@ -22,10 +22,11 @@ from twisted.logger import Logger
 from zope.interface import implementer
 
 import hub as hub_package
-from hub.interfaces import IChatListener, ILobbyListener
+from hub.interfaces import IChatListener, IConnectionControl, ILobbyListener
 from hub.limits import creation_limits
 from hub.model import Elsewhere, GameError
 from hub.settings import boolean
+from hub.telemetry import DETACHED, FrontendTelemetry, scrub
 
 from . import decoding, encoding, events, states
 from .adapters import adapter_for
@@ -42,7 +43,7 @@ LOBBY_TRANSCRIPT = "xml"
 KNOWN_IDS = 10_000
 
 
-@implementer(ILobbyListener, IChatListener)
+@implementer(ILobbyListener, IChatListener, IConnectionControl)
 class XMLFrontend(protocol.ServerFactory):
     """The XML front end of one hub.
 
@@ -59,6 +60,8 @@ class XMLFrontend(protocol.ServerFactory):
 
     log = Logger()
     protocol = XMLProtocol
+    #: the front end's metrics and refusal events (the hub sets its own)
+    telemetry: FrontendTelemetry = DETACHED.frontend("xml")
 
     # -- the dispatch table: request kind → handler --------------------------------------
     _on_CreateAccount = accounts.create_account
@@ -147,6 +150,18 @@ class XMLFrontend(protocol.ServerFactory):
         self.per_address[peer] += 1
         self.connections.add(proto.connection)
         return proto
+
+    def kick(self, player: str, reason: str) -> int:
+        """(:class:`hub.interfaces.IConnectionControl`) refuse and close every
+        connection logged in as ``player``."""
+        kicked = [
+            c
+            for c in self.connections
+            if c.account is not None and c.account.name == player and not c.closing
+        ]
+        for conn in kicked:
+            conn.wire.fail(403, reason, notice=True)
+        return len(kicked)
 
     def connection_lost(self, conn: Connection) -> None:
         """End the connection's sessions and forget it."""
@@ -276,10 +291,14 @@ class XMLFrontend(protocol.ServerFactory):
             request = decoding.decode(frame, max_size=self.max_frame)
         except ProtocolError as e:
             if not conn.take_token():
+                self.telemetry.refused("429", "too many requests", conn.conn_id, peer=conn.peer)
                 return defer.succeed(self.encode(encoding.build_error(429, "too many requests")))
             self.record(conn, "in", e.record)
+            # a schema complaint may quote a value the client sent: never one in the log
+            self.telemetry.refused(str(e.code), scrub(e.reason), conn.conn_id, peer=conn.peer)
             return defer.succeed(self._reply(conn, encoding.build_error(e.code, e.reason), None))
         if not conn.take_token():
+            self.telemetry.refused("429", "too many requests", conn.conn_id, peer=conn.peer)
             error = encoding.build_refusal(request, 429, "too many requests; slow down")
             return defer.succeed(self.encode(error))
         game = None
@@ -296,6 +315,13 @@ class XMLFrontend(protocol.ServerFactory):
             if error is None:
                 return failure
             value = failure.value
+            self.telemetry.refused(
+                str(value.code),
+                value.reason,
+                conn.conn_id,
+                game.id if game is not None else None,
+                conn.peer,
+            )
             return encoding.build_refusal(request, value.code, value.reason)
 
         d.addErrback(refused)

@@ -58,16 +58,17 @@ class Game:
 
 
 def test_factories_provide_the_interface():
-    for f, name, top in (
-        (TexasHoldemFactory(), "texas-holdem", 10),
-        (FiveCardDrawFactory(), "five-card-draw", 6),
+    for f, name, top, frontends in (
+        (TexasHoldemFactory(), "texas-holdem", 10, {"xml", "web", "acpc"}),
+        (FiveCardDrawFactory(), "five-card-draw", 6, {"xml", "web"}),
     ):
         verifyObject(IGameFactory, f)
         verifyObject(IChipGameFactory, f)
         verifyObject(IHandRecord, f)  # its stored hands in its words
         assert f.name == name and f.max_seats == top and f.min_seats == 2
         assert list(f.variants) == ["fixed-limit", "no-limit", "pot-limit"]
-        assert set(f.frontends) == {"xml", "web"}
+        assert set(f.frontends) == frontends
+        assert f.adapter("acpc") is None or "acpc" in f.frontends
     g = Game()
     verifyObject(IGame, g.game)
     verifyObject(IChipGame, g.game)

@@ -1,0 +1,352 @@
+"""Admin actions on a running hub, each one audited.
+
+:class:`Admin` does what the admin API (``/api/admin/...``, :mod:`hub.frontends.web.admin`)
+asks: kick a player, close a game (a chip table's chips go back through the table
+money), grant or revoke chips (one ledger movement), ban or unban an address, unload
+or reload a plugin.  Every action, done or refused, is one row of the store's audit
+log (:mod:`hub.store.audit`: who, when, what, from where, how it ended) and one log
+event in the namespace ``gamehub.audit``; the ``gamehub`` commands that change
+accounts write their rows the same way (:func:`audit_command`).
+
+:class:`Bans` is what front ends check for each new connection (a set lookup; the
+networks, if any, one by one).
+"""
+
+from __future__ import annotations
+
+import getpass
+import ipaddress
+import os
+import socket
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from twisted.logger import Logger
+
+from hub.interfaces import IAuditStore, IConnectionControl
+from hub.model import Conflict, GameError, NotFound
+from hub.store.audit import AUDIT_KEEP
+from hub.store.errors import StoreUnavailable
+
+audit_log = Logger(namespace="gamehub.audit")
+#: the folder (beside ``meta/``) where an unloaded plugin's ``.meta`` waits
+DISABLED = "disabled"
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who does an admin action.
+
+    :ivar name: ``token`` (the hub's API token) or the admin account's name; for a
+        command, the system user.
+    :ivar via: ``api`` or ``cli``.
+    :ivar source: the client's address, or ``user@host`` of a command.
+    """
+
+    name: str
+    via: str
+    source: str
+
+
+def command_actor() -> Actor:
+    """The person running a ``gamehub`` command on this machine."""
+    try:
+        user = getpass.getuser()
+    except Exception:  # no user name in the environment or the password database
+        user = str(os.getuid()) if hasattr(os, "getuid") else "?"
+    return Actor(user, "cli", f"{user}@{socket.gethostname()}")
+
+
+def ban_key(address: Any) -> str:
+    """``address`` as a ban names it: one address, or a network (``10.0.0.0/8``).
+
+    :raises hub.model.GameError: 400, not an address or a network.
+    """
+    if not isinstance(address, str) or not address.strip():
+        raise GameError("'address' must be an IP address or a network (10.0.0.0/8)", 400)
+    text = address.strip()
+    try:
+        if "/" in text:
+            return str(ipaddress.ip_network(text, strict=False))
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        raise GameError(f"{text[:64]!r} is not an IP address or a network", 400) from None
+
+
+class Bans:
+    """The banned addresses and networks (in memory; the store keeps them)."""
+
+    def __init__(self, keys: Iterable[str] = ()) -> None:
+        self._addresses: set[str] = set()
+        self._networks: list[Any] = []
+        self.replace(keys)
+
+    def replace(self, keys: Iterable[str]) -> None:
+        """Ban exactly ``keys`` (as :func:`ban_key` writes them)."""
+        self._addresses.clear()
+        self._networks.clear()
+        for key in keys:
+            self.add(key)
+
+    def add(self, key: str) -> None:
+        """Ban ``key``."""
+        if "/" in key:
+            network = ipaddress.ip_network(key, strict=False)
+            if network not in self._networks:
+                self._networks.append(network)
+        else:
+            self._addresses.add(key)
+
+    def remove(self, key: str) -> None:
+        """Lift the ban of ``key``."""
+        if "/" in key:
+            network = ipaddress.ip_network(key, strict=False)
+            self._networks = [n for n in self._networks if n != network]
+        else:
+            self._addresses.discard(key)
+
+    def banned(self, host: str) -> bool:
+        """Whether connections from ``host`` are refused."""
+        if host in self._addresses:
+            return True
+        if not self._networks or not host:
+            return False
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in network for network in self._networks)
+
+    def __len__(self) -> int:
+        return len(self._addresses) + len(self._networks)
+
+
+async def audit_command(store: Any, action: str, target: str | None, detail: Any,
+                        work: Callable[[], Awaitable[Any]]) -> Any:  # fmt: skip
+    """Run a ``gamehub`` command's change ``work()`` and write its audit row (done or
+    refused) with the command's :func:`command_actor`."""
+    actor = command_actor()
+    try:
+        result = await work()
+    except GameError as e:
+        await _write(store, actor, action, target, detail, f"refused: {e.reason}", AUDIT_KEEP)
+        raise
+    await _write(store, actor, action, target, detail, "ok", AUDIT_KEEP)
+    return result
+
+
+async def _write(
+    store: Any,
+    actor: Actor,
+    action: str,
+    target: str | None,
+    detail: Any,
+    outcome: str,
+    keep: int,
+) -> None:
+    audit_log.info(
+        "admin {actor} ({via} from {source}): {action} {target}: {outcome}",
+        actor=actor.name,
+        via=actor.via,
+        source=actor.source,
+        action=action,
+        target=target,
+        outcome=outcome,
+    )
+    if not IAuditStore.providedBy(store):
+        return
+    try:
+        await store.record_audit(
+            actor.name,
+            action,
+            via=actor.via,
+            source=actor.source,
+            target=target,
+            detail=detail,
+            outcome=outcome,
+            keep=keep,
+        )
+    except Exception as e:  # the action is done; its row is missing: say so loudly
+        audit_log.error(
+            "the audit row of {action} {target} by {actor} was not written: {error}",
+            action=action,
+            target=target,
+            actor=actor.name,
+            error=str(e),
+        )
+
+
+class Admin:
+    """The admin actions of one hub (see the module docstring).
+
+    :param hub: the :class:`hub.service.HubService`.
+    """
+
+    log = Logger()
+
+    def __init__(self, hub: Any) -> None:
+        self.hub = hub
+        self.keep = int(hub.options.get("audit_keep", AUDIT_KEEP))
+
+    async def load_bans(self) -> None:
+        """Read the banned addresses from the store (the hub starts)."""
+        if not IAuditStore.providedBy(self.hub.store):
+            return
+        try:
+            rows = await self.hub.store.banned_addresses()
+        except StoreUnavailable as e:
+            self.log.warn("banned addresses not read: {error}", error=str(e))
+            return
+        self.hub.bans.replace(row["address"] for row in rows)
+
+    async def run(
+        self,
+        actor: Actor,
+        action: str,
+        target: str | None,
+        detail: Any,
+        work: Callable[[], Awaitable[Any]],
+    ) -> Any:
+        """Do ``work()`` and audit it, done or refused (a :class:`GameError`, raised
+        again after its row is written)."""
+        self.hub.telemetry.admin_actions.labels(action).inc()
+        try:
+            result = await work()
+        except GameError as e:
+            await _write(
+                self.hub.store, actor, action, target, detail, f"refused: {e.reason}", self.keep
+            )
+            raise
+        await _write(self.hub.store, actor, action, target, detail, "ok", self.keep)
+        return result
+
+    def _store(self) -> Any:
+        if self.hub.store is None:
+            raise GameError("this hub has no store", 503)
+        return self.hub.store
+
+    # -- the actions -----------------------------------------------------------------
+
+    async def kick(self, player: str, reason: str) -> dict[str, Any]:
+        """Take ``player`` out of every seat it holds (a chip table's stack goes back to
+        the account) and close its connections.
+
+        :raises hub.model.NotFound: the player sits nowhere and has no connection.
+        """
+        left: list[dict[str, Any]] = []
+        for game in self.hub.lobby.games():
+            for seat in game.seats:
+                if seat.player == player and seat.present and seat.kind != "bot":
+                    self.hub.leave_seat(game, seat.index)
+                    left.append({"game": game.id, "seat": seat.index})
+        closed = 0
+        for frontend in self.hub.frontends():
+            factory = frontend.factory
+            if factory is not None and IConnectionControl.providedBy(factory):
+                closed += int(factory.kick(player, reason))
+        if not left and not closed:
+            raise NotFound(f"{player!r} holds no seat and has no connection here")
+        return {"player": player, "left": left, "connections": closed}
+
+    async def close_game(self, game_id: str) -> dict[str, Any]:
+        """Remove a game from the lobby; a chip table's chips go back to the accounts
+        (through the table money) before this fires."""
+        game = self.hub.lobby.get(game_id)
+        chips = self.hub.money is not None and game.chips is not None
+        self.hub.lobby.remove(game.id)
+        if chips:
+            await self.hub.money.idle(game.id)
+        return {"closed": game.id, "type": game.type, "chip_table": chips}
+
+    async def chips(self, account: str, amount: Any) -> dict[str, Any]:
+        """Grant chips to ``account`` (a negative ``amount`` revokes them), one ledger
+        movement."""
+        moved = await self._store().grant(account, amount)
+        return {"account": account, "amount": str(moved.amount), "balance": str(moved.balance)}
+
+    async def ban(self, key: str, reason: str | None, actor: Actor) -> dict[str, Any]:
+        """Ban an address or network and close its open connections."""
+        store = self.hub.store
+        if IAuditStore.providedBy(store):
+            await store.ban_address(key, actor.name, reason)
+        self.hub.bans.add(key)
+        closed = sum(
+            f.gate.drop(self.hub.bans.banned) for f in self.hub.frontends() if f.gate is not None
+        )
+        return {"banned": key, "connections": closed}
+
+    async def unban(self, key: str) -> dict[str, Any]:
+        """Lift a ban.
+
+        :raises hub.model.NotFound: ``key`` is not banned.
+        """
+        store = self.hub.store
+        found = IAuditStore.providedBy(store) and bool(await store.unban_address(key))
+        if not found and not self.hub.bans.banned(key):
+            raise NotFound(f"{key} is not banned")
+        self.hub.bans.remove(key)
+        return {"unbanned": key}
+
+    async def bans(self) -> list[dict[str, Any]]:
+        """Every ban."""
+        return list(await self._store().banned_addresses())
+
+    async def plugin(self, name: str, action: str) -> dict[str, Any]:
+        """``unload`` a dropped-in plugin (its ``.meta`` moves to ``disabled/`` beside
+        ``meta/``) or ``reload`` it (moved back, or read again); fires after the
+        registry has looked again, with the plugin's state."""
+        registry = self.hub.registry
+        record = _record(registry, name)
+        disabled = self._disabled(name)
+        if record is not None and record.source == "builtin":
+            raise Conflict(f"{name} is built in: only dropped-in plugins can be {action}ed")
+        if action == "unload":
+            if record is None:
+                raise NotFound(f"no plugin {name!r} is loaded")
+            target = record.meta_path.parent.parent / DISABLED / record.meta_path.name
+            target.parent.mkdir(mode=0o700, exist_ok=True)
+            os.replace(record.meta_path, target)
+        elif disabled is not None:
+            os.replace(disabled, disabled.parent.parent / "meta" / disabled.name)
+        elif record is not None:
+            stat = record.meta_path.stat()
+            os.utime(record.meta_path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+        else:
+            raise NotFound(f"no plugin {name!r} to reload")
+        await registry.scan()
+        after = _record(registry, name)
+        if after is None:
+            return {"plugin": name, "status": "unloaded"}
+        return {"plugin": name, "status": after.status, "reason": after.reason}
+
+    def _disabled(self, name: str) -> Path | None:
+        for sub in ("plugins", "bots"):
+            path = self.hub.data_dir / sub / DISABLED / f"{name}.meta"
+            if path.is_file():
+                return path
+        return None
+
+
+def _record(registry: Any, name: str) -> Any:
+    found = [r for r in registry.plugins() if r.name == name]
+    return found[0] if found else None
+
+
+def amount_text(value: Any) -> str:
+    """A chips amount of a request as text (``Decimal`` checks it later).
+
+    :raises hub.model.GameError: 400, not a number.
+    """
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise GameError("'amount' must be a decimal string such as \"250.00\"", 400)
+    try:
+        Decimal(str(value))
+    except ArithmeticError:
+        raise GameError("'amount' must be a decimal string such as \"250.00\"", 400) from None
+    return str(value)
+
+
+__all__ = ["Actor", "Admin", "Bans", "audit_command", "ban_key", "command_actor"]

@@ -1,0 +1,61 @@
+"""The ACPC front end: programs of the Annual Computer Poker Competition's protocol
+(version 2.0.0) play at Gamehub tables unchanged.
+
+See ``acpc-protocol.md`` and ``docs/acpc.md``.  :mod:`.codec` holds the framing and
+the parsing (no I/O), :mod:`.states` the connection's life, :mod:`.protocol` the
+connection and its factories, :mod:`.match` the matches (one port per program, the
+clocks, the log), :mod:`.resources` their HTTP API (``/acpc/matches``).  What a match
+state says is the game's business: its adapter (:class:`hub.interfaces.IACPCAdapter`,
+``games/poker/acpc.py``).
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from twisted.web.resource import IResource
+from zope.interface import moduleProvides
+
+from hub.interfaces import IFrontend, IHTTPResources
+
+from .match import Match, Matches
+from .protocol import ACPCFactory, ACPCProtocol, SeatFactory
+from .resources import MatchesResource
+
+moduleProvides(IFrontend, IHTTPResources)
+
+_MATCHES: weakref.WeakKeyDictionary[Any, Matches] = weakref.WeakKeyDictionary()
+
+
+def matches_of(hub: Any) -> Matches:
+    """The matches of ``hub`` (made the first time; the reactor's shutdown ends them)."""
+    matches = _MATCHES.get(hub)
+    if matches is None:
+        matches = _MATCHES[hub] = Matches(hub)
+        trigger = getattr(hub.reactor, "addSystemEventTrigger", None)
+        if trigger is not None:  # (a task.Clock in tests has none)
+            trigger("before", "shutdown", matches.stop)
+    return matches
+
+
+def make_factory(hub: Any) -> ACPCFactory:
+    """The factory of the front end's own port (``--acpc``) for ``hub``."""
+    return ACPCFactory(matches_of(hub))
+
+
+def http_resources(hub: Any) -> list[tuple[bytes, IResource]]:
+    """``/acpc``: the matches' API."""
+    return [(b"acpc", MatchesResource(hub, matches_of(hub)))]
+
+
+__all__ = [
+    "ACPCFactory",
+    "ACPCProtocol",
+    "Match",
+    "Matches",
+    "SeatFactory",
+    "http_resources",
+    "make_factory",
+    "matches_of",
+]

@@ -1,0 +1,704 @@
+"""ACPC matches: N hands between programs of the protocol, in-hub bots and people.
+
+A :class:`Match` is made by :meth:`Matches.create` (``POST /acpc/matches``, or
+``gamehub acpc-match``) from a game name the game adapter knows
+(:class:`hub.interfaces.IACPCAdapter`: which table plays it), the players (``acpc`` or
+``acpc:<name>``: a program of the protocol; ``bot:<name>``: an in-hub bot; ``open``: a
+seat for an XML client or a person in the browser), the number of hands and
+``duplicate`` / ``strict`` / ``seed``.  It listens on one port per ``acpc`` seat (the
+``acpc_seat_endpoint`` setting, ``tcp:0``: the answer names them, as the competition's
+dealer prints them); when every program has connected and said its version, the
+table is made (a chip table through the hub's table money when the game plays for
+chips: programs are funded like the hub's bots, every hand is settled in the ledger)
+and plays the hands, stacks reset every hand and positions rotating.  With
+``duplicate`` the same deals (the same seed of deals) are played again with the
+players' seats reversed.
+
+Each hand the match writes the dealer's log line (``STATE:...``) to
+``<data>/acpc/<match id>.log``; at the end the totals, mbb/hand with a 95% confidence
+interval and ``SCORE:...``.  A program's late reply, its disconnect, or in ``strict``
+mode its invalid action ends the match; every program is told in a comment line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from twisted.internet import defer
+from twisted.internet.endpoints import serverFromString
+from twisted.logger import Logger
+from zope.interface import implementer
+
+from hub.interfaces import IACPCAdapter, IGameObserver
+from hub.model import GAME_OVER, HAND_OVER, GameError, NotFound
+from hub.telemetry import DETACHED
+
+from . import codec
+from .protocol import ACPCProtocol, SeatFactory, settings_of
+
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,24}$")
+#: most matches kept (finished ones beyond this go, oldest first)
+KEEP_MATCHES = 200
+#: most players at one match's table
+MAX_PLAYERS = 10
+
+
+class Player:
+    """One player of a match: what sits there and, for a program, its connection."""
+
+    def __init__(self, index: int, kind: str, name: str, bot: str | None = None) -> None:
+        self.index = index
+        self.kind = kind  #: ``acpc``, ``bot`` or ``open``
+        self.name = name
+        self.bot = bot
+        self.connection: ACPCProtocol | None = None
+        self.ready = False
+        self.port: int | None = None
+        self.listener: Any = None
+        self.view: Any = None  #: its seat view at the current table
+        self.total = 0
+        self.used = 0.0  #: seconds its replies took over the match
+        self.used_hand = 0.0  #: ... in the current hand
+        self.asked_at: float | None = None
+        self.timer: Any = None
+
+    @property
+    def account(self) -> str:
+        """The account a program plays with: ``acpc.<name>``."""
+        return f"acpc.{self.name}"[:32]
+
+    def to_json(self) -> dict[str, Any]:
+        """The player as the match's JSON shows it."""
+        return {
+            "player": self.index,
+            "kind": self.kind,
+            "name": self.name,
+            "bot": self.bot,
+            "port": self.port,
+            "connected": self.connection is not None,
+            "total": self.total,
+        }
+
+
+def parse_players(specs: Any) -> list[Player]:
+    """Players from their specs: ``acpc``, ``acpc:<name>``, ``bot:<name>``, ``open``.
+
+    :raises hub.model.GameError: a spec is none of these, or two names are the same.
+    """
+    if not isinstance(specs, list) or not 2 <= len(specs) <= MAX_PLAYERS:
+        raise GameError(f"'players' is a list of 2 to {MAX_PLAYERS} players", 400)
+    players: list[Player] = []
+    for index, spec in enumerate(specs):
+        if not isinstance(spec, str):
+            raise GameError(f"player {index}: expected a string", 400)
+        kind, _, name = spec.partition(":")
+        if kind == "acpc":
+            name = name or f"p{index + 1}"
+            players.append(Player(index, "acpc", name))
+        elif kind == "bot" and name:
+            players.append(Player(index, "bot", name, bot=name))
+        elif spec == "open":
+            players.append(Player(index, "open", f"open{index + 1}"))
+        else:
+            raise GameError(
+                f"player {index}: {spec[:40]!r} is not 'acpc', 'acpc:<name>', "
+                "'bot:<name>' or 'open'",
+                400,
+            )
+        if not _NAME.match(players[-1].name):
+            raise GameError(f"player {index}: a name is 1 to 24 of A-Z a-z 0-9 _ . -", 400)
+    names = [p.name.lower() for p in players]
+    if len(set(names)) != len(names):
+        raise GameError("two players have the same name", 400)
+    return players
+
+
+def summary(payoffs: list[int], big_blind: int) -> dict[str, Any]:
+    """Total, mbb/hand and the half-width of its 95% confidence interval."""
+    n = len(payoffs)
+    total = sum(payoffs)
+    if n == 0:
+        return {"total": 0, "hands": 0, "mbb_per_hand": 0.0, "ci95": None}
+    mbb = [1000.0 * p / big_blind for p in payoffs]
+    mean = sum(mbb) / n
+    ci = None
+    if n > 1:
+        var = sum((x - mean) ** 2 for x in mbb) / (n - 1)
+        ci = round(1.96 * math.sqrt(var / n), 1)
+    return {"total": total, "hands": n, "mbb_per_hand": round(mean, 1), "ci95": ci}
+
+
+@implementer(IGameObserver)
+class Match:
+    """One ACPC match (see the module); made by :class:`Matches`."""
+
+    log = Logger()
+
+    def __init__(
+        self,
+        matches: Matches,
+        match_id: str,
+        adapter: Any,
+        table: Mapping[str, Any],
+        players: list[Player],
+        hands: int,
+        duplicate: bool,
+        strict: bool,
+        seed: str,
+        seed_given: bool,
+    ) -> None:
+        self.matches = matches
+        self.hub = matches.hub
+        self.reactor = matches.reactor
+        self.settings = matches.settings
+        self.id = match_id
+        self.adapter = adapter
+        self.table = dict(table)
+        self.game_name = str(table["game"])
+        self.players = players
+        self.hands = hands
+        self.duplicate = duplicate
+        self.strict = strict
+        self.seed = seed
+        self.seed_given = seed_given
+        self.passes = 2 if duplicate else 1
+        self.current_pass = -1
+        self.game: Any = None  #: the table playing now
+        self.games: list[str] = []
+        self.spectator: Any = None
+        self.seat_of: dict[int, int] = {}  #: player index → seat at the current table
+        self.played = 0
+        self.payoffs: dict[int, list[int]] = {p.index: [] for p in players}
+        self.over = False
+        self.started = False
+        self.reason: str | None = None
+        self.log_path = Path(matches.data_dir) / "acpc" / f"{match_id}.log"
+        self._log_file: Any = None
+        self._wait_timer: Any = None
+        self._counter = matches.counter
+
+    # -- setting up -------------------------------------------------------------------
+
+    @property
+    def programs(self) -> list[Player]:
+        """The players that are programs of the protocol."""
+        return [p for p in self.players if p.kind == "acpc"]
+
+    async def listen(self) -> None:
+        """Listen on one port per program (``acpc_seat_endpoint``)."""
+        for player in self.programs:
+            port = await self.matches.listen(SeatFactory(self, player.index, self._counter))
+            player.listener = port
+            player.port = getattr(port.getHost(), "port", None)
+        self._wait_timer = self.reactor.callLater(
+            self.settings["acpc_wait_seconds"], self._not_all_came
+        )
+        if not self.programs:
+            self._maybe_start()
+
+    def connection(self, index: int) -> ACPCProtocol | None:
+        """The program connected for player ``index``."""
+        return self.players[index].connection
+
+    def attach(self, index: int, protocol: ACPCProtocol) -> None:
+        """``protocol`` connected for player ``index`` (its version line to come)."""
+        self.players[index].connection = protocol
+        protocol.seated(self, index)
+
+    def free_program(self) -> Player | None:
+        """The first program's place without a connection (for the front end's port)."""
+        if self.over or self.started:
+            return None
+        for player in self.programs:
+            if player.connection is None:
+                return player
+        return None
+
+    def ready(self, protocol: ACPCProtocol) -> None:
+        """The program of ``protocol`` said its version."""
+        if protocol.seat_index is None or self.over:
+            return
+        self.players[protocol.seat_index].ready = True
+        self._maybe_start()
+
+    def _maybe_start(self) -> None:
+        if self.started or self.over:
+            return
+        if all(p.ready and p.connection is not None for p in self.programs):
+            self.started = True
+            if self._wait_timer is not None and self._wait_timer.active():
+                self._wait_timer.cancel()
+            self._wait_timer = None
+            for player in self.programs:
+                self._close_listener(player)
+            self._open_log()
+            self._start_pass(0)
+
+    def _not_all_came(self) -> None:
+        self._wait_timer = None
+        if not self.started:
+            self.end(f"not every program connected within {self.settings['acpc_wait_seconds']:g} s")
+
+    # -- tables -----------------------------------------------------------------------
+
+    def _order(self, number: int) -> list[Player]:
+        """The players by seat in pass ``number`` (the second pass of a duplicate
+        match reverses them: each deal goes to the other player)."""
+        return list(reversed(self.players)) if number % 2 else list(self.players)
+
+    def _start_pass(self, number: int) -> None:
+        self.current_pass = number
+        d = defer.ensureDeferred(self._open_table(number))
+        d.addErrback(self._table_failed)
+
+    def _table_failed(self, failure: Any) -> None:
+        if failure.check(GameError):
+            self.end(f"the table could not be made: {failure.value.reason}")
+        else:
+            self.log.failure("acpc match {id}: the table could not be made", failure, id=self.id)
+            self.end("the table could not be made")
+
+    async def _open_table(self, number: int) -> None:
+        order = self._order(number)
+        seats = []
+        for player in order:
+            seats.append(f"bot:{player.bot}" if player.kind == "bot" else "open")
+        options = dict(self.table["options"])
+        options["action_time"] = self.settings["acpc_player_seconds"]
+        name = f"acpc {self.id}" + (f" pass {number + 1}" if self.passes > 1 else "")
+        game = await self.hub.create_game(
+            self.table["type"],
+            name=name,
+            variant=self.table["variant"],
+            seats=seats,
+            options=options,
+            creator="acpc",
+        )
+        if self.over:
+            game.engine.stop()
+            return
+        self.game = game
+        self.games.append(game.id)
+        self.seat_of = {p.index: seat for seat, p in enumerate(order)}
+        first = number * self.hands
+        self.spectator = self.adapter.seat_view(None, self.game_name, first)
+        game.observe(self, None)
+        for player in self.programs:
+            seat = self.seat_of[player.index]
+            player.view = self.adapter.seat_view(seat, self.game_name, first)
+            connection = player.connection
+            assert connection is not None
+
+            def observe(taken: int | None, connection: ACPCProtocol = connection) -> None:
+                if taken is not None:
+                    game.observe(connection, taken)
+
+            await self.hub.take_seat(
+                game, player.account, seat, kind="client", observe=observe, fund=True
+            )
+            if self.over:
+                return
+        for player in self.programs:
+            assert player.connection is not None
+            player.connection.playing()
+
+    # -- events -----------------------------------------------------------------------
+
+    def game_event(self, game: Any, event: Any) -> None:
+        """The table's public events: the log's view; a hand's end; the table's end."""
+        if game is not self.game or self.spectator is None:
+            return
+        self.spectator.feed(event)
+        if event.kind == HAND_OVER:
+            self._hand_over(game, event)
+        elif event.kind == GAME_OVER:
+            self.reactor.callLater(0, self._table_over, game)
+
+    def _hand_over(self, game: Any, event: Any) -> None:
+        names = {self.seat_of[p.index]: self._name(game, p) for p in self.players}
+        made = self.adapter.log_line(game.engine, event, self.spectator, names)
+        if made is None:
+            return
+        line, payoffs = made
+        by_seat = {seat: index for index, seat in self.seat_of.items()}
+        for seat, payoff in payoffs.items():
+            index = by_seat.get(seat)
+            if index is not None:
+                self.payoffs[index].append(int(payoff))
+                self.players[index].total += int(payoff)
+        self.played += 1
+        self._write(line)
+        for player in self.programs:
+            player.used_hand = 0.0
+
+    def _name(self, game: Any, player: Player) -> str:
+        """The name the log gives ``player``: an open seat's by who sits there."""
+        if player.kind == "open":
+            sitting = game.seats[self.seat_of[player.index]].player
+            if sitting:
+                player.name = str(sitting)
+        return player.name
+
+    def _table_over(self, game: Any) -> None:
+        if self.over or game is not self.game:
+            return
+        game.unobserve(self)
+        for player in self.programs:
+            if player.connection is not None:
+                game.unobserve(player.connection)
+        if self.played < (self.current_pass + 1) * self.hands:
+            self.end("the table closed before the match was over")
+        elif self.current_pass + 1 < self.passes:
+            self._start_pass(self.current_pass + 1)
+        else:
+            self.end(f"{self.played} hands played")
+
+    def seat_event(self, connection: ACPCProtocol, game: Any, event: Any) -> None:
+        """An event of the table as the program of ``connection`` sees it: its match
+        states, its clock, and the decisions the protocol has no words for."""
+        if game is not self.game or self.over or connection.seat_index is None:
+            return
+        player = self.players[connection.seat_index]
+        view = player.view
+        for line in view.feed(event):
+            connection.send(line)
+        if view.prompt is not None and player.asked_at is None:
+            self._ask(player)
+        action = view.automatic(event)
+        if action is not None:
+            seat = self.seat_of[player.index]
+            self.reactor.callLater(0, self._play, game, seat, action)
+
+    def _play(self, game: Any, seat: int, action: Any) -> None:
+        if self.over or game is not self.game:
+            return
+        try:
+            game.act(seat, action)
+        except GameError as e:
+            self.log.warn("acpc match {id}: {action} refused: {reason}", id=self.id,
+                          action=action, reason=e.reason)  # fmt: skip
+
+    # -- clocks -----------------------------------------------------------------------
+
+    def _ask(self, player: Player) -> None:
+        """``player`` must answer now: its clock runs (the least of the three limits)."""
+        now = self.reactor.seconds()
+        player.asked_at = now
+        budget = self.settings["acpc_average_seconds"] * self.hands * self.passes
+        allowed = min(
+            self.settings["acpc_action_seconds"],
+            self.settings["acpc_hand_seconds"] - player.used_hand,
+            budget - player.used,
+        )
+        player.timer = self.reactor.callLater(max(0.0, allowed), self._late, player)
+
+    def _answered(self, player: Player) -> None:
+        if player.timer is not None and player.timer.active():
+            player.timer.cancel()
+        player.timer = None
+        if player.asked_at is not None:
+            spent = self.reactor.seconds() - player.asked_at
+            player.used += spent
+            player.used_hand += spent
+        player.asked_at = None
+
+    def _late(self, player: Player) -> None:
+        player.timer = None
+        self.end(f"{player.name} did not answer in time")
+
+    # -- replies ----------------------------------------------------------------------
+
+    def reply(self, connection: ACPCProtocol, text: str) -> None:
+        """A program's reply line (its connection is playing)."""
+        if self.over or self.game is None or connection.seat_index is None:
+            return
+        player = self.players[connection.seat_index]
+        action, invalid, note = player.view.read(text, self.strict)
+        if action is None and not invalid:
+            connection.warn(f"{note}; line ignored")
+            return
+        if invalid and self.strict:
+            self._answered(player)
+            self.end(f"invalid action by {player.name} (strict): {note}")
+            return
+        connection.accepted()
+        if invalid:
+            connection.send(codec.comment(f"warning: invalid action: {note}; played as shown"))
+        self._answered(player)
+        try:
+            self.game.act(self.seat_of[player.index], action)
+        except GameError as e:
+            connection.send(codec.comment(f"warning: {e.reason}"))
+            self.log.warn("acpc match {id}: {action} refused: {reason}", id=self.id,
+                          action=action, reason=e.reason)  # fmt: skip
+        if player.view.prompt is not None and player.asked_at is None:
+            self._ask(player)
+
+    def lost(self, connection: ACPCProtocol) -> None:
+        """A program's connection closed or was dropped."""
+        if connection.seat_index is None or self.over:
+            return
+        player = self.players[connection.seat_index]
+        if player.connection is not connection:
+            return
+        if not self.started:
+            player.connection, player.ready = None, False  # the seat waits for another
+            return
+        self.end(f"{player.name} left the match")
+
+    # -- the end ----------------------------------------------------------------------
+
+    def end(self, why: str) -> None:
+        """End the match (once): stop the table, tell every program, finish the log."""
+        if self.over:
+            return
+        self.over = True
+        self.reason = why
+        if self._wait_timer is not None and self._wait_timer.active():
+            self._wait_timer.cancel()
+        self._wait_timer = None
+        for player in self.players:
+            if player.timer is not None and player.timer.active():
+                player.timer.cancel()
+            player.timer = None
+            self._close_listener(player)
+        game, self.game = self.game, None
+        if game is not None:
+            game.unobserve(self)
+            for player in self.programs:
+                if player.connection is not None:
+                    game.unobserve(player.connection)
+            if game.state != "over":
+                game.engine.stop()
+        for player in self.programs:
+            if player.connection is not None:
+                player.connection.match_over(why)
+        self._finish_log()
+        self.log.info("acpc match {id} over: {why}", id=self.id, why=why)
+        self.matches.ended(self)
+
+    def _close_listener(self, player: Player) -> None:
+        if player.listener is not None:
+            listener, player.listener = player.listener, None
+            d = defer.maybeDeferred(listener.stopListening)
+            d.addErrback(lambda f: self.log.failure("acpc: closing a seat's port", f))
+
+    # -- the log ----------------------------------------------------------------------
+
+    def _open_log(self) -> None:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log_file = open(self.log_path, "w", encoding="ascii", errors="replace")  # noqa: SIM115
+        names = " ".join(p.name for p in self.players)
+        commitment = hashlib.sha256(bytes.fromhex(self.seed)).hexdigest()
+        kind = "duplicate " if self.duplicate else ""
+        self._write(f"## GAMESTATE Version {'.'.join(str(n) for n in codec.VERSION)}")
+        self._write(f"# Gamehub ACPC match {self.id}: {self.game_name}")
+        self._write(f"# {kind}match of {self.hands} hands per pass, {self.passes} pass(es)")
+        self._write(f"# players {names}; SHA-256 of the deal seed {commitment}")
+
+    def _write(self, line: str) -> None:
+        if self._log_file is not None:
+            self._log_file.write(line + "\n")
+            self._log_file.flush()
+
+    def _finish_log(self) -> None:
+        if self._log_file is None:
+            return
+        big = int(self.table["big_blind"])
+        for player in self.players:
+            s = summary(self.payoffs[player.index], big)
+            ci = "" if s["ci95"] is None else f" +- {s['ci95']}"
+            self._write(
+                f"# {player.name}: {s['total']} chips over {s['hands']} hands, "
+                f"{s['mbb_per_hand']}{ci} mbb/hand (95%)"
+            )
+        self._write(f"# deal seed {self.seed}; match over: {self.reason}")
+        totals = "|".join(str(p.total) for p in self.players)
+        names = "|".join(p.name for p in self.players)
+        self._write(f"SCORE:{totals}:{names}")
+        self._log_file.close()
+        self._log_file = None
+
+    def log_text(self) -> str | None:
+        """The log as written so far (``None`` before the match started)."""
+        if not self.log_path.is_file():
+            return None
+        return self.log_path.read_text(encoding="ascii", errors="replace")
+
+    # -- transcripts ------------------------------------------------------------------
+
+    def record(self, conn_id: str, direction: str, text: str | bytes) -> None:
+        """A program's line into the current table's transcript."""
+        transcript = getattr(self.game, "transcript", None)
+        if transcript is not None:
+            transcript.record(conn_id, direction, text)
+
+    def note(self, text: str) -> None:
+        """A note into the current table's transcript."""
+        transcript = getattr(self.game, "transcript", None)
+        if transcript is not None:
+            transcript.note(text)
+
+    def to_json(self) -> dict[str, Any]:
+        """The match as the JSON API shows it (the deal seed once it is over)."""
+        big = int(self.table["big_blind"])
+        data: dict[str, Any] = {
+            "id": self.id,
+            "game": self.game_name,
+            "hands": self.hands,
+            "duplicate": self.duplicate,
+            "strict": self.strict,
+            "players": [p.to_json() for p in self.players],
+            "ports": [p.port for p in self.programs],
+            "games": list(self.games),
+            "played": self.played,
+            "state": "over" if self.over else ("running" if self.started else "waiting"),
+            "reason": self.reason,
+            "log": f"/acpc/matches/{self.id}/log",
+            "results": [
+                {"name": p.name, **summary(self.payoffs[p.index], big)} for p in self.players
+            ],
+        }
+        if self.over or self.seed_given:
+            data["seed"] = self.seed
+        return data
+
+
+class Matches:
+    """Every ACPC match of one hub; the front end's port hands out their seats."""
+
+    log = Logger()
+
+    def __init__(self, hub: Any) -> None:
+        self.hub = hub
+        self.reactor = hub.reactor
+        self.settings = settings_of(getattr(hub, "options", {}))
+        self.data_dir = Path(getattr(hub, "data_dir", "."))
+        self.counter = [0]
+        telemetry = getattr(hub, "telemetry", None)  # test hubs may have none
+        #: the front end's metrics, for its own port and every seat's port
+        self.telemetry = (telemetry or DETACHED).frontend("acpc")
+        self.matches: dict[str, Match] = {}
+        self.waiting: list[ACPCProtocol] = []
+        self._made = 0
+
+    def listen(self, factory: Any) -> defer.Deferred:
+        """Listen with ``factory`` on ``acpc_seat_endpoint``; the listening port."""
+        endpoint = serverFromString(self.reactor, self.settings["acpc_seat_endpoint"])
+        return endpoint.listen(factory)
+
+    def adapter_for(self, game: str) -> Any:
+        """The ACPC adapter of a loaded game type that plays ``game``.
+
+        :raises hub.model.NotFound: no loaded game plays it.
+        """
+        known: list[str] = []
+        for factory in self.hub.registry.game_types():
+            if "acpc" not in tuple(getattr(factory, "frontends", ())):
+                continue
+            adapter = factory.adapter("acpc")
+            if adapter is None or not IACPCAdapter.providedBy(adapter):
+                continue
+            if game in tuple(adapter.games):
+                return adapter
+            known.extend(adapter.games)
+        raise NotFound(f"no ACPC game {game!r}; one of {', '.join(known) or 'none'}")
+
+    async def create(self, spec: Mapping[str, Any]) -> Match:
+        """A new match from ``spec`` (``game``, ``players``, ``hands``, ``duplicate``,
+        ``strict``, ``seed``), listening for its programs.
+
+        :raises hub.model.GameError: a bad spec (400) or an unknown game (404).
+        """
+        if not isinstance(spec, Mapping):
+            raise GameError("a match is a JSON object", 400)
+        unknown = set(spec) - {"game", "players", "hands", "duplicate", "strict", "seed"}
+        if unknown:
+            raise GameError(f"unknown keys: {', '.join(sorted(unknown))}", 400)
+        game = spec.get("game")
+        if not isinstance(game, str):
+            raise GameError("'game' is the name of an ACPC game", 400)
+        hands = spec.get("hands", 1000)
+        duplicate, strict = spec.get("duplicate", False), spec.get("strict", False)
+        if not isinstance(duplicate, bool) or not isinstance(strict, bool):
+            raise GameError("'duplicate' and 'strict' are true or false", 400)
+        seed = spec.get("seed")
+        seed_given = seed is not None
+        if seed is None:
+            seed = os.urandom(32).hex()
+        if not isinstance(seed, str) or not re.fullmatch(r"[0-9a-fA-F]{64}", seed):
+            raise GameError("'seed' is 64 hexadecimal digits", 400)
+        adapter = self.adapter_for(game)
+        table = adapter.table(game, hands, seed.lower())
+        players = parse_players(spec.get("players", ["acpc", "acpc"]))
+        if len(players) != int(table["seats"]):
+            raise GameError(f"{table['game']} is played by {table['seats']} players", 400)
+        for player in players:
+            if player.kind == "bot":
+                self.hub.registry.bot_factory(player.bot)
+        self._made += 1
+        match_id = f"m{self._made}-{os.urandom(3).hex()}"
+        match = Match(
+            self, match_id, adapter, table, players, hands, duplicate, strict, seed.lower(),
+            seed_given,
+        )  # fmt: skip
+        self.matches[match_id] = match
+        try:
+            await match.listen()
+        except Exception as e:
+            match.end("could not listen")
+            raise GameError(f"cannot listen for the programs: {e}", 503) from None
+        self._hand_out()
+        self._trim()
+        return match
+
+    def get(self, match_id: str) -> Match:
+        """The match ``match_id``.
+
+        :raises hub.model.NotFound: no such match.
+        """
+        match = self.matches.get(match_id)
+        if match is None:
+            raise NotFound(f"no ACPC match {match_id!r}")
+        return match
+
+    def claim(self, protocol: ACPCProtocol) -> None:
+        """A program on the front end's port said its version: a seat, or the queue."""
+        self.waiting.append(protocol)
+        self._hand_out()
+
+    def _hand_out(self) -> None:
+        self.waiting = [p for p in self.waiting if p.transport is not None and p.match is None]
+        for match in list(self.matches.values()):
+            while self.waiting:
+                player = match.free_program()
+                if player is None:
+                    break
+                protocol = self.waiting.pop(0)
+                match.attach(player.index, protocol)
+                match.ready(protocol)
+
+    def connection_gone(self, protocol: ACPCProtocol) -> None:
+        """A queued program left."""
+        if protocol in self.waiting:
+            self.waiting.remove(protocol)
+
+    def ended(self, match: Match) -> None:
+        """``match`` is over (kept for its results and log)."""
+        self._hand_out()
+
+    def _trim(self) -> None:
+        over = [m for m in self.matches.values() if m.over]
+        for match in over[: max(0, len(self.matches) - KEEP_MATCHES)]:
+            self.matches.pop(match.id, None)
+
+    def stop(self) -> None:
+        """The hub stops: end every match."""
+        for match in list(self.matches.values()):
+            match.end("the hub is stopping")
