@@ -1,14 +1,10 @@
 """Every zope Interface of the hub, in one place.
 
-A game plugin provides :class:`IGameFactory`; the object it creates provides
-:class:`IGame`.  A bot plugin provides :class:`IBotFactory`.  Front ends talk to a game
-through the lobby (``hub.lobby``) and, where the wire format needs game-specific
-translation, through the game factory's adapter for that front end
-(:meth:`IGameFactory.adapter`).
-
-Actions and views are plain JSON-able mappings, so the same game serves every front
-end: a front end's adapter turns wire messages into action mappings and events into
-wire messages.
+A game plugin provides :class:`IGameFactory` (its games :class:`IGame`), a bot plugin
+:class:`IBotFactory`.  Front ends talk to a game through the lobby (``hub.lobby``) and,
+where the wire format needs game-specific translation, through the game factory's
+adapter for that front end (:meth:`IGameFactory.adapter`).  Actions and views are plain
+JSON-able mappings, so the same game serves every front end.
 """
 
 from __future__ import annotations
@@ -106,6 +102,21 @@ class IGame(Interface):
 
     def stop():
         """Cancel every timer; the game is being removed."""
+
+
+class IRatedGameFactory(IGameFactory):
+    """A game type that says how its games are rated (``hub.ratings``), where the
+    hub's defaults do not fit.  Without it a type has one rating pool and a finished
+    game ranks its seats by ``scores`` (higher is better, equal is a tie), else by
+    ``winners`` (first) against the rest."""
+
+    def rating_variant(variant):
+        """The rating pool of a game of ``variant`` (text; ``""``: the type's one pool).
+        Variants that play differently (betting limits) keep apart pools."""
+
+    def rating_ranks(result):
+        """The rank of each seat in a finished game's ``result`` (0 is best, equal
+        ranks tie), or ``None`` to use the hub's default ranking."""
 
 
 class IChipGameFactory(IGameFactory):
@@ -512,6 +523,7 @@ class IHub(Interface):
     endpoints = Attribute("Front-end name → the endpoint description it listens on (``none``).")
     bound_ports = Attribute("Front-end name → the port it is bound to, while it listens.")
     telemetry = Attribute("The hub's metrics (``hub.telemetry.Telemetry``).")
+    ratings = Attribute("The ratings of rated games (``hub.ratings``), or ``None``.")
 
     def create_game(
         type_name,
@@ -521,9 +533,10 @@ class IHub(Interface):
         options=None,
         creator=None,
         seat_bots=True,
+        rated=None,
     ):
         """Create a game (a coroutine → ``hub.game.GameInstance``); a chip table goes
-        through the table money.
+        through the table money; ``rated``: ``True``, ``False``, ``None`` (the default).
 
         :raises hub.model.GameError: refused."""
 
@@ -547,12 +560,10 @@ class IHub(Interface):
         """A game as the JSON API shows it, with the port of its front end."""
 
     def listed_games():
-        """Every game the lobby lists show: this hub's, then (in a cluster) the other
-        hubs' as read-only records."""
+        """The games lobby lists show: this hub's, then a cluster's other hubs'."""
 
     def follow_games(listener):
-        """Tell ``listener`` (an :class:`ILobbyListener`) of every change to
-        :meth:`listed_games`."""
+        """Tell ``listener`` (an :class:`ILobbyListener`) of changes to those."""
 
     def unfollow_games(listener):
         """Stop telling ``listener``."""
@@ -762,3 +773,25 @@ class IConnectionControl(Interface):
 
     def kick(player, reason):
         """Close every connection logged in as ``player`` → how many."""
+
+
+class IRatingStore(Interface):
+    """Ratings in the store (``hub.store.ratings``), SQLite or PostgreSQL.  Every method
+    returns a ``Deferred``; records are those of :mod:`hub.ratings.model`."""
+
+    def rate_game(game):
+        """Apply a finished :class:`hub.ratings.model.RatedGame` to its pool → the list
+        of ``Update`` (empty: not rated, or rated before)."""
+
+    def leaderboard(game_type, variant="", limit=100):
+        """A pool's players, best first (dicts: name, kind, mu, sigma, ordinal, games)."""
+
+    def rating_pools():
+        """Every pool with ratings (dicts: type, variant, players)."""
+
+    def rating_history(game_type, variant="", player=None, limit=2000):
+        """The rating after each rated game of a pool (of one ``Player``), oldest first."""
+
+    def rebuild_ratings(write=True):
+        """Recompute every rating from the stored rankings in order → ``games``,
+        ``players``, ``differences`` (what the recomputation does not equal)."""

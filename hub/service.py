@@ -41,6 +41,7 @@ from hub.interfaces import IHTTPResources, IHub
 from hub.lobby import Lobby, thread_runner
 from hub.model import GameError
 from hub.money import TableMoney
+from hub.ratings.service import RatingService, check_rated
 from hub.store.cluster import ClusterMixin
 from hub.store.errors import StoreUnavailable
 from hub.telemetry import DETACHED, FrontendTelemetry, Telemetry
@@ -239,12 +240,15 @@ class Seating:
     money, ``money``, :mod:`hub.money`; every other game straight to the lobby), the
     games the front ends list (:meth:`listed_games`: with the other hubs' of a
     cluster), a game's JSON and the front ends' HTTP resources.  Needs ``lobby``,
-    ``registry``, ``store``, ``money`` and ``bound_ports``."""
+    ``registry``, ``store``, ``money``, ``ratings`` and ``bound_ports``."""
 
     lobby: Lobby
     registry: Any
     store: Any
     money: TableMoney | None
+    #: rated games (``hub.ratings``); ``None``: nothing is rated (no store)
+    ratings: RatingService | None = None
+
     #: the hub's part in a cluster (``hub.cluster``), ``None`` for a single hub
     cluster: Cluster | None = None
     #: the hub's metrics (the hub service makes its own; test hubs count nowhere)
@@ -294,6 +298,7 @@ class Seating:
         data.setdefault("port", self.bound_ports.get(game.frontend))
         if self.cluster is not None:
             data.setdefault("hub", self.cluster.hub_id)
+        data["rated"] = self.ratings is not None and self.ratings.is_rated(game.id)
         return data
 
     def _chips(self, game: Any) -> bool:
@@ -308,10 +313,13 @@ class Seating:
         options: Any = None,
         creator: str | None = None,
         seat_bots: bool = True,
+        rated: Any = None,
     ) -> Any:
         """Create a game (see ``POST /api/games``); a chip table through the table money
         (its bots funded first).  ``seat_bots=False``: the bots stand until
-        :meth:`seat_bots` (the creator sits down first).
+        :meth:`seat_bots` (the creator sits down first).  ``rated``: the game counts
+        for ratings (``True``), is casual (``False``) or as the ``rated_default``
+        setting says (``None``); a hub without a store rates nothing.
 
         :raises hub.model.GameError: refused (503 for a chip table while the store is
             unavailable).
@@ -326,10 +334,15 @@ class Seating:
         }
         if not isinstance(type_name, str):
             raise GameError("'type' must be a game type name", 400)
+        check_rated(rated)
         factory = self.registry.game_factory(type_name)
         if self.money is not None and self.money.plays_for_chips(factory):
-            return await self.money.create_table(type_name, **kwargs)
-        return self.lobby.create_game(type_name, **kwargs)
+            game = await self.money.create_table(type_name, **kwargs)
+        else:
+            game = self.lobby.create_game(type_name, **kwargs)
+        if self.ratings is not None:
+            self.ratings.choose(game, rated)
+        return game
 
     async def seat_bots(self, game: Any) -> None:
         """Seat the bots of a game created with ``seat_bots=False`` (once); at a chip
@@ -476,6 +489,12 @@ class HubService(MultiService, Seating):
         )
         if store is not None:
             self.lobby.on_game_over(self.record_game)
+        #: rated games and their results into the store (``hub.ratings``)
+        self.ratings = (
+            RatingService(self.lobby, store, bool(self.options.get("rated_default", False)))
+            if store is not None
+            else None
+        )
         #: the chips of chip games (poker) through the ledger (``hub.money``)
         retry = (
             float(self.options.get("money_retry_first", 0.25)),
@@ -648,6 +667,8 @@ class HubService(MultiService, Seating):
                     await defer.maybeDeferred(service.stopService)
                 except Exception:
                     self.log.failure("stopping {name} failed", name=service.name)
+        if self.ratings is not None:
+            await self.ratings.stop()
         self.lobby.stop()
         if self.money is not None:
             await self.money.stop(float(self.options.get("money_stop_timeout", 10)))

@@ -22,6 +22,8 @@ TYPES: dict[str, type] = {
     "create_rate": float,
     "create_burst": float,
     "game_event_log": int,
+    # ratings
+    "rated_default": bool,
     # chat (the lobby and every game)
     "chat_history": int,
     "chat_rate": int,

@@ -65,6 +65,9 @@ PROMISES = {
     "bots.vandal": "domino",
     "acpc-match": "hands; log at",
     "bots.acpc": " hands, ",
+    "gamehub ladder": "nmmorris ladder",
+    "/api/ratings/nmmorris": '"players"',
+    "ratings rebuild": "the recomputed values equal",
 }
 
 pytestmark = [

@@ -62,7 +62,13 @@ from typing import Any
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IChipGame, IChipGameFactory, IGameOptions, IHandRecord
+from hub.interfaces import (
+    IChipGame,
+    IChipGameFactory,
+    IGameOptions,
+    IHandRecord,
+    IRatedGameFactory,
+)
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -676,6 +682,15 @@ class _PokerFactory:
         _, opts = table_config(self.rules_variant, config.variant, config.seats, config.options)
         return BuyinRange(opts["min_buyin"], opts["buyin"], opts["max_buyin"])
 
+    def rating_variant(self, variant: str | None) -> str:
+        """Each betting structure is its own rating pool: fixed limit, no limit and pot
+        limit are different games to be good at."""
+        return variant or self.variants[0]
+
+    def rating_ranks(self, result: Any) -> None:
+        """The hub's default: seats ranked by the stacks they left the table with."""
+        return None
+
     def adapter(self, frontend: str) -> Any:
         """The adapter of front end ``frontend`` (:data:`.adapters.ADAPTERS`), or ``None``."""
         from . import adapters  # a front end's helpers load when a front end asks
@@ -694,7 +709,7 @@ class _PokerFactory:
         return history.hand_json(hand)
 
 
-@implementer(IChipGameFactory, IGameOptions, IHandRecord)
+@implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory)
 class TexasHoldemFactory(_PokerFactory):
     """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats; also the
     table of the ACPC front end's matches (:mod:`.acpc`)."""
@@ -707,7 +722,7 @@ class TexasHoldemFactory(_PokerFactory):
     rules_variant = rules.TEXAS_HOLDEM
 
 
-@implementer(IChipGameFactory, IGameOptions, IHandRecord)
+@implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory)
 class FiveCardDrawFactory(_PokerFactory):
     """Five-card draw: one discard round between two betting rounds; 2–6 seats."""
 

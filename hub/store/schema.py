@@ -352,8 +352,57 @@ def _v7(d: Dialect) -> list[Step]:
     ]
 
 
+def _v8_ratings(d: Dialect) -> list[Step]:
+    """Ratings (``hub.ratings``): each player's rating per pool (game type and variant
+    key) and every rated game's ranking, in the order it was applied (``seq``), with the
+    ratings before and after: what ``gamehub ratings rebuild`` recomputes from."""
+    return [
+        f"""CREATE TABLE rating (
+            game_type VARCHAR(64) NOT NULL,
+            variant VARCHAR(64) NOT NULL,
+            kind VARCHAR(16) NOT NULL,
+            name VARCHAR(256) NOT NULL,
+            name_key VARCHAR(256) NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            games INTEGER NOT NULL,
+            updated {d.timestamp} NOT NULL,
+            PRIMARY KEY (game_type, variant, kind, name_key)
+        )""",
+        f"""CREATE TABLE rated_result (
+            seq BIGINT NOT NULL,
+            game_id VARCHAR(64) NOT NULL,
+            game_type VARCHAR(64) NOT NULL,
+            variant VARCHAR(64) NOT NULL,
+            finished {d.timestamp} NOT NULL,
+            source VARCHAR(16) NOT NULL,
+            seat SMALLINT NOT NULL,
+            kind VARCHAR(16) NOT NULL,
+            name VARCHAR(256) NOT NULL,
+            name_key VARCHAR(256) NOT NULL,
+            rank SMALLINT NOT NULL,
+            mu_before DOUBLE PRECISION NOT NULL,
+            sigma_before DOUBLE PRECISION NOT NULL,
+            mu_after DOUBLE PRECISION NOT NULL,
+            sigma_after DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (seq, seat),
+            UNIQUE (game_id, seat)
+        )""",
+        "CREATE INDEX rated_result_player ON rated_result (game_type, variant, kind, name_key)",
+    ]
+
+
 #: every step, in order; the schema version is the length of this list
-MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7]
+MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
+    _v1,
+    _v2,
+    _v3,
+    _v4,
+    _v5,
+    _v6,
+    _v7,
+    _v8_ratings,
+]
 LATEST = len(MIGRATIONS)
 
 

@@ -15,7 +15,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IAuditStore, IStore
+from hub.interfaces import IAuditStore, IRatingStore, IStore
 
 from . import accounts as acc
 from .audit import AuditMixin
@@ -28,12 +28,13 @@ from .errors import (
     Throttled,
 )
 from .money import amount as check_amount
+from .ratings import RatingsMixin
 from .tables import TablesMixin
 
 
-@implementer(IStore, IAuditStore)
-class Store(TablesMixin, ClusterMixin, AuditMixin):
-    """Accounts, ledger and history in one SQL database.
+@implementer(IStore, IAuditStore, IRatingStore)
+class Store(TablesMixin, ClusterMixin, AuditMixin, RatingsMixin):
+    """Accounts, ledger, history, cluster, audit log and ratings in one SQL database.
 
     :param dsn: ``sqlite:<path>`` or ``postgresql://user:pass@host:port/db``.
     :param reactor: provides ``IReactorCore``, ``IReactorThreads``, ``IReactorTime``.

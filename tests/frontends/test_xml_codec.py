@@ -65,6 +65,12 @@ def test_every_request_decodes() -> None:
     assert req('<lobby><findplayer name=" an "/></lobby>') == codec.FindPlayer(9, "an")
     assert req('<lobby><history gameid="3" limit="5"/></lobby>') == codec.History(9, 3, None, 5)
     assert req('<lobby><history accountname="ann"/></lobby>') == codec.History(9, None, "ann", 20)
+    assert req('<lobby><ratings gametype="nmmorris"/></lobby>') == codec.Ratings(
+        9, "nmmorris", "", 20
+    )
+    assert req(
+        '<lobby><ratings gametype="texas-holdem" gamevariant="no-limit" limit="3"/></lobby>'
+    ) == (codec.Ratings(9, "texas-holdem", "no-limit", 3))
     create = req(
         '<game><create gametype="hello" name="t"><parameters><variant>v</variant>'
         '<seat>open</seat><seat>bot:random</seat><option name="x">12</option>'
@@ -73,6 +79,12 @@ def test_every_request_decodes() -> None:
     assert create == codec.CreateGame(
         9, "hello", "t", "v", ("open", "bot:random"), None, (("x", 12), ("y", "a b"))
     )
+    rated = req(
+        '<game><create gametype="hello" name="t"><parameters><rated>true</rated>'
+        "</parameters></create></game>"
+    )
+    assert isinstance(rated, codec.CreateGame) and rated.rated is True
+    assert create.rated is None
     assert req('<game gameid="4"><join/></game>') == codec.JoinGame(9, 4)
     assert req('<game gameid="4"><part/></game>') == codec.PartGame(9, 4)
     assert req('<game gameid="4"><delete/></game>') == codec.DeleteGame(9, 4)
@@ -96,6 +108,9 @@ def test_every_request_decodes() -> None:
         '<game><create gametype="h" name="n"><parameters><seats>x</seats></parameters></create></game>',
         '<game><create gametype="h" name="n"><parameters><seat>robot</seat></parameters></create></game>',
         '<game><create gametype="h" name="n"><parameters><what/></parameters></create></game>',
+        '<game><create gametype="h" name="n"><parameters><rated>1</rated></parameters></create></game>',
+        '<lobby><ratings gametype="h" limit="0"/></lobby>',
+        "<lobby><ratings/></lobby>",
         '<game gameid="1"><voice>x</voice></game>',
         '<game gameid="x"><join/></game>',
         '<game gameid="99999999999999999999"><join/></game>',

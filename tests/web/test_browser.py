@@ -224,6 +224,40 @@ def test_every_page_renders_on_phone_and_desktop(page, hub):
         assert page.locator(".notice.error").count() == 0, notices(page)
 
 
+def test_ratings_page_charts_a_rated_game(page, hub):
+    game = {
+        "type": "nmmorris",
+        "seats": ["bot:morris", "bot:morris-random"],
+        "options": {"move_time_ms": 200, "max_turns": 20},
+        "rated": True,
+    }
+    status, body, _ = hub.request("POST", "/api/games", game)
+    assert status == 201 and json.loads(body)["rated"] is True
+    for _ in range(600):  # bounded: the game plays, then its rating is stored
+        if len(hub.get_json("/api/ratings/nmmorris")["players"]) == 2:
+            break
+        time.sleep(0.05)
+    page.goto(hub.url("/ratings/nmmorris"))
+    page.wait_for_selector("#rating-svg polyline", state="attached")
+    assert page.locator("#board tbody tr").count() == 2
+    assert "morris-random" in page.locator("#board").inner_text()
+    assert page.locator("#title").inner_text() == "Ratings · nmmorris"
+    check_page(page, "ratings")  # phone and desktop: layout and axe-core
+    assert page.locator(".notice.error").count() == 0, notices(page)
+
+
+def test_the_create_form_makes_a_rated_game(page, hub):
+    page.goto(hub.url("/"))
+    page.wait_for_selector("#c-type option", state="attached")
+    page.select_option("#c-type", "hello")
+    assert page.is_checked("#c-rated") is False  # casual unless asked
+    page.check("#c-rated")
+    page.click("#c-submit")
+    page.wait_for_url("**/game/*")
+    game_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    assert hub.get_json(f"/api/games/{game_id}")["rated"] is True
+
+
 def test_plugins_page_lists_digests_and_downloads(page, hub):
     page.goto(hub.url("/plugins"))
     row = page.locator("#plugins tr[data-name=hello]")

@@ -27,6 +27,7 @@ from .api import API
 from .info import Hands, History, Stats
 from .limits import GuardedRequest, WebLimits, web_endpoint
 from .play import LobbyChat, LobbyEvents, Types, WebFrontend, WebGames
+from .ratings import Ratings
 from .scripts import PluginScripts
 
 moduleProvides(IFrontend)
@@ -129,6 +130,25 @@ class GamePages(Resource):
         return notFound("No such page", "There is no such game page.")
 
 
+class RatingPages(Resource):
+    """``/ratings`` (every pool) and ``/ratings/<type>``: the ratings page (the script
+    reads the type from the address)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._page = page("ratings.html")
+
+    def render_GET(self, request: Any) -> bytes:
+        """``/ratings`` itself."""
+        return self._page.render(request)
+
+    def getChild(self, path: bytes, request: Any) -> IResource:
+        """Every game type gets the same page."""
+        if not request.postpath:
+            return self._page
+        return notFound("No such page", "There is no such ratings page.")
+
+
 class Root(Resource):
     """``/``: the pages, with ``/api``, ``/static`` and the other trees mounted below,
     and the resources other front ends publish (``hub.http_resources()``, see
@@ -153,12 +173,14 @@ class Root(Resource):
         api.putChild(b"history", History(hub, self.web))
         api.putChild(b"stats", Stats(hub, self.web))
         api.putChild(b"hands", Hands(hub, self.web))
+        api.putChild(b"ratings", Ratings(hub))
         admin = AdminResource(hub, self.web)
         api.putChild(b"admin", admin)
         self.putChild(b"api", api)
         self.putChild(b"metrics", MetricsResource(hub.telemetry, allowed=admin.is_admin))
         self.putChild(b"static", StaticFiles(STATIC))
         self.putChild(b"game", GamePages())
+        self.putChild(b"ratings", RatingPages())
         self.putChild(b"plugin-scripts", PluginScripts(hub.registry))
         self.putChild(b"plugins", PluginsResource(hub.registry))
         self._pages = {path: page(name) for path, name in PAGES.items()}

@@ -351,7 +351,7 @@ class WebGames(WebResource):
         body = read_json(request)
         if not isinstance(body, dict):
             raise GameError("the body must be a JSON object", 400)
-        unknown = set(body) - {"type", "name", "variant", "seats", "options", "sit"}
+        unknown = set(body) - {"type", "name", "variant", "seats", "options", "sit", "rated"}
         if unknown:
             raise GameError(f"unknown field(s): {', '.join(sorted(unknown))}", 400)
         if "type" not in body:
@@ -391,6 +391,7 @@ class WebGames(WebResource):
             options=body.get("options"),
             creator=session.name if session is not None else "api",
             seat_bots=sit is None,
+            rated=body.get("rated"),
         )
         if sit is None:
             return 201, self.hub.game_json(game)

@@ -78,6 +78,7 @@ from .events import (
     Login,
     Logout,
     PartGame,
+    Ratings,
     Request,
 )
 from .payload import attr_text, clean, element, sub, wire_game_id
@@ -122,6 +123,7 @@ __all__ = [
     "GameRow",
     "GameType",
     "History",
+    "Ratings",
     "HistoryEntry",
     "JoinGame",
     "LocalProtocolError",

@@ -46,6 +46,7 @@ from .events import (
     Login,
     Logout,
     PartGame,
+    Ratings,
     Request,
 )
 from .payload import clean
@@ -138,6 +139,7 @@ def _create_game(sessionid: int, element: etree._Element) -> CreateGame:
     seats: list[str] = []
     seat_count: int | None = None
     options: list[tuple[str, Any]] = []
+    rated: bool | None = None
     parameters = element.find("parameters")
     if parameters is not None:
         for child in parameters:
@@ -155,6 +157,10 @@ def _create_game(sessionid: int, element: etree._Element) -> CreateGame:
                 if not re.fullmatch(r"open|human|bot:[a-z0-9-]{1,64}", text):
                     raise ProtocolError("game/create: <seat> is open, human or bot:<name>")
                 seats.append(text)
+            elif tag == "rated":
+                if text not in ("true", "false"):
+                    raise ProtocolError("game/create: <rated> is true or false")
+                rated = text == "true"
             elif tag == "option":
                 name = child.get("name", "")
                 if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", name):
@@ -170,6 +176,7 @@ def _create_game(sessionid: int, element: etree._Element) -> CreateGame:
         seats=tuple(seats) or None,
         seat_count=seat_count,
         options=tuple(options),
+        rated=rated,
     )
 
 
@@ -212,6 +219,11 @@ def _lobby(sessionid: int, group: etree._Element, which: Any) -> Request:
         if not name.strip():
             raise ProtocolError("lobby/findplayer needs a name")
         return FindPlayer(sessionid, name.strip())
+    if op == "ratings":
+        return Ratings(
+            sessionid, which.get("gametype", ""), which.get("gamevariant", ""),
+            _long(which, "limit", 20),
+        )  # fmt: skip
     # history
     gameid = which.get("gameid")
     accountname = which.get("accountname")

@@ -319,6 +319,23 @@ def build_history(entries: Iterable[HistoryEntry], sessionid: int = 0) -> etree.
     return root
 
 
+def build_ratings(
+    gametype: str, gamevariant: str, rows: Iterable[dict[str, Any]], sessionid: int = 0
+) -> etree._Element:
+    """``response/lobby/ratings``: one ``player`` per row of a leaderboard, best first
+    (``place``, ``name``, ``kind``, ``mu``, ``sigma``, ``ordinal``, ``games``)."""
+    root = envelope(sessionid)
+    node = sub(
+        sub(sub(root, "response"), "lobby"), "ratings", gametype=gametype, gamevariant=gamevariant
+    )
+    for place, r in enumerate(rows, 1):
+        sub(
+            node, "player", place=place, name=r["name"], kind=r["kind"], mu=f"{r['mu']:.6f}",
+            sigma=f"{r['sigma']:.6f}", ordinal=f"{r['ordinal']:.6f}", games=r["games"],
+        )  # fmt: skip
+    return root
+
+
 def build_game_state(
     gameid: int,
     payload: Iterable[etree._Element],

@@ -108,12 +108,23 @@ class History(Request):
 
 
 @dataclass(frozen=True)
+class Ratings(Request):
+    """``lobby/ratings`` (new): the leaderboard of a game type's rating pool."""
+
+    gametype: str
+    gamevariant: str
+    limit: int
+
+
+@dataclass(frozen=True)
 class CreateGame(Request):
     """``game/create``.
 
     :ivar seats: seat kinds (``open``, ``human``, ``bot:<name>``) when given one by one.
     :ivar seat_count: the number of seats when given as a count.
     :ivar options: game-specific settings from ``<option name="…">value</option>``.
+    :ivar rated: ``<rated>true|false</rated>``: the game counts for ratings or not
+        (``None``: the hub's ``rated_default``).
     """
 
     gametype: str
@@ -122,6 +133,7 @@ class CreateGame(Request):
     seats: tuple[str, ...] | None = None
     seat_count: int | None = None
     options: tuple[tuple[str, Any], ...] = ()
+    rated: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -180,6 +192,7 @@ REQUESTS: tuple[type[Request], ...] = (
     GameDetails,
     FindPlayer,
     History,
+    Ratings,
     CreateGame,
     DeleteGame,
     JoinGame,

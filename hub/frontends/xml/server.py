@@ -31,7 +31,7 @@ from . import decoding, encoding, events, states
 from .adapters import adapter_for
 from .connection import Connection
 from .errors import ProtocolError, Refused
-from .handlers import accounts, chat, games, history, lobby
+from .handlers import accounts, chat, games, history, lobby, ratings
 from .payload import wire_game_id
 from .protocol import XMLProtocol
 from .sessions import Sessions
@@ -73,6 +73,7 @@ class XMLFrontend(protocol.ServerFactory):
     _on_GameDetails = lobby.game_details
     _on_FindPlayer = lobby.find_player
     _on_History = history.history
+    _on_Ratings = ratings.ratings
     _on_CreateGame = games.create_game
     _on_DeleteGame = games.delete_game
     _on_JoinGame = games.join_game

@@ -80,6 +80,7 @@ AREAS: dict[type[events.Request], Area] = {
     events.GameDetails: Area.LOBBY,
     events.FindPlayer: Area.LOBBY,
     events.History: Area.LOBBY,
+    events.Ratings: Area.LOBBY,
     events.CreateGame: Area.LOBBY,
     events.DeleteGame: Area.LOBBY,
     events.JoinGame: Area.LOBBY,

@@ -156,7 +156,7 @@ const Hub = (() => {
   }
 
   function nav(current) {
-    const links = [["/", "Lobby"], ["/history", "History"], ["/stats", "Stats"],
+    const links = [["/", "Lobby"], ["/history", "History"], ["/stats", "Stats"], ["/ratings", "Ratings"],
       ["/plugins", "Plugins"], ["/account", "Account"]];
     const header = el("header", {class: "top"},
       el("a", {href: "/", class: "brand"}, "Gamehub"),
@@ -303,7 +303,43 @@ const Hub = (() => {
     return {panel, add, reset, get remembered() { return seen.size; }};
   }
 
+  // A line chart as inline SVG, drawn at the width of its box (1 unit = 1 CSS pixel, so
+  // the text stays readable on a phone): lines = [{name, points: [[time s, y], ...]}].
+  // Returns [svg, legend items]; with no point at all, [a "none" paragraph, []].
+  // opts: id, label (aria), empty (text), zero (keep y = 0 in range), when (time text).
+  const COLOURS = ["#1f6f50", "#c0392b", "#2c6fbb", "#b8860b", "#8e44ad", "#16a085", "#d35400", "#555"];
+  function linePlot(box, lines, opts) {
+    const W = Math.max(260, Math.round(box.clientWidth || 640)), H = W < 500 ? 220 : 260;
+    const L = 44, B = 26, T = 12, R = 12;
+    const points = lines.flatMap(line => line.points);
+    if (!points.length) return [el("p", {class: "muted", id: opts.id + "-none"}, opts.empty), []];
+    const xs = points.map(p => p[0]), ys = points.map(p => p[1]).concat(opts.zero ? [0] : []);
+    let x0 = Math.min(...xs), x1 = Math.max(...xs); if (x1 === x0) x1 = x0 + 1;
+    let y0 = Math.min(...ys), y1 = Math.max(...ys); if (y1 === y0) { y0 -= 1; y1 += 1; }
+    const sx = x => L + (x - x0) / (x1 - x0) * (W - L - R), sy = y => H - B - (y - y0) / (y1 - y0) * (H - B - T);
+    const when = opts.when || (t => new Date(t * 1000).toLocaleTimeString());
+    const svg = el("svg", {class: "plot", id: opts.id, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": opts.label},
+      el("line", {class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B}),
+      el("line", {class: "axis", x1: L, y1: T, x2: L, y2: H - B}),
+      el("text", {x: 2, y: sy(y1) + 4}, String(Math.round(y1 * 10) / 10)),
+      el("text", {x: 2, y: sy(y0) + 4}, String(Math.round(y0 * 10) / 10)),
+      el("text", {x: L, y: H - 6}, when(x0)),
+      el("text", {x: W - R, y: H - 6, "text-anchor": "end"}, when(x1)));
+    lines.forEach((line, i) => {
+      const c = COLOURS[i % COLOURS.length];
+      const pts = line.points.map(p => sx(p[0]).toFixed(1) + "," + sy(p[1]).toFixed(1));
+      svg.append(el("polyline", {points: pts.join(" "), fill: "none", stroke: c, "stroke-width": 2, dataset: {player: line.name}},
+        el("title", {}, line.name)));
+      for (const p of line.points) svg.append(el("circle", {cx: sx(p[0]), cy: sy(p[1]), r: 2.5, fill: c}));
+    });
+    const legend = lines.map((line, i) => {
+      const swatch = el("span", {class: "swatch"}); swatch.style.background = COLOURS[i % COLOURS.length];
+      return el("span", {}, swatch, line.name);
+    });
+    return [svg, legend];
+  }
+
   return {el, append, clear, request, write, getSession, setSession, notify, error, ok,
     stream, nav, time, actionLabel, describeEvent, summarize, shownState, words, valueWords, who, clock, chatPanel,
-    get session() { return session; }};
+    linePlot, get session() { return session; }};
 })();

@@ -235,7 +235,7 @@
       return;
     }
     const body = {type: t.name, name: $("c-name").value.trim() || null,
-      variant: t.variants.length ? $("c-variant").value : null, seats, options};
+      variant: t.variants.length ? $("c-variant").value : null, seats, options, rated: $("c-rated").checked};
     if (mine >= 0) body.sit = mine;  // the creator sits down before the bots start
     $("c-submit").disabled = true;
     try {

@@ -48,6 +48,7 @@ async def create_game(frontend: XMLFrontend, conn: Connection, r: events.CreateG
         seats=seats,
         options=dict(r.options),
         creator=conn.account.name,
+        rated=r.rated,
     )
     wid = frontend.wire_id(game)
     return encoding.build_response(

@@ -1,0 +1,22 @@
+"""``lobby/ratings`` (new): the leaderboard of one game type's rating pool, from the
+store (accounts and in-hub bots only: nobody else is rated)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .. import encoding, events
+from ..errors import Refused
+
+if TYPE_CHECKING:
+    from ..connection import Connection
+    from ..server import XMLFrontend
+
+
+async def ratings(frontend: XMLFrontend, conn: Connection, r: events.Ratings) -> Any:
+    """At most ``limit`` players, best first."""
+    store = frontend.hub.store
+    if store is None:
+        raise Refused(404, "this hub keeps no ratings")
+    rows = await store.leaderboard(r.gametype, r.gamevariant, r.limit)
+    return encoding.build_ratings(r.gametype, r.gamevariant, rows, r.sessionid)
