@@ -56,7 +56,7 @@ PROMISES = {
     "xml-client": "connected to",
     "--game N": "left after",
     "verify-hand": "OK",
-    "hand-history": "hand",
+    "hand-history": "Gamehub Hand #",  # the heading of every stored hand
     "gamehub match": "plot written to run.svg",
     "evaluator.py": "evaluations/s",
     "gamehub fetch": "installed hello",
