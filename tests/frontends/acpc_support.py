@@ -8,7 +8,6 @@ from typing import Any
 
 from twisted.internet import defer
 from twisted.internet.task import Clock
-from twisted.internet.testing import StringTransport
 
 from bots.poker.plugin import CallerFactory, RaiserFactory
 from games.poker import cards
@@ -17,7 +16,7 @@ from hub.frontends.acpc import matches_of
 from hub.lobby import Lobby
 from hub.service import Seating
 from hub.transcript import Transcripts
-from tests.support import DictRegistry
+from tests.support import DictRegistry, TCPStringTransport
 
 
 class FakePort:
@@ -90,7 +89,7 @@ class Program:
 
     def __init__(self, factory: Any) -> None:
         self.proto = factory.buildProtocol(None)
-        self.transport = StringTransport()
+        self.transport = TCPStringTransport()
         if self.proto is not None:
             self.proto.makeConnection(self.transport)
         self.seen: list[str] = []

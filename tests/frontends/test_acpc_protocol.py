@@ -487,3 +487,11 @@ def test_a_program_on_the_front_ends_port_takes_the_oldest_free_seat(tmp_path):
     assert lonely.closed and any("no match had a seat" in c for c in lonely.comments())
     # none of the front end's timers is left for the programs that were seated
     assert not any("_no_seat" in repr(c) for c in hub.clock.getDelayedCalls())
+
+
+def test_nagle_is_off_on_every_connection(tmp_path):
+    """An action and the next state are a short line each: without TCP_NODELAY every
+    exchange waits for the peer's delayed ACK (~40 ms)."""
+    hub = Hub(tmp_path)
+    hub.match(game=LIMIT, players=["acpc:a", "acpc:b"], hands=1)
+    assert hub.program(0).transport.getTcpNoDelay() is True

@@ -23,6 +23,7 @@ from twisted.internet.protocol import Factory, Protocol
 from twisted.logger import Logger
 from zope.interface import implementer
 
+from hub.frontends import no_delay
 from hub.interfaces import IGameObserver
 from hub.states import Machine
 from hub.telemetry import DETACHED, FrontendTelemetry
@@ -89,6 +90,7 @@ class ACPCProtocol(Protocol):
 
     def connectionMade(self) -> None:
         """Wait for the version line, for ``acpc_version_seconds``."""
+        no_delay(self.transport)  # one short line per action: no Nagle delays
         self.conn_id = self.factory.next_connection_id()
         self.factory.telemetry.opened()
         self._version_timer = self.factory.reactor.callLater(
