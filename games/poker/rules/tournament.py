@@ -17,8 +17,7 @@ from .money import money
 #: The default levels (fixed limit, small bet/big bet; blinds are half the small bet and
 #: the small bet): made for 1500 starting chips.
 DEFAULT_LEVELS = (
-    "20/40,30/60,50/100,80/160,100/200,150/300,200/400,300/600,400/800,600/1200,"
-    "800/1600,1000/2000"
+    "20/40,30/60,50/100,80/160,100/200,150/300,200/400,300/600,400/800,600/1200,800/1600,1000/2000"
 )
 #: Most levels a schedule may list.
 MAX_LEVELS = 100
@@ -92,7 +91,9 @@ def parse_levels(text: str) -> tuple[tuple[Decimal, Decimal], ...]:
             raise ValueError(f"level {i} ({part.strip()!r}) is not written small/big, e.g. 20/40")
         small, big = (_whole(b, f"level {i}'s bet") for b in bets)
         if small % 2:
-            raise ValueError(f"level {i}'s small bet {small} must be even (the small blind is half)")
+            raise ValueError(
+                f"level {i}'s small bet {small} must be even (the small blind is half)"
+            )
         if big < small:
             raise ValueError(f"level {i}'s big bet {big} is less than its small bet {small}")
         if out and (small < out[-1][0] or big < out[-1][1]):

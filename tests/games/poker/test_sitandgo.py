@@ -15,7 +15,14 @@ from hub.lobby import Lobby
 from hub.model import GAME_OVER, HAND_OVER, GameConfig, GameContext, GameError
 from tests.support import DictRegistry
 
-BOTS = ["bot:raiser", "bot:caller", "bot:poker-random", "bot:raiser", "bot:poker-random", "bot:holdem"]
+BOTS = [
+    "bot:raiser",
+    "bot:caller",
+    "bot:poker-random",
+    "bot:raiser",
+    "bot:poker-random",
+    "bot:holdem",
+]
 
 
 class Checker:
@@ -151,7 +158,10 @@ def context(clock, events):
         ({"levels": "20"}, "is not written small/big"),
         ({"levels": "20/40.5"}, "whole number of chips"),
         ({"levels": ""}, "levels are written"),
-        ({"starting_chips": 10, "levels": "20/40"}, "big blind (20) is more than the starting chips"),
+        (
+            {"starting_chips": 10, "levels": "20/40"},
+            "big blind (20) is more than the starting chips",
+        ),
         ({"max_hands": 0}, "max_hands must be at least 1"),
         ({"action_time": -1}, "action_time must be 0 to 86400"),
     ],

@@ -231,10 +231,14 @@ def test_rating_ranks_are_the_places():
 def test_xml_joins_take_a_seat_and_carry_no_buy_in():
     adapter = adapter_for(HoldemSitAndGoFactory())
     assert isinstance(adapter, SitAndGoXMLAdapter) and seats_on_join(adapter)
-    take = params("<texasmessage><action><index>11</index><amount>200</amount></action></texasmessage>")
+    take = params(
+        "<texasmessage><action><index>11</index><amount>200</amount></action></texasmessage>"
+    )
     assert parse_action(adapter, take) == {"take_seat": None}
     bot = "<index>13</index><name>caller</name><seat>2</seat>"
-    assert parse_action(adapter, params(f"<texasmessage><action>{bot}</action></texasmessage>")) == {
+    assert parse_action(
+        adapter, params(f"<texasmessage><action>{bot}</action></texasmessage>")
+    ) == {
         "add_bot": "caller",
         "seat": 2,
     }
