@@ -629,14 +629,19 @@ class PokerGame:
         """The current hand's shuffle, for the events of its records."""
         return events.Shuffle(self.table, self._commitment, self._seed)
 
-    def _close(self, why: str) -> None:
-        """Close the table for good: refund a running hand, cash everyone out."""
-        if self._over:
-            return
+    def _halt(self) -> None:
+        """Deal no more: cancel every timer, refund the running hand (its records are
+        left for the caller to drain)."""
         self._cancel_timer()
         self._cancel_empty_timer()
         if self.table.in_hand:
             self.table.abort_hand()
+
+    def _close(self, why: str) -> None:
+        """Close the table for good: refund a running hand, cash everyone out."""
+        if self._over:
+            return
+        self._halt()
         for seat in sorted(self.table.players):
             self.table.remove(seat)
         stacks = [Decimal(0)] * self.seats

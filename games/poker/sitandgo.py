@@ -102,7 +102,7 @@ def _whole(opts: Mapping[str, Any], key: str, least: int) -> int:
 
 
 def tournament_config(
-    seats: int, options: Mapping[str, Any]
+    options: Mapping[str, Any],
 ) -> tuple[Schedule, dict[str, Any], dict[str, Any]]:
     """Check a sit-and-go's options: its schedule, the full option set and the options
     of its poker table.
@@ -149,7 +149,7 @@ class SitAndGoGame(server.PokerGame):
     """One sit-and-go tournament (see the module docstring)."""
 
     def __init__(self, config: GameConfig, context: GameContext) -> None:
-        schedule, opts, table = tournament_config(config.seats, config.options)
+        schedule, opts, table = tournament_config(config.options)
         self.schedule = schedule
         self.tournament_options = opts
         self.starting_chips = Decimal(opts["starting_chips"])
@@ -297,13 +297,10 @@ class SitAndGoGame(server.PokerGame):
         stacks tie), the ``over`` event carries the places."""
         if self._over:
             return
-        self._cancel_timer()
-        self._cancel_empty_timer()
-        if self.table.in_hand:
-            self.table.abort_hand()
-            for rec in self.table.drain():
-                for event in server.events.events_of(rec, self._shuffle()):
-                    self._emit(event)
+        self._halt()
+        for rec in self.table.drain():
+            for event in server.events.events_of(rec, self._shuffle()):
+                self._emit(event)
         left = {s: p.stack for s, p in self.table.players.items() if s not in self._places}
         ranked = sorted(left, key=lambda s: -left[s])
         for i, seat in enumerate(ranked):
