@@ -92,12 +92,16 @@ _REFUSED = {
 }
 
 
-def _whole(opts: Mapping[str, Any], key: str, least: int) -> int:
+def _whole(opts: Mapping[str, Any], key: str) -> int:
+    """A whole-number option within its declared range."""
     value = opts[key]
+    declared = next(o for o in OPTIONS if o.name == key)
     if isinstance(value, bool) or not isinstance(value, int):
         raise GameError(f"option {key} must be a whole number, not {value!r}")
-    if value < least:
-        raise GameError(f"option {key} must be at least {least}, not {value}")
+    if value < declared.minimum:
+        raise GameError(f"option {key} must be at least {declared.minimum}, not {value}")
+    if value > declared.maximum:
+        raise GameError(f"option {key} may be at most {declared.maximum}, not {value}")
     return value
 
 
@@ -116,12 +120,11 @@ def tournament_config(
             " (tournament chips are not bought in: no buyin, stakes come from levels)"
         )
     opts = {**DEFAULTS, **options}
-    chips = _whole(opts, "starting_chips", 2)
-    hands = _whole(opts, "hands_per_level", 1)
-    if opts["max_hands"] is not None:
-        _whole(opts, "max_hands", 1)
-    if opts["bot_seed"] is not None:
-        _whole(opts, "bot_seed", 0)
+    chips = _whole(opts, "starting_chips")
+    hands = _whole(opts, "hands_per_level")
+    for key in ("max_hands", "bot_seed"):
+        if opts[key] is not None:
+            _whole(opts, key)
     try:
         schedule = Schedule.of(opts["levels"], hands)
     except (TypeError, ValueError) as e:
@@ -188,8 +191,8 @@ class SitAndGoGame(server.PokerGame):
     def leave(self, seat: int) -> None:
         """Before the first hand the seat opens again; after it the player stays in the
         tournament, away: the game checks or folds for them at once."""
-        if seat not in self.table.players or self._over:
-            return
+        if seat not in self.table.players or self._over or seat in self._places:
+            return  # (an eliminated player is gone already)
         if not self._started:
             super().leave(seat)
             self._names.pop(seat, None)

@@ -169,6 +169,8 @@ def context(clock, events):
             "big blind (20) is more than the starting chips",
         ),
         ({"max_hands": 0}, "max_hands must be at least 1"),
+        ({"starting_chips": 10**8}, "starting_chips may be at most 10000000"),
+        ({"bot_seed": -1}, "bot_seed must be at least 0"),
         ({"action_time": -1}, "action_time must be 0 to 86400"),
     ],
 )
