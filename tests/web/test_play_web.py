@@ -424,7 +424,7 @@ def test_the_create_form_is_built_from_the_options_each_game_declares(page, hub)
     types = {t["name"]: t for t in hub.get_json("/api/types")["types"]}
     page.goto(hub.url("/"))
     page.wait_for_selector("#c-type option", state="attached")
-    for name in ("nmmorris", "kingdomino", "texas-holdem", "five-card-draw", "hello"):
+    for name in ("nmmorris", "kingdomino", "texas-holdem", "five-card-draw", "holdem-sng", "hello"):
         page.select_option("#c-type", name)
         declared = types[name]["options"]
         fields = page.locator("#c-options input, #c-options select")
