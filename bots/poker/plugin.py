@@ -26,8 +26,8 @@ from .observe import OpponentModel, action_for, legal_indices
 from .policies import POLICIES, holdem
 
 #: the game types the bots play
-HOLDEM_GAMES = ("texas-holdem",)
-ALL_POKER_GAMES = ("texas-holdem", "five-card-draw")
+HOLDEM_GAMES = ("texas-holdem", "holdem-sng")
+ALL_POKER_GAMES = ("texas-holdem", "five-card-draw", "holdem-sng")
 
 
 def _pick(d: Mapping[str, Any], *names: str, default: Any = None) -> Any:

@@ -91,6 +91,11 @@ EVENT_TYPES = {
     "autopost": 8,
     "timeout": 9,
     "turn": 10,
+    # a sit-and-go's (:mod:`.sitandgo`): table-wide like the hand-over, a seat's like
+    # seat events
+    "level": 7,
+    "eliminated": 8,
+    "away": 8,
 }
 #: ``gameinfo/limitstyle`` of the game's betting structures (its variants)
 LIMIT_STYLES = {"fixed-limit": 0, "pot-limit": 1, "no-limit": 2}
@@ -477,6 +482,37 @@ class PokerXMLAdapter(XMLGameAdapter):
         return _message(gi)
 
 
+@implementer(IXMLGameAdapter, IXMLPayloadSchema)
+class SitAndGoXMLAdapter(PokerXMLAdapter):
+    """A sit-and-go over XML (:mod:`.sitandgo`): ``game/join`` takes a free seat (no
+    buy-in: tournament chips), take seat (11) and add bot (13) carry no amount, and
+    the tournament's events are ``texasmessage`` events: a ``level`` as type 7 with
+    seat -1 (``custom`` ``level 2: 30/60``), an ``eliminated`` as type 8 of the seat
+    (``custom`` ``eliminated: place 5``), ``away`` as type 8 (``custom`` ``away`` or
+    ``back``)."""
+
+    seat_on_join = True
+
+    def parse_action(self, element: Any) -> dict[str, Any]:
+        """As poker's, without buy-ins (an amount sent is ignored)."""
+        out = super().parse_action(element)
+        if "take_seat" in out or "add_bot" in out:
+            out.pop("buyin", None)
+        return out
+
+    def _ev_level(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        return event_element("level", -1, custom=f"level {d.get('level')}: {d.get('stakes')}")
+
+    def _ev_eliminated(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        return event_element(
+            "eliminated", d.get("seat"), handid=d.get("handid"),
+            custom=f"eliminated: place {d.get('place')}",
+        )  # fmt: skip
+
+    def _ev_away(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        return event_element("away", d.get("seat"), custom="away" if d.get("away") else "back")
+
+
 @implementer(IWebView)
 class WebView:
     """The page script that draws poker in the browser (``web.js`` here)."""
@@ -486,6 +522,8 @@ class WebView:
 
 #: front end → the adapter that lets it host poker (:meth:`.server.TexasHoldemFactory.adapter`)
 ADAPTERS: dict[str, type] = {"xml": PokerXMLAdapter, "web": WebView, "acpc": ACPCAdapter}
+#: front end → the adapter of a sit-and-go (:meth:`.sitandgo.HoldemSitAndGoFactory.adapter`)
+SNG_ADAPTERS: dict[str, type] = {"xml": SitAndGoXMLAdapter, "web": WebView}
 
 
 def _seat_key(item: tuple[Any, Any]) -> int:
@@ -502,6 +540,8 @@ __all__ = [
     "PLAYER_STATES",
     "WIRE_ACTIONS",
     "PokerXMLAdapter",
+    "SNG_ADAPTERS",
+    "SitAndGoXMLAdapter",
     "WebView",
     "event_element",
     "wire_index",

@@ -577,13 +577,7 @@ class PokerGame:
         turn = self.table.turn
         if turn is None:
             return
-        key = {
-            rules.BLIND: "blind_time",
-            rules.BETTING: "action_time",
-            rules.DISCARDING: "action_time",
-            rules.SHOWING: "show_time",
-        }[turn.kind]
-        delay = self.options[key]
+        delay = self._decision_time(turn)
         self._deadline = self._reactor.seconds() + delay
         self._timer = self._reactor.callLater(delay, self._on_timeout, turn.seat)
         legal = self.legal_actions(turn.seat)
@@ -603,6 +597,16 @@ class PokerGame:
                 },
             )
         )
+
+    def _decision_time(self, turn: rules.Turn) -> float:
+        """Seconds the seat to act has for the decision ``turn``."""
+        key = {
+            rules.BLIND: "blind_time",
+            rules.BETTING: "action_time",
+            rules.DISCARDING: "action_time",
+            rules.SHOWING: "show_time",
+        }[turn.kind]
+        return float(self.options[key])
 
     def _file_hand(self) -> None:
         """Keep the finished hand's record (with the shuffle's commitment and seed)."""
@@ -625,14 +629,19 @@ class PokerGame:
         """The current hand's shuffle, for the events of its records."""
         return events.Shuffle(self.table, self._commitment, self._seed)
 
-    def _close(self, why: str) -> None:
-        """Close the table for good: refund a running hand, cash everyone out."""
-        if self._over:
-            return
+    def _halt(self) -> None:
+        """Deal no more: cancel every timer, refund the running hand (its records are
+        left for the caller to drain)."""
         self._cancel_timer()
         self._cancel_empty_timer()
         if self.table.in_hand:
             self.table.abort_hand()
+
+    def _close(self, why: str) -> None:
+        """Close the table for good: refund a running hand, cash everyone out."""
+        if self._over:
+            return
+        self._halt()
         for seat in sorted(self.table.players):
             self.table.remove(seat)
         stacks = [Decimal(0)] * self.seats

@@ -71,6 +71,10 @@ window.GameRenderers = window.GameRenderers || {};
       case "turn": return (names[d.seat] || "seat " + d.seat) + ({blind: " to post a blind", bet: " to act", discard: " to change cards", show: " to show or muck"}[d.decision] || " to act");
       case "cancel": return "The hand is called off" + (d.reason ? ": " + d.reason : "");
       case "autopost": return "Blinds are posted for you " + (d.on ? "automatically from now on" : "no longer");
+      // a sit-and-go's (holdem-sng)
+      case "level": return "Level " + d.level + ": blinds " + d.smallblind + "/" + d.bigblind + ", bets " + d.stakes;
+      case "eliminated": return who + " is out in place " + d.place + (d.left ? " (" + d.left + " left)" : "");
+      case "away": return who + (d.away ? " is away: the game checks or folds for them" : " is back");
       default: return null;
     }
   }
@@ -91,7 +95,8 @@ window.GameRenderers = window.GameRenderers || {};
       : v.handid ? "Hand " + handLabel(v.handid) + " is over" : "Waiting for the first hand";
     const felt = el("div", {class: "poker-table", id: "poker-table"},
       el("div", {class: "felt-head"}, el("b", {}, Hub.words(v.game || "poker") + " · " + (v.variant || "")),
-        el("span", {class: "small"}, "blinds " + v.smallblind + "/" + v.bigblind)),
+        el("span", {class: "small"}, "blinds " + v.smallblind + "/" + v.bigblind +
+          (v.tournament ? " · level " + v.tournament.level.level + " · " + v.tournament.players_left + " left" : ""))),
       el("div", {class: "small felt-status", id: "hand-status"}, status),
       el("div", {class: "cards board-cards", id: "board-cards", role: "group", "aria-label": "board"},
         (v.boardcards || []).map(c => cardNode(el, c)),
@@ -107,7 +112,7 @@ window.GameRenderers = window.GameRenderers || {};
           marks.map(m => el("span", {class: "badge marker"}, m)), acting && interactive ? ctx.clock() : null),
         el("div", {class: "small"}, el("span", {class: "chip-icon", "aria-hidden": "true"}), el("span", {class: "stack"}, money(p.bankroll)),
           p.inpot && p.inpot !== "0" ? " · bet " + p.inpot : ""),
-        el("div", {class: "small muted seat-state"}, Hub.words(p.state) + (p.lastaction ? " · " + p.lastaction : "")),
+        el("div", {class: "small muted seat-state"}, (p.place ? "out in place " + p.place : Hub.words(p.state)) + (p.lastaction ? " · " + p.lastaction : "")),
         el("div", {class: "cards"}, (p.holecards || []).map((c, i) => {
           const node = cardNode(el, c);
           if (interactive && p.seat === ctx.seat && ctx.legal.some(a => a.name === "discard")) {
@@ -237,6 +242,8 @@ window.GameRenderers = window.GameRenderers || {};
           }
           case "board": v.boardcards = d.board || d.cards || []; v.stage = d.stage; break;
           case "pots": v.pots = d.pots || []; break;
+          case "level": Object.assign(v, {smallblind: d.smallblind, bigblind: d.bigblind, smallbet: d.smallbet, bigbet: d.bigbet}); break;
+          case "eliminated": { const p = find(d.seat); if (p) p.place = d.place; break; }
           case "show": { const p = find(d.seat); if (p) p.holecards = d.cards || p.holecards; break; }
           case "award": { const p = find(d.seat); if (p) p.bankroll = fmt(num(p.bankroll) + num(d.amount)); break; }
           case "handover":
@@ -250,4 +257,5 @@ window.GameRenderers = window.GameRenderers || {};
   };
   window.GameRenderers["texas-holdem"] = renderer;
   window.GameRenderers["five-card-draw"] = renderer;
+  window.GameRenderers["holdem-sng"] = renderer;
 })();

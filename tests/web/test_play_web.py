@@ -319,6 +319,12 @@ EVENTS = {
     },
 }
 EVENTS["five-card-draw"] = EVENTS["texas-holdem"]
+EVENTS["holdem-sng"] = {
+    **EVENTS["texas-holdem"],
+    "level": {"level": 2, "stakes": "30/60", "smallblind": "15", "bigblind": "30", "hand": 11},
+    "eliminated": {"seat": 2, "name": "cy", "place": 5, "handid": "g-9", "left": 4},
+    "away": {"seat": 1, "name": "bob", "away": True},
+}
 
 
 def emitted_kinds(package: str) -> set[str]:
@@ -341,7 +347,7 @@ def emitted_kinds(package: str) -> set[str]:
 def test_every_event_kind_of_every_built_in_game_has_words(page, hub):
     # the examples cover every kind the games' sources emit
     for game_type, package in (("hello", "hello"), ("nmmorris", "morris"),
-                               ("kingdomino", "kingdomino"), ("texas-holdem", "poker")):  # fmt: skip
+                               ("kingdomino", "kingdomino"), ("holdem-sng", "poker")):  # fmt: skip
         covered = {kind.split(":")[0] for kind in EVENTS[game_type]}
         assert emitted_kinds(package) <= covered, (game_type, emitted_kinds(package) - covered)
     names = ["ann", "bob", "cy", "dee"]
@@ -418,7 +424,7 @@ def test_the_create_form_is_built_from_the_options_each_game_declares(page, hub)
     types = {t["name"]: t for t in hub.get_json("/api/types")["types"]}
     page.goto(hub.url("/"))
     page.wait_for_selector("#c-type option", state="attached")
-    for name in ("nmmorris", "kingdomino", "texas-holdem", "five-card-draw", "hello"):
+    for name in ("nmmorris", "kingdomino", "texas-holdem", "five-card-draw", "holdem-sng", "hello"):
         page.select_option("#c-type", name)
         declared = types[name]["options"]
         fields = page.locator("#c-options input, #c-options select")

@@ -6,6 +6,7 @@ from decimal import Decimal
 from typing import Any
 
 from .base import TableBase
+from .config import TableConfig
 from .constants import BLIND, POST, SIT_IN, SIT_OUT
 from .errors import RuleError
 from .money import money
@@ -151,3 +152,16 @@ class SeatingPart(TableBase):
         if p.auto_post and h is not None and h.kind == BLIND and h.to_act == seat:
             self.post_blind(seat)
         return rec
+
+    def verify_reconfigure(self, config: TableConfig) -> TableConfig:
+        """Check the table may play on under ``config`` (new stakes, say): between
+        hands only, with the same seats and variant."""
+        if self.in_hand:
+            raise RuleError("the table's stakes change between hands only")
+        if config.seats != self.config.seats or config.variant != self.config.variant:
+            raise RuleError("a table keeps its seats and its variant")
+        return config
+
+    def reconfigure(self, config: TableConfig) -> None:
+        """Play the next hands under ``config`` (a tournament's rising blinds)."""
+        self.config = self.verify_reconfigure(config)
