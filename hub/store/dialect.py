@@ -36,6 +36,8 @@ class Dialect:
     for_update = ""
     for_share = ""
     integrity_errors: tuple[type[BaseException], ...] = ()
+    #: whether several statements go to the server in one round trip (``"a; b"``)
+    batches = False
 
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn
@@ -198,6 +200,7 @@ class PostgresDialect(Dialect):
     timestamp = "TIMESTAMPTZ"
     for_update = " FOR UPDATE"
     for_share = " FOR SHARE"
+    batches = True
 
     def __init__(self, dsn: str, pool_size: int = 4) -> None:
         super().__init__(dsn)
