@@ -89,7 +89,9 @@ class Contest:
         )
         balance = cursor.fetchone()[0]
         cursor.execute(
-            d.sql("UPDATE table_chips SET amount = amount + ? WHERE game_id = ? AND account_id = ?"),
+            d.sql(
+                "UPDATE table_chips SET amount = amount + ? WHERE game_id = ? AND account_id = ?"
+            ),
             (d.m_in(delta), GAME, self.bare_id),
         )
         cursor.execute(

@@ -12,7 +12,6 @@ from .money import ZERO
 from .records import Record
 from .state import Hand
 
-
 #: the 52 cards (a deck holds each once)
 _DECK = frozenset(range(52))
 
