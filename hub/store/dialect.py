@@ -38,6 +38,9 @@ class Dialect:
     integrity_errors: tuple[type[BaseException], ...] = ()
     #: whether several statements go to the server in one round trip (``"a; b"``)
     batches = False
+    #: errors of a transaction the database rolled back to keep it serialisable (a
+    #: concurrent update under ``REPEATABLE READ``, a deadlock): trying again may work
+    rollback_errors: tuple[type[BaseException], ...] = ()
 
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn
@@ -205,8 +208,10 @@ class PostgresDialect(Dialect):
     def __init__(self, dsn: str, pool_size: int = 4) -> None:
         super().__init__(dsn)
         import psycopg2
+        from psycopg2 import extensions
 
         self.integrity_errors = (psycopg2.IntegrityError,)
+        self.rollback_errors = (extensions.TransactionRollbackError,)
         self.pool_size = pool_size
 
     def sql(self, query: str) -> str:
