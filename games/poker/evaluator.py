@@ -164,36 +164,67 @@ _FLUSH_BY_CARDS = {
 }
 
 
-def evaluate_unchecked(cards: Sequence[int]) -> int:
+# The hot functions bind their tables and built-ins as default arguments and spell
+# the shifts and masks as literals: locals and constants are read faster than
+# globals, and these run millions of times.
+if (_SUIT_SHIFT, _SUIT_MASK, _RANK_MASK, _CARD_SHIFT, _SUIT0) != (
+    39,
+    0xFFF,
+    0x7FFFFFFFFF,
+    64,
+    0x1111111111111,
+):  # pragma: no cover - the literals below must follow the layout
+    raise ImportError("the evaluator's literals do not match its key layout")
+
+
+def evaluate_unchecked(
+    cards: Sequence[int],
+    _key: Any = _KEY_LIST.__getitem__,
+    _suit: list[int] = _FLUSH_SUIT,
+    _ranks: dict[int, int] = _RANKS,
+    _flushes: dict[int, int] = _FLUSH_BY_CARDS,
+    _sum: Any = sum,
+    _map: Any = map,
+) -> int:
     """:func:`evaluate` without input checks, for inner loops with trusted cards."""
-    key = sum(map(_KEY_LIST.__getitem__, cards))
-    s = _FLUSH_SUIT[key >> _SUIT_SHIFT & _SUIT_MASK]
+    key = _sum(_map(_key, cards))
+    s = _suit[key >> 39 & 0xFFF]
     if s < 0:
-        return _RANKS[key & _RANK_MASK]
-    return _FLUSH_BY_CARDS[key >> (_CARD_SHIFT + s) & _SUIT0]
+        return _ranks[key & 0x7FFFFFFFFF]
+    return _flushes[key >> (64 + s) & 0x1111111111111]
 
 
-def evaluate(cards: Sequence[int]) -> int:
+def evaluate(
+    cards: Sequence[int],
+    _key: Any = _KEY.__getitem__,
+    _suit: list[int] = _FLUSH_SUIT,
+    _ranks: dict[int, int] = _RANKS,
+    _flushes: dict[int, int] = _FLUSH_BY_CARDS,
+    _sum: Any = sum,
+    _map: Any = map,
+    _len: Any = len,
+) -> int:
     """Value of the best five-card hand within 5, 6 or 7 distinct cards.
 
-    Higher is better; equal values tie.
+    Higher is better; equal values tie.  (The arguments after ``cards`` are the
+    function's tables, bound once: pass only ``cards``.)
 
     :raises ValueError: for another number of cards, a non-card or a duplicate.
     """
-    n = len(cards)
-    if n < 5 or n > 7:
+    n = _len(cards)
+    if not 5 <= n <= 7:
         raise ValueError(f"evaluate needs 5, 6 or 7 cards, got {n}")
     try:
-        key = sum(map(_KEY.__getitem__, cards))
+        key = _sum(_map(_key, cards))
     except (KeyError, TypeError):
         bad = [c for c in cards if type(c) is not int or not 0 <= c <= 51]
         raise ValueError(f"not a card: {bad[0]!r} (cards are integers 0..51)") from None
-    if (key >> _CARD_SHIFT).bit_count() != n:
+    if (key >> 64).bit_count() != n:
         raise ValueError(f"duplicate cards in {list(cards)!r}")
-    s = _FLUSH_SUIT[key >> _SUIT_SHIFT & _SUIT_MASK]
+    s = _suit[key >> 39 & 0xFFF]
     if s < 0:
-        return _RANKS[key & _RANK_MASK]
-    return _FLUSH_BY_CARDS[key >> (_CARD_SHIFT + s) & _SUIT0]
+        return _ranks[key & 0x7FFFFFFFFF]
+    return _flushes[key >> (64 + s) & 0x1111111111111]
 
 
 #: hands from which :func:`evaluate_batch` uses numpy (below it a loop is faster)

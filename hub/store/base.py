@@ -73,6 +73,26 @@ class _Cursor:
         self.run(query, *params)
         return list(self.txn.fetchall())
 
+    def batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[Any]:
+        """Run ``statements`` (``(query, params)`` each) in order; the rows of the last.
+
+        A dialect that can (:attr:`Dialect.batches`: PostgreSQL) sends them in one
+        round trip, each statement still run, and its locks taken, in order.
+        """
+        if self.d.batches:
+            query = "; ".join(q for q, _ in statements)
+            self.txn.execute(self.d.sql(query), [p for _, ps in statements for p in ps])
+        else:
+            for query, params in statements:
+                self.txn.execute(self.d.sql(query), tuple(params))
+        return list(self.txn.fetchall())
+
+
+class SlowPath(Exception):
+    """A transaction's fast path cannot do it (a replayed key, a refusal to explain):
+    :meth:`StoreBase._run` rolls it back and runs its ``fallback`` instead, in a new
+    transaction of the same interaction."""
+
 
 def _reason(error: BaseException) -> str:
     return (str(error).strip().splitlines() or [type(error).__name__])[0]
@@ -156,24 +176,31 @@ class StoreBase:
     def _in_thread(self, f: Any, *args: Any) -> defer.Deferred[Any]:
         return threads.deferToThreadPool(self._reactor, self._reactor.getThreadPool(), f, *args)
 
-    def _run(self, fn: Any, *args: Any, write: bool = True) -> defer.Deferred[Any]:
+    def _run(
+        self, fn: Any, *args: Any, write: bool = True, fallback: Any = None
+    ) -> defer.Deferred[Any]:
         """Run ``fn(cursor, *args)`` in one transaction in a pool thread.
 
+        :param fallback: when ``fn`` raises :class:`SlowPath`, its transaction is rolled
+            back and ``fallback(cursor, *args)`` runs in a new one (same thread, same
+            interaction: one result, one observation).
         :raises hub.store.errors.StoreUnavailable: the database cannot be reached (the
             store is then :attr:`available` no more until it can).
         """
-        return self._interact(fn, args, lambda cursor: self.dialect.begin(cursor, write))
+        return self._interact(fn, args, lambda cursor: self.dialect.begin(cursor, write), fallback)
 
     def _snapshot(self, fn: Any, *args: Any) -> defer.Deferred[Any]:
         """Run ``fn(cursor, *args)`` in a read-only transaction that sees one snapshot."""
         return self._interact(fn, args, self.dialect.begin_snapshot)
 
-    def _interact(self, fn: Any, args: tuple[Any, ...], begin: Any) -> defer.Deferred[Any]:
+    def _interact(
+        self, fn: Any, args: tuple[Any, ...], begin: Any, fallback: Any = None
+    ) -> defer.Deferred[Any]:
         pool = self._pool
         if pool is None:
             return defer.fail(StoreError("the store is not started (call start() first)"))
         d = threads.deferToThreadPool(
-            self._reactor, pool.threadpool, self._transaction, pool, fn, args, begin
+            self._reactor, pool.threadpool, self._transaction, pool, fn, args, begin, fallback
         )
         d.addCallbacks(self._worked, self._failed, callbackArgs=(self._outages,))
         observer = self.query_observer
@@ -191,19 +218,23 @@ class StoreBase:
             d.addBoth(observe)
         return d
 
-    def _transaction(self, pool: Any, fn: Any, args: tuple[Any, ...], begin: Any) -> Any:
+    def _transaction(
+        self, pool: Any, fn: Any, args: tuple[Any, ...], begin: Any, fallback: Any = None
+    ) -> Any:
         """(In a pool thread.)  One transaction on this thread's connection.  A
         connection the server dropped is replaced, and the transaction tried once more on
-        the new one when it failed before committing (so nothing was applied)."""
+        the new one when it failed before committing (so nothing was applied).  When
+        ``fn`` raises :class:`SlowPath`, ``fallback`` runs instead (see :meth:`_run`)."""
         for attempt in (1, 2):
             conn = self._connect(pool)
             try:
-                cursor = conn.cursor()
                 try:
-                    begin(cursor)
-                    result = fn(_Cursor(cursor, self.dialect), *args)
-                finally:
-                    cursor.close()
+                    result = self._once(conn, fn, args, begin)
+                except SlowPath:
+                    if fallback is None:
+                        raise
+                    self._rollback(pool, conn)
+                    result = self._once(conn, fallback, args, begin)
             except BaseException as e:
                 self._rollback(pool, conn)
                 if not self.dialect.unavailable(e):
@@ -222,6 +253,14 @@ class StoreBase:
                 raise
             return result
         raise AssertionError("unreachable")
+
+    def _once(self, conn: Any, fn: Any, args: tuple[Any, ...], begin: Any) -> Any:
+        cursor = conn.cursor()
+        try:
+            begin(cursor)
+            return fn(_Cursor(cursor, self.dialect), *args)
+        finally:
+            cursor.close()
 
     def _connect(self, pool: Any) -> Any:
         try:
@@ -300,15 +339,15 @@ class StoreBase:
         d.addErrback(lambda f: self.log.failure("store probe failed", f))
         d.addBoth(lambda _: None if self.available else self._schedule_probe())
 
-    def _retry_integrity(self, fn: Any, *args: Any) -> defer.Deferred[Any]:
+    def _retry_integrity(self, fn: Any, *args: Any, fallback: Any = None) -> defer.Deferred[Any]:
         """Run a movement; if a concurrent transaction with the same key won the race
         (a unique violation), run it once more, which then finds the key."""
 
         def again(failure: Any) -> Any:
             failure.trap(*self.dialect.integrity_errors)
-            return self._run(fn, *args)
+            return self._run(fn, *args, fallback=fallback)
 
-        return self._run(fn, *args).addErrback(again)
+        return self._run(fn, *args, fallback=fallback).addErrback(again)
 
     # -- life ------------------------------------------------------------------------
 

@@ -36,6 +36,11 @@ class Dialect:
     for_update = ""
     for_share = ""
     integrity_errors: tuple[type[BaseException], ...] = ()
+    #: whether several statements go to the server in one round trip (``"a; b"``)
+    batches = False
+    #: errors of a transaction the database rolled back to keep it serialisable (a
+    #: concurrent update under ``REPEATABLE READ``, a deadlock): trying again may work
+    rollback_errors: tuple[type[BaseException], ...] = ()
 
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn
@@ -198,12 +203,15 @@ class PostgresDialect(Dialect):
     timestamp = "TIMESTAMPTZ"
     for_update = " FOR UPDATE"
     for_share = " FOR SHARE"
+    batches = True
 
     def __init__(self, dsn: str, pool_size: int = 4) -> None:
         super().__init__(dsn)
         import psycopg2
+        from psycopg2 import extensions
 
         self.integrity_errors = (psycopg2.IntegrityError,)
+        self.rollback_errors = (extensions.TransactionRollbackError,)
         self.pool_size = pool_size
 
     def sql(self, query: str) -> str:

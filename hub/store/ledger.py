@@ -19,7 +19,7 @@ from typing import Any
 from twisted.internet import defer
 
 from . import accounts as acc
-from .base import ISSUING, ZERO, StoreBase, _Cursor
+from .base import ZERO, StoreBase, _Cursor
 from .errors import (
     BadAmount,
     Conflict,
@@ -30,6 +30,8 @@ from .errors import (
     UnknownAccount,
 )
 from .money import amount as check_amount
+from .transfer import fast_move
+from .transfer import moved as _moved
 
 
 @dataclass(frozen=True)
@@ -236,11 +238,18 @@ class LedgerMixin(StoreBase):
         if not isinstance(key, str) or not key or len(key) > 200:
             return defer.fail(BadAmount("a movement needs an idempotency key (1-200 characters)"))
         now = self._now()
+        hub_id = self.hub_id
 
         def txn(cur: _Cursor) -> Movement:
+            amounts, balances, at_table = fast_move(
+                cur, hub_id, key, kind, game_id, legs, now, fund=fund, alone=True
+            )
+            return Movement(key, kind, game_id, True, amounts, balances, at_table)
+
+        def careful(cur: _Cursor) -> Movement:
             return self._move_txn(cur, key, kind, game_id, dict(legs), now, fund=fund)
 
-        return self._retry_integrity(txn)
+        return self._retry_integrity(txn, fallback=careful)
 
     def _replay(
         self, cur: _Cursor, key: str, kind: str, game_id: str | None, legs: Mapping[str, Any]
@@ -656,11 +665,3 @@ def _game(game_id: object) -> str:
     if not isinstance(game_id, str) or not game_id or len(game_id) > 64:
         raise BadAmount("a game id (1-64 characters) is required")
     return game_id
-
-
-def _moved(kind: str, balance_delta: Decimal, table_delta: Decimal) -> Decimal:
-    if kind == "settle":
-        return table_delta
-    if kind in ISSUING:
-        return balance_delta
-    return abs(balance_delta)

@@ -28,6 +28,7 @@ from .history import HistoryMixin
 from .lease import LeaseMixin
 from .ledger import LedgerMixin, Movement, _game, settlement
 from .money import amount as check_amount
+from .transfer import fast_move
 
 
 class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
@@ -176,8 +177,20 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
         key, now = f"hand:{game}:{hand_key}", self._now()
         legs = {n: (ZERO, v) for n, v in values.items()}
 
+        hub_id = self.hub_id
+
         def txn(cur: _Cursor) -> Movement:
+            amounts, balances, at_table = fast_move(
+                cur, hub_id, key, "settle", game, legs, now, hand_key=hand_key
+            )
+            moved = Movement(key, "settle", game, True, amounts, balances, at_table)
+            return history(cur, moved)
+
+        def careful(cur: _Cursor) -> Movement:
             moved = self._move_txn(cur, key, "settle", game, dict(legs), now, hand_key=hand_key)
+            return history(cur, moved)
+
+        def history(cur: _Cursor, moved: Movement) -> Movement:
             old = cur.one(
                 "SELECT hand_id FROM finished_hand WHERE game_id = ? AND hand_key = ?",
                 game,
@@ -191,7 +204,7 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
                 hand_id = None
             return dataclasses.replace(moved, hand_id=hand_id)
 
-        return self._retry_integrity(txn)
+        return self._retry_integrity(txn, fallback=careful)
 
     def leave_table(
         self, name: str, game_id: str, stack: Any, key: str

@@ -49,11 +49,14 @@ class BettingPart(TableBase):
         h.may_raise = set(actors)
         h.to_act = start  # the search starts after this seat
 
-    def _round_done(self) -> bool:
+    def _round_done(self, actors: list[int] | None = None) -> bool:
+        """Whether the betting round is over (``actors``: :meth:`Hand.can_bet`)."""
         h = self.hand
         assert h is not None
-        actors = h.can_bet()
-        if not h.needs_act & set(actors):
+        if actors is None:
+            actors = h.can_bet()
+        needs = h.needs_act
+        if not any(s in needs for s in actors):
             return True
         if len(actors) == 1 and h.bets[actors[0]] >= h.current_bet:
             return True
@@ -62,11 +65,13 @@ class BettingPart(TableBase):
     def _bet_step(self) -> bool:
         h = self.hand
         assert h is not None
-        if len(h.live()) < 2:
+        folded = h.folded
+        if len(h.seats) - sum(1 for s in h.seats if s in folded) < 2:
             self._end_bet_round()
             self._less_than_two()
             return False
-        if self._round_done():
+        actors = h.can_bet()
+        if self._round_done(actors):
             self._end_bet_round()
             self._next_step()
             return False
@@ -75,7 +80,7 @@ class BettingPart(TableBase):
         if h.kind == BETTING and h.to_act in h.needs_act:
             nxt = h.to_act
         else:
-            pending = [s for s in h.can_bet() if s in h.needs_act]
+            pending = [s for s in actors if s in h.needs_act]
             nxt = self._next(start, pending)
         assert nxt is not None
         h.to_act, h.kind = nxt, BETTING
@@ -109,13 +114,16 @@ class BettingPart(TableBase):
         assert h is not None
         return max(h.current_bet - h.bets.get(seat, ZERO), ZERO)
 
-    def _raise_bounds(self, seat: int) -> tuple[Decimal, Decimal] | None:
-        """(min, max) total this round for a bet or raise by ``seat``, or ``None``."""
+    def _raise_bounds(
+        self, seat: int, to_call: Decimal | None = None
+    ) -> tuple[Decimal, Decimal] | None:
+        """(min, max) total this round for a bet or raise by ``seat``, or ``None``
+        (``to_call``: :meth:`_to_call`, when the caller has it)."""
         h = self.hand
         assert h is not None
         cfg = self.config
         p = self.players[seat]
-        if p.stack <= self._to_call(seat):
+        if p.stack <= (self._to_call(seat) if to_call is None else to_call):
             return None
         if seat not in h.may_raise:
             return None

@@ -12,6 +12,9 @@ from .money import ZERO
 from .records import Record
 from .state import Hand
 
+#: the 52 cards (a deck holds each once)
+_DECK = frozenset(range(52))
+
 
 class BlindsPart(TableBase):
     """The table's actions before the deal: start a hand, post or refuse a blind."""
@@ -21,7 +24,7 @@ class BlindsPart(TableBase):
         if self.in_hand:
             raise RuleError("a hand is running")
         d = list(deck)
-        if len(d) != 52 or sorted(d) != list(range(52)):
+        if len(d) != 52 or set(d) != _DECK:
             raise RuleError("the deck must hold each of the 52 cards once")
         if len(self.sitting_in()) < self.config.min_players:
             raise RuleError(f"waiting for players: {self.config.min_players} must be sitting in")

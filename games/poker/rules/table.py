@@ -130,7 +130,7 @@ class Table(SeatingPart, BlindsPart, DealingPart, BettingPart, ShowdownPart):
             out.append(Legal(CALL, amount=min(to_call, p.stack)))
         else:
             out.append(_CHECK)
-        bounds = self._raise_bounds(seat)
+        bounds = self._raise_bounds(seat, to_call)
         if bounds is not None:
             idx = BET if h.current_bet == 0 else RAISE
             lo, hi = bounds

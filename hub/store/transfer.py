@@ -1,0 +1,334 @@
+"""The fast path of a ledger movement: its writes and one read, in one round trip
+where the database can take several statements at once (PostgreSQL).
+
+:meth:`hub.store.ledger.LedgerMixin._move_txn` checks everything before it writes,
+one statement at a time (about ten for a buy-in).  A movement that goes through (the
+usual case) needs only its effects: the balance changes, the chips at the table and
+the ledger rows, then one read of what they left.  :func:`fast_move` sends exactly
+that: on PostgreSQL first the same locks in the same fixed order (the chip table
+shared, then the accounts in ascending id order, then their chips at the table), all
+in one round trip; SQLite serialises writers with ``BEGIN IMMEDIATE`` and runs the
+statements one by one in process.  It then checks the read.  Whatever it cannot
+explain (a replayed key: the ledger's unique ``(idem_key, seq)`` refuses the rows;
+a balance or a table entry that would go below zero: the columns' ``CHECK``
+constraints refuse it; an unknown account, a closed table or another hub's, no
+chips at the table, a bot's account that needs funds or is a person's, a cash-out
+of everything) raises :class:`~hub.store.base.SlowPath`: the transaction is rolled
+back, nothing of it stays, and the careful path runs in a new one and gives the
+answer or the error it always gave.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from . import accounts as acc
+from .base import ISSUING, SlowPath, _Cursor
+from .errors import CommitUnknown
+
+#: the kinds whose table must be open and this hub's
+CHECKS_TABLE = ("buy_in", "settle")
+
+#: where the database batches (PostgreSQL, whose transactions default to READ
+#: COMMITTED, a new snapshot per statement), the fast path's statements share one
+#: snapshot: an account created by another transaction between two of them (after
+#: the UPDATE found none to change, before the ledger row reads it) must not appear
+#: half-way.  A concurrent change of a row it locks then fails the transaction
+#: (``rollback_errors``), and the careful path runs.
+SNAPSHOT = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"  # (BEGIN … when alone)
+
+#: what a movement did: amounts, balances and chips at the table, by account name
+Outcome = tuple[dict[str, Decimal], dict[str, Decimal], dict[str, Decimal]]
+
+
+def fast_move(  # long: the statements of one movement, then the checks of their effects
+    cur: _Cursor,
+    hub_id: str | None,
+    key: str,
+    kind: str,
+    game_id: str | None,
+    legs: Mapping[str, Any],
+    now: float,
+    *,
+    fund: bool = False,
+    hand_key: str | None = None,
+    alone: bool = False,
+) -> Outcome:
+    """Apply a movement (see :meth:`~hub.store.ledger.LedgerMixin._move_txn`) by its
+    effects; returns ``(amounts, balances, at_table)`` by account name.
+
+    :param alone: the movement is the whole transaction (not a part of a larger one):
+        where the database batches, it is begun, done and committed in two round trips
+        (see :func:`apply`).
+
+    :raises hub.store.base.SlowPath: the careful path must decide (nothing is kept).
+    """
+    d = cur.d
+    m = d.m_in
+    if not legs or any(leg is None for leg in legs.values()):
+        raise SlowPath("a cash-out of everything")
+    keys = [acc.name_key(n) for n in legs]
+    deltas = dict(zip(keys, legs.values(), strict=True))
+    balance_in = [m(deltas[k][0]) for k in keys]
+    table_in = [m(deltas[k][1]) for k in keys]
+    moves_balance = tuple(bool(deltas[k][0]) for k in keys)
+    moves_table = tuple(bool(deltas[k][1]) for k in keys)
+    queries = _queries(
+        (bool(d.for_update), d.for_share, d.for_update),
+        "buy_in" if kind == "buy_in" else "check" if kind in CHECKS_TABLE else "",
+        game_id is not None,
+        moves_balance,
+        moves_table,
+        bool(d.batches),
+    )
+    when_balance, when_table = balance_in, table_in  # one account: the deltas alone
+    if len(keys) > 1:  # the parameters of CASE name_key WHEN ? THEN ? … END
+        when_balance = [p for k, v in zip(keys, balance_in, strict=True) for p in (k, v)]
+        when_table = [p for k, v in zip(keys, table_in, strict=True) for p in (k, v)]
+    balance_keys = [k for k in keys if deltas[k][0]]
+    table_keys = [k for k in keys if deltas[k][1]]
+    when = d.t_in(now)
+    params: list[Sequence[Any]] = []
+    for part in queries.parts:
+        if part == "lock_table":
+            params.append([game_id])
+        elif part == "lock_accounts":
+            params.append(keys)
+        elif part == "balance":
+            params.append([*when_balance, *balance_keys])
+        elif part == "ledger":
+            params.append([key, kind, game_id, hand_key, *when_balance, *when_table, when, *keys])
+        elif part == "upsert":
+            params.append([game_id, table_in[0], when, keys[0]])
+        elif part == "chips":
+            params.append([*when_table, game_id, *table_keys])
+        elif part == "read":
+            params.append(keys)
+        elif part == "read_table":
+            params.append([game_id, game_id, *keys])
+        else:  # the chips' write and the read in one statement
+            chips = (
+                [game_id, table_in[0], when, keys[0]]
+                if kind == "buy_in"
+                else [*when_table, game_id, *table_keys]
+            )
+            params.append([*chips, game_id, game_id, *keys])
+    statements = list(zip(queries.sql, params, strict=True))
+
+    def check(rows: list[Any]) -> Outcome:
+        if len(rows) != len(keys):
+            raise SlowPath("an unknown account")
+        amounts: dict[str, Decimal] = {}
+        balances: dict[str, Decimal] = {}
+        at_table: dict[str, Decimal] = {}
+        empty = []
+        for name, balance, type_code, table, table_hub, closed in rows:
+            if fund and int(type_code) != acc.TYPES["bot"]:
+                raise SlowPath("not a bot's account")
+            balance_delta, table_delta = deltas[acc.name_key(name)]
+            balances[name] = d.m_out(balance)
+            amounts[name] = moved(kind, balance_delta, table_delta)
+            if balances[name] < 0:
+                raise SlowPath("below zero")
+            if game_id is None:
+                continue
+            if kind in CHECKS_TABLE and (
+                table_hub is None or table_hub != hub_id or closed is not None
+            ):
+                raise SlowPath("not an open table of this hub")
+            if table is None:
+                raise SlowPath("no chips at the table")
+            chips = d.m_out(table)
+            if chips < 0:
+                raise SlowPath("below zero")
+            if chips == 0 and kind == "cash_out":
+                empty.append(name)
+            else:
+                at_table[name] = chips
+        if empty:  # the table entry goes when no chips remain
+            gone = ", ".join("?" for _ in empty)
+            cur.run(
+                "DELETE FROM table_chips WHERE game_id = ? AND amount = 0 AND account_id IN"
+                f" (SELECT id FROM account WHERE name_key IN ({gone}))",
+                game_id,
+                *(acc.name_key(n) for n in empty),
+            )
+        return amounts, balances, at_table
+
+    return apply(cur, statements, check, alone)
+
+
+@dataclass(frozen=True)
+class Queries:
+    """The statements of one shape of movement, and what each one is (its parameters)."""
+
+    sql: tuple[str, ...]
+    parts: tuple[str, ...]
+
+
+@functools.lru_cache(maxsize=256)
+def _queries(  # long: every statement of a movement's shape, in order
+    locks: tuple[bool, str, str],
+    table: str,
+    has_game: bool,
+    moves_balance: tuple[bool, ...],
+    moves_table: tuple[bool, ...],
+    batches: bool,
+) -> Queries:
+    """The statements of a movement of this shape (built once: see :func:`fast_move`).
+
+    :param locks: (the database locks rows, its shared and exclusive lock clauses).
+    :param table: ``buy_in``, ``check`` (the table must be open and ours) or ``""``.
+    :param moves_balance: per account (in the movement's order) whether its balance moves.
+    :param moves_table: the same for its chips at the table.
+    """
+    n = len(moves_balance)
+    one = n == 1  # simpler SQL: cheaper to plan
+    marks = ", ".join("?" for _ in range(n))
+    whens = "?" if one else "CASE name_key " + " ".join("WHEN ? THEN ?" for _ in range(n)) + " END"
+    seq = "0" if one else "ROW_NUMBER() OVER (ORDER BY id) - 1"
+    sql: list[str] = []
+    parts: list[str] = []
+    locking, for_share, for_update = locks
+    if locking:  # the locks, in the fixed order
+        if has_game and table:
+            sql.append("SELECT 1 FROM chip_table WHERE game_id = ?" + for_share)
+            parts.append("lock_table")
+        if sum(moves_balance) != 1 or not one:
+            # several accounts: locked in ascending id order (one account: its UPDATE)
+            sql.append(
+                f"SELECT 1 FROM account WHERE name_key IN ({marks}) ORDER BY id" + for_update
+            )
+            parts.append("lock_accounts")
+    if any(moves_balance):
+        sql.append(
+            f"UPDATE account SET balance = balance + {whens}"
+            f" WHERE name_key IN ({', '.join('?' for b in moves_balance if b)})"
+        )
+        parts.append("balance")
+    sql.append(
+        "INSERT INTO ledger (idem_key, seq, kind, account_id, account_name, game_id,"
+        " hand_key, balance_delta, table_delta, balance_after, created)"
+        f" SELECT ?, {seq}, ?, id, name, ?, ?, {whens}, {whens}, balance, ?"
+        f" FROM account WHERE name_key IN ({marks})"
+    )
+    parts.append("ledger")
+    if not has_game:
+        sql.append(
+            "SELECT a.name, a.balance, a.type, NULL, NULL, NULL FROM account a"
+            f" WHERE a.name_key IN ({marks}) ORDER BY a.id"
+        )
+        parts.append("read")
+        return Queries(tuple(sql), tuple(parts))
+    write = None  # each account's chips at the table
+    if table == "buy_in" and any(moves_table):  # one account
+        write, what = (
+            "INSERT INTO table_chips (game_id, account_id, amount, since)"
+            " SELECT ?, id, ?, ? FROM account WHERE name_key = ?"
+            " ON CONFLICT (game_id, account_id)"
+            " DO UPDATE SET amount = table_chips.amount + excluded.amount",
+            "upsert",
+        )
+    elif any(moves_table):
+        write, what = (
+            f"UPDATE table_chips SET amount = amount + (SELECT {whens}"
+            " FROM account WHERE id = table_chips.account_id) WHERE game_id = ?"
+            " AND account_id IN (SELECT id FROM account WHERE name_key IN"
+            f" ({', '.join('?' for t in moves_table if t)}))",
+            "chips",
+        )
+    if write is not None and batches:
+        # PostgreSQL: the chips' write is the last statement's, and says what it left
+        # (the accounts are locked already: the order of its rows does not matter)
+        sql.append(
+            f"WITH t AS ({write} RETURNING account_id, amount)"
+            " SELECT a.name, a.balance, a.type, COALESCE(t.amount, u.amount),"
+            " c.hub_id, c.closed FROM account a"
+            " LEFT JOIN t ON t.account_id = a.id"
+            " LEFT JOIN table_chips u ON u.game_id = ? AND u.account_id = a.id"
+            " LEFT JOIN chip_table c ON c.game_id = ?"
+            f" WHERE a.name_key IN ({marks}) ORDER BY a.id"
+        )
+        parts.append("write_read")
+        return Queries(tuple(sql), tuple(parts))
+    if write is not None:
+        sql.append(write)
+        parts.append(what)
+    sql.append(
+        "SELECT a.name, a.balance, a.type, t.amount, c.hub_id, c.closed FROM account a"
+        " LEFT JOIN table_chips t ON t.game_id = ? AND t.account_id = a.id"
+        " LEFT JOIN chip_table c ON c.game_id = ?"
+        f" WHERE a.name_key IN ({marks}) ORDER BY a.id"
+    )
+    parts.append("read_table")
+    return Queries(tuple(sql), tuple(parts))
+
+
+def apply(
+    cur: _Cursor,
+    statements: Sequence[tuple[str, Sequence[Any]]],
+    check: Callable[[list[Any]], Outcome],
+    alone: bool,
+) -> Outcome:
+    """Run ``statements`` and ``check`` the last one's rows.
+
+    With ``alone`` on a database that batches (PostgreSQL), the transaction is this
+    function's: ``BEGIN`` goes with the statements (the driver's own ``BEGIN`` would
+    be a round trip of its own), then ``COMMIT``, or ``ROLLBACK`` when anything fails;
+    the connection is back in the driver's transaction mode after, with nothing open
+    (the store's commit that follows has nothing to do).  Without ``alone`` the
+    statements must be the first of their transaction (they set its isolation level).
+
+    :raises hub.store.base.SlowPath: a constraint refused the effects, or ``check``
+        raised it; nothing is kept.
+    :raises hub.store.errors.CommitUnknown: the database failed during ``COMMIT``.
+    """
+    d = cur.d
+    refused = (*d.integrity_errors, *d.rollback_errors)
+    if not d.batches:
+        try:
+            rows = cur.batch(statements)
+        except refused as e:  # a replayed key, or below zero
+            raise SlowPath(str(e)) from e
+        return check(rows)
+    if not alone:
+        try:
+            rows = cur.batch([(SNAPSHOT, ()), *statements])
+        except refused as e:
+            raise SlowPath(str(e)) from e
+        return check(rows)
+    connection = cur.txn.connection
+    connection.autocommit = True
+    try:
+        try:
+            outcome = check(cur.batch([("BEGIN ISOLATION LEVEL REPEATABLE READ", ()), *statements]))
+        except BaseException as e:
+            with contextlib.suppress(Exception):
+                cur.txn.execute("ROLLBACK")
+            if isinstance(e, refused):
+                raise SlowPath(str(e)) from e
+            raise
+        try:
+            cur.txn.execute("COMMIT")
+        except BaseException as e:
+            if d.unavailable(e):
+                raise CommitUnknown(f"the database failed while committing: {e}") from e
+            raise
+        return outcome
+    finally:
+        with contextlib.suppress(Exception):
+            connection.autocommit = False
+
+
+def moved(kind: str, balance_delta: Decimal, table_delta: Decimal) -> Decimal:
+    """What a movement's ledger answer says was moved for one account."""
+    if kind == "settle":
+        return table_delta
+    if kind in ISSUING:
+        return balance_delta
+    return abs(balance_delta)

@@ -1,0 +1,122 @@
+"""The fast path of a ledger movement: its statements and round trips are counted, and
+whatever it cannot explain falls back to the careful path in the same interaction."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest_twisted
+
+from hub.store import InsufficientFunds, NotAtTable, TableNotOpen
+
+from .test_accounts import fails
+
+D = Decimal
+
+
+class CountingCursor:
+    """A DB-API cursor that counts what it sends to the database."""
+
+    def __init__(self, cursor: Any, sent: list[str]) -> None:
+        self._cursor = cursor
+        self._sent = sent
+
+    def execute(self, query: str, params: Any = ()) -> Any:
+        self._sent.append(query)
+        return self._cursor.execute(query, params)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._cursor, name)
+
+
+class CountingConnection:
+    def __init__(self, connection: Any, sent: list[str]) -> None:
+        self._connection = connection
+        self._sent = sent
+
+    def cursor(self) -> CountingCursor:
+        return CountingCursor(self._connection.cursor(), self._sent)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+
+def count_round_trips(store) -> list[str]:
+    """From now on, every query ``store``'s transactions send (one entry a round trip:
+    psycopg2 sends a string of several statements as one message)."""
+    sent: list[str] = []
+    once = store._once
+
+    def counted(conn, fn, args, begin):
+        return once(CountingConnection(conn, sent), fn, args, begin)
+
+    store._once = counted
+    return sent
+
+
+def per_dialect(store, sqlite: int, postgresql: int) -> int:
+    return sqlite if store.dialect.name == "sqlite" else postgresql
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_buy_in_and_a_cash_out_take_the_fewest_round_trips(store):
+    await store.create_account("ann", "secret1")
+    sent = count_round_trips(store)
+    moved = await store.buy_in("ann", "g1", "200", "in")
+    assert (moved.applied, moved.amount, moved.balance) == (True, D("200.00"), D("800.00"))
+    assert moved.at_table == {"ann": D("200.00")}
+    # PostgreSQL: BEGIN + locks + writes + the read in one message, then COMMIT;
+    # SQLite: BEGIN IMMEDIATE, then balance, ledger row, chips and the read
+    assert len(sent) == per_dialect(store, 5, 2), sent
+    sent.clear()
+    out = await store.cash_out("ann", "g1", "50", "out")
+    assert (out.amount, out.balance, out.at_table) == (D("50.00"), D("850.00"), {"ann": D("150")})
+    assert len(sent) == per_dialect(store, 5, 2), sent
+    sent.clear()
+    # cashing out the rest by amount: the entry goes (one more statement)
+    out = await store.cash_out("ann", "g1", "150", "out-2")
+    assert (out.balance, out.at_table) == (D("1000.00"), {})
+    assert len(sent) == per_dialect(store, 6, 3), sent
+    assert await store.tables_of("ann") == {}
+    assert (await store.ledger_check()).ok
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_settlement_of_three_is_one_round_trip_too(store):
+    for name in ("ann", "bob", "cat"):
+        await store.create_account(name, "secret1")
+        await store.buy_in(name, "g1", "100", f"{name}-in")
+    sent = count_round_trips(store)
+    hand = await store.settle("g1", {"cat": "-30.50", "ann": "40.25", "bob": "-9.75"}, "h1")
+    assert hand.amounts == {"ann": D("40.25"), "bob": D("-9.75"), "cat": D("-30.50")}
+    assert hand.at_table == {"ann": D("140.25"), "bob": D("90.25"), "cat": D("69.50")}
+    assert hand.balances == {"ann": D("900"), "bob": D("900"), "cat": D("900")}
+    # SQLite: BEGIN IMMEDIATE, the ledger rows, the chips, the read (no balance moves)
+    assert len(sent) == per_dialect(store, 4, 2), sent
+    rows = await store.ledger(key="h1")
+    # one row per account, in ascending account id order, as the careful path writes
+    assert sorted((r["seq"], r["account"]) for r in rows) == [(0, "ann"), (1, "bob"), (2, "cat")]
+    assert (await store.ledger_check()).ok
+
+
+@pytest_twisted.ensureDeferred
+async def test_what_the_fast_path_cannot_explain_is_answered_by_the_careful_path(store):
+    await store.create_account("ann", "secret1")
+    seen: list[Any] = []
+    store.query_observer = lambda fn, seconds, ok, result: seen.append((ok, result))
+    first = await store.buy_in("ann", "g1", "100", "k")
+    again = await store.buy_in("ann", "g1", "100", "k")  # a replay: the unique key refuses
+    assert first.applied and not again.applied
+    assert again.balance == D("900.00") and again.at_table == {"ann": D("100.00")}
+    # each movement is one interaction, observed once, as a success
+    assert [ok for ok, _ in seen] == [True, True]
+    await fails(store.buy_in("ann", "g1", "1000", "big"), InsufficientFunds)
+    await fails(store.cash_out("ann", "g2", "1", "none"), NotAtTable)
+    await fails(store.buy_in("ann", "nowhere", "1", "no-table"), TableNotOpen)
+    await store.close_table("g2")
+    await fails(store.buy_in("ann", "g2", "1", "closed"), TableNotOpen)
+    report = await store.ledger_check()
+    assert report.ok, str(report)
+    assert (await store.get_account("ann")).balance == D("900.00")
+    assert len(await store.ledger(name="ann")) == 2  # the grant and the one buy-in
