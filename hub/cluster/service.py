@@ -250,13 +250,16 @@ class Cluster:
             )
         endpoints = self.endpoints_of(game.hub)
         where = ", ".join(f"{fe} {endpoint_text(e)}" for fe, e in sorted(endpoints.items()))
+        routes = {
+            fe: (str(e["host"]), int(e["port"]), bool(e.get("tls")))
+            for fe, e in endpoints.items()
+            if e.get("host") and isinstance(e.get("port"), int)
+        }
         return Elsewhere(
-            f"game {game.id} runs on hub {game.hub}"
-            + (f" ({where})" if where else "")
-            + "; playing a game of another hub through this one is not possible yet:"
-            " connect to that hub",
+            f"game {game.id} runs on hub {game.hub}" + (f" ({where})" if where else ""),
             game.hub,
             {fe: endpoint_text(e) for fe, e in endpoints.items()},
+            routes,
         )
 
     def view(self) -> dict[str, Any]:

@@ -1,0 +1,202 @@
+"""Any door works (docs/cluster.md, issue 15 stage 2): three ``twistd gamehub``
+processes on one PostgreSQL database; a client of any hub plays a game another hub
+runs, passed through to it.
+
+Waits poll with a deadline; nothing is timed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.hubprocess import ROOT, HubProcess
+from tests.integration.test_cluster import cluster_dsn, create, health, wait_for
+
+__all__ = ["cluster_dsn"]  # the fixture, used by name
+
+LOOPBACK = "tcp:0:interface=127.0.0.1"
+FAST_MORRIS = {"move_time_ms": 2000, "grace_ms": 2000, "max_turns": 40}
+
+
+def start_hub(tmp: Path, name: str, dsn: str) -> HubProcess:
+    """A hub with every front end on loopback, on ``dsn``."""
+    folder = tmp / name
+    folder.mkdir()
+    hub = HubProcess(
+        folder,
+        data=tmp / f"{name}-data",
+        xml=LOOPBACK,
+        mnm=LOOPBACK,
+        web=LOOPBACK,
+        domino=LOOPBACK,
+    )
+    hub.extra = ["--db", dsn]
+    return hub.start()
+
+
+@pytest.fixture
+def doors(tmp_path: Path, cluster_dsn: str) -> Iterator[list[HubProcess]]:
+    """Hubs A, B and C, each knowing the three."""
+    hubs: list[HubProcess] = []
+    try:
+        for name in "abc":
+            hubs.append(start_hub(tmp_path, name, cluster_dsn))
+        ids = [health(h)["cluster"]["hub"] for h in hubs]
+        for hub in hubs:
+            wait_for(
+                lambda h=hub: {x["id"] for x in health(h)["cluster"]["hubs"]} >= set(ids),
+                "each hub lists the three",
+            )
+        yield hubs
+    finally:
+        for hub in hubs:
+            hub.stop()
+
+
+def listed_on(hub: HubProcess, game_id: str) -> dict[str, Any]:
+    """Wait until ``hub`` lists ``game_id``; its entry."""
+    return wait_for(
+        lambda: {g["id"]: g for g in hub.get_json("/api/games")}.get(game_id),  # type: ignore[union-attr]
+        f"the game is listed on {hub.ports}",
+    )
+
+
+def morris_bot(port: int, game_id: str, player: int, cwd: Path) -> subprocess.Popen:
+    """The project's network morris bot (a course-style MNM client) on ``port``."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bots.morris",
+            "--port",
+            str(port),
+            "--game-id",
+            game_id,
+            "--player",
+            str(player),
+            "--max-seconds",
+            "0.05",
+            "--seed",
+            str(player + 1),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        cwd=cwd,
+    )
+
+
+class Line:
+    """A blocking line client of a hub's MNM port (bounded by a socket timeout)."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.file = self.sock.makefile("rwb")
+
+    def read(self) -> str:
+        return self.file.readline().decode("ascii", "replace").rstrip("\r\n")
+
+    def send(self, data: bytes) -> None:
+        self.file.write(data)
+        self.file.flush()
+
+    def rest(self) -> str:
+        """Everything until the hub closes the connection."""
+        return self.file.read().decode("ascii", "replace")
+
+    def close(self) -> None:
+        self.file.close()
+        self.sock.close()
+
+
+def prolog(port: int, game_id: str) -> tuple[Line, list[str]]:
+    """A v3 client through the ``ID`` line: the lines it read so far."""
+    client = Line(port)
+    lines = [client.read(), client.read()]
+    client.send(b"VERSION 3.1\n")
+    lines.append(client.read())
+    client.send(f"ID {game_id}\n".encode())
+    lines += [client.read(), client.read()]
+    return client, lines
+
+
+def test_mnm_clients_on_two_doors_play_a_game_of_a_third_hub(doors, tmp_path):
+    a, b, c = doors
+    a_id = health(a)["cluster"]["hub"]
+    game = create(a, {"type": "nmmorris", "seats": ["open", "open"], "options": FAST_MORRIS})
+    for hub in (b, c):
+        assert listed_on(hub, game["id"])["hub"] == a_id
+    bots = [
+        morris_bot(b.ports["mnm"], game["id"], 0, tmp_path),
+        morris_bot(c.ports["mnm"], game["id"], 1, tmp_path),
+    ]
+    outs = [bot.communicate(timeout=180) for bot in bots]
+    for bot, (out, err) in zip(bots, outs, strict=True):
+        assert bot.returncode == 0, err
+        assert f"game {game['id']} over" in out
+    over = a.get_json(f"/api/games/{game['id']}")
+    assert over["state"] == "over", over  # type: ignore[index]
+    for hub in doors:
+        assert hub.errors() == [], hub.log()
+
+
+def test_a_passed_through_client_sees_what_a_client_of_the_owner_sees(doors):
+    a, b, _ = doors
+    game = create(a, {"type": "nmmorris", "seats": ["open", "open"], "options": FAST_MORRIS})
+    listed_on(b, game["id"])
+    direct, seen_on_a = prolog(a.ports["mnm"], game["id"])
+    passed, seen_on_b = prolog(b.ports["mnm"], game["id"])
+    try:
+        assert seen_on_b == seen_on_a  # banner, announcement, version, the game's prolog
+        # a line too long inside the splice: the owner's own answer, then a close
+        passed.send(b"PLAYER " + b"9" * 5000 + b"\n")
+        assert passed.rest().startswith("- Line too long"), "the owner's answer"
+    finally:
+        direct.close()
+        passed.close()
+
+
+def test_hostile_input_at_a_door(doors):
+    a, b, _ = doors
+    game = create(a, {"type": "nmmorris", "seats": ["open", "open"], "options": FAST_MORRIS})
+    listed_on(b, game["id"])
+    answers = []
+    for hub in (a, b):  # garbage before the ID line: the same answer on both
+        client = Line(hub.ports["mnm"])
+        client.read(), client.read()
+        client.send(b"VERSION 3.1\n")
+        client.read()
+        client.send(b"\x00\xffGARBAGE\n")
+        answers.append(client.rest())
+        client.close()
+    assert answers[0] == answers[1] and answers[0].startswith("- "), answers
+    # the owner dies mid-splice: the client's connection ends (nothing hangs)
+    passed, _ = prolog(b.ports["mnm"], game["id"])
+    try:
+        a.stop(signal.SIGKILL)
+        passed.sock.settimeout(30)
+        assert passed.rest() == ""  # closed, without a byte of its own
+    finally:
+        passed.close()
+    # and once B knows A is gone, its game is refused with the reason
+    wait_for(lambda: health(b)["cluster"]["alive"] == 2, "B sees A gone")
+    client = Line(b.ports["mnm"])
+    try:
+        client.read(), client.read()
+        client.send(b"VERSION 3.1\n")
+        client.read()
+        client.send(f"ID {game['id']}\n".encode())
+        answer = wait_for(lambda: client.read(), "an answer")
+        assert answer.startswith("- Not a valid game ID") and "aborted" in answer, answer
+    finally:
+        client.close()
