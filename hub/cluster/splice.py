@@ -216,7 +216,9 @@ class Splice:
         self.closed = True
         self._cancel_timer()
         host, port, _ = self.route
-        self.log.warn("splice to {host}:{port} failed: {reason}", host=host, port=port, reason=reason)
+        self.log.warn(
+            "splice to {host}:{port} failed: {reason}", host=host, port=port, reason=reason
+        )
         if self._owner is not None and self._owner.transport is not None:
             self._owner.transport.abortConnection()
         elif self._connecting is not None:

@@ -7,7 +7,9 @@ Waits poll with a deadline; nothing is timed.
 
 from __future__ import annotations
 
+import json
 import os
+import urllib.request
 import signal
 import socket
 import subprocess
@@ -200,3 +202,63 @@ def test_hostile_input_at_a_door(doors):
         assert answer.startswith("- Not a valid game ID") and "aborted" in answer, answer
     finally:
         client.close()
+
+
+class Browser:
+    """A cookie-keeping JSON client of one hub's web front end (its own session)."""
+
+    def __init__(self, hub: HubProcess) -> None:
+        self.hub = hub
+        status, raw, headers = hub.request("GET", "/api/session")
+        assert status == 200, raw
+        self.cookie = headers["Set-Cookie"].split(";", 1)[0]
+        self.csrf = json.loads(raw)["csrf"]
+
+    def call(self, method: str, path: str, body: object = None, **kw: Any) -> tuple[int, Any]:
+        headers = {"Cookie": self.cookie, "X-CSRF-Token": self.csrf}
+        status, raw, answered = self.hub.request(method, path, body, headers=headers, **kw)
+        assert "Set-Cookie" not in answered  # the owner's session stays with the door
+        return status, json.loads(raw)
+
+
+def test_a_web_action_on_a_door_plays_a_game_of_another_hub(doors):
+    a, b, _ = doors
+    game = create(a, {"type": "hello", "seats": ["human", "bot:hello-bot"]})
+    listed_on(b, game["id"])
+    browser = Browser(b)
+    status, seated = browser.call("POST", f"/api/games/{game['id']}/seats", {"seat": 0})
+    assert status == 200, seated
+    # the event stream of the seat, through B
+    stream = urllib.request.urlopen(  # noqa: S310
+        urllib.request.Request(
+            b.url(f"/api/games/{game['id']}/events"), headers={"Cookie": browser.cookie}
+        ),
+        timeout=30,
+    )
+    with stream:
+        assert stream.headers["Content-Type"].startswith("text/event-stream")
+        first = next(line for line in iter(stream.readline, b"") if line.startswith(b"data:"))
+        assert json.loads(first[5:])["seat"] == 0, first  # the snapshot of seat 0
+        status, acted = browser.call(
+            "POST", f"/api/games/{game['id']}/actions", {"action": {"hello": "hi through B"}}
+        )
+        assert status == 200, acted
+        for line in iter(stream.readline, b""):  # the stream tells the end (bounded: 30 s)
+            if b"over" in line:
+                break
+    assert a.get_json(f"/api/games/{game['id']}")["state"] == "over"  # type: ignore[index]
+    # a write without the door session's CSRF token is refused by the door itself
+    status, raw, _ = b.request(
+        "POST", f"/api/games/{game['id']}/leave", {}, headers={"Cookie": browser.cookie}
+    )
+    assert status == 403, raw
+    # a proxied request is never one "from the owner's machine": no loopback writes
+    status, raw, _ = b.request("POST", f"/api/games/{game['id']}/bots", {"seat": 0})
+    assert status == 403, raw
+    status, raw, _ = b.request(
+        "POST", f"/api/games/{game['id']}/bots", {"seat": 0, "bot": "hello-bot"}, admin=True
+    )
+    assert status != 403, raw  # the API token is passed on: the owner decides
+    for hub in (a, b):
+        assert HubProcess.TOKEN not in hub.log() and browser.csrf not in hub.log()
+        assert hub.errors() == [], hub.log()

@@ -23,6 +23,7 @@ from hub.transcript import owner_token
 from . import transcripts
 from .api import JSONResource, client_host, game_fields, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
+from .proxy import GameProxy
 from .limits import web_endpoint
 from .scripts import script_url
 from .sessions import Session, Sessions, check_origin
@@ -52,6 +53,7 @@ class WebFrontend:
         self.hub = hub
         self.clock = clock
         self.sessions = Sessions(clock, secure=served_over_tls(hub))
+        self.proxy = GameProxy(hub, self.sessions)
         heartbeat = float(hub.options.get("web_heartbeat", 15.0))
         self.streams = Streams(hub, clock, self.snapshot, heartbeat=heartbeat)
         self.finished: list[dict[str, Any]] = []
@@ -256,8 +258,17 @@ class WebGames(WebResource):
     isLeaf = True
 
     def render(self, request: Any) -> Any:
-        """Stream a transcript or the events; everything else is JSON."""
+        """Stream a transcript or the events; everything else is JSON.  A game of
+        another hub: its owner answers (:mod:`.proxy`)."""
         parts = [p for p in request.postpath if p]
+        remote = self.web.proxy.route(parts[0].decode("utf-8", "replace")) if parts else None
+        if remote is not None:
+            if request.method != b"GET":
+                try:
+                    self.session_for_write(request, required=False)  # the door's own check
+                except GameError as e:
+                    return send_error(request, e.code, e.reason)
+            return self.web.proxy.serve(request, *remote)
         if request.method == b"GET" and len(parts) == 2 and parts[1] == b"transcript":
             admin, owners = self.reader(request)
             try:
