@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-import urllib.request
 import signal
 import socket
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any

@@ -23,8 +23,8 @@ from hub.transcript import owner_token
 from . import transcripts
 from .api import JSONResource, client_host, game_fields, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
-from .proxy import GameProxy
 from .limits import web_endpoint
+from .proxy import GameProxy
 from .scripts import script_url
 from .sessions import Session, Sessions, check_origin
 
