@@ -262,3 +262,42 @@ def test_a_web_action_on_a_door_plays_a_game_of_another_hub(doors):
     for hub in (a, b):
         assert HubProcess.TOKEN not in hub.log() and browser.csrf not in hub.log()
         assert hub.errors() == [], hub.log()
+
+
+def test_placement_named_hub_or_the_least_loaded(doors):
+    a, b, c = doors
+    ids = [health(h)["cluster"]["hub"] for h in doors]
+    hello = {"type": "hello", "seats": ["open", "bot:hello-bot"]}
+
+    def make(hub: HubProcess, body: dict[str, Any], **kw: Any) -> tuple[int, Any]:
+        status, raw, _ = hub.request("POST", "/api/games", body, **kw)
+        return status, json.loads(raw)
+
+    # named: B makes it on A (the API token passed on); A runs it and its bot
+    status, game = make(b, {**hello, "hub": ids[0]}, admin=True)
+    assert status == 201 and game["hub"] == ids[0], game
+    mine = {g["id"]: g for g in a.get_json("/api/games")}[game["id"]]  # type: ignore[union-attr]
+    assert "remote" not in mine and mine["seats"][1]["player"] == "hello-bot"
+    status, again = make(b, {**hello, "hub": ids[0]}, admin=True)
+    assert status == 201 and again["hub"] == ids[0]
+    # a hub that is not there; and the owner decides who may create (no token: 403)
+    status, refused = make(b, {**hello, "hub": "nohub"}, admin=True)
+    assert status == 404 and "no live hub" in refused["error"]
+    status, refused = make(b, {**hello, "hub": ids[2]})
+    assert status == 403, refused
+    # unnamed: A has two games, B and C none: A places it on one of them
+    for hub in doors:
+        wait_for(
+            lambda h=hub: {game["id"], again["id"]} <= {g["id"] for g in h.get_json("/api/games")},
+            "every hub lists A's two games",
+        )
+    status, placed = make(a, hello, admin=True)
+    assert status == 201 and placed["hub"] in ids[1:], placed
+    owner = doors[ids.index(placed["hub"])]
+    ran = {g["id"]: g for g in owner.get_json("/api/games")}[placed["id"]]  # type: ignore[union-attr]
+    assert ran["seats"][1]["player"] == "hello-bot"  # its bot runs where it runs
+    # without the API token it stays on the hub that was asked (only it lets it in)
+    status, here = make(a, hello)
+    assert status == 201 and here["hub"] == ids[0]
+    for hub in doors:
+        assert hub.errors() == [], hub.log()

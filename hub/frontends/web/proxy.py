@@ -172,11 +172,15 @@ class GameProxy:
 
     def door_id(self) -> str:
         """This hub's id, as the owner is told."""
-        return str(getattr(self.hub.store, "hub_id", "") or "")
+        store = self.hub.store
+        return str(store.hub_id or "") if store is not None else ""
 
-    def serve(self, request: Any, route: tuple[str, int, bool], owner: str) -> Any:
-        """Answer ``request`` with the owner's answer (``NOT_DONE_YET``)."""
-        d = defer.ensureDeferred(self._serve(request, route, owner))
+    def serve(
+        self, request: Any, route: tuple[str, int, bool], owner: str, body: bytes | None = None
+    ) -> Any:
+        """Answer ``request`` with the owner's answer (``NOT_DONE_YET``); ``body``: what
+        to send instead of the request's own body."""
+        d = defer.ensureDeferred(self._serve(request, route, owner, body))
 
         def failed(failure: Any) -> None:
             if request.finished or request._disconnected:
@@ -201,7 +205,9 @@ class GameProxy:
         d.addErrback(lambda f: self.log.failure("web proxy: answering failed", f))
         return NOT_DONE_YET
 
-    async def _serve(self, request: Any, route: tuple[str, int, bool], owner: str) -> None:
+    async def _serve(
+        self, request: Any, route: tuple[str, int, bool], owner: str, body: bytes | None
+    ) -> None:
         headers = Headers({DOOR_HEADER: [self.door_id().encode("ascii")]})
         for name in _PASSED_ON:
             value = request.getHeader(name)
@@ -215,8 +221,9 @@ class GameProxy:
             cookie, csrf = await self._owner_session(session.token, route, owner)
             headers.setRawHeaders(b"cookie", [COOKIE + b"=" + cookie])
             headers.setRawHeaders(CSRF_HEADER, [csrf])
-        request.content.seek(0)
-        body = request.content.read()
+        if body is None:
+            request.content.seek(0)
+            body = request.content.read()
         producer = FileBodyProducer(BytesIO(body)) if body else None
         response = await self._ask(request.method, _url(route, request.uri), headers, producer)
         request.setResponseCode(response.code)
