@@ -557,8 +557,7 @@ class IHub(Interface):
         """``{"status", "store", "paused_tables"}`` for health checks."""
 
     def place(hub=None):
-        """Where a new game goes: ``None`` (this hub) or a ``hub.model.Elsewhere``
-        naming another hub of the cluster (``hub``, else the least loaded live one)."""
+        """Where a new game goes: ``None`` (here) or a ``hub.model.Elsewhere``."""
 
     def game_json(game, detail=False):
         """A game as the JSON API shows it, with the port of its front end."""
