@@ -55,7 +55,7 @@ class _Owner(Protocol):
         self._buffer = b""
 
     def connectionMade(self) -> None:
-        self.splice._owner_made(self)
+        self.splice._owner_made(self.transport)
 
     def dataReceived(self, data: bytes) -> None:
         splice = self.splice
@@ -125,7 +125,7 @@ class Splice:
         self.max_line = int(conf["cluster_splice_line"])
         self._pending = [replay]
         self._size = 0
-        self._owner: _Owner | None = None
+        self._owner: Any = None  #: the owner's transport, once connected
         self._timer: Any = None
         self._connecting: defer.Deferred | None = None
         self.spliced = False  #: bytes flow both ways
@@ -148,8 +148,8 @@ class Splice:
         """Bytes from the client: to the owner, or kept (bounded) until connected."""
         if self.closed or not data:
             return
-        if self._owner is not None and self._owner.transport is not None:
-            self._owner.transport.write(data)
+        if self._owner is not None:
+            self._owner.write(data)
             return
         self._size += len(data)
         if self._size > self.max_buffer:
@@ -163,19 +163,19 @@ class Splice:
             return
         self.closed = True
         self._cancel_timer()
-        if self._owner is not None and self._owner.transport is not None:
-            self._owner.transport.loseConnection()
+        if self._owner is not None:
+            self._owner.loseConnection()
         elif self._connecting is not None:
             self._connecting.cancel()
 
     # -- the owner ------------------------------------------------------------------------
 
-    def _owner_made(self, owner: _Owner) -> None:
+    def _owner_made(self, transport: Any) -> None:
         if self.closed:
-            owner.transport.loseConnection()
+            transport.loseConnection()
             return
-        self._owner = owner
-        owner.transport.write(b"".join(self._pending))
+        self._owner = transport
+        transport.write(b"".join(self._pending))
         self._pending = []
         if self.skip <= 0:
             self._begin()
@@ -185,7 +185,7 @@ class Splice:
         assert self._owner is not None
         self._cancel_timer()
         self.spliced = True
-        owner = self._owner.transport
+        owner = self._owner
         owner.registerProducer(self.client, True)
         self.client.unregisterProducer()  # the front end's own, if it had one
         self.client.registerProducer(owner, True)
@@ -219,8 +219,8 @@ class Splice:
         self.log.warn(
             "splice to {host}:{port} failed: {reason}", host=host, port=port, reason=reason
         )
-        if self._owner is not None and self._owner.transport is not None:
-            self._owner.transport.abortConnection()
+        if self._owner is not None:
+            self._owner.abortConnection()
         elif self._connecting is not None:
             self._connecting.cancel()
         self.client.resumeProducing()

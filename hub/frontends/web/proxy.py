@@ -98,13 +98,13 @@ class _Copy(protocol.Protocol):
         self.gone = False
 
     def connectionMade(self) -> None:
-        self.request.registerProducer(self.transport, True)
+        self.body: Any = self.transport  # the response body's producer
+        self.request.registerProducer(self.body, True)
         self.request.notifyFinish().addBoth(self._door_gone)
 
     def _door_gone(self, _: Any) -> None:
         self.gone = True
-        if self.transport is not None:
-            self.transport.stopProducing()
+        self.body.stopProducing()
 
     def dataReceived(self, data: bytes) -> None:
         if self.gone:
@@ -112,7 +112,7 @@ class _Copy(protocol.Protocol):
         self.size += len(data)
         if self.limit is not None and self.size > self.limit:
             self.gone = True
-            self.transport.stopProducing()
+            self.body.stopProducing()
             self.request.unregisterProducer()
             self.request.loseConnection()
             return
@@ -278,7 +278,7 @@ class _Read(protocol.Protocol):
         if self.size <= self.limit:
             self.parts.append(data)
         else:
-            self.transport.stopProducing()
+            self.transport.stopProducing()  # type: ignore[union-attr]  # a producer here
 
     def connectionLost(self, reason: Any = None) -> None:
         if not self.done.called:
