@@ -291,13 +291,15 @@ class Seating:
                 out.extend(module.http_resources(self))
         return out
 
-    def place(self, hub: str | None = None) -> Any:
+    def place(self, hub: str | None = None, gather: bool = False) -> Any:
         """Where a new game goes: ``None`` for this hub, else a ``hub.model.Elsewhere``
         naming the hub (the one named, or the cluster's least loaded live hub).
 
+        ``gather``: the hub where the players of a cluster-wide queue meet.
+
         :raises hub.model.NotFound: ``hub`` names no live hub."""
         if self.cluster is not None:
-            return self.cluster.place(hub)
+            return self.cluster.place(hub, gather)
         own = self.store.hub_id if self.store is not None else None
         if hub is not None and hub != own:
             raise NotFound(f"no hub {hub[:40]!r} here: this hub is single")

@@ -279,13 +279,25 @@ class Cluster:
         seated = int(load.get("players") or 0) + int(load.get("bots") or 0)
         return max(listed, int(load.get("games") or 0)), seated
 
-    def place(self, named: str | None = None) -> Elsewhere | None:
+    def gathering(self) -> str:
+        """The hub where the players of a cluster-wide queue meet: the oldest live hub
+        (every hub that sees the same members names the same one)."""
+        live = [m for m in self.members.values() if m["live"]]
+        if not live:
+            return self.hub_id
+        return str(min(live, key=lambda m: (str(m.get("started")), m["hub_id"]))["hub_id"])
+
+    def place(self, named: str | None = None, gather: bool = False) -> Elsewhere | None:
         """Where a new game goes: ``None`` for this hub, else the other live hub (an
         :class:`~hub.model.Elsewhere` with its routes): the one ``named``, or the least
         loaded (:meth:`weight`; this hub on a tie).
 
+        ``gather``: the hub where a cluster-wide queue meets (:meth:`gathering`).
+
         :raises hub.model.NotFound: ``named`` is no live hub of the cluster.
         """
+        if gather:
+            named = self.gathering()
         live = [h for h, m in self.members.items() if m["live"]] or [self.hub_id]
         if named is not None:
             if named == self.hub_id:

@@ -301,3 +301,49 @@ def test_placement_named_hub_or_the_least_loaded(doors):
     assert status == 201 and here["hub"] == ids[0]
     for hub in doors:
         assert hub.errors() == [], hub.log()
+
+
+def test_four_domino_clients_on_three_hubs_meet_in_one_game(doors):
+    a, b, c = doors
+    names = ["ann", "bob", "cid", "dee"]
+    spread = [a, b, c, b]
+    bots = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "bots.kingdomino",
+                "--port",
+                str(hub.ports["domino"]),
+                "--login",
+                name,
+                "--bot",
+                "greedy",
+                "--think",
+                "0.05",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=dict(os.environ, PYTHONPATH=str(ROOT)),
+            cwd=ROOT,
+        )  # fmt: skip
+        for hub, name in zip(spread, names, strict=True)
+    ]
+    outs = [bot.communicate(timeout=300) for bot in bots]
+    results = set()
+    for bot, (out, err) in zip(bots, outs, strict=True):
+        assert bot.returncode == 0, err
+        line = next(x for x in out.splitlines() if x.startswith("GAME OVER RESULTS"))
+        assert all(name in line for name in names), line  # the four in one game
+        results.add(line)
+    assert len(results) == 1, results  # the same game's results for each
+    played = [
+        g
+        for hub in doors
+        for g in hub.get_json("/api/games")  # type: ignore[union-attr]
+        if g["type"] == "kingdomino" and "remote" not in g
+    ]
+    assert len(played) == 1 and {s["player"] for s in played[0]["seats"]} == set(names)
+    for hub in doors:
+        assert hub.errors() == [], hub.log()
