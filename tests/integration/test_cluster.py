@@ -74,7 +74,14 @@ def start_hub(tmp: Path, name: str, dsn: str | None, run: int = 0) -> HubProcess
     """A hub with every front end on loopback, on ``dsn`` (``None``: its SQLite)."""
     folder = tmp / f"{name}{run}"
     folder.mkdir()
-    hub = HubProcess(folder, data=tmp / f"{name}-data", xml=LOOPBACK, mnm=LOOPBACK, web=LOOPBACK)
+    hub = HubProcess(
+        folder,
+        data=tmp / f"{name}-data",
+        xml=LOOPBACK,
+        mnm=LOOPBACK,
+        web=LOOPBACK,
+        domino=LOOPBACK,
+    )
     if dsn is not None:
         hub.extra = ["--db", dsn]
     return hub.start()

@@ -14,54 +14,23 @@ import socket
 import subprocess
 import sys
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.hubprocess import ROOT, HubProcess
-from tests.integration.test_cluster import cluster_dsn, create, health, wait_for
+from tests.integration.test_cluster import cluster_dsn, create, health, three, wait_for
 
-__all__ = ["cluster_dsn"]  # the fixture, used by name
+__all__ = ["cluster_dsn", "three"]  # the fixtures, used by name
 
-LOOPBACK = "tcp:0:interface=127.0.0.1"
 FAST_MORRIS = {"move_time_ms": 2000, "grace_ms": 2000, "max_turns": 40}
 
 
-def start_hub(tmp: Path, name: str, dsn: str) -> HubProcess:
-    """A hub with every front end on loopback, on ``dsn``."""
-    folder = tmp / name
-    folder.mkdir()
-    hub = HubProcess(
-        folder,
-        data=tmp / f"{name}-data",
-        xml=LOOPBACK,
-        mnm=LOOPBACK,
-        web=LOOPBACK,
-        domino=LOOPBACK,
-    )
-    hub.extra = ["--db", dsn]
-    return hub.start()
-
-
 @pytest.fixture
-def doors(tmp_path: Path, cluster_dsn: str) -> Iterator[list[HubProcess]]:
-    """Hubs A, B and C, each knowing the three."""
-    hubs: list[HubProcess] = []
-    try:
-        for name in "abc":
-            hubs.append(start_hub(tmp_path, name, cluster_dsn))
-        ids = [health(h)["cluster"]["hub"] for h in hubs]
-        for hub in hubs:
-            wait_for(
-                lambda h=hub: {x["id"] for x in health(h)["cluster"]["hubs"]} >= set(ids),
-                "each hub lists the three",
-            )
-        yield hubs
-    finally:
-        for hub in hubs:
-            hub.stop()
+def doors(three: list[HubProcess]) -> list[HubProcess]:
+    """Hubs A, B and C (every front end on loopback), each knowing the three."""
+    return three
 
 
 def listed_on(hub: HubProcess, game_id: str) -> dict[str, Any]:
