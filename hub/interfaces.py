@@ -556,6 +556,9 @@ class IHub(Interface):
     def health():
         """``{"status", "store", "paused_tables"}`` for health checks."""
 
+    def place(hub=None, gather=False):
+        """Where a new game goes: ``None`` (here) or a ``hub.model.Elsewhere``."""
+
     def game_json(game, detail=False):
         """A game as the JSON API shows it, with the port of its front end."""
 

@@ -45,6 +45,15 @@ class LineFramer:
         """Bytes held for an unfinished line (never more than ``max_length + 2``)."""
         return len(self._buffer)
 
+    def drain(self) -> bytes:
+        """The unfinished line, for a receiver that takes the stream over (a pass-through):
+        its bytes, or while a line is being dropped, a line just over the limit so that
+        the receiver drops the rest too."""
+        held = b"x" * (self.max_length + 2) if self._discarding else bytes(self._buffer)
+        self._buffer.clear()
+        self._discarding = False
+        return held
+
     def feed(self, data: bytes) -> list[Line | Overlong]:
         """The tokens ``data`` completes."""
         out: list[Line | Overlong] = []

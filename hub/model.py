@@ -88,12 +88,21 @@ class Elsewhere(Conflict):
 
     :ivar hub: the id of the hub that runs it.
     :ivar endpoints: front end → ``host:port`` that hub advertises.
+    :ivar routes: front end → ``(host, port, tls)`` to pass a connection through to
+        (:mod:`hub.cluster.splice`); empty when the game cannot be played any more.
     """
 
-    def __init__(self, reason: str, hub: str = "", endpoints: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        reason: str,
+        hub: str = "",
+        endpoints: Mapping[str, str] | None = None,
+        routes: Mapping[str, tuple[str, int, bool]] | None = None,
+    ):
         super().__init__(reason)
         self.hub = hub
         self.endpoints = dict(endpoints or {})
+        self.routes = dict(routes or {})
 
 
 @dataclass(frozen=True)

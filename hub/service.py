@@ -39,7 +39,7 @@ from hub.datalock import DataLock
 from hub.frontends import FRONTENDS
 from hub.interfaces import IHTTPResources, IHub
 from hub.lobby import Lobby, thread_runner
-from hub.model import GameError
+from hub.model import GameError, NotFound
 from hub.money import TableMoney
 from hub.ratings.service import RatingService, check_rated
 from hub.store.cluster import ClusterMixin
@@ -290,6 +290,20 @@ class Seating:
             if IHTTPResources.providedBy(module):
                 out.extend(module.http_resources(self))
         return out
+
+    def place(self, hub: str | None = None, gather: bool = False) -> Any:
+        """Where a new game goes: ``None`` for this hub, else a ``hub.model.Elsewhere``
+        naming the hub (the one named, or the cluster's least loaded live hub).
+
+        ``gather``: the hub where the players of a cluster-wide queue meet.
+
+        :raises hub.model.NotFound: ``hub`` names no live hub."""
+        if self.cluster is not None:
+            return self.cluster.place(hub, gather)
+        own = self.store.hub_id if self.store is not None else None
+        if hub is not None and hub != own:
+            raise NotFound(f"no hub {hub[:40]!r} here: this hub is single")
+        return None
 
     def game_json(self, game: Any, detail: bool = False) -> dict[str, Any]:
         """A game as the JSON API shows it, with the port of its front end (a remote

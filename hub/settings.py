@@ -76,6 +76,12 @@ TYPES: dict[str, type] = {
     "advertise_host": str,
     "cluster_check_seconds": float,
     "cluster_keep_aborted": float,
+    "cluster_connect_seconds": float,
+    "cluster_splice_buffer": int,
+    "cluster_splice_line": int,
+    "web_proxy_max_body": int,
+    "web_proxy_sessions": int,
+    "web_proxy_connections": int,
     # XML
     "server_name": str,
     "xml_max_frame": int,

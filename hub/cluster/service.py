@@ -21,7 +21,7 @@ from typing import Any
 from twisted.internet import defer, task
 from twisted.logger import Logger
 
-from hub.model import Elsewhere
+from hub.model import Elsewhere, NotFound
 from hub.store.cluster import ABORTED
 from hub.store.errors import StoreUnavailable
 
@@ -248,16 +248,68 @@ class Cluster:
             return Elsewhere(
                 f"game {game.id} was aborted: hub {game.hub}, which ran it, is gone", game.hub
             )
-        endpoints = self.endpoints_of(game.hub)
+        return self.route_to(game.hub, f"game {game.id} runs on hub {game.hub}")
+
+    def route_to(self, hub_id: str, reason: str) -> Elsewhere:
+        """An :class:`~hub.model.Elsewhere` that names ``hub_id``, where its front ends
+        are and how to pass a connection through to them."""
+        endpoints = self.endpoints_of(hub_id)
         where = ", ".join(f"{fe} {endpoint_text(e)}" for fe, e in sorted(endpoints.items()))
+        routes = {
+            fe: (str(e["host"]), int(e["port"]), bool(e.get("tls")))
+            for fe, e in endpoints.items()
+            if e.get("host") and isinstance(e.get("port"), int)
+        }
         return Elsewhere(
-            f"game {game.id} runs on hub {game.hub}"
-            + (f" ({where})" if where else "")
-            + "; playing a game of another hub through this one is not possible yet:"
-            " connect to that hub",
-            game.hub,
+            reason + (f" ({where})" if where else ""),
+            hub_id,
             {fe: endpoint_text(e) for fe, e in endpoints.items()},
+            routes,
         )
+
+    def weight(self, hub_id: str) -> tuple[int, int]:
+        """How loaded ``hub_id`` is: (its games, its seated players and bots).  This
+        hub's from its lobby, another's games from the directory (live), the rest from
+        the load its heartbeat reported."""
+        if hub_id == self.hub_id:
+            load = self.load()
+            return load["games"], load["players"] + load["bots"]
+        load = (self.members.get(hub_id) or {}).get("load") or {}
+        listed = sum(1 for g in self.remote_games() if g.hub == hub_id and g.state != ABORTED)
+        seated = int(load.get("players") or 0) + int(load.get("bots") or 0)
+        return max(listed, int(load.get("games") or 0)), seated
+
+    def gathering(self) -> str:
+        """The hub where the players of a cluster-wide queue meet: the oldest live hub
+        (every hub that sees the same members names the same one)."""
+        live = [m for m in self.members.values() if m["live"]]
+        if not live:
+            return self.hub_id
+        return str(min(live, key=lambda m: (str(m.get("started")), m["hub_id"]))["hub_id"])
+
+    def place(self, named: str | None = None, gather: bool = False) -> Elsewhere | None:
+        """Where a new game goes: ``None`` for this hub, else the other live hub (an
+        :class:`~hub.model.Elsewhere` with its routes): the one ``named``, or the least
+        loaded (:meth:`weight`; this hub on a tie).
+
+        ``gather``: the hub where a cluster-wide queue meets (:meth:`gathering`).
+
+        :raises hub.model.NotFound: ``named`` is no live hub of the cluster.
+        """
+        if gather:
+            named = self.gathering()
+        live = [h for h, m in self.members.items() if m["live"]] or [self.hub_id]
+        if named is not None:
+            if named == self.hub_id:
+                return None
+            if named not in live:
+                raise NotFound(f"no live hub {named[:40]!r} in the cluster")
+            target = named
+        else:
+            target = min(live, key=lambda h: (self.weight(h), h != self.hub_id, h))
+        if target == self.hub_id:
+            return None
+        return self.route_to(target, f"new games go to hub {target}")
 
     def view(self) -> dict[str, Any]:
         """The cluster as ``/api/health`` shows it."""

@@ -19,16 +19,24 @@ starts right away (nobody sits in a game that may never start).  That is how one
 network client plays a game created with ``POST /api/games`` with three ``bot:`` seats.
 When four players wait and no such game fits, the front end creates a game with four
 open seats and seats them; later logins wait for the next game.
+
+In a cluster the queue is the cluster's: every hub passes its logins through to the
+hub where the cluster's players meet (``IHub.place(gather=True)``: the oldest live
+hub) with a byte splice (:mod:`hub.cluster.splice`): the ``LOGIN`` line is replayed
+there, the owner's ``CONNECT`` dropped (the client had the door's), and from then on
+the owner queues, seats and plays the client.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from twisted.internet.protocol import Protocol, ServerFactory
 from twisted.logger import Logger
 from zope.interface import implementer
 
+from hub.cluster.splice import Splice
 from hub.frontends import no_delay
 from hub.interfaces import IGameObserver, ILobbyListener
 from hub.model import GAME_OVER, WAITING, GameError
@@ -69,6 +77,7 @@ class DominoProtocol(Protocol):
         self._pending_ok = False
         self._login_timer: Any = None
         self._idle_timer: Any = None
+        self.splice: Splice | None = None
 
     @property
     def state(self) -> State:
@@ -90,6 +99,8 @@ class DominoProtocol(Protocol):
     def connectionLost(self, reason: Any = None) -> None:
         """Leave the queue or the game."""
         self.factory.telemetry.closed()
+        if self.splice is not None:
+            self.splice.client_lost()
         if self._login_timer is not None and self._login_timer.active():
             self._login_timer.cancel()
         self._login_timer = None
@@ -118,15 +129,25 @@ class DominoProtocol(Protocol):
     # -- bytes in --------------------------------------------------------------------
 
     def dataReceived(self, data: bytes) -> None:
-        """Cut lines with a bounded buffer; an overlong message is dropped as it streams."""
-        for token in self._framer.feed(data):
+        """Cut lines with a bounded buffer; an overlong message is dropped as it streams.
+        Passed through: the bytes go on to the hub that has the client."""
+        if self.splice is not None:
+            self.splice.client_data(data)
+            return
+        tokens = self._framer.feed(data)
+        for index, token in enumerate(tokens):
             if self.state is State.CLOSED or self._disconnecting():
+                return
+            if self.splice is not None:  # the lines after the LOGIN line go on, unread
+                self.splice.client_data(self._rest(tokens[index:]))
                 return
             if isinstance(token, codec.Overlong):
                 self._record("in", token.head + b"...(discarded: over 250 characters)")
                 self.invalid_command("message longer than 250 characters")
             else:
                 self._line(token.data)
+        if self.splice is not None:  # passed through by the last line: what is left of it
+            self.splice.client_data(self._framer.drain())
 
     def _line(self, line: bytes) -> None:
         """One line: a login or a game command, if the state takes it now."""
@@ -144,7 +165,18 @@ class DominoProtocol(Protocol):
         else:
             self._command(message)
 
+    def _rest(self, tokens: list[Any]) -> bytes:
+        """The stream after the LOGIN line, as the owner's framer would cut it (a line
+        over the limit as one just over it: the owner refuses it as this hub would)."""
+        over = b"x" * (codec.MAX_LENGTH + 2)
+        cut = [t.data if isinstance(t, codec.Line) else over for t in tokens]
+        return b"".join(line + b"\n" for line in cut) + self._framer.drain()
+
     def _login(self, name: str) -> None:
+        route = self.factory.gathering()
+        if route is not None:
+            self._pass_through(route, name)
+            return
         if self.factory.login_waiting(name):
             self.invalid_command(f"login {name} is already waiting")
             return
@@ -158,6 +190,31 @@ class DominoProtocol(Protocol):
             self.factory.idle_seconds, self._idle_timeout
         )
         self.factory.enqueue(self)
+
+    def _pass_through(self, route: tuple[str, int, bool], name: str) -> None:
+        """Splice the connection to the hub where the cluster's players meet."""
+        if self._login_timer is not None and self._login_timer.active():
+            self._login_timer.cancel()
+        self._login_timer = None
+        self.login = name
+        self.machine.move(Input.PASS)
+        self._note(f"passed through to {route[0]}:{route[1]}")
+
+        def failed(reason: str) -> None:
+            self._refused("unreachable", reason)
+            self.send("ERROR")
+            self.remove(f"the cluster's queue: {reason}")
+
+        self.splice = Splice(
+            self.factory.reactor,
+            self.transport,
+            route,
+            codec.encode(f"LOGIN {name}"),
+            1,  # CONNECT
+            failed,
+            self.factory.options,
+        )
+        self.splice.start()
 
     def _command(self, command: codec.Command) -> None:
         if command.verb not in self.adapter.verbs:
@@ -299,11 +356,19 @@ class DominoFactory(ServerFactory):
     #: the front end's metrics and refusal events (the hub sets its own)
     telemetry: FrontendTelemetry = DETACHED.frontend("domino")
 
-    def __init__(self, lobby: Any, reactor: Any, options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        lobby: Any,
+        reactor: Any,
+        options: dict[str, Any] | None = None,
+        place: Callable[..., Any] | None = None,
+    ) -> None:
         settings: dict[str, Any] = dict(DEFAULTS)
         settings.update({k: v for k, v in (options or {}).items() if k in DEFAULTS})
         self.lobby = lobby
         self.reactor = reactor
+        self.options = dict(options or {})
+        self._place = place
         self.game_type = str(settings["domino_game"])
         self.answer_seconds = float(settings["domino_answer_seconds"])
         self.max_invalid = int(settings["domino_max_invalid"])
@@ -313,6 +378,17 @@ class DominoFactory(ServerFactory):
         self._connections = 0
         self._match_call: Any = None
         lobby.add_listener(self)
+
+    def gathering(self) -> tuple[str, int, bool] | None:
+        """The domino route of the hub where the cluster's players meet, when that is
+        another hub (``None``: here, or a single hub)."""
+        if self._place is None:
+            return None
+        try:
+            elsewhere = self._place(gather=True)
+        except GameError:
+            return None
+        return None if elsewhere is None else elsewhere.routes.get("domino")
 
     def next_connection_id(self) -> str:
         """``d1``, ``d2``... for the transcripts."""

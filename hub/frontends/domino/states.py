@@ -24,6 +24,7 @@ class State(StrEnum):
     CONNECTED = "connected"  #: ``CONNECT`` sent: the client logs in
     WAITING = "waiting"  #: logged in, queued for a game
     PLAYING = "playing"  #: seated in a game: its commands
+    PASSED = "passed"  #: passed through to the hub where the cluster's players meet
     REMOVED = "removed"  #: taken out of its game or the queue: closing
     OVER = "over"  #: its game is over: closing
     CLOSED = "closed"  #: the connection is gone
@@ -33,6 +34,7 @@ class Input(StrEnum):
     """What moves a connection: a client's line, or the front end's step."""
 
     LOGIN = "login"  #: ``LOGIN <name>``
+    PASS = "pass"  #: another hub gathers the cluster's players: passed through to it
     COMMAND = "command"  #: a game command (``CHOOSE 7``)
     SEATED = "seated"  #: the front end seats the player in a game
     UNSEATED = "unseated"  #: taking the seat failed
@@ -43,7 +45,8 @@ class Input(StrEnum):
 
 TRANSITIONS: dict[State, dict[Input, State]] = {
     State.CONNECTED: {Input.LOGIN: State.WAITING, Input.REMOVE: State.REMOVED,
-                      Input.LOST: State.CLOSED},
+                      Input.PASS: State.PASSED, Input.LOST: State.CLOSED},
+    State.PASSED: {Input.REMOVE: State.REMOVED, Input.LOST: State.CLOSED},
     State.WAITING: {Input.SEATED: State.PLAYING, Input.REMOVE: State.REMOVED,
                     Input.LOST: State.CLOSED},
     State.PLAYING: {Input.COMMAND: State.PLAYING, Input.UNSEATED: State.WAITING,

@@ -8,6 +8,12 @@ that reads strictly line by line never sees two requests cross.
 
 The connection's states and their moves are the table of :mod:`.states`; a command
 the current state does not take is refused by that table (``- <reason>``, close).
+
+A game another hub of the cluster runs is passed through to that hub after its ``ID``
+line (:mod:`hub.cluster.splice`): the door replays the client's ``VERSION`` and ``ID``
+lines to the owner, drops the owner's banner, announcement and version answer (the
+client has them from the door already) and then copies bytes both ways; the line
+receiver's raw mode hands on whatever the client sent after the ``ID`` line.
 """
 
 from __future__ import annotations
@@ -18,10 +24,11 @@ from typing import Any
 
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger
-from twisted.protocols.basic import LineOnlyReceiver
+from twisted.protocols.basic import LineReceiver
 from twisted.protocols.policies import TimeoutMixin
 from zope.interface import implementer
 
+from hub.cluster.splice import Splice
 from hub.frontends import no_delay
 from hub.interfaces import IGameObserver, IHub
 from hub.model import GAME_OVER, OVER, RUNNING, TURN, Elsewhere, GameError, GameEvent
@@ -45,7 +52,7 @@ _conn_ids = itertools.count(1)
 
 
 @implementer(IGameObserver)
-class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
+class MNMProtocol(LineReceiver, TimeoutMixin):
     """One MNM client connection (see the module docstring)."""
 
     delimiter = b"\n"
@@ -72,6 +79,10 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self._wait_call: Any = None
         self._wait_interval = float(self.options["mnm_wait_interval"])
         self._wait_timeout = float(self.options["mnm_wait_timeout"])
+        #: the client's prolog lines and how many lines the door has sent (the replay)
+        self._said: list[bytes] = []
+        self._sent = 0
+        self.splice: Splice | None = None
 
     @property
     def state(self) -> State:
@@ -96,6 +107,8 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
     def connectionLost(self, reason: Any = None) -> None:
         """Stop timers; a player who vanishes mid-game loses it."""
         self.telemetry.closed()
+        if self.splice is not None:
+            self.splice.client_lost()
         self.machine.move(Input.CLOSE)
         self.setTimeout(None)
         self._cancel_wait()
@@ -109,6 +122,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         if self._closed or self.transport is None:
             return
         self._record("out", line)
+        self._sent += 1
         self.telemetry.message_out()
         self.transport.write(line.encode("ascii", "replace") + b"\n")
 
@@ -173,6 +187,8 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
             if not self.machine.allows(move):
                 raise ProtocolError(refusal(self.state, command.verb))
             self.machine.move(move)
+            if move in (Input.VERSION, Input.ID):
+                self._said.append(line + b"\n")
             self._HANDLERS[move](self, command)
         except ProtocolError as e:
             self.fail(e.reason)
@@ -187,7 +203,11 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         try:
             game = self.hub.lobby.get(gid)
         except Elsewhere as e:  # another hub of the cluster runs it
-            raise ProtocolError(f"Not a valid game ID here: {e.reason}") from None
+            route = e.routes.get("mnm")
+            if route is None:
+                raise ProtocolError(f"Not a valid game ID here: {e.reason}") from None
+            self._pass_through(route, e.reason)
+            return
         except GameError:
             raise ProtocolError("Not a valid game ID") from None
         adapter = game.factory.adapter("mnm")
@@ -205,6 +225,32 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         for line in codec.lines_prolog_game(adapter.kind, game.name):
             self.send(line)
         self.resetTimeout()
+
+    def _pass_through(self, route: tuple[str, int, bool], where: str) -> None:
+        """Splice the connection to the hub that runs the game."""
+        self.machine.move(Input.PASS)
+        self.setTimeout(None)
+        self.log.info("mnm {conn}: passed through ({where})", conn=self.conn_id, where=where)
+
+        def failed(reason: str) -> None:
+            self.fail(f"Not a valid game ID here: {where}, and {reason}", "unreachable")
+
+        self.splice = Splice(
+            self._reactor,
+            self.transport,
+            route,
+            b"".join(self._said),
+            self._sent,
+            failed,
+            self.hub.options,
+        )
+        self.splice.start()
+        self.setRawMode()
+
+    def rawDataReceived(self, data: bytes) -> None:
+        """Passed through: the client's bytes go to the game's hub."""
+        if self.splice is not None:
+            self.splice.client_data(data)
 
     def _on_player(self, cmd: codec.Command) -> None:
         game = self.game

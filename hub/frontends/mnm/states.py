@@ -9,6 +9,7 @@ follows it)::
     IDLE --WAIT--> OKWAIT --OKWAIT--> IDLE
     IDLE --MOVE--> THINK --THINKING--> PLAY --PLAY--> ACTING --MOVED--> IDLE
     THINK, PLAY --OVERDUE--> IDLE      (the game ended; the client took too long)
+    PLAYER --PASS--> PASSED           (another hub runs the game: bytes pass through)
     any --CLOSE--> CLOSED
 
 A client command that is not a move of the current state is refused with the line of
@@ -32,6 +33,7 @@ class State(StrEnum):
     THINK = "think"  #: a move request sent: the client sends THINKING
     PLAY = "play"  #: OKTHINK sent: the client sends PLAY
     ACTING = "acting"  #: the move is being played: the server has the word
+    PASSED = "passed"  #: passed through to the hub that runs the game (a byte splice)
     CLOSED = "closed"  #: the connection is over
 
 
@@ -49,13 +51,15 @@ class Input(StrEnum):
     MOVE = "move"  #: a move request sent
     MOVED = "moved"  #: MOVEOK sent
     OVERDUE = "overdue"  #: the game is over and the move exchange took too long
+    PASS = "pass"  #: another hub runs the game: the connection is passed through to it
     CLOSE = "close"  #: closed (an error, the game's end, the transport gone)
 
 
 TRANSITIONS: dict[State, dict[Input, State]] = {
     State.VERSION: {Input.VERSION: State.ID, Input.CLOSE: State.CLOSED},
     State.ID: {Input.ID: State.PLAYER, Input.CLOSE: State.CLOSED},
-    State.PLAYER: {Input.PLAYER: State.JOINING, Input.CLOSE: State.CLOSED},
+    State.PLAYER: {Input.PLAYER: State.JOINING, Input.PASS: State.PASSED,
+                   Input.CLOSE: State.CLOSED},
     State.JOINING: {Input.SEATED: State.IDLE, Input.CLOSE: State.CLOSED},
     State.IDLE: {Input.WAIT: State.OKWAIT, Input.MOVE: State.THINK, Input.CLOSE: State.CLOSED},
     State.OKWAIT: {Input.OKWAIT: State.IDLE, Input.CLOSE: State.CLOSED},
@@ -64,6 +68,7 @@ TRANSITIONS: dict[State, dict[Input, State]] = {
     State.PLAY: {Input.PLAY: State.ACTING, Input.OVERDUE: State.IDLE,
                  Input.CLOSE: State.CLOSED},
     State.ACTING: {Input.MOVED: State.IDLE, Input.CLOSE: State.CLOSED},
+    State.PASSED: {Input.CLOSE: State.CLOSED},
     State.CLOSED: {Input.CLOSE: State.CLOSED},
 }  # fmt: skip
 
@@ -80,6 +85,7 @@ REFUSALS: dict[State, str] = {
     State.THINK: "We expected you to THINK!",
     State.PLAY: "We expected PLAY <move>",
     State.ACTING: "Unexpected command {verb}",
+    State.PASSED: "Unexpected command {verb}",
 }
 #: the answer to particular commands in a state, where it says more
 REFUSALS_OF: dict[tuple[State, str], str] = {

@@ -24,6 +24,7 @@ from . import transcripts
 from .api import JSONResource, client_host, game_fields, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
 from .limits import web_endpoint
+from .proxy import DOOR_HEADER, GameProxy
 from .scripts import script_url
 from .sessions import Session, Sessions, check_origin
 
@@ -52,6 +53,7 @@ class WebFrontend:
         self.hub = hub
         self.clock = clock
         self.sessions = Sessions(clock, secure=served_over_tls(hub))
+        self.proxy = GameProxy(hub, self.sessions)
         heartbeat = float(hub.options.get("web_heartbeat", 15.0))
         self.streams = Streams(hub, clock, self.snapshot, heartbeat=heartbeat)
         self.finished: list[dict[str, Any]] = []
@@ -256,8 +258,21 @@ class WebGames(WebResource):
     isLeaf = True
 
     def render(self, request: Any) -> Any:
-        """Stream a transcript or the events; everything else is JSON."""
+        """Stream a transcript or the events; everything else is JSON.  A game of
+        another hub: its owner answers (:mod:`.proxy`)."""
         parts = [p for p in request.postpath if p]
+        if request.method == b"POST" and not parts:
+            placed = self._placed(request)
+            if placed is not None:
+                return placed
+        remote = self.web.proxy.route(parts[0].decode("utf-8", "replace")) if parts else None
+        if remote is not None:
+            if request.method != b"GET":
+                try:
+                    self.session_for_write(request, required=False)  # the door's own check
+                except GameError as e:
+                    return send_error(request, e.code, e.reason)
+            return self.web.proxy.serve(request, *remote)
         if request.method == b"GET" and len(parts) == 2 and parts[1] == b"transcript":
             admin, owners = self.reader(request)
             try:
@@ -283,6 +298,34 @@ class WebGames(WebResource):
             GameStream(request, self.web.streams, game, seat, conn, player, owner, viewer)
             return NOT_DONE_YET
         return super().render(request)
+
+    def _placed(self, request: Any) -> Any:
+        """A new game that goes to another hub (its ``hub`` field, else the cluster's
+        least loaded live hub): that hub answers, through :mod:`.proxy`.  ``None``:
+        it is made here.  Unnamed, it stays here when only this hub would let its
+        creator make it (no API token: loopback, a logged-in session of this hub)."""
+        if request.getHeader(DOOR_HEADER) is not None:
+            return None  # placed by the hub that passed it on
+        try:
+            body = read_json(request)
+            named = body.get("hub") if isinstance(body, dict) else None
+            if named is not None and not isinstance(named, str):
+                raise GameError("'hub' is the id of a hub of the cluster", 400)
+            elsewhere = self.hub.place(named)
+            if elsewhere is None:
+                return None
+            if "web" not in elsewhere.routes:
+                if named is None:
+                    return None
+                raise GameError(f"{elsewhere.reason}: it has no web front end to ask", 409)
+            if named is None and not self.has_api_token(request):
+                return None
+            self.session_for_write(request, required=False)  # the door's own check
+        except GameError as e:
+            return send_error(request, e.code, e.reason)
+        rest = {k: v for k, v in body.items() if k != "hub"}
+        raw = json.dumps(rest).encode("utf-8")
+        return self.web.proxy.serve(request, elsewhere.routes["web"], elsewhere.hub, raw)
 
     def json_GET(self, request: Any) -> Any:
         """The list, one game, or its replay."""
@@ -351,7 +394,7 @@ class WebGames(WebResource):
         body = read_json(request)
         if not isinstance(body, dict):
             raise GameError("the body must be a JSON object", 400)
-        unknown = set(body) - {"type", "name", "variant", "seats", "options", "sit", "rated"}
+        unknown = set(body) - {"type", "name", "variant", "seats", "options", "sit", "rated", "hub"}
         if unknown:
             raise GameError(f"unknown field(s): {', '.join(sorted(unknown))}", 400)
         if "type" not in body:

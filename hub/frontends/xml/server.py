@@ -227,8 +227,8 @@ class XMLFrontend(protocol.ServerFactory):
             raise Refused(404, f"no game with id {wire_id}")
         try:
             game = self.lobby.get(game_id)
-        except Elsewhere as e:  # another hub of the cluster runs it
-            raise Refused(e.code, e.reason) from None
+        except Elsewhere as e:  # another hub of the cluster runs it (not passed through)
+            raise Refused(e.code, f"{e.reason}; over XML, connect to that hub") from None
         except GameError:
             raise Refused(404, f"no game with id {wire_id}") from None
         if adapter_for(game.factory) is None:

@@ -1,0 +1,232 @@
+"""A client connection passed through to the hub that runs its game: a byte splice.
+
+A front end that meets :class:`hub.model.Elsewhere` for the game a client names hands
+the connection to a :class:`Splice`: it opens a TCP connection to the owner's
+advertised front end (bounded by ``cluster_connect_seconds``), writes the *replay*
+(what the owner must hear to reach the same point: the lines or frames the door
+already answered), drops the owner's answers to it that the client already had from
+the door (``skip``, counted in lines), and then copies bytes both ways unchanged.
+
+Flow control is Twisted's own: each transport is the other's push producer
+(``registerProducer``), so a slow reader pauses the fast writer's socket instead of
+filling memory.  While the connection to the owner is being made the client's
+transport is paused and what it already sent is kept, at most
+``cluster_splice_buffer`` bytes.  When either side closes, the other is closed after
+its pending bytes are written.  The splice knows no protocol: the front end decides
+what to replay and how many lines to skip, and how to tell its client when the owner
+cannot be reached (``failed``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from twisted.internet import defer
+from twisted.internet.protocol import Factory, Protocol, connectionDone
+from twisted.logger import Logger
+
+from hub.tls import ClientTLS, client_endpoint
+
+#: the settings of the splice, with their defaults
+DEFAULTS: dict[str, Any] = {
+    "cluster_connect_seconds": 5.0,  # to connect to the owner and hear its first lines
+    "cluster_splice_buffer": 65536,  # bytes kept from the client while connecting
+    "cluster_splice_line": 4096,  # the longest line skipped from the owner
+}
+
+
+class SpliceError(Exception):
+    """The owner could not be reached, or closed before the splice began."""
+
+
+def settings(options: Any) -> dict[str, Any]:
+    """The splice's settings from a hub's options (defaults filled in)."""
+    out = dict(DEFAULTS)
+    out.update({k: v for k, v in dict(options).items() if k in DEFAULTS})
+    return out
+
+
+class _Owner(Protocol):
+    """The door's connection to the owner's front end."""
+
+    def __init__(self, splice: Splice) -> None:
+        self.splice = splice
+        self._buffer = b""
+
+    def connectionMade(self) -> None:
+        self.splice._owner_made(self.transport)
+
+    def dataReceived(self, data: bytes) -> None:
+        splice = self.splice
+        if splice.skip > 0:
+            self._buffer += data
+            while splice.skip > 0 and b"\n" in self._buffer:
+                _, self._buffer = self._buffer.split(b"\n", 1)
+                splice.skip -= 1
+            if splice.skip > 0:
+                if len(self._buffer) > splice.max_line:
+                    splice._fail("the hub of that game sent an overlong line")
+                return
+            data, self._buffer = self._buffer, b""
+            splice._begin()
+            if not data:
+                return
+        splice.client.write(data)
+
+    def connectionLost(self, reason: Any = connectionDone) -> None:
+        self.splice._owner_lost()
+
+
+class _OwnerFactory(Factory):
+    """Builds the one connection to the owner."""
+
+    def __init__(self, splice: Splice) -> None:
+        self.splice = splice
+
+    def buildProtocol(self, addr: Any) -> _Owner:
+        """The owner side of ``splice``."""
+        return _Owner(self.splice)
+
+
+class Splice:
+    """One client connection passed through to another hub.
+
+    :param reactor: the reactor (timers, connecting).
+    :param client: the client's transport (a push producer, as every TCP/TLS transport).
+    :param route: ``(host, port, tls)`` of the owner's front end.
+    :param replay: the bytes the owner must hear first.
+    :param skip: how many lines the owner answers first that the client already had.
+    :param failed: called with a reason when the owner cannot be reached (the front end
+        tells its client, as it would any refusal, and closes).
+    :param options: the hub's options (:data:`DEFAULTS`).
+    """
+
+    log = Logger()
+
+    def __init__(
+        self,
+        reactor: Any,
+        client: Any,
+        route: tuple[str, int, bool],
+        replay: bytes,
+        skip: int,
+        failed: Callable[[str], None],
+        options: Any = (),
+    ) -> None:
+        self._reactor = reactor
+        self.client = client
+        self.route = route
+        self.skip = skip
+        self.failed = failed
+        conf = settings(options)
+        self.connect_seconds = float(conf["cluster_connect_seconds"])
+        self.max_buffer = int(conf["cluster_splice_buffer"])
+        self.max_line = int(conf["cluster_splice_line"])
+        self._pending = [replay]
+        self._size = 0
+        self._owner: Any = None  #: the owner's transport, once connected
+        self._timer: Any = None
+        self._connecting: defer.Deferred | None = None
+        self.spliced = False  #: bytes flow both ways
+        self.closed = False
+
+    def start(self) -> None:
+        """Pause the client and connect to the owner."""
+        self.client.pauseProducing()
+        host, port, tls = self.route
+        endpoint = client_endpoint(
+            self._reactor, host, port, ClientTLS() if tls else None, timeout=self.connect_seconds
+        )
+        self._timer = self._reactor.callLater(self.connect_seconds, self._too_slow)
+        self._connecting = endpoint.connect(_OwnerFactory(self))
+        self._connecting.addErrback(self._not_connected)
+
+    # -- from the client ----------------------------------------------------------------
+
+    def client_data(self, data: bytes) -> None:
+        """Bytes from the client: to the owner, or kept (bounded) until connected."""
+        if self.closed or not data:
+            return
+        if self._owner is not None:
+            self._owner.write(data)
+            return
+        self._size += len(data)
+        if self._size > self.max_buffer:
+            self._fail(f"more than {self.max_buffer} bytes sent before the game's hub answered")
+            return
+        self._pending.append(data)
+
+    def client_lost(self) -> None:
+        """The client is gone: close the owner's side too."""
+        if self.closed:
+            return
+        self.closed = True
+        self._cancel_timer()
+        if self._owner is not None:
+            self._owner.loseConnection()
+        elif self._connecting is not None:
+            self._connecting.cancel()
+
+    # -- the owner ------------------------------------------------------------------------
+
+    def _owner_made(self, transport: Any) -> None:
+        if self.closed:
+            transport.loseConnection()
+            return
+        self._owner = transport
+        transport.write(b"".join(self._pending))
+        self._pending = []
+        if self.skip <= 0:
+            self._begin()
+
+    def _begin(self) -> None:
+        """The owner has answered the replay: splice both ways, with flow control."""
+        assert self._owner is not None
+        self._cancel_timer()
+        self.spliced = True
+        owner = self._owner
+        owner.registerProducer(self.client, True)
+        self.client.unregisterProducer()  # the front end's own, if it had one
+        self.client.registerProducer(owner, True)
+        self.client.resumeProducing()
+
+    def _owner_lost(self) -> None:
+        if self.closed:
+            return
+        if not self.spliced:
+            self._fail("the hub that runs that game closed the connection")
+            return
+        self.closed = True
+        self.client.loseConnection()
+
+    def _not_connected(self, failure: Any) -> None:
+        if self.closed:
+            return
+        error = failure.value
+        self._fail(f"the hub that runs that game cannot be reached ({type(error).__name__})")
+
+    def _too_slow(self) -> None:
+        self._timer = None
+        self._fail(f"the hub that runs that game did not answer within {self.connect_seconds:g} s")
+
+    def _fail(self, reason: str) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self._cancel_timer()
+        host, port, _ = self.route
+        self.log.warn(
+            "splice to {host}:{port} failed: {reason}", host=host, port=port, reason=reason
+        )
+        if self._owner is not None:
+            self._owner.abortConnection()
+        elif self._connecting is not None:
+            self._connecting.cancel()
+        self.client.resumeProducing()
+        self.failed(reason)
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None and self._timer.active():
+            self._timer.cancel()
+        self._timer = None
