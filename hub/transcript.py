@@ -26,6 +26,7 @@ cap, after which one marker line says what was dropped.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import time
@@ -82,6 +83,7 @@ def escape(content: str | bytes) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=4096)  # the same few names on every record
 def owner_token(name: str) -> str:
     """``name`` as it appears after ``~`` in a record (no space, ``~``, ``#`` or ``%``)."""
     text = escape(name)
@@ -91,6 +93,7 @@ def owner_token(name: str) -> str:
     return text.lower()
 
 
+@functools.lru_cache(maxsize=4096)
 def _conn_token(conn: str) -> str:
     text = escape(str(conn))
     for raw, quoted in (("%", "%25"), (" ", "%20"), ("~", "%7E"), ("#", "%23")):

@@ -106,7 +106,7 @@ def parse_document(
     tree = root.getroottree()
     if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
         raise ProtocolError("DOCTYPE and DTD declarations are refused")
-    if not _depth_ok(root, MAX_DEPTH):
+    if data.count(b"<") > MAX_DEPTH and not _depth_ok(root, MAX_DEPTH):  # fewer tags: not deep
         raise ProtocolError(f"document nested deeper than {MAX_DEPTH}")
     try:
         validate(root, schema if schema is not None else message_schema())

@@ -22,6 +22,7 @@ end, so an adapter (or a client that shares its tables) stays light.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from typing import Any
@@ -39,6 +40,7 @@ def clean(text: Any) -> str:
     return _NOT_XML.sub("\ufffd", str(text))
 
 
+@functools.lru_cache(maxsize=4096)  # every listing asks it for every game it lists
 def wire_game_id(game_id: str) -> int:
     """The ``xs:long`` id this protocol uses for the lobby's game ``game_id`` (1..2^63-1):
     a stable digest, so every connection and every hub run agrees on it."""
