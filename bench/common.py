@@ -180,3 +180,34 @@ class Row:
             return None
         op, bound = self.goal
         return r >= bound if op == ">=" else r <= bound
+
+
+_TWISTD = """
+from twisted.application import app
+from twisted.scripts.twistd import run
+path = {path!r}
+if path:  # a profile of the server's CPU time (not the wall clock: others' load)
+    import cProfile, time
+    profile = cProfile.Profile(time.process_time)
+    stopped = app._exitWithSignal  # twistd ends a stop by a signal with this
+
+    def dump(*args):
+        profile.disable()
+        profile.dump_stats(path)
+        if args:
+            stopped(*args)
+
+    app._exitWithSignal = dump
+    profile.enable()
+    run()
+    dump()
+else:
+    run()
+"""
+
+
+def twistd_command(profile: str | None = None) -> list[str]:
+    """The command that runs ``twistd`` with this Python (arguments follow); with
+    ``profile``, a cProfile of the process's CPU time is written there when it stops."""
+    path = os.path.abspath(profile) if profile else ""
+    return [sys.executable, "-c", _TWISTD.format(path=path)]

@@ -25,7 +25,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from common import ROOT, Figure, Row, measure_servers, report
+from common import ROOT, Figure, Row, measure_servers, report, twistd_command
 
 #: a bare server: one frame in, parsed with lxml, the same frame out
 BARE = r"""
@@ -102,8 +102,7 @@ def start_hub(
 ) -> tuple[subprocess.Popen, int, int]:
     settings = {"xml_rate": 1e9, "xml_burst": 1e9, "chat_rate": 10**9, "create_rate": 1e9,
                 "create_burst": 1e9}  # fmt: skip
-    args = [sys.executable, "-c", "from twisted.scripts.twistd import run; run()", "-n",
-            "--pidfile=", *_profiling(profile), "gamehub", "--data", str(tmp / "data"), "--xml",
+    args = [*twistd_command(profile), "-n", "--pidfile=", "gamehub", "--data", str(tmp / "data"), "--xml",
             "tcp:0:interface=127.0.0.1", "--web", "tcp:0:interface=127.0.0.1", "--mnm", "none",
             "--domino", "none", "--api-token", "bench-token"]  # fmt: skip
     for key, value in settings.items():
@@ -129,11 +128,6 @@ def start_hub(
         )  # fmt: skip
         urllib.request.urlopen(req, timeout=10).read()
     return proc, ports["xml"], ports["web"]
-
-
-def _profiling(path: str | None) -> list[str]:
-    """twistd's options that write a cProfile of the hub to ``path`` when it stops."""
-    return [] if path is None else [f"--profile={os.path.abspath(path)}", "--savestats"]
 
 
 def _has_option(name: str) -> bool:

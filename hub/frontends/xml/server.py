@@ -120,6 +120,13 @@ class XMLFrontend(protocol.ServerFactory):
         #: game lists and constant answers, serialised once for every session
         self.listings = Shared(self.encode, LISTINGS)
         self.answers = Shared(self.encode, ANSWERS)
+        #: game id → its lobby row (:func:`.handlers.lobby.row`), until it changes
+        self.rows: dict[str, encoding.GameRow] = {}
+
+    @property
+    def following(self) -> bool:
+        """Whether the front end hears of every change to the lobby now."""
+        return self._listening
 
     def encode(self, root: etree._Element) -> bytes:
         """One of our documents as bytes: validated first when ``xml_check_output``."""
@@ -133,6 +140,7 @@ class XMLFrontend(protocol.ServerFactory):
             self.hub.follow_games(self)
             self.hub.chat.add_listener(self)
             self._listening = True
+            self.rows.clear()
 
     def stopFactory(self) -> None:
         """Tell every client the hub is going away; stop following the lobby."""
@@ -144,6 +152,7 @@ class XMLFrontend(protocol.ServerFactory):
             self.hub.unfollow_games(self)
             self.hub.chat.remove_listener(self)
             self._listening = False
+            self.rows.clear()
 
     def buildProtocol(self, addr: Any) -> XMLProtocol:
         """A protocol for a new connection (one that will refuse itself above the cap)."""

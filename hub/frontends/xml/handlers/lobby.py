@@ -4,9 +4,9 @@
 Only the game types and games this front end can host are listed (those with an XML
 adapter, :func:`..adapters.hosts`).
 
-A game list is serialised once for as long as its rows stay the same
-(:class:`..shared.Shared`, by its rows and filters: the rows are made afresh for every
-request, so a change of any game shows at once).
+A game's row is made once until the lobby says the game changed (``lobby.changed``:
+its seats, observers, state or pause), and a game list is serialised once for as long
+as its rows stay the same (:class:`..shared.Shared`, by its rows and filters).
 """
 
 from __future__ import annotations
@@ -21,9 +21,26 @@ if TYPE_CHECKING:
     from ..connection import Connection
     from ..server import XMLFrontend
 
+#: lobby rows kept (one per listed game; all are dropped when there are more)
+ROWS = 100_000
+
 
 def row(frontend: XMLFrontend, game: Any) -> encoding.GameRow:
-    """The lobby row of ``game``."""
+    """The lobby row of ``game``: kept from one listing to the next until the lobby says
+    the game changed (:func:`lobby_changed`; only while the front end follows it)."""
+    rows = frontend.rows
+    kept = rows.get(game.id)
+    if kept is not None:
+        return kept
+    made = _make_row(frontend, game)
+    if frontend.following:
+        if len(rows) >= ROWS:
+            rows.clear()
+        rows[game.id] = made
+    return made
+
+
+def _make_row(frontend: XMLFrontend, game: Any) -> encoding.GameRow:
     return encoding.GameRow(
         gameid=frontend.wire_id(game),
         name=game.name,
@@ -102,6 +119,7 @@ def find_player(frontend: XMLFrontend, conn: Connection, r: events.FindPlayer) -
 
 def lobby_changed(frontend: XMLFrontend, change: str, game: Any) -> None:
     """Tell every logged-in connection; end the game sessions of a removed game."""
+    frontend.rows.pop(game.id, None)
     removed = change == "removed"
     if removed:
         frontend.forget_game(game)
