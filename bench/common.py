@@ -131,7 +131,7 @@ def measure_servers(
         untimed warm-up, which may be shorter).
     """
     figures = {name: Figure(name, unit) for name in contenders}
-    for pid, run in contenders.values():
+    for _pid, run in contenders.values():
         run(True)
     for _ in range(max(1, rounds)):
         for name, (pid, run) in contenders.items():

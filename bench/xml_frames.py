@@ -14,18 +14,16 @@ the server's CPU, so the client's own cost does not count.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import socket
 import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
-from pathlib import Path
 
-from common import ROOT, Figure, Row, measure_servers, report, twistd_command
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench.common import Figure, Row, measure_servers, report  # noqa: E402
+from bench.hubproc import Hub  # noqa: E402
 
 #: a bare server: one frame in, parsed with lxml, the same frame out
 BARE = r"""
@@ -97,46 +95,6 @@ def mix(sid: int) -> list[bytes]:
     ]
 
 
-def start_hub(
-    tmp: Path, games: int, profile: str | None = None
-) -> tuple[subprocess.Popen, int, int]:
-    settings = {"xml_rate": 1e9, "xml_burst": 1e9, "chat_rate": 10**9, "create_rate": 1e9,
-                "create_burst": 1e9}  # fmt: skip
-    args = [*twistd_command(profile), "-n", "--pidfile=", "gamehub", "--data", str(tmp / "data"), "--xml",
-            "tcp:0:interface=127.0.0.1", "--web", "tcp:0:interface=127.0.0.1", "--mnm", "none",
-            "--domino", "none", "--api-token", "bench-token"]  # fmt: skip
-    for key, value in settings.items():
-        args += ["--set", f"{key}={value}"]
-    for name in ("acpc",):  # front ends that may not exist in this checkout
-        args += [f"--{name}", "none"] if _has_option(name) else []
-    log = open(tmp / "hub.log", "w")  # noqa: SIM115
-    env = dict(os.environ, PYTHONPATH=ROOT)
-    proc = subprocess.Popen(args, cwd=tmp, stdout=log, stderr=subprocess.STDOUT, env=env)
-    deadline = time.monotonic() + 60
-    ports: dict[str, int] = {}
-    while time.monotonic() < deadline and not {"xml", "web"} <= set(ports):
-        time.sleep(0.1)
-        ports = {m[1]: int(m[2]) for m in LISTENING.finditer((tmp / "hub.log").read_text())}
-    if not {"xml", "web"} <= set(ports):
-        proc.kill()
-        raise SystemExit("the hub did not start:\n" + (tmp / "hub.log").read_text()[-3000:])
-    for _ in range(games):  # a lobby of a few games for the game list
-        body = json.dumps({"type": "hello", "seats": ["open", "open"]}).encode()
-        req = urllib.request.Request(
-            f"http://127.0.0.1:{ports['web']}/api/games", body, method="POST",
-            headers={"Content-Type": "application/json", "Authorization": "Bearer bench-token"},
-        )  # fmt: skip
-        urllib.request.urlopen(req, timeout=10).read()
-    return proc, ports["xml"], ports["web"]
-
-
-def _has_option(name: str) -> bool:
-    sys.path.insert(0, ROOT)
-    from hub.frontends import FRONTENDS
-
-    return name in FRONTENDS
-
-
 def hub_client(port: int) -> tuple[Frames, int]:
     client = Frames(port)
     client.read()  # the info greeting
@@ -154,13 +112,13 @@ def hub_client(port: int) -> tuple[Frames, int]:
 def run(frames: int, rounds: int, games: int, profile: str | None = None) -> dict[str, Figure]:
     """Both servers, ``rounds`` interleaved passes of ``frames`` frames each (the bare
     server ten times as many: its CPU time must span many clock ticks too)."""
-    with tempfile.TemporaryDirectory() as tmp_dir:
-        tmp = Path(tmp_dir)
-        hub, xml_port, _ = start_hub(tmp, games, profile)
-        bare = subprocess.Popen([sys.executable, "-c", BARE], stdout=subprocess.PIPE)
-        try:
+    bare = subprocess.Popen([sys.executable, "-c", BARE], stdout=subprocess.PIPE)
+    try:
+        with Hub(("xml",), profile=profile) as hub:
+            for _ in range(games):  # a lobby of a few games for the game list
+                hub.create_game({"type": "hello", "seats": ["open", "open"]})
             bare_port = int(bare.stdout.readline())  # type: ignore[union-attr]
-            ours, sid = hub_client(xml_port)
+            ours, sid = hub_client(hub.ports["xml"])
             echo = Frames(bare_port)
             requests = mix(sid)
 
@@ -181,11 +139,9 @@ def run(frames: int, rounds: int, games: int, profile: str | None = None) -> dic
                 "frames/CPU-s",
                 rounds,
             )
-        finally:
-            hub.terminate()
-            bare.terminate()
-            hub.wait(30)
-            bare.wait(30)
+    finally:
+        bare.terminate()
+        bare.wait(30)
 
 
 OURS = "gamehub XML"
