@@ -217,6 +217,22 @@ class Transcript:
             self._recorded[conn] = used
         self._append(line)
 
+    def record_lines(self, conn: str, direction: str, lines: list[str]) -> None:
+        """:meth:`record` for each of ``lines`` (a connection's lines written at once:
+        one time stamp, one buffer append)."""
+        if direction not in DIRECTIONS:
+            raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
+        prefix = f"{self._stamp(self._clock.seconds())} {_conn_token(conn)} {direction:<3} "
+        text = "".join([f"{prefix}{escape(line)}\n" for line in lines])
+        if conn != HUB:
+            used = self._recorded.get(conn, 0) + len(text)
+            if used > self.settings.max_per_connection:  # as :meth:`record` would, line by line
+                for line in lines:
+                    self.record(conn, direction, line)
+                return
+            self._recorded[conn] = used
+        self._append(text)
+
     def _drop(self, conn: str, who: str, size: int) -> None:
         dropped = self._dropped.get(conn)
         if dropped is None:
@@ -342,6 +358,8 @@ class ConnectionRecord:
     #: records kept while the connection has no game yet
     EARLY = 512
 
+    __slots__ = ("_attached", "_early", "_transcript", "conn_id")
+
     def __init__(self, conn_id: str) -> None:
         self.conn_id = conn_id
         self._transcript: Transcript | None = None
@@ -367,6 +385,14 @@ class ConnectionRecord:
             self._transcript.record(self.conn_id, direction, content)
         elif not self._attached and len(self._early) < self.EARLY:
             self._early.append((direction, content))
+
+    def record_lines(self, direction: str, lines: list[str]) -> None:
+        """:meth:`record` for each of ``lines``, written at once."""
+        if self._transcript is not None:
+            self._transcript.record_lines(self.conn_id, direction, lines)
+        else:
+            for line in lines:
+                self.record(direction, line)
 
     def note(self, text: str) -> None:
         """A note of the hub about this connection (only once it has a game)."""

@@ -13,7 +13,7 @@ the current state does not take is refused by that table (``- <reason>``, close)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from twisted.internet.protocol import Factory
@@ -106,11 +106,16 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
 
     def send(self, line: str) -> None:
         """Write one server line now, and keep it in the transcript."""
+        self.send_lines((line,))
+
+    def send_lines(self, lines: Iterable[str]) -> None:
+        """Write server lines now in one write, and keep them in the transcript."""
         if self._closed or self.transport is None:
             return
-        self._record("out", line)
-        self.telemetry.message_out()
-        self.transport.write(line.encode("ascii", "replace") + b"\n")
+        lines = list(lines)
+        self.records.record_lines("out", lines)
+        self.telemetry.message_out(len(lines))
+        self.transport.write("".join([f"{line}\n" for line in lines]).encode("ascii", "replace"))
 
     def fail(self, reason: str, kind: str = "protocol") -> None:
         """``- <reason>``, close, and forfeit the game if one is running.
@@ -202,8 +207,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         if isinstance(options.get("wait_timeout_ms"), int):
             self._wait_timeout = options["wait_timeout_ms"] / 1000.0
         self.records.attach(game.transcript)
-        for line in codec.lines_prolog_game(adapter.kind, game.name):
-            self.send(line)
+        self.send_lines(codec.lines_prolog_game(adapter.kind, game.name))
         self.resetTimeout()
 
     def _on_player(self, cmd: codec.Command) -> None:
@@ -235,8 +239,9 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
                         ready,
                     )
                 )
-        for line in codec.lines_players(seat, codec.wire_name(name, name), len(game.seats), others):
-            self.send(line)
+        self.send_lines(
+            codec.lines_players(seat, codec.wire_name(name, name), len(game.seats), others)
+        )
         self.machine.move(Input.SEATED)
         if game.state == RUNNING and not self._queue and game.legal_actions(seat):
             view = game.view(seat)
@@ -338,8 +343,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         pieces = self.adapter.piece_list(view)
         capture = self.adapter.capture_count(event.data)
         timeleft = event.data.get("timeleft_ms") or view.get("move_time_ms") or 3000
-        for line in codec.lines_move(int(timeleft), capture, pieces):
-            self.send(line)
+        self.send_lines(codec.lines_move(int(timeleft), capture, pieces))
         self.machine.move(Input.MOVE)
 
     def _game_over(self, event: GameEvent) -> None:
@@ -350,8 +354,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
             self.fail("TIMEOUT Be faster next time", "timeout")
             return
         pieces = self.adapter.piece_list(self.game.view(self.seat))
-        for line in codec.lines_gameover(pieces, self.adapter.winners(result)):
-            self.send(line)
+        self.send_lines(codec.lines_gameover(pieces, self.adapter.winners(result)))
         self.seat = None
         self._end()
 

@@ -33,9 +33,7 @@ class Shared:
     def __len__(self) -> int:
         return len(self._documents)
 
-    def get(
-        self, key: Hashable, sessionid: int, build: Callable[[int], etree._Element]
-    ) -> bytes:
+    def get(self, key: Hashable, sessionid: int, build: Callable[[int], etree._Element]) -> bytes:
         """The document ``build(sessionid)`` would give, serialised: built (for session
         id 1) only when ``key`` is not kept."""
         if not sessionid:  # no session id to put in the envelope: nothing to share
