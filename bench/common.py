@@ -122,6 +122,7 @@ def measure_servers(
     contenders: Mapping[str, tuple[int, Callable[[bool], int]]],
     unit: str,
     rounds: int = 5,
+    prepare: Mapping[str, Callable[[bool], None]] | None = None,
 ) -> dict[str, Figure]:
     """Like :func:`measure`, but a rate is units per second of a server process's CPU
     (not of the wall clock), so the client's own cost and other load do not count.
@@ -129,12 +130,19 @@ def measure_servers(
     :param contenders: name → (the server's pid, a function doing one pass against it
         and returning the units done; its argument says whether the pass is the
         untimed warm-up, which may be shorter).
+    :param prepare: name → what to do before each of its passes, untimed (make the
+        games a pass plays); its argument is the pass's.
     """
     figures = {name: Figure(name, unit) for name in contenders}
-    for _pid, run in contenders.values():
+    ready = prepare or {}
+    for name, (_pid, run) in contenders.items():
+        if name in ready:
+            ready[name](True)
         run(True)
     for _ in range(max(1, rounds)):
         for name, (pid, run) in contenders.items():
+            if name in ready:
+                ready[name](False)
             before = cpu_seconds(pid)
             done = run(False)
             used = cpu_seconds(pid) - before

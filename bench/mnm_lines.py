@@ -130,15 +130,20 @@ def play_one(port: int, game_id: str, seat: int, seed: int, scripts: list[Script
     scripts.append({"sent": client.sent, "got": client.got})
 
 
-def hub_pass(hub: Hub, games: int, seed: int, keep: list[Script]) -> int:
-    """Play ``games`` games at once through the hub; the lines in and out."""
+def new_games(hub: Hub, games: int) -> list[str]:
+    """``games`` new games with two open seats; their ids."""
+    return [hub.create_game({"type": "nmmorris", "seats": ["open", "open"]})["id"]
+            for _ in range(games)]  # fmt: skip
+
+
+def hub_pass(hub: Hub, game_ids: list[str], seed: int, keep: list[Script]) -> int:
+    """Play the games at once through the hub; the lines in and out."""
     scripts: list[Script] = []
     threads = []
-    for g in range(games):
-        game = hub.create_game({"type": "nmmorris", "seats": ["open", "open"]})
+    for g, game_id in enumerate(game_ids):
         for seat in (0, 1):
             t = threading.Thread(
-                target=play_one, args=(hub.ports["mnm"], game["id"], seat, seed + 2 * g + seat,
+                target=play_one, args=(hub.ports["mnm"], game_id, seat, seed + 2 * g + seat,
                                        scripts), daemon=True,
             )  # fmt: skip
             t.start()
@@ -182,22 +187,29 @@ def run(games: int, rounds: int, profile: str | None = None) -> dict[str, Figure
     settings = {"mnm_wait_interval": 30}  # clients answer at once: no WAIT in a pass
     with tempfile.TemporaryDirectory() as tmp, Hub(("mnm",), settings, profile) as hub:
         scripts: list[Script] = []
-        hub_pass(hub, 2, 1, scripts)  # the scripts the bare server plays
+        hub_pass(hub, new_games(hub, 2), 1, scripts)  # the scripts the bare server plays
         path = Path(tmp) / "scripts.json"
         path.write_text(json.dumps(scripts))
         bare = subprocess.Popen([sys.executable, "-c", BARE, str(path)], stdout=subprocess.PIPE)
         try:
             port = int(bare.stdout.readline())  # type: ignore[union-attr]
             seeds = iter(range(100, 10**6, 1000))
+            made: list[str] = []
+
+            def make(warm: bool) -> None:  # untimed: the games are made through the web
+                made[:] = new_games(hub, 2 if warm else games)
 
             def ours(warm: bool) -> int:
-                return hub_pass(hub, 2 if warm else games, next(seeds), [])
+                return hub_pass(hub, made, next(seeds), [])
 
             def theirs(warm: bool) -> int:
                 return bare_pass(port, scripts, 1 if warm else max(1, games * 3 // 2))
 
             return measure_servers(
-                {OURS: (hub.pid, ours), ANCHOR: (bare.pid, theirs)}, "lines/CPU-s", rounds
+                {OURS: (hub.pid, ours), ANCHOR: (bare.pid, theirs)},
+                "lines/CPU-s",
+                rounds,
+                prepare={OURS: make},
             )
         finally:
             bare.terminate()

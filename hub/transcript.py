@@ -364,7 +364,8 @@ class ConnectionRecord:
         self.conn_id = conn_id
         self._transcript: Transcript | None = None
         self._attached = False
-        self._early: list[tuple[str, str | bytes]] = []
+        #: direction, content, direction, content... (no tuple per record)
+        self._early: list[str | bytes] = []
 
     def attach(self, transcript: Transcript | None) -> None:
         """The connection joined a game with ``transcript`` (``None``: it keeps none):
@@ -372,8 +373,8 @@ class ConnectionRecord:
         self._transcript, self._attached = transcript, True
         early, self._early = self._early, []
         if transcript is not None:
-            for direction, content in early:
-                transcript.record(self.conn_id, direction, content)
+            for direction, content in zip(early[::2], early[1::2], strict=True):
+                transcript.record(self.conn_id, direction, content)  # type: ignore[arg-type]
 
     def detach(self) -> None:
         """The connection has no game any more: keep its records again."""
@@ -383,8 +384,8 @@ class ConnectionRecord:
         """One line in (``in``) or out (``out``)."""
         if self._transcript is not None:
             self._transcript.record(self.conn_id, direction, content)
-        elif not self._attached and len(self._early) < self.EARLY:
-            self._early.append((direction, content))
+        elif not self._attached and len(self._early) < 2 * self.EARLY:
+            self._early += (direction, content)
 
     def record_lines(self, direction: str, lines: list[str]) -> None:
         """:meth:`record` for each of ``lines``, written at once."""

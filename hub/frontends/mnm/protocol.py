@@ -44,6 +44,13 @@ DEFAULTS: dict[str, Any] = {
 _conn_ids = itertools.count(1)
 
 
+def settings(hub: IHub) -> dict[str, Any]:
+    """The MNM settings of ``hub``: :data:`DEFAULTS` and what its options change."""
+    options = dict(DEFAULTS)
+    options.update({k: v for k, v in dict(hub.options).items() if k in DEFAULTS})
+    return options
+
+
 @implementer(IGameObserver)
 class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
     """One MNM client connection (see the module docstring)."""
@@ -54,12 +61,11 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
     #: the front end's metrics and refusal events (the factory gives the hub's)
     telemetry: FrontendTelemetry = DETACHED.frontend("mnm")
 
-    def __init__(self, hub: IHub, clock: Any) -> None:
+    def __init__(self, hub: IHub, clock: Any, options: Mapping[str, Any] | None = None) -> None:
         self.hub = hub
         self._reactor = clock
-        self.callLater = clock.callLater  # type: ignore[method-assign]  # TimeoutMixin uses it
-        self.options = dict(DEFAULTS)
-        self.options.update({k: v for k, v in dict(hub.options).items() if k in DEFAULTS})
+        #: the front end's settings (shared by the factory's connections: read only)
+        self.options = settings(hub) if options is None else options
         self.version = str(self.options["mnm_version"])
         self.conn_id = f"mnm{next(_conn_ids)}"
         self.machine: Machine[State, Input] = Machine(TRANSITIONS, State.VERSION)
@@ -72,6 +78,11 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self._wait_call: Any = None
         self._wait_interval = float(self.options["mnm_wait_interval"])
         self._wait_timeout = float(self.options["mnm_wait_timeout"])
+
+    def callLater(self, delay: float, call: Any, *args: Any, **kw: Any) -> Any:  # noqa: N802
+        """TimeoutMixin's timer source: the reactor given (a method, not a bound method
+        kept on every connection)."""
+        return self._reactor.callLater(delay, call, *args, **kw)
 
     @property
     def state(self) -> State:
@@ -398,10 +409,12 @@ class MNMFactory(Factory):
     def __init__(self, hub: IHub) -> None:
         self.hub = hub
         self._reactor = hub.reactor
+        #: the settings every connection reads (made once)
+        self.options = settings(hub)
 
     def buildProtocol(self, addr: Any) -> MNMProtocol:
         """A protocol bound to the hub and its reactor."""
-        proto = MNMProtocol(self.hub, self._reactor)
+        proto = MNMProtocol(self.hub, self._reactor, self.options)
         proto.factory = self
         proto.telemetry = self.telemetry
         return proto
