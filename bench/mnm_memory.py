@@ -8,7 +8,7 @@ memory (``VmRSS`` in ``/proc``) over the round: the bytes per connection are the
 growth over the connections opened.  The connections stay open until the end (a
 closed one's memory is kept by the allocator for the next, which would hide it).
 
-    python bench/mnm_memory.py [--connections 500] [--rounds 5]
+    python bench/mnm_memory.py [--connections 1500] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -86,7 +86,9 @@ def run(connections: int, rounds: int) -> dict[str, Figure]:
             for warm in (True,) + (False,) * rounds:
                 for name, (pid, server_port) in servers.items():
                     before = rss_bytes(pid)
-                    kept += open_idle(server_port, max(50, connections // 5) if warm else connections)
+                    kept += open_idle(
+                        server_port, max(50, connections // 5) if warm else connections
+                    )
                     time.sleep(0.2)  # let the server finish with the last of them
                     if not warm:
                         figures[name].rates.append((rss_bytes(pid) - before) / connections)
@@ -100,7 +102,7 @@ def run(connections: int, rounds: int) -> dict[str, Figure]:
 
 def rows(quick: bool) -> list[Row]:
     """The runner's row (``python -m bench``)."""
-    figures = run(connections=300 if quick else 1000, rounds=3 if quick else 5)
+    figures = run(connections=500 if quick else 1500, rounds=3 if quick else 5)
     return [
         Row(
             "memory per idle MNM connection",
@@ -114,7 +116,7 @@ def rows(quick: bool) -> list[Row]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--connections", type=int, default=1000, help="new ones a round")
+    parser.add_argument("--connections", type=int, default=1500, help="new ones a round")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     figures = run(args.connections, args.rounds)
