@@ -223,7 +223,12 @@ class Transcript:
         if direction not in DIRECTIONS:
             raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
         prefix = f"{self._stamp(self._clock.seconds())} {_conn_token(conn)} {direction:<3} "
-        text = "".join([f"{prefix}{escape(line)}\n" for line in lines])
+        joined = "\n".join(lines)
+        plain = joined.count("\n") == len(lines) - 1 and "\\" not in joined
+        if plain and joined.isascii() and joined.replace("\n", "").isprintable():
+            text = prefix + joined.replace("\n", "\n" + prefix) + "\n"  # nothing to escape
+        else:
+            text = "".join([f"{prefix}{escape(line)}\n" for line in lines])
         if conn != HUB:
             used = self._recorded.get(conn, 0) + len(text)
             if used > self.settings.max_per_connection:  # as :meth:`record` would, line by line

@@ -79,10 +79,10 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self._wait_interval = float(self.options["mnm_wait_interval"])
         self._wait_timeout = float(self.options["mnm_wait_timeout"])
 
-    def callLater(self, delay: float, call: Any, *args: Any, **kw: Any) -> Any:  # noqa: N802
+    def callLater(self, period: Any, func: Any) -> Any:  # noqa: N802
         """TimeoutMixin's timer source: the reactor given (a method, not a bound method
         kept on every connection)."""
-        return self._reactor.callLater(delay, call, *args, **kw)
+        return self._reactor.callLater(period, func)
 
     @property
     def state(self) -> State:
