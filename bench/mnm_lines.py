@@ -2,8 +2,8 @@
 end against a bare Twisted ``LineOnlyReceiver`` with the same lines in and out (issue
 19's second row; goal: the hub costs at most 2× the bare server a line).
 
-A pass plays ``games`` games on a real ``twistd -n gamehub``: two blocking clients per
-game (threads; the morris client's :class:`games.morris.client.Connector` and a
+A pass plays ``games`` games on a real ``twistd -n gamehub``, one after the other: two
+blocking clients per game (threads; the morris client's :class:`games.morris.client.Connector` and a
 depth-1 search for the move), every line each one sends and reads kept as its script.
 The bare server is then given those scripts: it writes each connection's lines when
 the client sends the line they followed (the banner at once, the last lines and a
@@ -137,19 +137,21 @@ def new_games(hub: Hub, games: int) -> list[str]:
 
 
 def hub_pass(hub: Hub, game_ids: list[str], seed: int, keep: list[Script]) -> int:
-    """Play the games at once through the hub; the lines in and out."""
+    """Play the games through the hub, one after the other (as the bare server replays
+    one connection at a time); the lines in and out."""
     scripts: list[Script] = []
-    threads = []
     for g, game_id in enumerate(game_ids):
-        for seat in (0, 1):
-            t = threading.Thread(
+        threads = [
+            threading.Thread(
                 target=play_one, args=(hub.ports["mnm"], game_id, seat, seed + 2 * g + seat,
                                        scripts), daemon=True,
             )  # fmt: skip
+            for seat in (0, 1)
+        ]
+        for t in threads:
             t.start()
-            threads.append(t)
-    for t in threads:
-        t.join(300)
+        for t in threads:
+            t.join(300)
     keep[:] = scripts
     return sum(count(s) for s in scripts)
 
