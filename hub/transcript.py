@@ -438,10 +438,10 @@ class Transcripts:
 
     def for_game(self, game_id: str) -> Transcript:
         """The transcript of ``game_id`` (created on first use)."""
-        if not _GAME_ID.match(game_id):
-            raise ValueError(f"not a game id: {game_id!r}")
-        transcript = self._live.get(game_id)
+        transcript = self._live.get(game_id)  # a live one's id was checked when it came
         if transcript is None:
+            if not _GAME_ID.match(game_id):
+                raise ValueError(f"not a game id: {game_id!r}")
             if self.directory is None:
                 raise RuntimeError("this hub keeps no transcripts (no data folder)")
             transcript = Transcript(
