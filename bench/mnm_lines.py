@@ -143,8 +143,9 @@ def hub_pass(hub: Hub, game_ids: list[str], seed: int, keep: list[Script]) -> in
     for g, game_id in enumerate(game_ids):
         threads = [
             threading.Thread(
-                target=play_one, args=(hub.ports["mnm"], game_id, seat, seed + 2 * g + seat,
-                                       scripts), daemon=True,
+                target=play_one,
+                args=(hub.ports["mnm"], game_id, seat, seed + 2 * g + seat, scripts),
+                daemon=True,
             )  # fmt: skip
             for seat in (0, 1)
         ]
