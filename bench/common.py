@@ -108,3 +108,114 @@ def report(
     for line in lines:
         print(line, file=out)
     return lines
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (Linux ``/proc``; ticks of
+    usually 10 ms: keep a pass at hundreds of milliseconds of CPU)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure_servers(
+    contenders: Mapping[str, tuple[int, Callable[[bool], int]]],
+    unit: str,
+    rounds: int = 5,
+    prepare: Mapping[str, Callable[[bool], None]] | None = None,
+) -> dict[str, Figure]:
+    """Like :func:`measure`, but a rate is units per second of a server process's CPU
+    (not of the wall clock), so the client's own cost and other load do not count.
+
+    :param contenders: name → (the server's pid, a function doing one pass against it
+        and returning the units done; its argument says whether the pass is the
+        untimed warm-up, which may be shorter).
+    :param prepare: name → what to do before each of its passes, untimed (make the
+        games a pass plays); its argument is the pass's.
+    """
+    figures = {name: Figure(name, unit) for name in contenders}
+    ready = prepare or {}
+    for name, (_pid, run) in contenders.items():
+        if name in ready:
+            ready[name](True)
+        run(True)
+    for _ in range(max(1, rounds)):
+        for name, (pid, run) in contenders.items():
+            if name in ready:
+                ready[name](False)
+            before = cpu_seconds(pid)
+            done = run(False)
+            used = cpu_seconds(pid) - before
+            figures[name].rates.append(done / max(used, 1e-3))
+    return figures
+
+
+@dataclass
+class Row:
+    """One line of the table ``python -m bench`` prints and writes.
+
+    :ivar what: what is measured.
+    :ivar ours: Gamehub's figure.
+    :ivar anchor: the anchor's figure (``None``: no anchor, or it is not installed).
+    :ivar goal: the issue's goal for the ratio, ``(">=", 0.25)`` or ``("<=", 2.0)``.
+    :ivar cost: the ratio is a cost (the anchor's rate over ours: "costs 1.8×"),
+        not a rate ratio (ours over the anchor's).
+    :ivar scale: the figures are printed multiplied by this (with ``unit``).
+    :ivar note: printed in the table's last column (an anchor that is missing...).
+    """
+
+    what: str
+    ours: Figure
+    anchor: Figure | None = None
+    goal: tuple[str, float] | None = None
+    cost: bool = False
+    unit: str = ""
+    scale: float = 1.0
+    note: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        """Ours over the anchor (a cost: the anchor over ours); ``None`` without one."""
+        if self.anchor is None or not self.anchor.rates or not self.ours.rates:
+            return None
+        return 1 / ratio(self.ours, self.anchor) if self.cost else ratio(self.ours, self.anchor)
+
+    @property
+    def met(self) -> bool | None:
+        """Whether the ratio reaches the goal (``None``: no goal or no ratio)."""
+        r = self.ratio
+        if self.goal is None or r is None:
+            return None
+        op, bound = self.goal
+        return r >= bound if op == ">=" else r <= bound
+
+
+_TWISTD = """
+from twisted.application import app
+from twisted.scripts.twistd import run
+path = {path!r}
+if path:  # a profile of the server's CPU time (not the wall clock: others' load)
+    import cProfile, time
+    profile = cProfile.Profile(time.process_time)
+    stopped = app._exitWithSignal  # twistd ends a stop by a signal with this
+
+    def dump(*args):
+        profile.disable()
+        profile.dump_stats(path)
+        if args:
+            stopped(*args)
+
+    app._exitWithSignal = dump
+    profile.enable()
+    run()
+    dump()
+else:
+    run()
+"""
+
+
+def twistd_command(profile: str | None = None) -> list[str]:
+    """The command that runs ``twistd`` with this Python (arguments follow); with
+    ``profile``, a cProfile of the process's CPU time is written there when it stops."""
+    path = os.path.abspath(profile) if profile else ""
+    return [sys.executable, "-c", _TWISTD.format(path=path)]

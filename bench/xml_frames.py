@@ -8,24 +8,22 @@ answer) to each in turn, round by round, and reads the server's CPU time (user +
 system, from ``/proc``) around each pass.  The rate is frames answered per second of
 the server's CPU, so the client's own cost does not count.
 
-    python bench/xml_frames.py [--frames 2000] [--rounds 5] [--games 10]
+    python bench/xml_frames.py [--frames 3000] [--rounds 5] [--games 10] [--profile FILE]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import socket
 import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
-from pathlib import Path
 
-from common import ROOT, Figure, report
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench.common import Figure, Row, measure_servers, report  # noqa: E402
+from bench.hubproc import Hub  # noqa: E402
 
 #: a bare server: one frame in, parsed with lxml, the same frame out
 BARE = r"""
@@ -49,12 +47,6 @@ reactor.run()
 """
 
 LISTENING = re.compile(r"gamehub (\w+) front end listening on [^:]+:(\d+)")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid``."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Frames:
@@ -103,45 +95,6 @@ def mix(sid: int) -> list[bytes]:
     ]
 
 
-def start_hub(tmp: Path, games: int) -> tuple[subprocess.Popen, int, int]:
-    settings = {"xml_rate": 1e9, "xml_burst": 1e9, "chat_rate": 10**9, "create_rate": 1e9,
-                "create_burst": 1e9}  # fmt: skip
-    args = [sys.executable, "-c", "from twisted.scripts.twistd import run; run()", "-n",
-            "--pidfile=", "gamehub", "--data", str(tmp / "data"), "--xml",
-            "tcp:0:interface=127.0.0.1", "--web", "tcp:0:interface=127.0.0.1", "--mnm", "none",
-            "--domino", "none", "--api-token", "bench-token"]  # fmt: skip
-    for key, value in settings.items():
-        args += ["--set", f"{key}={value}"]
-    for name in ("acpc",):  # front ends that may not exist in this checkout
-        args += [f"--{name}", "none"] if _has_option(name) else []
-    log = open(tmp / "hub.log", "w")  # noqa: SIM115
-    env = dict(os.environ, PYTHONPATH=ROOT)
-    proc = subprocess.Popen(args, cwd=tmp, stdout=log, stderr=subprocess.STDOUT, env=env)
-    deadline = time.monotonic() + 60
-    ports: dict[str, int] = {}
-    while time.monotonic() < deadline and not {"xml", "web"} <= set(ports):
-        time.sleep(0.1)
-        ports = {m[1]: int(m[2]) for m in LISTENING.finditer((tmp / "hub.log").read_text())}
-    if not {"xml", "web"} <= set(ports):
-        proc.kill()
-        raise SystemExit("the hub did not start:\n" + (tmp / "hub.log").read_text()[-3000:])
-    for _ in range(games):  # a lobby of a few games for the game list
-        body = json.dumps({"type": "hello", "seats": ["open", "open"]}).encode()
-        req = urllib.request.Request(
-            f"http://127.0.0.1:{ports['web']}/api/games", body, method="POST",
-            headers={"Content-Type": "application/json", "Authorization": "Bearer bench-token"},
-        )  # fmt: skip
-        urllib.request.urlopen(req, timeout=10).read()
-    return proc, ports["xml"], ports["web"]
-
-
-def _has_option(name: str) -> bool:
-    sys.path.insert(0, ROOT)
-    from hub.frontends import FRONTENDS
-
-    return name in FRONTENDS
-
-
 def hub_client(port: int) -> tuple[Frames, int]:
     client = Frames(port)
     client.read()  # the info greeting
@@ -156,47 +109,74 @@ def hub_client(port: int) -> tuple[Frames, int]:
     return client, sid
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--frames", type=int, default=2000, help="frames a pass (default 2000)")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--games", type=int, default=10, help="games in the lobby's list")
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp_dir:
-        tmp = Path(tmp_dir)
-        hub, xml_port, _ = start_hub(tmp, args.games)
-        bare = subprocess.Popen([sys.executable, "-c", BARE], stdout=subprocess.PIPE)
-        try:
+def run(frames: int, rounds: int, games: int, profile: str | None = None) -> dict[str, Figure]:
+    """Both servers, ``rounds`` interleaved passes of ``frames`` frames each (the bare
+    server ten times as many: its CPU time must span many clock ticks too)."""
+    bare = subprocess.Popen([sys.executable, "-c", BARE], stdout=subprocess.PIPE)
+    try:
+        with Hub(("xml",), profile=profile) as hub:
+            for _ in range(games):  # a lobby of a few games for the game list
+                hub.create_game({"type": "hello", "seats": ["open", "open"]})
             bare_port = int(bare.stdout.readline())  # type: ignore[union-attr]
-            ours, sid = hub_client(xml_port)
+            ours, sid = hub_client(hub.ports["xml"])
             echo = Frames(bare_port)
             requests = mix(sid)
-            contenders = {
-                "gamehub XML": (hub.pid, ours, requests),
-                "bare Int32StringReceiver+lxml": (bare.pid, echo, requests),
-            }
-            figures = {name: Figure(name, "frames/CPU-s") for name in contenders}
-            for warm in (True,) + (False,) * args.rounds:
-                for name, (pid, client, docs) in contenders.items():
-                    n = args.frames // 5 if warm else args.frames
-                    before = cpu_seconds(pid)
-                    for i in range(n):
-                        client.answer(docs[i % len(docs)])
-                    used = cpu_seconds(pid) - before
-                    if not warm:
-                        figures[name].rates.append(n / max(used, 1e-3))
-            print(f"{args.frames} frames a pass, {args.rounds} rounds, {args.games} games listed")
-            report(
-                "XML frames per server CPU-second (game list + lobby chat)",
-                figures,
-                ours="gamehub XML",
-                goals={"bare Int32StringReceiver+lxml": "≥ 0.25"},
+
+            def passes(client: Frames, n: int):
+                def one(warm: bool) -> int:
+                    count = max(2, n // 5) if warm else n
+                    for i in range(count):
+                        client.answer(requests[i % len(requests)])
+                    return count
+
+                return one
+
+            return measure_servers(
+                {
+                    OURS: (hub.pid, passes(ours, frames)),
+                    ANCHOR: (bare.pid, passes(echo, frames * 10)),
+                },
+                "frames/CPU-s",
+                rounds,
             )
-        finally:
-            hub.terminate()
-            bare.terminate()
-            hub.wait(30)
-            bare.wait(30)
+    finally:
+        bare.terminate()
+        bare.wait(30)
+
+
+OURS = "gamehub XML"
+ANCHOR = "bare Int32StringReceiver+lxml"
+
+
+def rows(quick: bool) -> list[Row]:
+    """The runner's row (``python -m bench``)."""
+    figures = run(frames=600 if quick else 3000, rounds=3 if quick else 5, games=10)
+    return [
+        Row(
+            "XML frames per server CPU-s (game list of 10 + lobby chat)",
+            figures[OURS],
+            figures[ANCHOR],
+            goal=(">=", 0.25),
+            unit="frames/CPU-s",
+        )
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--frames", type=int, default=3000, help="frames a pass (default 3000)")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--games", type=int, default=10, help="games in the lobby's list")
+    parser.add_argument("--profile", help="write a cProfile of the hub to this file (pstats)")
+    args = parser.parse_args()
+    figures = run(args.frames, args.rounds, args.games, args.profile)
+    print(f"{args.frames} frames a pass, {args.rounds} rounds, {args.games} games listed")
+    report(
+        "XML frames per server CPU-second (game list + lobby chat)",
+        figures,
+        ours=OURS,
+        goals={ANCHOR: "≥ 0.25"},
+    )
 
 
 if __name__ == "__main__":

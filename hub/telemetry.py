@@ -87,9 +87,9 @@ class FrontendTelemetry:
         """One message (frame, line, request) arrived."""
         self._in.inc()
 
-    def message_out(self) -> None:
-        """One message was sent."""
-        self._out.inc()
+    def message_out(self, count: int = 1) -> None:
+        """One message (or ``count`` of them) was sent."""
+        self._out.inc(count)
 
     def refused(
         self,

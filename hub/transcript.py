@@ -26,6 +26,7 @@ cap, after which one marker line says what was dropped.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import time
@@ -82,6 +83,7 @@ def escape(content: str | bytes) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=4096)  # the same few names on every record
 def owner_token(name: str) -> str:
     """``name`` as it appears after ``~`` in a record (no space, ``~``, ``#`` or ``%``)."""
     text = escape(name)
@@ -91,6 +93,7 @@ def owner_token(name: str) -> str:
     return text.lower()
 
 
+@functools.lru_cache(maxsize=4096)
 def _conn_token(conn: str) -> str:
     text = escape(str(conn))
     for raw, quoted in (("%", "%25"), (" ", "%20"), ("~", "%7E"), ("#", "%23")):
@@ -213,6 +216,27 @@ class Transcript:
                 return
             self._recorded[conn] = used
         self._append(line)
+
+    def record_lines(self, conn: str, direction: str, lines: list[str]) -> None:
+        """:meth:`record` for each of ``lines`` (a connection's lines written at once:
+        one time stamp, one buffer append)."""
+        if direction not in DIRECTIONS:
+            raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
+        prefix = f"{self._stamp(self._clock.seconds())} {_conn_token(conn)} {direction:<3} "
+        joined = "\n".join(lines)
+        plain = joined.count("\n") == len(lines) - 1 and "\\" not in joined
+        if plain and joined.isascii() and joined.replace("\n", "").isprintable():
+            text = prefix + joined.replace("\n", "\n" + prefix) + "\n"  # nothing to escape
+        else:
+            text = "".join([f"{prefix}{escape(line)}\n" for line in lines])
+        if conn != HUB:
+            used = self._recorded.get(conn, 0) + len(text)
+            if used > self.settings.max_per_connection:  # as :meth:`record` would, line by line
+                for line in lines:
+                    self.record(conn, direction, line)
+                return
+            self._recorded[conn] = used
+        self._append(text)
 
     def _drop(self, conn: str, who: str, size: int) -> None:
         dropped = self._dropped.get(conn)
@@ -339,11 +363,14 @@ class ConnectionRecord:
     #: records kept while the connection has no game yet
     EARLY = 512
 
+    __slots__ = ("_attached", "_early", "_transcript", "conn_id")
+
     def __init__(self, conn_id: str) -> None:
         self.conn_id = conn_id
         self._transcript: Transcript | None = None
         self._attached = False
-        self._early: list[tuple[str, str | bytes]] = []
+        #: direction, content, direction, content... (no tuple per record)
+        self._early: list[str | bytes] = []
 
     def attach(self, transcript: Transcript | None) -> None:
         """The connection joined a game with ``transcript`` (``None``: it keeps none):
@@ -351,8 +378,8 @@ class ConnectionRecord:
         self._transcript, self._attached = transcript, True
         early, self._early = self._early, []
         if transcript is not None:
-            for direction, content in early:
-                transcript.record(self.conn_id, direction, content)
+            for direction, content in zip(early[::2], early[1::2], strict=True):
+                transcript.record(self.conn_id, direction, content)  # type: ignore[arg-type]
 
     def detach(self) -> None:
         """The connection has no game any more: keep its records again."""
@@ -362,8 +389,16 @@ class ConnectionRecord:
         """One line in (``in``) or out (``out``)."""
         if self._transcript is not None:
             self._transcript.record(self.conn_id, direction, content)
-        elif not self._attached and len(self._early) < self.EARLY:
-            self._early.append((direction, content))
+        elif not self._attached and len(self._early) < 2 * self.EARLY:
+            self._early += (direction, content)
+
+    def record_lines(self, direction: str, lines: list[str]) -> None:
+        """:meth:`record` for each of ``lines``, written at once."""
+        if self._transcript is not None:
+            self._transcript.record_lines(self.conn_id, direction, lines)
+        else:
+            for line in lines:
+                self.record(direction, line)
 
     def note(self, text: str) -> None:
         """A note of the hub about this connection (only once it has a game)."""
@@ -403,10 +438,10 @@ class Transcripts:
 
     def for_game(self, game_id: str) -> Transcript:
         """The transcript of ``game_id`` (created on first use)."""
-        if not _GAME_ID.match(game_id):
-            raise ValueError(f"not a game id: {game_id!r}")
-        transcript = self._live.get(game_id)
+        transcript = self._live.get(game_id)  # a live one's id was checked when it came
         if transcript is None:
+            if not _GAME_ID.match(game_id):
+                raise ValueError(f"not a game id: {game_id!r}")
             if self.directory is None:
                 raise RuntimeError("this hub keeps no transcripts (no data folder)")
             transcript = Transcript(

@@ -510,3 +510,32 @@ def test_a_lobby_change_is_one_document_for_its_whole_audience(hub, frontend) ->
     for conn in conns:
         (line,) = conn.read()
         assert (line.find(".//chat").get("sender"), int(line.get("sessionid"))) == ("p0", conn.sid)
+
+
+def test_a_game_list_is_made_once_until_a_listed_game_changes(hub, frontend) -> None:
+    """Issue 19 (counted, not timed): asking again for an unchanged list serialises
+    nothing and answers the same list with the asker's session id; a seat taken in a
+    listed game shows in the next list at once."""
+    from hub.frontends.xml import encoding
+
+    a, b = Conn(frontend), Conn(frontend)
+    greeted(a), greeted(b)
+    login(a, "ann")
+    login(b, "bob")
+    game = hub.lobby.create_game("hello", name="listed")
+    a.read(), b.read()
+    ask = '<lobby><gamelist gametype="hello"/></lobby>'
+    first, _ = a.one(ask)
+    before = encoding.serialised
+    again, _ = b.one(ask)
+    assert encoding.serialised == before  # the same list: not serialised again
+    assert int(again.get("sessionid")) == b.sid and int(first.get("sessionid")) == a.sid
+    rows = [r.find("response/lobby/gamelist/games/game") for r in (first, again)]
+    assert [r.attrib for r in rows[:1]] == [rows[1].attrib]
+    assert rows[1].get("players") == "0"
+    game.take_seat("carol", 0)
+    a.read(), b.read()
+    after, _ = b.one(ask)
+    row = after.find("response/lobby/gamelist/games/game")
+    assert row.get("players") == "1"
+    assert [p.text for p in row.findall("additionalinfo/players/player")] == ["carol"]

@@ -55,6 +55,25 @@ def test_records_have_time_connection_direction(tmp_path):
     assert transcripts.read("abc123").count("\n") == 2
 
 
+@given(st.lists(st.text(max_size=30), min_size=1, max_size=5))
+def test_lines_recorded_at_once_read_as_recorded_one_by_one(lines):
+    """``record_lines`` (a reply's lines in one write) writes what ``record`` would for
+    each line: one record per line, escaped the same (a line's own newline too)."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        clock = Clock()
+        clock.advance(1_700_000_000.25)
+        transcripts = Transcripts(Path(tmp), clock)
+        transcripts.for_game("once").record_lines("c1", "out", lines)
+        for line in lines:
+            transcripts.for_game("each").record("c1", "out", line)
+        assert transcripts.read("once") == transcripts.read("each")
+        assert transcripts.read("once").count("\n") == len(lines)
+        transcripts.close()
+
+
 def _lines(transcripts, name):
     return transcripts.read(name).splitlines()
 

@@ -8,6 +8,7 @@ are built by the ``*_line`` functions (without the ``\\n``).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -117,11 +118,13 @@ def wire_name(name: str | None, default: str) -> str:
 # -- server lines ------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=64)  # the same line for every connection: one string
 def banner_line(version: str) -> str:
     """``+ MNM Gameserver v3.1 accepting connections``."""
     return f"+ MNM Gameserver v{version} accepting connections"
 
 
+@functools.lru_cache(maxsize=64)
 def announcement_line(text: str) -> str:
     """The extra v3 line; always starts with ``+ A``."""
     text = " ".join(text.split())

@@ -19,7 +19,7 @@ receiver's raw mode hands on whatever the client sent after the ``ID`` line.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from twisted.internet.protocol import Factory
@@ -51,6 +51,13 @@ DEFAULTS: dict[str, Any] = {
 _conn_ids = itertools.count(1)
 
 
+def settings(hub: IHub) -> dict[str, Any]:
+    """The MNM settings of ``hub``: :data:`DEFAULTS` and what its options change."""
+    options = dict(DEFAULTS)
+    options.update({k: v for k, v in dict(hub.options).items() if k in DEFAULTS})
+    return options
+
+
 @implementer(IGameObserver)
 class MNMProtocol(LineReceiver, TimeoutMixin):
     """One MNM client connection (see the module docstring)."""
@@ -61,12 +68,11 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
     #: the front end's metrics and refusal events (the factory gives the hub's)
     telemetry: FrontendTelemetry = DETACHED.frontend("mnm")
 
-    def __init__(self, hub: IHub, clock: Any) -> None:
+    def __init__(self, hub: IHub, clock: Any, options: Mapping[str, Any] | None = None) -> None:
         self.hub = hub
         self._reactor = clock
-        self.callLater = clock.callLater  # type: ignore[method-assign]  # TimeoutMixin uses it
-        self.options = dict(DEFAULTS)
-        self.options.update({k: v for k, v in dict(hub.options).items() if k in DEFAULTS})
+        #: the front end's settings (shared by the factory's connections: read only)
+        self.options = settings(hub) if options is None else options
         self.version = str(self.options["mnm_version"])
         self.conn_id = f"mnm{next(_conn_ids)}"
         self.machine: Machine[State, Input] = Machine(TRANSITIONS, State.VERSION)
@@ -83,6 +89,11 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
         self._said: list[bytes] = []
         self._sent = 0
         self.splice: Splice | None = None
+
+    def callLater(self, period: Any, func: Any) -> Any:  # noqa: N802
+        """TimeoutMixin's timer source: the reactor given (a method, not a bound method
+        kept on every connection)."""
+        return self._reactor.callLater(period, func)
 
     @property
     def state(self) -> State:
@@ -119,12 +130,17 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
 
     def send(self, line: str) -> None:
         """Write one server line now, and keep it in the transcript."""
+        self.send_lines((line,))
+
+    def send_lines(self, lines: Iterable[str]) -> None:
+        """Write server lines now in one write, and keep them in the transcript."""
         if self._closed or self.transport is None:
             return
-        self._record("out", line)
-        self._sent += 1
-        self.telemetry.message_out()
-        self.transport.write(line.encode("ascii", "replace") + b"\n")
+        lines = list(lines)
+        self.records.record_lines("out", lines)
+        self._sent += len(lines)
+        self.telemetry.message_out(len(lines))
+        self.transport.write("".join([f"{line}\n" for line in lines]).encode("ascii", "replace"))
 
     def fail(self, reason: str, kind: str = "protocol") -> None:
         """``- <reason>``, close, and forfeit the game if one is running.
@@ -222,8 +238,7 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
         if isinstance(options.get("wait_timeout_ms"), int):
             self._wait_timeout = options["wait_timeout_ms"] / 1000.0
         self.records.attach(game.transcript)
-        for line in codec.lines_prolog_game(adapter.kind, game.name):
-            self.send(line)
+        self.send_lines(codec.lines_prolog_game(adapter.kind, game.name))
         self.resetTimeout()
 
     def _pass_through(self, route: tuple[str, int, bool], where: str) -> None:
@@ -281,8 +296,9 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
                         ready,
                     )
                 )
-        for line in codec.lines_players(seat, codec.wire_name(name, name), len(game.seats), others):
-            self.send(line)
+        self.send_lines(
+            codec.lines_players(seat, codec.wire_name(name, name), len(game.seats), others)
+        )
         self.machine.move(Input.SEATED)
         if game.state == RUNNING and not self._queue and game.legal_actions(seat):
             view = game.view(seat)
@@ -384,8 +400,7 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
         pieces = self.adapter.piece_list(view)
         capture = self.adapter.capture_count(event.data)
         timeleft = event.data.get("timeleft_ms") or view.get("move_time_ms") or 3000
-        for line in codec.lines_move(int(timeleft), capture, pieces):
-            self.send(line)
+        self.send_lines(codec.lines_move(int(timeleft), capture, pieces))
         self.machine.move(Input.MOVE)
 
     def _game_over(self, event: GameEvent) -> None:
@@ -396,8 +411,7 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
             self.fail("TIMEOUT Be faster next time", "timeout")
             return
         pieces = self.adapter.piece_list(self.game.view(self.seat))
-        for line in codec.lines_gameover(pieces, self.adapter.winners(result)):
-            self.send(line)
+        self.send_lines(codec.lines_gameover(pieces, self.adapter.winners(result)))
         self.seat = None
         self._end()
 
@@ -441,10 +455,12 @@ class MNMFactory(Factory):
     def __init__(self, hub: IHub) -> None:
         self.hub = hub
         self._reactor = hub.reactor
+        #: the settings every connection reads (made once)
+        self.options = settings(hub)
 
     def buildProtocol(self, addr: Any) -> MNMProtocol:
         """A protocol bound to the hub and its reactor."""
-        proto = MNMProtocol(self.hub, self._reactor)
+        proto = MNMProtocol(self.hub, self._reactor, self.options)
         proto.factory = self
         proto.telemetry = self.telemetry
         return proto

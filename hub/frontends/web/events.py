@@ -275,6 +275,8 @@ class Streams:
 
     def chat_line(self, line: Any) -> None:
         """A chat line goes to the lobby's streams or to the streams of its game."""
+        if not self._streams:
+            return
         frame = sse_frame("chat", line.to_json())  # once for every stream of the room
         for stream in list(self._streams):
             if line.room == LOBBY and isinstance(stream, LobbyStream):

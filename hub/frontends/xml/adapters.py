@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -108,6 +109,23 @@ def adapter_for(factory: IGameFactory) -> IXMLGameAdapter | None:
     if adapter is None:
         return _GENERIC
     return None if _unusable(adapter) else adapter
+
+
+#: factory → whether it is hosted here (a registry reload brings new factories)
+_hosted: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
+
+
+def hosts(factory: IGameFactory) -> bool:
+    """Whether this front end hosts games of ``factory`` (:func:`adapter_for` gives an
+    adapter), asked once per factory: listings ask it for every game they list."""
+    try:
+        return _hosted[factory]
+    except KeyError:
+        pass
+    except TypeError:  # a factory that cannot be weakly referenced: ask every time
+        return adapter_for(factory) is not None
+    hosted = _hosted[factory] = adapter_for(factory) is not None
+    return hosted
 
 
 def seats_on_join(adapter: IXMLGameAdapter) -> bool:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from hub.states import Machine
 
@@ -129,13 +130,19 @@ class Connection:
                 frame = self._requests.popleft()
                 self._busy = True
                 self._held = []
-                d = defer.maybeDeferred(self.frontend.handle_frame, self, frame)
-                d.addErrback(self._internal_error)
-                d.addBoth(self._answered)
+                try:
+                    answer = self.frontend.handle_frame(self, frame)
+                except Exception:
+                    answer = self._internal_error(Failure())
+                if isinstance(answer, defer.Deferred):  # a handler that waits (the store)
+                    answer.addErrback(self._internal_error)
+                    answer.addBoth(self._answered)
+                else:  # answered at once: no Deferred to build and fire
+                    self._answered(answer)
         finally:
             self._in_next = False
 
-    def _internal_error(self, failure: Any) -> bytes:
+    def _internal_error(self, failure: Failure) -> bytes:
         self.log.failure(
             "xml {conn}: internal error handling a request", failure, conn=self.conn_id
         )

@@ -18,6 +18,7 @@ XML, else only as its size (:func:`refused_record`).
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
@@ -62,6 +63,18 @@ MAX_CHAT = chat.MAX_CHAT
 _XML_DECL = re.compile(r"^\ufeff?\s*<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']*)[\"']", re.S)
 
 
+_local = threading.local()
+
+
+def _parser() -> etree.XMLParser:
+    """This thread's hardened parser, made once (a parser is reused by one thread at
+    a time only)."""
+    parser = getattr(_local, "parser", None)
+    if parser is None:
+        parser = _local.parser = hardened_parser()
+    return parser
+
+
 def _depth_ok(root: etree._Element, limit: int) -> bool:
     stack = [(root, 1)]
     while stack:
@@ -98,7 +111,7 @@ def parse_document(
     if FORBIDDEN.search(text):
         raise ProtocolError("DOCTYPE and DTD declarations are refused")
     try:
-        root = etree.fromstring(data, hardened_parser())
+        root = etree.fromstring(data, _parser())
     except (etree.Error, ValueError, TypeError) as e:
         raise ProtocolError(f"not well-formed XML: {short(e)}") from None
     if root is None:
@@ -106,7 +119,7 @@ def parse_document(
     tree = root.getroottree()
     if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
         raise ProtocolError("DOCTYPE and DTD declarations are refused")
-    if not _depth_ok(root, MAX_DEPTH):
+    if data.count(b"<") > MAX_DEPTH and not _depth_ok(root, MAX_DEPTH):  # fewer tags: not deep
         raise ProtocolError(f"document nested deeper than {MAX_DEPTH}")
     try:
         validate(root, schema if schema is not None else message_schema())

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from lxml import etree
 
@@ -183,9 +183,9 @@ def build_available_games(types: Iterable[GameType], sessionid: int = 0) -> etre
     return root
 
 
-@dataclass(frozen=True)
-class GameRow:
-    """One game as the lobby lists it on this wire."""
+class GameRow(NamedTuple):
+    """One game as the lobby lists it on this wire (a tuple: made for every game of
+    every listing, and the key of a serialised listing)."""
 
     gameid: int
     name: str

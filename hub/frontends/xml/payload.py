@@ -22,6 +22,7 @@ end, so an adapter (or a client that shares its tables) stays light.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from typing import Any
@@ -36,9 +37,13 @@ _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-
 
 def clean(text: Any) -> str:
     """``text`` as a string XML can carry (characters XML 1.0 forbids become U+FFFD)."""
-    return _NOT_XML.sub("\ufffd", str(text))
+    text = str(text)
+    if text.isascii() and text.isprintable():  # the common case: nothing to replace
+        return text
+    return _NOT_XML.sub("\ufffd", text)
 
 
+@functools.lru_cache(maxsize=4096)  # every listing asks it for every game it lists
 def wire_game_id(game_id: str) -> int:
     """The ``xs:long`` id this protocol uses for the lobby's game ``game_id`` (1..2^63-1):
     a stable digest, so every connection and every hub run agrees on it."""

@@ -14,6 +14,7 @@ through :meth:`XMLFrontend.lobby_changed` and :meth:`XMLFrontend.chat_line`.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
+from collections.abc import Coroutine
 from typing import Any
 
 from lxml import etree
@@ -35,11 +36,15 @@ from .handlers import accounts, chat, games, history, lobby, ratings
 from .payload import wire_game_id
 from .protocol import XMLProtocol
 from .sessions import Sessions
+from .shared import Shared
 
 #: the lobby transcript of this front end (``lobby-xml``; admin only)
 LOBBY_TRANSCRIPT = "xml"
 #: wire ids of games no longer in the lobby remembered for ``lobby/history``
 KNOWN_IDS = 10_000
+#: game lists (by their rows and filters) and constant answers kept serialised
+LISTINGS = 64
+ANSWERS = 1024
 
 
 @implementer(ILobbyListener, IChatListener, IConnectionControl)
@@ -112,6 +117,16 @@ class XMLFrontend(protocol.ServerFactory):
         self._wire: dict[int, str] = {}
         self._known: OrderedDict[int, str] = OrderedDict()
         self._listening = False
+        #: game lists and constant answers, serialised once for every session
+        self.listings = Shared(self.encode, LISTINGS)
+        self.answers = Shared(self.encode, ANSWERS)
+        #: game id → its lobby row (:func:`.handlers.lobby.row`), until it changes
+        self.rows: dict[str, encoding.GameRow] = {}
+
+    @property
+    def following(self) -> bool:
+        """Whether the front end hears of every change to the lobby now."""
+        return self._listening
 
     def encode(self, root: etree._Element) -> bytes:
         """One of our documents as bytes: validated first when ``xml_check_output``."""
@@ -125,6 +140,7 @@ class XMLFrontend(protocol.ServerFactory):
             self.hub.follow_games(self)
             self.hub.chat.add_listener(self)
             self._listening = True
+            self.rows.clear()
 
     def stopFactory(self) -> None:
         """Tell every client the hub is going away; stop following the lobby."""
@@ -136,6 +152,7 @@ class XMLFrontend(protocol.ServerFactory):
             self.hub.unfollow_games(self)
             self.hub.chat.remove_listener(self)
             self._listening = False
+            self.rows.clear()
 
     def buildProtocol(self, addr: Any) -> XMLProtocol:
         """A protocol for a new connection (one that will refuse itself above the cap)."""
@@ -280,8 +297,9 @@ class XMLFrontend(protocol.ServerFactory):
 
     # -- requests -------------------------------------------------------------------------
 
-    def handle_frame(self, conn: Connection, frame: bytes) -> defer.Deferred:
-        """Answer one frame; fires with the response document (bytes).
+    def handle_frame(self, conn: Connection, frame: bytes) -> bytes | defer.Deferred:
+        """Answer one frame: the response document (bytes), or a Deferred firing with it
+        when the handler waits (the store); a request answered at once costs no Deferred.
 
         Only frames within the connection's rate limit are recorded (the 429 answers
         to the others are not), and only in their secret-free form.
@@ -291,15 +309,15 @@ class XMLFrontend(protocol.ServerFactory):
         except ProtocolError as e:
             if not conn.take_token():
                 self.telemetry.refused("429", "too many requests", conn.conn_id, peer=conn.peer)
-                return defer.succeed(self.encode(encoding.build_error(429, "too many requests")))
+                return self.encode(encoding.build_error(429, "too many requests"))
             self.record(conn, "in", e.record)
             # a schema complaint may quote a value the client sent: never one in the log
             self.telemetry.refused(str(e.code), scrub(e.reason), conn.conn_id, peer=conn.peer)
-            return defer.succeed(self._reply(conn, encoding.build_error(e.code, e.reason), None))
+            return self._reply(conn, encoding.build_error(e.code, e.reason), None)
         if not conn.take_token():
             self.telemetry.refused("429", "too many requests", conn.conn_id, peer=conn.peer)
             error = encoding.build_refusal(request, 429, "too many requests; slow down")
-            return defer.succeed(self.encode(error))
+            return self.encode(error)
         game = None
         if isinstance(request, events.GameRequest) and request.gameid:
             try:
@@ -307,25 +325,37 @@ class XMLFrontend(protocol.ServerFactory):
             except Refused:
                 game = None
         self.record(conn, "in", request.record, game)
-        d = defer.maybeDeferred(self.dispatch, conn, request)
 
-        def refused(failure: Any) -> etree._Element:
-            error = failure.check(Refused, GameError)
-            if error is None:
-                return failure
-            value = failure.value
+        def refusal(error: Refused | GameError) -> etree._Element:
             self.telemetry.refused(
-                str(value.code),
-                value.reason,
+                str(error.code),
+                error.reason,
                 conn.conn_id,
                 game.id if game is not None else None,
                 conn.peer,
             )
-            return encoding.build_refusal(request, value.code, value.reason)
+            return encoding.build_refusal(request, error.code, error.reason)
 
-        d.addErrback(refused)
-        d.addCallback(lambda root: self._reply(conn, root, game, self._answer_seat(conn, request)))
-        return d
+        def reply(answer: etree._Element | bytes) -> bytes:
+            return self._reply(conn, answer, game, self._answer_seat(conn, request))
+
+        try:
+            answer = self.dispatch(conn, request)
+        except (Refused, GameError) as error:
+            return reply(refusal(error))
+        if isinstance(answer, Coroutine):
+            answer = defer.ensureDeferred(answer)
+        if not isinstance(answer, defer.Deferred):
+            return reply(answer)
+
+        def refused(failure: Any) -> Any:
+            if failure.check(Refused, GameError) is None:
+                return failure
+            return refusal(failure.value)
+
+        answer.addErrback(refused)
+        answer.addCallback(reply)
+        return answer
 
     def dispatch(self, conn: Connection, request: events.Request) -> Any:
         """The response to ``request`` (or a Deferred/coroutine of it): refused unless
@@ -337,9 +367,10 @@ class XMLFrontend(protocol.ServerFactory):
         return handler(conn, request)
 
     def _reply(
-        self, conn: Connection, root: etree._Element, game: Any, seat: int | None = None
+        self, conn: Connection, root: etree._Element | bytes, game: Any, seat: int | None = None
     ) -> bytes:
-        data = self.encode(root)
+        """Encode (unless a handler gave bytes it encoded itself) and record an answer."""
+        data = root if isinstance(root, bytes) else self.encode(root)
         self.record(conn, "out", encoding.outgoing_record(data), game, seat)
         return data
 

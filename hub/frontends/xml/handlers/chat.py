@@ -23,7 +23,11 @@ def chat(frontend: XMLFrontend, conn: Connection, r: events.Chat) -> Any:
     """``game/chat``: say a line in the lobby or at a joined game."""
     room = LOBBY if r.gameid == 0 else conn.game_sessions[r.sessionid].game.id
     frontend.hub.chat.say(room, conn.account.name, r.text, type=r.type)
-    return encoding.build_response("game", "chat", sessionid=r.sessionid, gameid=r.gameid)
+    return frontend.answers.get(
+        ("chat", r.gameid),
+        r.sessionid,
+        lambda sid: encoding.build_response("game", "chat", sessionid=sid, gameid=r.gameid),
+    )
 
 
 def chat_line(frontend: XMLFrontend, line: ChatLine) -> None:

@@ -2,7 +2,11 @@
 ``findplayer``) and the lobby's updates to every logged-in connection.
 
 Only the game types and games this front end can host are listed (those with an XML
-adapter, :func:`..adapters.adapter_for`).
+adapter, :func:`..adapters.hosts`).
+
+A game's row is made once until the lobby says the game changed (``lobby.changed``:
+its seats, observers, state or pause), and a game list is serialised once for as long
+as its rows stay the same (:class:`..shared.Shared`, by its rows and filters).
 """
 
 from __future__ import annotations
@@ -10,22 +14,39 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import encoding, events
-from ..adapters import adapter_for
+from ..adapters import adapter_for, hosts
 from ..payload import wire_game_id
 
 if TYPE_CHECKING:
     from ..connection import Connection
     from ..server import XMLFrontend
 
+#: lobby rows kept (one per listed game; all are dropped when there are more)
+ROWS = 100_000
+
 
 def row(frontend: XMLFrontend, game: Any) -> encoding.GameRow:
-    """The lobby row of ``game``."""
+    """The lobby row of ``game``: kept from one listing to the next until the lobby says
+    the game changed (:func:`lobby_changed`; only while the front end follows it)."""
+    rows = frontend.rows
+    kept = rows.get(game.id)
+    if kept is not None:
+        return kept
+    made = _make_row(frontend, game)
+    if frontend.following:
+        if len(rows) >= ROWS:
+            rows.clear()
+        rows[game.id] = made
+    return made
+
+
+def _make_row(frontend: XMLFrontend, game: Any) -> encoding.GameRow:
     return encoding.GameRow(
         gameid=frontend.wire_id(game),
         name=game.name,
         gametype=game.type,
         gamevariant=game.variant or "",
-        players=[s.player for s in game.seats if s.player is not None and s.present],
+        players=tuple(s.player for s in game.seats if s.player is not None and s.present),
         maxplayers=len(game.seats),
         state=game.state,
         paused=game.paused,
@@ -33,7 +54,7 @@ def row(frontend: XMLFrontend, game: Any) -> encoding.GameRow:
 
 
 def _xml_games(frontend: XMLFrontend) -> list[Any]:
-    return [g for g in frontend.hub.listed_games() if adapter_for(g.factory) is not None]
+    return [g for g in frontend.hub.listed_games() if hosts(g.factory)]
 
 
 def available_games(frontend: XMLFrontend, conn: Connection, r: events.AvailableGames) -> Any:
@@ -56,13 +77,17 @@ def available_games(frontend: XMLFrontend, conn: Connection, r: events.Available
 
 def game_list(frontend: XMLFrontend, conn: Connection, r: events.GameList) -> Any:
     """``lobby/gamelist`` of one type and variant, or of all."""
-    rows = [
+    rows = tuple(
         row(frontend, g)
         for g in _xml_games(frontend)
         if (r.gametype is None or g.type == r.gametype)
         and (r.gamevariant is None or g.variant == r.gamevariant)
-    ]
-    return encoding.build_game_list(rows, r.gametype, r.gamevariant, r.sessionid)
+    )
+    return frontend.listings.get(
+        (rows, r.gametype, r.gamevariant),
+        r.sessionid,
+        lambda sid: encoding.build_game_list(rows, r.gametype, r.gamevariant, sid),
+    )
 
 
 def game_details(frontend: XMLFrontend, conn: Connection, r: events.GameDetails) -> Any:
@@ -94,6 +119,7 @@ def find_player(frontend: XMLFrontend, conn: Connection, r: events.FindPlayer) -
 
 def lobby_changed(frontend: XMLFrontend, change: str, game: Any) -> None:
     """Tell every logged-in connection; end the game sessions of a removed game."""
+    frontend.rows.pop(game.id, None)
     removed = change == "removed"
     if removed:
         frontend.forget_game(game)
