@@ -25,7 +25,9 @@ the pool's connections, which a loaded machine disturbs much less than the clock
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
 import sys
 import tempfile
 import threading
@@ -39,7 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from twisted.internet import defer, reactor, threads  # noqa: E402
 
-from bench.common import Figure, measure, report  # noqa: E402
+from bench.common import Figure, Row, measure, report  # noqa: E402
 from hub.store import TEST_PG_DSN_VARIABLE, open_store  # noqa: E402
 from hub.store.accounts import ScryptParams  # noqa: E402
 
@@ -192,6 +194,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--pg", default=os.environ.get(TEST_PG_DSN_VARIABLE), help="PostgreSQL DSN")
     ap.add_argument("--no-sqlite", action="store_true")
     ap.add_argument(
+        "--json", help="also write every figure's rates to this file (for python -m bench)"
+    )
+    ap.add_argument(
         "--durable",
         action="store_true",
         help="commits wait for the disk (SQLite in the temporary folder, PostgreSQL as"
@@ -257,9 +262,45 @@ def main(argv: list[str]) -> int:
             ours,
             {anchor: "≥ 0.8"},
         )
+    if args.json:
+        kept = {**figures, **{f"{name} per CPU-s": f for name, f in cpu.items()}}
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump({n: {"unit": f.unit, "rates": f.rates} for n, f in kept.items()}, out)
     for c, books in zip(contests, outcome["books"], strict=True):
         print(f"{c.label}: {str(books).splitlines()[0]}")
     return 0 if all(b.ok for b in outcome["books"]) else 1
+
+
+def rows(quick: bool) -> list[Row]:
+    """The table's rows (``python -m bench``): this script in a process of its own (it
+    runs a reactor), wall clock and per CPU-second, on SQLite and, with
+    :data:`TEST_PG_DSN_VARIABLE` set, on PostgreSQL."""
+    with tempfile.TemporaryDirectory(prefix="gh-bench-ledger-rows-") as folder:
+        out = os.path.join(folder, "figures.json")
+        size = ["--transfers", "100", "--repeats", "3"] if quick else []
+        subprocess.run(
+            [sys.executable, os.path.abspath(__file__), *size, "--json", out],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            timeout=900,
+        )
+        with open(out, encoding="utf-8") as f:
+            kept = {n: Figure(n, v["unit"], v["rates"]) for n, v in json.load(f).items()}
+    table = []
+    for label in ("SQLite", "PostgreSQL"):
+        for suffix, how in (("", "transfers/s"), (" per CPU-s", "transfers per CPU-second")):
+            ours = kept.get(f"gamehub {label}{suffix}")
+            if ours is None:
+                continue
+            table.append(
+                Row(
+                    f"ledger {how}, {label}, against a bare 3-statement adbapi transaction",
+                    ours,
+                    kept[f"bare adbapi {label}{suffix}"],
+                    (">=", 0.8),
+                )
+            )
+    return table
 
 
 if __name__ == "__main__":
