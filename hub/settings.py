@@ -76,6 +76,11 @@ TYPES: dict[str, type] = {
     "advertise_host": str,
     "cluster_check_seconds": float,
     "cluster_keep_aborted": float,
+    "cluster_plugin_max_bytes": int,
+    "cluster_plugin_downloads": int,
+    "cluster_plugin_timeout": float,
+    "cluster_plugin_retries": int,
+    "cluster_plugin_keep_removed": float,
     # XML
     "server_name": str,
     "xml_max_frame": int,

@@ -71,13 +71,17 @@ def cluster_dsn() -> Iterator[str]:
         admin.close()
 
 
-def start_hub(tmp: Path, name: str, dsn: str | None, run: int = 0) -> HubProcess:
-    """A hub with every front end on loopback, on ``dsn`` (``None``: its SQLite)."""
+def start_hub(
+    tmp: Path, name: str, dsn: str | None, run: int = 0, extra: list[str] | None = None
+) -> HubProcess:
+    """A hub with every front end on loopback, on ``dsn`` (``None``: its SQLite);
+    ``extra``: more of its command line."""
     folder = tmp / f"{name}{run}"
     folder.mkdir()
     hub = HubProcess(folder, data=tmp / f"{name}-data", xml=LOOPBACK, mnm=LOOPBACK, web=LOOPBACK)
     if dsn is not None:
         hub.extra = ["--db", dsn]
+    hub.extra += extra or []
     return hub.start()
 
 
