@@ -44,6 +44,8 @@ from hub.fetch import FetchError, fetch
 from hub.store.errors import StoreUnavailable
 from hub.tls import http_client
 
+from .once import OneAtATime
+
 #: the registry's folders of dropped-in plugins, and the kind each one holds
 SOURCES = {"plugins": "game", "bots": "bot"}
 FOLDERS = {"game": "plugins", "bot": "bots"}
@@ -112,8 +114,7 @@ class SharedPlugins:
         self._slots = defer.DeferredSemaphore(downloads)
         self._client: Any = None
         self._running = False
-        self._reading: defer.Deferred[None] | None = None
-        self._again = False
+        self._reads = OneAtATime(self._reconcile, "cluster: reading the plugin index failed")
         #: name → the (sha256, since) being fetched, and the job's Deferred
         self._jobs: dict[str, tuple[tuple[str, int], defer.Deferred[None]]] = {}
         #: (name, sha256) that failed every try: not tried again while it wins
@@ -214,22 +215,7 @@ class SharedPlugins:
         after it)."""
         if not self._running:
             return defer.succeed(None)
-        if self._reading is not None:
-            self._again = True
-            return self._reading
-        d = defer.ensureDeferred(self._reconcile())
-        d.addErrback(lambda f: f.trap(StoreUnavailable))
-        d.addErrback(lambda f: self.log.failure("cluster: reading the plugin index failed", f))
-        self._reading = d
-
-        def done(_: Any) -> None:
-            self._reading = None
-            if self._again:
-                self._again = False
-                self.changed()
-
-        d.addBoth(done)
-        return d
+        return self._reads()
 
     async def _reconcile(self) -> None:
         rows = await self.store.plugins_index()

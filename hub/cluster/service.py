@@ -27,6 +27,7 @@ from hub.store.errors import StoreUnavailable
 
 from .directory import Directory
 from .notify import NoticeListener
+from .once import OneAtATime
 from .plugins import SharedPlugins
 from .remote import RemoteGame
 
@@ -71,8 +72,7 @@ class Cluster:
         #: the cluster's one set of plugins (:mod:`.plugins`), once :meth:`share_plugins` ran
         self.plugins: SharedPlugins | None = None
         self._watch: Any = None
-        self._checking: defer.Deferred | None = None
-        self._again = False
+        self._checks = OneAtATime(self._check, "cluster: checking the members failed")
         self._ticks = 0
         self._joined = False
         # each heartbeat carries the load; a recovery (the hub's own at start too)
@@ -167,22 +167,7 @@ class Cluster:
     def check(self) -> defer.Deferred[None]:
         """Read the members; recover the hubs found dead.  A check asked for while one
         runs runs once more after it."""
-        if self._checking is not None:
-            self._again = True
-            return self._checking
-        d = defer.ensureDeferred(self._check())
-        d.addErrback(lambda f: f.trap(StoreUnavailable))
-        d.addErrback(lambda f: self.log.failure("cluster: checking the members failed", f))
-        self._checking = d
-
-        def done(_: Any) -> None:
-            self._checking = None
-            if self._again:
-                self._again = False
-                self.check()
-
-        d.addBoth(done)
-        return d
+        return self._checks()
 
     async def _check(self) -> None:
         members, dead = await self.store.cluster_members()
