@@ -41,7 +41,6 @@ from twisted.internet import defer, task
 from twisted.logger import Logger
 
 from hub.fetch import FetchError, fetch
-from hub.store.errors import StoreUnavailable
 from hub.tls import http_client
 
 from .once import OneAtATime
@@ -115,6 +114,8 @@ class SharedPlugins:
         self._client: Any = None
         self._running = False
         self._reads = OneAtATime(self._reconcile, "cluster: reading the plugin index failed")
+        self._publishes = OneAtATime(self._publish_now, "cluster: publishing the plugins failed")
+        self._tombstones: list[dict[str, Any]] = []
         #: name → the (sha256, since) being fetched, and the job's Deferred
         self._jobs: dict[str, tuple[tuple[str, int], defer.Deferred[None]]] = {}
         #: (name, sha256) that failed every try: not tried again while it wins
@@ -146,7 +147,10 @@ class SharedPlugins:
             self.log.warn("cluster: could not remove this hub's plugin rows: {e}", e=e)
 
     def purge(self) -> defer.Deferred[int]:
-        """Remove old rows (see :meth:`hub.store.plugin_index.PluginIndexMixin.plugins_purge`)."""
+        """(Once a minute.)  Write this hub's rows again (a write the store refused is
+        made then) and remove old rows (see
+        :meth:`hub.store.plugin_index.PluginIndexMixin.plugins_purge`)."""
+        self._publish()
         return self.store.plugins_purge(self.keep_removed)
 
     # -- this hub's plugins --------------------------------------------------------------
@@ -172,10 +176,18 @@ class SharedPlugins:
         ]
 
     def _publish(self, tombstones: list[dict[str, Any]] | None = None) -> defer.Deferred[None]:
-        d = self.store.plugins_publish(self._rows() + list(tombstones or ()), only=True)
-        d.addErrback(lambda f: f.trap(StoreUnavailable))
-        d.addErrback(lambda f: self.log.failure("cluster: publishing the plugins failed", f))
-        return d
+        """Write this hub's rows (and ``tombstones``) soon: one write at a time, the
+        last one with the registry's state after every change before it."""
+        self._tombstones.extend(tombstones or ())
+        return self._publishes()
+
+    async def _publish_now(self) -> None:
+        tombstones, self._tombstones = self._tombstones, []
+        try:
+            await self.store.plugins_publish(self._rows() + tombstones, only=True)
+        except Exception:
+            self._tombstones[:0] = tombstones  # written with the next one
+            raise
 
     def _registry_changed(self, change: str, record: Any) -> None:
         if not self._running or record.source not in SOURCES:

@@ -75,10 +75,6 @@ class Cluster:
         self._checks = OneAtATime(self._check, "cluster: checking the members failed")
         self._ticks = 0
         self._joined = False
-        # each heartbeat carries the load; a recovery (the hub's own at start too)
-        # aborts the dead hubs' games in its transaction
-        self.store.on_beat(lambda: self.store.load_step(self.load()))
-        self.store.on_recovery(self.store.abort_hubs, self._hubs_gone)
 
     @property
     def hub_id(self) -> str:

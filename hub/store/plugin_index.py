@@ -46,9 +46,12 @@ class PluginIndexMixin(ClusterMixin):
 
     def _put_plugin(self, cur: _Cursor, row: Mapping[str, Any], now: float) -> None:
         hub_id = str(self.hub_id)
-        cur.run("DELETE FROM plugin_index WHERE hub_id = ? AND name = ?", hub_id, row["name"])
         cur.run(
-            f"INSERT INTO plugin_index ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO plugin_index ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (hub_id, name) DO UPDATE SET kind = excluded.kind,"
+            " version = excluded.version, sha256 = excluded.sha256, size = excluded.size,"
+            " file = excluded.file, signer = excluded.signer, since = excluded.since,"
+            " removed = excluded.removed, updated = excluded.updated",
             hub_id,
             str(row["name"])[:64],
             str(row.get("kind") or "")[:16],

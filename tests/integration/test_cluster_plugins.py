@@ -104,7 +104,7 @@ def test_a_plugin_dropped_into_a_is_played_on_c(three, tmp_path):
         assert hub.errors() == [], hub.log()
 
 
-def test_a_tampered_package_is_refused_and_the_hub_serves_on(tmp_path, cluster_dsn):
+def test_a_tampered_or_unsigned_package_is_refused_and_the_hub_serves_on(tmp_path, cluster_dsn):
     hubs: list[HubProcess] = []
     try:
         a = start_hub(tmp_path, "a", cluster_dsn, extra=["--set", "cluster_plugin_retries=2"])
@@ -113,7 +113,9 @@ def test_a_tampered_package_is_refused_and_the_hub_serves_on(tmp_path, cluster_d
         work.mkdir()
         archive, meta = write_plugin(work, "greet2")
         drop(a, archive, meta)
+        drop(a, *write_plugin(work, "greet3"))  # unsigned, untouched
         entry = wait_for(lambda: loaded(a, "greet2"), "A loads greet2")
+        wait_for(lambda: loaded(a, "greet3"), "A loads greet3")
         # the package on A changes after A published its digest: the same size, the same
         # modification time (A's registry does not notice), other bytes
         served = a.data / "plugins" / archive.name
@@ -125,9 +127,15 @@ def test_a_tampered_package_is_refused_and_the_hub_serves_on(tmp_path, cluster_d
         os.utime(served, ns=(stat.st_atime_ns, stat.st_mtime_ns))
         assert hashlib.sha256(served.read_bytes()).hexdigest() != entry["sha256"]
 
-        c = start_hub(tmp_path, "c", cluster_dsn, extra=["--set", "cluster_plugin_retries=2"])
+        # C requires signed plugins: A's unsigned greet3 is refused there too
+        policy = ["--set", "cluster_plugin_retries=2", "--set", "require_signed_plugins=true"]
+        c = start_hub(tmp_path, "c", cluster_dsn, extra=policy)
         hubs.append(c)
         wait_for(lambda: "giving up on plugin greet2" in c.log(), "C gives up on greet2")
+        wait_for(lambda: "giving up on plugin greet3" in c.log(), "C gives up on greet3")
+        unsigned = [line for line in c.log().splitlines() if "plugin greet3" in line]
+        assert any("unsigned, and require_signed_plugins is on" in line for line in unsigned)
+        assert plugin_entry(c, "greet3") is None
         refusals = [line for line in c.log().splitlines() if "plugin greet2" in line]
         assert any(
             "refused" in line and "digest mismatch" in line and entry["sha256"] in line
@@ -135,7 +143,7 @@ def test_a_tampered_package_is_refused_and_the_hub_serves_on(tmp_path, cluster_d
         ), refusals
         assert plugin_entry(c, "greet2") is None
         assert not (c.data / "plugins" / "meta" / meta.name).exists()
-        assert not list((c.data / "plugins").glob("greet2*"))
+        assert not list((c.data / "plugins").glob("greet[23]*"))
         # C serves on: its health is ok and a game of a built-in type is played
         assert c.get_json("/api/health")["status"] == "ok"  # type: ignore[index]
         person = Browser(c)
