@@ -75,6 +75,10 @@ class Cluster:
         self._checks = OneAtATime(self._check, "cluster: checking the members failed")
         self._ticks = 0
         self._joined = False
+        # each heartbeat carries the load; a recovery (the hub's own at start too)
+        # aborts the dead hubs' games in its transaction
+        self.store.on_beat(lambda: self.store.load_step(self.load()))
+        self.store.on_recovery(self.store.abort_hubs, self._hubs_gone)
 
     @property
     def hub_id(self) -> str:
@@ -137,10 +141,6 @@ class Cluster:
         self._joined = False
         if self.plugins is not None:
             await self.plugins.stop()
-        # each heartbeat carries the load; a recovery (the hub's own at start too)
-        # aborts the dead hubs' games in its transaction
-        self.store.on_beat(lambda: self.store.load_step(self.load()))
-        self.store.on_recovery(self.store.abort_hubs, self._hubs_gone)
         try:
             await self.store.cluster_leave()
         except Exception as e:  # the others end the member row when they recover the lease
