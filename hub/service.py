@@ -644,6 +644,7 @@ class HubService(MultiService, Seating):
             await defer.maybeDeferred(service.startService)
         if self.cluster is not None:
             await self.cluster.advertise()
+            await self.cluster.share_plugins(self.registry, self.data_dir)
         self.log.info(
             "gamehub {version} ready: data in {data}, front ends {ports}",
             version=self.version,

@@ -82,6 +82,11 @@ TYPES: dict[str, type] = {
     "web_proxy_max_body": int,
     "web_proxy_sessions": int,
     "web_proxy_connections": int,
+    "cluster_plugin_max_bytes": int,
+    "cluster_plugin_downloads": int,
+    "cluster_plugin_timeout": float,
+    "cluster_plugin_retries": int,
+    "cluster_plugin_keep_removed": float,
     # XML
     "server_name": str,
     "xml_max_frame": int,

@@ -392,6 +392,31 @@ def _v8_ratings(d: Dialect) -> list[Step]:
     ]
 
 
+def _v9_plugin_index(d: Dialect) -> list[Step]:
+    """Plugins everywhere (:mod:`hub.cluster.plugins`): each hub's dropped-in or
+    fetched plugins (name, version, SHA-256, size, signature state, the time the
+    package arrived there, ``since``) and the plugins removed while a hub ran
+    (``removed`` 1: a tombstone, ``since`` the time of the removal).  SQLite has the
+    table too, empty."""
+    return [
+        f"""CREATE TABLE plugin_index (
+            hub_id VARCHAR(64) NOT NULL,
+            name VARCHAR(64) NOT NULL,
+            kind VARCHAR(16) NOT NULL,
+            version VARCHAR(64) NOT NULL,
+            sha256 VARCHAR(64) NOT NULL,
+            size BIGINT NOT NULL,
+            file VARCHAR(256) NOT NULL,
+            signer VARCHAR(512) NOT NULL,
+            since BIGINT NOT NULL,
+            removed SMALLINT NOT NULL DEFAULT 0,
+            updated {d.timestamp} NOT NULL,
+            PRIMARY KEY (hub_id, name)
+        )""",
+        "CREATE INDEX plugin_index_name ON plugin_index (name)",
+    ]
+
+
 #: every step, in order; the schema version is the length of this list
 MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
     _v1,
@@ -402,6 +427,7 @@ MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
     _v6,
     _v7,
     _v8_ratings,
+    _v9_plugin_index,
 ]
 LATEST = len(MIGRATIONS)
 

@@ -20,7 +20,6 @@ from hub.interfaces import IAuditStore, IRatingStore, IStore
 from . import accounts as acc
 from .audit import AuditMixin
 from .base import ZERO, Account, _Cursor
-from .cluster import ClusterMixin
 from .errors import (
     ChipsInPlay,
     LoginFailed,
@@ -28,13 +27,15 @@ from .errors import (
     Throttled,
 )
 from .money import amount as check_amount
+from .plugin_index import PluginIndexMixin
 from .ratings import RatingsMixin
 from .tables import TablesMixin
 
 
 @implementer(IStore, IAuditStore, IRatingStore)
-class Store(TablesMixin, ClusterMixin, AuditMixin, RatingsMixin):
-    """Accounts, ledger, history, cluster, audit log and ratings in one SQL database.
+class Store(TablesMixin, PluginIndexMixin, AuditMixin, RatingsMixin):
+    """Accounts, ledger, history, cluster (its plugin index too), audit log and ratings in
+    one SQL database.
 
     :param dsn: ``sqlite:<path>`` or ``postgresql://user:pass@host:port/db``.
     :param reactor: provides ``IReactorCore``, ``IReactorThreads``, ``IReactorTime``.
