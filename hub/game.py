@@ -210,10 +210,13 @@ class GameInstance:
                 return seat.index
         return None
 
-    def free_seats(self, kind: str = "client") -> list[int]:
-        """Seats a player of ``kind`` (``client`` or ``human``) may take now."""
+    def free_seats(self, kind: str = "client", player: str | None = None) -> list[int]:
+        """Seats a player of ``kind`` (``client`` or ``human``) may take now (seats
+        reserved for someone else are not, :attr:`hub.seats.Seat.reserved`)."""
         allowed = ("open",) if kind == "client" else ("open", "human")
-        return [s.index for s in self.seats if s.free and s.kind in allowed]
+        return [
+            s.index for s in self.seats if s.free and s.kind in allowed and s.allows(player)
+        ]
 
     @property
     def observer_count(self) -> int:
@@ -381,7 +384,7 @@ class GameInstance:
         if self.seat_of(player) is not None:
             raise Conflict(f"{player} already sits in game {self.id}")
         self._check_paid(buyin)
-        free = self.free_seats(kind)
+        free = self.free_seats(kind, player)
         if seat is None:
             if not free:
                 raise Conflict(f"game {self.id} has no free seat")

@@ -119,6 +119,13 @@ class IRatedGameFactory(IGameFactory):
         ranks tie), or ``None`` to use the hub's default ranking."""
 
 
+class IWholeTournamentFactory(IGameFactory):
+    """A game type one game of which is a whole tournament (a poker sit-and-go: rising
+    blinds, elimination): the tournaments' ``sit-and-go`` format seats every entrant
+    in one such game and takes its ranks (``IRatedGameFactory.rating_ranks``, else the
+    hub's default) as the places.  A marker: nothing more to provide."""
+
+
 class IChipGameFactory(IGameFactory):
     """A game type whose games play for chips from the players' accounts (table
     stakes: poker).  The hub's table money (:mod:`hub.money`) then owns every chip
@@ -524,6 +531,11 @@ class IHub(Interface):
     bound_ports = Attribute("Front-end name → the port it is bound to, while it listens.")
     telemetry = Attribute("The hub's metrics (``hub.telemetry.Telemetry``).")
     ratings = Attribute("The ratings of rated games (``hub.ratings``), or ``None``.")
+    routes = Attribute(
+        "The routes of keys a front end does not know (``hub.routes.Routes``): an MNM"
+        " Game-ID or a Domino login that leads to a tournament's game; or ``None``."
+    )
+    tournaments = Attribute("The tournaments (``hub.tournaments``), or ``None``.")
 
     def create_game(
         type_name,

@@ -30,6 +30,8 @@ class Seat:
     :ivar present: ``False`` once the player left or was removed.
     :ivar spec: the kind the seat was created as (``open``, ``human``, ``bot``); a seat
         the game opens again (:data:`hub.model.SEAT_OPEN`) goes back to it.
+    :ivar reserved: the only player name that may take the seat (a tournament's
+        pairing), ``None``: anyone.
     """
 
     index: int
@@ -38,6 +40,7 @@ class Seat:
     bot: str | None = None
     present: bool = True
     spec: str = ""
+    reserved: str | None = None
 
     def __post_init__(self) -> None:
         if not self.spec:
@@ -50,6 +53,10 @@ class Seat:
             return False
         self.player, self.kind, self.bot, self.present = None, self.spec, None, True
         return True
+
+    def allows(self, player: str | None) -> bool:
+        """Whether ``player`` may take the seat (``None``: a player not named yet)."""
+        return self.reserved is None or self.reserved == player
 
     @property
     def free(self) -> bool:

@@ -30,11 +30,13 @@ from .errors import (
 from .money import amount as check_amount
 from .ratings import RatingsMixin
 from .tables import TablesMixin
+from .tournaments import TournamentsMixin
 
 
 @implementer(IStore, IAuditStore, IRatingStore)
-class Store(TablesMixin, ClusterMixin, AuditMixin, RatingsMixin):
-    """Accounts, ledger, history, cluster, audit log and ratings in one SQL database.
+class Store(TablesMixin, ClusterMixin, AuditMixin, RatingsMixin, TournamentsMixin):
+    """Accounts, ledger, history, cluster, audit log, ratings and tournaments in one SQL
+    database.
 
     :param dsn: ``sqlite:<path>`` or ``postgresql://user:pass@host:port/db``.
     :param reactor: provides ``IReactorCore``, ``IReactorThreads``, ``IReactorTime``.

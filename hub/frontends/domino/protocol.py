@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from twisted.internet import defer
 from twisted.internet.protocol import Protocol, ServerFactory
 from twisted.logger import Logger
 from zope.interface import implementer
@@ -69,6 +70,7 @@ class DominoProtocol(Protocol):
         self._pending_ok = False
         self._login_timer: Any = None
         self._idle_timer: Any = None
+        self._routing: Any = None  # a routed login (hub.routes) waiting for its game
 
     @property
     def state(self) -> State:
@@ -94,6 +96,8 @@ class DominoProtocol(Protocol):
             self._login_timer.cancel()
         self._login_timer = None
         self._cancel_idle()
+        if self._routing is not None and not self._routing.called:
+            self._routing.cancel()
         was = self.state
         self.machine.move(Input.LOST)
         if was is State.WAITING:
@@ -157,7 +161,28 @@ class DominoProtocol(Protocol):
         self._idle_timer = self.factory.reactor.callLater(
             self.factory.idle_seconds, self._idle_timeout
         )
-        self.factory.enqueue(self)
+        routes = self.factory.routes
+        routing = routes.route("domino", name) if routes is not None else None
+        if routing is None:
+            self.factory.enqueue(self)
+            return
+        self._routing = routing
+        routing.addCallbacks(self._on_routed, self._not_routed)
+
+    def _on_routed(self, routed: Any) -> None:
+        """The routed login's game is there: take its seat (``hub.routes``)."""
+        self._routing = None
+        if self.state is State.WAITING:
+            self.factory.seat(self, routed.game, routed.seat)
+
+    def _not_routed(self, failure: Any) -> None:
+        self._routing = None
+        if failure.check(defer.CancelledError) or self.state is not State.WAITING:
+            return
+        reason = failure.value.reason if failure.check(GameError) else "no game"
+        self._refused("routed", reason)
+        self.send("ERROR")
+        self.remove(reason)
 
     def _command(self, command: codec.Command) -> None:
         if command.verb not in self.adapter.verbs:
@@ -292,6 +317,8 @@ class DominoFactory(ServerFactory):
     :param reactor: for timers (``task.Clock``/``MemoryReactorClock`` in tests).
     :param options: ``domino_game``, ``domino_answer_seconds``, ``domino_max_invalid``,
         ``domino_login_seconds``, ``domino_idle_seconds`` (see :data:`DEFAULTS`).
+    :param routes: the hub's :class:`hub.routes.Routes`: a login routed there (a
+        tournament's entrant) plays the game it leads to, not one of the queue.
     """
 
     protocol = DominoProtocol  # type: ignore[assignment]
@@ -299,11 +326,19 @@ class DominoFactory(ServerFactory):
     #: the front end's metrics and refusal events (the hub sets its own)
     telemetry: FrontendTelemetry = DETACHED.frontend("domino")
 
-    def __init__(self, lobby: Any, reactor: Any, options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        lobby: Any,
+        reactor: Any,
+        options: dict[str, Any] | None = None,
+        routes: Any = None,
+    ) -> None:
         settings: dict[str, Any] = dict(DEFAULTS)
         settings.update({k: v for k, v in (options or {}).items() if k in DEFAULTS})
         self.lobby = lobby
         self.reactor = reactor
+        #: the hub's routes (``hub.routes.Routes``): logins that lead to a game of theirs
+        self.routes = routes
         self.game_type = str(settings["domino_game"])
         self.answer_seconds = float(settings["domino_answer_seconds"])
         self.max_invalid = int(settings["domino_max_invalid"])
@@ -352,7 +387,7 @@ class DominoFactory(ServerFactory):
                 continue  # seat players only where the game then starts at once
             for seat in free:
                 player = self.waiting.pop(0)
-                if not self._seat(player, game, seat):
+                if not self.seat(player, game, seat):
                     self.waiting.insert(0, player)
                     break
         while len(self.waiting) >= 4:
@@ -370,10 +405,11 @@ class DominoFactory(ServerFactory):
                 return
             players, self.waiting = self.waiting[:4], self.waiting[4:]
             for index, player in enumerate(players):
-                if not self._seat(player, game, index):
+                if not self.seat(player, game, index):
                     self.waiting.insert(0, player)
 
-    def _seat(self, player: DominoProtocol, game: Any, seat: int) -> bool:
+    def seat(self, player: DominoProtocol, game: Any, seat: int) -> bool:
+        """Seat ``player`` at ``seat`` of ``game``; ``False``: refused (back to waiting)."""
         player.joining(game, seat)
         try:
             game.take_seat(player.login, seat, kind="client")

@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
+from twisted.internet import defer
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 from twisted.protocols.basic import LineOnlyReceiver
@@ -25,6 +26,7 @@ from zope.interface import implementer
 from hub.frontends import no_delay
 from hub.interfaces import IGameObserver, IHub
 from hub.model import GAME_OVER, OVER, RUNNING, TURN, Elsewhere, GameError, GameEvent
+from hub.routes import Routed
 from hub.states import Machine
 from hub.telemetry import DETACHED, FrontendTelemetry
 from hub.transcript import ConnectionRecord
@@ -72,6 +74,9 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self._wait_call: Any = None
         self._wait_interval = float(self.options["mnm_wait_interval"])
         self._wait_timeout = float(self.options["mnm_wait_timeout"])
+        #: a routed Game-ID (``hub.routes``): the seat and name it leads to
+        self._routed: Routed | None = None
+        self._routing: Any = None
 
     @property
     def state(self) -> State:
@@ -99,6 +104,8 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self.machine.move(Input.CLOSE)
         self.setTimeout(None)
         self._cancel_wait()
+        if self._routing is not None and not self._routing.called:
+            self._routing.cancel()
         self._leave()
         if self.game is not None:
             self.game.unobserve(self)
@@ -189,7 +196,33 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         except Elsewhere as e:  # another hub of the cluster runs it
             raise ProtocolError(f"Not a valid game ID here: {e.reason}") from None
         except GameError:
-            raise ProtocolError("Not a valid game ID") from None
+            routing = self.hub.routes.route("mnm", gid) if self.hub.routes is not None else None
+            if routing is None:
+                raise ProtocolError("Not a valid game ID") from None
+            self.setTimeout(None)  # the route's own bound applies
+            self._routing = routing
+            routing.addCallbacks(self._on_routed, self._not_routed)
+            return
+        self._join(game)
+
+    def _on_routed(self, routed: Routed) -> None:
+        self._routing = None
+        if self._closed:
+            return
+        self._routed = routed
+        try:
+            self._join(routed.game)
+        except ProtocolError as e:
+            self.fail(e.reason)
+
+    def _not_routed(self, failure: Any) -> None:
+        self._routing = None
+        if failure.check(defer.CancelledError):
+            return
+        reason = failure.value.reason if failure.check(GameError) else "no game"
+        self.fail(f"Not a valid game ID: {reason}")
+
+    def _join(self, game: Any) -> None:
         adapter = game.factory.adapter("mnm")
         if adapter is None:
             raise ProtocolError("Not a valid game ID: that game is not played over MNM")
@@ -204,17 +237,22 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self.records.attach(game.transcript)
         for line in codec.lines_prolog_game(adapter.kind, game.name):
             self.send(line)
-        self.resetTimeout()
+        self.machine.move(Input.ROUTED)
+        self.setTimeout(float(self.options["mnm_prolog_timeout"]))
 
     def _on_player(self, cmd: codec.Command) -> None:
         game = self.game
         wish = codec.parse_player(cmd.arg, len(game.seats))
-        free = game.free_seats("client")
-        seat = wish if wish is not None else (free[0] if free else None)
+        routed = self._routed
+        free = game.free_seats("client", routed.name if routed is not None else None)
+        if routed is not None:
+            seat = routed.seat if wish in (None, routed.seat) else None
+        else:
+            seat = wish if wish is not None else (free[0] if free else None)
         if seat is None or seat not in free:
             raise ProtocolError("No free player")
-        name = self._default_name(seat)
-        if game.seat_of(name) is not None:
+        name = routed.name if routed is not None else self._default_name(seat)
+        if game.seat_of(name) is not None and routed is None:
             name = f"{name}{seat}"
         game.observe(self, seat)
         try:

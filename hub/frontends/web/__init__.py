@@ -28,6 +28,7 @@ from .info import Hands, History, Stats
 from .limits import GuardedRequest, WebLimits, web_endpoint
 from .play import LobbyChat, LobbyEvents, Types, WebFrontend, WebGames
 from .ratings import Ratings
+from .tournaments import TournamentsResource
 from .scripts import PluginScripts
 
 moduleProvides(IFrontend)
@@ -174,6 +175,7 @@ class Root(Resource):
         api.putChild(b"stats", Stats(hub, self.web))
         api.putChild(b"hands", Hands(hub, self.web))
         api.putChild(b"ratings", Ratings(hub))
+        api.putChild(b"tournaments", TournamentsResource(hub, self.web))
         admin = AdminResource(hub, self.web)
         api.putChild(b"admin", admin)
         self.putChild(b"api", api)
