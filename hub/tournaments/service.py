@@ -441,7 +441,9 @@ class TournamentService:
     def route(self, frontend: str, key: str) -> defer.Deferred[Routed] | None:
         """The game a routed key leads to (:class:`hub.routes.Routes`): on ``mnm`` an
         entry's secret key, on ``domino`` the name of an entrant registered for
-        ``domino``, in a tournament not over."""
+        ``domino``, in a tournament not over.  A key of a tournament that is over is
+        refused (an MNM key always, a Domino login for ``tournament_route_wait`` seconds
+        after the end; then the name joins the public queue again)."""
         for t in self.tournaments.values():
             if t.state not in (REGISTERING, RUNNING):
                 continue
@@ -454,10 +456,14 @@ class TournamentService:
                 entry = None
             if entry is not None:
                 return self._route(t, entry)
-        if frontend == "mnm":
-            for t in self.tournaments.values():
-                if t.entry_keyed(key) is not None:
-                    return defer.fail(NotFound("the tournament is over"))
+        now = self.clock.seconds()
+        for t in self.tournaments.values():
+            if frontend == "mnm" and t.entry_keyed(key) is not None:
+                return defer.fail(NotFound("the tournament is over"))
+            recent = t.finished is not None and now - t.finished < self.route_wait
+            entry = t.entry_named(key) if frontend == "domino" and recent else None
+            if entry is not None and entry.frontend == "domino":
+                return defer.fail(NotFound("the tournament is over"))
         return None
 
     def _route(self, t: Tournament, entry: Entry) -> defer.Deferred[Routed]:
