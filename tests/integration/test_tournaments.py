@@ -148,3 +148,37 @@ def test_king_domino_rotation_of_four_domino_clients(tmp_path):
         assert all(s["games"] == 2 for s in table)
         assert not hub.errors(), hub.errors()
 
+
+
+def gamehub(*argv: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "hub.cli", *argv], capture_output=True, text=True, timeout=60,
+        env=env, cwd=str(ROOT),
+    )  # fmt: skip
+
+
+def test_the_command_line_creates_registers_starts_and_shows(tmp_path):
+    with start_hub(tmp_path) as hub:
+        at = ["--hub", hub.url(""), "--token", hub.TOKEN]
+        made = gamehub("tournament", "create", "nmmorris", "--format", "round-robin",
+                       "--name", "cli cup", "--bot", "morris-random", "--option",
+                       "move_time_ms=300", "--option", "max_turns=30", *at)  # fmt: skip
+        assert made.returncode == 0, made.stderr
+        tid = made.stdout.split()[1]
+        assert made.stdout == f"tournament {tid} created: cli cup (registering)\n"
+        bot = gamehub("tournament", "register", tid, "--bot", "morris-random", *at)
+        assert bot.stdout.startswith("entry e2: morris-random-2 (bot, hub)"), bot.stderr
+        client = gamehub("tournament", "register", tid, "white-1", "--frontend", "mnm", *at)
+        assert client.returncode == 0 and "key " in client.stdout
+        listed = gamehub("tournament", "list", *at)
+        assert f"{tid}" in listed.stdout and "registering" in listed.stdout and "3/64" in listed.stdout
+        started = gamehub("tournament", "start", tid, *at)
+        assert started.stdout == f"tournament {tid} started: round 1\n", started.stderr
+        again = gamehub("tournament", "start", tid, *at)
+        assert again.returncode == 1 and "started already" in again.stderr
+        shown = gamehub("tournament", "show", tid, *at)
+        assert shown.returncode == 0 and "round 1 board" in shown.stdout
+        assert "sonneborn-berger" in shown.stdout and "white-1" in shown.stdout
+        unknown = gamehub("tournament", "show", "t99", *at)
+        assert unknown.returncode == 1 and "no tournament" in unknown.stderr
