@@ -538,7 +538,7 @@ class GameInstance:
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             raise NotFound(f"game {self.id} has no seat {seat}")
         record = self.seats[seat]
-        if not record.free or record.kind not in ("open", "human"):
+        if not record.free or record.kind not in ("open", "human") or not record.allows(player):
             raise Conflict(f"seat {seat} of game {self.id} is not free")
         if not isinstance(bot_name, str) or not re.fullmatch(r"[a-z0-9-]{1,64}", bot_name):
             raise BadAction("a bot name is 1 to 64 characters [a-z0-9-]")

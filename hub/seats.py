@@ -64,13 +64,16 @@ class Seat:
         return self.player is None
 
     def to_json(self) -> dict[str, Any]:
-        """The seat as the JSON API shows it."""
-        return {
+        """The seat as the JSON API shows it (``reserved``: only for a reserved seat)."""
+        data: dict[str, Any] = {
             "seat": self.index,
             "player": self.player,
             "kind": self.kind,
             "present": self.present,
         }
+        if self.reserved is not None:
+            data["reserved"] = self.reserved
+        return data
 
 
 def unused_name(base: str, taken: set[Any]) -> str:

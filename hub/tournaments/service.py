@@ -367,7 +367,8 @@ class TournamentService:
         for seat, entry in enumerate(entries):
             assert entry is not None
             if entry.kind == "bot":
-                if game.chips is not None:
+                if game.chips is not None:  # seated under a name the table money picks
+                    game.seats[seat].reserved = None
                     await self.hub.add_bot(game, entry.bot, seat)
                 else:
                     game.seat_bot(seat, entry.bot, player=entry.name)
