@@ -214,9 +214,7 @@ class GameInstance:
         """Seats a player of ``kind`` (``client`` or ``human``) may take now (seats
         reserved for someone else are not, :attr:`hub.seats.Seat.reserved`)."""
         allowed = ("open",) if kind == "client" else ("open", "human")
-        return [
-            s.index for s in self.seats if s.free and s.kind in allowed and s.allows(player)
-        ]
+        return [s.index for s in self.seats if s.free and s.kind in allowed and s.allows(player)]
 
     @property
     def observer_count(self) -> int:

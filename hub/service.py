@@ -635,7 +635,8 @@ class HubService(MultiService, Seating):
         self.telemetry.start()
         await defer.maybeDeferred(self.registry.load)
         self.registry.start()
-        await self.tournaments.start()
+        if self.tournaments is not None:
+            await self.tournaments.start()
         for service in list(self):
             await defer.maybeDeferred(service.startService)
         if self.cluster is not None:

@@ -26,13 +26,17 @@ from .http import add_hub_options, refusal, request
 
 def parser() -> argparse.ArgumentParser:
     """The options of ``gamehub tournament``."""
-    p = argparse.ArgumentParser(prog="gamehub tournament", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="gamehub tournament",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = p.add_subparsers(dest="command", required=True)
     create = sub.add_parser("create", help="a new tournament")
     create.add_argument("type", help="the game type (nmmorris, kingdomino, ...)")
-    create.add_argument("--format", default="swiss",
-                        choices=["swiss", "round-robin", "rotation", "sit-and-go"])
+    create.add_argument(
+        "--format", default="swiss", choices=["swiss", "round-robin", "rotation", "sit-and-go"]
+    )
     create.add_argument("--name", default=None)
     create.add_argument("--rounds", type=int, default=None)
     create.add_argument("--max-entrants", type=int, default=None)
@@ -43,8 +47,13 @@ def parser() -> argparse.ArgumentParser:
     create.add_argument("--no-start-when-full", action="store_true")
     create.add_argument("--rated", action="store_true", help="the games count for ratings")
     create.add_argument("--bot", action="append", default=[], help="register this in-hub bot")
-    create.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a game option for every game (whole numbers are numbers)")
+    create.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option for every game (whole numbers are numbers)",
+    )
     sub.add_parser("list", help="every tournament")
     show = sub.add_parser("show", help="one tournament: rounds, games, standings")
     show.add_argument("id")

@@ -15,7 +15,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IAuditStore, IRatingStore, IStore
+from hub.interfaces import IAuditStore, IRatingStore, IStore, ITournamentStore
 
 from . import accounts as acc
 from .audit import AuditMixin
@@ -33,7 +33,7 @@ from .tables import TablesMixin
 from .tournaments import TournamentsMixin
 
 
-@implementer(IStore, IAuditStore, IRatingStore)
+@implementer(IStore, IAuditStore, IRatingStore, ITournamentStore)
 class Store(TablesMixin, ClusterMixin, AuditMixin, RatingsMixin, TournamentsMixin):
     """Accounts, ledger, history, cluster, audit log, ratings and tournaments in one SQL
     database.

@@ -84,8 +84,14 @@ class TournamentsMixin(StoreBase):
             ):
                 tid = r[0]
                 entries = [
-                    {"id": e[0], "name": e[1], "kind": e[2], "frontend": e[3], "bot": e[4],
-                     "key": e[5]}
+                    {
+                        "id": e[0],
+                        "name": e[1],
+                        "kind": e[2],
+                        "frontend": e[3],
+                        "bot": e[4],
+                        "key": e[5],
+                    }
                     for e in cur.all(
                         "SELECT entry_id, name, kind, frontend, bot, entry_key"
                         " FROM tournament_entry"

@@ -231,7 +231,9 @@ class Tournament:
             tables = rotation(ids, size, number, smallest)[number - 1]
         out = []
         for board, table in enumerate(tables, start=1):
-            out.append(TGame(number, board, tuple(table), state=BYE if len(table) == 1 else PENDING))
+            out.append(
+                TGame(number, board, tuple(table), state=BYE if len(table) == 1 else PENDING)
+            )
         return out
 
     def round_over(self) -> bool:

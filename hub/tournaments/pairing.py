@@ -38,8 +38,7 @@ class Played:
 def points_of(ranks: Sequence[int]) -> tuple[float, ...]:
     """Each seat's points from the seats' ranks (0 is best, equal ranks tie)."""
     return tuple(
-        float(sum(1.0 if other > mine else 0.5 if other == mine else 0.0 for other in ranks))
-        - 0.5
+        float(sum(1.0 if other > mine else 0.5 if other == mine else 0.0 for other in ranks)) - 0.5
         for mine in ranks
     )
 
@@ -185,7 +184,9 @@ def table_sizes(count: int, size: int, smallest: int) -> list[int]:
     return sizes
 
 
-def rotation(entries: Sequence[str], size: int, rounds: int, smallest: int = 2) -> list[list[tuple[str, ...]]]:
+def rotation(
+    entries: Sequence[str], size: int, rounds: int, smallest: int = 2
+) -> list[list[tuple[str, ...]]]:
     """Rounds of tables for games of up to ``size`` players.  Each round, each table is
     filled with the players who met its first player (and each other) least; every
     round the seats turn by one, so with ``size`` players and ``size`` rounds each

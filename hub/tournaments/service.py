@@ -29,7 +29,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from hub import fields
-from hub.interfaces import IWholeTournamentFactory
+from hub.interfaces import ITournamentStore, IWholeTournamentFactory
 from hub.model import OVER, WAITING, BadAction, Conflict, GameError, NotFound
 from hub.ratings.service import ranks_of
 from hub.routes import Routed
@@ -91,6 +91,8 @@ class TournamentService:
         self._saving: set[defer.Deferred[Any]] = set()
         self._counter = 0
         self._stopped = False
+        #: where tournaments are kept (a store that keeps them), else nowhere
+        self.store = hub.store if ITournamentStore.providedBy(hub.store) else None
         hub.lobby.on_game_over(self._game_over)
         if hub.routes is not None:
             hub.routes.add(self.route)
@@ -99,10 +101,9 @@ class TournamentService:
 
     async def start(self) -> None:
         """Read the stored tournaments back; go on with those under way."""
-        store = self.hub.store
-        if store is None:
+        if self.store is None:
             return
-        for record in await store.load_tournaments():
+        for record in await self.store.load_tournaments():
             t = Tournament.from_record(record)
             self.tournaments[t.id] = t
             self._counter = max(self._counter, _number(t.id))
@@ -150,11 +151,12 @@ class TournamentService:
                 self.log.failure("tournament listener failed")
 
     def _save(self, t: Tournament) -> None:
-        store = self.hub.store
-        if store is None or self._stopped:
+        if self.store is None or self._stopped:
             return
-        d = store.save_tournament(t.to_record())
-        d.addErrback(lambda f: self.log.warn("tournament {t} not saved: {e}", t=t.id, e=f.getErrorMessage()))
+        d = self.store.save_tournament(t.to_record())
+        d.addErrback(
+            lambda f: self.log.warn("tournament {t} not saved: {e}", t=t.id, e=f.getErrorMessage())
+        )
         self._saving.add(d)
         d.addBoth(lambda r: self._saving.discard(d))
 
@@ -174,7 +176,9 @@ class TournamentService:
         """Every tournament, newest first."""
         return sorted(self.tournaments.values(), key=lambda t: (-t.created, t.id))
 
-    def create(self, spec: Mapping[str, Any], creator: str | None = None) -> Tournament:  # long: one check per field
+    def create(
+        self, spec: Mapping[str, Any], creator: str | None = None
+    ) -> Tournament:  # long: one check per field
         """A new tournament from ``spec`` (``POST /api/tournaments``): ``type``,
         ``format``, ``name``, ``variant``, ``options``, ``rounds``, ``max_entrants``,
         ``min_entrants``, ``starts_at``, ``start_when_full``, ``grace``, ``table_size``,
@@ -250,13 +254,17 @@ class TournamentService:
             self.clock.callLater(0, self._start_soon, t.id)
         return entry
 
-    def _register(self, t: Tournament, name: str, kind: str, frontend: str, bot: str | None) -> Entry:
+    def _register(
+        self, t: Tournament, name: str, kind: str, frontend: str, bot: str | None
+    ) -> Entry:
         if t.state != REGISTERING:
             raise Conflict(f"tournament {t.id} is not open for registration")
         if t.full:
             raise Conflict(f"tournament {t.id} is full")
         if kind not in ENTRY_KINDS or frontend not in ENTRY_FRONTENDS:
-            raise BadAction(f"an entry is one of {', '.join(ENTRY_KINDS)} on one of {', '.join(ENTRY_FRONTENDS)}")
+            raise BadAction(
+                f"an entry is one of {', '.join(ENTRY_KINDS)} on one of {', '.join(ENTRY_FRONTENDS)}"
+            )
         if kind == "bot":
             factory = self.hub.registry.bot_factory(bot)
             if t.game_type not in tuple(factory.games):
@@ -279,8 +287,8 @@ class TournamentService:
         while len(over) > self.keep:
             t = over.pop(0)
             del self.tournaments[t.id]
-            if self.hub.store is not None:
-                self.hub.store.delete_tournament(t.id).addErrback(lambda f: None)
+            if self.store is not None:
+                self.store.delete_tournament(t.id).addErrback(lambda f: None)
             for listener in list(self._listeners):
                 listener("removed", t)
 
@@ -297,7 +305,11 @@ class TournamentService:
         if t is None or t.state != REGISTERING:
             return
         d = defer.ensureDeferred(self.start_tournament(t.id))
-        d.addErrback(lambda f: self.log.warn("tournament {t} did not start: {e}", t=t.id, e=f.getErrorMessage()))
+        d.addErrback(
+            lambda f: self.log.warn(
+                "tournament {t} did not start: {e}", t=t.id, e=f.getErrorMessage()
+            )
+        )
 
     async def start_tournament(self, tournament_id: str) -> Tournament:
         """Start now: close registration, pair round 1 and create its games; with

@@ -70,8 +70,11 @@ def test_swiss_of_eight_morris_players_with_two_mnm_clients(tmp_path):
         assert t["state"] == "registering" and len(t["entries"]) == 6
         keys = []
         for name in ("netA", "netB"):
-            entry = post(hub, f"/api/tournaments/{t['id']}/entries",
-                         {"kind": "client", "name": name, "frontend": "mnm"})
+            entry = post(
+                hub,
+                f"/api/tournaments/{t['id']}/entries",
+                {"kind": "client", "name": name, "frontend": "mnm"},
+            )
             assert len(entry["key"]) == 13  # an MNM Game-ID
             keys.append(entry["key"])
         listed = hub.get_json(f"/api/tournaments/{t['id']}")
@@ -121,8 +124,11 @@ def test_king_domino_rotation_of_four_domino_clients(tmp_path):
         })  # fmt: skip
         names = ["kd-ann", "kd-ben", "kd-cid", "kd-dee"]
         for name in names:
-            post(hub, f"/api/tournaments/{t['id']}/entries",
-                 {"kind": "client", "name": name, "frontend": "domino"})
+            post(
+                hub,
+                f"/api/tournaments/{t['id']}/entries",
+                {"kind": "client", "name": name, "frontend": "domino"},
+            )
         runs: list[list[subprocess.CompletedProcess]] = [[] for _ in names]
         threads = [
             threading.Thread(target=client_rounds, args=(
@@ -141,13 +147,14 @@ def test_king_domino_rotation_of_four_domino_clients(tmp_path):
             assert all(p.stdout.startswith("GAME OVER RESULTS") for p in played[:2])
         games = final["games"]
         assert [len(g["entries"]) for g in games] == [4, 4]
-        assert games[1]["entries"] == games[0]["entries"][1:] + games[0]["entries"][:1]  # seats turn
+        assert (
+            games[1]["entries"] == games[0]["entries"][1:] + games[0]["entries"][:1]
+        )  # seats turn
         assert all(g["state"] == "done" and not any(g["absent"] or []) for g in games)
         table = final["standings"]
         assert sum(s["points"] for s in table) == 12  # 6 a game
         assert all(s["games"] == 2 for s in table)
         assert not hub.errors(), hub.errors()
-
 
 
 def gamehub(*argv: str) -> subprocess.CompletedProcess:
@@ -172,7 +179,9 @@ def test_the_command_line_creates_registers_starts_and_shows(tmp_path):
         client = gamehub("tournament", "register", tid, "white-1", "--frontend", "mnm", *at)
         assert client.returncode == 0 and "key " in client.stdout
         listed = gamehub("tournament", "list", *at)
-        assert f"{tid}" in listed.stdout and "registering" in listed.stdout and "3/64" in listed.stdout
+        assert (
+            f"{tid}" in listed.stdout and "registering" in listed.stdout and "3/64" in listed.stdout
+        )
         started = gamehub("tournament", "start", tid, *at)
         assert started.stdout == f"tournament {tid} started: round 1\n", started.stderr
         again = gamehub("tournament", "start", tid, *at)

@@ -11,8 +11,16 @@ T0 = 1_800_000_000.0
 
 
 def tournament() -> Tournament:
-    t = Tournament("t1", "Sunday Swiss", "nmmorris", "swiss", {"rounds": 3, "max_entrants": 8,
-                   "options": {"move_ms": 500}, "starts_at": None}, T0, RUNNING, 2)
+    t = Tournament(
+        "t1",
+        "Sunday Swiss",
+        "nmmorris",
+        "swiss",
+        {"rounds": 3, "max_entrants": 8, "options": {"move_ms": 500}, "starts_at": None},
+        T0,
+        RUNNING,
+        2,
+    )
     t.entries = [
         Entry("e1", "alice", "account", "web", None, "k" * 13),
         Entry("e2", "morris", "bot", "hub", "morris", "m" * 13),

@@ -58,7 +58,9 @@ def play_swiss(n, rounds, winner):
             byes.append(bye)
         for a, b in games:
             w = winner(a, b)
-            played.append(Played((a, b), (1.0, 0.0) if w == a else (0.0, 1.0) if w == b else (0.5, 0.5)))
+            played.append(
+                Played((a, b), (1.0, 0.0) if w == a else (0.0, 1.0) if w == b else (0.5, 0.5))
+            )
     return entries, played, byes, history
 
 
@@ -106,9 +108,7 @@ def test_swiss_no_repeats_while_avoidable(n, seed):
             # a repeat only when this round had no pairing without one (checked by brute
             # force for small fields)
             if pair in seen and n <= 8:
-                assert not _pairing_without_repeats(
-                    [e for g2 in games for e in g2], seen
-                ), history
+                assert not _pairing_without_repeats([e for g2 in games for e in g2], seen), history
             seen.add(pair)
     table = standings(entries, played, byes)
     assert sorted(s.entry for s in table) == entries
@@ -120,7 +120,8 @@ def _pairing_without_repeats(players, seen):
         return True
     first, rest = players[0], players[1:]
     return any(
-        frozenset((first, o)) not in seen and _pairing_without_repeats(rest[:i] + rest[i + 1 :], seen)
+        frozenset((first, o)) not in seen
+        and _pairing_without_repeats(rest[:i] + rest[i + 1 :], seen)
         for i, o in enumerate(rest)
     )
 
@@ -155,8 +156,11 @@ def test_table_sizes():
 
 def test_sonneborn_berger():
     e = names(3)
-    played = [Played(("p00", "p01"), (1.0, 0.0)), Played(("p01", "p02"), (1.0, 0.0)),
-              Played(("p02", "p00"), (0.5, 0.5))]
+    played = [
+        Played(("p00", "p01"), (1.0, 0.0)),
+        Played(("p01", "p02"), (1.0, 0.0)),
+        Played(("p02", "p00"), (0.5, 0.5)),
+    ]
     table = standings(e, played, tiebreak="sonneborn-berger")
     by = {s.entry: s for s in table}
     # p00: beat p01 (1 point) → 1; drew p02 (0.5) → 0.25

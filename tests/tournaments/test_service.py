@@ -8,10 +8,11 @@ import pytest
 from twisted.internet import defer
 from twisted.internet.task import Clock
 from zope.interface import implementer
+from zope.interface.verify import verifyObject
 
 from bots.hello import HelloBotFactory
 from games.hello.server import HelloGameFactory
-from hub.interfaces import IWholeTournamentFactory
+from hub.interfaces import ITournamentStore, IWholeTournamentFactory
 from hub.model import GameError
 from hub.routes import Routes
 from hub.tournaments.model import DONE, FINISHED, RUNNING, Tournament
@@ -31,6 +32,7 @@ class WholeHelloBot(HelloBotFactory):
     games = ("hello-sng",)
 
 
+@implementer(ITournamentStore)
 class MemoryTournaments:
     """The tournaments' part of the store, in memory (the SQL one is tested in
     tests/store/test_tournaments.py)."""
@@ -50,9 +52,15 @@ class MemoryTournaments:
         return defer.succeed(None)
 
 
+def test_the_memory_store_is_a_tournament_store():
+    verifyObject(ITournamentStore, MemoryTournaments())
+
+
 def make(store=None, **options):
     clock = Clock()
-    registry = DictRegistry([HelloGameFactory(), WholeHello()], [HelloBotFactory(), WholeHelloBot()])
+    registry = DictRegistry(
+        [HelloGameFactory(), WholeHello()], [HelloBotFactory(), WholeHelloBot()]
+    )
     hub = FakeHub(registry, reactor=clock, store=store)
     hub.routes = Routes()
     service = TournamentService(hub, options)
@@ -68,8 +76,15 @@ def seated(hub, routed):
 
 def test_swiss_no_show_loses_by_forfeit_after_the_grace_period():
     hub, service, clock = make(tournament_grace=30.0)
-    t = service.create({"type": "hello", "format": "swiss", "rounds": 2, "max_entrants": 4,
-                        "options": {"seats": 2}})
+    t = service.create(
+        {
+            "type": "hello",
+            "format": "swiss",
+            "rounds": 2,
+            "max_entrants": 4,
+            "options": {"seats": 2},
+        }
+    )
     service.register(t.id, "hello-bot", "bot", "hub", "hello-bot")
     service.register(t.id, "hello-bot", "bot", "hub", "hello-bot")  # named hello-bot-2
     alice = service.register(t.id, "alice", "client", "mnm")
@@ -106,15 +121,25 @@ def test_swiss_no_show_loses_by_forfeit_after_the_grace_period():
 
 def test_a_routed_client_waits_for_its_game():
     hub, service, clock = make()
-    t = service.create({"type": "hello", "format": "round-robin", "max_entrants": 3,
-                        "options": {"seats": 2}, "start_when_full": False})
+    t = service.create(
+        {
+            "type": "hello",
+            "format": "round-robin",
+            "max_entrants": 3,
+            "options": {"seats": 2},
+            "start_when_full": False,
+        }
+    )
     entries = [service.register(t.id, n, "client", "domino") for n in ("ann", "ben", "cid")]
     got = []
     service.route("domino", "ann").addCallback(got.append)
     assert not got  # registering: waits
     assert service.route("domino", "nobody") is None  # not routed: the public queue
     defer.ensureDeferred(service.start_tournament(t.id))
-    assert [g.entries for g in t.round_games(1)] == [(entries[0].id,), (entries[1].id, entries[2].id)]
+    assert [g.entries for g in t.round_games(1)] == [
+        (entries[0].id,),
+        (entries[1].id, entries[2].id),
+    ]
     assert not got  # ann has the bye of round 1: she waits on
     assert t.total_rounds == 3
     for r in range(1, 4):
@@ -142,8 +167,15 @@ def test_sit_and_go_one_game_ranks_are_places():
     hub, service, clock = make()
     with pytest.raises(GameError):
         service.create({"type": "hello", "format": "sit-and-go"})
-    t = service.create({"type": "hello-sng", "format": "sit-and-go", "max_entrants": 3,
-                        "options": {"seats": 3}, "bots": ["sng-bot", "sng-bot"]})
+    t = service.create(
+        {
+            "type": "hello-sng",
+            "format": "sit-and-go",
+            "max_entrants": 3,
+            "options": {"seats": 3},
+            "bots": ["sng-bot", "sng-bot"],
+        }
+    )
     carol = service.register(t.id, "carol", "client", "mnm")
     clock.advance(0)
     assert len(t.games) == 1 and len(t.games[0].entries) == 3
@@ -161,8 +193,15 @@ def test_sit_and_go_one_game_ranks_are_places():
 def test_restart_replays_the_round_in_progress():
     store = MemoryTournaments()
     hub, service, clock = make(store)
-    t = service.create({"type": "hello", "format": "swiss", "rounds": 1, "max_entrants": 2,
-                        "options": {"seats": 2}})
+    t = service.create(
+        {
+            "type": "hello",
+            "format": "swiss",
+            "rounds": 1,
+            "max_entrants": 2,
+            "options": {"seats": 2},
+        }
+    )
     a = service.register(t.id, "a1", "client", "mnm")
     service.register(t.id, "hello-bot", "bot", "hub", "hello-bot")
     clock.advance(0)
@@ -185,8 +224,9 @@ def test_restart_replays_the_round_in_progress():
 
 def test_limits():
     hub, service, clock = make(tournament_max_active=1, tournament_max_entrants=2)
-    t = service.create({"type": "hello", "format": "swiss", "options": {"seats": 2},
-                        "start_when_full": False})
+    t = service.create(
+        {"type": "hello", "format": "swiss", "options": {"seats": 2}, "start_when_full": False}
+    )
     with pytest.raises(GameError):
         service.create({"type": "hello", "format": "swiss"})
     service.register(t.id, "x1", "client", "mnm")

@@ -54,7 +54,12 @@ def test_register_play_the_first_game_see_the_standings(page, hub):
     rows = watcher.locator("#standings tbody tr")
     assert rows.count() == 2
     table = [r.split("\t") for r in rows.all_inner_texts()]
-    assert sorted((cells[1], cells[2]) for cells in table) == [("Tess", "0.5"), ("hello-bot", "0.5")]
-    assert "live game" not in watcher.inner_text("#rounds") and "game" in watcher.inner_text("#rounds")
+    assert sorted((cells[1], cells[2]) for cells in table) == [
+        ("Tess", "0.5"),
+        ("hello-bot", "0.5"),
+    ]
+    assert "live game" not in watcher.inner_text("#rounds") and "game" in watcher.inner_text(
+        "#rounds"
+    )
     screenshot(watcher, "tournament-finished")
     watcher.close()

@@ -28,8 +28,8 @@ from .info import Hands, History, Stats
 from .limits import GuardedRequest, WebLimits, web_endpoint
 from .play import LobbyChat, LobbyEvents, Types, WebFrontend, WebGames
 from .ratings import Ratings
-from .tournaments import TournamentsResource
 from .scripts import PluginScripts
+from .tournaments import TournamentsResource
 
 moduleProvides(IFrontend)
 
