@@ -15,7 +15,6 @@ shown.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from twisted.internet import defer
@@ -23,7 +22,8 @@ from twisted.web.server import NOT_DONE_YET
 
 from hub.model import GameError
 
-from .api import read_json
+from .api import read_json, send_error
+from .events import EventStream, Streams
 from .play import WebResource
 
 
@@ -44,12 +44,11 @@ class TournamentsResource(WebResource):
             try:
                 t = self._service().get(parts[0].decode("utf-8", "replace"))
             except GameError as e:
-                request.setResponseCode(e.code)
-                return json.dumps({"error": e.reason}).encode()
+                return send_error(request, e.code, e.reason)
             refused = self.web.refuse_stream(request)
             if refused is not None:
                 return refused
-            TournamentStream(request, self._service(), t.id)
+            TournamentStream(request, self.web.streams, self._service(), t.id)
             return NOT_DONE_YET
         return super().render(request)
 
@@ -119,28 +118,23 @@ def _summary(t: Any) -> dict[str, Any]:
     }
 
 
-class TournamentStream:
+class TournamentStream(EventStream):
     """One browser following one tournament: a ``tournament`` event (its JSON) now and
-    on every change, until the connection goes."""
+    on every change, until the connection goes (counted, bounded and kept awake as the
+    web front end's other streams)."""
 
-    def __init__(self, request: Any, service: Any, tournament_id: str) -> None:
-        self.request = request
+    def __init__(self, request: Any, streams: Streams, service: Any, tournament_id: str) -> None:
+        super().__init__(request, streams)
         self.service = service
         self.tid = tournament_id
-        request.setHeader(b"content-type", b"text/event-stream")
-        request.setHeader(b"cache-control", b"no-store")
         service.add_listener(self.changed)
-        request.notifyFinish().addBoth(self._gone)
-        self._send(service.get(tournament_id))
+        self.send("tournament", service.get(tournament_id).to_json())
 
     def changed(self, change: str, t: Any) -> None:
         """A tournament changed: send this one's new state."""
         if t.id == self.tid:
-            self._send(t)
+            self.send("tournament", t.to_json())
 
-    def _send(self, t: Any) -> None:
-        data = json.dumps(t.to_json(), separators=(",", ":"))
-        self.request.write(f"event: tournament\ndata: {data}\n\n".encode())
-
-    def _gone(self, _: Any) -> None:
+    def detach(self) -> None:
+        """The stream is gone: follow the tournament no more."""
         self.service.remove_listener(self.changed)
