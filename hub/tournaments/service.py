@@ -29,7 +29,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from hub import fields
-from hub.interfaces import ITournamentStore, IWholeTournamentFactory
+from hub.interfaces import IGameOptions, ITournamentStore, IWholeTournamentFactory
 from hub.model import OVER, WAITING, BadAction, Conflict, GameError, NotFound
 from hub.ratings.service import ranks_of
 from hub.routes import Routed
@@ -61,6 +61,11 @@ DEFAULTS: dict[str, Any] = {
     "tournament_route_wait": 600.0,
 }
 _KEY_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
+#: the fields of a new tournament (``POST /api/tournaments``)
+SPEC_FIELDS = {
+    "type", "format", "name", "variant", "options", "rounds", "max_entrants", "min_entrants",
+    "starts_at", "start_when_full", "grace", "table_size", "rated", "bots",
+}  # fmt: skip
 
 
 class TournamentService:
@@ -188,6 +193,12 @@ class TournamentService:
         """
         if not isinstance(spec, Mapping):
             raise BadAction("a tournament is a JSON object")
+        unknown = set(spec) - SPEC_FIELDS
+        if unknown:
+            raise BadAction(f"unknown field(s): {', '.join(sorted(map(str, unknown)))}")
+        bots = spec.get("bots") or []
+        if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
+            raise BadAction("'bots' is a list of bot names")
         active = [t for t in self.tournaments.values() if t.state in (REGISTERING, RUNNING)]
         if len(active) >= self.max_active:
             raise Conflict(f"{self.max_active} tournaments are under way already", 409)
@@ -207,7 +218,7 @@ class TournamentService:
         smallest = 2 if fmt != "rotation" else int(factory.min_seats)
         settings = {
             "variant": spec.get("variant"),
-            "options": fields.check_options(spec.get("options")),
+            "options": _game_options(factory, spec.get("options")),
             "rounds": _int(spec, "rounds", None, 1, self.max_rounds),
             "max_entrants": max_entrants,
             "min_entrants": _int(spec, "min_entrants", max(2, smallest), 2, max_entrants),
@@ -224,8 +235,8 @@ class TournamentService:
         fields.GAME_NAME.check(name)
         t = Tournament(tid, name, str(factory.name), str(fmt), settings, self.clock.seconds())
         self.tournaments[tid] = t
-        for bot in spec.get("bots") or ():
-            self._register(t, str(bot), "bot", "hub", str(bot))
+        for bot in bots:
+            self._register(t, bot, "bot", "hub", bot)
         self._trim()
         self._changed(t, "created")
         self._arm_start(t)
@@ -518,6 +529,24 @@ class TournamentService:
             if tid == t.id:
                 while waiters:
                     waiters.pop(0).errback(NotFound(reason))
+
+
+def _game_options(factory: Any, options: Any) -> dict[str, Any]:
+    """The games' options, the ranges of those the type declares checked now (each game
+    checks them all again when it is created; bots may read more)."""
+    checked = fields.check_options(options)
+    if not IGameOptions.providedBy(factory):
+        return checked
+    declared = {o.name: o for o in factory.options}
+    for name, value in checked.items():
+        option = declared.get(name)
+        if option is None:
+            continue
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        low, high = option.minimum, option.maximum
+        if number and ((low is not None and value < low) or (high is not None and value > high)):
+            raise BadAction(f"option {name}: from {low} to {high}")
+    return checked
 
 
 def _int(spec: Mapping[str, Any], key: str, default: Any, low: int, high: int) -> Any:

@@ -82,7 +82,6 @@ def test_swiss_no_show_loses_by_forfeit_after_the_grace_period():
             "format": "swiss",
             "rounds": 2,
             "max_entrants": 4,
-            "options": {"seats": 2},
         }
     )
     service.register(t.id, "hello-bot", "bot", "hub", "hello-bot")
@@ -126,7 +125,6 @@ def test_a_routed_client_waits_for_its_game():
             "type": "hello",
             "format": "round-robin",
             "max_entrants": 3,
-            "options": {"seats": 2},
             "start_when_full": False,
         }
     )
@@ -172,7 +170,6 @@ def test_sit_and_go_one_game_ranks_are_places():
             "type": "hello-sng",
             "format": "sit-and-go",
             "max_entrants": 3,
-            "options": {"seats": 3},
             "bots": ["sng-bot", "sng-bot"],
         }
     )
@@ -199,7 +196,6 @@ def test_restart_replays_the_round_in_progress():
             "format": "swiss",
             "rounds": 1,
             "max_entrants": 2,
-            "options": {"seats": 2},
         }
     )
     a = service.register(t.id, "a1", "client", "mnm")
@@ -224,9 +220,7 @@ def test_restart_replays_the_round_in_progress():
 
 def test_limits():
     hub, service, clock = make(tournament_max_active=1, tournament_max_entrants=2)
-    t = service.create(
-        {"type": "hello", "format": "swiss", "options": {"seats": 2}, "start_when_full": False}
-    )
+    t = service.create({"type": "hello", "format": "swiss", "start_when_full": False})
     with pytest.raises(GameError):
         service.create({"type": "hello", "format": "swiss"})
     service.register(t.id, "x1", "client", "mnm")
@@ -236,3 +230,21 @@ def test_limits():
     assert e.value.code == 409
     with pytest.raises(GameError):
         service.create({"type": "hello", "format": "swiss", "rounds": 99})
+    with pytest.raises(GameError) as e:
+        service.create({"type": "hello", "format": "swiss", "colour": "blue"})
+    assert "unknown field" in e.value.reason
+    with pytest.raises(GameError):
+        service.create({"type": "hello", "bots": "hello-bot"})
+
+
+def test_options_are_checked_as_the_game_declares_them():
+    from games.morris.server import MorrisGameFactory
+
+    clock = Clock()
+    hub = FakeHub(DictRegistry([MorrisGameFactory()]), reactor=clock)
+    service = TournamentService(hub)
+    with pytest.raises(GameError) as e:
+        service.create({"type": "nmmorris", "options": {"move_time_ms": 5}})
+    assert "move_time_ms" in e.value.reason
+    t = service.create({"type": "nmmorris", "options": {"move_time_ms": 500}})
+    assert t.settings["options"] == {"move_time_ms": 500}
