@@ -17,7 +17,7 @@ from pathlib import Path
 from tests.hubprocess import LOOPBACK, ROOT, HubProcess
 
 #: quick games: short move clocks, few turns, quick WAITs
-MORRIS = {"move_time_ms": 600, "grace_ms": 1500, "max_turns": 40, "wait_interval_ms": 200}
+MORRIS = {"move_time_ms": 300, "grace_ms": 1500, "max_turns": 30, "wait_interval_ms": 200}
 
 
 def client_rounds(argv: list[str], most: int, out: list[subprocess.CompletedProcess]) -> None:

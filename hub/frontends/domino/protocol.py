@@ -96,8 +96,7 @@ class DominoProtocol(Protocol):
             self._login_timer.cancel()
         self._login_timer = None
         self._cancel_idle()
-        if self._routing is not None and not self._routing.called:
-            self._routing.cancel()
+        self._cancel_routing()
         was = self.state
         self.machine.move(Input.LOST)
         if was is State.WAITING:
@@ -213,6 +212,11 @@ class DominoProtocol(Protocol):
             self.send("ERROR")
             self.remove(f"no game within {self.factory.idle_seconds:g} seconds")
 
+    def _cancel_routing(self) -> None:
+        routing, self._routing = self._routing, None
+        if routing is not None and not routing.called:
+            routing.cancel()
+
     def _cancel_idle(self) -> None:
         if self._idle_timer is not None and self._idle_timer.active():
             self._idle_timer.cancel()
@@ -254,6 +258,7 @@ class DominoProtocol(Protocol):
             self.machine.move(Input.REMOVE)
         if was is State.WAITING:
             self.factory.dequeue(self)
+            self._cancel_routing()
         elif was is State.PLAYING and self.game is not None and self.seat is not None:
             self.game.unobserve(self)
             self.game.leave_seat(self.seat)

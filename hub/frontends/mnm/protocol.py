@@ -104,8 +104,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self.machine.move(Input.CLOSE)
         self.setTimeout(None)
         self._cancel_wait()
-        if self._routing is not None and not self._routing.called:
-            self._routing.cancel()
+        self._cancel_routing()
         self._leave()
         if self.game is not None:
             self.game.unobserve(self)
@@ -138,6 +137,7 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self.machine.move(Input.CLOSE)
         self.setTimeout(None)
         self._cancel_wait()
+        self._cancel_routing()
         self._queue.clear()
         if self.transport is not None:
             self.transport.loseConnection()
@@ -417,6 +417,11 @@ class MNMProtocol(LineOnlyReceiver, TimeoutMixin):
         self._wait_call = None
         if self.state is State.OKWAIT:
             self.fail("TIMEOUT You did not answer WAIT with OKWAIT in time", "timeout")
+
+    def _cancel_routing(self) -> None:
+        routing, self._routing = self._routing, None
+        if routing is not None and not routing.called:
+            routing.cancel()
 
     def _cancel_wait(self) -> None:
         if self._wait_call is not None and self._wait_call.active():
