@@ -228,6 +228,7 @@ class TournamentService:
             "table_size": table_size,
             "smallest": smallest,
             "rated": bool(spec.get("rated", False)),
+            "creator": creator,
         }
         self._counter += 1
         tid = f"t{self._counter}"

@@ -5,10 +5,11 @@
 ``static/tournament.html``; a tournament's changes stream on ``GET
 /api/tournaments/<id>/events`` (server-sent events, one ``tournament`` event each).
 
-Creating and starting: a logged-in session, loopback or the API token (as creating a
-game).  Registering: a logged-in person registers themself (``kind`` ``account``); a
+Creating: a logged-in session, loopback or the API token (as creating a game).
+Registering: a logged-in person registers themself (``kind`` ``account``); entering a
 bot or a network client (``kind`` ``bot`` or ``client``, ``frontend`` ``mnm``,
-``domino`` or ``xml``) needs the same rights as creating.  The answer to a
+``domino`` or ``xml``) and starting need the tournament's creator, an admin, loopback
+or the API token.  The answer to a
 registration is the only place an entry's ``key`` (the MNM Game-ID of its games) is
 shown.
 """
@@ -78,7 +79,7 @@ class TournamentsResource(WebResource):
             raise GameError("no such resource", 404)
         t = service.get(parts[0])
         if parts[1] == "start":
-            self.may_manage(request, session)
+            self._may_run(request, session, t)
             d = defer.ensureDeferred(service.start_tournament(t.id))
             return d.addCallback(lambda t: (200, t.to_json()))
         if parts[1] != "entries":
@@ -92,7 +93,7 @@ class TournamentsResource(WebResource):
                 raise GameError("log in to register yourself", 401)
             entry = service.register(t.id, session.account, "account", "web")
         else:
-            self.may_manage(request, session)
+            self._may_run(request, session, t)
             entry = service.register(
                 t.id,
                 str(body.get("name") or ""),
@@ -101,6 +102,15 @@ class TournamentsResource(WebResource):
                 body.get("bot"),
             )
         return 201, entry.to_json(private=True)
+
+
+    def _may_run(self, request: Any, session: Any, t: Any) -> None:
+        """Starting a tournament, entering bots and network clients: its creator, an
+        admin, loopback or the API token."""
+        account = session.account if session is not None else None
+        if account is not None and (account == t.settings.get("creator") or session.admin):
+            return
+        self.require_write_access(request)
 
 
 def _summary(t: Any) -> dict[str, Any]:

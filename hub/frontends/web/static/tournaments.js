@@ -65,7 +65,7 @@
       open && loggedIn ? el("button", {id: "register-me", onclick: register}, "Register") :
       open ? el("p", {class: "muted"}, el("a", {href: "/account"}, "Log in"), " to register.") :
       el("p", {class: "muted"}, "Registration is closed."),
-      open && loggedIn ? el("button", {class: "secondary", id: "start-now", onclick: start}, "Start now") : null);
+      open && loggedIn && t.settings.creator === Hub.session.name ? el("button", {class: "secondary", id: "start-now", onclick: start}, "Start now") : null);
     clear($("entries"), t.entries.map(e => el("li", {}, e.name, " ", el("span", {class: "badge"}, e.kind === "client" ? e.frontend : e.kind))));
     $("tiebreak-head").textContent = t.tiebreak === "buchholz" ? "Buchholz" : "Sonneborn-Berger";
     clear(document.querySelector("#standings tbody"), t.standings.map(s => el("tr", {dataset: {entry: s.entry}},
