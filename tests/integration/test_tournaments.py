@@ -191,3 +191,48 @@ def test_the_command_line_creates_registers_starts_and_shows(tmp_path):
         assert "sonneborn-berger" in shown.stdout and "white-1" in shown.stdout
         unknown = gamehub("tournament", "show", "t99", *at)
         assert unknown.returncode == 1 and "no tournament" in unknown.stderr
+
+
+def test_a_restart_keeps_the_standings_and_plays_the_round_in_progress_again(tmp_path):
+    (tmp_path / "a").mkdir()
+    with start_hub(tmp_path / "a", mnm=LOOPBACK) as hub:
+        t = post(hub, "/api/tournaments", {
+            "type": "nmmorris", "format": "round-robin", "max_entrants": 3, "options": MORRIS,
+            "bots": ["morris-random", "morris-random"],
+        })  # fmt: skip
+        key = post(hub, f"/api/tournaments/{t['id']}/entries",
+                   {"kind": "client", "name": "late", "frontend": "mnm"})["key"]  # fmt: skip
+        # three entrants: round 1 is a bye for the first bot and the second bot against
+        # "late", who does not come before the hub stops
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            now = hub.get_json(f"/api/tournaments/{t['id']}")
+            assert isinstance(now, dict)
+            if now["round"] == 1:
+                break
+            time.sleep(0.2)
+        assert now["state"] == "running" and now["round"] == 1
+        waiting = [g for g in now["games"] if g["round"] == 1 and len(g["entries"]) == 2]
+        assert waiting and waiting[0]["state"] == "playing"  # waits for "late"
+        old_game = waiting[0]["game_id"]
+        assert [s["points"] for s in now["standings"]] == [1.0, 0.0, 0.0]  # the bye
+        standings = now["standings"]
+        data = hub.data
+    # the second hub starts on the first one's data (and its SQLite store)
+    second = HubProcess(tmp_path / "b", data=data, web=LOOPBACK, mnm=LOOPBACK)
+    second.extra += ["--set", "tournament_grace=60"]
+    (tmp_path / "b").mkdir()
+    with second.start() as hub:
+        back = hub.get_json(f"/api/tournaments/{t['id']}")
+        assert isinstance(back, dict) and back["state"] == "running" and back["round"] == 1
+        assert back["standings"] == standings  # the bye of round 1 survived
+        again = [g for g in back["games"] if g["round"] == 1 and len(g["entries"]) == 2][0]
+        assert again["state"] == "playing" and again["game_id"] not in (None, old_game)
+        runs: list[subprocess.CompletedProcess] = []
+        client_rounds(["-m", "bots.morris", "--port", str(hub.ports["mnm"]), "--game-id", key,
+                       "--max-seconds", "0.05"], 4, runs)  # fmt: skip
+        final = wait_finished(hub, t["id"], 120)
+        assert final["state"] == "finished" and final["round"] == 3
+        assert [r.returncode for r in runs] == [0, 0, 1], [r.stderr for r in runs]
+        assert all(s["games"] + s["byes"] == 3 for s in final["standings"])
+        assert not hub.errors(), hub.errors()
