@@ -349,6 +349,7 @@ class TournamentService:
             self._changed(t)
             self._fail_waiters(t, "the tournament is over")
             self.log.info("tournament {t} finished", t=t.id)
+            self._trim()
             return
         t.round += 1
         try:

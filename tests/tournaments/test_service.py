@@ -248,3 +248,17 @@ def test_options_are_checked_as_the_game_declares_them():
     assert "move_time_ms" in e.value.reason
     t = service.create({"type": "nmmorris", "options": {"move_time_ms": 500}})
     assert t.settings["options"] == {"move_time_ms": 500}
+
+
+def test_only_the_newest_finished_tournaments_are_kept():
+    store = MemoryTournaments()
+    hub, service, clock = make(store, tournament_keep=2)
+    made = []
+    for _ in range(4):
+        t = service.create({"type": "hello", "format": "swiss", "rounds": 1, "max_entrants": 2,
+                            "bots": ["hello-bot", "hello-bot"]})  # fmt: skip
+        for _ in range(5):
+            clock.advance(1)  # it starts (full) and the bots say hello
+        assert t.state == FINISHED
+        made.append(t.id)
+    assert sorted(service.tournaments) == sorted(made[-2:]) == sorted(store.rows)
