@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .http import add_hub_options, refusal, request
+from .ratings import option_pairs
 
 
 def parser() -> argparse.ArgumentParser:
@@ -69,16 +70,6 @@ def parser() -> argparse.ArgumentParser:
     return p  # fmt: skip
 
 
-def _options(pairs: Sequence[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise SystemExit(f"gamehub tournament: --option {pair!r}: expected KEY=VALUE")
-        out[key] = int(value) if value.lstrip("-").isdigit() else value
-    return out
-
-
 def create_spec(args: argparse.Namespace) -> dict[str, Any]:
     """The body of ``POST /api/tournaments`` from ``create``'s arguments."""
     spec: dict[str, Any] = {"type": args.type, "format": args.format}
@@ -101,7 +92,7 @@ def create_spec(args: argparse.Namespace) -> dict[str, Any]:
     if args.bot:
         spec["bots"] = list(args.bot)
     if args.option:
-        spec["options"] = _options(args.option)
+        spec["options"] = option_pairs(args.option, "gamehub tournament")
     return spec
 
 

@@ -34,6 +34,20 @@ def client_rounds(argv: list[str], most: int, out: list[subprocess.CompletedProc
             return
 
 
+def run_clients(argvs: list[list[str]], most: int) -> list[list[subprocess.CompletedProcess]]:
+    """:func:`client_rounds` of each client at once, in threads (bounded)."""
+    runs: list[list[subprocess.CompletedProcess]] = [[] for _ in argvs]
+    threads = [
+        threading.Thread(target=client_rounds, args=(argv, most, runs[i]))
+        for i, argv in enumerate(argvs)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=600)
+    return runs
+
+
 def post(hub: HubProcess, path: str, body: dict) -> dict:
     status, raw, _ = hub.request("POST", path, body, admin=True)
     assert status in (200, 201), (status, raw)
@@ -79,17 +93,12 @@ def test_swiss_of_eight_morris_players_with_two_mnm_clients(tmp_path):
             keys.append(entry["key"])
         listed = hub.get_json(f"/api/tournaments/{t['id']}")
         assert isinstance(listed, dict) and all("key" not in e for e in listed["entries"])
-        runs: list[list[subprocess.CompletedProcess]] = [[], []]
-        threads = [
-            threading.Thread(target=client_rounds, args=(
+        runs = run_clients(
+            [
                 ["-m", "bots.morris", "--port", str(hub.ports["mnm"]), "--game-id", key,
-                 "--max-seconds", "0.05", "--seed", str(i)], 5, runs[i]))
-            for i, key in enumerate(keys)
-        ]  # fmt: skip
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=600)
+                 "--max-seconds", "0.05", "--seed", str(i)]
+                for i, key in enumerate(keys)
+            ], 5)  # fmt: skip
         final = wait_finished(hub, t["id"], 120)
         assert final["state"] == "finished" and final["round"] == 3
         for i, played in enumerate(runs):
@@ -129,17 +138,12 @@ def test_king_domino_rotation_of_four_domino_clients(tmp_path):
                 f"/api/tournaments/{t['id']}/entries",
                 {"kind": "client", "name": name, "frontend": "domino"},
             )
-        runs: list[list[subprocess.CompletedProcess]] = [[] for _ in names]
-        threads = [
-            threading.Thread(target=client_rounds, args=(
+        runs = run_clients(
+            [
                 ["-m", "bots.kingdomino", "--port", str(hub.ports["domino"]), "--login", name,
-                 "--think", "0.05", "--bot", "greedy"], 3, runs[i]))
-            for i, name in enumerate(names)
-        ]  # fmt: skip
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=600)
+                 "--think", "0.05", "--bot", "greedy"]
+                for name in names
+            ], 3)  # fmt: skip
         final = wait_finished(hub, t["id"], 120)
         assert final["state"] == "finished" and final["round"] == 2
         for played in runs:

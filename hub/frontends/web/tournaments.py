@@ -103,7 +103,6 @@ class TournamentsResource(WebResource):
             )
         return 201, entry.to_json(private=True)
 
-
     def _may_run(self, request: Any, session: Any, t: Any) -> None:
         """Starting a tournament, entering bots and network clients: its creator, an
         admin, loopback or the API token."""
