@@ -24,6 +24,13 @@ TYPES: dict[str, type] = {
     "game_event_log": int,
     # ratings
     "rated_default": bool,
+    # tournaments
+    "tournament_max_entrants": int,
+    "tournament_max_rounds": int,
+    "tournament_max_active": int,
+    "tournament_keep": int,
+    "tournament_grace": float,
+    "tournament_route_wait": float,
     # chat (the lobby and every game)
     "chat_history": int,
     "chat_rate": int,

@@ -417,6 +417,47 @@ def _v9_plugin_index(d: Dialect) -> list[Step]:
     ]
 
 
+def _v10_tournaments(d: Dialect) -> list[Step]:
+    """Tournaments (``hub.tournaments``): each tournament (its settings as JSON), its
+    entries in registration order, and its games by round and board (the entries in
+    seat order, the lobby game, each entry's points once it is over)."""
+    return [
+        f"""CREATE TABLE tournament (
+            id VARCHAR(32) PRIMARY KEY,
+            name VARCHAR(256) NOT NULL,
+            game_type VARCHAR(64) NOT NULL,
+            format VARCHAR(32) NOT NULL,
+            state VARCHAR(16) NOT NULL,
+            round INTEGER NOT NULL,
+            settings TEXT NOT NULL,
+            created {d.timestamp} NOT NULL,
+            finished {d.timestamp}
+        )""",
+        """CREATE TABLE tournament_entry (
+            tournament_id VARCHAR(32) NOT NULL,
+            entry_id VARCHAR(32) NOT NULL,
+            seq INTEGER NOT NULL,
+            name VARCHAR(256) NOT NULL,
+            kind VARCHAR(16) NOT NULL,
+            frontend VARCHAR(16) NOT NULL,
+            bot VARCHAR(64),
+            entry_key VARCHAR(32) NOT NULL,
+            PRIMARY KEY (tournament_id, entry_id)
+        )""",
+        """CREATE TABLE tournament_game (
+            tournament_id VARCHAR(32) NOT NULL,
+            round INTEGER NOT NULL,
+            board INTEGER NOT NULL,
+            entries TEXT NOT NULL,
+            game_id VARCHAR(64),
+            state VARCHAR(16) NOT NULL,
+            points TEXT,
+            absent TEXT,
+            PRIMARY KEY (tournament_id, round, board)
+        )""",
+    ]
+
+
 #: every step, in order; the schema version is the length of this list
 MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
     _v1,
@@ -428,6 +469,7 @@ MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
     _v7,
     _v8_ratings,
     _v9_plugin_index,
+    _v10_tournaments,
 ]
 LATEST = len(MIGRATIONS)
 
