@@ -91,14 +91,14 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
         self._said: list[bytes] = []
         self._sent = 0
         self.splice: Splice | None = None
+        #: a routed Game-ID (``hub.routes``): the seat and name it leads to
+        self._routed: Routed | None = None
+        self._routing: Any = None
 
     def callLater(self, period: Any, func: Any) -> Any:  # noqa: N802
         """TimeoutMixin's timer source: the reactor given (a method, not a bound method
         kept on every connection)."""
         return self._reactor.callLater(period, func)
-        #: a routed Game-ID (``hub.routes``): the seat and name it leads to
-        self._routed: Routed | None = None
-        self._routing: Any = None
 
     @property
     def state(self) -> State:
