@@ -14,7 +14,8 @@ from hub.store.errors import StoreUnavailable
 class OneAtATime:
     """Calls ``work()`` (a coroutine function) one run at a time: a call while it runs
     returns that run's Deferred and makes it run once more after it.  An unavailable
-    store is quiet (the next call tries again); any other failure is logged as
+    store is quiet (the next call tries again), and so is a run cancelled (the hub
+    stopping: its store's pending reads are cancelled); any other failure is logged as
     ``failed`` says.
 
     :param work: what to run.
@@ -35,7 +36,7 @@ class OneAtATime:
             self._again = True
             return self._running
         d: defer.Deferred[None] = defer.ensureDeferred(self._work())
-        d.addErrback(lambda f: f.trap(StoreUnavailable))
+        d.addErrback(lambda f: f.trap(StoreUnavailable, defer.CancelledError))
         d.addErrback(lambda f: self.log.failure(self._failed, f))
         self._running = d
 
