@@ -29,7 +29,7 @@ from decimal import Decimal
 from typing import Any
 
 from lxml import etree
-from twisted.internet import defer, error, protocol
+from twisted.internet import defer, error, protocol, task
 from twisted.internet.endpoints import connectProtocol
 from twisted.logger import Logger
 from twisted.protocols.basic import Int32StringReceiver
@@ -138,9 +138,16 @@ class HubClient:
     """
 
     log = Logger()
+    #: how many times an action the hub refused as too fast (429) is sent again, the
+    #: first after :attr:`SLOW_DOWN` seconds and each later one after twice as long
+    #: (0.25 + 0.5 + 1 + 2 + 4 s: within any move clock)
+    RETRIES = 5
+    SLOW_DOWN = 0.25
 
-    def __init__(self, validate: bool = True) -> None:
+    def __init__(self, validate: bool = True, reactor: Any = None) -> None:
         self.validate = validate
+        #: for the pauses before an action is sent again (set by :meth:`connect`)
+        self.reactor = reactor
         self.proto: XMLClientProtocol | None = None
         self.info: Any = None
         self.session = 0
@@ -183,6 +190,7 @@ class HubClient:
             ``ConnectionLost("closed before the greeting: TLS failed: ...")``.
         """
         client = cls(**kw)
+        client.reactor = reactor
         endpoint = client_endpoint(reactor, host, port, tls, timeout)
         d = connectProtocol(endpoint, XMLClientProtocol(client))
 
@@ -511,7 +519,21 @@ class HubClient:
         outer, action = self._group("game", "action", game=gameid)
         parameters = codec.sub(action, "parameters")
         parameters.append(payload if not isinstance(payload, str) else etree.fromstring(payload))
-        return self.request(outer, sessionid=sid)
+        return self._slowing_down(lambda: self.request(outer, sessionid=sid), self.RETRIES)
+
+    def _slowing_down(self, send: Callable[[], defer.Deferred], tries: int) -> defer.Deferred:
+        """``send()``; a 429 answer (the hub's rate limit: "slow down") sends it again
+        after a pause, ``tries`` times at most, each pause twice the one before."""
+        delay = self.SLOW_DOWN * 2 ** (self.RETRIES - tries)
+
+        def refused(failure: Failure) -> Any:
+            failure.trap(RequestFailed)
+            code = getattr(failure.value, "code", None)
+            if code != 429 or tries <= 0 or self.reactor is None:
+                return failure
+            return task.deferLater(self.reactor, delay, self._slowing_down, send, tries - 1)
+
+        return send().addErrback(refused)
 
     def chat(self, gameid: int, text: str) -> defer.Deferred:
         """``game/chat``; the server sets the sender."""
