@@ -127,8 +127,12 @@ def test_an_xml_client_of_b_plays_a_table_of_a_and_a_watcher_on_c_sees_no_hole_c
     dan = XMLClient(b.ports["xml"])
     assert ok(dan.login("dan", "pw-dan-123"))
     dan.game_sid = _join(dan, gameid)
+    watchers = f"/api/games/{game['id']}"
+    wait_for(lambda: "dan" in a.get_json(watchers)["watchers"], "dan watches on A")
     dan.send_raw((1 << 30).to_bytes(4, "big"))  # oversized: refused by the door, closed
     assert _error(_response(dan))[0] == "413"
+    # the door closed its relay too: A's session of dan ended
+    wait_for(lambda: "dan" not in a.get_json(watchers)["watchers"], "dan's relay is closed")
 
     # A killed mid-game: the relayed sessions end, clearly; the doors go on
     a.stop(signal.SIGKILL)
