@@ -47,6 +47,15 @@ def _ip(text: str) -> Any:
         return None
 
 
+def advertises(member: dict[str, Any], peer: str) -> bool:
+    """Whether the live hub ``member`` advertises the IP address ``peer``."""
+    if not member.get("live"):
+        return False
+    peer_ip = _ip(peer)
+    hosts = {str(e.get("host") or "") for e in dict(member.get("endpoints") or {}).values()}
+    return peer_ip is not None and any(peer_ip == a for a in map(_ip, hosts) if a is not None)
+
+
 def from_member(member: dict[str, Any] | None, peer: str) -> bool:
     """Whether ``peer`` may be the live hub ``member``: each IP address it advertises
     is compared; a hub that advertises names only is taken on its ticket alone."""

@@ -282,6 +282,13 @@ class Cluster:
             self._secret, self.hub_id, self.members, name, given, peer, self.hub.reactor.seconds()
         )
 
+    def is_hub_address(self, peer: str) -> bool:
+        """Whether ``peer`` is an address another live hub advertises (its relays are
+        not held to a front end's per-address limit)."""
+        return any(
+            h != self.hub_id and credential.advertises(m, peer) for h, m in self.members.items()
+        )
+
     def weight(self, hub_id: str) -> tuple[int, int]:
         """How loaded ``hub_id`` is: (its games, its seated players and bots).  This
         hub's from its lobby, another's games from the directory (live), the rest from

@@ -51,3 +51,11 @@ def test_a_hub_that_advertises_a_name_is_taken_on_its_ticket():
     good = credential.ticket(SECRET, "hubB", "hubA", "ann", NOW)
     assert _check(good, members=_members(host="hub2.example.org"), peer="10.0.0.7")
     assert _check(good, members=_members(host="0.0.0.0"), peer="10.0.0.7")
+
+
+def test_a_live_hubs_address_is_known_as_one():
+    members = _members()
+    assert credential.advertises(members["hubB"], "10.0.0.2")
+    assert not credential.advertises(members["hubB"], "10.0.0.9")
+    assert not credential.advertises(_members(live=False)["hubB"], "10.0.0.2")
+    assert not credential.advertises(_members(host="hub2.example.org")["hubB"], "10.0.0.2")

@@ -160,10 +160,11 @@ class XMLFrontend(protocol.ServerFactory):
     def buildProtocol(self, addr: Any) -> XMLProtocol:
         """A protocol for a new connection (one that will refuse itself above the cap)."""
         peer = str(getattr(addr, "host", addr))  # foreign: a UNIX address has no host
-        over = (
-            self.per_address[peer] >= self.max_per_address
-            or len(self.connections) >= self.max_connections
-        )
+        cluster: Any = getattr(self.hub, "cluster", None)
+        relay = cluster is not None and cluster.is_hub_address(peer)  # another hub's relays
+        over = (self.per_address[peer] >= self.max_per_address and not relay) or len(
+            self.connections
+        ) >= self.max_connections
         proto = self.protocol(self, peer, over_cap=over)
         proto.factory = self
         self.per_address[peer] += 1
