@@ -16,29 +16,13 @@ from lxml import etree
 
 from hub.frontends.xml.payload import wire_game_id
 from tests.integration.test_cluster import cluster_dsn, create, health, three, wait_for
-from tests.integration.test_privacy import _leaks, _own_holes, _play
+from tests.integration.test_privacy import _leaks, _own_holes, _play, join, sit
 
 from .xmlsocket import XMLClient, ok, outcome
 
 __all__ = ["cluster_dsn", "three"]  # the fixtures, used by name
 
 TABLE = {"stakes": "10/20", "buyin": 400, "showdown_pause": 0, "auto_post": True}
-
-
-def _join(client: XMLClient, gameid: int) -> int:
-    joined = client.request(f'<game gameid="{gameid}"><join/></game>')
-    assert ok(joined), outcome(joined)
-    return int(joined.get("sessionid"))
-
-
-def _sit(client: XMLClient, gameid: int, seat: int) -> None:
-    sit = client.request(
-        f'<game gameid="{gameid}"><action><parameters><texasmessage><action>'
-        f"<index>11</index><amount>400</amount><seat>{seat}</seat></action>"
-        "</texasmessage></parameters></action></game>",
-        client.game_sid,
-    )
-    assert ok(sit), outcome(sit)
 
 
 def _action(gameid: int, index: int) -> str:
@@ -82,9 +66,9 @@ def test_an_xml_client_of_b_plays_a_table_of_a_and_a_watcher_on_c_sees_no_hole_c
     for hub in (b, c):  # B and C list it before their clients join
         wait_for(lambda h=hub: game["id"] in {g["id"] for g in h.get_json("/api/games")}, "listed")
     for seat, client in enumerate((ann, bob, carl)):
-        client.game_sid = _join(client, gameid)
+        client.game_sid = join(client, gameid)
         if seat < 2:
-            _sit(client, gameid, seat)
+            sit(client, gameid, seat)
     assert ann.game_sid not in (bob.game_sid, carl.game_sid)
     _play({0: ann, 1: bob}, gameid, hands=3)
 
@@ -126,7 +110,7 @@ def test_an_xml_client_of_b_plays_a_table_of_a_and_a_watcher_on_c_sees_no_hole_c
     assert _leaks(etree.tostring(history).decode(), 1, bob_holes) == []
     dan = XMLClient(b.ports["xml"])
     assert ok(dan.login("dan", "pw-dan-123"))
-    dan.game_sid = _join(dan, gameid)
+    dan.game_sid = join(dan, gameid)
     watchers = f"/api/games/{game['id']}"
     wait_for(lambda: "dan" in a.get_json(watchers)["watchers"], "dan watches on A")
     dan.send_raw((1 << 30).to_bytes(4, "big"))  # oversized: refused by the door, closed
