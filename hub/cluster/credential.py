@@ -9,7 +9,8 @@ password: the password field carries a *ticket*, ::
 signed with the cluster's secret (one row of ``cluster_secret`` in the shared
 PostgreSQL database, :meth:`hub.store.cluster.ClusterMixin.cluster_secret`; 256 random
 bits).  The target trusts a ticket only when it names the target itself, is not
-expired (at most :data:`TICKET_SECONDS` ahead), its issuer is a live member of the
+expired (at most :data:`TICKET_SECONDS` ahead, plus
+:data:`SKEW_SECONDS` the issuer's clock may be ahead), its issuer is a live member of the
 cluster, and the connection comes from an address that issuer advertises (when it
 advertises an IP address rather than a name).  A ticket is never logged: the XML
 front end's records and logs drop passwords already.
@@ -27,6 +28,8 @@ from typing import Any
 PREFIX = "gamehub-cluster:"
 #: how long a ticket is good for, in seconds
 TICKET_SECONDS = 60.0
+#: how far ahead of the target's clock the issuer's may be, in seconds
+SKEW_SECONDS = 30.0
 
 
 def _mac(secret: str, issuer: str, target: str, name: str, expires: int) -> str:
@@ -87,7 +90,7 @@ def check(
         return False
     issuer, target, expires_text, mac = parts
     expires = int(expires_text)
-    if target != me or issuer == me or not now <= expires <= now + TICKET_SECONDS + 1:
+    if target != me or issuer == me or not now <= expires <= now + TICKET_SECONDS + SKEW_SECONDS:
         return False
     if not hmac.compare_digest(mac, _mac(secret, issuer, target, name, expires)):
         return False

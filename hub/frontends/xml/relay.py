@@ -203,10 +203,9 @@ class Relay:
         codec.sub(join, "join")
 
         def answered(answer: bytes) -> bytes:
-            kind, remote = _head(answer)
             root = etree.fromstring(answer, codec.hardened_parser())
-            node = root.find("response/game/join")
-            if node is None or node.get("success") != "true" or not remote:
+            remote = int(root.get("sessionid") or 0)
+            if root.find("response/game/join[@success='true']") is None or not remote:
                 return with_session(answer, r.sessionid)
             relayed = Relayed(self, local(), remote, r.gameid)
             self.sessions[remote] = relayed
@@ -222,7 +221,8 @@ class Relay:
         data = etree.tostring(root, xml_declaration=True, encoding="UTF-8")
 
         def answered(answer: bytes) -> bytes:
-            if part and b'success="true"' in answer:
+            root = etree.fromstring(answer, codec.hardened_parser())
+            if part and root.find("response/game/part[@success='true']") is not None:
                 self._end(relayed)
             return with_session(answer, relayed.local)
 
@@ -311,6 +311,8 @@ class Relay:
         )  # fmt: skip
         if self.wire is not None and self.wire.transport is not None:
             self.wire.transport.loseConnection()
+        elif self._connecting is not None and not self._connecting.called:
+            self._connecting.cancel()
         for relayed in list(self.sessions.values()):
             self._end(relayed)
             if not self.conn.closing:
