@@ -266,7 +266,15 @@ class Relay:
                 self._arm(
                     seconds, f"the hub that runs that game did not answer within {seconds:g} s"
                 )
-            d.callback(answered(frame))
+            try:
+                answer = answered(frame)
+            except Exception:  # an answer we cannot read: refuse, never leave it waiting
+                self.log.failure("xml {conn}: unreadable answer from hub {hub}",
+                                 conn=self.conn.conn_id, hub=self.hub_id)  # fmt: skip
+                d.errback(Refused(502, "the hub that runs that game sent an unreadable answer"))
+                self._drop("the hub that runs that game sent an unreadable answer")
+                return
+            d.callback(answer)
         elif kind == "stateupdate":
             relayed = self.sessions.get(sid)
             if relayed is not None:  # the owner's lobby updates: the door's lobby tells
