@@ -207,6 +207,32 @@ async def _meta_text(
     return meta.signature.text if meta.signature else meta.to_toml(sha256=sha256)
 
 
+def _check_target(name: str, into: Path, force: bool) -> None:
+    """Refuse a bad name, and (unless ``force``) the data folder of a running hub."""
+    if not NAME_RE.match(name):
+        raise FetchError(f"{name!r} is not a plugin name")
+    if not force and in_use(into):
+        raise FetchError(
+            f"{into} is the data folder of a running hub, which would load the plugin at "
+            "once: install elsewhere (--into DIR) and look at it first, or use --force"
+        )
+
+
+def _expected(
+    entry: dict[str, Any], expect: tuple[str, int] | None, max_size: int
+) -> dict[str, Any]:
+    """``entry`` if it has the digest and size ``expect`` says and is not too large."""
+    name, sha256, size = entry["name"], entry["sha256"], entry["size"]
+    if expect is not None and (sha256, size) != (expect[0].lower(), expect[1]):
+        raise FetchError(
+            f"the hub offers {name} with sha256 {sha256} ({size} bytes),"
+            f" the index says sha256 {expect[0]} ({expect[1]} bytes)"
+        )
+    if size > max_size:
+        raise FetchError(f"{name} is larger ({size} bytes) than the limit ({max_size})")
+    return entry
+
+
 async def fetch(
     name: str,
     hub_url: str,
@@ -215,6 +241,8 @@ async def fetch(
     stream: IO[str] | None = None,
     trust: PluginTrust | None = None,
     force: bool = False,
+    expect: tuple[str, int] | None = None,
+    max_size: int = MAX_PACKAGE_SIZE,
 ) -> Path:
     """Download plugin ``name`` from the hub at ``hub_url`` and install it into ``into``.
 
@@ -224,20 +252,18 @@ async def fetch(
         terminal).
     :param trust: which signatures to accept (default: any that verifies, and none).
     :param force: install even into the data folder of a running hub.
+    :param expect: ``(sha256, size)`` the package must have, as another index says
+        (the cluster's, :mod:`hub.cluster.plugins`): the hub's own index must agree,
+        and the download is checked against it.
+    :param max_size: the largest package accepted (bytes).
     :returns: the path of the installed ``.meta`` file.
     :raises FetchError: nothing was installed, and why.
     """
-    if not NAME_RE.match(name):
-        raise FetchError(f"{name!r} is not a plugin name")
-    if not force and in_use(Path(into)):
-        raise FetchError(
-            f"{into} is the data folder of a running hub, which would load the plugin at "
-            "once: install elsewhere (--into DIR) and look at it first, or use --force"
-        )
+    _check_target(name, Path(into), force)
     trust = trust if trust is not None else PluginTrust()
     stream = stream if stream is not None else sys.stderr
     base = hub_url.rstrip("/") + "/"
-    entry = await _index_entry(client, base, name)
+    entry = _expected(await _index_entry(client, base, name), expect, max_size)
     kind, filename = entry["kind"], _plain_name(entry.get("file"), "package")
     package_url = urljoin(base, str(entry.get("url")))
     meta_url = urljoin(base, str(entry.get("meta_url")))

@@ -210,10 +210,11 @@ class GameInstance:
                 return seat.index
         return None
 
-    def free_seats(self, kind: str = "client") -> list[int]:
-        """Seats a player of ``kind`` (``client`` or ``human``) may take now."""
+    def free_seats(self, kind: str = "client", player: str | None = None) -> list[int]:
+        """Seats a player of ``kind`` (``client`` or ``human``) may take now (seats
+        reserved for someone else are not, :attr:`hub.seats.Seat.reserved`)."""
         allowed = ("open",) if kind == "client" else ("open", "human")
-        return [s.index for s in self.seats if s.free and s.kind in allowed]
+        return [s.index for s in self.seats if s.free and s.kind in allowed and s.allows(player)]
 
     @property
     def observer_count(self) -> int:
@@ -381,7 +382,7 @@ class GameInstance:
         if self.seat_of(player) is not None:
             raise Conflict(f"{player} already sits in game {self.id}")
         self._check_paid(buyin)
-        free = self.free_seats(kind)
+        free = self.free_seats(kind, player)
         if seat is None:
             if not free:
                 raise Conflict(f"game {self.id} has no free seat")
@@ -535,7 +536,7 @@ class GameInstance:
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             raise NotFound(f"game {self.id} has no seat {seat}")
         record = self.seats[seat]
-        if not record.free or record.kind not in ("open", "human"):
+        if not record.free or record.kind not in ("open", "human") or not record.allows(player):
             raise Conflict(f"seat {seat} of game {self.id} is not free")
         if not isinstance(bot_name, str) or not re.fullmatch(r"[a-z0-9-]{1,64}", bot_name):
             raise BadAction("a bot name is 1 to 64 characters [a-z0-9-]")

@@ -51,10 +51,7 @@ class IGameOptions(Interface):
     factory's ``create`` still checks every value it is given.
     """
 
-    options = Attribute(
-        "A sequence of :class:`hub.model.GameOption`: the settings ``create`` accepts,"
-        " with their kinds, ranges and defaults."
-    )
+    options = Attribute("A sequence of :class:`hub.model.GameOption`: what ``create`` takes.")
 
 
 class IGame(Interface):
@@ -117,6 +114,10 @@ class IRatedGameFactory(IGameFactory):
     def rating_ranks(result):
         """The rank of each seat in a finished game's ``result`` (0 is best, equal
         ranks tie), or ``None`` to use the hub's default ranking."""
+
+
+class IWholeTournamentFactory(IGameFactory):
+    """A marker: one game of this type is a whole tournament; its ranks are the places."""
 
 
 class IChipGameFactory(IGameFactory):
@@ -276,8 +277,7 @@ class IXMLGameAdapter(Interface):
     """
 
     seat_on_join = Attribute(
-        "Whether ``game/join`` takes the first free seat (default ``True``). ``False``"
-        " (a chip game): join only observes; seats are taken with an action."
+        "Whether ``game/join`` takes the first free seat (default ``True``); ``False``: it observes."
     )
 
     def parse_action(element):
@@ -524,6 +524,8 @@ class IHub(Interface):
     bound_ports = Attribute("Front-end name → the port it is bound to, while it listens.")
     telemetry = Attribute("The hub's metrics (``hub.telemetry.Telemetry``).")
     ratings = Attribute("The ratings of rated games (``hub.ratings``), or ``None``.")
+    routes = Attribute("Keys that lead to a game (``hub.routes.Routes``), or ``None``.")
+    tournaments = Attribute("The tournaments (``hub.tournaments``), or ``None``.")
 
     def create_game(
         type_name,
@@ -716,33 +718,14 @@ class IStore(Interface):
     def replay(game_id):
         """The stored replay of a finished game, or ``None``."""
 
-    def record_hand(
-        game_id,
-        players,
-        *,
-        game_type=None,
-        record=None,
-        summary=None,
-        sealed=None,
-        started=None,
-        at=None,
-        hand_key=None,
-    ):
+    def record_hand(game_id, players, *, game_type=None, record=None, summary=None,
+                    sealed=None, started=None, at=None, hand_key=None):  # fmt: skip
         """Store a finished hand (per seat: account, seat, chips in and won, the
         seat's private part; the game's public record and summary; its sealed part)
         → hand id."""
 
-    def hands(
-        game_id=None,
-        player=None,
-        since=None,
-        until=None,
-        limit=50,
-        hand_id=None,
-        hand_key=None,
-        private_for=None,
-        sealed=False,
-    ):
+    def hands(game_id=None, player=None, since=None, until=None, limit=50, hand_id=None,
+              hand_key=None, private_for=None, sealed=False):  # fmt: skip
         """Finished hands (dicts with ``players``), newest first; a seat's ``private``
         part only on the seats of account ``private_for``, the ``sealed`` part only
         when asked for (the operator, admins)."""
@@ -768,6 +751,21 @@ class IAuditStore(Interface):
 
     def banned_addresses():
         """Every ban (``address``, ``created``, ``actor``, ``reason``)."""
+
+
+class ITournamentStore(Interface):
+    """Tournaments in the store (``hub.store.tournaments``), SQLite or PostgreSQL; each
+    a record of ``hub.tournaments.model.Tournament.to_record``.  Every method returns a
+    ``Deferred``."""
+
+    def save_tournament(data):
+        """Write one tournament's record whole, in place of what was stored."""
+
+    def load_tournaments():
+        """Every stored tournament's record, oldest first."""
+
+    def delete_tournament(tournament_id):
+        """Forget a tournament, its entries and games."""
 
 
 class IConnectionControl(Interface):

@@ -566,7 +566,7 @@ class TableMoney:
             await self.add_chips(game, account, mine, buyin)
             return int(mine)
         self._require_store()
-        free = game.free_seats(kind)
+        free = game.free_seats(kind, account)
         if seat is None:
             if not free:
                 raise Conflict(f"game {game.id} has no free seat")

@@ -30,6 +30,8 @@ class Seat:
     :ivar present: ``False`` once the player left or was removed.
     :ivar spec: the kind the seat was created as (``open``, ``human``, ``bot``); a seat
         the game opens again (:data:`hub.model.SEAT_OPEN`) goes back to it.
+    :ivar reserved: the only player name that may take the seat (a tournament's
+        pairing), ``None``: anyone.
     """
 
     index: int
@@ -38,6 +40,7 @@ class Seat:
     bot: str | None = None
     present: bool = True
     spec: str = ""
+    reserved: str | None = None
 
     def __post_init__(self) -> None:
         if not self.spec:
@@ -51,19 +54,26 @@ class Seat:
         self.player, self.kind, self.bot, self.present = None, self.spec, None, True
         return True
 
+    def allows(self, player: str | None) -> bool:
+        """Whether ``player`` may take the seat (``None``: a player not named yet)."""
+        return self.reserved is None or self.reserved == player
+
     @property
     def free(self) -> bool:
         """Whether nobody sits here yet."""
         return self.player is None
 
     def to_json(self) -> dict[str, Any]:
-        """The seat as the JSON API shows it."""
-        return {
+        """The seat as the JSON API shows it (``reserved``: only for a reserved seat)."""
+        data: dict[str, Any] = {
             "seat": self.index,
             "player": self.player,
             "kind": self.kind,
             "present": self.present,
         }
+        if self.reserved is not None:
+            data["reserved"] = self.reserved
+        return data
 
 
 def unused_name(base: str, taken: set[Any]) -> str:

@@ -42,9 +42,11 @@ from hub.lobby import Lobby, thread_runner
 from hub.model import GameError, NotFound
 from hub.money import TableMoney
 from hub.ratings.service import RatingService, check_rated
+from hub.routes import Routes
 from hub.store.cluster import ClusterMixin
 from hub.store.errors import StoreUnavailable
 from hub.telemetry import DETACHED, FrontendTelemetry, Telemetry
+from hub.tournaments.service import TournamentService
 from hub.transcript import Transcripts, TranscriptSettings
 
 DATA_FOLDERS = ("plugins", "plugins/meta", "bots", "bots/meta", "transcripts")
@@ -248,6 +250,11 @@ class Seating:
     money: TableMoney | None
     #: rated games (``hub.ratings``); ``None``: nothing is rated (no store)
     ratings: RatingService | None = None
+
+    #: the routes of keys the front ends do not know (``hub.routes``); ``None``: none
+    routes: Routes | None = None
+    #: the tournaments (``hub.tournaments``); ``None``: none (test hubs)
+    tournaments: TournamentService | None = None
 
     #: the hub's part in a cluster (``hub.cluster``), ``None`` for a single hub
     cluster: Cluster | None = None
@@ -526,6 +533,8 @@ class HubService(MultiService, Seating):
         self.telemetry.follow(self)
         #: the admin actions, each audited (``hub.admin``)
         self.admin = Admin(self)
+        self.routes = Routes()
+        self.tournaments = TournamentService(self, self.options)
         self._listen(endpoints)
 
     def _listen(self, endpoints: Mapping[str, str]) -> None:
@@ -640,10 +649,13 @@ class HubService(MultiService, Seating):
         self.telemetry.start()
         await defer.maybeDeferred(self.registry.load)
         self.registry.start()
+        if self.tournaments is not None:
+            await self.tournaments.start()
         for service in list(self):
             await defer.maybeDeferred(service.startService)
         if self.cluster is not None:
             await self.cluster.advertise()
+            await self.cluster.share_plugins(self.registry, self.data_dir)
         self.log.info(
             "gamehub {version} ready: data in {data}, front ends {ports}",
             version=self.version,
@@ -681,6 +693,8 @@ class HubService(MultiService, Seating):
                     await defer.maybeDeferred(service.stopService)
                 except Exception:
                     self.log.failure("stopping {name} failed", name=service.name)
+        if self.tournaments is not None:
+            await self.tournaments.stop()
         if self.ratings is not None:
             await self.ratings.stop()
         self.lobby.stop()

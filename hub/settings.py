@@ -24,6 +24,13 @@ TYPES: dict[str, type] = {
     "game_event_log": int,
     # ratings
     "rated_default": bool,
+    # tournaments
+    "tournament_max_entrants": int,
+    "tournament_max_rounds": int,
+    "tournament_max_active": int,
+    "tournament_keep": int,
+    "tournament_grace": float,
+    "tournament_route_wait": float,
     # chat (the lobby and every game)
     "chat_history": int,
     "chat_rate": int,
@@ -84,6 +91,11 @@ TYPES: dict[str, type] = {
     "web_proxy_max_body": int,
     "web_proxy_sessions": int,
     "web_proxy_connections": int,
+    "cluster_plugin_max_bytes": int,
+    "cluster_plugin_downloads": int,
+    "cluster_plugin_timeout": float,
+    "cluster_plugin_retries": int,
+    "cluster_plugin_keep_removed": float,
     # XML
     "server_name": str,
     "xml_max_frame": int,

@@ -68,6 +68,8 @@ PROMISES = {
     "gamehub ladder": "nmmorris ladder",
     "/api/ratings/nmmorris": '"players"',
     "ratings rebuild": "the recomputed values equal",
+    "tournament create": "created: nmmorris round-robin",
+    "tournament list": "registering",
 }
 
 pytestmark = [

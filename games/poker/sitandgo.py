@@ -43,7 +43,12 @@ from typing import Any
 
 from zope.interface import implementer
 
-from hub.interfaces import IGameOptions, IHandRecord, IRatedGameFactory
+from hub.interfaces import (
+    IGameOptions,
+    IHandRecord,
+    IRatedGameFactory,
+    IWholeTournamentFactory,
+)
 from hub.model import (
     GAME_OVER,
     BadAction,
@@ -372,7 +377,7 @@ class SitAndGoGame(server.PokerGame):
         return self._result if self._over else None
 
 
-@implementer(IGameOptions, IHandRecord, IRatedGameFactory)
+@implementer(IGameOptions, IHandRecord, IRatedGameFactory, IWholeTournamentFactory)
 class HoldemSitAndGoFactory:
     """``holdem-sng``: a fixed-limit Texas Hold'em sit-and-go for 2 to 10 players
     (not a chip game: tournament chips, no buy-in)."""

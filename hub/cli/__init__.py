@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ledger": ("hub.cli.store:ledger_main", "prove every chip is accounted for; problems; hubs"),
     "ratings": ("hub.cli.ratings:ratings_main", "rebuild|show: ratings from the rated games"),
     "ladder": ("hub.cli.ratings:ladder_main", "a round robin of a game type's bots, rated"),
+    "tournament": ("hub.cli.tournament:main", "create|list|show|register|start on a running hub"),
     "cluster": ("hub.cli.cluster:main", "status: the hubs sharing the database, their load, games"),
     "audit": ("hub.cli.audit:main", "the audit log of admin actions (API and CLI), newest first"),
     "fetch": ("hub.cli.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),

@@ -8,24 +8,13 @@ waits for the end of the match and prints each player's result and the log's
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 import urllib.error
-import urllib.request
 from collections.abc import Sequence
 from typing import Any
 
-
-def _request(url: str, body: Any = None, token: str | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    headers = {"Content-Type": "application/json"} if data is not None else {}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(url, data=data, headers=headers)
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        raw = answer.read()
-    return raw.decode("ascii", "replace") if url.endswith("/log") else json.loads(raw)
+from .http import add_hub_options, refusal, request
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -39,8 +28,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--strict", action="store_true", help="end at the first invalid action")
     parser.add_argument("--seed", default=None, help="64 hex digits: the seed of the deals")
-    parser.add_argument("--hub", default="http://127.0.0.1:8080", help="the hub's web front end")
-    parser.add_argument("--token", default=None, help="the hub's API token (from other hosts)")
+    add_hub_options(parser)
     parser.add_argument("--wait", action="store_true", help="wait for the end; print the results")
     args = parser.parse_args(argv)
     base = args.hub.rstrip("/")
@@ -54,13 +42,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.seed:
         spec["seed"] = args.seed
     try:
-        match = _request(f"{base}/acpc/matches", spec, args.token)
+        match = request(f"{base}/acpc/matches", spec, args.token)
     except urllib.error.HTTPError as e:
-        try:
-            reason = json.loads(e.read()).get("error", e.reason)
-        except ValueError:
-            reason = e.reason
-        print(f"gamehub acpc-match: {reason}", file=sys.stderr)
+        print(f"gamehub acpc-match: {refusal(e)}", file=sys.stderr)
         return 1
     except (OSError, ValueError) as e:
         print(f"gamehub acpc-match: cannot reach the hub at {base}: {e}", file=sys.stderr)
@@ -73,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     deadline = time.monotonic() + 7 * 24 * 3600
     while time.monotonic() < deadline:
-        match = _request(f"{base}/acpc/matches/{match['id']}")
+        match = request(f"{base}/acpc/matches/{match['id']}")
         if match["state"] == "over":
             break
         time.sleep(1.0)
@@ -82,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{result['name']}: {result['total']} over {result['hands']} hands, "
               f"{result['mbb_per_hand']}{ci} mbb/hand")  # fmt: skip
     print(f"over: {match['reason']}")
-    log = _request(f"{base}{match['log']}") if match["played"] else ""
+    log = request(f"{base}{match['log']}", text=True) if match["played"] else ""
     score = [line for line in log.splitlines() if line.startswith("SCORE:")]
     if score:
         print(score[-1])

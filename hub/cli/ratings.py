@@ -115,12 +115,16 @@ def ladder_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _options(pairs: Sequence[str]) -> dict[str, Any]:
+def option_pairs(pairs: Sequence[str], command: str = "gamehub ladder") -> dict[str, Any]:
+    """Game options from ``--option KEY=VALUE`` arguments (whole numbers are numbers).
+
+    :raises SystemExit: an argument that is no ``KEY=VALUE``, with ``command``'s name.
+    """
     out: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise SystemExit(f"gamehub ladder: --option takes KEY=VALUE, not {pair!r}")
+            raise SystemExit(f"{command}: --option takes KEY=VALUE, not {pair!r}")
         out[key] = int(value) if value.lstrip("-").isdigit() else value
     return out
 
@@ -133,7 +137,7 @@ def ladder_main(argv: Sequence[str]) -> int:
     if not 1 <= args.games <= 1000 or not 0 < args.seconds <= 60:
         print("gamehub ladder: --games is 1 to 1000, --seconds above 0 up to 60", file=sys.stderr)
         return 2
-    options = _options(args.option)
+    options = option_pairs(args.option)
     dsn = store_dsn(args)
     data = resolve_place(args.data, args.db, args.config).data
 

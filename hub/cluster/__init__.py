@@ -8,8 +8,9 @@ docs/cluster.md.
 - :mod:`.directory`: one lobby: this hub's games written, the others' read;
 - :mod:`.remote`: how another hub's game looks to this hub's front ends;
 - :mod:`.notify`: the ``LISTEN`` connection the reactor watches.
+- :mod:`.plugins`: one set of plugins: this hub's published, the others' fetched.
 
-The SQL lives with the store (:mod:`hub.store.cluster`).  A hub on SQLite is single.
+The SQL lives with the store (:mod:`hub.store.cluster`, :mod:`hub.store.plugin_index`).  A hub on SQLite is single.
 """
 
 from .remote import RemoteGame

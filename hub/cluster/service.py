@@ -28,6 +28,8 @@ from hub.store.errors import StoreUnavailable
 from . import credential
 from .directory import Directory
 from .notify import NoticeListener
+from .once import OneAtATime
+from .plugins import SharedPlugins
 from .remote import RemoteGame
 
 #: what ``/api/health`` and ``gamehub cluster status`` say of a hub on SQLite
@@ -68,9 +70,10 @@ class Cluster:
         self.members: dict[str, dict[str, Any]] = {}
         self.directory: Directory | None = None
         self.listener: NoticeListener | None = None
+        #: the cluster's one set of plugins (:mod:`.plugins`), once :meth:`share_plugins` ran
+        self.plugins: SharedPlugins | None = None
         self._watch: Any = None
-        self._checking: defer.Deferred | None = None
-        self._again = False
+        self._checks = OneAtATime(self._check, "cluster: checking the members failed")
         self._ticks = 0
         self._joined = False
         self._secret = ""  # the cluster's secret (hub.cluster.credential), once joined
@@ -119,6 +122,12 @@ class Cluster:
         await self.store.cluster_advertise(self.endpoints())
         await self.check()
 
+    async def share_plugins(self, registry: Any, data_dir: Any) -> None:
+        """Publish this hub's plugins and install the others' (once the front ends
+        listen: the others download from this hub's web front end)."""
+        self.plugins = SharedPlugins(self, registry, data_dir, self.hub.reactor, self.hub.options)
+        await self.plugins.start()
+
     async def stop(self) -> None:
         """Leave: this hub's games leave the directory, its member row is ended."""
         if self._watch is not None and self._watch.running:
@@ -133,10 +142,8 @@ class Cluster:
         if not self._joined:
             return
         self._joined = False
-        # each heartbeat carries the load; a recovery (the hub's own at start too)
-        # aborts the dead hubs' games in its transaction
-        self.store.on_beat(lambda: self.store.load_step(self.load()))
-        self.store.on_recovery(self.store.abort_hubs, self._hubs_gone)
+        if self.plugins is not None:
+            await self.plugins.stop()
         try:
             await self.store.cluster_leave()
         except Exception as e:  # the others end the member row when they recover the lease
@@ -150,33 +157,24 @@ class Cluster:
         if self._ticks % 60 == 0:
             d = self.store.abort_orphans()
             d.addCallback(lambda _: self.store.directory_purge(self.keep_aborted))
+            if self.plugins is not None:
+                d.addCallback(lambda _: self.plugins and self.plugins.purge())
+                d.addCallback(lambda _: self.plugins and self.plugins.changed())
             d.addErrback(lambda f: f.trap(StoreUnavailable))
             d.addErrback(lambda f: self.log.failure("cluster: purging the directory failed", f))
 
     def check(self) -> defer.Deferred[None]:
         """Read the members; recover the hubs found dead.  A check asked for while one
         runs runs once more after it."""
-        if self._checking is not None:
-            self._again = True
-            return self._checking
-        d = defer.ensureDeferred(self._check())
-        d.addErrback(lambda f: f.trap(StoreUnavailable))
-        d.addErrback(lambda f: self.log.failure("cluster: checking the members failed", f))
-        self._checking = d
-
-        def done(_: Any) -> None:
-            self._checking = None
-            if self._again:
-                self._again = False
-                self.check()
-
-        d.addBoth(done)
-        return d
+        return self._checks()
 
     async def _check(self) -> None:
         members, dead = await self.store.cluster_members()
         before = self.members
         self.members = {m["hub_id"]: m for m in members}
+        alive = {h for h, m in self.members.items() if m["live"]}
+        if self.plugins is not None and alive != {h for h, m in before.items() if m["live"]}:
+            self.plugins.changed()  # another hub's plugin rows count now, or no more
         if self.directory is not None:
             for hub_id, member in self.members.items():
                 old = before.get(hub_id)
@@ -198,12 +196,17 @@ class Cluster:
         self.check()
 
     def _notice(self, text: str) -> None:
-        if self.directory is not None and self.directory.notice(text) == "hub":
+        op = self.directory.notice(text) if self.directory is not None else None
+        if op == "hub":
             self.check()  # a hub joined, moved, left or died
+        elif op == "plugin" and self.plugins is not None:
+            self.plugins.changed()
 
     def _listening(self) -> None:
         if self.directory is not None:
             self.directory.reload()
+        if self.plugins is not None:
+            self.plugins.changed()  # notices sent meanwhile were lost
         self.check()
 
     # -- what this hub is --------------------------------------------------------------------

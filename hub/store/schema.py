@@ -392,7 +392,73 @@ def _v8_ratings(d: Dialect) -> list[Step]:
     ]
 
 
-def _v9_cluster_secret(d: Dialect) -> list[Step]:
+def _v9_plugin_index(d: Dialect) -> list[Step]:
+    """Plugins everywhere (:mod:`hub.cluster.plugins`): each hub's dropped-in or
+    fetched plugins (name, version, SHA-256, size, signature state, the time the
+    package arrived there, ``since``) and the plugins removed while a hub ran
+    (``removed`` 1: a tombstone, ``since`` the time of the removal).  SQLite has the
+    table too, empty."""
+    return [
+        f"""CREATE TABLE plugin_index (
+            hub_id VARCHAR(64) NOT NULL,
+            name VARCHAR(64) NOT NULL,
+            kind VARCHAR(16) NOT NULL,
+            version VARCHAR(64) NOT NULL,
+            sha256 VARCHAR(64) NOT NULL,
+            size BIGINT NOT NULL,
+            file VARCHAR(256) NOT NULL,
+            signer VARCHAR(512) NOT NULL,
+            since BIGINT NOT NULL,
+            removed SMALLINT NOT NULL DEFAULT 0,
+            updated {d.timestamp} NOT NULL,
+            PRIMARY KEY (hub_id, name)
+        )""",
+        "CREATE INDEX plugin_index_name ON plugin_index (name)",
+    ]
+
+
+def _v10_tournaments(d: Dialect) -> list[Step]:
+    """Tournaments (``hub.tournaments``): each tournament (its settings as JSON), its
+    entries in registration order, and its games by round and board (the entries in
+    seat order, the lobby game, each entry's points once it is over)."""
+    return [
+        f"""CREATE TABLE tournament (
+            id VARCHAR(32) PRIMARY KEY,
+            name VARCHAR(256) NOT NULL,
+            game_type VARCHAR(64) NOT NULL,
+            format VARCHAR(32) NOT NULL,
+            state VARCHAR(16) NOT NULL,
+            round INTEGER NOT NULL,
+            settings TEXT NOT NULL,
+            created {d.timestamp} NOT NULL,
+            finished {d.timestamp}
+        )""",
+        """CREATE TABLE tournament_entry (
+            tournament_id VARCHAR(32) NOT NULL,
+            entry_id VARCHAR(32) NOT NULL,
+            seq INTEGER NOT NULL,
+            name VARCHAR(256) NOT NULL,
+            kind VARCHAR(16) NOT NULL,
+            frontend VARCHAR(16) NOT NULL,
+            bot VARCHAR(64),
+            entry_key VARCHAR(32) NOT NULL,
+            PRIMARY KEY (tournament_id, entry_id)
+        )""",
+        """CREATE TABLE tournament_game (
+            tournament_id VARCHAR(32) NOT NULL,
+            round INTEGER NOT NULL,
+            board INTEGER NOT NULL,
+            entries TEXT NOT NULL,
+            game_id VARCHAR(64),
+            state VARCHAR(16) NOT NULL,
+            points TEXT,
+            absent TEXT,
+            PRIMARY KEY (tournament_id, round, board)
+        )""",
+    ]
+
+
+def _v11_cluster_secret(d: Dialect) -> list[Step]:
     """The secret the hubs of a cluster sign their internal logins with
     (:mod:`hub.cluster.credential`): one row, made by the first hub that needs it."""
     return [
@@ -413,7 +479,9 @@ MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
     _v6,
     _v7,
     _v8_ratings,
-    _v9_cluster_secret,
+    _v9_plugin_index,
+    _v10_tournaments,
+    _v11_cluster_secret,
 ]
 LATEST = len(MIGRATIONS)
 

@@ -15,12 +15,11 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.interfaces import IAuditStore, IRatingStore, IStore
+from hub.interfaces import IAuditStore, IRatingStore, IStore, ITournamentStore
 
 from . import accounts as acc
 from .audit import AuditMixin
 from .base import ZERO, Account, _Cursor
-from .cluster import ClusterMixin
 from .errors import (
     ChipsInPlay,
     LoginFailed,
@@ -28,13 +27,16 @@ from .errors import (
     Throttled,
 )
 from .money import amount as check_amount
+from .plugin_index import PluginIndexMixin
 from .ratings import RatingsMixin
 from .tables import TablesMixin
+from .tournaments import TournamentsMixin
 
 
-@implementer(IStore, IAuditStore, IRatingStore)
-class Store(TablesMixin, ClusterMixin, AuditMixin, RatingsMixin):
-    """Accounts, ledger, history, cluster, audit log and ratings in one SQL database.
+@implementer(IStore, IAuditStore, IRatingStore, ITournamentStore)
+class Store(TablesMixin, PluginIndexMixin, AuditMixin, RatingsMixin, TournamentsMixin):
+    """Accounts, ledger, history, cluster (its plugin index too), audit log, ratings and
+    tournaments in one SQL database.
 
     :param dsn: ``sqlite:<path>`` or ``postgresql://user:pass@host:port/db``.
     :param reactor: provides ``IReactorCore``, ``IReactorThreads``, ``IReactorTime``.

@@ -70,8 +70,11 @@ def cluster_dsn() -> Iterator[str]:
         admin.close()
 
 
-def start_hub(tmp: Path, name: str, dsn: str | None, run: int = 0) -> HubProcess:
-    """A hub with every front end on loopback, on ``dsn`` (``None``: its SQLite)."""
+def start_hub(
+    tmp: Path, name: str, dsn: str | None, run: int = 0, extra: list[str] | None = None
+) -> HubProcess:
+    """A hub with every front end on loopback, on ``dsn`` (``None``: its SQLite);
+    ``extra``: more of its command line."""
     folder = tmp / f"{name}{run}"
     folder.mkdir()
     hub = HubProcess(
@@ -84,6 +87,7 @@ def start_hub(tmp: Path, name: str, dsn: str | None, run: int = 0) -> HubProcess
     )
     if dsn is not None:
         hub.extra = ["--db", dsn]
+    hub.extra += extra or []
     return hub.start()
 
 

@@ -119,3 +119,48 @@ async def test_a_hub_leaving_takes_its_games_and_ends_its_member_row(pg_dsn):
     finally:
         for s in (store, other):
             await s.stop()
+
+
+def plugin(name: str, sha: str, since: int, **more) -> dict:
+    return {"name": name, "kind": "game", "version": "1.0.0", "sha256": sha, "size": 10,
+            "file": f"{name}-1.0.0.zip", "signer": "unsigned", "since": since, **more}  # fmt: skip
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_plugin_index_keeps_each_hubs_plugins_and_its_tombstones(pg_dsn):
+    first = await member(pg_dsn, [])
+    second = await member(pg_dsn, [])
+    listen = psycopg2.connect(pg_dsn)
+    listen.autocommit = True
+    listen.cursor().execute(f'LISTEN "{second.channel}"')
+    try:
+        await first.plugins_publish([plugin("greet", "a" * 64, 5), plugin("old", "b" * 64, 1)])
+        await second.plugins_publish([plugin("greet", "a" * 64, 5)])
+        # the first hub's set is now greet only, and old was removed there (a tombstone)
+        await first.plugins_publish(
+            [plugin("greet", "a" * 64, 5), plugin("old", "b" * 64, 9, removed=True)], only=True
+        )
+        rows = await second.plugins_index()
+        mine = {(r["hub"], r["name"]): r for r in rows}
+        assert set(mine) == {
+            (first.hub_id, "greet"),
+            (first.hub_id, "old"),
+            (second.hub_id, "greet"),
+        }
+        assert mine[(first.hub_id, "old")]["removed"] is True
+        assert mine[(first.hub_id, "old")]["since"] == 9
+        assert mine[(second.hub_id, "greet")]["sha256"] == "a" * 64
+        listen.poll()
+        notices = [json.loads(n.payload) for n in listen.notifies]
+        assert {"op": "plugin", "hub": first.hub_id} in notices
+        # a hub that leaves takes its rows and leaves its tombstones
+        await first.plugins_leave()
+        left = {(r["hub"], r["name"]) for r in await second.plugins_index()}
+        assert left == {(first.hub_id, "old"), (second.hub_id, "greet")}
+        # tombstones older than the limit go (since is in nanoseconds)
+        assert await second.plugins_purge(keep_removed=0) == 1
+        assert [r["name"] for r in await second.plugins_index()] == ["greet"]
+    finally:
+        listen.close()
+        await first.stop()
+        await second.stop()

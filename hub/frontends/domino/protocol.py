@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from twisted.internet import defer
 from twisted.internet.protocol import Protocol, ServerFactory
 from twisted.logger import Logger
 from zope.interface import implementer
@@ -78,6 +79,7 @@ class DominoProtocol(Protocol):
         self._login_timer: Any = None
         self._idle_timer: Any = None
         self.splice: Splice | None = None
+        self._routing: Any = None  # a routed login (hub.routes) waiting for its game
 
     @property
     def state(self) -> State:
@@ -105,6 +107,7 @@ class DominoProtocol(Protocol):
             self._login_timer.cancel()
         self._login_timer = None
         self._cancel_idle()
+        self._cancel_routing()
         was = self.state
         self.machine.move(Input.LOST)
         if was is State.WAITING:
@@ -173,11 +176,16 @@ class DominoProtocol(Protocol):
         return b"".join(line + b"\n" for line in cut) + self._framer.drain()
 
     def _login(self, name: str) -> None:
-        route = self.factory.gathering()
-        if route is not None:
-            self._pass_through(route, name)
-            return
+        routes = self.factory.routes
+        routing = routes.route("domino", name) if routes is not None else None
+        if routing is None:  # not an entrant of this hub's: the cluster's queue, if any
+            route = self.factory.gathering()
+            if route is not None:
+                self._pass_through(route, name)
+                return
         if self.factory.login_waiting(name):
+            if routing is not None:
+                routing.cancel()
             self.invalid_command(f"login {name} is already waiting")
             return
         if self._login_timer is not None and self._login_timer.active():
@@ -189,7 +197,26 @@ class DominoProtocol(Protocol):
         self._idle_timer = self.factory.reactor.callLater(
             self.factory.idle_seconds, self._idle_timeout
         )
-        self.factory.enqueue(self)
+        if routing is None:
+            self.factory.enqueue(self)
+            return
+        self._routing = routing
+        routing.addCallbacks(self._on_routed, self._not_routed)
+
+    def _on_routed(self, routed: Any) -> None:
+        """The routed login's game is there: take its seat (``hub.routes``)."""
+        self._routing = None
+        if self.state is State.WAITING:
+            self.factory.seat(self, routed.game, routed.seat)
+
+    def _not_routed(self, failure: Any) -> None:
+        self._routing = None
+        if failure.check(defer.CancelledError) or self.state is not State.WAITING:
+            return
+        reason = failure.value.reason if failure.check(GameError) else "no game"
+        self._refused("routed", reason)
+        self.send("ERROR")
+        self.remove(reason)
 
     def _pass_through(self, route: tuple[str, int, bool], name: str) -> None:
         """Splice the connection to the hub where the cluster's players meet."""
@@ -245,6 +272,11 @@ class DominoProtocol(Protocol):
             self.send("ERROR")
             self.remove(f"no game within {self.factory.idle_seconds:g} seconds")
 
+    def _cancel_routing(self) -> None:
+        routing, self._routing = self._routing, None
+        if routing is not None and not routing.called:
+            routing.cancel()
+
     def _cancel_idle(self) -> None:
         if self._idle_timer is not None and self._idle_timer.active():
             self._idle_timer.cancel()
@@ -286,6 +318,7 @@ class DominoProtocol(Protocol):
             self.machine.move(Input.REMOVE)
         if was is State.WAITING:
             self.factory.dequeue(self)
+            self._cancel_routing()
         elif was is State.PLAYING and self.game is not None and self.seat is not None:
             self.game.unobserve(self)
             self.game.leave_seat(self.seat)
@@ -349,6 +382,8 @@ class DominoFactory(ServerFactory):
     :param reactor: for timers (``task.Clock``/``MemoryReactorClock`` in tests).
     :param options: ``domino_game``, ``domino_answer_seconds``, ``domino_max_invalid``,
         ``domino_login_seconds``, ``domino_idle_seconds`` (see :data:`DEFAULTS`).
+    :param routes: the hub's :class:`hub.routes.Routes`: a login routed there (a
+        tournament's entrant) plays the game it leads to, not one of the queue.
     """
 
     protocol = DominoProtocol  # type: ignore[assignment]
@@ -362,6 +397,7 @@ class DominoFactory(ServerFactory):
         reactor: Any,
         options: dict[str, Any] | None = None,
         place: Callable[..., Any] | None = None,
+        routes: Any = None,
     ) -> None:
         settings: dict[str, Any] = dict(DEFAULTS)
         settings.update({k: v for k, v in (options or {}).items() if k in DEFAULTS})
@@ -369,6 +405,8 @@ class DominoFactory(ServerFactory):
         self.reactor = reactor
         self.options = dict(options or {})
         self._place = place
+        #: the hub's routes (``hub.routes.Routes``): logins that lead to a game of theirs
+        self.routes = routes
         self.game_type = str(settings["domino_game"])
         self.answer_seconds = float(settings["domino_answer_seconds"])
         self.max_invalid = int(settings["domino_max_invalid"])
@@ -428,7 +466,7 @@ class DominoFactory(ServerFactory):
                 continue  # seat players only where the game then starts at once
             for seat in free:
                 player = self.waiting.pop(0)
-                if not self._seat(player, game, seat):
+                if not self.seat(player, game, seat):
                     self.waiting.insert(0, player)
                     break
         while len(self.waiting) >= 4:
@@ -446,10 +484,11 @@ class DominoFactory(ServerFactory):
                 return
             players, self.waiting = self.waiting[:4], self.waiting[4:]
             for index, player in enumerate(players):
-                if not self._seat(player, game, index):
+                if not self.seat(player, game, index):
                     self.waiting.insert(0, player)
 
-    def _seat(self, player: DominoProtocol, game: Any, seat: int) -> bool:
+    def seat(self, player: DominoProtocol, game: Any, seat: int) -> bool:
+        """Seat ``player`` at ``seat`` of ``game``; ``False``: refused (back to waiting)."""
         player.joining(game, seat)
         try:
             game.take_seat(player.login, seat, kind="client")

@@ -22,6 +22,7 @@ import itertools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from twisted.internet import defer
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 from twisted.protocols.basic import LineReceiver
@@ -32,6 +33,7 @@ from hub.cluster.splice import Splice
 from hub.frontends import no_delay
 from hub.interfaces import IGameObserver, IHub
 from hub.model import GAME_OVER, OVER, RUNNING, TURN, Elsewhere, GameError, GameEvent
+from hub.routes import Routed
 from hub.states import Machine
 from hub.telemetry import DETACHED, FrontendTelemetry
 from hub.transcript import ConnectionRecord
@@ -89,6 +91,9 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
         self._said: list[bytes] = []
         self._sent = 0
         self.splice: Splice | None = None
+        #: a routed Game-ID (``hub.routes``): the seat and name it leads to
+        self._routed: Routed | None = None
+        self._routing: Any = None
 
     def callLater(self, period: Any, func: Any) -> Any:  # noqa: N802
         """TimeoutMixin's timer source: the reactor given (a method, not a bound method
@@ -123,6 +128,7 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
         self.machine.move(Input.CLOSE)
         self.setTimeout(None)
         self._cancel_wait()
+        self._cancel_routing()
         self._leave()
         if self.game is not None:
             self.game.unobserve(self)
@@ -161,6 +167,7 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
         self.machine.move(Input.CLOSE)
         self.setTimeout(None)
         self._cancel_wait()
+        self._cancel_routing()
         self._queue.clear()
         if self.transport is not None:
             self.transport.loseConnection()
@@ -225,7 +232,33 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
             self._pass_through(route, e.reason)
             return
         except GameError:
-            raise ProtocolError("Not a valid game ID") from None
+            routing = self.hub.routes.route("mnm", gid) if self.hub.routes is not None else None
+            if routing is None:
+                raise ProtocolError("Not a valid game ID") from None
+            self.setTimeout(None)  # the route's own bound applies
+            self._routing = routing
+            routing.addCallbacks(self._on_routed, self._not_routed)
+            return
+        self._join(game)
+
+    def _on_routed(self, routed: Routed) -> None:
+        self._routing = None
+        if self._closed:
+            return
+        self._routed = routed
+        try:
+            self._join(routed.game)
+        except ProtocolError as e:
+            self.fail(e.reason)
+
+    def _not_routed(self, failure: Any) -> None:
+        self._routing = None
+        if failure.check(defer.CancelledError):
+            return
+        reason = failure.value.reason if failure.check(GameError) else "no game"
+        self.fail(f"Not a valid game ID: {reason}")
+
+    def _join(self, game: Any) -> None:
         adapter = game.factory.adapter("mnm")
         if adapter is None:
             raise ProtocolError("Not a valid game ID: that game is not played over MNM")
@@ -239,7 +272,8 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
             self._wait_timeout = options["wait_timeout_ms"] / 1000.0
         self.records.attach(game.transcript)
         self.send_lines(codec.lines_prolog_game(adapter.kind, game.name))
-        self.resetTimeout()
+        self.machine.move(Input.ROUTED)
+        self.setTimeout(float(self.options["mnm_prolog_timeout"]))
 
     def _pass_through(self, route: tuple[str, int, bool], where: str) -> None:
         """Splice the connection to the hub that runs the game."""
@@ -270,12 +304,16 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
     def _on_player(self, cmd: codec.Command) -> None:
         game = self.game
         wish = codec.parse_player(cmd.arg, len(game.seats))
-        free = game.free_seats("client")
-        seat = wish if wish is not None else (free[0] if free else None)
+        routed = self._routed
+        free = game.free_seats("client", routed.name if routed is not None else None)
+        if routed is not None:
+            seat = routed.seat if wish in (None, routed.seat) else None
+        else:
+            seat = wish if wish is not None else (free[0] if free else None)
         if seat is None or seat not in free:
             raise ProtocolError("No free player")
-        name = self._default_name(seat)
-        if game.seat_of(name) is not None:
+        name = routed.name if routed is not None else self._default_name(seat)
+        if game.seat_of(name) is not None and routed is None:
             name = f"{name}{seat}"
         game.observe(self, seat)
         try:
@@ -439,6 +477,11 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
         self._wait_call = None
         if self.state is State.OKWAIT:
             self.fail("TIMEOUT You did not answer WAIT with OKWAIT in time", "timeout")
+
+    def _cancel_routing(self) -> None:
+        routing, self._routing = self._routing, None
+        if routing is not None and not routing.called:
+            routing.cancel()
 
     def _cancel_wait(self) -> None:
         if self._wait_call is not None and self._wait_call.active():

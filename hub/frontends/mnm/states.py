@@ -5,11 +5,12 @@ The client's commands (:data:`.codec.VERBS`) and what the server does are the in
 (:class:`Input`); :data:`TRANSITIONS` is the whole life (a :class:`hub.states.Machine`
 follows it)::
 
-    VERSION --VERSION--> ID --ID--> PLAYER --PLAYER--> JOINING --SEATED--> IDLE
+    VERSION --VERSION--> ID --ID--> ROUTING --ROUTED--> PLAYER --PLAYER--> JOINING
+    JOINING --SEATED--> IDLE           (ROUTING: a routed Game-ID waits for its game)
     IDLE --WAIT--> OKWAIT --OKWAIT--> IDLE
     IDLE --MOVE--> THINK --THINKING--> PLAY --PLAY--> ACTING --MOVED--> IDLE
     THINK, PLAY --OVERDUE--> IDLE      (the game ended; the client took too long)
-    PLAYER --PASS--> PASSED           (another hub runs the game: bytes pass through)
+    ROUTING --PASS--> PASSED          (another hub runs the game: bytes pass through)
     any --CLOSE--> CLOSED
 
 A client command that is not a move of the current state is refused with the line of
@@ -26,6 +27,7 @@ class State(StrEnum):
 
     VERSION = "version"  #: banner sent: the client sends VERSION
     ID = "id"  #: version accepted: the client sends ID
+    ROUTING = "routing"  #: a routed Game-ID (a tournament entry): waiting for its game
     PLAYER = "player"  #: game named: the client sends PLAYER
     JOINING = "joining"  #: taking the seat: the server has the word
     IDLE = "idle"  #: seated: the server has the word (WAIT, a move request, GAMEOVER)
@@ -46,6 +48,7 @@ class Input(StrEnum):
     OKWAIT = "OKWAIT"
     THINKING = "THINKING"
     PLAY = "PLAY"
+    ROUTED = "routed"  #: the game of the Game-ID is known (at once, or once routed)
     SEATED = "seated"  #: the seat is taken and the players listed
     WAIT = "wait"  #: WAIT sent
     MOVE = "move"  #: a move request sent
@@ -57,9 +60,10 @@ class Input(StrEnum):
 
 TRANSITIONS: dict[State, dict[Input, State]] = {
     State.VERSION: {Input.VERSION: State.ID, Input.CLOSE: State.CLOSED},
-    State.ID: {Input.ID: State.PLAYER, Input.CLOSE: State.CLOSED},
-    State.PLAYER: {Input.PLAYER: State.JOINING, Input.PASS: State.PASSED,
-                   Input.CLOSE: State.CLOSED},
+    State.ID: {Input.ID: State.ROUTING, Input.CLOSE: State.CLOSED},
+    State.ROUTING: {Input.ROUTED: State.PLAYER, Input.PASS: State.PASSED,
+                    Input.CLOSE: State.CLOSED},
+    State.PLAYER: {Input.PLAYER: State.JOINING, Input.CLOSE: State.CLOSED},
     State.JOINING: {Input.SEATED: State.IDLE, Input.CLOSE: State.CLOSED},
     State.IDLE: {Input.WAIT: State.OKWAIT, Input.MOVE: State.THINK, Input.CLOSE: State.CLOSED},
     State.OKWAIT: {Input.OKWAIT: State.IDLE, Input.CLOSE: State.CLOSED},
@@ -78,6 +82,7 @@ _THE_SERVER_HAS_THE_WORD = "Unexpected command {verb}: the server has the word"
 REFUSALS: dict[State, str] = {
     State.VERSION: "We expected VERSION <major>.<minor>",
     State.ID: "We expected ID <Game-ID>",
+    State.ROUTING: "Unexpected command {verb}: wait for your game",
     State.PLAYER: "We expected PLAYER [number]",
     State.JOINING: _THE_SERVER_HAS_THE_WORD,
     State.IDLE: _THE_SERVER_HAS_THE_WORD,

@@ -29,6 +29,7 @@ from .limits import GuardedRequest, WebLimits, web_endpoint
 from .play import LobbyChat, LobbyEvents, Types, WebFrontend, WebGames
 from .ratings import Ratings
 from .scripts import PluginScripts
+from .tournaments import TournamentsResource
 
 moduleProvides(IFrontend)
 
@@ -130,23 +131,29 @@ class GamePages(Resource):
         return notFound("No such page", "There is no such game page.")
 
 
-class RatingPages(Resource):
-    """``/ratings`` (every pool) and ``/ratings/<type>``: the ratings page (the script
-    reads the type from the address)."""
+class AddressedPages(Resource):
+    """``/<where>`` and ``/<where>/<name>``: one page of ``static/`` for both (its
+    script reads the name from the address): ``/ratings[/<type>]``,
+    ``/tournaments[/<id>]``.
 
-    def __init__(self) -> None:
+    :param filename: the page in ``static/``.
+    :param what: what the page is of, for the 404 text (``ratings``, ``tournament``).
+    """
+
+    def __init__(self, filename: str, what: str) -> None:
         super().__init__()
-        self._page = page("ratings.html")
+        self._page = page(filename)
+        self._what = what
 
     def render_GET(self, request: Any) -> bytes:
-        """``/ratings`` itself."""
+        """``/<where>`` itself."""
         return self._page.render(request)
 
     def getChild(self, path: bytes, request: Any) -> IResource:
-        """Every game type gets the same page."""
+        """Every name gets the same page."""
         if not request.postpath:
             return self._page
-        return notFound("No such page", "There is no such ratings page.")
+        return notFound("No such page", f"There is no such {self._what} page.")
 
 
 class Root(Resource):
@@ -174,13 +181,15 @@ class Root(Resource):
         api.putChild(b"stats", Stats(hub, self.web))
         api.putChild(b"hands", Hands(hub, self.web))
         api.putChild(b"ratings", Ratings(hub))
+        api.putChild(b"tournaments", TournamentsResource(hub, self.web))
         admin = AdminResource(hub, self.web)
         api.putChild(b"admin", admin)
         self.putChild(b"api", api)
         self.putChild(b"metrics", MetricsResource(hub.telemetry, allowed=admin.is_admin))
         self.putChild(b"static", StaticFiles(STATIC))
         self.putChild(b"game", GamePages())
-        self.putChild(b"ratings", RatingPages())
+        self.putChild(b"ratings", AddressedPages("ratings.html", "ratings"))
+        self.putChild(b"tournaments", AddressedPages("tournaments.html", "tournament"))
         self.putChild(b"plugin-scripts", PluginScripts(hub.registry))
         self.putChild(b"plugins", PluginsResource(hub.registry))
         self._pages = {path: page(name) for path, name in PAGES.items()}

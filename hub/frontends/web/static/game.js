@@ -103,14 +103,15 @@ const GamePage = (() => {
     const toMove = state.turn ? state.turn.seat : null;
     const bots = botsFor(g.type);
     clear($("seats"), g.seats.map(s => {
-      const free = !s.player && !over && (s.kind === "open" || s.kind === "human");
+      const free = !s.player && !over && (s.kind === "open" || s.kind === "human")
+        && (!s.reserved || (Hub.session && s.reserved === Hub.session.name));
       const botSelect = free && bots.length ? el("select", {"aria-label": "bot for seat " + s.seat},
         bots.map(b => el("option", {value: b}, b))) : null;
       const mine = s.seat === state.seat;
       const acting = s.seat === toMove && !over;
       return el("li", {class: "seat" + (mine ? " seat-me" : "") + (acting ? " to-act" : "") + (s.present === false ? " gone" : ""), dataset: {seat: s.seat}},
         el("div", {class: "seat-head"}, avatar(s.player || "·", s.seat),
-          el("span", {class: "seat-name"}, s.player ? s.player : el("i", {class: "muted"}, "free seat")),
+          el("span", {class: "seat-name"}, s.player ? s.player : el("i", {class: "muted"}, s.reserved ? "reserved for " + s.reserved : "free seat")),
           el("span", {class: "badge kind-" + s.kind}, s.kind === "client" ? "network" : s.kind === "human" ? "web" : s.kind),
           mine ? el("span", {class: "badge you"}, "you") : null,
           s.present === false ? el("span", {class: "badge"}, "left") : null,

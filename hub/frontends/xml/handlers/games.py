@@ -109,8 +109,9 @@ def _follow_on_join(observer: GameSession, name: str) -> str:
     if seat is not None:
         observer.follow(seat)
         return f"back at seat {seat}"
-    if seats_on_join(observer.adapter) and game.free_seats("client") and game.state != OVER:
-        seat = game.free_seats("client")[0]
+    free = game.free_seats("client", name)
+    if seats_on_join(observer.adapter) and free and game.state != OVER:
+        seat = free[0]
         observer.follow(seat)
         game.take_seat(name, seat)
         return f"seated at seat {seat}"
