@@ -86,6 +86,8 @@ TYPES: dict[str, type] = {
     "cluster_connect_seconds": float,
     "cluster_splice_buffer": int,
     "cluster_splice_line": int,
+    "cluster_relay_answer_seconds": float,
+    "xml_relay_max": int,
     "web_proxy_max_body": int,
     "web_proxy_sessions": int,
     "web_proxy_connections": int,

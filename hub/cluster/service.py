@@ -25,6 +25,7 @@ from hub.model import Elsewhere, NotFound
 from hub.store.cluster import ABORTED
 from hub.store.errors import StoreUnavailable
 
+from . import credential
 from .directory import Directory
 from .notify import NoticeListener
 from .once import OneAtATime
@@ -75,6 +76,7 @@ class Cluster:
         self._checks = OneAtATime(self._check, "cluster: checking the members failed")
         self._ticks = 0
         self._joined = False
+        self._secret = ""  # the cluster's secret (hub.cluster.credential), once joined
         # each heartbeat carries the load; a recovery (the hub's own at start too)
         # aborts the dead hubs' games in its transaction
         self.store.on_beat(lambda: self.store.load_step(self.load()))
@@ -91,6 +93,7 @@ class Cluster:
         """Join: the member row, the directory, the notices, the watch."""
         store, reactor = self.store, self.hub.reactor
         await store.cluster_channel()
+        self._secret = await store.cluster_secret()
         await store.cluster_join(self.endpoints(), self.load())
         self._joined = True
         await store.abort_orphans()
@@ -268,6 +271,25 @@ class Cluster:
             hub_id,
             {fe: endpoint_text(e) for fe, e in endpoints.items()},
             routes,
+        )
+
+    def ticket(self, target: str, name: str) -> str:
+        """A login for account ``name`` on hub ``target`` (:mod:`.credential`)."""
+        return credential.ticket(
+            self._secret, self.hub_id, target, name, self.hub.reactor.seconds()
+        )
+
+    def trusts(self, name: str, given: str, peer: str) -> bool:
+        """Whether ``given`` is a live hub's good ticket for ``name`` here."""
+        return credential.check(
+            self._secret, self.hub_id, self.members, name, given, peer, self.hub.reactor.seconds()
+        )
+
+    def is_hub_address(self, peer: str) -> bool:
+        """Whether ``peer`` is an address another live hub advertises (its relays are
+        not held to a front end's per-address limit)."""
+        return any(
+            h != self.hub_id and credential.advertises(m, peer) for h, m in self.members.items()
         )
 
     def weight(self, hub_id: str) -> tuple[int, int]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -97,6 +98,20 @@ class ClusterMixin(StoreBase):
             return name
 
         return self._run(txn, write=False).addCallback(keep)
+
+    def cluster_secret(self) -> defer.Deferred[str]:
+        """The cluster's shared secret (:mod:`hub.cluster.credential`), made by the first
+        hub that asks (``secrets``, 256 bits); never logged."""
+        fresh = secrets.token_hex(32)
+
+        def txn(cur: _Cursor) -> str:
+            cur.run(
+                "INSERT INTO cluster_secret (id, secret) VALUES (1, ?) ON CONFLICT DO NOTHING",
+                fresh,
+            )
+            return str(cur.one("SELECT secret FROM cluster_secret WHERE id = 1")[0])
+
+        return self._run(txn)
 
     # -- members ---------------------------------------------------------------------
 

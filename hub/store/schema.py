@@ -458,6 +458,17 @@ def _v10_tournaments(d: Dialect) -> list[Step]:
     ]
 
 
+def _v11_cluster_secret(d: Dialect) -> list[Step]:
+    """The secret the hubs of a cluster sign their internal logins with
+    (:mod:`hub.cluster.credential`): one row, made by the first hub that needs it."""
+    return [
+        """CREATE TABLE cluster_secret (
+            id SMALLINT PRIMARY KEY,
+            secret VARCHAR(128) NOT NULL
+        )""",
+    ]
+
+
 #: every step, in order; the schema version is the length of this list
 MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
     _v1,
@@ -470,6 +481,7 @@ MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
     _v8_ratings,
     _v9_plugin_index,
     _v10_tournaments,
+    _v11_cluster_secret,
 ]
 LATEST = len(MIGRATIONS)
 

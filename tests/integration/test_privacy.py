@@ -115,6 +115,24 @@ def _choose(actions: list[int], prefer: list[int]) -> int:
     return actions[0]
 
 
+def join(client: XMLClient, gameid: int) -> int:
+    """``game/join``: the game session id."""
+    joined = client.request(f'<game gameid="{gameid}"><join/></game>')
+    assert ok(joined), outcome(joined)
+    return int(joined.get("sessionid"))
+
+
+def sit(client: XMLClient, gameid: int, seat: int, buyin: int = 400) -> None:
+    """Take ``seat`` of the table with ``buyin`` chips (``client.game_sid``)."""
+    answer = client.request(
+        f'<game gameid="{gameid}"><action><parameters><texasmessage><action>'
+        f"<index>11</index><amount>{buyin}</amount><seat>{seat}</seat></action>"
+        "</texasmessage></parameters></action></game>",
+        client.game_sid,
+    )
+    assert ok(answer), outcome(answer)
+
+
 def _play(players: dict[int, XMLClient], gameid: int, hands: int) -> None:
     """Play until ``hands`` hands are over: seat 0 always raises, seat 1 always folds
     (so no hole card is ever shown down)."""
@@ -164,17 +182,9 @@ def test_hole_cards_stay_private_on_every_route(hub):
     gameid = int(answer.find(".//create").get("gameid"))
     game_id = next(g["id"] for g in hub.get_json("/api/games") if g["type"] == "texas-holdem")
     for seat, client in enumerate((ann, bob, carl)):
-        joined = client.request(f'<game gameid="{gameid}"><join/></game>')
-        assert ok(joined)
-        client.game_sid = int(joined.get("sessionid"))
+        client.game_sid = join(client, gameid)
         if seat < 2:
-            sit = client.request(
-                f'<game gameid="{gameid}"><action><parameters><texasmessage><action>'
-                f"<index>11</index><amount>400</amount><seat>{seat}</seat></action>"
-                "</texasmessage></parameters></action></game>",
-                client.game_sid,
-            )
-            assert ok(sit), outcome(sit)
+            sit(client, gameid, seat)
     # a web spectator follows the table too
     spectator = socket.create_connection(("127.0.0.1", hub.ports["web"]), timeout=15)
     spectator.sendall(

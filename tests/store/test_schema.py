@@ -20,7 +20,7 @@ async def version(store):
 
 #: a table of each version's step: the table money's (3), the replays' (4), the hands'
 #: in every game's words (5), the cluster's (6), the audit log's (7), the ratings' (8),
-#: the cluster's plugin index (9), the tournaments' (10)
+#: the cluster's plugin index (9), the tournaments' (10), the cluster's secret (11)
 STEP_TABLES = {
     3: ("hub_lease", "chip_table", "money_problem"),
     4: ("game_replay",),
@@ -30,6 +30,7 @@ STEP_TABLES = {
     8: ("rating", "rated_result"),
     9: ("plugin_index",),
     10: ("tournament", "tournament_entry", "tournament_game"),
+    11: ("cluster_secret",),
 }
 
 
@@ -39,7 +40,7 @@ async def rows(store, table):
 
 @pytest_twisted.ensureDeferred
 async def test_fresh_database_gets_the_newest_schema(store):
-    assert await version(store) == LATEST == 10
+    assert await version(store) == LATEST == 11
     for tables in STEP_TABLES.values():
         for table in tables:
             assert await rows(store, table) >= 0  # it exists

@@ -35,6 +35,7 @@ from .errors import ProtocolError, Refused
 from .handlers import accounts, chat, games, history, lobby, ratings
 from .payload import wire_game_id
 from .protocol import XMLProtocol
+from .relay import Relayed, Relays, RelayTo
 from .sessions import Sessions
 from .shared import Shared
 
@@ -122,6 +123,8 @@ class XMLFrontend(protocol.ServerFactory):
         self.answers = Shared(self.encode, ANSWERS)
         #: game id → its lobby row (:func:`.handlers.lobby.row`), until it changes
         self.rows: dict[str, encoding.GameRow] = {}
+        #: game sessions relayed to the other hubs of a cluster
+        self.relays = Relays(self)
 
     @property
     def following(self) -> bool:
@@ -157,10 +160,11 @@ class XMLFrontend(protocol.ServerFactory):
     def buildProtocol(self, addr: Any) -> XMLProtocol:
         """A protocol for a new connection (one that will refuse itself above the cap)."""
         peer = str(getattr(addr, "host", addr))  # foreign: a UNIX address has no host
-        over = (
-            self.per_address[peer] >= self.max_per_address
-            or len(self.connections) >= self.max_connections
-        )
+        cluster: Any = getattr(self.hub, "cluster", None)
+        relay = cluster is not None and cluster.is_hub_address(peer)  # another hub's relays
+        over = (self.per_address[peer] >= self.max_per_address and not relay) or len(
+            self.connections
+        ) >= self.max_connections
         proto = self.protocol(self, peer, over_cap=over)
         proto.factory = self
         self.per_address[peer] += 1
@@ -244,7 +248,9 @@ class XMLFrontend(protocol.ServerFactory):
             raise Refused(404, f"no game with id {wire_id}")
         try:
             game = self.lobby.get(game_id)
-        except Elsewhere as e:  # another hub of the cluster runs it (not passed through)
+        except Elsewhere as e:  # another hub of the cluster runs it: relayed on join
+            if "xml" in e.routes and getattr(self.hub, "cluster", None) is not None:
+                raise RelayTo(e) from None
             raise Refused(e.code, f"{e.reason}; over XML, connect to that hub") from None
         except GameError:
             raise Refused(404, f"no game with id {wire_id}") from None
@@ -318,6 +324,9 @@ class XMLFrontend(protocol.ServerFactory):
             self.telemetry.refused("429", "too many requests", conn.conn_id, peer=conn.peer)
             error = encoding.build_refusal(request, 429, "too many requests; slow down")
             return self.encode(error)
+        relayed = self.relays.session(conn, request.sessionid) if request.sessionid else None
+        if relayed is not None:  # a game session of another hub's game (not recorded here)
+            return self._relayed(conn, request, relayed, frame)
         game = None
         if isinstance(request, events.GameRequest) and request.gameid:
             try:
@@ -356,6 +365,19 @@ class XMLFrontend(protocol.ServerFactory):
         answer.addErrback(refused)
         answer.addCallback(reply)
         return answer
+
+    def _relayed(
+        self, conn: Connection, request: events.Request, relayed: Relayed, frame: bytes
+    ) -> defer.Deferred:
+        """Send a request of a relayed session to its hub; its answer is the owner's."""
+
+        def refused(failure: Any) -> bytes:
+            failure.trap(Refused)
+            error = failure.value
+            self.telemetry.refused(str(error.code), error.reason, conn.conn_id, peer=conn.peer)
+            return self.encode(encoding.build_refusal(request, error.code, error.reason))
+
+        return self.relays.forward(relayed, request, frame).addErrback(refused)
 
     def dispatch(self, conn: Connection, request: events.Request) -> Any:
         """The response to ``request`` (or a Deferred/coroutine of it): refused unless

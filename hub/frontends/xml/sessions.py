@@ -174,6 +174,11 @@ class Sessions:
         conn.game_sessions[session.id] = observer
         return observer
 
+    def open_relayed(self, conn: Connection) -> int:
+        """A new session id of ``conn`` for a game session relayed to another hub
+        (:mod:`.relay`)."""
+        return self._new(conn, "relay").id
+
     def end_game(self, session_id: int, leave: bool = True) -> None:
         """End a game session: stop following the game, and (``leave``) give up the
         seat its account still holds there, while the game is in the lobby."""
@@ -199,6 +204,7 @@ class Sessions:
 
     def end_all(self, conn: Connection) -> None:
         """End every session of ``conn`` (logout, its account deleted, its end)."""
+        self.frontend.relays.drop(conn)
         for sid in list(conn.game_sessions):
             self.end_game(sid)
         conn.game_sessions.clear()

@@ -82,8 +82,14 @@ async def change_password(frontend: XMLFrontend, conn: Connection, r: events.Cha
 
 
 async def login(frontend: XMLFrontend, conn: Connection, r: events.Login) -> Any:
-    """``authentication/login``: the account and a new lobby session."""
-    account = await store(frontend).authenticate(r.accountname, r.password, conn.peer)
+    """``authentication/login``: the account and a new lobby session.  Another hub of
+    the cluster logs in on a client's behalf with a ticket (:mod:`hub.cluster.credential`)
+    in place of the password."""
+    cluster = getattr(frontend.hub, "cluster", None)
+    if cluster is not None and cluster.trusts(r.accountname, r.password, conn.peer):
+        account = await store(frontend).get_account(r.accountname)
+    else:
+        account = await store(frontend).authenticate(r.accountname, r.password, conn.peer)
     if conn.state is not State.CONNECTED:  # logged in or gone meanwhile
         raise Refused(409, "already logged in")
     conn.log_in(account, frontend.sessions.open_lobby(conn))

@@ -18,6 +18,7 @@ from .. import encoding, events
 from ..adapters import adapter_for, parse_action, seats_on_join
 from ..errors import Refused
 from ..payload import element
+from ..relay import RelayTo
 from .accounts import is_admin
 
 if TYPE_CHECKING:
@@ -77,8 +78,12 @@ async def delete_game(frontend: XMLFrontend, conn: Connection, r: events.DeleteG
 def join_game(frontend: XMLFrontend, conn: Connection, r: events.JoinGame) -> Any:
     """``game/join``: a new game session; back at one's seat, or seated at the first
     free one (unless the adapter says join only watches), or watching.  The full state
-    follows the response."""
-    game = frontend.find_game(r.gameid)
+    follows the response.  A game of another hub of the cluster is joined there, the
+    session relayed (:mod:`..relay`)."""
+    try:
+        game = frontend.find_game(r.gameid)
+    except RelayTo as e:
+        return frontend.relays.join(conn, r, e.elsewhere)
     if any(s.game is game for s in conn.game_sessions.values()):
         raise Refused(409, "you have joined this game already")
     adapter = adapter_for(game.factory)

@@ -1,0 +1,427 @@
+"""Game sessions relayed to the hub of the cluster that runs their game.
+
+One XML connection carries a login, a lobby session and several game sessions, so
+it is not spliced whole (as an MNM connection is, :mod:`hub.cluster.splice`): the
+door keeps the client's connection, its lobby session and its session ids, and
+relays each game session of a game another hub runs.
+
+- ``game/join`` of such a game (``find_game`` raises :class:`RelayTo`) opens, or
+  reuses, the door's connection to the owner's XML front end *for this client
+  connection* (:class:`Relay`: one per client connection and owner hub), logged in as
+  the client's account with a ticket (:mod:`hub.cluster.credential`), never its
+  password.  The join is sent there; the owner's session id is mapped to a new
+  session id of the door's, which the client gets.
+- A request naming a relayed session (after the door's own decoding and rate limit)
+  is sent to the owner with the owner's session id; the owner's answer comes back as
+  the door's answer to it, with the client's session id.  The owner's state updates
+  of that session go to the client the same way; its lobby updates are dropped (the
+  door's lobby tells the client).  What the owner sends is what it sends that
+  account: a seat's own hole cards, to that seat only.
+- ``game/part`` (answered) ends the relayed session; logging out or closing the
+  client's connection closes the relay (the owner ends its sessions as for any
+  closed connection); the owner closing it (or dying) ends its relayed sessions with
+  an ``updatedgamestate`` that fails and says why, and refuses the request waiting.
+
+Bounds: connecting, the greeting and the login take at most
+``cluster_connect_seconds`` (5 s); an answer at most ``cluster_relay_answer_seconds``
+(30 s), else the relay is dropped; a frame from the owner at most ``xml_max_backlog``
+bytes; at most ``xml_relay_max`` (1024) relays per door.  The owner's own limits
+apply to the door's connection (its rate and per-address limits).  The door keeps no
+transcript of the relayed frames (the owner's game transcript has them).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from lxml import etree
+from twisted.internet import defer, protocol
+from twisted.logger import Logger
+from twisted.protocols.basic import Int32StringReceiver
+
+from hub.cluster.splice import settings as splice_settings
+from hub.tls import ClientTLS, client_endpoint
+
+from . import codec, encoding, events
+from .errors import Refused
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .server import XMLFrontend
+
+
+class RelayTo(Refused):
+    """The game runs on another hub that can be reached over XML (a relayed session).
+
+    Handlers other than ``game/join`` answer it as the refusal it is.
+    """
+
+    def __init__(self, elsewhere: Any) -> None:
+        super().__init__(elsewhere.code, f"{elsewhere.reason}; over XML, connect to that hub")
+        self.elsewhere = elsewhere
+
+
+@dataclass(eq=False)
+class Relayed:
+    """One relayed game session: the client's id and the owner's."""
+
+    relay: Relay
+    local: int
+    remote: int
+    wire_id: int
+
+
+def with_session(document: bytes, sessionid: int) -> bytes:
+    """``document`` with the envelope's session id ``sessionid`` (one without any is
+    left as it is)."""
+    try:
+        return encoding.for_session(document, sessionid)
+    except Exception:
+        pass
+    try:
+        root = etree.fromstring(document, codec.hardened_parser())
+    except (etree.Error, ValueError):
+        return document
+    if not root.get("sessionid"):
+        return document
+    root.set("sessionid", str(sessionid))
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+
+
+def _head(document: bytes) -> tuple[str, int]:
+    """The kind (``response``, ``stateupdate``, ``info``) and session id of a document."""
+    root = etree.fromstring(document, codec.hardened_parser())
+    kind = root[0].tag if len(root) else ""
+    return kind, int(root.get("sessionid") or 0)
+
+
+class _Wire(Int32StringReceiver):
+    """The door's connection to the owner's XML front end."""
+
+    def __init__(self, relay: Relay, max_length: int) -> None:
+        self.relay = relay
+        self.MAX_LENGTH = max_length
+
+    def connectionMade(self) -> None:  # noqa: N802
+        self.relay._made(self)
+
+    def stringReceived(self, frame: bytes) -> None:  # noqa: N802
+        self.relay._received(frame)
+
+    def lengthLimitExceeded(self, length: int) -> None:  # noqa: N802
+        self.relay._drop(f"the hub of that game sent a frame of {length} bytes")
+
+    def connectionLost(self, reason: Any = protocol.connectionDone) -> None:  # noqa: N802
+        self.relay._lost("the hub that runs that game closed the connection")
+
+
+class Relay:
+    """The door's one connection to an owner hub for one client connection."""
+
+    log = Logger()
+
+    def __init__(self, relays: Relays, conn: Connection, hub_id: str, route: Any) -> None:
+        self.relays = relays
+        self.conn = conn
+        self.hub_id = hub_id
+        self.route = route
+        self.wire: _Wire | None = None
+        self.lobby = 0  #: the owner's lobby session id
+        self.sessions: dict[int, Relayed] = {}  #: the owner's session id → relayed
+        self._pending: deque[tuple[defer.Deferred, Callable[[bytes], bytes]]] = deque()
+        self._ready: list[defer.Deferred] | None = []
+        self._timer: Any = None
+        self._connecting: defer.Deferred | None = None
+        self.closed = False
+
+    # -- connecting ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Connect to the owner; the login follows its greeting."""
+        host, port, tls = self.route
+        reactor = self.relays.reactor
+        seconds = self.relays.connect_seconds
+        endpoint = client_endpoint(reactor, host, port, ClientTLS() if tls else None, seconds)
+        self._arm(seconds, f"the hub that runs that game did not answer within {seconds:g} s")
+        factory = protocol.Factory.forProtocol(lambda: _Wire(self, self.relays.max_length))
+        self._connecting = endpoint.connect(factory)
+        self._connecting.addErrback(self._not_connected)
+
+    def ready(self) -> defer.Deferred:
+        """Fires once logged in on the owner (fails with :class:`Refused` if not)."""
+        if self.closed:
+            return defer.fail(Refused(502, "the hub that runs that game cannot be reached"))
+        if self._ready is None:
+            return defer.succeed(self)
+        d: defer.Deferred = defer.Deferred()
+        self._ready.append(d)
+        return d
+
+    def _made(self, wire: _Wire) -> None:
+        if self.closed:
+            transport: Any = wire.transport
+            transport.loseConnection()
+            return
+        self.wire = wire
+
+    def _not_connected(self, failure: Any) -> None:
+        name = type(failure.value).__name__
+        self._lost(f"the hub that runs that game cannot be reached ({name})")
+
+    def _greeted(self) -> None:
+        account = self.conn.account
+        if account is None:
+            self._drop("logged out meanwhile")
+            return
+        ticket = self.relays.ticket(self.hub_id, account.name)
+        login = codec.element("authentication")
+        codec.sub(login, "login", accountname=account.name, password=ticket)
+        self._send(_request(login, 0), self._logged_in, timed=False).addErrback(lambda _: None)
+
+    def _logged_in(self, answer: bytes) -> bytes:
+        root = etree.fromstring(answer, codec.hardened_parser())
+        node = root.find("response/authentication/login")
+        if node is None or node.get("success") != "true":
+            self._lost("the hub that runs that game refused the door's login")
+            return answer
+        self.lobby = int(root.get("sessionid") or 0)
+        self._cancel_timer()
+        waiting, self._ready = self._ready or [], None
+        for d in waiting:
+            d.callback(self)
+        return answer
+
+    # -- requests -----------------------------------------------------------------------
+
+    def join(self, r: events.JoinGame, local: Callable[[], int]) -> defer.Deferred:
+        """Send ``game/join`` of ``r``'s game; fires with the answer, with the
+        client's new session id (``local()``) when it succeeded."""
+        join = codec.element("game", gameid=r.gameid)
+        codec.sub(join, "join")
+
+        def answered(answer: bytes) -> bytes:
+            root = etree.fromstring(answer, codec.hardened_parser())
+            remote = int(root.get("sessionid") or 0)
+            if root.find("response/game/join[@success='true']") is None or not remote:
+                return with_session(answer, r.sessionid)
+            relayed = Relayed(self, local(), remote, r.gameid)
+            self.sessions[remote] = relayed
+            self.relays.opened(relayed)
+            return with_session(answer, relayed.local)
+
+        return self._send(_request(join, self.lobby), answered)
+
+    def forward(self, relayed: Relayed, frame: bytes, part: bool) -> defer.Deferred:
+        """Send the client's ``frame`` of ``relayed``'s session; fires with the answer."""
+        root = etree.fromstring(frame, codec.hardened_parser())
+        root.set("sessionid", str(relayed.remote))
+        data = etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+
+        def answered(answer: bytes) -> bytes:
+            root = etree.fromstring(answer, codec.hardened_parser())
+            if part and root.find("response/game/part[@success='true']") is not None:
+                self._end(relayed)
+            return with_session(answer, relayed.local)
+
+        return self._send(data, answered)
+
+    def _send(
+        self, data: bytes, answered: Callable[[bytes], bytes], timed: bool = True
+    ) -> defer.Deferred:
+        if self.closed or self.wire is None:
+            return defer.fail(Refused(502, "the hub that runs that game closed the connection"))
+        if len(self._pending) >= self.relays.max_pending:
+            return defer.fail(Refused(429, "too many requests waiting for the game's hub"))
+        d: defer.Deferred = defer.Deferred()
+        self._pending.append((d, answered))
+        if timed and len(self._pending) == 1:
+            seconds = self.relays.answer_seconds
+            self._arm(seconds, f"the hub that runs that game did not answer within {seconds:g} s")
+        self.wire.sendString(data)
+        return d
+
+    # -- from the owner -----------------------------------------------------------------
+
+    def _received(self, frame: bytes) -> None:
+        if self.closed:
+            return
+        try:
+            kind, sid = _head(frame)
+        except (etree.Error, ValueError, IndexError):
+            self._drop("the hub of that game sent a frame that is not XML")
+            return
+        if kind == "info":
+            if self._ready is not None and self.lobby == 0 and not self._pending:
+                self._greeted()
+        elif kind == "response":
+            if not self._pending:
+                return  # an answer to nothing of ours (the owner refusing raw bytes)
+            d, answered = self._pending.popleft()
+            self._cancel_timer()
+            if self._pending:
+                seconds = self.relays.answer_seconds
+                self._arm(
+                    seconds, f"the hub that runs that game did not answer within {seconds:g} s"
+                )
+            try:
+                answer = answered(frame)
+            except Exception:  # an answer we cannot read: refuse, never leave it waiting
+                self.log.failure("xml {conn}: unreadable answer from hub {hub}",
+                                 conn=self.conn.conn_id, hub=self.hub_id)  # fmt: skip
+                d.errback(Refused(502, "the hub that runs that game sent an unreadable answer"))
+                self._drop("the hub that runs that game sent an unreadable answer")
+                return
+            d.callback(answer)
+        elif kind == "stateupdate":
+            relayed = self.sessions.get(sid)
+            if relayed is not None:  # the owner's lobby updates: the door's lobby tells
+                self.conn.send_update(with_session(frame, relayed.local))
+
+    # -- the end ------------------------------------------------------------------------
+
+    def _end(self, relayed: Relayed) -> None:
+        self.sessions.pop(relayed.remote, None)
+        self.relays.ended(relayed)
+
+    def close(self) -> None:
+        """The client logged out or went: close the relay (the owner ends its sessions)."""
+        if self.closed:
+            return
+        self.closed = True
+        self._cancel_timer()
+        for relayed in list(self.sessions.values()):
+            self._end(relayed)
+        self._fail_pending("the connection closed")
+        if self.wire is not None and self.wire.transport is not None:
+            self.wire.transport.loseConnection()
+        elif self._connecting is not None:
+            self._connecting.cancel()
+        self.relays.forget(self)
+
+    def _drop(self, reason: str) -> None:
+        transport: Any = None if self.wire is None else self.wire.transport
+        if transport is not None:
+            transport.abortConnection()
+        self._lost(reason)
+
+    def _lost(self, reason: str) -> None:
+        """The owner's side is gone (or refused): tell the client, once."""
+        if self.closed:
+            return
+        self.closed = True
+        self._cancel_timer()
+        self.log.info(
+            "xml {conn}: relay to hub {hub} ended: {reason}",
+            conn=self.conn.conn_id, hub=self.hub_id, reason=reason,
+        )  # fmt: skip
+        if self.wire is not None and self.wire.transport is not None:
+            self.wire.transport.loseConnection()
+        elif self._connecting is not None and not self._connecting.called:
+            self._connecting.cancel()
+        for relayed in list(self.sessions.values()):
+            self._end(relayed)
+            if not self.conn.closing:
+                doc = encoding.build_game_state(
+                    relayed.wire_id, [], relayed.local, description=reason, success=False
+                )
+                self.conn.send_update(self.relays.frontend.encode(doc))
+        self._fail_pending(reason)
+        self.relays.forget(self)
+
+    def _fail_pending(self, reason: str) -> None:
+        waiting, self._ready = self._ready or [], None
+        pending, self._pending = self._pending, deque()
+        error = Refused(502, reason)
+        for d in waiting:
+            d.errback(error)
+        for d, _ in pending:
+            d.errback(error)
+
+    def _arm(self, seconds: float, reason: str) -> None:
+        self._cancel_timer()
+        self._timer = self.relays.reactor.callLater(seconds, self._too_slow, reason)
+
+    def _too_slow(self, reason: str) -> None:
+        self._timer = None
+        self._drop(reason)
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None and self._timer.active():
+            self._timer.cancel()
+        self._timer = None
+
+
+def _request(body: etree._Element, sessionid: int) -> bytes:
+    root = codec.element("message", sessionid=sessionid or None)
+    codec.sub(root, "request").append(body)
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+
+
+class Relays:
+    """Every relay of one XML front end, and its relayed sessions by the client's id."""
+
+    def __init__(self, frontend: XMLFrontend) -> None:
+        self.frontend = frontend
+        self.reactor = frontend.reactor
+        options = frontend.hub.options
+        conf = splice_settings(options)
+        self.connect_seconds = float(conf["cluster_connect_seconds"])
+        self.answer_seconds = float(options.get("cluster_relay_answer_seconds", 30.0))
+        self.max_relays = int(options.get("xml_relay_max", 1024))
+        self.max_length = max(int(frontend.max_backlog), int(frontend.max_frame))
+        self.max_pending = int(frontend.max_pending)
+        self._relays: dict[tuple[int, str], Relay] = {}
+        self.by_local: dict[int, Relayed] = {}
+
+    def ticket(self, hub_id: str, name: str) -> str:
+        """A login for ``name`` on ``hub_id`` (the cluster's)."""
+        cluster: Any = getattr(self.frontend.hub, "cluster", None)
+        return str(cluster.ticket(hub_id, name))
+
+    def session(self, conn: Connection, sessionid: int) -> Relayed | None:
+        """The relayed session ``sessionid`` of ``conn`` (``None``: not one)."""
+        relayed = self.by_local.get(sessionid)
+        return relayed if relayed is not None and relayed.relay.conn is conn else None
+
+    def join(self, conn: Connection, r: events.JoinGame, elsewhere: Any) -> defer.Deferred:
+        """``game/join`` of a game that ``elsewhere`` names: relayed to its hub."""
+        if any(s.wire_id == r.gameid and s.relay.conn is conn for s in self.by_local.values()):
+            raise Refused(409, "you have joined this game already")
+        key = (id(conn), str(elsewhere.hub))
+        relay = self._relays.get(key)
+        if relay is None or relay.closed:
+            if len(self._relays) >= self.max_relays:
+                raise Refused(503, "too many games relayed to other hubs; try again later")
+            relay = Relay(self, conn, str(elsewhere.hub), elsewhere.routes["xml"])
+            self._relays[key] = relay
+            relay.start()
+
+        def local() -> int:
+            return self.frontend.sessions.open_relayed(conn)
+
+        return relay.ready().addCallback(lambda _: relay.join(r, local))
+
+    def forward(self, relayed: Relayed, request: events.Request, frame: bytes) -> defer.Deferred:
+        """A request of a relayed session, to its hub; fires with the answer."""
+        return relayed.relay.forward(relayed, frame, isinstance(request, events.PartGame))
+
+    def opened(self, relayed: Relayed) -> None:
+        self.by_local[relayed.local] = relayed
+
+    def ended(self, relayed: Relayed) -> None:
+        self.by_local.pop(relayed.local, None)
+        self.frontend.sessions.end_game(relayed.local)
+
+    def forget(self, relay: Relay) -> None:
+        key = (id(relay.conn), relay.hub_id)
+        if self._relays.get(key) is relay:
+            del self._relays[key]
+
+    def drop(self, conn: Connection) -> None:
+        """``conn`` logged out or went: close its relays."""
+        for key, relay in list(self._relays.items()):
+            if key[0] == id(conn) and relay.conn is conn:
+                relay.close()
