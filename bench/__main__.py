@@ -35,7 +35,7 @@ SOURCES: dict[str, str] = {
     "mnm-memory": "bench.mnm_memory",
     "engines": "bench.engines",
     "ledger": "bench.ledger",
-    "games": "bench.games",
+    "games": "bench.whole_games",
 }
 BEGIN = "<!-- bench:begin (written by python -m bench; edits here are lost) -->"
 END = "<!-- bench:end -->"

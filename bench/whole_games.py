@@ -7,7 +7,7 @@ every one is over; the rate is games over the hub's CPU time during the pass
 (:func:`bench.common.measure_servers`; the web requests that create the games and ask
 whether they are over count too, a few per game).  The types are interleaved round by round.
 
-    python bench/games.py [--games 10] [--rounds 3]
+    python bench/whole_games.py [--games 10] [--rounds 3]
 """
 
 from __future__ import annotations
