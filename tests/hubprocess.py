@@ -84,7 +84,12 @@ class HubProcess:
         return args + self.extra
 
     def start(self) -> HubProcess:
-        """Start the hub and wait (bounded) until every front end asked for is bound."""
+        """Start the hub and wait (bounded) until every front end asked for is bound.
+
+        :raises RuntimeError: its process still runs (``with hub.start()`` would start a
+            second one, which nothing stops)."""
+        if self.proc is not None and self.proc.poll() is None:
+            raise RuntimeError(f"the hub in {self.tmp} is already running: stop it first")
         env = dict(os.environ)
         env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
         env.pop("PYTHONDONTWRITEBYTECODE", None)

@@ -68,9 +68,11 @@ def wait_finished(hub: HubProcess, tid: str, seconds: float) -> dict:
 
 
 def start_hub(tmp_path: Path, **frontends: str) -> HubProcess:
+    """A hub for ``with``: the with statement starts it and stops it (started here too,
+    a second process would run on and outlive the test)."""
     hub = HubProcess(tmp_path, web=LOOPBACK, **frontends)
     hub.extra += ["--set", "tournament_grace=60", "--set", "mnm_wait_interval=0.2"]
-    return hub.start()
+    return hub
 
 
 def test_swiss_of_eight_morris_players_with_two_mnm_clients(tmp_path):
@@ -226,7 +228,7 @@ def test_a_restart_keeps_the_standings_and_plays_the_round_in_progress_again(tmp
     second = HubProcess(tmp_path / "b", data=data, web=LOOPBACK, mnm=LOOPBACK)
     second.extra += ["--set", "tournament_grace=60"]
     (tmp_path / "b").mkdir()
-    with second.start() as hub:
+    with second as hub:
         back = hub.get_json(f"/api/tournaments/{t['id']}")
         assert isinstance(back, dict) and back["state"] == "running" and back["round"] == 1
         assert back["standings"] == standings  # the bye of round 1 survived
