@@ -58,88 +58,52 @@ def test_connector_errors() -> None:
         feed(c, "+ PLAYING Chess")
 
 
-@pytest.mark.parametrize("version", ["1.0", "3.1"])
-def test_network_bot_plays_a_hub(tmp_path, version) -> None:
+def play_against(tmp_path, game: dict, *bot_args: str, extra=()) -> tuple[str, str, dict]:
+    """Create ``game`` on a fresh hub and play its open seat with ``python -m bots.morris``
+    (``bot_args`` added); (the game id, the bot's output, the game as the API shows it
+    at the end).  The hub logs no error."""
     hub = HubProcess(tmp_path, web="tcp:0:interface=127.0.0.1", mnm="tcp:0:interface=127.0.0.1")
-    hub.extra = ["--mnm-version", version]
+    hub.extra = list(extra)
     hub.start()
     try:
-        status, body, _ = hub.request(
-            "POST", "/api/games", {"type": "nmmorris", "seats": ["bot:morris-random", "open"]}
-        )
+        status, body, _ = hub.request("POST", "/api/games", game)
         assert status == 201, body
         gid = json.loads(body)["id"]
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
         proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "bots.morris",
-                "--port",
-                str(hub.ports["mnm"]),
-                "--game-id",
-                gid,
-                "--player",
-                "1",
-                "--max-seconds",
-                "0.05",
-                "--seed",
-                "3",
-            ],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env=env,
-            cwd=tmp_path,
-        )
+            [sys.executable, "-m", "bots.morris", "--port", str(hub.ports["mnm"]),
+             "--game-id", gid, "--max-seconds", "0.05", *bot_args],
+            capture_output=True, text=True, timeout=120,
+            env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path,
+        )  # fmt: skip
         assert proc.returncode == 0, proc.stderr
-        assert f"game {gid} over: player 1 (black) won" in proc.stdout
         game = hub.get_json(f"/api/games/{gid}")
-        assert game["state"] == "over" and game["result"]["winners"] == [1]
     finally:
         hub.stop()
     assert hub.errors() == []
+    return gid, proc.stdout, game
+
+
+@pytest.mark.parametrize("version", ["1.0", "3.1"])
+def test_network_bot_plays_a_hub(tmp_path, version) -> None:
+    gid, out, game = play_against(
+        tmp_path,
+        {"type": "nmmorris", "seats": ["bot:morris-random", "open"]},
+        "--player", "1", "--seed", "3",
+        extra=["--mnm-version", version],
+    )  # fmt: skip
+    assert f"game {gid} over: player 1 (black) won" in out
+    assert game["state"] == "over" and game["result"]["winners"] == [1]
 
 
 def test_network_bot_against_the_hubs_morris_bot(tmp_path) -> None:
     """The in-hub ``morris`` thinks in the hub's thread pool within its move time."""
-    hub = HubProcess(tmp_path, web="tcp:0:interface=127.0.0.1", mnm="tcp:0:interface=127.0.0.1")
-    hub.start()
-    try:
-        status, body, _ = hub.request(
-            "POST",
-            "/api/games",
-            {
-                "type": "nmmorris",
-                "seats": ["bot:morris", "open"],
-                "options": {"move_time_ms": 300, "grace_ms": 2000, "max_turns": 60},
-            },
-        )
-        assert status == 201, body
-        gid = json.loads(body)["id"]
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "bots.morris",
-                "--port",
-                str(hub.ports["mnm"]),
-                "--game-id",
-                gid,
-                "--max-seconds",
-                "0.05",
-            ],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env=env,
-            cwd=tmp_path,
-        )
-        assert proc.returncode == 0, proc.stderr
-        game = hub.get_json(f"/api/games/{gid}")
-        assert game["state"] == "over"
-        assert game["result"]["reason"] in ("pieces", "blocked", "repetition", "turns")
-    finally:
-        hub.stop()
-    assert hub.errors() == []
+    _, _, game = play_against(
+        tmp_path,
+        {
+            "type": "nmmorris",
+            "seats": ["bot:morris", "open"],
+            "options": {"move_time_ms": 300, "grace_ms": 2000, "max_turns": 60},
+        },
+    )
+    assert game["state"] == "over"
+    assert game["result"]["reason"] in ("pieces", "blocked", "repetition", "turns")
