@@ -63,29 +63,36 @@ class BettingPart(TableBase):
         return False
 
     def _bet_step(self) -> bool:
+        """Ask the next player to bet, or close the round (everyone still able to act
+        has acted and matched the bet, or fewer than two players are left)."""
         h = self.hand
         assert h is not None
-        folded = h.folded
-        if len(h.seats) - sum(1 for s in h.seats if s in folded) < 2:
+        folded, allin, needs = h.folded, h.allin, h.needs_act
+        live = 0
+        actors = []  # :meth:`Hand.can_bet`
+        for s in h.seats:
+            if s not in folded:
+                live += 1
+                if s not in allin:
+                    actors.append(s)
+        if live < 2:
             self._end_bet_round()
             self._less_than_two()
             return False
-        actors = h.can_bet()
-        if self._round_done(actors):
+        pending = [s for s in actors if s in needs]
+        if not pending or (len(actors) == 1 and h.bets[actors[0]] >= h.current_bet):
             self._end_bet_round()
             self._next_step()
             return False
-        start = h.to_act if h.to_act is not None else h.button
+        to_act = h.to_act
         nxt: int | None
-        if h.kind == BETTING and h.to_act in h.needs_act:
-            nxt = h.to_act
+        if h.kind == BETTING and to_act in needs:
+            nxt = to_act
         else:
-            pending = [s for s in actors if s in h.needs_act]
-            nxt = self._next(start, pending)
+            nxt = self._next(to_act if to_act is not None else h.button, pending)
         assert nxt is not None
         h.to_act, h.kind = nxt, BETTING
-        p = self.players[nxt]
-        if p.leaving:
+        if self.players[nxt].leaving:
             self._default_action(nxt)
             return False
         return True
@@ -95,17 +102,27 @@ class BettingPart(TableBase):
         h = self.hand
         assert h is not None
         h.to_act = h.kind = None
-        if h.contrib:
-            ordered = sorted(h.contrib.items(), key=lambda kv: kv[1], reverse=True)
-            top_seat, top = ordered[0]
-            second = ordered[1][1] if len(ordered) > 1 else ZERO
-            if top > second:
-                back = top - second
-                h.contrib[top_seat] -= back
-                h.bets[top_seat] = h.bets.get(top_seat, ZERO) - back
-                self.players[top_seat].stack += back
-                h.allin.discard(top_seat)
-                self._emit(Record("return", top_seat, amount=back, stage=h.stage))
+        # the uncalled part of the biggest contribution (if only one is the biggest;
+        # the values as a stable sort by size would find them, exponents and all)
+        top_seat: int | None = None
+        top: Decimal = ZERO
+        second: Decimal | None = None
+        for s, c in h.contrib.items():
+            if top_seat is None:
+                top_seat, top = s, c
+            elif c > top:
+                top_seat, top, second = s, c, top
+            elif second is None or c > second:
+                second = c
+        if second is None:
+            second = ZERO
+        if top_seat is not None and top > second:
+            back = top - second
+            h.contrib[top_seat] -= back
+            h.bets[top_seat] = h.bets.get(top_seat, ZERO) - back
+            self.players[top_seat].stack += back
+            h.allin.discard(top_seat)
+            self._emit(Record("return", top_seat, amount=back, stage=h.stage))
         h.pots = side_pots(h.contrib, h.folded, h.dead)
         self._emit(Record("pots", stage=h.stage, pots=tuple(h.pots)))
 
@@ -123,13 +140,11 @@ class BettingPart(TableBase):
         assert h is not None
         cfg = self.config
         p = self.players[seat]
+        if seat not in h.may_raise or (cfg.cap is not None and h.bets_count >= cfg.cap):
+            return None
         if p.stack <= (self._to_call(seat) if to_call is None else to_call):
             return None
-        if seat not in h.may_raise:
-            return None
         if not self._raise_answerable(seat):
-            return None
-        if cfg.cap is not None and h.bets_count >= cfg.cap:
             return None
         return raise_range(cfg, h, seat, p.stack)
 
@@ -137,9 +152,11 @@ class BettingPart(TableBase):
         """Whether another player in the hand has chips beyond the current bet."""
         h = self.hand
         assert h is not None
-        return any(
-            s != seat and h.bets[s] + self.players[s].stack > h.current_bet for s in h.live()
-        )
+        current, bets, folded, players = h.current_bet, h.bets, h.folded, self.players
+        for s in h.seats:
+            if s != seat and s not in folded and bets[s] + players[s].stack > current:
+                return True
+        return False
 
     def _verify_betting(self, seat: int) -> Player:
         h = self.hand

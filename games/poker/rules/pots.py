@@ -26,6 +26,8 @@ def side_pots(
     if not live:
         return [Pot(sum(contrib.values(), ZERO) + dead, ())] if contrib or dead else []
     levels = sorted(set(live.values()))
+    if len(levels) == 1:  # nobody is all in for less: one pot for everyone still in
+        return [Pot(sum(contrib.values(), ZERO) + dead, tuple(sorted(live)))]
     pots: list[Pot] = []
     prev = ZERO
     for i, level in enumerate(levels):
