@@ -7,6 +7,7 @@ their phase, and :class:`.table.Table` puts them together with the state machine
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -19,16 +20,14 @@ from .records import HandRecord, Record, Turn
 from .state import Hand, Player
 
 
-def _default_evaluate(cards: Sequence[int]) -> int:
-    from ..evaluator import evaluate
-
-    return evaluate(cards)
-
-
 def _default_describe(value: int) -> str:
     from ..evaluator import describe
 
     return describe(value)
+
+
+#: the words of a hand value, remembered (there are 7,462 values)
+_default_describe_cached = functools.lru_cache(maxsize=8192)(_default_describe)
 
 
 class TableBase:
@@ -43,14 +42,18 @@ class TableBase:
     ) -> None:
         import random
 
+        from .. import evaluator
+
         self.config = config or TableConfig()
         self._rng = rng or random.Random()
-        self._evaluate = evaluate or _default_evaluate
-        self._describe = describe or _default_describe
+        self._evaluate = evaluate or evaluator.evaluate
+        self._describe = describe or _default_describe_cached
         self.players: dict[int, Player] = {}
         self.button: int | None = None
         self.hand: Hand | None = None
-        self.last_hand: HandRecord | None = None
+        self._last_hand: HandRecord | None = None
+        #: builds :attr:`last_hand` when it is asked for (the hand is over: it is frozen)
+        self._last_hand_build: Callable[[], HandRecord] | None = None
         self.hands_played = 0
         self._last_sb: int | None = None
         self._last_bb: int | None = None
@@ -78,6 +81,18 @@ class TableBase:
             return None
         return Turn(h.to_act, h.kind)
 
+    @property
+    def last_hand(self) -> HandRecord | None:
+        """The record of the last finished hand (``None`` before the first)."""
+        build = self._last_hand_build
+        if build is not None:
+            self._last_hand, self._last_hand_build = build(), None
+        return self._last_hand
+
+    @last_hand.setter
+    def last_hand(self, rec: HandRecord | None) -> None:
+        self._last_hand, self._last_hand_build = rec, None
+
     def drain(self) -> list[Record]:
         """Every record since the last call, oldest first."""
         out, self._log = self._log, []
@@ -99,8 +114,8 @@ class TableBase:
 
     def _ring_after(self, seat: int, seats: Iterable[int]) -> list[int]:
         """``seats`` in clockwise order starting after ``seat``."""
-        n = self.config.seats
-        return sorted(seats, key=lambda s: (s - seat - 1) % n)
+        ordered = sorted(seats)
+        return [s for s in ordered if s > seat] + [s for s in ordered if s <= seat]
 
     def _next(self, seat: int, seats: Iterable[int]) -> int | None:
         """The first of ``seats`` clockwise after ``seat`` (``None`` if there is none)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from .base import TableBase
+from .config import TableConfig
 from .constants import LESS_THAN_TWO, MUCK, SHOW, SHOWDOWN, SHOWING, SIT_OUT
 from .errors import RuleError
 from .money import ZERO
@@ -163,7 +164,6 @@ class ShowdownPart(TableBase):
             (s, won.get(s, ZERO) - h.contrib.get(s, ZERO) - h.dead_paid.get(s, ZERO))
             for s, _, _start in players
         )
-        cfg = self.config
         self._emit(
             Record(
                 "handover",
@@ -171,25 +171,9 @@ class ShowdownPart(TableBase):
                 extra=(("deltas", deltas), ("stacks", tuple(sorted(self.stacks().items())))),
             )
         )
-        self.last_hand = HandRecord(
-            hand_id=h.hand_id,
-            number=h.number,
-            game=cfg.variant.name,
-            limit=cfg.limit,
-            stakes=cfg.stakes,
-            small_blind=cfg.small_blind,
-            big_blind=cfg.big_blind,
-            button=h.button,
-            players=players,
-            hole=tuple((s, tuple(h.hole[s])) for s in h.seats if s in h.hole),
-            board=tuple(h.board),
-            shown=tuple(sorted(h.shown)),
-            actions=tuple(h.records),
-            pots=tuple(h.pots),
-            awards=tuple(h.awards),
-            deltas=deltas,
-            dealt=tuple(h.dealt),
-        )
+        cfg = self.config
+        # the hand is over and stays as it is: its record is built when asked for
+        self._last_hand_build = lambda: _hand_record(h, cfg, players, deltas)
         h.over = True
         for s, p in sorted(self.players.items()):
             if p.leaving:
@@ -228,3 +212,31 @@ class ShowdownPart(TableBase):
         h.state = SHOWDOWN
         h.over = True
         return rec
+
+
+def _hand_record(
+    h: Hand,
+    cfg: TableConfig,
+    players: tuple[tuple[int, str, Decimal], ...],
+    deltas: tuple[tuple[int, Decimal], ...],
+) -> HandRecord:
+    """The record of the finished hand ``h`` played under ``cfg``."""
+    return HandRecord(
+        hand_id=h.hand_id,
+        number=h.number,
+        game=cfg.variant.name,
+        limit=cfg.limit,
+        stakes=cfg.stakes,
+        small_blind=cfg.small_blind,
+        big_blind=cfg.big_blind,
+        button=h.button,
+        players=players,
+        hole=tuple((s, tuple(h.hole[s])) for s in h.seats if s in h.hole),
+        board=tuple(h.board),
+        shown=tuple(sorted(h.shown)),
+        actions=tuple(h.records),
+        pots=tuple(h.pots),
+        awards=tuple(h.awards),
+        deltas=deltas,
+        dealt=tuple(h.dealt),
+    )
