@@ -287,9 +287,7 @@ class BettingPart(TableBase):
             raise RuleError("an all-in for less than a full raise did not reopen the betting")
         if not self._raise_answerable(seat):
             raise RuleError(f"everyone else is all in or folded: nobody could answer a {what}")
-        bounds = self._raise_bounds(seat)
-        assert bounds is not None
-        lo, hi = bounds
+        lo, hi = raise_range(cfg, h, seat, p.stack)  # the checks above allow a raise
         if cfg.limit == FIXED_LIMIT or amount is None:
             if cfg.limit != FIXED_LIMIT:
                 raise RuleError(f"say how much to {what}: {lo} to {hi}")

@@ -21,14 +21,19 @@ class BlindsPart(TableBase):
 
     def verify_start_hand(self, deck: Sequence[int]) -> list[int]:
         """Check a hand may start with ``deck``; returns the deck as a list."""
+        return self._verify_start(deck)[0]
+
+    def _verify_start(self, deck: Sequence[int]) -> tuple[list[int], list[int]]:
+        """:meth:`verify_start_hand`; returns the deck and the seats sitting in."""
         if self.in_hand:
             raise RuleError("a hand is running")
         d = list(deck)
         if len(d) != 52 or set(d) != _DECK:
             raise RuleError("the deck must hold each of the 52 cards once")
-        if len(self.sitting_in()) < self.config.min_players:
+        cands = self.sitting_in()
+        if len(cands) < self.config.min_players:
             raise RuleError(f"waiting for players: {self.config.min_players} must be sitting in")
-        return d
+        return d, cands
 
     def can_start_hand(self) -> bool:
         """Whether enough players sit in for a hand."""
@@ -43,8 +48,7 @@ class BlindsPart(TableBase):
         blinds and asks for them (blind round).  While fewer than two players sitting
         in have played here, nobody owes a newcomer's big blind (the table starts).
         """
-        d = self.verify_start_hand(deck)
-        cands = self.sitting_in()
+        d, cands = self._verify_start(deck)
         button = self._new_button(cands, button)
         self.hand = None
         if sum(1 for s in cands if not self.players[s].new) < 2:

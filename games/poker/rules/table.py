@@ -31,7 +31,6 @@ from .constants import (
     RAISE,
     SHOW,
     SHOWDOWN,
-    SHOWING,
     SIT_IN,
     SIT_OUT,
     WINNINGS,
@@ -64,19 +63,20 @@ class Table(SeatingPart, BlindsPart, DealingPart, BettingPart, ShowdownPart):
         h = self.hand
         assert h is not None
         while not h.over:
-            if h.state == BLIND_ROUND:
-                if self._blind_step():
-                    return
-                continue
-            if h.state == BET_ROUND:
+            state = h.state
+            if state == BET_ROUND:
                 if self._bet_step():
                     return
                 continue
-            if h.state == DISCARD_ROUND:
+            if state == BLIND_ROUND:
+                if self._blind_step():
+                    return
+                continue
+            if state == DISCARD_ROUND:
                 if self._discard_step():
                     return
                 continue
-            if h.state in (MUCK_ROUND, LESS_THAN_TWO):
+            if state in (MUCK_ROUND, LESS_THAN_TWO):
                 if self._show_step():
                     return
                 continue
@@ -114,31 +114,29 @@ class Table(SeatingPart, BlindsPart, DealingPart, BettingPart, ShowdownPart):
         h = self.hand
         if h is None or h.over or h.to_act != seat or h.kind is None:
             return ()
-        if h.kind == BLIND:
-            live, dead = h.owed[seat]
+        kind = h.kind
+        if kind == BETTING:
             p = self.players[seat]
-            return (Legal(POST, amount=min(live + dead, p.stack)), Legal(SIT_OUT))
-        if h.kind == DISCARDING:
-            return (Legal(DISCARD, count=self.config.variant.max_discard),)
-        if h.kind == SHOWING:
-            return _SHOW_OR_MUCK
-        out: list[Legal] = []
-        p = self.players[seat]
-        to_call = self._to_call(seat)
-        if to_call > 0:
-            out.append(_FOLD)
-            out.append(Legal(CALL, amount=min(to_call, p.stack)))
-        else:
-            out.append(_CHECK)
-        bounds = self._raise_bounds(seat, to_call)
-        if bounds is not None:
+            to_call = self._to_call(seat)
+            if to_call > 0:
+                call = Legal(CALL, amount=min(to_call, p.stack))
+            bounds = self._raise_bounds(seat, to_call)
+            if bounds is None:
+                return (_FOLD, call) if to_call > 0 else (_CHECK,)
             idx = BET if h.current_bet == 0 else RAISE
             lo, hi = bounds
             if self.config.limit == FIXED_LIMIT:
-                out.append(Legal(idx, amount=lo))
+                wager = Legal(idx, amount=lo)
             else:
-                out.append(Legal(idx, min=lo, max=hi))
-        return tuple(out)
+                wager = Legal(idx, min=lo, max=hi)
+            return (_FOLD, call, wager) if to_call > 0 else (_CHECK, wager)
+        if kind == BLIND:
+            live, dead = h.owed[seat]
+            p = self.players[seat]
+            return (Legal(POST, amount=min(live + dead, p.stack)), Legal(SIT_OUT))
+        if kind == DISCARDING:
+            return (Legal(DISCARD, count=self.config.variant.max_discard),)
+        return _SHOW_OR_MUCK
 
     # defaults and timeouts ------------------------------------------------------------
 
