@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from twisted.logger import Logger
 from zope.interface import implementer
@@ -44,9 +43,9 @@ if TYPE_CHECKING:
     from hub.lobby import Lobby
 
 
-@dataclass(frozen=True)
-class LoggedEvent:
-    """One event in a game's log (:meth:`GameInstance.events_for`).
+class LoggedEvent(NamedTuple):
+    """One event in a game's log (:meth:`GameInstance.events_for`); a named tuple (one
+    is made for every event of every game).
 
     :ivar at: the clock's time when it happened.
     :ivar kind: the event's kind.
@@ -253,26 +252,26 @@ class GameInstance:
 
     def _record(self, event: GameEvent) -> None:
         now = self.lobby.clock.seconds()
-        data = event.data
-        if event.kind == TURN:
-            data = {k: v for k, v in data.items() if k != "legal"}
-        if event.kind == TURN and event.seats is None:
-            # only a public turn is everyone's business (current_turn goes to watchers)
-            left = data.get("timeleft_ms")
-            deadline = None
-            if isinstance(left, int | float) and not isinstance(left, bool):
-                deadline = now + left / 1000.0
-            self._turn = {**data, "deadline": deadline, "total_ms": left}
-        elif event.kind == GAME_OVER:
+        kind, data, seats = event.kind, event.data, event.seats
+        if kind == TURN:
+            if "legal" in data:
+                data = {k: v for k, v in data.items() if k != "legal"}
+            if seats is None:
+                # only a public turn is everyone's business (current_turn goes to watchers)
+                left = data.get("timeleft_ms")
+                deadline = None
+                if isinstance(left, int | float) and not isinstance(left, bool):
+                    deadline = now + left / 1000.0
+                self._turn = {**data, "deadline": deadline, "total_ms": left}
+        elif kind == GAME_OVER:
             self._turn = None
         to: tuple[tuple[int, str | None], ...] = ()
-        if event.seats is not None:
-            to = tuple(
-                (s, self.seats[s].player) for s in sorted(event.seats) if 0 <= s < len(self.seats)
-            )
-        if len(self._log) == self._log.maxlen:
+        if seats is not None:
+            to = tuple((s, self.seats[s].player) for s in sorted(seats) if 0 <= s < len(self.seats))
+        log = self._log
+        if len(log) == log.maxlen:
             self.log_dropped += 1
-        self._log.append(LoggedEvent(now, event.kind, data, event.seats, to))
+        log.append(LoggedEvent(now, kind, data, seats, to))
 
     def events_for(self, seat: int | None, player: str | None = None) -> list[LoggedEvent]:
         """The logged events the viewer at ``seat`` may see: every public one, and the
@@ -324,9 +323,10 @@ class GameInstance:
             "complete": self.log_dropped == 0,
         }
 
-    def _emit(self, event: GameEvent) -> None:
+    def _emit(self, event: GameEvent) -> None:  # long: every event of every game, inlined
         self._record(event)
-        if event.kind == SEAT_OPEN:
+        kind, seats = event.kind, event.seats
+        if kind == SEAT_OPEN:
             seat = event.data.get("seat")
             if isinstance(seat, int) and 0 <= seat < len(self.seats):
                 if self.seats[seat].reopen():
@@ -336,11 +336,11 @@ class GameInstance:
                         driver.cancel()
                         self._drivers.remove(driver)
                 self.lobby.changed(self)
-        if event.kind == GAME_OVER and self.finished is None:
+        if kind == GAME_OVER and self.finished is None:
             self.finished = self.lobby.clock.seconds()
             if self.transcript is not None:
                 self.transcript.note(f"game over: {event.data.get('result')}")
-        if event.seats is None:
+        if seats is None and self._services:
             for service in list(self._services):
                 try:
                     service.game_event(self, event)
@@ -348,11 +348,13 @@ class GameInstance:
                     self.log.failure(
                         "service {service!r} of game {game} failed", service=service, game=self.id
                     )
-        for driver in list(self._drivers):
-            if event.visible_to(driver.seat):
-                driver.game_event(self, event)
-        for observer, seat in list(self._observers.items()):
-            if observer in self._observers and event.visible_to(seat):
+        if self._drivers:
+            for driver in list(self._drivers):
+                if event.visible_to(driver.seat):
+                    driver.game_event(self, event)
+        observers = self._observers
+        for observer, seat in list(observers.items()):
+            if observer in observers and (seats is None or (seat is not None and seat in seats)):
                 try:
                     observer.game_event(self, event)
                 except Exception:
@@ -361,9 +363,9 @@ class GameInstance:
                         observer=observer,
                         game=self.id,
                     )
-        if event.kind in (STATE, GAME_OVER):
+        if kind == STATE or kind == GAME_OVER:
             self.lobby.changed(self)
-        if event.kind == GAME_OVER:
+        if kind == GAME_OVER:
             self.lobby.game_over(self, event)
 
     # -- playing ------------------------------------------------------------------------

@@ -40,6 +40,14 @@ class Machine(Generic[S, In]):
         """Whether ``move`` is one of the current state's moves."""
         return move in self._table[self.state]
 
+    def step(self, move: In) -> S | None:
+        """Make ``move`` if the current state has it (:meth:`allows`, then
+        :meth:`move` in one look-up); the new state, or ``None`` (nothing changed)."""
+        target = self._table[self.state].get(move)
+        if target is not None:
+            self.state = target
+        return target
+
     def move(self, move: In) -> S:
         """Make ``move``; the new state.
 

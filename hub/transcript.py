@@ -63,6 +63,8 @@ def escape(content: str | bytes) -> str:
             text = content.decode("utf-8", errors="surrogateescape")
     else:
         text = content
+    if "\\" not in text and text.isprintable():  # the common line: nothing to escape
+        return text
     for raw, escaped in _SIMPLE:
         if raw in text:
             text = text.replace(raw, escaped)
@@ -102,6 +104,15 @@ def _conn_token(conn: str) -> str:
     return text or "-"
 
 
+@functools.lru_cache(maxsize=4096)
+def _tag(conn: str, direction: str) -> str:
+    """`` <conn> <direction> `` of a record that names no owner and no seat (made once
+    per connection and direction)."""
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
+    return f" {_conn_token(conn)} {direction:<3} "
+
+
 class _Stamp:
     """ISO 8601 time stamps with microseconds; the date part is built once a second."""
 
@@ -110,7 +121,9 @@ class _Stamp:
         self._prefix = ""
 
     def __call__(self, seconds: float) -> str:
-        whole = int(seconds // 1)
+        whole = int(seconds)
+        if whole > seconds:  # before 1970: int() rounds towards zero
+            whole -= 1
         micro = round((seconds - whole) * 1_000_000)
         if micro >= 1_000_000:
             whole, micro = whole + 1, micro - 1_000_000
@@ -200,19 +213,22 @@ class Transcript:
         :param seat: the line is private to this seat (it carries the seat's private
             information); only the owner and admins read it.
         """
-        if direction not in DIRECTIONS:
-            raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
-        who = _conn_token(conn)
-        if owner:
-            who += "~" + owner_token(owner)
-        if seat is not None:
-            who += f"#{int(seat)}"
-        body = escape(content)
-        line = f"{self._stamp(self._clock.seconds())} {who} {direction:<3} {body}\n"
+        if not owner and seat is None:
+            tag = _tag(conn, direction)  # raises ValueError for another direction
+        else:
+            if direction not in DIRECTIONS:
+                raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
+            who = _conn_token(conn)
+            if owner:
+                who += "~" + owner_token(owner)
+            if seat is not None:
+                who += f"#{int(seat)}"
+            tag = f" {who} {direction:<3} "
+        line = f"{self._stamp(self._clock.seconds())}{tag}{escape(content)}\n"
         if conn != HUB:
             used = self._recorded.get(conn, 0) + len(line)
             if used > self.settings.max_per_connection:
-                self._drop(conn, who, len(line))
+                self._drop(conn, tag.split()[0], len(line))
                 return
             self._recorded[conn] = used
         self._append(line)
@@ -237,6 +253,28 @@ class Transcript:
                 return
             self._recorded[conn] = used
         self._append(text)
+
+    def record_block(self, conn: str, direction: str, block: str) -> None:
+        """Lines of ``conn`` as they went over the wire at once (each ends in ``\\n``):
+        one record per line, as :meth:`record` would write each (one time stamp, one
+        buffer append; a block with nothing to escape is joined at C speed)."""
+        prefix = self._stamp(self._clock.seconds()) + _tag(conn, direction)
+        body = block[:-1] if block.endswith("\n") else block
+        if "\\" not in body and body.replace("\n", "").isprintable():
+            text = prefix + body.replace("\n", "\n" + prefix) + "\n"  # nothing to escape
+        else:
+            text = "".join([f"{prefix}{escape(line)}\n" for line in body.split("\n")])
+        if conn != HUB:
+            used = self._recorded.get(conn, 0) + len(text)
+            if used > self.settings.max_per_connection:  # as :meth:`record` would, line by line
+                for line in body.split("\n"):
+                    self.record(conn, direction, line)
+                return
+            self._recorded[conn] = used
+        self._lines.append(text)
+        self._pending += len(text)
+        if self._pending >= self.settings.buffer_bytes or self._timer is None:
+            self._appended()
 
     def _drop(self, conn: str, who: str, size: int) -> None:
         dropped = self._dropped.get(conn)
@@ -265,6 +303,12 @@ class Transcript:
     def _append(self, line: str) -> None:
         self._lines.append(line)
         self._pending += len(line)
+        if self._pending >= self.settings.buffer_bytes or self._timer is None:
+            self._appended()
+
+    def _appended(self) -> None:
+        """Records were added: write them if the buffer is full, else make sure the
+        timer that writes them runs."""
         if self._pending >= self.settings.buffer_bytes:
             self.flush()
         elif self._timer is None:
@@ -398,6 +442,15 @@ class ConnectionRecord:
             self._transcript.record_lines(self.conn_id, direction, lines)
         else:
             for line in lines:
+                self.record(direction, line)
+
+    def record_block(self, direction: str, block: str) -> None:
+        """Lines as they went over the wire at once (each ends in ``\\n``), one record
+        each (:meth:`Transcript.record_block`)."""
+        if self._transcript is not None:
+            self._transcript.record_block(self.conn_id, direction, block)
+        else:
+            for line in (block[:-1] if block.endswith("\n") else block).split("\n"):
                 self.record(direction, line)
 
     def note(self, text: str) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,7 +12,8 @@ from hub.model import BadAction
 
 from . import rules
 
-_FIELD = re.compile(r"^[ABC][0-7]$")
+#: the fields of the board as a move names them (``A0`` ... ``C7``)
+_FIELDS = frozenset(rules.point_name(p) for p in range(rules.POINTS))
 
 
 @implementer(IMNMGameAdapter)
@@ -27,6 +27,13 @@ class MorrisMNMAdapter:
         """``view["pieces"]`` as it is: ``A`` in hand, ``A0``..``C7``, ``C`` captured."""
         return [list(row) for row in view["pieces"]]
 
+    def current_pieces(self, game: Any, seat: int | None) -> list[list[str]]:
+        """:meth:`piece_list` of the game's view now, without building the whole view."""
+        engine = getattr(game, "engine", None)
+        if isinstance(engine, rules.MorrisState):
+            return engine.piece_list()
+        return self.piece_list(game.view(seat))  # a finished game's summary
+
     def capture_count(self, turn: Mapping[str, Any]) -> int:
         """Pieces the mover must capture now."""
         return int(turn.get("capture", 0))
@@ -37,7 +44,7 @@ class MorrisMNMAdapter:
         if len(parts) > 2:
             raise BadAction(f"Invalid move: {text[:40]} is neither a field nor FROM:TO")
         for part in parts:
-            if not _FIELD.match(part):
+            if part not in _FIELDS:
                 raise BadAction(f"Invalid move: {part[:40]} is not a field")
         if len(parts) == 2 and self.capture_count(turn):
             raise BadAction("Invalid move: you must name an opponent piece to capture")

@@ -24,6 +24,7 @@ are updated with the masks, one entry per move.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -121,6 +122,11 @@ class Move:
 
     def text(self) -> str:
         """Wire text: ``B3``, ``A1:B1`` or (capture) ``C5``."""
+        return self.wire
+
+    @functools.cached_property
+    def wire(self) -> str:
+        """:meth:`text`, formatted once per move (the tables' moves are shared)."""
         if self.kind == "move":
             assert self.src is not None
             return f"{point_name(self.src)}:{point_name(self.dst)}"

@@ -101,6 +101,8 @@ class MorrisGame:
         self.names: list[str | None] = [None, None]
         self._started = False
         self._timer: Any = None
+        #: the turn the move clock runs for: its seat and the moves played before it
+        self._timing: tuple[int, int] = (0, 0)
         self._loser: int | None = None
         self._deadline: float | None = None
 
@@ -137,7 +139,7 @@ class MorrisGame:
 
     def act(self, seat: int, action: Any) -> None:
         """Play ``{"move": "B3" | "A1:B1" | "C5"}`` for ``seat``."""
-        if not isinstance(action, Mapping) or set(action) != {"move"}:
+        if not isinstance(action, Mapping) or len(action) != 1 or "move" not in action:
             raise BadAction('a morris action is {"move": "B3"}, {"move": "A1:B1"} or a capture')
         text = action["move"]
         if not isinstance(text, str):
@@ -156,13 +158,13 @@ class MorrisGame:
             record = self.engine.apply(move)
         except rules.MorrisError as e:
             raise IllegalAction(e.reason) from None
-        self._cancel_timer()
+        # the move clock runs on: the next turn resets it, the game's end cancels it
         self._emit(
             GameEvent(
                 "moved",
                 {
                     "seat": seat,
-                    "move": move.text(),
+                    "move": move.wire,
                     "kind": move.kind,
                     "piece": record.piece,
                     "mills": record.mills,
@@ -180,7 +182,7 @@ class MorrisGame:
         """The moves of ``seat`` now (empty when it is not its turn)."""
         if self.state != RUNNING or seat != self.engine.to_move:
             return []
-        return [{"move": m.text()} for m in self.engine.legal_moves()]
+        return [{"move": m.wire} for m in self.engine.legal_moves()]
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The whole position (morris has no secrets)."""
@@ -260,10 +262,14 @@ class MorrisGame:
     def _announce(self) -> None:
         seat = self.engine.to_move
         move_ms = self.settings["move_time_ms"]
-        self._cancel_timer()
         delay = (move_ms + self.settings["grace_ms"]) / 1000.0
         self._deadline = self._clock.seconds() + move_ms / 1000.0
-        self._timer = self._clock.callLater(delay, self._timed_out, seat, len(self.engine.history))
+        self._timing = (seat, len(self.engine.history))
+        timer = self._timer
+        if timer is not None and timer.active():
+            timer.reset(delay)  # cheaper than a cancel and a new timer on every turn
+        else:
+            self._timer = self._clock.callLater(delay, self._timed_out)
         self._emit(
             GameEvent(
                 TURN,
@@ -276,8 +282,9 @@ class MorrisGame:
             )
         )
 
-    def _timed_out(self, seat: int, moves: int) -> None:
+    def _timed_out(self) -> None:
         self._timer = None
+        seat, moves = self._timing
         if self.state == RUNNING and len(self.engine.history) == moves:
             self._finish_by(seat, "timeout")
 

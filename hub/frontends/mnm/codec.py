@@ -9,6 +9,7 @@ are built by the ``*_line`` functions (without the ``\\n``).
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,11 +42,26 @@ def _show(text: str) -> str:
     return text if len(text) <= 40 else text[:40] + "..."
 
 
+#: lines up to this long are parsed once (a game's lines repeat: ``THINKING``, ``PLAY B3``)
+SHORT_LINE = 32
+
+
 def parse_line(raw: bytes) -> Command:
     """One line (without ``\\n``) → :class:`Command`.
 
     :raises ProtocolError: not ASCII, too long, empty or an unknown command.
     """
+    if len(raw) <= SHORT_LINE:
+        return _parse_short(bytes(raw))
+    return _parse(raw)
+
+
+@functools.lru_cache(maxsize=1024)  # bounded; a refused line raises and is not kept
+def _parse_short(raw: bytes) -> Command:
+    return _parse(raw)
+
+
+def _parse(raw: bytes) -> Command:
     if raw.endswith(b"\r"):
         raw = raw[:-1]
     if len(raw) > MAX_LINE:
@@ -146,6 +162,25 @@ def lines_players(
     out += [f"+ {nr} {name} {1 if ready else 0}" for nr, name, ready in others]
     out.append("+ ENDPLAYERS")
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _piece_heads(player: int, count: int) -> tuple[str, ...]:
+    """``+ PIECE<player>.<i> `` for each piece ``i`` of a row of ``count``."""
+    return tuple(f"+ PIECE{player}.{i} " for i in range(count))
+
+
+def block_move(move_time_ms: int, capture: int, pieces: Sequence[Sequence[str]]) -> str:
+    """:func:`lines_move` as the text that goes over the wire (each line ends in
+    ``\\n``), built at C speed from the shared line heads."""
+    per = max((len(row) for row in pieces), default=0)
+    parts = [
+        f"+ MOVE {int(move_time_ms)}\n+ CAPTURE {int(capture)}\n+ PIECELIST {len(pieces)},{per}"
+    ]
+    for p, row in enumerate(pieces):
+        parts += map(operator.add, _piece_heads(p, len(row)), row)
+    parts.append("+ ENDPIECELIST\n")
+    return "\n".join(parts)
 
 
 def lines_piecelist(pieces: Sequence[Sequence[str]]) -> list[str]:

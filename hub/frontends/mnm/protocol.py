@@ -51,6 +51,11 @@ DEFAULTS: dict[str, Any] = {
 }
 
 _conn_ids = itertools.count(1)
+#: a client command's verb → its input of the connection's table
+_INPUTS: dict[str, Input] = {verb: Input(verb) for verb in codec.VERBS}
+#: the constant one-line answers as they go over the wire
+_OKTHINK = codec.OKTHINK + "\n"
+_MOVEOK = codec.MOVEOK + "\n"
 
 
 def settings(hub: IHub) -> dict[str, Any]:
@@ -136,17 +141,22 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
 
     def send(self, line: str) -> None:
         """Write one server line now, and keep it in the transcript."""
-        self.send_lines((line,))
+        self._write(line + "\n")
 
     def send_lines(self, lines: Iterable[str]) -> None:
         """Write server lines now in one write, and keep them in the transcript."""
-        if self._closed or self.transport is None:
+        self._write("\n".join(lines) + "\n")
+
+    def _write(self, block: str) -> None:
+        """Write server lines, each ended by ``\\n`` in ``block``, now in one write, and
+        keep them in the transcript."""
+        if self.machine.state is State.CLOSED or self.transport is None:
             return
-        lines = list(lines)
-        self.records.record_lines("out", lines)
-        self._sent += len(lines)
-        self.telemetry.message_out(len(lines))
-        self.transport.write("".join([f"{line}\n" for line in lines]).encode("ascii", "replace"))
+        self.records.record_block("out", block)
+        count = block.count("\n")
+        self._sent += count
+        self.telemetry.message_out(count)
+        self.transport.write(block.encode("ascii", "replace"))
 
     def fail(self, reason: str, kind: str = "protocol") -> None:
         """``- <reason>``, close, and forfeit the game if one is running.
@@ -200,17 +210,17 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
     def lineReceived(self, line: bytes) -> None:
         """Parse one line; refuse a command the current state does not take (the
         table of :mod:`.states`), else make its move and hand it to its handler."""
-        if self._closed:
+        machine = self.machine
+        if machine.state is State.CLOSED:
             return
         self.telemetry.message_in()
-        self._record("in", line)
+        self.records.record("in", line)
         try:
             command = codec.parse_line(line)
-            move = Input(command.verb)
-            if not self.machine.allows(move):
-                raise ProtocolError(refusal(self.state, command.verb))
-            self.machine.move(move)
-            if move in (Input.VERSION, Input.ID):
+            move = _INPUTS[command.verb]
+            if machine.step(move) is None:
+                raise ProtocolError(refusal(machine.state, command.verb))
+            if move is Input.VERSION or move is Input.ID:
                 self._said.append(line + b"\n")
             self._HANDLERS[move](self, command)
         except ProtocolError as e:
@@ -362,7 +372,7 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
         self._pump()
 
     def _on_thinking(self, cmd: codec.Command) -> None:
-        self.send(codec.OKTHINK)
+        self._write(_OKTHINK)
 
     def _on_play(self, cmd: codec.Command) -> None:
         if not cmd.arg:
@@ -377,7 +387,7 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
             if self._closed:
                 return
         # else the game ended meanwhile: MOVEOK all the same, GAMEOVER follows
-        self.send(codec.MOVEOK)
+        self._write(_MOVEOK)
         self.machine.move(Input.MOVED)
         self._pump()
 
@@ -430,15 +440,21 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
             self._schedule_wait()
 
     def _move_request(self, event: GameEvent) -> None:
-        if self.game.state != RUNNING:
+        game = self.game
+        if game.state != RUNNING:
             return
-        self._cancel_wait()
-        self._turn = event.data
-        view = self.game.view(self.seat)
-        pieces = self.adapter.piece_list(view)
-        capture = self.adapter.capture_count(event.data)
-        timeleft = event.data.get("timeleft_ms") or view.get("move_time_ms") or 3000
-        self.send_lines(codec.lines_move(int(timeleft), capture, pieces))
+        # a WAIT timer still running fires harmlessly (no WAIT but while idle) and is
+        # reset when the connection is idle again: no cancel and new timer per move
+        self._turn = data = event.data
+        adapter = self.adapter
+        now = getattr(adapter, "current_pieces", None)  # optional: no whole view
+        view = None if now is not None else game.view(self.seat)
+        pieces = now(game.engine, self.seat) if now is not None else adapter.piece_list(view)
+        timeleft = data.get("timeleft_ms")
+        if not timeleft:
+            view = game.view(self.seat) if view is None else view
+            timeleft = view.get("move_time_ms") or 3000
+        self._write(codec.block_move(int(timeleft), adapter.capture_count(data), pieces))
         self.machine.move(Input.MOVE)
 
     def _game_over(self, event: GameEvent) -> None:
@@ -462,8 +478,11 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
     # -- WAIT -----------------------------------------------------------------------------
 
     def _schedule_wait(self) -> None:
-        if self._wait_call is None or not self._wait_call.active():
+        call = self._wait_call
+        if call is None or not call.active():
             self._wait_call = self._reactor.callLater(self._wait_interval, self._send_wait)
+        else:  # the WAIT timer of the last idle spell (a reset is cheaper than a new one)
+            call.reset(self._wait_interval)
 
     def _send_wait(self) -> None:
         self._wait_call = None
