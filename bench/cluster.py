@@ -8,25 +8,37 @@ do two client processes.  The rounds are interleaved (round 1: one hub, then two
 round 2: again, …) so a noisy machine slows both alike.  One pass plays ``--games``
 Nine Men's Morris games (``nmmorris``, two open seats, ``max_turns`` ``--turns``), half
 by each client process, ``--concurrency`` games in flight in all: each game is created
-through the JSON API (``POST /api/games``) and played to its end by two course-style MNM
-clients on real loopback sockets (the project's MNM connector,
-:class:`games.morris.client.Connector`, with a cheap random thinker run inline, so the
-clients' own cost stays small beside the hubs').  A pass's rate is its games over its
-wall time (the first client's start to the last one's end).  The hubs' and the
-clients' CPU time per game is printed too, and the *capacity ratio* it gives: two
-cores over the two hubs' CPU a game, against one core over the one hub's, the ratio to
-expect when each hub has a core of its own and the clients and PostgreSQL run
-elsewhere (on a machine shared with other work, the wall-clock ratio measures the
-share of the cores the run got as much as the hubs).
+through the JSON API (``POST /api/games``, a keep-alive HTTP connection of each slot
+of a client) and played to its end by two course-style MNM clients on real loopback
+sockets.  The clients are a cheap load generator, the way wrk or tsung are
+(:mod:`mnm_replay`): each client process records a few games once with the pure rules
+engine (random legal moves) and replays them, many connections on one ``epoll``,
+sending what a course C client sends (``VERSION``, ``ID``, ``PLAYER``, ``OKWAIT``,
+``THINKING``, ``PLAY``) and checking that the server's rules ended each game with the
+recorded result.  A pass's rate is its games over its wall time (the first client's
+start to the last one's end).
+
+Printed besides the rates: the CPU time a game of the hubs, of the client processes
+and of PostgreSQL (its backends on the run's database, from ``pg_stat_activity`` and
+``/proc``); the *capacity ratio*, two cores over the two hubs' CPU a game against one
+core over the one hub's (what to expect when each hub has a core of its own and the
+clients and PostgreSQL run elsewhere); and what the machine's cores allow from those
+CPU times when everything shares them (a hub on one core at most): with hub CPU ``h``
+and clients' and PostgreSQL's ``c`` a game, two cores play at most ``1/h`` games a
+second with one hub and ``2/(h + c)`` with two, a ratio of ``2h/(h + c)``, so 1.6
+needs ``c`` at most a quarter of ``h``.  On a machine shared with other work the
+wall-clock ratio also measures the share of the cores the run got; compare the
+ratios of one run, and quote the load average (printed).
 
 - **one hub**: both client processes connect to A, every game is created on A (B
   idles, a member of the cluster still);
 - **two hubs**: the clients are spread over both doors: the first client process
-  connects to A, the second to B.  *Each game is created on the hub its two clients
-  connect to*: passing a connection through to another hub (issue 15's "any door
-  works") has not landed on this branch, so a client at the other hub's door would be
-  refused.  Once it lands, ``--cross`` sends the second client of every game to the
-  other door.
+  connects to A, the second to B, and each game is created on the hub its two
+  clients connect to (without the API token, so placement keeps it there).
+  ``--cross`` sends the second client of every game to the other door, to be passed
+  through to the game's hub (issue 15's "any door works"); it fails while a door may
+  hear of a game just created on the other hub after its client asks for it ("Not a
+  valid game ID", docs/cluster.md).
 
 Bounded: ``--games`` a pass, ``--rounds`` rounds, each pass at most ``--pass-seconds``
 (a pass that does not finish stops the run), no round started after ``--seconds``.
