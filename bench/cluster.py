@@ -8,25 +8,37 @@ do two client processes.  The rounds are interleaved (round 1: one hub, then two
 round 2: again, …) so a noisy machine slows both alike.  One pass plays ``--games``
 Nine Men's Morris games (``nmmorris``, two open seats, ``max_turns`` ``--turns``), half
 by each client process, ``--concurrency`` games in flight in all: each game is created
-through the JSON API (``POST /api/games``) and played to its end by two course-style MNM
-clients on real loopback sockets (the project's MNM connector,
-:class:`games.morris.client.Connector`, with a cheap random thinker run inline, so the
-clients' own cost stays small beside the hubs').  A pass's rate is its games over its
-wall time (the first client's start to the last one's end).  The hubs' and the
-clients' CPU time per game is printed too, and the *capacity ratio* it gives: two
-cores over the two hubs' CPU a game, against one core over the one hub's, the ratio to
-expect when each hub has a core of its own and the clients and PostgreSQL run
-elsewhere (on a machine shared with other work, the wall-clock ratio measures the
-share of the cores the run got as much as the hubs).
+through the JSON API (``POST /api/games``, a keep-alive HTTP connection of each slot
+of a client) and played to its end by two course-style MNM clients on real loopback
+sockets.  The clients are a cheap load generator, the way wrk or tsung are
+(:mod:`mnm_replay`): each client process records a few games once with the pure rules
+engine (random legal moves) and replays them, many connections on one ``epoll``,
+sending what a course C client sends (``VERSION``, ``ID``, ``PLAYER``, ``OKWAIT``,
+``THINKING``, ``PLAY``) and checking that the server's rules ended each game with the
+recorded result.  A pass's rate is its games over its wall time (the first client's
+start to the last one's end).
+
+Printed besides the rates: the CPU time a game of the hubs, of the client processes
+and of PostgreSQL (its backends on the run's database, from ``pg_stat_activity`` and
+``/proc``); the *capacity ratio*, two cores over the two hubs' CPU a game against one
+core over the one hub's (what to expect when each hub has a core of its own and the
+clients and PostgreSQL run elsewhere); and what the machine's cores allow from those
+CPU times when everything shares them (a hub on one core at most): with hub CPU ``h``
+and clients' and PostgreSQL's ``c`` a game, two cores play at most ``1/h`` games a
+second with one hub and ``2/(h + c)`` with two, a ratio of ``2h/(h + c)``, so 1.6
+needs ``c`` at most a quarter of ``h``.  On a machine shared with other work the
+wall-clock ratio also measures the share of the cores the run got; compare the
+ratios of one run, and quote the load average (printed).
 
 - **one hub**: both client processes connect to A, every game is created on A (B
   idles, a member of the cluster still);
 - **two hubs**: the clients are spread over both doors: the first client process
-  connects to A, the second to B.  *Each game is created on the hub its two clients
-  connect to*: passing a connection through to another hub (issue 15's "any door
-  works") has not landed on this branch, so a client at the other hub's door would be
-  refused.  Once it lands, ``--cross`` sends the second client of every game to the
-  other door.
+  connects to A, the second to B, and each game is created on the hub its two
+  clients connect to (without the API token, so placement keeps it there).
+  ``--cross`` sends the second client of every game to the other door, to be passed
+  through to the game's hub (issue 15's "any door works"); it fails while a door may
+  hear of a game just created on the other hub after its client asks for it ("Not a
+  valid game ID", docs/cluster.md).
 
 Bounded: ``--games`` a pass, ``--rounds`` rounds, each pass at most ``--pass-seconds``
 (a pass that does not finish stops the run), no round started after ``--seconds``.
@@ -41,13 +53,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import re
 import subprocess
 import sys
 import tempfile
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -90,161 +102,70 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def make_database(base: str, sync_commit: bool = False) -> tuple[str, Any]:
-    """A fresh database on the server of ``base`` (``synchronous_commit`` off unless
-    ``sync_commit``): (its DSN, a function dropping it)."""
-    import psycopg2
+class Database:
+    """A fresh database of the run's own on the server of ``base``
+    (``synchronous_commit`` off unless ``sync_commit``); :meth:`drop` removes it."""
 
-    name = "gh_bench_" + uuid.uuid4().hex[:12]
-    admin = psycopg2.connect(base)
-    admin.autocommit = True
-    with admin.cursor() as cur:
-        cur.execute(f"CREATE DATABASE {name}")
-        if not sync_commit:  # the disk's commit latency is not what is measured
-            cur.execute(f"ALTER DATABASE {name} SET synchronous_commit = off")
+    def __init__(self, base: str, sync_commit: bool = False) -> None:
+        import psycopg2
 
-    def drop() -> None:
-        with admin.cursor() as cur:
-            cur.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        admin.close()
+        self.name = "gh_bench_" + uuid.uuid4().hex[:12]
+        self.admin = psycopg2.connect(base)
+        self.admin.autocommit = True
+        with self.admin.cursor() as cur:
+            cur.execute(f"CREATE DATABASE {self.name}")
+            if not sync_commit:  # the disk's commit latency is not what is measured
+                cur.execute(f"ALTER DATABASE {self.name} SET synchronous_commit = off")
+        self.dsn = urlsplit(base)._replace(path="/" + self.name).geturl()
 
-    return urlsplit(base)._replace(path="/" + name).geturl(), drop
+    def backends(self) -> dict[int, float]:
+        """The CPU seconds so far of each PostgreSQL backend on the run's database
+        (from ``pg_stat_activity`` and ``/proc``; empty when the server is not on
+        this machine)."""
+        with self.admin.cursor() as cur:
+            cur.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (self.name,))
+            pids = [row[0] for row in cur.fetchall()]
+        used = {}
+        for pid in pids:
+            try:
+                used[pid] = cpu_seconds(pid)
+            except OSError:  # gone, or on another machine
+                pass
+        return used
 
-
-class Player:
-    """One course-style MNM client: the project's connector, a random thinker inline."""
-
-    def __init__(self, game_id: str, seat: int, rng: random.Random) -> None:
-        from games.morris.client import Connector
-
-        self.connector = Connector(game_id, seat)
-        self.rng = rng
-
-    def think(self, request: Any) -> str:
-        """A random legal move (or capture)."""
-        from bots.morris.search import Searcher, position_from_pieces, turn_text
-
-        pos = position_from_pieces(request.pieces, request.me)
-        result = Searcher(max_depth=1, rng=self.rng).best(pos, None, request.capture)
-        return turn_text(result.turn)[0]
+    def drop(self) -> None:
+        with self.admin.cursor() as cur:
+            cur.execute(f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
+        self.admin.close()
 
 
-def protocol_factory(player: Player, done: Any) -> Any:
-    """A Twisted factory of one :class:`Player`'s connection; ``done`` fires at its end."""
-    from twisted.internet.protocol import ClientFactory
-    from twisted.protocols.basic import LineOnlyReceiver
-
-    class MNMClient(LineOnlyReceiver):
-        delimiter = b"\n"
-        MAX_LENGTH = 4096
-
-        def lineReceived(self, line: bytes) -> None:  # noqa: N802
-            c = player.connector
-            out = c.line(line.decode("ascii", "replace"))
-            if c.request is not None and c.state == "thinking" and out == ["THINKING"]:
-                out += c.move(player.think(c.request))
-            for text in out:
-                self.sendLine(text.encode("ascii"))
-
-        def connectionLost(self, reason: Any = None) -> None:  # noqa: N802
-            if not done.called:
-                done.callback(player.connector.finished)
-
-    class Factory(ClientFactory):
-        protocol = MNMClient
-
-        def clientConnectionFailed(self, connector: Any, reason: Any) -> None:  # noqa: N802
-            if not done.called:
-                done.callback(False)
-
-    return Factory()
-
-
-def one_pass(
-    reactor: Any, doors: list[dict[str, int]], games: int, concurrency: int, args: Any
-) -> Any:
-    """Play ``games`` games over ``doors`` (game ``i`` on door ``i % len(doors)``);
-    fires with (games finished, seconds)."""
-    import treq
-    from twisted.internet import defer
-    from twisted.internet.endpoints import TCP4ClientEndpoint
-
-    rng = random.Random(len(doors))
-    body = {
-        "type": "nmmorris",
-        "seats": ["open", "open"],
-        "options": {"max_turns": args.turns},
-    }
-    # without the API token a creation stays on the hub asked (placement moves only a
-    # creation the owner would let in: docs/cluster.md), so each game runs on its door
-    headers = {"Content-Type": ["application/json"]}
-
-    async def game(i: int) -> bool:
-        home = doors[i % len(doors)]
-        response = await treq.post(
-            f"http://127.0.0.1:{home['web']}/api/games",
-            json.dumps(body).encode(),
-            headers=headers,
-            reactor=reactor,
-        )
-        created = await treq.json_content(response)
-        if response.code != 201:
-            raise SystemExit(f"creating a game failed: {response.code} {created}")
-        ends = []
-        for seat in (0, 1):
-            door = doors[(i + seat) % len(doors)] if args.cross else home
-            done: defer.Deferred[bool] = defer.Deferred()
-            endpoint = TCP4ClientEndpoint(reactor, "127.0.0.1", door["mnm"], timeout=30)
-            endpoint.connect(protocol_factory(Player(created["id"], seat, rng), done))
-            ends.append(done)
-        return all(await defer.gatherResults(ends))
-
-    async def run() -> tuple[int, float]:
-        started = time.perf_counter()
-        queue = iter(range(games))
-        finished = 0
-
-        async def worker() -> None:
-            nonlocal finished
-            for i in queue:
-                ended = await game(i)
-                finished += int(ended)
-
-        workers = [defer.ensureDeferred(worker()) for _ in range(concurrency)]
-        d = defer.gatherResults(workers).addTimeout(args.pass_seconds, reactor)
-        await d
-        return finished, time.perf_counter() - started
-
-    return defer.ensureDeferred(run())
+#: games recorded for the clients to replay (each client process records the same)
+RECORDED = 64
 
 
 def client() -> None:
     """A client process: reads one pass a line (JSON: doors, games, concurrency, turns,
-    cross, pass_seconds), plays it, answers a line (finished, start, end: wall clock)."""
-    from twisted.internet import reactor, stdio
-    from twisted.protocols.basic import LineReceiver
+    cross, pass_seconds, first), plays it with :func:`mnm_replay.play` (games recorded
+    once, replayed), answers a line (finished, failures, start, end: wall clock)."""
+    from mnm_replay import play as replay
+    from mnm_replay import record
 
-    class Commands(LineReceiver):
-        delimiter = b"\n"
-
-        def lineReceived(self, line: bytes) -> None:  # noqa: N802
-            order = json.loads(line)
-            settings = argparse.Namespace(**order)
-            start = time.time()
-            d = one_pass(reactor, order["doors"], order["games"], order["concurrency"], settings)
-
-            def answer(result: Any) -> None:
-                finished = result[0] if isinstance(result, tuple) else 0
-                reply = {"finished": finished, "start": start, "end": time.time()}
-                self.sendLine(json.dumps(reply).encode())
-
-            d.addBoth(answer)
-
-        def connectionLost(self, reason: Any = None) -> None:  # noqa: N802
-            reactor.stop()  # type: ignore[attr-defined]
-
-    stdio.StandardIO(Commands())
-    reactor.run()  # type: ignore[attr-defined]
+    recorded: dict[int, list[Any]] = {}
+    for line in sys.stdin:  # bounded: the parent sends --rounds passes, then closes
+        order = json.loads(line)
+        turns = order["turns"]
+        if turns not in recorded:
+            recorded[turns] = record(RECORDED, turns)
+        body = {"type": "nmmorris", "seats": ["open", "open"], "options": {"max_turns": turns}}
+        start = time.time()
+        finished, failures = replay(
+            order["doors"], order["games"], order["concurrency"], recorded[turns], body,
+            order["cross"], order["pass_seconds"], order["first"],
+        )  # fmt: skip
+        decisions = sum(r.decisions for r in recorded[turns]) / len(recorded[turns])
+        reply = {"finished": finished, "failures": failures[:5], "start": start,
+                 "end": time.time(), "decisions": decisions}  # fmt: skip
+        print(json.dumps(reply), flush=True)
 
 
 def start_clients(count: int) -> list[subprocess.Popen]:
@@ -265,9 +186,9 @@ def start_clients(count: int) -> list[subprocess.Popen]:
 
 def run_pass(
     clients: list[subprocess.Popen], doors: list[list[dict[str, int]]], games: int, args: Any
-) -> tuple[int, float]:
-    """One pass: client ``k`` plays its share of ``games`` over ``doors[k]``;
-    (games finished, wall seconds from the first start to the last end)."""
+) -> tuple[int, float, float]:
+    """One pass: client ``k`` plays its share of ``games`` over ``doors[k]``; (games
+    finished, wall seconds from the first start to the last end, moves a game)."""
     share = games // len(clients)
     for k, proc in enumerate(clients):
         order = {
@@ -277,6 +198,7 @@ def run_pass(
             "turns": args.turns,
             "cross": args.cross,
             "pass_seconds": args.pass_seconds,
+            "first": k * RECORDED // len(clients),  # the clients replay different games
         }
         assert proc.stdin is not None
         proc.stdin.write(json.dumps(order) + "\n")
@@ -291,8 +213,12 @@ def run_pass(
     wall = max(r["end"] for r in replies) - min(r["start"] for r in replies)
     finished = sum(r["finished"] for r in replies)
     if finished != share * len(clients):
-        raise SystemExit(f"{share * len(clients) - finished} games did not end")
-    return finished, wall
+        failures = [f for r in replies for f in r["failures"]]
+        raise SystemExit(
+            f"{share * len(clients) - finished} games did not end as recorded: "
+            + "; ".join(failures[:6])
+        )
+    return finished, wall, sum(r["decisions"] for r in replies) / len(replies)
 
 
 def stop(clients: list[subprocess.Popen], hubs: list[subprocess.Popen]) -> None:
@@ -308,6 +234,101 @@ def stop(clients: list[subprocess.Popen], hubs: list[subprocess.Popen]) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(10)
+
+
+@dataclass
+class Used:
+    """The CPU seconds of one contender's timed passes, and their games."""
+
+    a: float = 0.0
+    b: float = 0.0
+    clients: float = 0.0
+    pg: float = 0.0
+    games: int = 0
+    decisions: float = 0.0
+
+    def ms(self, seconds: float) -> float:
+        """``seconds`` of CPU as milliseconds a game."""
+        return 1000 * seconds / max(self.games, 1)
+
+    @property
+    def hubs(self) -> float:
+        return self.a + self.b
+
+
+def measure(
+    args: Any, db: Database, hubs: list[subprocess.Popen], clients: list[subprocess.Popen],
+    contenders: dict[str, list[list[dict[str, int]]]], started: float,
+) -> tuple[dict[str, Figure], dict[str, Used]]:  # fmt: skip
+    """The interleaved rounds (a warm-up round first): each contender's rates and CPU."""
+    figures = {name: Figure(name, "games/s") for name in contenders}
+    used = {name: Used() for name in contenders}
+    for warm in (True,) + (False,) * args.rounds:
+        if time.monotonic() - started > args.seconds:
+            print(f"stopped after {args.seconds:g} s")
+            break
+        for name, doors in contenders.items():
+            n = max(args.concurrency, args.games // 4) if warm else args.games
+            pg = db.backends()
+            before = [cpu_seconds(p.pid) for p in hubs + clients]
+            finished, seconds, decisions = run_pass(clients, doors, n, args)
+            after = [cpu_seconds(p.pid) for p in hubs + clients]
+            pg_after = db.backends()
+            if warm:
+                continue
+            figures[name].rates.append(finished / seconds)
+            u = used[name]
+            u.a += after[0] - before[0]
+            u.b += after[1] - before[1]
+            u.clients += sum(after[2:]) - sum(before[2:])
+            u.pg += sum(cpu - pg.get(pid, 0.0) for pid, cpu in pg_after.items())
+            u.games += finished
+            u.decisions = decisions
+    return figures, used
+
+
+def summary(args: Any, figures: dict[str, Figure], used: dict[str, Used], seconds: float) -> None:
+    """Print the run's settings, the CPU a game, the rates and the ratios."""
+    cores = os.cpu_count() or 1
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    decisions = next(iter(used.values())).decisions
+    print(
+        f"{args.games} MNM games a pass ({args.concurrency} in flight, max_turns {args.turns},"
+        f" {decisions:.0f} moves a game replayed), {args.rounds} rounds, {cores} cores,"
+        f" {seconds:.0f} s, load average {load} at the end; two client processes; "
+        + ("second client of each game at the other door" if args.cross
+           else "each game created on its clients' hub")
+        + "; synchronous_commit " + ("on" if args.sync_commit else "off")
+    )  # fmt: skip
+    for name, u in used.items():
+        print(
+            f"  {name}: hub CPU {u.ms(u.hubs):.1f} ms a game (A {u.a:.1f} s, B {u.b:.1f} s),"
+            f" clients' CPU {u.ms(u.clients):.1f} ms a game,"
+            f" PostgreSQL's {u.ms(u.pg):.1f} ms a game"
+        )
+    report(
+        "MNM games per second: two hubs of a cluster against one",
+        figures,
+        ours="two hubs",
+        goals={"one hub": "≥ 1.6"},
+    )
+    one, two = used["one hub"], used["two hubs"]
+    if not (one.games and two.games and one.hubs > 0 and two.hubs > 0):
+        return
+    capacity = 2 * (one.hubs / one.games) / (two.hubs / two.games)
+    print(
+        f"  capacity ratio from the hubs' CPU a game (each hub a core of its own,"
+        f" clients and PostgreSQL elsewhere): {capacity:.2f}"
+    )
+    # what the cores allow: a hub uses one core at most, and everything shares them
+    cap_one = min(one.games / one.hubs, cores * one.games / (one.hubs + one.clients + one.pg))
+    all_two = two.hubs + two.clients + two.pg
+    cap_two = min(2 * two.games / two.hubs, cores * two.games / all_two)
+    print(
+        f"  what {cores} cores allow from the CPU a game (hubs, clients and PostgreSQL on"
+        f" them, nothing else): one hub {cap_one:.0f}, two hubs {cap_two:.0f} games/s,"
+        f" ratio {cap_two / cap_one:.2f}"
+    )
 
 
 def main() -> None:
@@ -326,72 +347,30 @@ def main() -> None:
         "--sync-commit", action="store_true", help="keep synchronous_commit on (off by default)"
     )
     parser.add_argument(
-        "--cross", action="store_true", help="second client at the other door (needs splicing)"
+        "--cross", action="store_true", help="second client of each game at the other door"
     )
     args = parser.parse_args()
     if not args.dsn:
         raise SystemExit("needs PostgreSQL: --dsn or GAMEHUB_TEST_PG_DSN")
-    dsn, drop = make_database(args.dsn, args.sync_commit)
+    db = Database(args.dsn, args.sync_commit)
     hubs: list[subprocess.Popen] = []
     clients: list[subprocess.Popen] = []
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp_dir:
         try:
-            a, a_ports = start_hub(Path(tmp_dir), "a", dsn)
+            a, a_ports = start_hub(Path(tmp_dir), "a", db.dsn)
             hubs.append(a)
-            b, b_ports = start_hub(Path(tmp_dir), "b", dsn)
+            b, b_ports = start_hub(Path(tmp_dir), "b", db.dsn)
             hubs.append(b)
             clients = start_clients(2)
             contenders = {"one hub": [[a_ports], [a_ports]], "two hubs": [[a_ports], [b_ports]]}
             if args.cross:
                 contenders["two hubs"] = [[a_ports, b_ports], [b_ports, a_ports]]
-            figures = {name: Figure(name, "games/s") for name in contenders}
-            used = {name: [0.0, 0.0, 0.0, 0.0] for name in contenders}
-            for warm in (True,) + (False,) * args.rounds:
-                if time.monotonic() - started > args.seconds:
-                    print(f"stopped after {args.seconds:g} s")
-                    break
-                for name, doors in contenders.items():
-                    n = max(args.concurrency, args.games // 4) if warm else args.games
-                    before = [cpu_seconds(p.pid) for p in hubs + clients]
-                    finished, seconds = run_pass(clients, doors, n, args)
-                    if not warm:
-                        figures[name].rates.append(finished / seconds)
-                        after = [cpu_seconds(p.pid) for p in hubs + clients]
-                        used[name][0] += after[0] - before[0]
-                        used[name][1] += after[1] - before[1]
-                        used[name][2] += sum(after[2:]) - sum(before[2:])
-                        used[name][3] += finished
+            figures, used = measure(args, db, hubs, clients, contenders, started)
         finally:
             stop(clients, hubs)
-            drop()
-    print(
-        f"{args.games} MNM games a pass ({args.concurrency} in flight, max_turns {args.turns}),"
-        f" {args.rounds} rounds, {os.cpu_count()} cores, {time.monotonic() - started:.0f} s;"
-        " two client processes; each game created on its clients' hub; synchronous_commit "
-        + ("on" if args.sync_commit else "off")
-        + ("" if not args.cross else ", second client at the other door")
-    )
-    for name, (cpu_a, cpu_b, cpu_clients, games) in used.items():
-        per = 1000 * (cpu_a + cpu_b) / max(games, 1)
-        theirs = 1000 * cpu_clients / max(games, 1)
-        print(
-            f"  {name}: hub CPU {per:.1f} ms a game (A {cpu_a:.1f} s, B {cpu_b:.1f} s),"
-            f" clients' CPU {theirs:.1f} ms a game"
-        )
-    report(
-        "MNM games per second: two hubs of a cluster against one",
-        figures,
-        ours="two hubs",
-        goals={"one hub": "≥ 1.6"},
-    )
-    one, two = used["one hub"], used["two hubs"]
-    if one[3] and two[3] and two[0] + two[1] > 0:
-        capacity = 2 * ((one[0] + one[1]) / one[3]) / ((two[0] + two[1]) / two[3])
-        print(
-            f"  capacity ratio from the hubs' CPU a game (each hub a core of its own,"
-            f" clients and PostgreSQL elsewhere): {capacity:.2f}"
-        )
+            db.drop()
+    summary(args, figures, used, time.monotonic() - started)
 
 
 if __name__ == "__main__":

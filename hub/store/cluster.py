@@ -70,6 +70,15 @@ def _row(d: Any, r: Sequence[Any]) -> dict[str, Any]:
 
 
 _COLUMNS = "game_id, hub_id, rev, type, name, state, seats, info, updated"
+#: directory rows written (or removed) by one statement
+WRITE_BATCH = 200
+
+
+def _put_notice(hub_id: str, row: Mapping[str, Any]) -> str:
+    text = notice("put", hub_id, game=dict(row))
+    if len(text.encode()) > MAX_NOTICE:
+        text = notice("put", hub_id, id=row["id"])
+    return text
 
 
 class ClusterMixin(StoreBase):
@@ -272,39 +281,61 @@ class ClusterMixin(StoreBase):
     ) -> defer.Deferred[None]:
         """Write this hub's ``puts`` (rows as :func:`hub.cluster.remote.snapshot`
         makes them) and remove its games ``deletes``, announcing each, in one
-        transaction.  A row of a game id another hub has is left alone."""
+        transaction.  A row of a game id another hub has is left alone.  The rows go
+        in one statement a :data:`WRITE_BATCH` of them, and the notices in one more
+        (a write a few times a second carries several games' changes)."""
         rows, gone, hub_id, now = list(puts), list(deletes), str(self.hub_id), self._now()
 
         def txn(cur: _Cursor) -> None:
-            d = self.dialect
-            for game_id in gone:
-                cur.run("DELETE FROM directory WHERE game_id = ? AND hub_id = ?", game_id, hub_id)
-                self._notify(cur, notice("del", hub_id, id=game_id))
-            for row in rows:
-                seats = json.dumps(row["seats"], default=str)
-                info = json.dumps(row["info"], default=str)
+            notices = []
+            for at in range(0, len(gone), WRITE_BATCH):
+                ids = gone[at : at + WRITE_BATCH]
+                marks = ", ".join("?" * len(ids))
                 cur.run(
-                    f"INSERT INTO directory ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                    " ON CONFLICT (game_id) DO UPDATE SET rev = excluded.rev,"
+                    f"DELETE FROM directory WHERE hub_id = ? AND game_id IN ({marks})",
+                    hub_id,
+                    *ids,
+                )
+                notices += [notice("del", hub_id, id=game_id) for game_id in ids]
+            for at in range(0, len(rows), WRITE_BATCH):
+                part = rows[at : at + WRITE_BATCH]
+                cur.run(
+                    f"INSERT INTO directory ({_COLUMNS}) VALUES "
+                    + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(part))
+                    + " ON CONFLICT (game_id) DO UPDATE SET rev = excluded.rev,"
                     " name = excluded.name, state = excluded.state, seats = excluded.seats,"
                     " info = excluded.info, updated = excluded.updated"
                     " WHERE directory.hub_id = excluded.hub_id",
-                    row["id"],
-                    hub_id,
-                    int(row["rev"]),
-                    str(row["type"])[:64],
-                    str(row["name"])[:256],
-                    str(row["state"])[:16],
-                    seats,
-                    info,
-                    d.t_in(now),
+                    *(v for row in part for v in self._directory_values(row, hub_id, now)),
                 )
-                text = notice("put", hub_id, game=dict(row))
-                if len(text.encode()) > MAX_NOTICE:
-                    text = notice("put", hub_id, id=row["id"])
-                self._notify(cur, text)
+                notices += [_put_notice(hub_id, row) for row in part]
+            self._notify_all(cur, notices)
 
         return self._run(txn)
+
+    def _directory_values(self, row: Mapping[str, Any], hub_id: str, now: float) -> list[Any]:
+        return [
+            row["id"],
+            hub_id,
+            int(row["rev"]),
+            str(row["type"])[:64],
+            str(row["name"])[:256],
+            str(row["state"])[:16],
+            json.dumps(row["seats"], default=str),
+            json.dumps(row["info"], default=str),
+            self.dialect.t_in(now),
+        ]
+
+    def _notify_all(self, cur: _Cursor, texts: list[str]) -> None:
+        """:meth:`_notify` each of ``texts``, in order, in one statement."""
+        if not (texts and self.channel and self.clustered):
+            return
+        cur.run(
+            "SELECT pg_notify(?, t.text) FROM unnest(?::text[]) WITH ORDINALITY AS t(text, n)"
+            " ORDER BY t.n",
+            self.channel,
+            texts,
+        )
 
     def directory_sync(self, rows: Iterable[Mapping[str, Any]]) -> defer.Deferred[None]:
         """This hub's games are ``rows`` and nothing else (after an outage, at start)."""

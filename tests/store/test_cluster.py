@@ -5,6 +5,7 @@ tables, exactly once when two hubs recover it at the same moment."""
 from __future__ import annotations
 
 import json
+import select
 import subprocess
 import sys
 from decimal import Decimal as D
@@ -119,6 +120,32 @@ async def test_a_hub_leaving_takes_its_games_and_ends_its_member_row(pg_dsn):
     finally:
         for s in (store, other):
             await s.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_one_write_of_many_rows_announces_each_in_order(pg_dsn):
+    store = await member(pg_dsn, [])
+    listen = psycopg2.connect(pg_dsn)
+    listen.autocommit = True
+    listen.cursor().execute(f'LISTEN "{store.channel}"')
+    try:
+        ids = [f"g{n:03}" for n in range(250)]  # more than one statement's batch
+        await store.directory_write([row(g, store.hub_id) for g in ids])
+        await store.directory_write([{**row("g001", store.hub_id), "rev": 2}], ["g000", "g002"])
+        rows = {r["id"]: r for r in await store.directory_rows()}
+        assert sorted(rows) == ids[1:2] + ids[3:] and rows["g001"]["rev"] == 2
+        for _ in range(100):  # the notices may come in several reads
+            if len(listen.notifies) >= len(ids) + 3:
+                break
+            select.select([listen], [], [], 0.1)
+            listen.poll()
+        told = [json.loads(n.payload) for n in listen.notifies]
+        assert [(t["op"], t.get("id") or t["game"]["id"]) for t in told] == (
+            [("put", g) for g in ids] + [("del", "g000"), ("del", "g002"), ("put", "g001")]
+        )
+    finally:
+        listen.close()
+        await store.stop()
 
 
 def plugin(name: str, sha: str, since: int, **more) -> dict:
