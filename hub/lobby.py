@@ -88,6 +88,10 @@ class Lobby:
         #: played here (it runs on another hub, :mod:`hub.cluster`); :meth:`get`
         #: raises it instead of ``NotFound``
         self.elsewhere: Callable[[Any], GameError | None] | None = None
+        #: ``(game id) → Deferred``: look for a game this hub has not heard of yet
+        #: (another hub created it a moment ago, :mod:`hub.cluster.lookup`); fires once
+        #: :meth:`get` knows it, if it can; :meth:`find` asks it before ``NotFound``
+        self.look_up: Callable[[str], defer.Deferred[Any]] | None = None
 
     # -- ids and randomness ---------------------------------------------------------------
 
@@ -187,6 +191,19 @@ class Lobby:
                 raise elsewhere
             raise NotFound(f"no game with id {str(game_id)[:40]!r}")
         return game
+
+    def find(self, game_id: str) -> defer.Deferred[GameInstance]:
+        """As :meth:`get`, but a game id not known here is looked up once more
+        (:attr:`look_up`) before it is refused: fires with the game, or fails with
+        what :meth:`get` raises then."""
+        try:
+            return defer.succeed(self.get(game_id))
+        except NotFound as e:
+            if self.look_up is None or not isinstance(game_id, str):
+                return defer.fail(e)
+        d = self.look_up(game_id)
+        d.addCallback(lambda _: self.get(game_id))
+        return d
 
     def games(self, type_name: str | None = None) -> list[GameInstance]:
         """Every game (of one type), oldest first."""

@@ -363,6 +363,8 @@ class Seating:
             game = self.lobby.create_game(type_name, **kwargs)
         if self.ratings is not None:
             self.ratings.choose(game, rated)
+        if self.cluster is not None:  # its row first: any hub asked for it finds it
+            await self.cluster.published()
         return game
 
     async def seat_bots(self, game: Any) -> None:

@@ -71,6 +71,11 @@ class Directory:
         self._listeners: list[Any] = []
         #: ids a notice touched since the last full read began (that read is older)
         self._touched: set[str] | None = None
+        #: the same for each lookup's read (:meth:`watch`)
+        self._watches: list[set[str]] = []
+        #: who waits for the write of the changes pending now (:meth:`published`)
+        self._waiting: list[defer.Deferred[None]] = []
+        self._writing_for: list[defer.Deferred[None]] = []
 
     # -- life ----------------------------------------------------------------------------
 
@@ -89,6 +94,8 @@ class Directory:
             self._flush.cancel()
         self._flush = None
         self._pending.clear()
+        self._release(self._waiting)
+        self._waiting = []
 
     # -- this hub's games ------------------------------------------------------------------
 
@@ -106,13 +113,31 @@ class Directory:
     def _schedule(self) -> None:
         if self._writing or (self._flush is not None and self._flush.active()):
             return
-        self._flush = self.clock.callLater(self.delay, self._write)
+        self._flush = self.clock.callLater(0 if self._waiting else self.delay, self._write)
+
+    def published(self) -> defer.Deferred[None]:
+        """Fires once the changes pending now are written (or could not be): a new
+        game's row is in the directory before its creator hears of it, so any hub
+        that looks it up finds it (:mod:`.lookup`).  Never fails."""
+        if not self._running or (not self._pending and not self._writing):
+            return defer.succeed(None)
+        d: defer.Deferred[None] = defer.Deferred()
+        self._waiting.append(d)
+        if not self._writing:
+            if self._flush is not None and self._flush.active():
+                self._flush.cancel()
+            self._flush = None
+            self._write()
+        return d
 
     def _write(self) -> None:
         self._flush = None
         if not self._running or not self._pending:
+            self._release(self._waiting)
+            self._waiting = []
             return
         pending, self._pending = self._pending, {}
+        self._writing_for, self._waiting = self._waiting, []
         puts = [row for row in pending.values() if row is not None]
         gone = [game_id for game_id, row in pending.items() if row is None]
         self._writing = True
@@ -127,8 +152,18 @@ class Directory:
 
     def _written(self, _: Any) -> None:
         self._writing = False
+        done, self._writing_for = self._writing_for, []
+        self._release(done)
         if self._pending:
             self._schedule()
+        elif self._waiting:  # asked for while nothing was left to write
+            self._release(self._waiting)
+            self._waiting = []
+
+    @staticmethod
+    def _release(waiting: list[defer.Deferred[None]]) -> None:
+        for d in waiting:
+            d.callback(None)
 
     def _availability(self, up: bool) -> None:
         if up and self._stale and self._running:
@@ -185,8 +220,34 @@ class Directory:
         return op
 
     def _touch(self, game_id: Any) -> None:
-        if self._touched is not None and isinstance(game_id, str):
+        if not isinstance(game_id, str):
+            return
+        if self._touched is not None:
             self._touched.add(game_id)
+        for watch in self._watches:
+            watch.add(game_id)
+
+    def watch(self) -> set[str]:
+        """Start keeping the ids notices touch (a lookup's read began: what a notice
+        says after that is newer than the read)."""
+        watch: set[str] = set()
+        self._watches.append(watch)
+        return watch
+
+    def unwatch(self, watch: set[str]) -> None:
+        """Stop keeping ``watch``."""
+        if any(w is watch for w in self._watches):
+            self._watches = [w for w in self._watches if w is not watch]
+
+    def adopt(self, rows: Iterable[dict[str, Any]], watch: set[str] | None = None) -> None:
+        """Rows of other hubs read by a lookup (or made from an owner's answer) join
+        the view, unless a notice touched their game since ``watch`` began."""
+        for row in rows:
+            if not isinstance(row, dict) or str(row.get("hub")) == self.hub_id:
+                continue
+            if watch is not None and row.get("id") in watch:
+                continue
+            self._put(row)
 
     def reload(
         self, hubs: Iterable[str] | None = None, games: Iterable[str] | None = None

@@ -33,6 +33,25 @@ def snapshot(game: Any, hub_id: str, rev: int) -> dict[str, Any]:
     }
 
 
+#: what a hub's JSON of a game adds that is not the game's (:meth:`RemoteGame.to_json`)
+_NOT_INFO = ("port", "hub", "remote", "endpoints", "rated", "seat", "view")
+
+
+def row_of(shown: dict[str, Any], hub_id: str) -> dict[str, Any] | None:
+    """The directory row of a game as its hub's JSON API answered it (revision 0:
+    the owner's own row, whenever it arrives, is newer); ``None`` if it is not one."""
+    if not all(isinstance(shown.get(key), str) for key in ("id", "type", "name", "state")):
+        return None
+    if not isinstance(shown.get("seats"), list):
+        return None
+    return {
+        "hub": hub_id,
+        "rev": 0,
+        **{key: shown[key] for key in _COLUMNS},
+        "info": {k: v for k, v in shown.items() if k not in _COLUMNS and k not in _NOT_INFO},
+    }
+
+
 @dataclass(frozen=True)
 class RemoteType:
     """What a remote game's record says of its type: its name and front ends.  It

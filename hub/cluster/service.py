@@ -27,10 +27,11 @@ from hub.store.errors import StoreUnavailable
 
 from . import credential
 from .directory import Directory
+from .lookup import Lookups
 from .notify import NoticeListener
 from .once import OneAtATime
 from .plugins import SharedPlugins
-from .remote import RemoteGame
+from .remote import RemoteGame, row_of
 
 #: what ``/api/health`` and ``gamehub cluster status`` say of a hub on SQLite
 SINGLE = "single"
@@ -54,7 +55,9 @@ class Cluster:
     front ends at; default: the address a front end listens on, or this machine's name
     when it listens on every address), ``cluster_check_seconds`` (1: how often the
     members are checked), ``cluster_keep_aborted`` (600: seconds the aborted games of a
-    dead hub stay listed).
+    dead hub stay listed), ``cluster_publish_seconds`` (2: how long a creation waits
+    for its directory row to be written before it is answered anyway); the lookups'
+    (:mod:`.lookup`).
     """
 
     log = Logger()
@@ -65,10 +68,13 @@ class Cluster:
         options = hub.options
         self.check_seconds = float(options.get("cluster_check_seconds", 1.0))
         self.keep_aborted = float(options.get("cluster_keep_aborted", 600.0))
+        self.publish_seconds = float(options.get("cluster_publish_seconds", 2.0))
         self.advertise_host = str(options.get("advertise_host") or "") or None
         #: hub id → its member row as last read (:meth:`hub.store.cluster.ClusterMixin.cluster_members`)
         self.members: dict[str, dict[str, Any]] = {}
         self.directory: Directory | None = None
+        #: asks the directory for a game the view lacks (:mod:`.lookup`)
+        self.lookups: Lookups | None = None
         self.listener: NoticeListener | None = None
         #: the cluster's one set of plugins (:mod:`.plugins`), once :meth:`share_plugins` ran
         self.plugins: SharedPlugins | None = None
@@ -99,6 +105,7 @@ class Cluster:
         await store.abort_orphans()
         self.directory = Directory(store, self.hub.lobby, reactor, self.endpoints_of)
         await self.directory.start()
+        self.lookups = Lookups(store, self.directory, reactor, self.hub.options)
         self.listener = NoticeListener(
             store.dsn, store.channel, reactor, self._notice, self._listening
         )
@@ -110,6 +117,7 @@ class Cluster:
             lambda f: self.log.failure("cluster: the watch stopped", f)
         )
         self.hub.lobby.elsewhere = self.elsewhere
+        self.hub.lobby.look_up = self.look_up
         self.log.info(
             "cluster: hub {hub} joined on {db} ({n} hub(s) alive)",
             hub=self.hub_id,
@@ -139,6 +147,8 @@ class Cluster:
             self.directory.stop()
         if self.hub.lobby.elsewhere == self.elsewhere:
             self.hub.lobby.elsewhere = None
+        if self.hub.lobby.look_up == self.look_up:
+            self.hub.lobby.look_up = None
         if not self._joined:
             return
         self._joined = False
@@ -255,6 +265,49 @@ class Cluster:
                 f"game {game.id} was aborted: hub {game.hub}, which ran it, is gone", game.hub
             )
         return self.route_to(game.hub, f"game {game.id} runs on hub {game.hub}")
+
+    def look_up(self, game_id: str) -> defer.Deferred[Any]:
+        """Ask the directory for ``game_id`` (a game this hub's view lacks): fires with
+        its record once it is in the view, or ``None`` (:mod:`.lookup`; bounded)."""
+        if self.lookups is None or not isinstance(game_id, str):
+            return defer.succeed(None)
+        return self.lookups.game(game_id)
+
+    def look_up_recent(self, key: str, match: Any) -> defer.Deferred[Any]:
+        """Ask the directory for the game ``match(record)`` accepts among the rows the
+        other hubs wrote lately (a front end's own key of a game, such as an XML wire
+        id); fires with its record or ``None``."""
+        if self.lookups is None:
+            return defer.succeed(None)
+        return self.lookups.recent(key, match)
+
+    def published(self) -> defer.Deferred[None]:
+        """Fires once this hub's pending directory rows are written (a new game's,
+        before its creator is answered)."""
+        if self.directory is None:
+            return defer.succeed(None)
+        written = self.directory.published()
+        if written.called:
+            return written
+        out: defer.Deferred[None] = defer.Deferred()
+
+        def done(_: Any = None) -> None:
+            if not out.called:
+                out.callback(None)
+            if timer.active():
+                timer.cancel()
+
+        timer = self.hub.reactor.callLater(self.publish_seconds, done)
+        written.addBoth(done)
+        return out
+
+    def adopt(self, shown: Any, hub_id: str) -> None:
+        """Add the game ``shown`` (its JSON as its owner ``hub_id`` answered its
+        creation through this hub) to this hub's view at once."""
+        if self.directory is not None and isinstance(shown, dict) and hub_id != self.hub_id:
+            row = row_of(shown, hub_id)
+            if row is not None:
+                self.directory.adopt([row])
 
     def route_to(self, hub_id: str, reason: str) -> Elsewhere:
         """An :class:`~hub.model.Elsewhere` that names ``hub_id``, where its front ends

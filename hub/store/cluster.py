@@ -373,6 +373,22 @@ class ClusterMixin(StoreBase):
 
         return self._run(txn, write=False)
 
+    def directory_recent(self, age: float) -> defer.Deferred[list[dict[str, Any]]]:
+        """The other hubs' directory rows written in the last ``age`` seconds (a
+        lookup of a game this hub has not heard of yet, :mod:`hub.cluster.lookup`)."""
+        since, hub_id = self._now() - age, str(self.hub_id)
+
+        def txn(cur: _Cursor) -> list[dict[str, Any]]:
+            rows = cur.all(
+                f"SELECT {_COLUMNS} FROM directory WHERE hub_id <> ? AND updated > ?"
+                " ORDER BY game_id",
+                hub_id,
+                self.dialect.t_in(since),
+            )
+            return [_row(self.dialect, r) for r in rows]
+
+        return self._run(txn, write=False)
+
     def directory_purge(self, older_than: float) -> defer.Deferred[int]:
         """Remove the games of dead hubs aborted more than ``older_than`` seconds ago.
         Returns how many went."""

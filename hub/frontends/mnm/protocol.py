@@ -244,12 +244,53 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
         except GameError:
             routing = self.hub.routes.route("mnm", gid) if self.hub.routes is not None else None
             if routing is None:
-                raise ProtocolError("Not a valid game ID") from None
+                self._look_up(gid)
+                return
             self.setTimeout(None)  # the route's own bound applies
             self._routing = routing
             routing.addCallbacks(self._on_routed, self._not_routed)
             return
         self._join(game)
+
+    def _look_up(self, gid: str) -> None:
+        """A Game-ID this hub does not know: another hub may have made it a moment
+        ago (the cluster's directory is asked once, :mod:`hub.cluster.lookup`); what
+        the client sends meanwhile waits."""
+        lobby = self.hub.lobby
+        if getattr(lobby, "look_up", None) is None:
+            raise ProtocolError("Not a valid game ID")
+        self.paused = True  # the line receiver keeps what follows the ID line
+        transport: Any = self.transport  # a TCP or TLS transport: a push producer
+        transport.pauseProducing()
+        lobby.find(gid).addCallbacks(self._found, self._not_found)
+
+    def _found(self, game: Any) -> None:
+        self.paused = False
+        if self._closed:
+            return
+        transport: Any = self.transport
+        transport.resumeProducing()
+        try:
+            self._join(game)
+        except ProtocolError as e:
+            self.fail(e.reason)
+            return
+        self.dataReceived(b"")
+
+    def _not_found(self, failure: Any) -> None:
+        self.paused = False
+        if self._closed:
+            return
+        error = failure.value
+        if isinstance(error, Elsewhere) and error.routes.get("mnm") is not None:
+            self._pass_through(error.routes["mnm"], error.reason)
+        elif isinstance(error, Elsewhere):
+            self.fail(f"Not a valid game ID here: {error.reason}")
+            return
+        else:
+            self.fail("Not a valid game ID")
+            return
+        self.dataReceived(b"")  # what the client sent after the ID line, passed on
 
     def _on_routed(self, routed: Routed) -> None:
         self._routing = None

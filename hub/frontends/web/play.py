@@ -259,13 +259,21 @@ class WebGames(WebResource):
 
     def render(self, request: Any) -> Any:
         """Stream a transcript or the events; everything else is JSON.  A game of
-        another hub: its owner answers (:mod:`.proxy`)."""
+        another hub: its owner answers (:mod:`.proxy`); one this hub has not heard of
+        is looked up in the cluster's directory first (another hub may have made it a
+        moment ago)."""
+        return self._render(request, look=True)
+
+    def _render(self, request: Any, look: bool) -> Any:
         parts = [p for p in request.postpath if p]
         if request.method == b"POST" and not parts:
             placed = self._placed(request)
             if placed is not None:
                 return placed
-        remote = self.web.proxy.route(parts[0].decode("utf-8", "replace")) if parts else None
+        game_id = parts[0].decode("utf-8", "replace") if parts else None
+        if look and game_id is not None and self.web.proxy.unknown(game_id):
+            return self._looked_up(request, game_id)
+        remote = self.web.proxy.route(game_id) if game_id is not None else None
         if remote is not None:
             if request.method != b"GET":
                 try:
@@ -299,6 +307,22 @@ class WebGames(WebResource):
             return NOT_DONE_YET
         return super().render(request)
 
+    def _looked_up(self, request: Any, game_id: str) -> Any:
+        """Answer ``request`` once the directory was asked for ``game_id``."""
+
+        def again(_: Any) -> None:
+            if request.finished or request._disconnected:
+                return
+            body = self._render(request, look=False)
+            if body is not NOT_DONE_YET:
+                request.write(body)
+                request.finish()
+
+        d = self.hub.lobby.find(game_id)
+        d.addBoth(again)
+        d.addErrback(lambda f: self.log.failure("web: answering after a lookup failed", f))
+        return NOT_DONE_YET
+
     def _placed(self, request: Any) -> Any:
         """A new game that goes to another hub (its ``hub`` field, else the cluster's
         least loaded live hub): that hub answers, through :mod:`.proxy`.  ``None``:
@@ -325,7 +349,14 @@ class WebGames(WebResource):
             return send_error(request, e.code, e.reason)
         rest = {k: v for k, v in body.items() if k != "hub"}
         raw = json.dumps(rest).encode("utf-8")
-        return self.web.proxy.serve(request, elsewhere.routes["web"], elsewhere.hub, raw)
+        owner = elsewhere.hub
+
+        def answered(status: int, answer: bytes) -> None:  # in this hub's view at once
+            cluster = self.hub.cluster
+            if status == 201 and cluster is not None:
+                cluster.adopt(json.loads(answer), owner)
+
+        return self.web.proxy.serve(request, elsewhere.routes["web"], owner, raw, answered)
 
     def json_GET(self, request: Any) -> Any:
         """The list, one game, or its replay."""

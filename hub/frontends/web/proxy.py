@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from collections.abc import Callable
 from io import BytesIO
 from typing import Any
 
@@ -46,7 +47,7 @@ from twisted.web.client import (
 from twisted.web.http_headers import Headers
 from twisted.web.server import NOT_DONE_YET
 
-from hub.model import Elsewhere, GameError
+from hub.model import Elsewhere, GameError, NotFound
 
 from .api import send_error
 from .sessions import COOKIE, CSRF_HEADER
@@ -175,12 +176,33 @@ class GameProxy:
         store = self.hub.store
         return str(store.hub_id or "") if store is not None else ""
 
+    def unknown(self, game_id: str) -> bool:
+        """Whether ``game_id`` is no game of this hub's view, and the cluster's
+        directory may be asked for it (``lobby.find``)."""
+        lobby = self.hub.lobby
+        if getattr(lobby, "look_up", None) is None:
+            return False
+        try:
+            lobby.get(game_id)
+        except NotFound:
+            return True
+        except GameError:
+            return False
+        return False
+
     def serve(
-        self, request: Any, route: tuple[str, int, bool], owner: str, body: bytes | None = None
+        self,
+        request: Any,
+        route: tuple[str, int, bool],
+        owner: str,
+        body: bytes | None = None,
+        answered: Callable[[int, bytes], None] | None = None,
     ) -> Any:
         """Answer ``request`` with the owner's answer (``NOT_DONE_YET``); ``body``: what
-        to send instead of the request's own body."""
-        d = defer.ensureDeferred(self._serve(request, route, owner, body))
+        to send instead of the request's own body; ``answered(status, body)``: called
+        with the owner's whole answer (at most ``web_proxy_max_body`` bytes, never an
+        event stream) before the door passes it on."""
+        d = defer.ensureDeferred(self._serve(request, route, owner, body, answered))
 
         def failed(failure: Any) -> None:
             if request.finished or request._disconnected:
@@ -206,7 +228,12 @@ class GameProxy:
         return NOT_DONE_YET
 
     async def _serve(
-        self, request: Any, route: tuple[str, int, bool], owner: str, body: bytes | None
+        self,
+        request: Any,
+        route: tuple[str, int, bool],
+        owner: str,
+        body: bytes | None,
+        answered: Callable[[int, bytes], None] | None = None,
     ) -> None:
         headers = Headers({DOOR_HEADER: [self.door_id().encode("ascii")]})
         for name in _PASSED_ON:
@@ -232,6 +259,16 @@ class GameProxy:
             for value in response.headers.getRawHeaders(name, ()):
                 request.responseHeaders.addRawHeader(name, value)
                 streaming = streaming or value.startswith(_EVENT_STREAM)
+        if answered is not None and not streaming:
+            whole = await _read(response, self.max_body)
+            try:
+                answered(response.code, whole)
+            except Exception:
+                self.log.failure("web proxy: reading the owner's answer failed")
+            if not (request.finished or request._disconnected):
+                request.write(whole)
+                request.finish()
+            return
         done: defer.Deferred = defer.Deferred()
         response.deliverBody(_Copy(request, None if streaming else self.max_body, done))
         await done

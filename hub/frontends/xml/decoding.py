@@ -181,6 +181,9 @@ def _create_game(sessionid: int, element: etree._Element) -> CreateGame:
                 options.append((name, _option_value(text)))
             else:
                 raise ProtocolError(f"game/create: unknown parameter <{tag}>")
+    hub = element.get("hub")
+    if hub is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", hub):
+        raise ProtocolError("game/create: hub is the id of a hub of the cluster")
     return CreateGame(
         sessionid,
         gametype=element.get("gametype", ""),
@@ -190,6 +193,7 @@ def _create_game(sessionid: int, element: etree._Element) -> CreateGame:
         seat_count=seat_count,
         options=tuple(options),
         rated=rated,
+        hub=hub,
     )
 
 

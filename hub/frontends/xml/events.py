@@ -125,6 +125,8 @@ class CreateGame(Request):
     :ivar options: game-specific settings from ``<option name="…">value</option>``.
     :ivar rated: ``<rated>true|false</rated>``: the game counts for ratings or not
         (``None``: the hub's ``rated_default``).
+    :ivar hub: the ``hub`` attribute (new): the id of the hub of the cluster that is
+        to run the game (``None``: the least loaded live hub; a single hub: itself).
     """
 
     gametype: str
@@ -134,6 +136,7 @@ class CreateGame(Request):
     seat_count: int | None = None
     options: tuple[tuple[str, Any], ...] = ()
     rated: bool | None = None
+    hub: str | None = None
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,11 @@ relays each game session of a game another hub runs.
   of that session go to the client the same way; its lobby updates are dropped (the
   door's lobby tells the client).  What the owner sends is what it sends that
   account: a seat's own hole cards, to that seat only.
+- ``lobby/gamedetails`` and ``game/delete`` of such a game, and a ``game/create``
+  placed on another hub, are asked of the owner over the same relay with the relay's
+  lobby session (:meth:`Relays.ask`: the request rebuilt by the door from what it
+  decoded, never the client's bytes); the owner's answer is the door's, with the
+  client's lobby session id.
 - ``game/part`` (answered) ends the relayed session; logging out or closing the
   client's connection closes the relay (the owner ends its sessions as for any
   closed connection); the owner closing it (or dying) ends its relayed sessions with
@@ -214,6 +219,12 @@ class Relay:
 
         return self._send(_request(join, self.lobby), answered)
 
+    def ask(self, body: etree._Element, sessionid: int) -> defer.Deferred:
+        """Send a lobby-session request (``body``: its ``request`` child, made by the
+        door from the decoded request); fires with the owner's answer, with the
+        client's session id ``sessionid``."""
+        return self._send(_request(body, self.lobby), lambda a: with_session(a, sessionid))
+
     def forward(self, relayed: Relayed, frame: bytes, part: bool) -> defer.Deferred:
         """Send the client's ``frame`` of ``relayed``'s session; fires with the answer."""
         root = etree.fromstring(frame, codec.hardened_parser())
@@ -354,6 +365,38 @@ class Relay:
         self._timer = None
 
 
+def details_request(gameid: int) -> etree._Element:
+    """``lobby/gamedetails`` of ``gameid``, to ask the owner."""
+    lobby = codec.element("lobby")
+    codec.sub(lobby, "gamedetails", gameid=gameid)
+    return lobby
+
+
+def delete_request(gameid: int) -> etree._Element:
+    """``game/delete`` of ``gameid``, to ask the owner."""
+    game = codec.element("game", gameid=gameid)
+    codec.sub(game, "delete")
+    return game
+
+
+def create_request(r: events.CreateGame, hub: str) -> etree._Element:
+    """``game/create`` of ``r`` (as the door decoded it), made on ``hub`` itself."""
+    game = codec.element("game")
+    create = codec.sub(game, "create", gametype=r.gametype, name=r.name, hub=hub)
+    parameters = codec.sub(create, "parameters")
+    if r.variant is not None:
+        codec.sub(parameters, "variant", r.variant)
+    if r.seat_count is not None:
+        codec.sub(parameters, "seats", r.seat_count)
+    for seat in r.seats or ():
+        codec.sub(parameters, "seat", seat)
+    if r.rated is not None:
+        codec.sub(parameters, "rated", codec.attr_text(r.rated))
+    for name, value in r.options:
+        codec.sub(parameters, "option", codec.attr_text(value), name=name)
+    return game
+
+
 def _request(body: etree._Element, sessionid: int) -> bytes:
     root = codec.element("message", sessionid=sessionid or None)
     codec.sub(root, "request").append(body)
@@ -386,10 +429,10 @@ class Relays:
         relayed = self.by_local.get(sessionid)
         return relayed if relayed is not None and relayed.relay.conn is conn else None
 
-    def join(self, conn: Connection, r: events.JoinGame, elsewhere: Any) -> defer.Deferred:
-        """``game/join`` of a game that ``elsewhere`` names: relayed to its hub."""
-        if any(s.wire_id == r.gameid and s.relay.conn is conn for s in self.by_local.values()):
-            raise Refused(409, "you have joined this game already")
+    def _relay(self, conn: Connection, elsewhere: Any) -> Relay:
+        """The open relay of ``conn`` to the hub ``elsewhere`` names (made now if none)."""
+        if "xml" not in elsewhere.routes:
+            raise Refused(409, f"{elsewhere.reason}; it has no XML front end to ask")
         key = (id(conn), str(elsewhere.hub))
         relay = self._relays.get(key)
         if relay is None or relay.closed:
@@ -398,11 +441,27 @@ class Relays:
             relay = Relay(self, conn, str(elsewhere.hub), elsewhere.routes["xml"])
             self._relays[key] = relay
             relay.start()
+        return relay
+
+    def join(self, conn: Connection, r: events.JoinGame, elsewhere: Any) -> defer.Deferred:
+        """``game/join`` of a game that ``elsewhere`` names: relayed to its hub."""
+        if any(s.wire_id == r.gameid and s.relay.conn is conn for s in self.by_local.values()):
+            raise Refused(409, "you have joined this game already")
+        relay = self._relay(conn, elsewhere)
 
         def local() -> int:
             return self.frontend.sessions.open_relayed(conn)
 
         return relay.ready().addCallback(lambda _: relay.join(r, local))
+
+    def ask(
+        self, conn: Connection, elsewhere: Any, body: etree._Element, sessionid: int
+    ) -> defer.Deferred:
+        """A lobby-session request about a game of the hub ``elsewhere`` names (its
+        details, its deletion, a creation placed there): asked of that hub over
+        ``conn``'s relay, as the client's account; fires with the owner's answer."""
+        relay = self._relay(conn, elsewhere)
+        return relay.ready().addCallback(lambda _: relay.ask(body, sessionid))
 
     def forward(self, relayed: Relayed, request: events.Request, frame: bytes) -> defer.Deferred:
         """A request of a relayed session, to its hub; fires with the answer."""

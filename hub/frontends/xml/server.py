@@ -14,7 +14,7 @@ through :meth:`XMLFrontend.lobby_changed` and :meth:`XMLFrontend.chat_line`.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from lxml import etree
@@ -46,6 +46,11 @@ KNOWN_IDS = 10_000
 #: game lists (by their rows and filters) and constant answers kept serialised
 LISTINGS = 64
 ANSWERS = 1024
+
+
+def _deferred(answer: Any) -> Any:
+    """A handler's answer, a coroutine made a Deferred (a callback's result)."""
+    return defer.ensureDeferred(answer) if isinstance(answer, Coroutine) else answer
 
 
 @implementer(ILobbyListener, IChatListener, IConnectionControl)
@@ -257,6 +262,40 @@ class XMLFrontend(protocol.ServerFactory):
         if adapter_for(game.factory) is None:
             raise Refused(400, f"game {wire_id} ({game.type}) cannot be played over XML")
         return game
+
+    def locate(self, wire_id: int) -> Any:
+        """As :meth:`find_game`; but a game this hub has not heard of (another hub of
+        the cluster made it a moment ago) is looked up in the cluster's directory
+        first: then a Deferred of the game (or of the refusal)."""
+        try:
+            return self.find_game(wire_id)
+        except RelayTo:
+            raise
+        except Refused as e:
+            cluster: Any = getattr(self.hub, "cluster", None)
+            if e.code != 404 or cluster is None or self.game_id(wire_id) is not None:
+                raise
+        d = cluster.look_up_recent(f"xml:{wire_id}", lambda g: wire_game_id(g.id) == wire_id)
+        return d.addCallback(lambda _: self.find_game(wire_id))
+
+    def with_game(
+        self, wire_id: int, then: Callable[[Any], Any], elsewhere: Callable[[RelayTo], Any]
+    ) -> Any:
+        """``then(game)`` for the game ``wire_id`` names, ``elsewhere(relay_to)`` for a
+        game of another hub that is asked there: at once when it is known, else once
+        :meth:`locate` looked it up (a Deferred)."""
+        try:
+            found = self.locate(wire_id)
+        except RelayTo as e:
+            return elsewhere(e)
+        if not isinstance(found, defer.Deferred):
+            return then(found)
+
+        def relayed(failure: Any) -> Any:
+            failure.trap(RelayTo)
+            return defer.maybeDeferred(elsewhere, failure.value)
+
+        return found.addCallbacks(lambda game: _deferred(then(game)), relayed)
 
     # -- transcripts ----------------------------------------------------------------------
 

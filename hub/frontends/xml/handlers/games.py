@@ -12,13 +12,15 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from lxml import etree
+
 from hub.model import OVER, RUNNING
 
-from .. import encoding, events
+from .. import codec, encoding, events
 from ..adapters import adapter_for, parse_action, seats_on_join
 from ..errors import Refused
-from ..payload import element
-from ..relay import RelayTo
+from ..payload import element, wire_game_id
+from ..relay import create_request, delete_request
 from .accounts import is_admin
 
 if TYPE_CHECKING:
@@ -39,6 +41,11 @@ async def create_game(frontend: XMLFrontend, conn: Connection, r: events.CreateG
     factory = frontend.hub.registry.game_factory(r.gametype)
     if adapter_for(factory) is None:
         raise Refused(400, f"{r.gametype} cannot be played over XML")
+    cluster: Any = getattr(frontend.hub, "cluster", None)
+    if cluster is not None or r.hub is not None:  # placed (a single hub: only itself)
+        elsewhere = frontend.hub.place(r.hub)
+        if elsewhere is not None and ("xml" in elsewhere.routes or r.hub is not None):
+            return await _create_elsewhere(frontend, conn, r, elsewhere)
     seats: list[str] | None = list(r.seats) if r.seats else None
     if seats is None and r.seat_count is not None:
         seats = ["open"] * r.seat_count
@@ -58,10 +65,35 @@ async def create_game(frontend: XMLFrontend, conn: Connection, r: events.CreateG
     )  # fmt: skip
 
 
-async def delete_game(frontend: XMLFrontend, conn: Connection, r: events.DeleteGame) -> Any:
+async def _create_elsewhere(
+    frontend: XMLFrontend, conn: Connection, r: events.CreateGame, elsewhere: Any
+) -> Any:
+    """A new game placed on another hub (named, or the least loaded): made there over
+    the client's relay to it; once its owner answered, it is in this hub's view (its
+    row is written before the owner answers), so the creator joins it here at once."""
+    answer = await frontend.relays.ask(
+        conn, elsewhere, create_request(r, elsewhere.hub), r.sessionid
+    )
+    root = etree.fromstring(answer, codec.hardened_parser())
+    node = root.find("response/game/create[@success='true']")
+    wid = int(node.get("gameid") or 0) if node is not None else 0
+    cluster: Any = getattr(frontend.hub, "cluster", None)
+    if wid and cluster is not None:
+        await cluster.look_up_recent(f"xml:{wid}", lambda g: wire_game_id(g.id) == wid)
+    return answer
+
+
+def delete_game(frontend: XMLFrontend, conn: Connection, r: events.DeleteGame) -> Any:
     """``game/delete``: by its creator or an admin, of a game that is not running and
-    has no chips in play."""
-    game = frontend.find_game(r.gameid)
+    has no chips in play.  Another hub's game: asked of that hub (:mod:`..relay`)."""
+    return frontend.with_game(
+        r.gameid,
+        lambda game: _delete(frontend, conn, r, game),
+        lambda e: frontend.relays.ask(conn, e.elsewhere, delete_request(r.gameid), r.sessionid),
+    )
+
+
+async def _delete(frontend: XMLFrontend, conn: Connection, r: events.DeleteGame, game: Any) -> Any:
     if game.creator != conn.account.name and not is_admin(conn):
         raise Refused(403, "only its creator or an admin deletes a game")
     if game.state == RUNNING:
@@ -80,10 +112,14 @@ def join_game(frontend: XMLFrontend, conn: Connection, r: events.JoinGame) -> An
     free one (unless the adapter says join only watches), or watching.  The full state
     follows the response.  A game of another hub of the cluster is joined there, the
     session relayed (:mod:`..relay`)."""
-    try:
-        game = frontend.find_game(r.gameid)
-    except RelayTo as e:
-        return frontend.relays.join(conn, r, e.elsewhere)
+    return frontend.with_game(
+        r.gameid,
+        lambda game: _join(frontend, conn, r, game),
+        lambda e: frontend.relays.join(conn, r, e.elsewhere),
+    )
+
+
+def _join(frontend: XMLFrontend, conn: Connection, r: events.JoinGame, game: Any) -> Any:
     if any(s.game is game for s in conn.game_sessions.values()):
         raise Refused(409, "you have joined this game already")
     adapter = adapter_for(game.factory)

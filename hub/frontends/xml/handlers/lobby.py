@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .. import encoding, events
 from ..adapters import adapter_for, hosts
 from ..payload import wire_game_id
+from ..relay import details_request
 
 if TYPE_CHECKING:
     from ..connection import Connection
@@ -91,8 +92,16 @@ def game_list(frontend: XMLFrontend, conn: Connection, r: events.GameList) -> An
 
 
 def game_details(frontend: XMLFrontend, conn: Connection, r: events.GameDetails) -> Any:
-    """``lobby/gamedetails``: the seats and the settings of one game."""
-    game = frontend.find_game(r.gameid)
+    """``lobby/gamedetails``: the seats and the settings of one game.  Another hub's
+    game: asked of that hub (:mod:`..relay`)."""
+    return frontend.with_game(
+        r.gameid,
+        lambda game: _details(frontend, r, game),
+        lambda e: frontend.relays.ask(conn, e.elsewhere, details_request(r.gameid), r.sessionid),
+    )
+
+
+def _details(frontend: XMLFrontend, r: events.GameDetails, game: Any) -> Any:
     players = [{"seat": s.index, "name": s.player or "", "kind": s.kind} for s in game.seats]
     rules = [
         f"type: {game.type}",
