@@ -79,6 +79,7 @@ TYPES: dict[str, type] = {
     "web_chat_burst": float,
     # every front end
     "listen_backlog": int,
+    "timeout_granularity": float,
     # a cluster of hubs (PostgreSQL)
     "advertise_host": str,
     "cluster_check_seconds": float,

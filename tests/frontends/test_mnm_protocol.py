@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import random
+import tracemalloc
 
 import pytest
 from twisted.internet import task
@@ -10,7 +12,9 @@ from twisted.internet import task
 from bots.morris import MorrisBotFactory, RandomMorrisBotFactory
 from games.hello.server import HelloGameFactory
 from games.morris.server import MorrisGameFactory
-from hub.frontends.mnm import codec, make_factory
+from hub.frontends.mnm import codec, make_factory, protocol
+from hub.frontends.mnm.states import State
+from hub.model import OVER
 from tests.support import DictRegistry, FakeHub, TCPStringTransport
 
 
@@ -28,8 +32,8 @@ def make_hub(tmp_path, **options):
 class Client:
     """One protocol instance on a StringTransport."""
 
-    def __init__(self, hub):
-        self.proto = make_factory(hub).buildProtocol(None)
+    def __init__(self, hub, factory=None):
+        self.proto = (factory or make_factory(hub)).buildProtocol(None)
         self.tr = TCPStringTransport()
         self.proto.makeConnection(self.tr)
 
@@ -184,6 +188,90 @@ def test_prolog_silence_times_out(tmp_path) -> None:
     hub.reactor.advance(1)
     assert c.lines() == [codec.VERSION_ACCEPTED, "- TIMEOUT Be faster next time"]
     assert c.closed
+
+
+def test_silent_connections_share_one_timer_and_time_out_within_one_granularity(tmp_path):
+    hub = make_hub(tmp_path, mnm_prolog_timeout=30, timeout_granularity=0.5)
+    clock = hub.reactor
+    before = len(clock.getDelayedCalls())
+    factory = make_factory(hub)
+    opened = []
+    for i in range(60):  # connections over 15 s; every third one says VERSION
+        clock.advance(0.125 * (i % 5))
+        c = Client(hub, factory)
+        c.lines()
+        if i % 3 == 0:
+            c.send("VERSION 3.1")
+            c.lines()
+        opened.append((c, clock.seconds()))
+    assert len(clock.getDelayedCalls()) == before + 1  # the factory's sweep, no more
+    closed_at: dict[int, float] = {}
+    while len(closed_at) < len(opened) and clock.seconds() < 100:
+        clock.advance(0.125)
+        for i, (c, _) in enumerate(opened):
+            if c.closed and i not in closed_at:
+                assert c.lines() == ["- TIMEOUT Be faster next time"]
+                closed_at[i] = clock.seconds()
+    for i, (_, at) in enumerate(opened):
+        assert at + 30 <= closed_at[i] <= at + 30 + 0.5, i
+    assert len(clock.getDelayedCalls()) == before  # nothing waits: no sweep either
+
+
+class Sink(TCPStringTransport):
+    """A transport that keeps nothing of what is written."""
+
+    def write(self, data: bytes) -> None:
+        pass
+
+
+def test_an_idle_connection_holds_few_python_objects(tmp_path) -> None:
+    """Issue 19: the bytes Python allocates for each connection that got its banner and
+    stays silent (1,346 with a timer, a transcript buffer and a dict of its own each;
+    about 410 since): a bound with room, so a timer or buffer per connection fails."""
+    hub = make_hub(tmp_path)
+    factory = make_factory(hub)
+    count = 400
+    sinks = [Sink() for _ in range(count + 50)]
+    kept = []
+    for sink in sinks[:50]:  # warm: shared keys, caches
+        kept.append(factory.buildProtocol(None))
+        kept[-1].makeConnection(sink)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot()
+        for sink in sinks[50:]:
+            kept.append(factory.buildProtocol(None))
+            kept[-1].makeConnection(sink)
+        gc.collect()
+        after = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    grown = sum(d.size_diff for d in after.compare_to(before, "filename"))
+    assert grown / count < 700
+    assert all(proto.state is State.VERSION for proto in kept)
+
+
+def test_the_shared_empty_queue_stays_empty(tmp_path) -> None:
+    hub, game, a, b = two_players(tmp_path, move_time_ms=1000)
+    a.answer("A0")
+    hub.reactor.advance(5)  # b's move clock runs out: GAMEOVER, queued while a waits
+    assert game.state == OVER and protocol._NOTHING_QUEUED == []
+
+
+def test_the_banner_is_in_the_transcript_before_the_first_line(tmp_path) -> None:
+    hub = make_hub(tmp_path)
+    game = new_game(hub)
+    c = Client(hub)
+    c.join(game.id)
+    text = hub.transcripts.read(game.id)
+    ours = [line.split(" ", 2)[2] for line in text.splitlines() if c.proto.conn_id in line]
+    assert [line.split(" ", 1)[1].strip() for line in ours[:4]] == [
+        "+ MNM Gameserver v3.1 accepting connections",
+        "+ Announcement: welcome to Gamehub",
+        "VERSION 3.1",
+        codec.VERSION_ACCEPTED,
+    ]
 
 
 # -- game loop --------------------------------------------------------------------------

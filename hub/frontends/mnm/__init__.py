@@ -7,7 +7,9 @@ a game is served when its factory's ``adapter("mnm")`` provides
 
 Settings (``hub.options``): ``mnm_version`` (banner version, default ``3.1``),
 ``mnm_announcement``, ``mnm_prolog_timeout``, ``mnm_wait_interval`` and
-``mnm_wait_timeout`` (seconds).
+``mnm_wait_timeout`` (seconds); ``timeout_granularity`` (seconds between the sweeps
+of the prolog deadlines: a silent client is closed at most that long after its
+``mnm_prolog_timeout``).
 """
 
 from __future__ import annotations

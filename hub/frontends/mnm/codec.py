@@ -141,6 +141,14 @@ def banner_line(version: str) -> str:
 
 
 @functools.lru_cache(maxsize=64)
+def banner_lines(version: str, announcement: str) -> tuple[str, ...]:
+    """What the server says first: the banner and, for major ≥ 3, the announcement."""
+    if int(version_major(version)) >= 3:
+        return (banner_line(version), announcement_line(announcement))
+    return (banner_line(version),)
+
+
+@functools.lru_cache(maxsize=64)
 def announcement_line(text: str) -> str:
     """The extra v3 line; always starts with ``+ A``."""
     text = " ".join(text.split())

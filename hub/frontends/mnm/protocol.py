@@ -18,6 +18,7 @@ receiver's raw mode hands on whatever the client sent after the ``ID`` line.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -26,10 +27,10 @@ from twisted.internet import defer
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 from twisted.protocols.basic import LineReceiver
-from twisted.protocols.policies import TimeoutMixin
 from zope.interface import implementer
 
 from hub.cluster.splice import Splice
+from hub.deadlines import Deadlines
 from hub.frontends import no_delay
 from hub.interfaces import IGameObserver, IHub
 from hub.model import GAME_OVER, OVER, RUNNING, TURN, Elsewhere, GameError, GameEvent
@@ -48,6 +49,7 @@ DEFAULTS: dict[str, Any] = {
     "mnm_prolog_timeout": 30.0,  # seconds for each prolog answer
     "mnm_wait_interval": 1.0,  # seconds idle before a WAIT
     "mnm_wait_timeout": 5.0,  # seconds to answer WAIT
+    "timeout_granularity": 1.0,  # seconds between sweeps of the prolog deadlines
 }
 
 _conn_ids = itertools.count(1)
@@ -56,6 +58,8 @@ _INPUTS: dict[str, Input] = {verb: Input(verb) for verb in codec.VERBS}
 #: the constant one-line answers as they go over the wire
 _OKTHINK = codec.OKTHINK + "\n"
 _MOVEOK = codec.MOVEOK + "\n"
+#: the queue of every connection that has not joined a game (never appended to)
+_NOTHING_QUEUED: list[GameEvent] = []
 
 
 def settings(hub: IHub) -> dict[str, Any]:
@@ -65,8 +69,24 @@ def settings(hub: IHub) -> dict[str, Any]:
     return options
 
 
+@functools.lru_cache(maxsize=8)
+def _banner_bytes(lines: tuple[str, ...]) -> bytes:
+    return "".join([f"{line}\n" for line in lines]).encode("ascii", "replace")
+
+
+def prolog_deadlines(clock: Any, options: Mapping[str, Any]) -> Deadlines[MNMProtocol]:
+    """The deadlines of the prolog's answers (``mnm_prolog_timeout``), swept every
+    ``timeout_granularity`` seconds: a silent client is closed at most that late."""
+    return Deadlines(
+        clock,
+        float(options["mnm_prolog_timeout"]),
+        MNMProtocol.timeoutConnection,
+        float(options["timeout_granularity"]),
+    )
+
+
 @implementer(IGameObserver)
-class MNMProtocol(LineReceiver, TimeoutMixin):
+class MNMProtocol(LineReceiver):
     """One MNM client connection (see the module docstring)."""
 
     delimiter = b"\n"
@@ -75,35 +95,82 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
     #: the front end's metrics and refusal events (the factory gives the hub's)
     telemetry: FrontendTelemetry = DETACHED.frontend("mnm")
 
-    def __init__(self, hub: IHub, clock: Any, options: Mapping[str, Any] | None = None) -> None:
+    # An idle connection is many of these: its own attributes are slots (Twisted's
+    # protocol classes keep a __dict__ for theirs and for ``records``), the prolog
+    # timer is a place in the factory's Deadlines, and what only a game needs is made
+    # when it joins one (the queue) or first used (the transcript's records).
+    __slots__ = (
+        "_number",
+        "_prolog",
+        "_queue",
+        "_reactor",
+        "_routed",
+        "_routing",
+        "_said",
+        "_sent",
+        "_turn",
+        "_wait_call",
+        "_wait_interval",
+        "_wait_timeout",
+        "adapter",
+        "game",
+        "hub",
+        "machine",
+        "options",
+        "seat",
+        "splice",
+        "version",
+    )
+
+    def __init__(
+        self,
+        hub: IHub,
+        clock: Any,
+        options: Mapping[str, Any] | None = None,
+        prolog: Deadlines[MNMProtocol] | None = None,
+    ) -> None:
         self.hub = hub
         self._reactor = clock
         #: the front end's settings (shared by the factory's connections: read only)
         self.options = settings(hub) if options is None else options
+        #: the prolog's deadlines (the factory's, shared by its connections)
+        self._prolog = prolog_deadlines(clock, self.options) if prolog is None else prolog
         self.version = str(self.options["mnm_version"])
-        self.conn_id = f"mnm{next(_conn_ids)}"
+        self._number = next(_conn_ids)
         self.machine: Machine[State, Input] = Machine(TRANSITIONS, State.VERSION)
         self.game: Any = None
         self.adapter: Any = None
         self.seat: int | None = None
-        self.records = ConnectionRecord(self.conn_id)
-        self._queue: list[GameEvent] = []
+        #: events waiting to be sent (a list of its own once the connection joins a
+        #: game: nothing is queued before, and the empty one is shared until then)
+        self._queue: list[GameEvent] = _NOTHING_QUEUED
         self._turn: Mapping[str, Any] | None = None
         self._wait_call: Any = None
         self._wait_interval = float(self.options["mnm_wait_interval"])
         self._wait_timeout = float(self.options["mnm_wait_timeout"])
         #: the client's prolog lines and how many lines the door has sent (the replay)
-        self._said: list[bytes] = []
+        self._said = b""
         self._sent = 0
         self.splice: Splice | None = None
         #: a routed Game-ID (``hub.routes``): the seat and name it leads to
         self._routed: Routed | None = None
         self._routing: Any = None
 
-    def callLater(self, period: Any, func: Any) -> Any:  # noqa: N802
-        """TimeoutMixin's timer source: the reactor given (a method, not a bound method
-        kept on every connection)."""
-        return self._reactor.callLater(period, func)
+    @property
+    def conn_id(self) -> str:
+        """The connection's name in logs, metrics and the transcript (``mnm12``)."""
+        return f"mnm{self._number}"
+
+    @functools.cached_property
+    def records(self) -> ConnectionRecord:
+        """The connection's transcript records, made when first used (the banner that
+        :meth:`connectionMade` wrote is recorded first)."""
+        records = ConnectionRecord(self.conn_id)
+        records.record_lines("out", list(self._banner()))
+        return records
+
+    def _banner(self) -> tuple[str, ...]:
+        return codec.banner_lines(self.version, str(self.options["mnm_announcement"]))
 
     @property
     def state(self) -> State:
@@ -118,12 +185,16 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
 
     def connectionMade(self) -> None:
         """Send the banner (and for major ≥ 3 the announcement); expect ``VERSION``."""
-        no_delay(self.transport)
+        transport = self.transport
+        assert transport is not None  # makeConnection sets it first
+        no_delay(transport)
         self.telemetry.opened()
-        self.setTimeout(float(self.options["mnm_prolog_timeout"]))
-        self.send(codec.banner_line(self.version))
-        if int(codec.version_major(self.version)) >= 3:
-            self.send(codec.announcement_line(str(self.options["mnm_announcement"])))
+        self._prolog.start(self)
+        # as send_lines, but recorded only when the records are first needed
+        banner = self._banner()
+        self._sent += len(banner)
+        self.telemetry.message_out(len(banner))
+        transport.write(_banner_bytes(banner))
 
     def connectionLost(self, reason: Any = None) -> None:
         """Stop timers; a player who vanishes mid-game loses it."""
@@ -131,7 +202,7 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
         if self.splice is not None:
             self.splice.client_lost()
         self.machine.move(Input.CLOSE)
-        self.setTimeout(None)
+        self._prolog.cancel(self)
         self._cancel_wait()
         self._cancel_routing()
         self._leave()
@@ -175,7 +246,7 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
 
     def _end(self) -> None:
         self.machine.move(Input.CLOSE)
-        self.setTimeout(None)
+        self._prolog.cancel(self)
         self._cancel_wait()
         self._cancel_routing()
         self._queue.clear()
@@ -221,7 +292,7 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
             if machine.step(move) is None:
                 raise ProtocolError(refusal(machine.state, command.verb))
             if move is Input.VERSION or move is Input.ID:
-                self._said.append(line + b"\n")
+                self._said += line + b"\n"
             self._HANDLERS[move](self, command)
         except ProtocolError as e:
             self.fail(e.reason)
@@ -229,7 +300,7 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
     def _on_version(self, cmd: codec.Command) -> None:
         codec.check_client_version(cmd.arg, self.version)
         self.send(codec.VERSION_ACCEPTED)
-        self.resetTimeout()
+        self._prolog.start(self)
 
     def _on_id(self, cmd: codec.Command) -> None:
         gid = codec.check_game_id(cmd.arg, self.version)
@@ -246,7 +317,7 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
             if routing is None:
                 self._look_up(gid)
                 return
-            self.setTimeout(None)  # the route's own bound applies
+            self._prolog.cancel(self)  # the route's own bound applies
             self._routing = routing
             routing.addCallbacks(self._on_routed, self._not_routed)
             return
@@ -316,6 +387,7 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
         if game.state == OVER:
             raise ProtocolError("Not a valid game ID: that game is over")
         self.game, self.adapter = game, adapter
+        self._queue = []
         options = game.config.options
         if isinstance(options.get("wait_interval_ms"), int):
             self._wait_interval = options["wait_interval_ms"] / 1000.0
@@ -324,12 +396,12 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
         self.records.attach(game.transcript)
         self.send_lines(codec.lines_prolog_game(adapter.kind, game.name))
         self.machine.move(Input.ROUTED)
-        self.setTimeout(float(self.options["mnm_prolog_timeout"]))
+        self._prolog.start(self)
 
     def _pass_through(self, route: tuple[str, int, bool], where: str) -> None:
         """Splice the connection to the hub that runs the game."""
         self.machine.move(Input.PASS)
-        self.setTimeout(None)
+        self._prolog.cancel(self)
         self.log.info("mnm {conn}: passed through ({where})", conn=self.conn_id, where=where)
 
         def failed(reason: str) -> None:
@@ -339,7 +411,7 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
             self._reactor,
             self.transport,
             route,
-            b"".join(self._said),
+            self._said,
             self._sent,
             failed,
             self.hub.options,
@@ -373,7 +445,7 @@ class MNMProtocol(LineReceiver, TimeoutMixin):
             game.unobserve(self)
             raise ProtocolError(f"No free player: {e.reason}") from None
         self.seat = seat
-        self.setTimeout(None)
+        self._prolog.cancel(self)
         others = []
         for record in game.seats:
             if record.index != seat:
@@ -560,10 +632,12 @@ class MNMFactory(Factory):
         self._reactor = hub.reactor
         #: the settings every connection reads (made once)
         self.options = settings(hub)
+        #: every connection's prolog deadline, checked by one sweep
+        self.prolog = prolog_deadlines(self._reactor, self.options)
 
     def buildProtocol(self, addr: Any) -> MNMProtocol:
         """A protocol bound to the hub and its reactor."""
-        proto = MNMProtocol(self.hub, self._reactor, self.options)
+        proto = MNMProtocol(self.hub, self._reactor, self.options, self.prolog)
         proto.factory = self
         proto.telemetry = self.telemetry
         return proto

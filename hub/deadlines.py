@@ -1,0 +1,113 @@
+"""One timer for many connections' deadlines: a front end's prolog or idle timeout
+without a ``DelayedCall`` per connection.
+
+A :class:`Deadlines` holds, for each key it was given (a connection), the time by which
+that key must be done, always ``seconds`` after it was (re)started.  Since every key
+waits the same time, the keys kept in the order they were started are also in the
+order of their deadlines: a plain ``dict`` (insertion-ordered) is the queue, and a key
+costs a dict entry and a float (tens of bytes, against ~450 for a ``DelayedCall``, its
+bound method and its place in the reactor's heap).
+
+One timer (scheduled only while some key waits) sweeps the queue from its front: each
+key whose deadline has passed is removed and handed to ``expired``.  Sweeps are at
+least ``granularity`` seconds apart and none is scheduled before the first deadline is
+due, so a key expires no earlier than its deadline and at most one granularity after
+it, and a front end with many waiting connections wakes at most once a granularity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from twisted.logger import Logger
+
+K = TypeVar("K")
+
+
+class Deadlines(Generic[K]):
+    """Keys that must be done within ``seconds`` of their start, checked by one sweep.
+
+    :param reactor: the clock (``seconds()``, ``callLater()``).
+    :param seconds: how long each key may wait.
+    :param expired: called with each key whose deadline has passed (the key has been
+        removed first, so it may start again); an exception it raises is logged.
+    :param granularity: the least time between two sweeps: a key expires at most this
+        long after its deadline.
+    """
+
+    log = Logger()
+
+    __slots__ = ("_due", "_expired", "_reactor", "_sweep", "granularity", "seconds")
+
+    def __init__(
+        self,
+        reactor: Any,
+        seconds: float,
+        expired: Callable[[K], object],
+        granularity: float = 1.0,
+    ) -> None:
+        if not granularity > 0:
+            raise ValueError(f"the granularity must be more than 0 seconds, not {granularity!r}")
+        self._reactor = reactor
+        self.seconds = float(seconds)
+        self.granularity = float(granularity)
+        self._expired = expired
+        #: key → its deadline, in the order of the deadlines
+        self._due: dict[K, float] = {}
+        self._sweep: Any = None
+
+    def __len__(self) -> int:
+        return len(self._due)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._due
+
+    def deadline(self, key: K) -> float | None:
+        """When ``key`` expires (reactor seconds), or ``None`` if it does not wait."""
+        return self._due.get(key)
+
+    def start(self, key: K) -> None:
+        """(Re)start ``key``'s wait: it expires ``seconds`` from now unless cancelled."""
+        due = self._due
+        due.pop(key, None)  # to the end of the queue
+        due[key] = self._reactor.seconds() + self.seconds
+        if self._sweep is None:
+            self._schedule()
+
+    def cancel(self, key: K) -> None:
+        """``key`` no longer waits (nothing if it did not)."""
+        if self._due.pop(key, None) is not None and not self._due:
+            self.stop()
+
+    def stop(self) -> None:
+        """Forget every key and cancel the sweep."""
+        self._due.clear()
+        sweep, self._sweep = self._sweep, None
+        if sweep is not None and sweep.active():
+            sweep.cancel()
+
+    def _schedule(self) -> None:
+        """The next sweep: when the first deadline is due, and a granularity from now
+        at the earliest."""
+        first = next(iter(self._due.values()))
+        delay = max(first - self._reactor.seconds(), self.granularity)
+        self._sweep = self._reactor.callLater(delay, self._run)
+
+    def _run(self) -> None:
+        self._sweep = None
+        now = self._reactor.seconds()
+        gone = []
+        for key, deadline in self._due.items():
+            if deadline > now:
+                break
+            gone.append(key)
+        for key in gone:
+            del self._due[key]
+        if self._due:
+            self._schedule()
+        for key in gone:
+            try:
+                self._expired(key)
+            except Exception:
+                self.log.failure("a deadline's handler failed for {key!r}", key=key)

@@ -1,0 +1,108 @@
+"""hub.deadlines: many keys' deadlines checked by one sweep (on a task.Clock)."""
+
+from __future__ import annotations
+
+import pytest
+from twisted.internet import task
+
+from hub.deadlines import Deadlines
+
+
+def watched(seconds: float, granularity: float = 1.0):
+    clock = task.Clock()
+    expired: dict[str, float] = {}
+
+    def gone(key: str) -> None:
+        expired[key] = clock.seconds()
+
+    return clock, Deadlines(clock, seconds, gone, granularity), expired
+
+
+def run(clock: task.Clock, until: float, step: float = 0.25) -> None:
+    while clock.seconds() < until:
+        clock.advance(step)
+
+
+def test_each_key_expires_after_its_deadline_and_within_one_granularity():
+    clock, deadlines, expired = watched(10, granularity=1.0)
+    started = {}
+    for i in range(40):  # started at uneven times, some while a sweep is pending
+        clock.advance(0.375)
+        key = f"k{i}"
+        deadlines.start(key)
+        started[key] = clock.seconds()
+    run(clock, clock.seconds() + 12)
+    assert set(expired) == set(started) and len(deadlines) == 0
+    for key, at in expired.items():
+        deadline = started[key] + 10
+        assert deadline <= at <= deadline + 1.0 + 1e-9, key
+
+
+def test_the_same_keys_wake_one_timer_and_none_when_nothing_waits():
+    clock, deadlines, expired = watched(30, granularity=1.0)
+    for i in range(500):
+        deadlines.start(i)
+    assert len(clock.getDelayedCalls()) == 1
+    for i in range(500):
+        deadlines.cancel(i)
+    assert clock.getDelayedCalls() == [] and not expired
+    deadlines.start("a")
+    run(clock, 31)
+    assert expired == {"a": pytest.approx(30)} and clock.getDelayedCalls() == []
+
+
+def test_a_restart_moves_the_deadline_and_a_cancel_forgets_it():
+    clock, deadlines, expired = watched(10, granularity=1.0)
+    deadlines.start("a")
+    deadlines.start("b")
+    clock.advance(9)
+    deadlines.start("a")  # heard from: ten more seconds
+    deadlines.cancel("b")
+    assert deadlines.deadline("a") == 19 and "b" not in deadlines
+    run(clock, 18.75)
+    assert expired == {}
+    run(clock, 20.1)
+    assert list(expired) == ["a"] and 19 <= expired["a"] <= 20
+
+
+def test_sweeps_are_a_granularity_apart_at_least():
+    clock, deadlines, expired = watched(1, granularity=5.0)
+    deadlines.start("a")
+    clock.advance(1)
+    assert expired == {}  # not before the first sweep, a granularity after the start
+    clock.advance(4)
+    assert expired == {"a": 5}
+
+
+def test_a_handler_may_start_its_key_again_and_a_failing_one_stops_no_other():
+    clock = task.Clock()
+    seen: list[tuple[str, float]] = []
+
+    def gone(key: str) -> None:
+        seen.append((key, clock.seconds()))
+        if key == "bad":
+            raise RuntimeError("boom")
+        if len(seen) < 4:
+            deadlines.start(key)
+
+    deadlines: Deadlines[str] = Deadlines(clock, 2, gone, 1.0)
+    deadlines.start("bad")
+    deadlines.start("good")
+    run(clock, 7)
+    assert ("bad", 2) in seen and ("good", 2) in seen
+    assert [at for key, at in seen if key == "good"] == [2, 4, 6]
+    assert "good" not in deadlines and not clock.getDelayedCalls()
+
+
+def test_stop_forgets_every_key_and_the_sweep():
+    clock, deadlines, expired = watched(5)
+    for key in "abc":
+        deadlines.start(key)
+    deadlines.stop()
+    run(clock, 10)
+    assert expired == {} and len(deadlines) == 0 and clock.getDelayedCalls() == []
+
+
+def test_the_granularity_must_be_positive():
+    with pytest.raises(ValueError, match="more than 0"):
+        Deadlines(task.Clock(), 5, print, 0)
