@@ -77,11 +77,12 @@ class _Cursor:
         """Run ``statements`` (``(query, params)`` each) in order; the rows of the last.
 
         A dialect that can (:attr:`Dialect.batches`: PostgreSQL) sends them in one
-        round trip, each statement still run, and its locks taken, in order.
+        round trip, each statement still run, and its locks taken, in order (the
+        statements prepared once per connection: :meth:`Dialect.batch_text`).
         """
         if self.d.batches:
-            query = "; ".join(q for q, _ in statements)
-            self.txn.execute(self.d.sql(query), [p for _, ps in statements for p in ps])
+            query = self.d.batch_text(self.txn, [q for q, _ in statements])
+            self.txn.execute(query, [p for _, ps in statements for p in ps])
         else:
             for query, params in statements:
                 self.txn.execute(self.d.sql(query), tuple(params))

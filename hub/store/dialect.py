@@ -11,8 +11,12 @@ PostgreSQL, ISO-8601 UTC text in SQLite (which sorts in time order).
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
+import re
 import sqlite3
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
@@ -22,6 +26,9 @@ from twisted.enterprise import adbapi
 
 from .locks import LEASES_SQL, NAMESPACE, AdvisoryHubLock, FileHubLock, HubLock
 from .money import CENT, from_cents, to_cents
+
+#: the first words of the statements PostgreSQL can prepare
+PREPARABLE = ("SELECT", "INSERT", "UPDATE", "DELETE", "WITH")
 
 
 class Dialect:
@@ -98,6 +105,11 @@ class Dialect:
     def describe(self) -> str:
         """The DSN without a password, for logs."""
         return self.dsn
+
+    def batch_text(self, cursor: Any, queries: Sequence[str]) -> str:
+        """The one message that runs ``queries`` (``?`` placeholders) in order, in the
+        driver's parameter style (only where :attr:`batches`)."""
+        return self.sql("; ".join(queries))
 
 
 class SQLiteDialect(Dialect):
@@ -195,7 +207,12 @@ class SQLiteDialect(Dialect):
 
 
 class PostgresDialect(Dialect):
-    """PostgreSQL through psycopg2: a few connections, ``SELECT … FOR UPDATE``."""
+    """PostgreSQL through psycopg2: a few connections, ``SELECT … FOR UPDATE``.
+
+    :param pool_size: most connections.
+    :param prepared_max: most statements prepared on each connection (see
+        :meth:`batch_text`; 0: none).
+    """
 
     name = "postgresql"
     money = "NUMERIC(20,2)"
@@ -205,7 +222,7 @@ class PostgresDialect(Dialect):
     for_share = " FOR SHARE"
     batches = True
 
-    def __init__(self, dsn: str, pool_size: int = 4) -> None:
+    def __init__(self, dsn: str, pool_size: int = 4, prepared_max: int = 64) -> None:
         super().__init__(dsn)
         import psycopg2
         from psycopg2 import extensions
@@ -213,6 +230,9 @@ class PostgresDialect(Dialect):
         self.integrity_errors = (psycopg2.IntegrityError,)
         self.rollback_errors = (extensions.TransactionRollbackError,)
         self.pool_size = pool_size
+        if isinstance(prepared_max, bool) or not isinstance(prepared_max, int) or prepared_max < 0:
+            raise ValueError("prepared_max is a number of statements (0 or more)")
+        self.prepared_max = prepared_max
 
     def sql(self, query: str) -> str:
         return query.replace("%", "%%").replace("?", "%s")
@@ -267,10 +287,61 @@ class PostgresDialect(Dialect):
             (),
         )
 
+    def batch_text(self, cursor: Any, queries: Sequence[str]) -> str:
+        """The one message of ``queries``: each an ``EXECUTE`` of the statement
+        prepared from it on ``cursor``'s connection (parsed and planned once per
+        connection, not once per message), prepared now if it is not yet, while the
+        connection holds fewer than :attr:`prepared_max`; beyond that, the text itself.
+
+        A statement is prepared in a round trip of its own, outside any transaction
+        when the connection is in none (``PREPARE`` is not transactional, and the
+        first query of a transaction would forbid its ``SET TRANSACTION``).  Every
+        parameter's type must follow from the statement (a ``CAST`` where it does
+        not: a ``CASE`` of parameters, say).
+        """
+        connection = cursor.connection
+        known: set[str] | None = getattr(connection, "prepared", None)
+        parts = []
+        for query in queries:
+            count = query.count("?")
+            name = "gh_" + hashlib.blake2b(query.encode(), digest_size=10).hexdigest()
+            if (
+                known is not None
+                and name not in known
+                and len(known) < self.prepared_max
+                and query.split(None, 1)[0].upper() in PREPARABLE
+            ):
+                self._prepare(cursor, name, query)
+                known.add(name)
+            if known is not None and name in known:
+                args = ", ".join("%s" for _ in range(count))
+                parts.append(f"EXECUTE {name}({args})" if count else f"EXECUTE {name}")
+            else:
+                parts.append(self.sql(query))
+        return "; ".join(parts)
+
+    @staticmethod
+    def _prepare(cursor: Any, name: str, query: str) -> None:
+        from psycopg2 import extensions
+
+        numbers = iter(range(1, query.count("?") + 1))
+        text = f"PREPARE {name} AS " + re.sub(r"\?", lambda _: f"${next(numbers)}", query)
+        connection = cursor.connection
+        idle = connection.get_transaction_status() == extensions.TRANSACTION_STATUS_IDLE
+        switch = idle and not connection.autocommit
+        if switch:
+            connection.autocommit = True
+        try:
+            cursor.execute(text)
+        finally:
+            if switch:
+                connection.autocommit = False
+
     def pool(self, reactor: Any) -> adbapi.ConnectionPool:
         return adbapi.ConnectionPool(
             "psycopg2",
             self.dsn,
+            connection_factory=_preparing_connection(),
             cp_min=1,
             cp_max=self.pool_size,
             cp_reconnect=True,
@@ -283,6 +354,21 @@ class PostgresDialect(Dialect):
             netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
             return parts._replace(netloc=netloc).geturl()
         return self.dsn
+
+
+@functools.cache
+def _preparing_connection() -> type:
+    from psycopg2 import extensions
+
+    class PreparingConnection(extensions.connection):  # type: ignore[misc]
+        """A psycopg2 connection that remembers the names of the statements prepared
+        on it (:meth:`PostgresDialect.batch_text`)."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.prepared: set[str] = set()
+
+    return PreparingConnection
 
 
 def dialect_for(dsn: str, **options: Any) -> Dialect:

@@ -78,14 +78,13 @@ def fast_move(  # long: the statements of one movement, then the checks of their
     table_in = [m(deltas[k][1]) for k in keys]
     moves_balance = tuple(bool(deltas[k][0]) for k in keys)
     moves_table = tuple(bool(deltas[k][1]) for k in keys)
-    queries = _queries(
-        (bool(d.for_update), d.for_share, d.for_update),
+    shape = (
         "buy_in" if kind == "buy_in" else "check" if kind in CHECKS_TABLE else "",
         game_id is not None,
         moves_balance,
         moves_table,
-        bool(d.batches),
     )
+    queries = _pg_queries(*shape) if d.batches else _queries(*shape)
     when_balance, when_table = balance_in, table_in  # one account: the deltas alone
     if len(keys) > 1:  # the parameters of CASE name_key WHEN ? THEN ? … END
         when_balance = [p for k, v in zip(keys, balance_in, strict=True) for p in (k, v)]
@@ -93,31 +92,16 @@ def fast_move(  # long: the statements of one movement, then the checks of their
     balance_keys = [k for k in keys if deltas[k][0]]
     table_keys = [k for k in keys if deltas[k][1]]
     when = d.t_in(now)
-    params: list[Sequence[Any]] = []
-    for part in queries.parts:
-        if part == "lock_table":
-            params.append([game_id])
-        elif part == "lock_accounts":
-            params.append(keys)
-        elif part == "balance":
-            params.append([*when_balance, *balance_keys])
-        elif part == "ledger":
-            params.append([key, kind, game_id, hand_key, *when_balance, *when_table, when, *keys])
-        elif part == "upsert":
-            params.append([game_id, table_in[0], when, keys[0]])
-        elif part == "chips":
-            params.append([*when_table, game_id, *table_keys])
-        elif part == "read":
-            params.append(keys)
-        elif part == "read_table":
-            params.append([game_id, game_id, *keys])
-        else:  # the chips' write and the read in one statement
-            chips = (
-                [game_id, table_in[0], when, keys[0]]
-                if kind == "buy_in"
-                else [*when_table, game_id, *table_keys]
-            )
-            params.append([*chips, game_id, game_id, *keys])
+    groups: dict[str, Sequence[Any]] = {
+        "game": [game_id],
+        "keys": keys,
+        "balance": [*when_balance, *balance_keys],
+        "ledger": [key, kind, game_id, hand_key, *when_balance, *when_table, when],
+        "upsert": [game_id, table_in[0], when],
+        "chips": [*when_table, game_id],
+        "table_keys": table_keys,
+    }
+    params = [[p for group in part for p in groups[group]] for part in queries.parts]
     statements = list(zip(queries.sql, params, strict=True))
 
     def check(rows: list[Any]) -> Outcome:
@@ -160,113 +144,215 @@ def fast_move(  # long: the statements of one movement, then the checks of their
             )
         return amounts, balances, at_table
 
-    return apply(cur, statements, check, alone)
+    return apply(cur, statements, check, alone, queries.snapshot)
 
 
 @dataclass(frozen=True)
 class Queries:
-    """The statements of one shape of movement, and what each one is (its parameters)."""
+    """The statements of one shape of movement, and the groups of parameters of each,
+    in order (see :func:`fast_move`)."""
 
     sql: tuple[str, ...]
-    parts: tuple[str, ...]
+    parts: tuple[tuple[str, ...], ...]
+    #: the statements must share one snapshot (``REPEATABLE READ``; see :data:`SNAPSHOT`)
+    snapshot: bool = False
+
+
+LEDGER = (
+    "INSERT INTO ledger (idem_key, seq, kind, account_id, account_name, game_id,"
+    " hand_key, balance_delta, table_delta, balance_after, created)"
+)
+
+
+def _whens(n: int, column: str, cast: str = "?") -> str:
+    """An account's parameter: ``?`` for one account, else ``CASE column WHEN ? THEN ?
+    … END`` (``cast``: how a value's parameter is written)."""
+    if n == 1:
+        return cast
+    return f"CASE {column} " + " ".join(f"WHEN ? THEN {cast}" for _ in range(n)) + " END"
+
+
+def _marks(flags: Sequence[bool]) -> str:
+    return ", ".join("?" for f in flags if f)
 
 
 @functools.lru_cache(maxsize=256)
 def _queries(  # long: every statement of a movement's shape, in order
-    locks: tuple[bool, str, str],
     table: str,
     has_game: bool,
     moves_balance: tuple[bool, ...],
     moves_table: tuple[bool, ...],
-    batches: bool,
 ) -> Queries:
-    """The statements of a movement of this shape (built once: see :func:`fast_move`).
+    """The statements of a movement of this shape on SQLite, which serialises writers
+    (``BEGIN IMMEDIATE``) and runs them in process, one by one (built once).
 
-    :param locks: (the database locks rows, its shared and exclusive lock clauses).
     :param table: ``buy_in``, ``check`` (the table must be open and ours) or ``""``.
     :param moves_balance: per account (in the movement's order) whether its balance moves.
     :param moves_table: the same for its chips at the table.
     """
     n = len(moves_balance)
-    one = n == 1  # simpler SQL: cheaper to plan
-    marks = ", ".join("?" for _ in range(n))
-    whens = "?" if one else "CASE name_key " + " ".join("WHEN ? THEN ?" for _ in range(n)) + " END"
-    seq = "0" if one else "ROW_NUMBER() OVER (ORDER BY id) - 1"
+    marks = _marks([True] * n)
+    whens = _whens(n, "name_key")
+    seq = "0" if n == 1 else "ROW_NUMBER() OVER (ORDER BY id) - 1"
     sql: list[str] = []
-    parts: list[str] = []
-    locking, for_share, for_update = locks
-    if locking:  # the locks, in the fixed order
-        if has_game and table:
-            sql.append("SELECT 1 FROM chip_table WHERE game_id = ?" + for_share)
-            parts.append("lock_table")
-        if sum(moves_balance) != 1 or not one:
-            # several accounts: locked in ascending id order (one account: its UPDATE)
-            sql.append(
-                f"SELECT 1 FROM account WHERE name_key IN ({marks}) ORDER BY id" + for_update
-            )
-            parts.append("lock_accounts")
+    parts: list[tuple[str, ...]] = []
     if any(moves_balance):
         sql.append(
             f"UPDATE account SET balance = balance + {whens}"
-            f" WHERE name_key IN ({', '.join('?' for b in moves_balance if b)})"
+            f" WHERE name_key IN ({_marks(moves_balance)})"
         )
-        parts.append("balance")
+        parts.append(("balance",))
     sql.append(
-        "INSERT INTO ledger (idem_key, seq, kind, account_id, account_name, game_id,"
-        " hand_key, balance_delta, table_delta, balance_after, created)"
-        f" SELECT ?, {seq}, ?, id, name, ?, ?, {whens}, {whens}, balance, ?"
+        f"{LEDGER} SELECT ?, {seq}, ?, id, name, ?, ?, {whens}, {whens}, balance, ?"
         f" FROM account WHERE name_key IN ({marks})"
     )
-    parts.append("ledger")
+    parts.append(("ledger", "keys"))
     if not has_game:
         sql.append(
             "SELECT a.name, a.balance, a.type, NULL, NULL, NULL FROM account a"
             f" WHERE a.name_key IN ({marks}) ORDER BY a.id"
         )
-        parts.append("read")
+        parts.append(("keys",))
         return Queries(tuple(sql), tuple(parts))
-    write = None  # each account's chips at the table
     if table == "buy_in" and any(moves_table):  # one account
-        write, what = (
+        sql.append(
             "INSERT INTO table_chips (game_id, account_id, amount, since)"
             " SELECT ?, id, ?, ? FROM account WHERE name_key = ?"
             " ON CONFLICT (game_id, account_id)"
-            " DO UPDATE SET amount = table_chips.amount + excluded.amount",
-            "upsert",
+            " DO UPDATE SET amount = table_chips.amount + excluded.amount"
         )
+        parts.append(("upsert", "keys"))
     elif any(moves_table):
-        write, what = (
+        sql.append(
             f"UPDATE table_chips SET amount = amount + (SELECT {whens}"
             " FROM account WHERE id = table_chips.account_id) WHERE game_id = ?"
             " AND account_id IN (SELECT id FROM account WHERE name_key IN"
-            f" ({', '.join('?' for t in moves_table if t)}))",
-            "chips",
+            f" ({_marks(moves_table)}))"
         )
-    if write is not None and batches:
-        # PostgreSQL: the chips' write is the last statement's, and says what it left
-        # (the accounts are locked already: the order of its rows does not matter)
-        sql.append(
-            f"WITH t AS ({write} RETURNING account_id, amount)"
-            " SELECT a.name, a.balance, a.type, COALESCE(t.amount, u.amount),"
-            " c.hub_id, c.closed FROM account a"
-            " LEFT JOIN t ON t.account_id = a.id"
-            " LEFT JOIN table_chips u ON u.game_id = ? AND u.account_id = a.id"
-            " LEFT JOIN chip_table c ON c.game_id = ?"
-            f" WHERE a.name_key IN ({marks}) ORDER BY a.id"
-        )
-        parts.append("write_read")
-        return Queries(tuple(sql), tuple(parts))
-    if write is not None:
-        sql.append(write)
-        parts.append(what)
+        parts.append(("chips", "table_keys"))
     sql.append(
         "SELECT a.name, a.balance, a.type, t.amount, c.hub_id, c.closed FROM account a"
         " LEFT JOIN table_chips t ON t.game_id = ? AND t.account_id = a.id"
         " LEFT JOIN chip_table c ON c.game_id = ?"
         f" WHERE a.name_key IN ({marks}) ORDER BY a.id"
     )
-    parts.append("read_table")
+    parts.append(("game", "game", "keys"))
     return Queries(tuple(sql), tuple(parts))
+
+
+@functools.lru_cache(maxsize=256)
+def _pg_queries(  # long: every statement of a movement's shape, in order
+    table: str,
+    has_game: bool,
+    moves_balance: tuple[bool, ...],
+    moves_table: tuple[bool, ...],
+) -> Queries:
+    """The statements of a movement of this shape on PostgreSQL (built once; sent in
+    one message, each prepared once per connection): the locks, then one statement
+    of data-modifying ``WITH`` parts whose last ``SELECT`` says what they left.
+
+    The row locks are taken in the fixed order.  The chip table, shared, by a
+    statement of its own.  One account: the ``UPDATE`` of its balance (part ``a``;
+    ``SELECT … FOR UPDATE`` when its balance does not move) is its lock, and its chips'
+    write reads its row from ``a``, so it comes after.  Several: a statement of their
+    own locks them in ascending id order (PostgreSQL locks the rows of ``SELECT …
+    ORDER BY id FOR UPDATE`` in that order) before the writes' statement begins.
+
+    One account needs no snapshot of its own: everything that reads or writes it is
+    one statement, which sees one snapshot, and the chip table is locked (nobody
+    changes it) before that statement begins.  Several accounts do (:data:`SNAPSHOT`):
+    the writes' statement must see the accounts the lock's statement saw, not an
+    account created between them.
+
+    :param table: ``buy_in``, ``check`` (the table must be open and ours) or ``""``.
+    :param moves_balance: per account (in the movement's order) whether its balance moves.
+    :param moves_table: the same for its chips at the table.
+    """
+    n = len(moves_balance)
+    one = n == 1
+    marks = _marks([True] * n)
+    money = "CAST(? AS NUMERIC)"  # a CASE of parameters has no type of its own
+    whens = _whens(n, "name_key", money)
+    sql: list[str] = []
+    parts: list[tuple[str, ...]] = []
+    if has_game and table:
+        sql.append("SELECT 1 FROM chip_table WHERE game_id = ? FOR SHARE")
+        parts.append(("game",))
+    columns = "id, name, name_key, balance, type"
+    ctes: list[str] = []
+    groups: list[tuple[str, ...]] = []
+    if one and moves_balance[0]:
+        ctes = [
+            "a AS (UPDATE account SET balance = balance + ? WHERE name_key = ?"
+            f" RETURNING {columns})"
+        ]
+        groups = [("balance",)]
+    elif one:
+        ctes = [f"a AS (SELECT {columns} FROM account WHERE name_key = ? FOR UPDATE)"]
+        groups = [("keys",)]
+    else:
+        sql.append(f"SELECT 1 FROM account WHERE name_key IN ({marks}) ORDER BY id FOR UPDATE")
+        parts.append(("keys",))
+        read = f"SELECT {columns} FROM account WHERE name_key IN ({marks})"
+        if any(moves_balance):
+            ctes.append(
+                f"b AS (UPDATE account SET balance = balance + {whens}"
+                f" WHERE name_key IN ({_marks(moves_balance)}) RETURNING id, balance)"
+            )
+            groups.append(("balance",))
+            read = (
+                "SELECT x.id, x.name, x.name_key, COALESCE(b.balance, x.balance) AS balance,"
+                f" x.type FROM account x LEFT JOIN b ON b.id = x.id WHERE x.name_key IN ({marks})"
+            )
+        ctes.append(f"a AS ({read})")
+        groups.append(("keys",))
+    seq = "0" if one else "ROW_NUMBER() OVER (ORDER BY id) - 1"
+    ctes.append(
+        f"l AS ({LEDGER} SELECT ?, {seq}, ?, id, name, ?, ?, {whens}, {whens}, balance, ? FROM a)"
+    )
+    groups.append(("ledger",))
+    if not has_game:
+        sql.append(
+            f"WITH {', '.join(ctes)} SELECT name, balance, type, NULL, NULL, NULL FROM a ORDER BY id"
+        )
+        parts.append(tuple(g for group in groups for g in group))
+        return Queries(tuple(sql), tuple(parts), snapshot=not one)
+    if table == "buy_in" and any(moves_table):  # one account
+        ctes.append(
+            "t AS (INSERT INTO table_chips (game_id, account_id, amount, since)"
+            " SELECT ?, id, ?, ? FROM a ON CONFLICT (game_id, account_id)"
+            " DO UPDATE SET amount = table_chips.amount + excluded.amount"
+            " RETURNING account_id, amount)"
+        )
+        groups.append(("upsert",))
+    elif any(moves_table):
+        which = "" if one else f" AND a.name_key IN ({_marks(moves_table)})"
+        ctes.append(
+            f"t AS (UPDATE table_chips SET amount = table_chips.amount + {_whens(n, 'a.name_key', money)}"
+            " FROM a WHERE table_chips.game_id = ? AND table_chips.account_id = a.id"
+            f"{which} RETURNING table_chips.account_id, table_chips.amount)"
+        )
+        groups.append(("chips",) if one else ("chips", "table_keys"))
+    joins, tail = "", []
+    if any(moves_table):
+        joins += " LEFT JOIN t ON t.account_id = a.id"
+    if not all(moves_table):  # chips that do not move: as they are
+        joins += " LEFT JOIN table_chips u ON u.game_id = ? AND u.account_id = a.id"
+        tail.append("game")
+    chips = "COALESCE(t.amount, u.amount)" if any(moves_table) else "u.amount"
+    if all(moves_table):
+        chips = "t.amount"
+    owner = "NULL, NULL"
+    if table:
+        joins += " LEFT JOIN chip_table c ON c.game_id = ?"
+        owner = "c.hub_id, c.closed"
+        tail.append("game")
+    sql.append(
+        f"WITH {', '.join(ctes)} SELECT a.name, a.balance, a.type, {chips}, {owner}"
+        f" FROM a{joins} ORDER BY a.id"
+    )
+    parts.append(tuple(g for group in [*groups, tuple(tail)] for g in group))
+    return Queries(tuple(sql), tuple(parts), snapshot=not one)
 
 
 def apply(
@@ -274,6 +360,7 @@ def apply(
     statements: Sequence[tuple[str, Sequence[Any]]],
     check: Callable[[list[Any]], Outcome],
     alone: bool,
+    snapshot: bool = True,
 ) -> Outcome:
     """Run ``statements`` and ``check`` the last one's rows.
 
@@ -298,7 +385,7 @@ def apply(
         return check(rows)
     if not alone:
         try:
-            rows = cur.batch([(SNAPSHOT, ()), *statements])
+            rows = cur.batch([(SNAPSHOT, ()), *statements] if snapshot else statements)
         except refused as e:
             raise SlowPath(str(e)) from e
         return check(rows)
@@ -306,7 +393,8 @@ def apply(
     connection.autocommit = True
     try:
         try:
-            outcome = check(cur.batch([("BEGIN ISOLATION LEVEL REPEATABLE READ", ()), *statements]))
+            begin = "BEGIN ISOLATION LEVEL REPEATABLE READ" if snapshot else "BEGIN"
+            outcome = check(cur.batch([(begin, ()), *statements]))
         except BaseException as e:
             with contextlib.suppress(Exception):
                 cur.txn.execute("ROLLBACK")

@@ -33,6 +33,8 @@ class Faults:
         self.store = store
         self.down = False
         self.lose_commits = 0
+        #: the prepared statements (PostgreSQL) that write the ledger
+        self.writers: set[str] = set()
         pool = store._pool
         self._connect = pool.connect
         pool.connect = self._connect_or_fail
@@ -74,7 +76,12 @@ class _Cursor:
         self._conn = conn
 
     def execute(self, sql: str, *args: Any) -> Any:
+        faults = self._conn._faults
         if Faults.LOSE_AFTER in sql:
+            self._conn.moved_chips = True
+            if sql.startswith("PREPARE "):  # its EXECUTEs write the ledger too
+                faults.writers.add(sql.split()[1])
+        elif "EXECUTE " in sql and any(f"EXECUTE {name}(" in sql for name in faults.writers):
             self._conn.moved_chips = True
         return self._cursor.execute(sql, *args)
 

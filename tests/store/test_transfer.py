@@ -10,6 +10,7 @@ import pytest_twisted
 
 from hub.store import InsufficientFunds, NotAtTable, TableNotOpen
 
+from .conftest import make_store
 from .test_accounts import fails
 
 D = Decimal
@@ -59,6 +60,13 @@ def per_dialect(store, sqlite: int, postgresql: int) -> int:
     return sqlite if store.dialect.name == "sqlite" else postgresql
 
 
+def trips(sent: list[str]) -> list[str]:
+    """The round trips of ``sent`` but the ``PREPARE`` of each statement, which
+    PostgreSQL sees once per connection (counted by
+    :func:`test_each_statement_is_prepared_once_per_connection`)."""
+    return [q for q in sent if not q.startswith("PREPARE ")]
+
+
 @pytest_twisted.ensureDeferred
 async def test_a_buy_in_and_a_cash_out_take_the_fewest_round_trips(store):
     await store.create_account("ann", "secret1")
@@ -66,18 +74,19 @@ async def test_a_buy_in_and_a_cash_out_take_the_fewest_round_trips(store):
     moved = await store.buy_in("ann", "g1", "200", "in")
     assert (moved.applied, moved.amount, moved.balance) == (True, D("200.00"), D("800.00"))
     assert moved.at_table == {"ann": D("200.00")}
-    # PostgreSQL: BEGIN + locks + writes + the read in one message, then COMMIT;
-    # SQLite: BEGIN IMMEDIATE, then balance, ledger row, chips and the read
-    assert len(sent) == per_dialect(store, 5, 2), sent
+    # PostgreSQL: BEGIN, the chip table's lock and one statement of the writes and
+    # what they left in one message, then COMMIT; SQLite: BEGIN IMMEDIATE, then
+    # balance, ledger row, chips and the read
+    assert len(trips(sent)) == per_dialect(store, 5, 2), sent
     sent.clear()
     out = await store.cash_out("ann", "g1", "50", "out")
     assert (out.amount, out.balance, out.at_table) == (D("50.00"), D("850.00"), {"ann": D("150")})
-    assert len(sent) == per_dialect(store, 5, 2), sent
+    assert len(trips(sent)) == per_dialect(store, 5, 2), sent
     sent.clear()
     # cashing out the rest by amount: the entry goes (one more statement)
     out = await store.cash_out("ann", "g1", "150", "out-2")
     assert (out.balance, out.at_table) == (D("1000.00"), {})
-    assert len(sent) == per_dialect(store, 6, 3), sent
+    assert len(trips(sent)) == per_dialect(store, 6, 3), sent
     assert await store.tables_of("ann") == {}
     assert (await store.ledger_check()).ok
 
@@ -93,7 +102,7 @@ async def test_a_settlement_of_three_is_one_round_trip_too(store):
     assert hand.at_table == {"ann": D("140.25"), "bob": D("90.25"), "cat": D("69.50")}
     assert hand.balances == {"ann": D("900"), "bob": D("900"), "cat": D("900")}
     # SQLite: BEGIN IMMEDIATE, the ledger rows, the chips, the read (no balance moves)
-    assert len(sent) == per_dialect(store, 4, 2), sent
+    assert len(trips(sent)) == per_dialect(store, 4, 2), sent
     rows = await store.ledger(key="h1")
     # one row per account, in ascending account id order, as the careful path writes
     assert sorted((r["seq"], r["account"]) for r in rows) == [(0, "ann"), (1, "bob"), (2, "cat")]
@@ -120,3 +129,41 @@ async def test_what_the_fast_path_cannot_explain_is_answered_by_the_careful_path
     assert report.ok, str(report)
     assert (await store.get_account("ann")).balance == D("900.00")
     assert len(await store.ledger(name="ann")) == 2  # the grant and the one buy-in
+
+
+@pytest_twisted.ensureDeferred
+async def test_each_statement_is_prepared_once_per_connection(store):
+    await store.create_account("ann", "secret1")
+    sent = count_round_trips(store)
+    for i in range(6):
+        await store.buy_in("ann", "g1", "10", f"in-{i}")
+        await store.cash_out("ann", "g1", "5", f"out-{i}")
+    prepared = [q for q in sent if q.startswith("PREPARE ")]
+    if store.dialect.name == "sqlite":  # the driver keeps its statements itself
+        assert prepared == []
+    else:  # the chip table's lock, the buy-in's statement and the cash-out's
+        connections = len(store._pool.connections)
+        assert len(set(prepared)) == 3, prepared
+        assert all(prepared.count(q) <= connections for q in prepared), prepared
+    assert len(trips(sent)) == 12 * per_dialect(store, 5, 2)
+    assert (await store.get_account("ann")).balance == D("970.00")
+    assert (await store.ledger_check()).ok
+
+
+@pytest_twisted.ensureDeferred
+async def test_without_prepared_statements_the_same_messages_go_as_text(dsn):
+    if not dsn.startswith("postgresql"):
+        return  # SQLite has no such setting
+    store = make_store(dsn, prepared_max=0)
+    await store.start()
+    try:
+        await store.open_table("g1", "test")
+        await store.create_account("ann", "secret1")
+        sent = count_round_trips(store)
+        moved = await store.buy_in("ann", "g1", "200", "in")
+        out = await store.cash_out("ann", "g1", "50", "out")
+        assert (moved.balance, out.balance, out.at_table) == (D("800"), D("850"), {"ann": D("150")})
+        assert len(sent) == 4 and not any("EXECUTE" in q or "PREPARE" in q for q in sent), sent
+        assert (await store.ledger_check()).ok
+    finally:
+        await store.stop()
