@@ -510,3 +510,19 @@ def test_nagle_is_off_on_every_connection(tmp_path) -> None:
     for the peer's delayed ACK (~40 ms)."""
     client = Client(make_hub(tmp_path))
     assert client.tr.getTcpNoDelay() is True
+
+
+@pytest.mark.parametrize(
+    "pieces",
+    [
+        [["A1", "B2", "N"], ["G7", "X", "N"]],  # rows of the spec's shape
+        [[], []],  # before any piece is listed
+        [["D1"] * 9, ["D7"] * 9],  # full rows
+    ],
+)
+def test_a_move_request_is_the_spec_lines_in_one_text(pieces):
+    """The one-text move request is, line for line, ``+ MOVE``, ``+ CAPTURE`` and the
+    piece list the game-over uses too."""
+    lines = ["+ MOVE 3000", "+ CAPTURE 1"] + codec.lines_piecelist(pieces)
+    assert codec.block_move(3000, 1, pieces) == "".join(line + "\n" for line in lines)
+    assert codec.block_move(3000, 1, pieces).splitlines()[2].startswith("+ PIECELIST 2,")

@@ -179,8 +179,9 @@ def _piece_heads(player: int, count: int) -> tuple[str, ...]:
 
 
 def block_move(move_time_ms: int, capture: int, pieces: Sequence[Sequence[str]]) -> str:
-    """:func:`lines_move` as the text that goes over the wire (each line ends in
-    ``\\n``), built at C speed from the shared line heads."""
+    """A move request as the text that goes over the wire: ``+ MOVE``, ``+ CAPTURE``
+    (always), then :func:`lines_piecelist`, each line ending in ``\\n``; built at C
+    speed from the shared line heads."""
     per = max((len(row) for row in pieces), default=0)
     parts = [
         f"+ MOVE {int(move_time_ms)}\n+ CAPTURE {int(capture)}\n+ PIECELIST {len(pieces)},{per}"
@@ -199,11 +200,6 @@ def lines_piecelist(pieces: Sequence[Sequence[str]]) -> list[str]:
         out += [f"+ PIECE{p}.{i} {pos}" for i, pos in enumerate(row)]
     out.append("+ ENDPIECELIST")
     return out
-
-
-def lines_move(move_time_ms: int, capture: int, pieces: Sequence[Sequence[str]]) -> list[str]:
-    """A move request: ``+ MOVE``, ``+ CAPTURE`` (always), the piece list."""
-    return [f"+ MOVE {int(move_time_ms)}", f"+ CAPTURE {int(capture)}"] + lines_piecelist(pieces)
 
 
 def lines_gameover(pieces: Sequence[Sequence[str]], won: Sequence[bool]) -> list[str]:
