@@ -74,6 +74,31 @@ def test_lines_recorded_at_once_read_as_recorded_one_by_one(lines):
         transcripts.close()
 
 
+@given(
+    st.lists(
+        st.text(alphabet=st.characters(blacklist_characters="\n\r"), max_size=30),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_a_block_recorded_at_once_reads_as_its_lines_recorded_one_by_one(lines):
+    """``record_block`` (a reply as the text that went over the wire) writes what
+    ``record`` would for each of its lines: same stamps, same escapes."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        clock = Clock()
+        clock.advance(1_700_000_000.25)
+        transcripts = Transcripts(Path(tmp), clock)
+        transcripts.for_game("once").record_block("c1", "out", "".join(x + "\n" for x in lines))
+        for line in lines:
+            transcripts.for_game("each").record("c1", "out", line)
+        assert transcripts.read("once") == transcripts.read("each")
+        assert transcripts.read("once").count("\n") == len(lines)
+        transcripts.close()
+
+
 def _lines(transcripts, name):
     return transcripts.read(name).splitlines()
 
