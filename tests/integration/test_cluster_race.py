@@ -2,6 +2,9 @@
 a client that reaches hub B right after a game was created on hub A, before B heard
 A's notice, plays it; no sleep, no polling between the creation and the clients.
 
+An XML create through B may name hub A (placement); B then answers its details and
+its delete from A.
+
 Three ``twistd gamehub`` processes on one PostgreSQL database (the fixtures of
 ``test_cluster``).  The clients here are in the test's own process (a network bot
 started as a subprocess would be too slow to see the race).
@@ -13,6 +16,7 @@ import argparse
 import json
 
 import pytest_twisted
+from lxml import etree
 from twisted.internet import defer, reactor
 
 from bots.morris.__main__ import run as run_morris_bot
@@ -94,5 +98,50 @@ def test_xml_and_web_clients_of_b_join_a_game_just_made_on_a(three):
         assert outcome(refused) == (False, 404), outcome(refused)
         status, raw, _ = b.request("GET", "/api/games/nosuchgame")
         assert status == 404, raw
+    for hub in three:
+        assert hub.errors() == [], hub.log()
+
+
+def _games_of(hub: HubProcess) -> list[str]:
+    listed = hub.get_json("/api/games")
+    rows = listed["games"] if isinstance(listed, dict) else listed
+    return sorted(g["id"] for g in rows if g.get("hub") == health(hub)["cluster"]["hub"])
+
+
+def test_xml_create_through_b_placed_on_a_then_details_and_delete_through_the_relay(three):
+    """docs/cluster.md, Placement: an XML client of B names hub A in its create; the
+    game is made on A; B answers its details and its creator's delete from A."""
+    a, b, _ = three
+    a_id = health(a)["cluster"]["hub"]
+    ann, bob = XMLClient(b.ports["xml"]), XMLClient(b.ports["xml"])
+    assert ok(ann.login("ann", "pw-ann-123")) and ok(bob.login("bob", "pw-bob-123"))
+    before = _games_of(a)
+    for bad in ("../x", "x" * 200, "&lt;b&gt;", ""):
+        refused = ann.request(f'<game><create gametype="hello" name="g" hub="{bad}"/></game>')
+        assert outcome(refused) == (False, 400), (bad, outcome(refused))
+    unknown = ann.request('<game><create gametype="hello" name="g" hub="nosuchhub"/></game>')
+    assert not ok(unknown), outcome(unknown)
+    assert _games_of(a) == before  # nothing made by a refused create
+    made = ann.request(f'<game><create gametype="hello" name="placed" hub="{a_id}"/></game>')
+    assert ok(made), outcome(made)
+    wid = int(made.find("response/game/create").get("gameid"))
+    (game_id,) = [g for g in _games_of(a) if g not in before]
+    assert wire_game_id(game_id) == wid
+    # details asked at B are A's own answer
+    carol = XMLClient(a.ports["xml"])
+    assert ok(carol.login("carol", "pw-carol-123"))
+    here = carol.request(f'<lobby><gamedetails gameid="{wid}"/></lobby>')
+    there = bob.request(f'<lobby><gamedetails gameid="{wid}"/></lobby>')
+    for doc in (here, there):
+        assert len(doc.findall(".//gamedetails/players/player")) == 2, etree.tostring(doc)
+    for doc in (here, there):
+        doc.attrib.pop("sessionid", None)
+    assert etree.tostring(there) == etree.tostring(here)
+    # only its creator may delete it; an unknown id is 404
+    assert outcome(bob.request(f'<game gameid="{wid}"><delete/></game>'))[:2] == (False, 403)
+    assert game_id in _games_of(a)
+    assert outcome(ann.request(f'<game gameid="{wid + 1}"><delete/></game>')) == (False, 404)
+    assert ok(ann.request(f'<game gameid="{wid}"><delete/></game>'))
+    assert game_id not in _games_of(a)
     for hub in three:
         assert hub.errors() == [], hub.log()
