@@ -1,4 +1,4 @@
-"""Any door works at once (docs/cluster.md, "A game this door has not heard of yet"):
+"""Any door works at once (docs/cluster.md, "A game created a moment ago"):
 a client that reaches hub B right after a game was created on hub A, before B heard
 A's notice, plays it; no sleep, no polling between the creation and the clients.
 
