@@ -81,12 +81,14 @@ def texas_payloads(client: HubClient) -> list[etree._Element]:
 
 
 def check_documents(client: HubClient, seat: int) -> dict[str, int]:
-    """Every payload valid; own hole cards only; returns counts per payload kind."""
+    """Every payload valid; own hole cards only, besides the cards a seat showed down
+    (a snapshot taken after an all-in run-out shows them); returns counts per kind."""
     assert client.invalid == []
     declared = payload_schema(PokerXMLAdapter())
     assert declared is not None and declared.name == "texas.xsd"
     schema = declared.schema
     counts: dict[str, int] = {}
+    shown: dict[int, list[int]] = {}  # seat → the cards it showed in this hand (public)
     for msg in texas_payloads(client):
         assert schema.validate(msg), (etree.tostring(msg), schema.error_log.last_error)
         kind = msg[0].tag
@@ -96,8 +98,14 @@ def check_documents(client: HubClient, seat: int) -> dict[str, int]:
         elif kind == "gameinfo":
             for p in msg[0].iterfind("players"):
                 cards = [int(c.text) for c in p.iterfind("holecards/cards/card")]
-                if int(p.findtext("myseat")) != seat:
-                    assert set(cards) <= {-1}, etree.tostring(msg)
+                other = int(p.findtext("myseat"))
+                if other != seat:  # hidden, or what that seat showed down
+                    assert set(cards) <= {-1} or cards == shown.get(other), etree.tostring(msg)
+        elif kind == "event" and msg[0].get("type") == "0":  # a new hand: none shown yet
+            shown = {}
+        elif kind == "event" and msg[0].get("type") == "5":  # a show
+            for h in msg[0].iterfind("hand"):
+                shown[int(h.get("seat"))] = [int(c.text) for c in h.iterfind("cards/card")]
         elif kind == "event" and msg[0].get("type") == "10":
             mine = int(msg[0].get("seat")) == seat
             assert bool(msg[0].findall("action")) == mine or not mine
