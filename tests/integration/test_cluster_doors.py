@@ -20,7 +20,14 @@ from typing import Any
 import pytest
 
 from tests.hubprocess import ROOT, HubProcess
-from tests.integration.test_cluster import cluster_dsn, create, health, three, wait_for
+from tests.integration.test_cluster import (
+    cluster_dsn,
+    create,
+    games_of,
+    health,
+    three,
+    wait_for,
+)
 
 __all__ = ["cluster_dsn", "three"]  # the fixtures, used by name
 
@@ -161,6 +168,10 @@ def test_hostile_input_at_a_door(doors):
         passed.close()
     # and once B knows A is gone, its game is refused with the reason
     wait_for(lambda: health(b)["cluster"]["alive"] == 2, "B sees A gone")
+    # the survivor that recovers A may be C: B hears of the abort by its notice
+    wait_for(
+        lambda: games_of(b).get(game["id"], {}).get("state") == "aborted", "B lists it aborted"
+    )
     client = Line(b.ports["mnm"])
     try:
         client.read(), client.read()
