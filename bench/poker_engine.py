@@ -2,7 +2,8 @@
 
 Usage: ``python bench/poker_engine.py [--hands N] [--repeats R] [--limit fixed|no] [--seed S]``
 
-Two players with 100 big blinds each (stacks reset after every hand) play ``N`` Hold'em
+Two players with 100 big blinds each (stacks reset after every hand: our table's hand
+stack, a fresh state for the others) play ``N`` Hold'em
 hands with random legal actions: at each decision fold (when facing a bet), check or
 call, or bet/raise are equally likely, a no-limit amount is the most allowed one time
 in four and otherwise uniform in whole chips.  Blinds are posted automatically and a
@@ -48,22 +49,29 @@ def _amount(rng: random.Random, lo: int, hi: int) -> int:
 
 
 def ours(hands: int, rng: random.Random, limit: int) -> None:
-    """Play ``hands`` heads-up hands on our engine."""
-    cfg = R.TableConfig(limit=limit, small_bet=Decimal(BIG_BLIND), seats=2, chip=Decimal(1))
+    """Play ``hands`` heads-up hands on our engine.
+
+    The table is the hub's: every hand starts from ``STACK`` chips by the table's hand
+    stack (the ``hand_stack`` game option, as in computer poker matches), over seats
+    bought in with more than a pass can lose.
+    """
+    cfg = R.TableConfig(
+        limit=limit,
+        small_bet=Decimal(BIG_BLIND),
+        seats=2,
+        chip=Decimal(1),
+        hand_stack=Decimal(STACK),
+    )
     t = R.Table(cfg, rng=rng)
     for s in (0, 1):
-        t.seat_player(s, f"p{s}", STACK)
+        t.seat_player(s, f"p{s}", STACK * (hands + 1))
         t.set_auto_post(s, True)
     deck = list(range(52))
-    randrange = rng.randrange
+    random_ = rng.random
+    choice = rng.choice
     for _ in range(hands):
-        for s in (0, 1):
-            if t.players[s].stack != STACK:
-                t.remove(s)
-                t.seat_player(s, f"p{s}", STACK)
-                t.set_auto_post(s, True)
         for i in range(DEALT):  # the front of a shuffle: all a heads-up hand deals
-            j = randrange(i, 52)
+            j = i + int(random_() * (52 - i))
             deck[i], deck[j] = deck[j], deck[i]
         t.start_hand(deck)
         while t.in_hand:
@@ -73,7 +81,7 @@ def ours(hands: int, rng: random.Random, limit: int) -> None:
             if turn.kind == R.SHOWING:
                 t.muck(seat)
                 continue
-            a = rng.choice(t.legal_actions(seat))
+            a = choice(t.legal_actions(seat))
             if a.min is not None and a.max is not None:
                 t.act(seat, a.index, _amount(rng, int(a.min), int(a.max)))
             else:

@@ -187,7 +187,12 @@ def evaluate_unchecked(
     _map: Any = map,
 ) -> int:
     """:func:`evaluate` without input checks, for inner loops with trusted cards."""
-    key = _sum(_map(_key, cards))
+    if len(cards) == 7:  # the usual case: unpacked, no call per card
+        a, b, c, d, e, f, g = cards
+        k = _KEY_LIST
+        key = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
+    else:
+        key = _sum(_map(_key, cards))
     s = _suit[key >> 39 & 0xFFF]
     if s < 0:
         return _ranks[key & 0x7FFFFFFFFF]
@@ -196,12 +201,10 @@ def evaluate_unchecked(
 
 def evaluate(
     cards: Sequence[int],
-    _key: Any = _KEY.__getitem__,
+    _key: dict[int, int] = _KEY,
     _suit: list[int] = _FLUSH_SUIT,
     _ranks: dict[int, int] = _RANKS,
     _flushes: dict[int, int] = _FLUSH_BY_CARDS,
-    _sum: Any = sum,
-    _map: Any = map,
     _len: Any = len,
 ) -> int:
     """Value of the best five-card hand within 5, 6 or 7 distinct cards.
@@ -212,10 +215,18 @@ def evaluate(
     :raises ValueError: for another number of cards, a non-card or a duplicate.
     """
     n = _len(cards)
-    if not 5 <= n <= 7:
-        raise ValueError(f"evaluate needs 5, 6 or 7 cards, got {n}")
-    try:
-        key = _sum(_map(_key, cards))
+    try:  # the cards unpacked and their keys added inline: no call per card
+        if n == 7:
+            a, b, c, d, e, f, g = cards
+            key = _key[a] + _key[b] + _key[c] + _key[d] + _key[e] + _key[f] + _key[g]
+        elif n == 6:
+            a, b, c, d, e, f = cards
+            key = _key[a] + _key[b] + _key[c] + _key[d] + _key[e] + _key[f]
+        elif n == 5:
+            a, b, c, d, e = cards
+            key = _key[a] + _key[b] + _key[c] + _key[d] + _key[e]
+        else:
+            raise ValueError(f"evaluate needs 5, 6 or 7 cards, got {n}")
     except (KeyError, TypeError):
         bad = [c for c in cards if type(c) is not int or not 0 <= c <= 51]
         raise ValueError(f"not a card: {bad[0]!r} (cards are integers 0..51)") from None

@@ -45,6 +45,9 @@ Where things are (every name is importable from this package):
   :class:`Legal`, :class:`Turn`, :class:`Pot`);
 - :mod:`.state`: the mutable :class:`Player` and :class:`Hand`;
 - :mod:`.pots`: side pots and splitting them; :mod:`.limits`: bet sizes per structure;
+- :mod:`.plan`: what a table works out once for its config (the most a fixed-limit
+  hand can ask), and the amounts, legal actions and records its counted hands share
+  (the betting shortcuts: :attr:`Hand.roomy`, :attr:`Hand.deep`, :attr:`Hand.counted`);
 - the table, one part per phase: :mod:`.base` (shared state and helpers),
   :mod:`.seating`, :mod:`.blinds` (starting a hand), :mod:`.dealing` (and the draw),
   :mod:`.betting`, :mod:`.showdown`, and :mod:`.table` (the state machine, defaults,

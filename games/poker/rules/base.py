@@ -16,7 +16,8 @@ from .config import Step, TableConfig
 from .constants import WAIT_PLAYERS
 from .errors import RuleError
 from .money import ZERO
-from .records import HandRecord, Record, Turn
+from .plan import Plan, Shared
+from .records import TURNS, HandRecord, Record, Turn
 from .state import Hand, Player
 
 
@@ -58,6 +59,8 @@ class TableBase:
         self._last_sb: int | None = None
         self._last_bb: int | None = None
         self._log: list[Record] = []
+        self._plan = Plan(self.config)
+        self._shared = Shared()
 
     # -- small helpers ------------------------------------------------------------------
 
@@ -79,7 +82,7 @@ class TableBase:
         h = self.hand
         if h is None or h.over or h.to_act is None or h.kind is None:
             return None
-        return Turn(h.to_act, h.kind)
+        return TURNS[h.kind][h.to_act]
 
     @property
     def last_hand(self) -> HandRecord | None:
@@ -100,9 +103,17 @@ class TableBase:
 
     def _emit(self, rec: Record) -> Record:
         self._log.append(rec)
-        if self.hand is not None and not self.hand.over:
-            self.hand.records.append(rec)
+        h = self.hand
+        if h is not None and not h.over:
+            h.records.append(rec)
         return rec
+
+    def _plan_now(self) -> Plan:
+        """The :class:`.plan.Plan` of the table's config (made again after a change)."""
+        plan = self._plan
+        if plan.config is not self.config:
+            plan = self._plan = Plan(self.config)
+        return plan
 
     def _player(self, seat: int) -> Player:
         if type(seat) is not int:
@@ -130,11 +141,12 @@ class TableBase:
 
     def sitting_in(self) -> list[int]:
         """Seats of players sitting in with chips, in seat order."""
-        return sorted(
-            s
-            for s, p in self.players.items()
-            if not p.sitting_out and not p.leaving and p.stack > 0
-        )
+        seats = []
+        for s, p in self.players.items():
+            if not p.sitting_out and not p.leaving and p.stack > ZERO:
+                seats.append(s)
+        seats.sort()
+        return seats
 
     def stacks(self) -> dict[int, Decimal]:
         """Seat → chips in front of the player (not counting bets in the pot)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from decimal import Decimal
 
@@ -9,11 +10,19 @@ from .base import TableBase
 from .constants import BLIND, BLIND_ROUND, LESS_THAN_TWO, POST, SIT_OUT
 from .errors import RuleError
 from .money import ZERO
-from .records import Record
+from .plan import Plan
+from .records import Record, new
 from .state import Hand
 
 #: the 52 cards (a deck holds each once)
 _DECK = frozenset(range(52))
+
+
+def _after(seat: int, seats: list[int]) -> int:
+    """The first of ``seats`` (in seat order) clockwise after ``seat``
+    (:meth:`.base.TableBase._next` of a sorted list)."""
+    i = bisect_right(seats, seat)
+    return seats[i] if i < len(seats) else seats[0]
 
 
 class BlindsPart(TableBase):
@@ -25,10 +34,11 @@ class BlindsPart(TableBase):
 
     def _verify_start(self, deck: Sequence[int]) -> tuple[list[int], list[int]]:
         """:meth:`verify_start_hand`; returns the deck and the seats sitting in."""
-        if self.in_hand:
+        h = self.hand
+        if h is not None and not h.over:
             raise RuleError("a hand is running")
         d = list(deck)
-        if len(d) != 52 or set(d) != _DECK:
+        if len(d) != 52 or _DECK.difference(d):  # 52 cards, none missing: each once
             raise RuleError("the deck must hold each of the 52 cards once")
         cands = self.sitting_in()
         if len(cands) < self.config.min_players:
@@ -39,7 +49,7 @@ class BlindsPart(TableBase):
         """Whether enough players sit in for a hand."""
         return not self.in_hand and len(self.sitting_in()) >= self.config.min_players
 
-    def start_hand(
+    def start_hand(  # long: every hand starts here, its plain case inlined
         self, deck: Sequence[int], hand_id: str | None = None, button: int | None = None
     ) -> Record:
         """Start a hand dealt from ``deck`` (52 distinct cards, dealt from the front).
@@ -51,42 +61,78 @@ class BlindsPart(TableBase):
         d, cands = self._verify_start(deck)
         button = self._new_button(cands, button)
         self.hand = None
-        if sum(1 for s in cands if not self.players[s].new) < 2:
+        players = self.players
+        # a plain start: everyone seated sits in and owes no blind but the one of their
+        # place (nobody new, nobody missed one)
+        plain = len(cands) == len(players)
+        if plain:
             for s in cands:
-                self.players[s].new = False
+                p = players[s]
+                if p.new or p.missed_big or p.missed_small:
+                    plain = False
+                    break
+        if not plain and sum(1 for s in cands if not players[s].new) < 2:
+            for s in cands:
+                players[s].new = False
         self.button = button
-        sb: int | None = button
-        if len(cands) > 2:
-            sb = self._next(button, cands)
-        assert sb is not None
-        bb = self._next(sb, cands)
-        assert bb is not None
+        # heads-up the button is the small blind
+        sb = _after(button, cands) if len(cands) > 2 else button
+        bb = _after(sb, cands)
         self.hands_played += 1
         number = self.hands_played
         reserve = self._set_aside(cands)
-        h = Hand(
-            hand_id=hand_id or str(number),
-            number=number,
-            deck=d,
-            button=button,
-            sb_seat=sb,
-            bb_seat=bb,
-            start_stacks={s: p.stack for s, p in self.players.items()},
-            reserve=reserve,
-        )
-        h.candidates = list(cands)
+        start = {}
+        for s, p in players.items():
+            start[s] = p.stack
+        h = Hand(hand_id or str(number), number, d, button, sb, bb, start, reserve)
+        h.candidates = cands
         self.hand = h
-        self._mark_missed(sb, bb, cands)
+        if not plain:
+            self._mark_missed(sb, bb, cands)
         self._last_sb, self._last_bb = sb, bb
-        rec = self._emit(
-            Record(
+        rec = new(
+            Record,
+            (
                 "hand",
                 button,
-                text=h.hand_id,
-                extra=(("number", number), ("sb", sb), ("bb", bb)),
-            )
+                None,
+                None,
+                (),
+                None,
+                False,
+                None,
+                h.hand_id,
+                (),
+                (("number", number), ("sb", sb), ("bb", bb)),
+            ),
         )
-        self._ask_blinds(h, cands, sb, bb)
+        self._log.append(rec)  # :meth:`_emit`: the hand has just begun
+        h.records.append(rec)
+        if plain and players[sb].auto_post and players[bb].auto_post:
+            # the blind round of a plain start where both blinds post themselves: the
+            # small blind posts, the big blind posts, everyone sitting in is dealt in
+            cfg = self.config
+            plan = self._plan_now()
+            most = plan.most
+            counted = plan.whole  # and deep: every stack covers the most the hand asks
+            if counted:
+                assert most is not None
+                for s in cands:
+                    if players[s].stack <= most:
+                        counted = False
+                        break
+            i = bisect_right(cands, button)
+            h.seats = cands[i:] + cands[:i]  # :meth:`_ring_after` of the sorted seats
+            if counted:
+                h.counted = h.deep = True
+                self._post_counted(h, plan, sb, cfg.small_blind, "small", plan.small_blind)
+                self._post_counted(h, plan, bb, cfg.big_blind, "big", plan.big_blind)
+            else:
+                self._post_own(h, sb, cfg.small_blind, "small")
+                self._post_own(h, bb, cfg.big_blind, "big")
+            self._next_step()
+        else:
+            self._ask_blinds(h, cands, sb, bb)
         self._advance()
         return rec
 
@@ -113,8 +159,7 @@ class BlindsPart(TableBase):
         elif self.button is None:
             button = self._rng.choice(cands)
         else:
-            button = self._next(self.button, cands)
-        assert button is not None
+            button = _after(self.button, cands)
         return button
 
     def _ask_blinds(self, h: Hand, cands: list[int], sb: int, bb: int) -> None:
@@ -138,8 +183,11 @@ class BlindsPart(TableBase):
             elif p.missed_small:
                 h.owed[s] = (ZERO, cfg.small_blind)
         order = [sb, bb] if sb != bb else [bb]
-        order += [s for s in self._ring_after(bb, h.owed) if s not in order]
-        h.blind_queue = [s for s in order if s in h.owed]
+        owed = h.owed
+        queue = [s for s in order if s in owed]
+        if len(queue) < len(owed):  # others owe too: from the big blind on
+            queue += [s for s in self._ring_after(bb, owed) if s not in order]
+        h.blind_queue = queue
         h.state = BLIND_ROUND
 
     def _mark_missed(self, sb: int, bb: int, cands: list[int]) -> None:
@@ -269,38 +317,83 @@ class BlindsPart(TableBase):
         p = self.players[seat]
         live, dead = h.owed.pop(seat)
         h.blind_queue.remove(seat)
-        dead_paid = min(dead, p.stack)
-        p.stack -= dead_paid
+        stack = p.stack
+        dead_paid = min(dead, stack)
+        stack -= dead_paid
         h.dead += dead_paid
         if dead_paid:
             h.dead_paid[seat] = dead_paid
-        live_paid = min(live, p.stack)
-        p.stack -= live_paid
-        h.bets[seat] = h.bets.get(seat, ZERO) + live_paid
+        live_paid = min(live, stack)
+        stack -= live_paid
+        p.stack = stack
+        bets = h.bets
+        total = bets[seat] = bets.get(seat, ZERO) + live_paid
         h.contrib[seat] = h.contrib.get(seat, ZERO) + live_paid
         h.posted.add(seat)
-        if live_paid and live >= self.config.big_blind:
+        cfg = self.config
+        if live_paid and live >= cfg.big_blind:
             p.new = False
         p.missed_big = p.missed_small = False
-        if p.stack == 0:
+        allin = stack == 0
+        if allin:
             h.allin.add(seat)
         h.to_act = h.kind = None
-        what = "small" if seat == h.sb_seat and live == self.config.small_blind else "big"
+        what = "small" if seat == h.sb_seat and live == cfg.small_blind else "big"
         if live == 0:
             what = "dead"
         return self._emit(
-            Record(
-                "post",
-                seat,
-                amount=live_paid + dead_paid,
-                total=h.bets[seat],
-                index=POST,
-                allin=p.stack == 0,
-                stage=0,
-                text=what,
-                extra=(("dead", dead_paid),),
+            new(
+                Record,
+                (
+                    "post",
+                    seat,
+                    live_paid + dead_paid,
+                    total,
+                    (),
+                    POST,
+                    allin,
+                    0,
+                    what,
+                    (),
+                    (("dead", dead_paid),),
+                ),
             )
         )
+
+    def _post_own(self, h: Hand, seat: int, live: Decimal, what: str) -> None:
+        """:meth:`_post` of the blind ``live`` by ``seat``, which owes nothing else and is
+        not asked (the same record and state)."""
+        p = self.players[seat]
+        stack = p.stack - ZERO  # no dead blind (its exponent as :meth:`_post` leaves it)
+        live_paid = stack if stack < live else live  # min(live, stack): live when equal
+        stack -= live_paid
+        p.stack = stack
+        total = ZERO + live_paid
+        h.bets[seat] = h.contrib[seat] = total
+        h.posted.add(seat)
+        allin = not stack
+        if allin:
+            h.allin.add(seat)
+        rec = new(
+            Record,
+            ("post", seat, total, total, (), POST, allin, 0, what, (), (("dead", ZERO),)),
+        )
+        self._log.append(rec)  # :meth:`_emit`: the hand has just begun
+        h.records.append(rec)
+
+    def _post_counted(
+        self, h: Hand, plan: Plan, seat: int, blind: Decimal, what: str, iblind: int
+    ) -> None:
+        """:meth:`_post_own` of a counted hand (:mod:`.plan`): the blind is posted in
+        full, and with an exponent of 0 ``ZERO + blind`` is ``blind`` and
+        ``stack - ZERO - blind`` is ``stack - blind``."""
+        self.players[seat].stack -= blind
+        h.bets[seat] = h.contrib[seat] = blind
+        h.ibets[seat] = h.icontrib[seat] = iblind
+        h.posted.add(seat)
+        rec = plan.post(seat, what, blind)
+        self._log.append(rec)  # :meth:`_emit`: the hand has just begun
+        h.records.append(rec)
 
     def verify_refuse_blind(self, seat: int) -> None:
         """Check ``seat`` is asked for a blind now."""

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from .base import TableBase
 from .constants import DISCARD, DISCARDING
 from .errors import RuleError
-from .records import Record
+from .records import Record, new
 
 
 class DealingPart(TableBase):
@@ -17,7 +17,6 @@ class DealingPart(TableBase):
         h = self.hand
         assert h is not None
         c = h.deck[h.deck_pos]
-        h.dealt.append((h.deck_pos, c))
         h.deck_pos += 1
         return c
 
@@ -26,24 +25,50 @@ class DealingPart(TableBase):
     def _deal_hole(self, count: int) -> None:
         h = self.hand
         assert h is not None
-        for s in h.seats:
-            h.hole[s] = []
-        for _ in range(count):
-            for s in h.seats:
-                h.hole[s].append(self._draw())
-        for s in h.seats:
-            self._emit(Record("hole", s, cards=tuple(h.hole[s])))
+        seats, deck, hole = h.seats, h.deck, h.hole
+        pos = h.deck_pos
+        n = len(seats)
+        end = pos + n * count
+        for i, s in enumerate(seats):
+            hole[s] = deck[pos + i : end : n]  # one card a seat, round after round
+        h.deck_pos = end
+        log, records = self._log, h.records  # :meth:`_emit`: the hand goes on
+        for s in seats:
+            rec = new(
+                Record, ("hole", s, None, None, tuple(hole[s]), None, False, None, "", (), ())
+            )
+            log.append(rec)
+            records.append(rec)
 
     def _deal_board(self, count: int) -> None:
         h = self.hand
         assert h is not None
+        deck = h.deck
+        pos = h.deck_pos
         if self.config.burn:
-            self._draw()
-        cards = tuple(self._draw() for _ in range(count))
-        h.board.extend(cards)
-        self._emit(
-            Record("board", cards=cards, stage=h.stage + 1, extra=(("board", tuple(h.board)),))
+            pos += 1
+        cards = tuple(deck[pos : pos + count])
+        h.deck_pos = pos + count
+        board = h.board
+        board.extend(cards)
+        rec = new(
+            Record,
+            (
+                "board",
+                None,
+                None,
+                None,
+                cards,
+                None,
+                False,
+                h.stage + 1,
+                "",
+                (),
+                (("board", tuple(board)),),
+            ),
         )
+        self._log.append(rec)  # :meth:`_emit`: the hand goes on
+        h.records.append(rec)
 
     # discard round (draw games) ---------------------------------------------------------
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import ROUND_DOWN, Decimal
 
 from .money import ZERO
-from .records import Pot
+from .records import Pot, new
 
 
 def side_pots(
@@ -21,13 +21,27 @@ def side_pots(
     :param contrib: seat → live money put in this hand (folded seats included).
     :param folded: seats out of the hand.
     """
-    folded = set(folded)
+    folded = folded if isinstance(folded, (set, frozenset)) else set(folded)
+    # the common case first: everyone still in put in the same (one pot)
+    total = ZERO
+    level: Decimal | None = None
+    same = True
+    alive: list[int] = []
+    for s, c in contrib.items():
+        total += c
+        if s not in folded:
+            alive.append(s)
+            if level is None:
+                level = c
+            elif c != level:
+                same = False
+    if same and alive:
+        alive.sort()
+        return [new(Pot, (total + dead, tuple(alive)))]
     live = {s: c for s, c in contrib.items() if s not in folded}
     if not live:
         return [Pot(sum(contrib.values(), ZERO) + dead, ())] if contrib or dead else []
-    levels = sorted(set(live.values()))
-    if len(levels) == 1:  # nobody is all in for less: one pot for everyone still in
-        return [Pot(sum(contrib.values(), ZERO) + dead, tuple(sorted(live)))]
+    levels = sorted(set(live.values()))  # more than one: someone is all in for less
     pots: list[Pot] = []
     prev = ZERO
     for i, level in enumerate(levels):
@@ -42,6 +56,14 @@ def side_pots(
             pots.append(Pot(amount, eligible))
         prev = top
     return pots
+
+
+def one_pot(contrib: dict[int, Decimal], folded: set[int], dead: Decimal) -> Pot:
+    """:func:`side_pots` when every seat still in put in as much (nobody is all in for
+    less): one pot for them all."""
+    alive = [s for s in contrib if s not in folded]
+    alive.sort()
+    return new(Pot, (sum(contrib.values(), ZERO) + dead, tuple(alive)))
 
 
 def split(amount: Decimal, winners: Sequence[int], chip: Decimal) -> dict[int, Decimal]:

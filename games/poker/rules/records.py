@@ -13,7 +13,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from .constants import ACTION_NAMES
+from .constants import ACTION_NAMES, BETTING, BLIND, CHECK, DISCARDING, FOLD, MUCK, SHOWING
+
+#: a record from all its fields in order, ``new(Record, (kind, seat, ...))``: what
+#: ``Record(...)`` builds, without its keyword handling (the engine's hot paths)
+new = tuple.__new__
 
 
 def _get(extra: tuple[tuple[str, Any], ...], key: str, default: Any) -> Any:
@@ -108,6 +112,25 @@ class Turn(NamedTuple):
 
     seat: int
     kind: str
+
+
+#: betting rounds whose fold and check records are shared (:data:`FOLDS`, :data:`CHECKS`)
+SHARED_STAGES = 8
+#: the fold records of a seat in a betting round, shared (records are immutable and
+#: these say only who and when): ``FOLDS[stage][seat]`` for stages below 8
+FOLDS = tuple(
+    [tuple([Record("fold", s, index=FOLD, stage=g) for s in range(10)]) for g in range(8)]
+)
+#: the check records, shared as :data:`FOLDS`: ``CHECKS[stage][seat]``
+CHECKS = tuple(
+    [tuple([Record("check", s, index=CHECK, stage=g) for s in range(10)]) for g in range(8)]
+)
+#: the muck records, shared: ``MUCKS[seat]``
+MUCKS = tuple([Record("muck", s, index=MUCK) for s in range(10)])
+
+#: every turn there can be, ``TURNS[kind][seat]``, shared (a table has at most 10 seats;
+#: building a named tuple costs more than looking one up)
+TURNS = {k: tuple([Turn(s, k) for s in range(10)]) for k in (BLIND, BETTING, DISCARDING, SHOWING)}
 
 
 @dataclass(frozen=True)

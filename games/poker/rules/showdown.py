@@ -6,11 +6,12 @@ from decimal import Decimal
 
 from .base import TableBase
 from .config import TableConfig
-from .constants import LESS_THAN_TWO, MUCK, SHOW, SHOWDOWN, SHOWING, SIT_OUT
+from .constants import LESS_THAN_TWO, SHOW, SHOWDOWN, SHOWING, SIT_OUT
 from .errors import RuleError
 from .money import ZERO
+from .plan import keep
 from .pots import best_hands, contested_pots, split
-from .records import HandRecord, Record
+from .records import MUCKS, HandRecord, Record, new
 from .state import Hand
 
 
@@ -23,9 +24,26 @@ class ShowdownPart(TableBase):
         assert h is not None
         h.state = LESS_THAN_TWO
         (winner,) = h.live()
-        for i, pot in enumerate(h.pots):
-            if pot.amount:
-                self._award(winner, pot.amount, i, "")
+        if h.counted:  # one pot, shared with its amount (:mod:`.plan`): so is its award
+            (pot,) = h.pots
+            amount = pot.amount
+            self.players[winner].stack += amount
+            h.awards.append((winner, amount, 0, ""))
+            awards = self._shared.awards
+            key = (winner, pot)
+            rec = awards.get(key)
+            if rec is None:
+                rec = new(
+                    Record,
+                    ("award", winner, amount, None, (), None, False, None, "", (), (("pot", 0),)),
+                )
+                keep(awards, key, rec)
+            self._log.append(rec)  # :meth:`_emit`: the hand goes on
+            h.records.append(rec)
+        else:
+            for i, pot in enumerate(h.pots):
+                if pot.amount:
+                    self._award(winner, pot.amount, i, "")
         h.winners = {winner}
         h.show_queue = [winner]
 
@@ -73,7 +91,11 @@ class ShowdownPart(TableBase):
         assert h is not None
         self.players[seat].stack += amount
         h.awards.append((seat, amount, pot, text))
-        self._emit(Record("award", seat, amount=amount, text=text, extra=(("pot", pot),)))
+        rec = new(
+            Record, ("award", seat, amount, None, (), None, False, None, text, (), (("pot", pot),))
+        )
+        self._log.append(rec)  # :meth:`_emit`: the hand goes on
+        h.records.append(rec)
 
     def _begin_muck_round(self) -> None:
         """The losers not shown yet (queued by the winnings) may show or muck, in
@@ -141,7 +163,9 @@ class ShowdownPart(TableBase):
         h.show_queue.pop(0)
         h.to_act = h.kind = None
         h.mucked.add(seat)
-        rec = self._emit(Record("muck", seat, index=MUCK))
+        rec = MUCKS[seat]
+        self._log.append(rec)  # :meth:`_emit`: the hand goes on
+        h.records.append(rec)
         self._advance()
         return rec
 
@@ -151,31 +175,58 @@ class ShowdownPart(TableBase):
         assert h is not None
         h.state = SHOWDOWN
         h.to_act = h.kind = None
-        self._restore(h)
-        players = tuple(
-            (s, self.players[s].name, h.start_stacks.get(s, ZERO))
-            for s in sorted(set(h.seats) | h.posted | h.refused)
-            if s in self.players
-        )
+        if h.reserve:
+            self._restore(h)
+        table = self.players
+        start, contrib, dead_paid = h.start_stacks, h.contrib, h.dead_paid
         won: dict[int, Decimal] = {}
         for s, amount, _pot, _text in h.awards:
             won[s] = won.get(s, ZERO) + amount
-        deltas = tuple(
-            (s, won.get(s, ZERO) - h.contrib.get(s, ZERO) - h.dead_paid.get(s, ZERO))
-            for s, _, _start in players
-        )
-        self._emit(
-            Record(
+        players_: list[tuple[int, str, Decimal]] = []
+        deltas_: list[tuple[int, Decimal]] = []
+        for s in sorted(set(h.seats) | h.posted | h.refused):
+            p = table.get(s)
+            if p is None:
+                continue
+            players_.append((s, p.name, start.get(s, ZERO)))
+            # won is ZERO or a sum from it: its exponent is at most 0, so taking away a
+            # dead blind of ZERO could change nothing
+            delta = won.get(s, ZERO) - contrib.get(s, ZERO)
+            if dead_paid:
+                delta -= dead_paid.get(s, ZERO)
+            deltas_.append((s, delta))
+        players = tuple(players_)
+        deltas = tuple(deltas_)
+        seated = sorted(table.items())
+        stacks_ = []
+        for s, p in seated:
+            stacks_.append((s, p.stack))
+        stacks = tuple(stacks_)
+        rec = new(
+            Record,
+            (
                 "handover",
-                text=h.hand_id,
-                extra=(("deltas", deltas), ("stacks", tuple(sorted(self.stacks().items())))),
-            )
+                None,
+                None,
+                None,
+                (),
+                None,
+                False,
+                None,
+                h.hand_id,
+                (),
+                (("deltas", deltas), ("stacks", stacks)),
+            ),
         )
+        self._log.append(rec)  # :meth:`_emit`: the hand is not over yet
+        h.records.append(rec)
         cfg = self.config
         # the hand is over and stays as it is: its record is built when asked for
         self._last_hand_build = lambda: _hand_record(h, cfg, players, deltas)
         h.over = True
-        for s, p in sorted(self.players.items()):
+        for s, p in seated:
+            if not (p.leaving or p.sit_out_next or (p.stack <= ZERO and not p.sitting_out)):
+                continue
             if p.leaving:
                 self._remove(s)
                 continue
@@ -183,15 +234,17 @@ class ShowdownPart(TableBase):
                 p.sit_out_next = False
                 p.sitting_out = True
                 self._emit(Record("sitout", s, index=SIT_OUT))
-            elif p.stack <= 0 and not p.sitting_out:
+            elif p.stack <= ZERO and not p.sitting_out:
                 p.sitting_out = True
                 self._emit(Record("sitout", s, index=SIT_OUT, text="no chips"))
 
     def _restore(self, h: Hand) -> None:
         """Put back what the hand stack set aside (once)."""
+        players = self.players
         for s, amount in h.reserve.items():
-            if s in self.players:
-                self.players[s].stack += amount
+            p = players.get(s)
+            if p is not None:
+                p.stack += amount
         h.reserve = {}
 
     def verify_abort_hand(self) -> Hand:

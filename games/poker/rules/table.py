@@ -37,7 +37,9 @@ from .constants import (
 )
 from .dealing import DealingPart
 from .errors import RuleError
-from .records import Legal, Record, Turn
+from .limits import raise_range
+from .money import ZERO
+from .records import Legal, Record, Turn, new
 from .seating import SeatingPart
 from .showdown import ShowdownPart
 
@@ -62,11 +64,17 @@ class Table(SeatingPart, BlindsPart, DealingPart, BettingPart, ShowdownPart):
         """Run automatic states until a decision is needed or the hand is over."""
         h = self.hand
         assert h is not None
+        steps = self.config.variant.steps
         while not h.over:
             state = h.state
             if state == BET_ROUND:
-                if self._bet_step():
+                # (the start of a roomy round names the first to act itself)
+                if (h.roomy and h.kind == BETTING) or self._bet_step():
                     return
+                continue
+            if state == DEAL_CARDS or state == NEW_DEAL or state == WINNINGS:
+                h.step += 1  # :meth:`_next_step`
+                self._enter(steps[h.step])
                 continue
             if state == BLIND_ROUND:
                 if self._blind_step():
@@ -86,22 +94,22 @@ class Table(SeatingPart, BlindsPart, DealingPart, BettingPart, ShowdownPart):
         """Enter ``step``; automatic states run here."""
         h = self.hand
         assert h is not None
-        h.state = step.state
+        state = h.state = step.state
         h.to_act = h.kind = None
-        if step.state == NEW_DEAL:
-            self._deal_hole(step.count)
-        elif step.state == BET_ROUND:
+        if state == BET_ROUND:
             self._begin_bet_round(step.big)
-        elif step.state == DEAL_CARDS:
+        elif state == DEAL_CARDS:
             self._deal_board(step.count)
-        elif step.state == DISCARD_ROUND:
-            h.discarded = set()
-        elif step.state == WINNINGS:
-            self._winnings()
-        elif step.state == MUCK_ROUND:
-            self._begin_muck_round()
-        elif step.state == SHOWDOWN:
+        elif state == NEW_DEAL:
+            self._deal_hole(step.count)
+        elif state == SHOWDOWN:
             self._finish()
+        elif state == DISCARD_ROUND:
+            h.discarded = set()
+        elif state == WINNINGS:
+            self._winnings()
+        elif state == MUCK_ROUND:
+            self._begin_muck_round()
 
     def _next_step(self) -> None:
         h = self.hand
@@ -115,21 +123,65 @@ class Table(SeatingPart, BlindsPart, DealingPart, BettingPart, ShowdownPart):
         if h is None or h.over or h.to_act != seat or h.kind is None:
             return ()
         kind = h.kind
+        if h.roomy and kind == BETTING:
+            # whoever must act may raise until the cap, a call is the whole amount
+            cap = self.config.cap
+            assert cap is not None
+            if h.counted:  # the same by the numbers as ints, shared (:mod:`.plan`)
+                icurrent = h.icurrent
+                icall = icurrent - h.ibets[seat]
+                iwager = 0
+                if h.bets_count < cap:
+                    iwager = icurrent + h.ibet if icurrent else -h.ibet
+                try:
+                    return self._shared.legal[icall][iwager]
+                except KeyError:
+                    return self._shared.legal_actions(icall, iwager)
+            current = h.current_bet
+            wager = None
+            if h.bets_count < cap:
+                wager = new(
+                    Legal, (RAISE if current else BET, current + h.bet_size, None, None, None)
+                )
+            mine = h.bets[seat]
+            if current > mine:
+                call = new(Legal, (CALL, current - mine, None, None, None))
+                return (_FOLD, call) if wager is None else (_FOLD, call, wager)
+            return (_CHECK,) if wager is None else (_CHECK, wager)
+        # asked again for the same decision (no record since): the same answer
+        done = len(h.records)
+        cached = h.legal
+        if cached is not None and cached[0] == seat and cached[1] == done:
+            return cached[2]
+        out: tuple[Legal, ...]
         if kind == BETTING:
-            p = self.players[seat]
-            to_call = self._to_call(seat)
-            if to_call > 0:
-                call = Legal(CALL, amount=min(to_call, p.stack))
-            bounds = self._raise_bounds(seat, to_call)
-            if bounds is None:
-                return (_FOLD, call) if to_call > 0 else (_CHECK,)
-            idx = BET if h.current_bet == 0 else RAISE
-            lo, hi = bounds
-            if self.config.limit == FIXED_LIMIT:
-                wager = Legal(idx, amount=lo)
+            stack = self.players[seat].stack
+            cfg = self.config
+            current = h.current_bet
+            to_call = current - h.bets.get(seat, ZERO)  # :meth:`_to_call`
+            if to_call < 0:
+                to_call = ZERO
+            if (  # :meth:`_raise_bounds`
+                seat not in h.may_raise
+                or (cfg.cap is not None and h.bets_count >= cfg.cap)
+                or stack <= to_call
+                or not self._raise_answerable(seat)
+            ):
+                wager = None
             else:
-                wager = Legal(idx, min=lo, max=hi)
-            return (_FOLD, call, wager) if to_call > 0 else (_CHECK, wager)
+                idx = BET if current == 0 else RAISE
+                lo, hi = raise_range(cfg, h, seat, stack)
+                if cfg.limit == FIXED_LIMIT:
+                    wager = new(Legal, (idx, lo, None, None, None))
+                else:
+                    wager = new(Legal, (idx, None, lo, hi, None))
+            if to_call > 0:
+                call = new(Legal, (CALL, min(to_call, stack), None, None, None))
+                out = (_FOLD, call) if wager is None else (_FOLD, call, wager)
+            else:
+                out = (_CHECK,) if wager is None else (_CHECK, wager)
+            h.legal = (seat, done, out)
+            return out
         if kind == BLIND:
             live, dead = h.owed[seat]
             p = self.players[seat]
@@ -190,6 +242,9 @@ class Table(SeatingPart, BlindsPart, DealingPart, BettingPart, ShowdownPart):
 
         :raises RuleError: the action is not legal now (or unknown).
         """
+        rec = self._act_roomy(seat, index)  # (a betting action in a roomy round)
+        if rec is not None:
+            return rec
         if index == FOLD:
             return self.fold(seat)
         if index == CHECK:

@@ -121,6 +121,13 @@ def test_seed_examples(first, second, outcome):
         ([0, 1, 2, 3, -1], "not a card"),
         ([0, 1, 2, 3, "4"], "not a card"),
         ([0, 1, 2, 3, 3], "duplicate"),
+        # six and seven cards take paths of their own
+        ([0, 1, 2, 3, 4, 60], "not a card"),
+        ([0, 1, 2, 3, 4, 4], "duplicate"),
+        ([0, 1, 2, 3, 4, 5, 52], "not a card"),
+        ([0, 1, 2, 3, 4, 5, [6]], "not a card"),
+        ([0, 1, 2, 3, 4, 5, None], "not a card"),
+        ((9, 1, 2, 3, 4, 5, 9), "duplicate"),
     ],
 )
 def test_bad_input(bad, message):
