@@ -43,13 +43,26 @@ if TYPE_CHECKING:
     from hub.lobby import Lobby
 
 
+#: builds a named tuple from its fields without the keyword handling of its ``__new__``
+_new = tuple.__new__
+
+
+def _deadline(turn: LoggedEvent) -> float | None:
+    """When a logged turn must be answered: its time plus its ``timeleft_ms``."""
+    left = turn.data.get("timeleft_ms")
+    if isinstance(left, int | float) and not isinstance(left, bool):
+        return turn.at + left / 1000.0
+    return None
+
+
 class LoggedEvent(NamedTuple):
     """One event in a game's log (:meth:`GameInstance.events_for`); a named tuple (one
     is made for every event of every game).
 
     :ivar at: the clock's time when it happened.
     :ivar kind: the event's kind.
-    :ivar data: its data (a ``turn`` event's without the ``legal`` list).
+    :ivar data: its data as the game gave it (a ``turn`` event's ``legal`` list is
+        never read from the log: :meth:`public_data` leaves it out).
     :ivar seats: as :attr:`hub.model.GameEvent.seats`: ``None`` for a public event.
     :ivar to: for a private event, who sat at each of its seats then (a later occupant
         of the seat never sees it).
@@ -61,9 +74,17 @@ class LoggedEvent(NamedTuple):
     seats: frozenset[int] | None = None
     to: tuple[tuple[int, str | None], ...] = ()
 
+    def public_data(self) -> dict[str, Any]:
+        """The data as the log shows it: a copy, a ``turn`` event's without ``legal``
+        (a game may build that list only when it is read)."""
+        data = self.data
+        if self.kind == TURN:
+            return {k: data[k] for k in data if k != "legal"}
+        return dict(data)
+
     def to_json(self, since: float = 0.0) -> dict[str, Any]:
-        """``{"at": ms since ``since``, "kind", "data"}``."""
-        return {"at": int((self.at - since) * 1000), "kind": self.kind, "data": dict(self.data)}
+        """``{"at": ms since ``since``, "kind", "data"}`` (:meth:`public_data`)."""
+        return {"at": int((self.at - since) * 1000), "kind": self.kind, "data": self.public_data()}
 
 
 @implementer(IGame)
@@ -143,13 +164,16 @@ class GameInstance:
         self.created = lobby.clock.seconds()
         self.finished: float | None = None
         self._observers: dict[Any, int | None] = {}
+        #: the observers and their seats as events go out (made again on every change)
+        self._sending: tuple[tuple[Any, int | None], ...] = ()
         self._drivers: list[BotDriver] = []
         self._services: list[Any] = []  # hub services following every public event
         #: the events so far (bounded: the oldest go first), for pages that open late
         #: and for replays
         self._log: deque[LoggedEvent] = deque(maxlen=max(1, lobby.event_log))
         self.log_dropped = 0
-        self._turn: dict[str, Any] | None = None
+        #: the last public turn and when it was announced (``None``: nobody's turn)
+        self._turn: LoggedEvent | None = None
         self._bots_seated = False
         #: why the table deals no new hand now (``None``: it plays on); see :meth:`pause`
         self.paused: str | None = None
@@ -225,6 +249,7 @@ class GameInstance:
     def observe(self, observer: Any, seat: int | None = None) -> None:
         """Send ``observer`` (an :class:`IGameObserver`) every event it may see as ``seat``."""
         self._observers[observer] = seat
+        self._sending = tuple(self._observers.items())
         self.lobby.changed(self)
 
     def watch(self, service: Any) -> None:
@@ -246,32 +271,27 @@ class GameInstance:
         """Stop sending events to ``observer`` (unknown observers are ignored)."""
         if observer in self._observers:
             del self._observers[observer]
+            self._sending = tuple(self._observers.items())
             self.lobby.changed(self)
 
     # -- the event log and the turn -------------------------------------------------------
 
     def _record(self, event: GameEvent) -> None:
         now = self.lobby.clock.seconds()
-        kind, data, seats = event.kind, event.data, event.seats
-        if kind == TURN:
-            if "legal" in data:
-                data = {k: v for k, v in data.items() if k != "legal"}
-            if seats is None:
-                # only a public turn is everyone's business (current_turn goes to watchers)
-                left = data.get("timeleft_ms")
-                deadline = None
-                if isinstance(left, int | float) and not isinstance(left, bool):
-                    deadline = now + left / 1000.0
-                self._turn = {**data, "deadline": deadline, "total_ms": left}
-        elif kind == GAME_OVER:
-            self._turn = None
+        kind, seats = event.kind, event.seats
         to: tuple[tuple[int, str | None], ...] = ()
         if seats is not None:
             to = tuple((s, self.seats[s].player) for s in sorted(seats) if 0 <= s < len(self.seats))
+        logged = _new(LoggedEvent, (now, kind, event.data, seats, to))
+        if kind == TURN:
+            if seats is None:  # only a public turn is everyone's business (current_turn)
+                self._turn = logged
+        elif kind == GAME_OVER:
+            self._turn = None
         log = self._log
         if len(log) == log.maxlen:
             self.log_dropped += 1
-        log.append(LoggedEvent(now, kind, data, seats, to))
+        log.append(logged)
 
     def events_for(self, seat: int | None, player: str | None = None) -> list[LoggedEvent]:
         """The logged events the viewer at ``seat`` may see: every public one, and the
@@ -287,7 +307,7 @@ class GameInstance:
     def turn_clock(self) -> dict[str, Any]:
         """``deadline`` (the clock's time by which the last announced turn must be
         answered, or ``None``) and ``timeleft_ms`` (what is left of it now)."""
-        deadline = None if self._turn is None else self._turn.get("deadline")
+        deadline = None if self._turn is None else _deadline(self._turn)
         if deadline is None:
             return {"deadline": None, "timeleft_ms": None}
         left = max(0, int((deadline - self.lobby.clock.seconds()) * 1000))
@@ -295,17 +315,19 @@ class GameInstance:
 
     def current_turn(self) -> dict[str, Any] | None:
         """Who is to act now (the last ``turn`` event's data without ``legal``, with
-        ``deadline`` and ``timeleft_ms`` as of now), or ``None`` when nobody is: the
-        game is not running, or that seat has nothing left to decide (between poker
-        hands, say)."""
-        turn = self._turn
-        if turn is None or self.state != RUNNING:
+        ``total_ms`` as announced, ``deadline`` and ``timeleft_ms`` as of now), or
+        ``None`` when nobody is: the game is not running, or that seat has nothing
+        left to decide (between poker hands, say)."""
+        logged = self._turn
+        if logged is None or self.state != RUNNING:
             return None
+        turn = logged.public_data()
         seat = turn.get("seat")
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             return None
         if not self.engine.legal_actions(seat):
             return None
+        turn["total_ms"] = turn.get("timeleft_ms")
         return {**turn, **self.turn_clock()}
 
     def replay(self) -> dict[str, Any] | None:
@@ -353,7 +375,7 @@ class GameInstance:
                 if event.visible_to(driver.seat):
                     driver.game_event(self, event)
         observers = self._observers
-        for observer, seat in list(observers.items()):
+        for observer, seat in self._sending:  # a snapshot: one may leave meanwhile
             if observer in observers and (seats is None or (seat is not None and seat in seats)):
                 try:
                     observer.game_event(self, event)
@@ -436,7 +458,7 @@ class GameInstance:
 
     def act(self, seat: int, action: Mapping[str, Any]) -> None:
         """The player at ``seat`` acts; see :meth:`hub.interfaces.IGame.act`."""
-        if not isinstance(action, Mapping):
+        if type(action) is not dict and not isinstance(action, Mapping):
             raise BadAction("an action is a mapping")
         if not 0 <= seat < len(self.seats) or self.seats[seat].free:
             raise NotFound(f"nobody sits at seat {seat} of game {self.id}")
@@ -577,6 +599,7 @@ class GameInstance:
             driver.cancel()
         self._drivers.clear()
         self._observers.clear()
+        self._sending = ()
         self._services.clear()
         self.engine.stop()
 

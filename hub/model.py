@@ -10,7 +10,8 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from zope.interface import Interface
 
@@ -105,9 +106,13 @@ class Elsewhere(Conflict):
         self.routes = dict(routes or {})
 
 
-@dataclass(frozen=True)
-class GameEvent:
-    """Something that happened in a game.
+#: the data of an event that has none (shared, so read-only)
+NO_DATA: Mapping[str, Any] = MappingProxyType({})
+
+
+class GameEvent(NamedTuple):
+    """Something that happened in a game (immutable; a named tuple, as one is made for
+    every move of every game).
 
     :ivar kind: what happened (``turn``, ``over``, ``moved``...).
     :ivar data: JSON-able details.
@@ -116,7 +121,7 @@ class GameEvent:
     """
 
     kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] = NO_DATA
     seats: frozenset[int] | None = None
 
     def visible_to(self, seat: int | None) -> bool:

@@ -62,7 +62,14 @@ def scrub(reason: str) -> str:
 class FrontendTelemetry:
     """The counters of one front end, bound to its name.
 
+    Messages in and out (one or more per line or frame) are counted in plain ints
+    (:attr:`received`, :attr:`sent`) and added to ``gamehub_messages`` when the metrics
+    are read (:meth:`flush`, run by :class:`_Flush` at each scrape): no lock and no
+    call into the client library per message.
+
     :ivar name: the front end (``xml``, ``mnm``, ``domino``, ``web``...).
+    :ivar received: messages in since the last :meth:`flush`.
+    :ivar sent: messages out since the last :meth:`flush`.
     """
 
     def __init__(self, telemetry: Telemetry, name: str) -> None:
@@ -73,6 +80,17 @@ class FrontendTelemetry:
         self._in = telemetry.messages.labels(name, "in")
         self._out = telemetry.messages.labels(name, "out")
         self._refusals: dict[str, Any] = {}
+        self.received = 0
+        self.sent = 0
+
+    def flush(self) -> None:
+        """Add the messages counted since the last flush to ``gamehub_messages``."""
+        received, sent = self.received, self.sent
+        self.received = self.sent = 0
+        if received:
+            self._in.inc(received)
+        if sent:
+            self._out.inc(sent)
 
     def opened(self) -> None:
         """A connection was accepted."""
@@ -85,11 +103,11 @@ class FrontendTelemetry:
 
     def message_in(self) -> None:
         """One message (frame, line, request) arrived."""
-        self._in.inc()
+        self.received += 1
 
     def message_out(self, count: int = 1) -> None:
         """One message (or ``count`` of them) was sent."""
-        self._out.inc(count)
+        self.sent += count
 
     def refused(
         self,
@@ -129,6 +147,8 @@ class Telemetry:
     def __init__(self, version: str = "") -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         r = self.registry
+        self._frontends: dict[str, FrontendTelemetry] = {}
+        r.register(_Flush(self._frontends))  # first: a scrape flushes, then reads
         self.info = Gauge("gamehub_info", "The hub's version (always 1)", ["version"], registry=r)
         self.info.labels(version or "unknown").set(1)
         self.connections_total = Counter(
@@ -200,7 +220,6 @@ class Telemetry:
             ["action"],
             registry=r,
         )
-        self._frontends: dict[str, FrontendTelemetry] = {}
         self._operations: dict[Any, str] = {}
         self._live: _LiveFigures | None = None
         self._error_observer: Any = None
@@ -314,6 +333,25 @@ class _ErrorCounter:
         if level in (LogLevel.error, LogLevel.critical):
             namespace = str(event.get("log_namespace", "?")).split(".")[0:2]
             self._counter.labels(".".join(namespace)).inc()
+
+
+class _Flush:
+    """Adds each front end's plain message counts to ``gamehub_messages`` when the
+    registry is collected (registered first, so the counters are read after); it has
+    no metrics of its own."""
+
+    def __init__(self, frontends: dict[str, FrontendTelemetry]) -> None:
+        self._frontends = frontends
+
+    def describe(self) -> list[Any]:
+        """No metrics."""
+        return []
+
+    def collect(self) -> Iterator[Any]:
+        """Flush every front end's counts; yields nothing."""
+        for frontend in list(self._frontends.values()):
+            frontend.flush()
+        return iter(())
 
 
 class _LiveFigures:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from zope.interface import implementer
@@ -27,11 +27,11 @@ class MorrisMNMAdapter:
         """``view["pieces"]`` as it is: ``A`` in hand, ``A0``..``C7``, ``C`` captured."""
         return [list(row) for row in view["pieces"]]
 
-    def current_pieces(self, game: Any, seat: int | None) -> list[list[str]]:
-        """:meth:`piece_list` of the game's view now, without building the whole view."""
-        engine = getattr(game, "engine", None)
-        if isinstance(engine, rules.MorrisState):
-            return engine.piece_list()
+    def current_pieces(self, game: Any, seat: int | None) -> Sequence[Sequence[str]]:
+        """:meth:`piece_list` of the game's view now, without building the whole view
+        (the game's shared list: the caller only reads it)."""
+        if isinstance(getattr(game, "engine", None), rules.MorrisState):
+            return game.current_pieces()  # a running MorrisGame's shared list
         return self.piece_list(game.view(seat))  # a finished game's summary
 
     def capture_count(self, turn: Mapping[str, Any]) -> int:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 RINGS = "ABC"
 PLAYERS = 2
@@ -133,9 +133,12 @@ class Move:
         return point_name(self.dst)
 
 
-@dataclass(frozen=True)
-class MoveRecord:
-    """What a move did.
+#: builds a named tuple from all its fields, without its ``__new__``'s keyword handling
+_new = tuple.__new__
+
+
+class MoveRecord(NamedTuple):
+    """What a move did (a named tuple: one is made every move).
 
     :ivar player: who moved.
     :ivar move: the :class:`Move`.
@@ -378,7 +381,13 @@ class MorrisState:
 
     def piece_list(self) -> list[list[str]]:
         """Per player, per piece: ``"A"`` (in hand), ``"A0"``..``"C7"``, or ``"C"``."""
-        return [[_PIECE_TEXT[p] for p in row] for row in self.pieces]
+        text = _PIECE_TEXT.__getitem__
+        return [list(map(text, row)) for row in self.pieces]
+
+    def piece_rows(self) -> tuple[tuple[str, ...], ...]:
+        """:meth:`piece_list` as shared tuples: a row of positions is named once (a
+        bounded cache; a move changes one player's row, the other's is the last one)."""
+        return tuple([_row_names(tuple(row)) for row in self.pieces])
 
     def _capturable_mask(self, player: int) -> int:
         mine = self.own[player]
@@ -537,7 +546,7 @@ class MorrisState:
         self.pending_captures -= 1
         if self.lost[them] > PIECES - 3 or not self.own[them]:
             self.pending_captures = 0
-        rec = MoveRecord(me, CAPTURE_MOVES[point], cell[1], 0, self.pending_captures)
+        rec = _new(MoveRecord, (me, CAPTURE_MOVES[point], cell[1], 0, self.pending_captures, False))
         if not self.pending_captures:
             self._end_turn()
         return self._record(rec)
@@ -588,7 +597,7 @@ class MorrisState:
         if mills and own[1 - me]:
             captures = 1 if mills == 1 else min(2, self.rules.double_mill_captures)
         self.pending_captures = captures
-        rec = MoveRecord(me, move, piece, mills, captures)
+        rec = _new(MoveRecord, (me, move, piece, mills, captures, False))
         if not captures:
             self._end_turn()
         return self._record(rec)
@@ -624,3 +633,9 @@ class MorrisState:
 
 
 _PIECE_TEXT = {UNPLACED: "A", CAPTURED: "C", **{p: point_name(p) for p in range(POINTS)}}
+
+
+@functools.lru_cache(maxsize=4096)
+def _row_names(row: tuple[int, ...]) -> tuple[str, ...]:
+    """One player's piece positions as :meth:`MorrisState.piece_list` names them."""
+    return tuple(map(_PIECE_TEXT.__getitem__, row))

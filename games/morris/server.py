@@ -7,8 +7,9 @@ A capture is a decision of its own: the player who closed the mill gets a second
 ``turn`` event before the turn passes.
 
 Events: ``seated``, ``state``, ``turn`` (``seat``, ``legal``, ``timeleft_ms``,
-``capture``), ``moved`` (``seat``, ``move``, ``kind``, ``piece``, ``mills``, ``capture``,
-``pieces``), ``over`` (``result``).
+``capture``), ``moved`` (``seat``, ``move``, ``kind``, ``piece``, ``mills``, ``capture``;
+the position after it is the view's, or the moves made one by one: a replay does
+that), ``over`` (``result``).
 
 Options (all optional): ``move_time_ms`` (3000; the time a player has for each
 decision, announced in ``turn`` events), ``grace_ms`` (500; added for network
@@ -19,7 +20,7 @@ latency before a timeout is declared), ``double_mill_captures`` (1 or 2),
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from zope.interface import implementer
@@ -87,6 +88,9 @@ class MorrisGame:
         if config.seats != 2:
             raise BadAction("Nine Men's Morris is played by two")
         self.settings = check_options(config.options)
+        #: the move clock: each decision's time, and when a late one times out (s)
+        self._move_ms: int = self.settings["move_time_ms"]
+        self._delay = (self._move_ms + self.settings["grace_ms"]) / 1000.0
         self._context = context
         self._clock = context.clock
         self.engine = rules.MorrisState(
@@ -105,13 +109,16 @@ class MorrisGame:
         self._timing: tuple[int, int] = (0, 0)
         self._loser: int | None = None
         self._deadline: float | None = None
+        #: the piece list after ``n`` moves, as ``(n, list)``: made once a position
+        #: (the ``moved`` event and the MNM move request share it)
+        self._pieces: tuple[int, tuple[tuple[str, ...], ...]] | None = None
 
     # -- IGame ----------------------------------------------------------------------------
 
     @property
     def state(self) -> str:
         """``waiting`` until both seats are taken, ``running``, then ``over``."""
-        if self.engine.over:
+        if self.engine.outcome is not None:
             return OVER
         return RUNNING if self._started else WAITING
 
@@ -139,27 +146,30 @@ class MorrisGame:
 
     def act(self, seat: int, action: Any) -> None:
         """Play ``{"move": "B3" | "A1:B1" | "C5"}`` for ``seat``."""
-        if not isinstance(action, Mapping) or len(action) != 1 or "move" not in action:
+        if type(action) is not dict and not isinstance(action, Mapping):
+            raise BadAction('a morris action is {"move": "B3"}, {"move": "A1:B1"} or a capture')
+        if len(action) != 1 or "move" not in action:
             raise BadAction('a morris action is {"move": "B3"}, {"move": "A1:B1"} or a capture')
         text = action["move"]
         if not isinstance(text, str):
             raise BadAction("the move must be a text such as B3 or A1:B1")
-        if self.state != RUNNING:
+        engine = self.engine
+        if engine.outcome is not None or not self._started:
             raise IllegalAction(
-                "The game is over" if self.state == OVER else "The game has not started yet"
+                "The game is over" if engine.outcome is not None else "The game has not started yet"
             )
-        if seat != self.engine.to_move:
+        if seat != engine.to_move:
             raise IllegalAction("It is not your turn")
         try:
-            move = self.engine.parse(text)
+            move = engine.parse(text)
         except rules.MorrisError as e:
             raise BadAction(e.reason) from None
         try:
-            record = self.engine.apply(move)
+            record = engine.apply(move)
         except rules.MorrisError as e:
             raise IllegalAction(e.reason) from None
         # the move clock runs on: the next turn resets it, the game's end cancels it
-        self._emit(
+        self._context.emit(
             GameEvent(
                 "moved",
                 {
@@ -169,11 +179,10 @@ class MorrisGame:
                     "piece": record.piece,
                     "mills": record.mills,
                     "capture": record.captures,
-                    "pieces": self.engine.piece_list(),
                 },
             )
         )
-        if self.engine.over:
+        if engine.outcome is not None:
             self._game_over()
         else:
             self._announce()
@@ -211,6 +220,15 @@ class MorrisGame:
             },
             "result": self.result(),
         }
+
+    def current_pieces(self) -> tuple[tuple[str, ...], ...]:
+        """The engine's piece list now (``view()["pieces"]``, as tuples), made once a
+        position and shared."""
+        moves = len(self.engine.history)
+        made = self._pieces
+        if made is None or made[0] != moves:
+            made = self._pieces = (moves, self.engine.piece_rows())
+        return made[1]
 
     def _history_texts(self) -> list[str]:
         """The moves' wire texts, each formatted once (a view is not rebuilt from the
@@ -260,27 +278,19 @@ class MorrisGame:
         self._context.emit(event)
 
     def _announce(self) -> None:
-        seat = self.engine.to_move
-        move_ms = self.settings["move_time_ms"]
-        delay = (move_ms + self.settings["grace_ms"]) / 1000.0
-        self._deadline = self._clock.seconds() + move_ms / 1000.0
-        self._timing = (seat, len(self.engine.history))
+        engine = self.engine
+        seat = engine.to_move
+        move_ms = self._move_ms
+        clock = self._clock
+        self._deadline = clock.seconds() + move_ms / 1000.0
+        self._timing = (seat, len(engine.history))
         timer = self._timer
         if timer is not None and timer.active():
-            timer.reset(delay)  # cheaper than a cancel and a new timer on every turn
+            timer.reset(self._delay)  # cheaper than a cancel and a new timer on every turn
         else:
-            self._timer = self._clock.callLater(delay, self._timed_out)
-        self._emit(
-            GameEvent(
-                TURN,
-                {
-                    "seat": seat,
-                    "legal": self.legal_actions(seat),
-                    "timeleft_ms": move_ms,
-                    "capture": self.engine.pending_captures,
-                },
-            )
-        )
+            self._timer = clock.callLater(self._delay, self._timed_out)
+        moves = engine.legal_moves() if engine.outcome is None and self._started else ()
+        self._context.emit(GameEvent(TURN, TurnData(seat, moves, move_ms, engine.pending_captures)))
 
     def _timed_out(self) -> None:
         self._timer = None
@@ -301,6 +311,58 @@ class MorrisGame:
         if self._timer is not None and self._timer.active():
             self._timer.cancel()
         self._timer = None
+
+
+class TurnData(Mapping[str, Any]):
+    """The data of a ``turn`` event: ``seat``, ``legal``, ``timeleft_ms``, ``capture``,
+    as a read-only mapping whose ``legal`` actions (``{"move": TEXT}`` each, as
+    :meth:`MorrisGame.legal_actions` gives them) are built when first read: most
+    observers (the MNM front end) never read them.  The moves are the engine's at the
+    time of the event (shared :class:`~.rules.Move` records), so a late reader sees the
+    same list."""
+
+    __slots__ = ("_capture", "_legal", "_moves", "_seat", "_timeleft")
+    _KEYS = ("seat", "legal", "timeleft_ms", "capture")
+
+    def __init__(self, seat: int, moves: Sequence[rules.Move], timeleft: int, capture: int):
+        self._seat = seat
+        self._moves = moves
+        self._legal: list[dict[str, Any]] | None = None
+        self._timeleft = timeleft
+        self._capture = capture
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "seat":
+            return self._seat
+        if key == "capture":
+            return self._capture
+        if key == "timeleft_ms":
+            return self._timeleft
+        if key == "legal":
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = [{"move": m.wire} for m in self._moves]
+            return legal
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """``self[key]``, or ``default`` for another key (without the ABC's detour)."""
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._KEYS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._KEYS)
+
+    def __len__(self) -> int:
+        return 4
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 _REASONS = {

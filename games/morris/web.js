@@ -1,6 +1,6 @@
 // Nine Men's Morris in the browser (its IWebView.script): the 24 points are buttons.
 // Place: click a point. Move: click your piece, then its destination. Capture: click
-// the opponent piece to remove. Replays rebuild the board from the "moved" events.
+// the opponent piece to remove. Replays make each "moved" event's move on the board.
 "use strict";
 window.GameRenderers = window.GameRenderers || {};
 (() => {
@@ -129,12 +129,16 @@ window.GameRenderers = window.GameRenderers || {};
         const v = Object.assign({}, view);
         if (event.kind === "seated") { v.names = (view.names || [null, null]).slice(); v.names[d.seat] = d.name; }
         if (event.kind === "moved") {
-          const cells = new Array(24).fill(null);
-          const hand = [0, 0];
-          (d.pieces || []).forEach((row, p) => row.forEach(pos => {
-            if (pos === "A") hand[p] += 1;
-            else if (pos.length === 2) cells[POINTS.indexOf(pos)] = p;
-          }));
+          // the move itself: a piece placed, moved (or flown) or removed
+          const cells = (view.board || new Array(24).fill(null)).slice();
+          const hand = (view.in_hand || [9, 9]).slice();
+          const [src, dst] = d.move.includes(":") ? d.move.split(":") : [null, d.move];
+          if (d.kind === "capture") cells[POINTS.indexOf(dst)] = null;
+          else {
+            if (src) cells[POINTS.indexOf(src)] = null;
+            else hand[d.seat] -= 1;
+            cells[POINTS.indexOf(dst)] = d.seat;
+          }
           v.board = cells;
           v.in_hand = hand;
           v.capture = d.capture || 0;

@@ -178,16 +178,24 @@ def _piece_heads(player: int, count: int) -> tuple[str, ...]:
     return tuple(f"+ PIECE{player}.{i} " for i in range(count))
 
 
+@functools.lru_cache(maxsize=4096)  # bounded; a row is often the one of the last position
+def _piece_row(player: int, row: tuple[str, ...]) -> str:
+    """The ``+ PIECE<player>.<i> <pos>`` lines of one player's pieces, joined."""
+    return "\n".join(map(operator.add, _piece_heads(player, len(row)), row))
+
+
 def block_move(move_time_ms: int, capture: int, pieces: Sequence[Sequence[str]]) -> str:
     """A move request as the text that goes over the wire: ``+ MOVE``, ``+ CAPTURE``
-    (always), then :func:`lines_piecelist`, each line ending in ``\\n``; built at C
-    speed from the shared line heads."""
-    per = max((len(row) for row in pieces), default=0)
+    (always), then :func:`lines_piecelist`, each line ending in ``\\n``.  Each player's
+    lines are made once a row of positions (a move changes one player's row, so the
+    other's comes from the last request)."""
+    per = max(map(len, pieces), default=0)
     parts = [
         f"+ MOVE {int(move_time_ms)}\n+ CAPTURE {int(capture)}\n+ PIECELIST {len(pieces)},{per}"
     ]
     for p, row in enumerate(pieces):
-        parts += map(operator.add, _piece_heads(p, len(row)), row)
+        if row:
+            parts.append(_piece_row(p, tuple(row)))
     parts.append("+ ENDPIECELIST\n")
     return "\n".join(parts)
 

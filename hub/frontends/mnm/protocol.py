@@ -31,7 +31,7 @@ from zope.interface import implementer
 
 from hub.cluster.splice import Splice
 from hub.deadlines import Deadlines
-from hub.frontends import no_delay
+from hub.frontends import no_delay, write_now
 from hub.interfaces import IGameObserver, IHub
 from hub.model import GAME_OVER, OVER, RUNNING, TURN, Elsewhere, GameError, GameEvent
 from hub.routes import Routed
@@ -55,9 +55,11 @@ DEFAULTS: dict[str, Any] = {
 _conn_ids = itertools.count(1)
 #: a client command's verb → its input of the connection's table
 _INPUTS: dict[str, Input] = {verb: Input(verb) for verb in codec.VERBS}
-#: the constant one-line answers as they go over the wire
-_OKTHINK = codec.OKTHINK + "\n"
-_MOVEOK = codec.MOVEOK + "\n"
+#: the constant one-line answers as they go over the wire (text, bytes)
+_OKTHINK = codec.OKTHINK.encode("ascii")
+_OKTHINK_BYTES = _OKTHINK + b"\n"
+_MOVEOK = codec.MOVEOK.encode("ascii")
+_MOVEOK_BYTES = _MOVEOK + b"\n"
 #: the queue of every connection that has not joined a game (never appended to)
 _NOTHING_QUEUED: list[GameEvent] = []
 
@@ -194,7 +196,7 @@ class MNMProtocol(LineReceiver):
         banner = self._banner()
         self._sent += len(banner)
         self.telemetry.message_out(len(banner))
-        transport.write(_banner_bytes(banner))
+        write_now(transport, _banner_bytes(banner))
 
     def connectionLost(self, reason: Any = None) -> None:
         """Stop timers; a player who vanishes mid-game loses it."""
@@ -223,11 +225,22 @@ class MNMProtocol(LineReceiver):
         keep them in the transcript."""
         if self.machine.state is State.CLOSED or self.transport is None:
             return
-        self.records.record_block("out", block)
-        count = block.count("\n")
+        data = block.encode("ascii", "replace")
+        self.records.record_block("out", data)
+        count = data.count(b"\n")
         self._sent += count
         self.telemetry.message_out(count)
-        self.transport.write(block.encode("ascii", "replace"))
+        write_now(self.transport, data)
+
+    def _answer(self, line: bytes, data: bytes) -> None:
+        """:meth:`_write` of a constant one-line answer (``line`` without its
+        ``\\n``, and as ``data`` with it): nothing to count, encode or escape."""
+        if self.machine.state is State.CLOSED or self.transport is None:
+            return
+        self.records.record_plain("out", line)
+        self._sent += 1
+        self.telemetry.message_out()
+        write_now(self.transport, data)
 
     def fail(self, reason: str, kind: str = "protocol") -> None:
         """``- <reason>``, close, and forfeit the game if one is running.
@@ -485,7 +498,7 @@ class MNMProtocol(LineReceiver):
         self._pump()
 
     def _on_thinking(self, cmd: codec.Command) -> None:
-        self._write(_OKTHINK)
+        self._answer(_OKTHINK, _OKTHINK_BYTES)
 
     def _on_play(self, cmd: codec.Command) -> None:
         if not cmd.arg:
@@ -500,7 +513,7 @@ class MNMProtocol(LineReceiver):
             if self._closed:
                 return
         # else the game ended meanwhile: MOVEOK all the same, GAMEOVER follows
-        self._write(_MOVEOK)
+        self._answer(_MOVEOK, _MOVEOK_BYTES)
         self.machine.move(Input.MOVED)
         self._pump()
 
@@ -518,9 +531,10 @@ class MNMProtocol(LineReceiver):
 
     def game_event(self, game: Any, event: GameEvent) -> None:
         """Queue the events that need lines; send them when the client may listen."""
-        if self._closed:
-            return
-        if event.kind == GAME_OVER:
+        kind = event.kind
+        if kind != TURN and kind != GAME_OVER or self.machine.state is State.CLOSED:
+            return  # a move, a seat... : nothing to say over MNM
+        if kind == GAME_OVER:
             result = event.data.get("result") or {}
             if result.get("reason") == "timeout" and result.get("loser") == self.seat:
                 self._game_over(event)
@@ -533,7 +547,7 @@ class MNMProtocol(LineReceiver):
                 self._cancel_wait()
                 self._wait_call = self._reactor.callLater(self._wait_timeout, self._over_due)
                 return
-        elif event.kind == TURN and event.data.get("seat") == self.seat:
+        elif event.data.get("seat") == self.seat:  # a turn
             self._queue.append(event)
         else:
             return
@@ -541,15 +555,17 @@ class MNMProtocol(LineReceiver):
 
     def _pump(self) -> None:
         """Send queued requests while the client is idle; else schedule a WAIT."""
-        if self.state is not State.IDLE:
+        machine = self.machine
+        if machine.state is not State.IDLE:
             return
-        while self._queue and self.state is State.IDLE:
-            event = self._queue.pop(0)
+        queue = self._queue
+        while queue and machine.state is State.IDLE:
+            event = queue.pop(0)
             if event.kind == GAME_OVER:
                 self._game_over(event)
                 return
             self._move_request(event)
-        if self.state is State.IDLE:
+        if machine.state is State.IDLE:
             self._schedule_wait()
 
     def _move_request(self, event: GameEvent) -> None:
@@ -559,16 +575,20 @@ class MNMProtocol(LineReceiver):
         # a WAIT timer still running fires harmlessly (no WAIT but while idle) and is
         # reset when the connection is idle again: no cancel and new timer per move
         self._turn = data = event.data
-        adapter = self.adapter
-        now = getattr(adapter, "current_pieces", None)  # optional: no whole view
-        view = None if now is not None else game.view(self.seat)
-        pieces = now(game.engine, self.seat) if now is not None else adapter.piece_list(view)
-        timeleft = data.get("timeleft_ms")
-        if not timeleft:
-            view = game.view(self.seat) if view is None else view
-            timeleft = view.get("move_time_ms") or 3000
-        self._write(codec.block_move(int(timeleft), adapter.capture_count(data), pieces))
+        pieces = self._pieces()
+        timeleft = data.get("timeleft_ms") or game.view(self.seat).get("move_time_ms") or 3000
+        self._write(codec.block_move(int(timeleft), self.adapter.capture_count(data), pieces))
         self.machine.move(Input.MOVE)
+
+    def _pieces(self) -> Any:
+        """The piece list now: the adapter's ``current_pieces(engine, seat)`` where it
+        has one (optional, not in ``IMNMGameAdapter``: the same list without building
+        the whole view), else its ``piece_list`` of the seat's view."""
+        adapter, game = self.adapter, self.game
+        now = getattr(adapter, "current_pieces", None)
+        if now is not None:
+            return now(game.engine, self.seat)
+        return adapter.piece_list(game.view(self.seat))
 
     def _game_over(self, event: GameEvent) -> None:
         self._cancel_wait()
@@ -577,8 +597,7 @@ class MNMProtocol(LineReceiver):
             self.seat = None
             self.fail("TIMEOUT Be faster next time", "timeout")
             return
-        pieces = self.adapter.piece_list(self.game.view(self.seat))
-        self.send_lines(codec.lines_gameover(pieces, self.adapter.winners(result)))
+        self.send_lines(codec.lines_gameover(self._pieces(), self.adapter.winners(result)))
         self.seat = None
         self._end()
 
