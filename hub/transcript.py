@@ -105,22 +105,60 @@ def _conn_token(conn: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _tag(conn: str, direction: str) -> str:
+def _tag(conn: str, direction: str) -> bytes:
     """`` <conn> <direction> `` of a record that names no owner and no seat (made once
     per connection and direction)."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
-    return f" {_conn_token(conn)} {direction:<3} "
+    return _encode(f" {_conn_token(conn)} {direction:<3} ")
+
+
+def _encode(text: str) -> bytes:
+    """Escaped text as the file holds it (UTF-8; undecodable input bytes as they came)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+#: the bytes a line's content may hold without an escape: printable ASCII but ``\\``
+_PLAIN = bytes(b for b in range(0x20, 0x7F) if b != 0x5C)
+#: the same, and ``\n`` between the lines of a block
+_PLAIN_BLOCK = _PLAIN + b"\n"
+
+
+def escaped(content: str | bytes) -> bytes:
+    """:func:`escape` of ``content`` as the file's bytes; a line with nothing to escape
+    (the common one) is taken as it is."""
+    if isinstance(content, bytes):
+        if not content.translate(None, _PLAIN):
+            return content
+    elif "\\" not in content and content.isprintable():
+        return _encode(content)
+    return _encode(escape(content))
+
+
+#: seconds within which records share a time stamp (:class:`_Stamp`)
+SHARED_STAMP = 0.0005
+#: ``"000"`` … ``"999"``: a stamp's microseconds are two of these (no format spec)
+_THREE_DIGITS = tuple(f"{n:03d}" for n in range(1000))
 
 
 class _Stamp:
-    """ISO 8601 time stamps with microseconds; the date part is built once a second."""
+    """ISO 8601 time stamps with microseconds; the date part is built once a second.
+
+    A stamp costs more to format than the record it heads, and one line in brings
+    several records (the line, the answer, the other player's request): a record made
+    within :data:`SHARED_STAMP` seconds after the last stamped one gets the same stamp.
+    So a stamp is at most that early, and stamps never go backwards in a file.
+    """
 
     def __init__(self) -> None:
         self._second: int | None = None
         self._prefix = ""
+        self._last = float("-inf")
+        self._text = b""
 
-    def __call__(self, seconds: float) -> str:
+    def __call__(self, seconds: float) -> bytes:
+        if 0.0 <= seconds - self._last < SHARED_STAMP:
+            return self._text
         whole = int(seconds)
         if whole > seconds:  # before 1970: int() rounds towards zero
             whole -= 1
@@ -129,8 +167,11 @@ class _Stamp:
             whole, micro = whole + 1, micro - 1_000_000
         if whole != self._second:
             self._second = whole
-            self._prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
-        return f"{self._prefix}.{micro:06d}Z"
+            self._prefix = time.strftime("%Y-%m-%dT%H:%M:%S.", time.gmtime(whole))
+        digits = _THREE_DIGITS
+        self._last = seconds
+        self._text = text = f"{self._prefix}{digits[micro // 1000]}{digits[micro % 1000]}Z".encode()
+        return text
 
 
 @dataclass(frozen=True)
@@ -188,8 +229,12 @@ class Transcript:
         self._waiting = waiting if waiting is not None else set()
         self._clock = clock
         self.settings = settings or TranscriptSettings()
+        self._buffer_bytes = self.settings.buffer_bytes
+        self._cap = self.settings.max_per_connection
+        self._seconds = clock.seconds
         self._stamp = stamp or _Stamp()
-        self._lines: list[str] = []
+        #: the records waiting to be written, as the file's bytes
+        self._lines: list[bytes] = []
         self._pending = 0
         self._timer: Any = None
         self._size: int | None = None
@@ -223,68 +268,78 @@ class Transcript:
                 who += "~" + owner_token(owner)
             if seat is not None:
                 who += f"#{int(seat)}"
-            tag = f" {who} {direction:<3} "
-        line = f"{self._stamp(self._clock.seconds())}{tag}{escape(content)}\n"
+            tag = _encode(f" {who} {direction:<3} ")
+        self.tagged(conn, tag, escaped(content))
+
+    def tagged(self, conn: str, tag: bytes, text: bytes) -> None:
+        """:meth:`record` of ``text``, escaped already (:func:`escaped`), with the
+        record's ``tag`` (`` <who> <direction> ``) made already: a connection's lines
+        come here with the tags it keeps (:class:`ConnectionRecord`)."""
+        line = b"".join((self._stamp(self._seconds()), tag, text, b"\n"))
+        size = len(line)
         if conn != HUB:
-            used = self._recorded.get(conn, 0) + len(line)
-            if used > self.settings.max_per_connection:
-                self._drop(conn, tag.split()[0], len(line))
+            used = self._recorded.get(conn, 0) + size
+            if used > self._cap:
+                self._drop(conn, tag, size)
                 return
             self._recorded[conn] = used
-        self._append(line)
+        self._lines.append(line)
+        self._pending += size
+        if self._pending >= self._buffer_bytes or self._timer is None:
+            self._appended()
 
     def record_lines(self, conn: str, direction: str, lines: list[str]) -> None:
         """:meth:`record` for each of ``lines`` (a connection's lines written at once:
         one time stamp, one buffer append)."""
-        if direction not in DIRECTIONS:
-            raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
-        prefix = f"{self._stamp(self._clock.seconds())} {_conn_token(conn)} {direction:<3} "
-        joined = "\n".join(lines)
-        plain = joined.count("\n") == len(lines) - 1 and "\\" not in joined
-        if plain and joined.isascii() and joined.replace("\n", "").isprintable():
-            text = prefix + joined.replace("\n", "\n" + prefix) + "\n"  # nothing to escape
-        else:
-            text = "".join([f"{prefix}{escape(line)}\n" for line in lines])
-        if conn != HUB:
-            used = self._recorded.get(conn, 0) + len(text)
-            if used > self.settings.max_per_connection:  # as :meth:`record` would, line by line
-                for line in lines:
-                    self.record(conn, direction, line)
-                return
-            self._recorded[conn] = used
-        self._append(text)
+        if lines:
+            tag = _tag(conn, direction)  # raises ValueError for another direction
+            body = b"\n".join([escaped(line) for line in lines])
+            self.tagged_block(conn, tag, body + b"\n", True)
 
-    def record_block(self, conn: str, direction: str, block: str) -> None:
+    def record_block(self, conn: str, direction: str, block: bytes, plain: bool = False) -> None:
         """Lines of ``conn`` as they went over the wire at once (each ends in ``\\n``):
         one record per line, as :meth:`record` would write each (one time stamp, one
-        buffer append; a block with nothing to escape is joined at C speed)."""
-        prefix = self._stamp(self._clock.seconds()) + _tag(conn, direction)
-        body = block[:-1] if block.endswith("\n") else block
-        if "\\" not in body and body.replace("\n", "").isprintable():
-            text = prefix + body.replace("\n", "\n" + prefix) + "\n"  # nothing to escape
+        buffer append; a block with nothing to escape is joined at C speed).
+
+        :param plain: the caller knows the block has nothing to escape (its lines are
+            escaped already, or printable ASCII without backslashes): it is not scanned."""
+        self.tagged_block(conn, _tag(conn, direction), block, plain)
+
+    def tagged_block(self, conn: str, tag: bytes, block: bytes, plain: bool = False) -> None:
+        """:meth:`record_block` of the wire's bytes with the records' ``tag`` made
+        already (:meth:`tagged`)."""
+        prefix = self._stamp(self._seconds()) + tag
+        body = block[:-1] if block[-1:] == b"\n" else block
+        if plain or not body.translate(None, _PLAIN_BLOCK):  # nothing to escape
+            text = b"".join((prefix, body.replace(b"\n", b"\n" + prefix), b"\n"))
         else:
-            text = "".join([f"{prefix}{escape(line)}\n" for line in body.split("\n")])
+            text = b"".join([prefix + escaped(line) + b"\n" for line in body.split(b"\n")])
+        size = len(text)
         if conn != HUB:
-            used = self._recorded.get(conn, 0) + len(text)
-            if used > self.settings.max_per_connection:  # as :meth:`record` would, line by line
-                for line in body.split("\n"):
-                    self.record(conn, direction, line)
+            used = self._recorded.get(conn, 0) + size
+            if used > self._cap:  # as :meth:`record` would, line by line
+                for line in body.split(b"\n"):
+                    self.tagged(conn, tag, line if plain else escaped(line))
                 return
             self._recorded[conn] = used
         self._lines.append(text)
-        self._pending += len(text)
-        if self._pending >= self.settings.buffer_bytes or self._timer is None:
+        self._pending += size
+        if self._pending >= self._buffer_bytes or self._timer is None:
             self._appended()
 
-    def _drop(self, conn: str, who: str, size: int) -> None:
+    def _drop(self, conn: str, tag: bytes, size: int) -> None:
         dropped = self._dropped.get(conn)
         if dropped is None:
             self._dropped[conn] = [1, size]
             cap = self.settings.max_per_connection
-            self._append(
-                f"{self._stamp(self._clock.seconds())} {HUB} out {who.split('#')[0]} reached "
-                f"the recording cap of {cap} bytes; its further lines are not recorded\n"
+            who = tag.split()[0].split(b"#")[0]
+            text = (
+                who
+                + (
+                    f" reached the recording cap of {cap} bytes; its further lines are not recorded"
+                ).encode()
             )
+            self.tagged(HUB, _tag(HUB, "out"), text)
         else:
             dropped[0] += 1
             dropped[1] += size
@@ -299,12 +354,6 @@ class Transcript:
     def note(self, content: str) -> None:
         """A record written by the hub itself (game created, game over...)."""
         self.record(HUB, "out", content)
-
-    def _append(self, line: str) -> None:
-        self._lines.append(line)
-        self._pending += len(line)
-        if self._pending >= self.settings.buffer_bytes or self._timer is None:
-            self._appended()
 
     def _appended(self) -> None:
         """Records were added: write them if the buffer is full, else make sure the
@@ -331,7 +380,7 @@ class Transcript:
         self._waiting.discard(self)
         if not self._lines:
             return
-        data = "".join(self._lines).encode("utf-8", "surrogateescape")
+        data = b"".join(self._lines)
         self._lines.clear()
         self._pending = 0
         if self._size is None:
@@ -407,12 +456,14 @@ class ConnectionRecord:
     #: records kept while the connection has no game yet
     EARLY = 512
 
-    __slots__ = ("_attached", "_early", "_transcript", "conn_id")
+    __slots__ = ("_attached", "_early", "_tags", "_transcript", "conn_id")
 
     def __init__(self, conn_id: str) -> None:
         self.conn_id = conn_id
         self._transcript: Transcript | None = None
         self._attached = False
+        #: direction → the tag of this connection's records (made when it attaches)
+        self._tags: dict[str, bytes] = {}
         #: direction, content, direction, content... (no tuple per record)
         self._early: list[str | bytes] = []
 
@@ -420,6 +471,7 @@ class ConnectionRecord:
         """The connection joined a game with ``transcript`` (``None``: it keeps none):
         write the early records there."""
         self._transcript, self._attached = transcript, True
+        self._tags = {direction: _tag(self.conn_id, direction) for direction in DIRECTIONS}
         early, self._early = self._early, []
         if transcript is not None:
             for direction, content in zip(early[::2], early[1::2], strict=True):
@@ -431,10 +483,22 @@ class ConnectionRecord:
 
     def record(self, direction: str, content: str | bytes) -> None:
         """One line in (``in``) or out (``out``)."""
-        if self._transcript is not None:
-            self._transcript.record(self.conn_id, direction, content)
+        transcript = self._transcript
+        if transcript is not None:
+            transcript.tagged(self.conn_id, self._tags[direction], escaped(content))
         elif not self._attached and len(self._early) < 2 * self.EARLY:
+            if direction not in DIRECTIONS:
+                raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
             self._early += (direction, content)
+
+    def record_plain(self, direction: str, text: bytes) -> None:
+        """:meth:`record` of a line known to need no escape (a constant of the
+        protocol: printable ASCII without a backslash)."""
+        transcript = self._transcript
+        if transcript is not None:
+            transcript.tagged(self.conn_id, self._tags[direction], text)
+        else:
+            self.record(direction, text)
 
     def record_lines(self, direction: str, lines: list[str]) -> None:
         """:meth:`record` for each of ``lines``, written at once."""
@@ -444,13 +508,14 @@ class ConnectionRecord:
             for line in lines:
                 self.record(direction, line)
 
-    def record_block(self, direction: str, block: str) -> None:
+    def record_block(self, direction: str, block: bytes, plain: bool = False) -> None:
         """Lines as they went over the wire at once (each ends in ``\\n``), one record
-        each (:meth:`Transcript.record_block`)."""
-        if self._transcript is not None:
-            self._transcript.record_block(self.conn_id, direction, block)
+        each (:meth:`Transcript.tagged_block`; ``plain``: nothing to escape, known)."""
+        transcript = self._transcript
+        if transcript is not None:
+            transcript.tagged_block(self.conn_id, self._tags[direction], block, plain)
         else:
-            for line in (block[:-1] if block.endswith("\n") else block).split("\n"):
+            for line in block.removesuffix(b"\n").split(b"\n"):
                 self.record(direction, line)
 
     def note(self, text: str) -> None:

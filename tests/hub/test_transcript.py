@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from twisted.internet.task import Clock
 
-from hub.transcript import Access, Transcripts, TranscriptSettings, escape, owner_token, stream
+from hub.transcript import (
+    SHARED_STAMP,
+    Access,
+    Transcripts,
+    TranscriptSettings,
+    _Stamp,
+    escape,
+    owner_token,
+    stream,
+)
 
 
 @pytest.mark.parametrize(
@@ -75,14 +84,12 @@ def test_lines_recorded_at_once_read_as_recorded_one_by_one(lines):
 
 
 @given(
-    st.lists(
-        st.text(alphabet=st.characters(blacklist_characters="\n\r"), max_size=30),
-        min_size=1,
-        max_size=5,
-    )
+    st.lists(st.binary(max_size=30).map(lambda b: b.replace(b"\n", b"")), min_size=1, max_size=5)
 )
+@example(lines=[b"\xed\xa0\x80"])  # a surrogate's UTF-8 form: not UTF-8, written as \xNN
+@example(lines=[b"a\\b\r", "\u2658\x85".encode(), b"", b"\xff"])
 def test_a_block_recorded_at_once_reads_as_its_lines_recorded_one_by_one(lines):
-    """``record_block`` (a reply as the text that went over the wire) writes what
+    """``record_block`` (a reply as the bytes that went over the wire) writes what
     ``record`` would for each of its lines: same stamps, same escapes."""
     import tempfile
     from pathlib import Path
@@ -91,7 +98,7 @@ def test_a_block_recorded_at_once_reads_as_its_lines_recorded_one_by_one(lines):
         clock = Clock()
         clock.advance(1_700_000_000.25)
         transcripts = Transcripts(Path(tmp), clock)
-        transcripts.for_game("once").record_block("c1", "out", "".join(x + "\n" for x in lines))
+        transcripts.for_game("once").record_block("c1", "out", b"".join(x + b"\n" for x in lines))
         for line in lines:
             transcripts.for_game("each").record("c1", "out", line)
         assert transcripts.read("once") == transcripts.read("each")
@@ -242,3 +249,16 @@ def test_closing_writes_what_released_transcripts_still_buffer(tmp_path):
     transcripts.close()
     assert "a late line" in (tmp_path / "g1.log").read_text()
     assert clock.getDelayedCalls() == []
+
+
+def test_records_close_together_share_a_stamp_and_stamps_never_go_back():
+    """A stamp is formatted once for the records of half a millisecond (one line in
+    brings several records): each is at most that early, and the file's stamps rise."""
+    stamp = _Stamp()
+    first = stamp(1700000000.25)
+    assert first == b"2023-11-14T22:13:20.250000Z"
+    assert stamp(1700000000.25 + SHARED_STAMP / 2) == first
+    later = stamp(1700000000.25 + 2 * SHARED_STAMP)
+    assert later == b"2023-11-14T22:13:20.251000Z"
+    assert stamp(1700000000.2) == b"2023-11-14T22:13:20.200000Z"  # a clock set back
+    assert stamp(1700000001.0) == b"2023-11-14T22:13:21.000000Z"

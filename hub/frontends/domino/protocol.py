@@ -38,7 +38,7 @@ from twisted.logger import Logger
 from zope.interface import implementer
 
 from hub.cluster.splice import Splice
-from hub.frontends import no_delay
+from hub.frontends import no_delay, write_now
 from hub.interfaces import IGameObserver, ILobbyListener
 from hub.model import GAME_OVER, WAITING, GameError
 from hub.states import Machine
@@ -290,7 +290,7 @@ class DominoProtocol(Protocol):
             return
         self._record("out", text)
         self.factory.telemetry.message_out()
-        self.transport.write(codec.encode(text))
+        write_now(self.transport, codec.encode(text))
 
     def ok(self) -> None:
         """A valid command: ``OK``; the count of invalid commands starts again."""

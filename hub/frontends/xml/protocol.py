@@ -26,7 +26,7 @@ from twisted.logger import Logger
 from twisted.protocols.policies import TimeoutMixin
 from zope.interface import implementer
 
-from hub.frontends import no_delay
+from hub.frontends import no_delay, write_now
 
 from . import encoding
 from .connection import Connection
@@ -176,7 +176,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
         """Write one document as a frame."""
         if self.transport is not None:
             self.frontend.telemetry.message_out()
-            self.transport.write(len(document).to_bytes(4, "big") + document)  # encoding.frame
+            write_now(self.transport, encoding.frame(document))
 
     # -- the transport's producer ---------------------------------------------------------
 
