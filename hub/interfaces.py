@@ -705,8 +705,10 @@ class IStore(Interface):
         finished=None,
         summary=None,
         result=None,
+        replay=None,
     ):
-        """Store a finished game with per-seat results → ``True`` if new."""
+        """Store a finished game with per-seat results (and its replay, as
+        :meth:`record_replay` does, in the same transaction) → ``True`` if new."""
 
     def games(game_id=None, player=None, since=None, until=None, limit=50):
         """Finished games (dicts with ``players``), newest first."""

@@ -604,13 +604,12 @@ class HubService(MultiService, Seating):
             finished=game.finished,
             summary=result.get("summary"),
             result=result,
+            replay=replay,
         )
-        if replay is not None:
-            d.addCallback(lambda _: self.store.record_replay(game.id, replay))
 
         def unavailable(failure: Any) -> None:
             failure.trap(StoreUnavailable)
-            self.log.warn(
+            self.log.error(
                 "game {game} not kept in the history: {e}",
                 game=game.id,
                 e=failure.getErrorMessage(),

@@ -41,6 +41,9 @@ TYPES: dict[str, type] = {
     "money_stop_timeout": float,
     # the store
     "hand_record_max": int,
+    "history_batch_seconds": float,
+    "history_batch_max": int,
+    "history_queue_max": int,
     # transcripts
     "transcript_flush_seconds": float,
     "transcript_buffer_bytes": int,
@@ -93,6 +96,8 @@ TYPES: dict[str, type] = {
     "cluster_lookup_concurrent": int,
     "cluster_lookup_window": float,
     "cluster_publish_seconds": float,
+    "cluster_publish_delay": float,
+    "cluster_gather_seconds": float,
     "xml_relay_max": int,
     "web_proxy_max_body": int,
     "web_proxy_sessions": int,

@@ -277,11 +277,20 @@ def makeService(options: Options):
 
 def make_store(dsn: str, reactor: Any, settings: Any = None) -> Any:
     """The accounts/ledger/history store for ``dsn`` (SQLite or PostgreSQL), its login
-    throttle with the ``login_*`` settings, its hands bounded by ``hand_record_max``."""
+    throttle with the ``login_*`` settings, its hands bounded by ``hand_record_max``,
+    its finished games written together by the ``history_*`` settings."""
     from hub.store import open_store
     from hub.store.accounts import LoginThrottle
 
     settings = settings or {}
     throttle = LoginThrottle.from_options(reactor, settings)
     most = int(settings.get("hand_record_max", 65536))
-    return open_store(dsn, reactor=reactor, throttle=throttle, hand_record_max=most)
+    return open_store(
+        dsn,
+        reactor=reactor,
+        throttle=throttle,
+        hand_record_max=most,
+        history_batch_seconds=float(settings.get("history_batch_seconds", 0.1)),
+        history_batch_max=int(settings.get("history_batch_max", 64)),
+        history_queue_max=int(settings.get("history_queue_max", 10000)),
+    )

@@ -29,6 +29,7 @@ from twisted.logger import Logger
 from zope.interface import implementer
 
 from hub.interfaces import ILobbyListener
+from hub.store.cluster import ABORTED, notice
 from hub.store.errors import StoreUnavailable
 
 from .remote import RemoteGame, snapshot
@@ -43,6 +44,8 @@ class Directory:
     :param clock: ``IReactorTime``.
     :param endpoints: ``(hub id) → endpoints`` that hub advertises (may be ``{}``).
     :param delay: seconds changes are gathered before one write.
+    :param publish_delay: seconds a write that someone waits for (a new game's row,
+        :meth:`published`) waits for other changes to share it.
     """
 
     log = Logger()
@@ -54,15 +57,21 @@ class Directory:
         clock: Any,
         endpoints: Callable[[str], dict[str, Any]],
         delay: float = 0.05,
+        publish_delay: float = 0.0,
     ) -> None:
         self.store = store
         self.lobby = lobby
         self.clock = clock
         self.hub_id = str(store.hub_id)
+        #: how this hub's own notices of its games begin (heard back, not read)
+        self._own = tuple(notice(op, self.hub_id)[:-1] + "," for op in ("rows", "put", "del"))
         self._endpoints = endpoints
         self.delay = delay
+        self.publish_delay = publish_delay
         self._rev = 0
-        self._pending: dict[str, dict[str, Any] | None] = {}
+        #: game id → the local game whose row to write (made when written), or
+        #: ``None``: its row goes
+        self._pending: dict[str, Any] = {}
         self._flush: Any = None
         self._writing = False
         self._stale = False  # a write failed: write everything again
@@ -100,10 +109,11 @@ class Directory:
     # -- this hub's games ------------------------------------------------------------------
 
     def lobby_changed(self, change: str, game: Any) -> None:
-        """A local game changed: write its row (or remove it) soon."""
+        """A local game changed: write its row (or remove it) soon (the row is made
+        when it is written: one for all the changes of a game gathered meanwhile)."""
         if not self._running:
             return
-        self._pending[game.id] = None if change == "removed" else self._snapshot(game)
+        self._pending[game.id] = None if change == "removed" else game
         self._schedule()
 
     def _snapshot(self, game: Any) -> dict[str, Any]:
@@ -113,21 +123,31 @@ class Directory:
     def _schedule(self) -> None:
         if self._writing or (self._flush is not None and self._flush.active()):
             return
-        self._flush = self.clock.callLater(0 if self._waiting else self.delay, self._write)
+        self._flush = self.clock.callLater(
+            self.publish_delay if self._waiting else self.delay, self._write
+        )
 
     def published(self) -> defer.Deferred[None]:
         """Fires once the changes pending now are written (or could not be): a new
         game's row is in the directory before its creator hears of it, so any hub
-        that looks it up finds it (:mod:`.lookup`).  Never fails."""
+        that looks it up finds it (:mod:`.lookup`).  The write goes within
+        :attr:`publish_delay` (the changes of other games made meanwhile share it: on
+        a busy hub, several creations one write).  Never fails."""
         if not self._running or (not self._pending and not self._writing):
             return defer.succeed(None)
         d: defer.Deferred[None] = defer.Deferred()
         self._waiting.append(d)
         if not self._writing:
-            if self._flush is not None and self._flush.active():
-                self._flush.cancel()
+            flush = self._flush
+            if flush is not None and flush.active():
+                if flush.getTime() <= self.clock.seconds() + self.publish_delay:
+                    return d  # a write due sooner takes it
+                flush.cancel()
             self._flush = None
-            self._write()
+            if self.publish_delay > 0:
+                self._flush = self.clock.callLater(self.publish_delay, self._write)
+            else:
+                self._write()
         return d
 
     def _write(self) -> None:
@@ -138,8 +158,8 @@ class Directory:
             return
         pending, self._pending = self._pending, {}
         self._writing_for, self._waiting = self._waiting, []
-        puts = [row for row in pending.values() if row is not None]
-        gone = [game_id for game_id, row in pending.items() if row is None]
+        puts = [self._snapshot(game) for game in pending.values() if game is not None]
+        gone = [game_id for game_id, game in pending.items() if game is None]
         self._writing = True
         d = self.store.directory_write(puts, gone)
         d.addErrback(self._not_written)
@@ -192,13 +212,21 @@ class Directory:
         """Every remote game, oldest first."""
         return sorted(self._remote.values(), key=lambda g: (g.created, g.id))
 
+    def listed(self, hub_id: str) -> int:
+        """How many games of ``hub_id`` the directory lists (those aborted not
+        counted)."""
+        return sum(1 for g in self._remote.values() if g.hub == hub_id and g.state != ABORTED)
+
     def get(self, game_id: str) -> RemoteGame | None:
         """The remote game ``game_id``, if the directory lists one."""
         return self._remote.get(game_id)
 
     def notice(self, text: str) -> str | None:
         """A notice of the cluster's channel (see :mod:`hub.store.cluster`); returns
-        its ``op`` (``None``: not a notice)."""
+        its ``op`` (``None``: not a notice).  This hub's own notices of its games
+        come back too: they are known by their beginning, and not read."""
+        if text.startswith(self._own):
+            return text[7 : text.index('"', 7)]  # '{"op":"<op>","hub":…
         try:
             message = json.loads(text)
             op, hub = str(message["op"]), str(message["hub"])
@@ -209,6 +237,8 @@ class Directory:
             self.reload(hubs=[hub])
         elif hub == self.hub_id:
             pass  # our own games are local
+        elif op == "rows":
+            self._rows(message)
         elif op == "put" and isinstance(message.get("game"), dict):
             self._touch(message["game"].get("id"))
             self._put(message["game"])
@@ -218,6 +248,19 @@ class Directory:
             self._touch(message.get("id"))
             self._drop(str(message.get("id")))
         return op
+
+    def _rows(self, message: dict[str, Any]) -> None:
+        """A directory write of another hub: its removals, its rows, the rows to read."""
+        for game_id in _listed(message, "del"):
+            self._touch(game_id)
+            self._drop(str(game_id))
+        for row in _listed(message, "put"):
+            if isinstance(row, dict):
+                self._touch(row.get("id"))
+                self._put(row)
+        read = [str(game_id) for game_id in _listed(message, "read")]
+        if read:
+            self.reload(games=read)
 
     def _touch(self, game_id: Any) -> None:
         if not isinstance(game_id, str):
@@ -317,3 +360,9 @@ class Directory:
                 listener.lobby_changed(change, game)
             except Exception:
                 self.log.failure("cluster: lobby listener {listener!r} failed", listener=listener)
+
+
+def _listed(message: dict[str, Any], part: str) -> list[Any]:
+    """``message[part]`` when it is a list, else nothing."""
+    value = message.get(part)
+    return value if isinstance(value, list) else []

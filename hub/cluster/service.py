@@ -56,7 +56,10 @@ class Cluster:
     when it listens on every address), ``cluster_check_seconds`` (1: how often the
     members are checked), ``cluster_keep_aborted`` (600: seconds the aborted games of a
     dead hub stay listed), ``cluster_publish_seconds`` (2: how long a creation waits
-    for its directory row to be written before it is answered anyway); the lookups'
+    for its directory row to be written before it is answered anyway),
+    ``cluster_publish_delay`` (0.02: how long that write waits for other changes to
+    share it), ``cluster_gather_seconds`` (0.25: how long the other changes of this
+    hub's games are gathered before a write of their own); the lookups'
     (:mod:`.lookup`).
     """
 
@@ -69,6 +72,8 @@ class Cluster:
         self.check_seconds = float(options.get("cluster_check_seconds", 1.0))
         self.keep_aborted = float(options.get("cluster_keep_aborted", 600.0))
         self.publish_seconds = float(options.get("cluster_publish_seconds", 2.0))
+        self.publish_delay = float(options.get("cluster_publish_delay", 0.02))
+        self.gather_seconds = float(options.get("cluster_gather_seconds", 0.25))
         self.advertise_host = str(options.get("advertise_host") or "") or None
         #: hub id → its member row as last read (:meth:`hub.store.cluster.ClusterMixin.cluster_members`)
         self.members: dict[str, dict[str, Any]] = {}
@@ -103,7 +108,14 @@ class Cluster:
         await store.cluster_join(self.endpoints(), self.load())
         self._joined = True
         await store.abort_orphans()
-        self.directory = Directory(store, self.hub.lobby, reactor, self.endpoints_of)
+        self.directory = Directory(
+            store,
+            self.hub.lobby,
+            reactor,
+            self.endpoints_of,
+            delay=self.gather_seconds,
+            publish_delay=self.publish_delay,
+        )
         await self.directory.start()
         self.lookups = Lookups(store, self.directory, reactor, self.hub.options)
         self.listener = NoticeListener(
@@ -353,7 +365,7 @@ class Cluster:
             load = self.load()
             return load["games"], load["players"] + load["bots"]
         load = (self.members.get(hub_id) or {}).get("load") or {}
-        listed = sum(1 for g in self.remote_games() if g.hub == hub_id and g.state != ABORTED)
+        listed = self.directory.listed(hub_id) if self.directory is not None else 0
         seated = int(load.get("players") or 0) + int(load.get("bots") or 0)
         return max(listed, int(load.get("games") or 0)), seated
 

@@ -8,6 +8,7 @@ plain values (never a protocol, never a Deferred).
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -73,16 +74,28 @@ class _Cursor:
         self.run(query, *params)
         return list(self.txn.fetchall())
 
-    def batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[Any]:
+    def batch(
+        self, statements: Sequence[tuple[str, Sequence[Any]]], alone: bool = False
+    ) -> list[Any]:
         """Run ``statements`` (``(query, params)`` each) in order; the rows of the last.
 
         A dialect that can (:attr:`Dialect.batches`: PostgreSQL) sends them in one
         round trip, each statement still run, and its locks taken, in order (the
         statements prepared once per connection: :meth:`Dialect.batch_text`).
+
+        ``alone``: the batch is the whole transaction (its function's only call):
+        PostgreSQL runs the one message as a transaction of its own, without the
+        round trips of a ``BEGIN`` and a ``COMMIT`` (:meth:`Dialect.execute_alone`).
+        Its statements must be safe to run twice: a connection lost while the message
+        was under way may have committed it, and :meth:`StoreBase._run` tries once more.
         """
         if self.d.batches:
             query = self.d.batch_text(self.txn, [q for q, _ in statements])
-            self.txn.execute(query, [p for _, ps in statements for p in ps])
+            values = [p for _, ps in statements for p in ps]
+            if alone:
+                self.d.execute_alone(self.txn, query, values)
+            else:
+                self.txn.execute(query, values)
         else:
             for query, params in statements:
                 self.txn.execute(self.d.sql(query), tuple(params))
@@ -99,10 +112,6 @@ def _reason(error: BaseException) -> str:
     return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
-def _now_default(reactor: Any) -> float:
-    return float(reactor.seconds())
-
-
 class StoreBase:
     """The plumbing every part of :class:`hub.store.store.Store` shares.
 
@@ -117,6 +126,12 @@ class StoreBase:
         again after it became unavailable (doubling from ``first`` up to ``most``).
     :param hand_record_max: most characters of each JSON part of a stored hand (the
         ``hand_record_max`` setting; see :meth:`hub.store.history.HistoryMixin.record_hand`).
+    :param history_batch_seconds: (PostgreSQL) how long a finished game may wait to be
+        written with others in one message (0: each alone); the ``history_*`` settings,
+        see :meth:`hub.store.history.HistoryMixin.record_game`.
+    :param history_batch_max: (PostgreSQL) most finished games in one message.
+    :param history_queue_max: (PostgreSQL) most finished games waiting to be written
+        (while the database is away, say); past it a game is refused.
 
     :ivar available: ``False`` from a failed connection to the database until a
         transaction or a probe works again (see :meth:`on_availability`).
@@ -135,6 +150,9 @@ class StoreBase:
         throttle: acc.LoginThrottle | None = None,
         probe_delays: tuple[float, float] = (0.25, 5.0),
         hand_record_max: int = 65536,
+        history_batch_seconds: float = 0.1,
+        history_batch_max: int = 64,
+        history_queue_max: int = 10000,
         **dialect_options: Any,
     ) -> None:
         self._reactor = reactor
@@ -152,6 +170,22 @@ class StoreBase:
         if isinstance(hand_record_max, bool) or not isinstance(hand_record_max, int):
             raise TypeError("hand_record_max is a number of characters")
         self.hand_record_max = hand_record_max
+        if history_batch_seconds < 0 or history_batch_max < 1 or history_queue_max < 1:
+            raise ValueError(
+                "history_batch_seconds is 0 or more, history_batch_max and history_queue_max"
+                " 1 or more"
+            )
+        self.history_batch_seconds = float(history_batch_seconds)
+        self.history_batch_max = int(history_batch_max)
+        self.history_queue_max = int(history_queue_max)
+        #: finished games waiting for their message (:mod:`hub.store.history`)
+        self._history: deque[Any] = deque()
+        self._history_timer: Any = None
+        #: the message carrying finished games now (one at a time: they commit in order)
+        self._history_sending: defer.Deferred[Any] | None = None
+        #: games of a refused message being written one by one
+        self._history_alone: set[defer.Deferred[Any]] = set()
+        self._availability.append(self._history_availability)
         self._probe_delay = probe_delays[0]
         self._probe: Any = None
         #: how many times the store was found unavailable so far
@@ -172,7 +206,7 @@ class StoreBase:
     # -- plumbing ------------------------------------------------------------------
 
     def _now(self) -> float:
-        return _now_default(self._reactor)
+        return float(self._reactor.seconds())
 
     def _in_thread(self, f: Any, *args: Any) -> defer.Deferred[Any]:
         return threads.deferToThreadPool(self._reactor, self._reactor.getThreadPool(), f, *args)
@@ -203,7 +237,12 @@ class StoreBase:
         d = threads.deferToThreadPool(
             self._reactor, pool.threadpool, self._transaction, pool, fn, args, begin, fallback
         )
-        d.addCallbacks(self._worked, self._failed, callbackArgs=(self._outages,))
+        if self.available:
+            # a success then says nothing new: the store is still available, or a
+            # transaction that began later found it unavailable (see _worked)
+            d.addErrback(self._failed)
+        else:
+            d.addCallbacks(self._worked, self._failed, callbackArgs=(self._outages,))
         observer = self.query_observer
         if observer is not None:
             started = time.perf_counter()
@@ -398,7 +437,10 @@ class StoreBase:
 
     @defer.inlineCallbacks
     def stop(self) -> Any:
-        """End this hub's lease and close the connections."""
+        """Write the finished games still waiting, end this hub's lease and close the
+        connections."""
+        if self._pool is not None:
+            yield self._history_drain()
         if self.hub_id is not None and self._pool is not None:
             yield self._close_lease()
         pool, self._pool = self._pool, None
@@ -456,6 +498,25 @@ class StoreBase:
     def recover(self) -> defer.Deferred[Any]:
         """See :meth:`hub.store.tables.TablesMixin.recover`."""
         raise NotImplementedError
+
+    def _history_availability(self, up: bool) -> None:
+        """See :meth:`hub.store.history.HistoryMixin._history_availability`."""
+
+    def _history_take(self) -> list[Any]:
+        """See :meth:`hub.store.history.HistoryMixin._history_take`."""
+        return []
+
+    def _history_statements(self, games: list[Any]) -> list[tuple[str, list[Any]]]:
+        """See :meth:`hub.store.history.HistoryMixin._history_statements`."""
+        return []
+
+    def _history_sent(self, result: Any, games: list[Any]) -> Any:
+        """See :meth:`hub.store.history.HistoryMixin._history_sent`."""
+        return result
+
+    def _history_drain(self) -> defer.Deferred[Any]:
+        """See :meth:`hub.store.history.HistoryMixin._history_drain`."""
+        return defer.succeed(None)
 
     def _open_lease(self) -> defer.Deferred[Any]:
         """See :meth:`hub.store.lease.LeaseMixin._open_lease`."""

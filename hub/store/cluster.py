@@ -10,9 +10,14 @@ arrives only once its change is committed.
 
 A notice is JSON, at most :data:`MAX_NOTICE` bytes:
 
-- ``{"op": "put", "hub": H, "game": {row}}``: a game of hub ``H`` was written (a row
-  too large for a notice is sent as ``{"op": "put", "hub": H, "id": G}``: read it);
-- ``{"op": "del", "hub": H, "id": G}``: the game left the directory;
+- ``{"op": "rows", "hub": H, "del": [G, …], "put": [{row}, …], "read": [G, …]}``: a
+  directory write of hub ``H``, as few notices as hold it (each part there only when
+  not empty; in order: the removals, then the rows): the games ``del`` left the
+  directory, the rows ``put`` were written, and so were those of the games ``read``
+  (a row too large for a notice: read it);
+- ``{"op": "put", "hub": H, "game": {row}}`` or ``{"op": "put", "hub": H, "id": G}``,
+  and ``{"op": "del", "hub": H, "id": G}``: one row each, as hubs before the ``rows``
+  notice wrote them (still understood);
 - ``{"op": "hub", "hub": H}``: hub ``H`` joined, changed its front ends, left, or died
   (its games then read ``aborted``): read its rows again.
 
@@ -70,15 +75,72 @@ def _row(d: Any, r: Sequence[Any]) -> dict[str, Any]:
 
 
 _COLUMNS = "game_id, hub_id, rev, type, name, state, seats, info, updated"
-#: directory rows written (or removed) by one statement
-WRITE_BATCH = 200
+#: (a directory write) this hub's rows of the game ids of an array go
+_DELETE_ROWS = "DELETE FROM directory WHERE hub_id = ? AND game_id = ANY(CAST(? AS TEXT[]))"
+#: (a directory write) this hub's rows (its id, the time, then each column's values
+#: as an array of text: :func:`_directory_values`), unless another hub has the id
+_UPSERT_ROWS = (
+    f"INSERT INTO directory ({_COLUMNS}) SELECT v.game_id, CAST(? AS TEXT),"
+    " CAST(v.rev AS BIGINT), v.type, v.name, v.state, v.seats, v.info, CAST(? AS TIMESTAMPTZ)"
+    " FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]),"
+    " CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]))"
+    " AS v(game_id, rev, type, name, state, seats, info)"
+    " ON CONFLICT (game_id) DO UPDATE SET rev = excluded.rev, name = excluded.name,"
+    " state = excluded.state, seats = excluded.seats, info = excluded.info,"
+    " updated = excluded.updated WHERE directory.hub_id = excluded.hub_id"
+)
+#: each notice of an array on a channel, in order
+_NOTIFY_ALL = (
+    "SELECT pg_notify(CAST(? AS TEXT), t.text) FROM unnest(CAST(? AS TEXT[]))"
+    " WITH ORDINALITY AS t(text, n) ORDER BY t.n"
+)
 
 
-def _put_notice(hub_id: str, row: Mapping[str, Any]) -> str:
-    text = notice("put", hub_id, game=dict(row))
-    if len(text.encode()) > MAX_NOTICE:
-        text = notice("put", hub_id, id=row["id"])
-    return text
+def _directory_values(row: Mapping[str, Any]) -> tuple[str, ...]:
+    """A row's columns for :data:`_UPSERT_ROWS` (id, revision, type, name, state,
+    seats, info), as text."""
+    return (
+        str(row["id"]),
+        str(int(row["rev"])),
+        str(row["type"])[:64],
+        str(row["name"])[:256],
+        str(row["state"])[:16],
+        json.dumps(row["seats"], default=str),
+        json.dumps(row["info"], default=str),
+    )
+
+
+def write_notices(hub_id: str, gone: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The ``rows`` notices of a directory write (the module's docstring): the removals
+    ``gone``, then the ``rows``, in as few notices of at most :data:`MAX_NOTICE` bytes
+    as hold them; a row too large for a notice of its own is named in ``read``."""
+    head = notice("rows", hub_id)[:-1]  # '{"op":"rows","hub":"…"' (ASCII: a byte a character)
+    pieces = [("del", json.dumps(str(game_id))) for game_id in gone]
+    for row in rows:
+        text = json.dumps(dict(row), separators=(",", ":"), default=str)
+        if len(head) + len(text) + 12 > MAX_NOTICE:
+            text = json.dumps(str(row["id"]))
+            pieces.append(("read", text))
+        else:
+            pieces.append(("put", text))
+    out: list[str] = []
+    parts: dict[str, list[str]] = {}
+    size = len(head) + 1
+    for part, text in pieces:
+        more = len(text) + 1 + (0 if part in parts else len(part) + 6)
+        if parts and size + more > MAX_NOTICE:
+            out.append(_joined(head, parts))
+            parts, size = {}, len(head) + 1
+            more = len(text) + 1 + len(part) + 6
+        parts.setdefault(part, []).append(text)
+        size += more
+    if parts:
+        out.append(_joined(head, parts))
+    return out
+
+
+def _joined(head: str, parts: dict[str, list[str]]) -> str:
+    return head + "".join(f',"{part}":[{",".join(texts)}]' for part, texts in parts.items()) + "}"
 
 
 class ClusterMixin(StoreBase):
@@ -280,62 +342,38 @@ class ClusterMixin(StoreBase):
         self, puts: Iterable[Mapping[str, Any]], deletes: Iterable[str] = ()
     ) -> defer.Deferred[None]:
         """Write this hub's ``puts`` (rows as :func:`hub.cluster.remote.snapshot`
-        makes them) and remove its games ``deletes``, announcing each, in one
-        transaction.  A row of a game id another hub has is left alone.  The rows go
-        in one statement a :data:`WRITE_BATCH` of them, and the notices in one more
-        (a write a few times a second carries several games' changes)."""
+        makes them) and remove its games ``deletes``, announcing them (in order: the
+        removals first; as few notices as hold them, :func:`write_notices`), in one
+        transaction.  A row of a game id another hub has is
+        left alone.  The removals, the rows and the notices are a statement each (the
+        rows' columns passed as arrays: the same statements whatever their number,
+        prepared once), sent in one message that is its own transaction: one round
+        trip (a write a few times a second carries several games' changes).  The
+        finished games waiting for the history ride along, last in the same message
+        (see :meth:`~hub.store.history.HistoryMixin.record_game`): a busy hub writes
+        a game's history with its directory changes, not in a message of its own."""
         rows, gone, hub_id, now = list(puts), list(deletes), str(self.hub_id), self._now()
+        if not rows and not gone:
+            return defer.succeed(None)
+        riders = self._history_take()
 
-        def txn(cur: _Cursor) -> None:
-            notices = []
-            for at in range(0, len(gone), WRITE_BATCH):
-                ids = gone[at : at + WRITE_BATCH]
-                marks = ", ".join("?" * len(ids))
-                cur.run(
-                    f"DELETE FROM directory WHERE hub_id = ? AND game_id IN ({marks})",
-                    hub_id,
-                    *ids,
-                )
-                notices += [notice("del", hub_id, id=game_id) for game_id in ids]
-            for at in range(0, len(rows), WRITE_BATCH):
-                part = rows[at : at + WRITE_BATCH]
-                cur.run(
-                    f"INSERT INTO directory ({_COLUMNS}) VALUES "
-                    + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(part))
-                    + " ON CONFLICT (game_id) DO UPDATE SET rev = excluded.rev,"
-                    " name = excluded.name, state = excluded.state, seats = excluded.seats,"
-                    " info = excluded.info, updated = excluded.updated"
-                    " WHERE directory.hub_id = excluded.hub_id",
-                    *(v for row in part for v in self._directory_values(row, hub_id, now)),
-                )
-                notices += [_put_notice(hub_id, row) for row in part]
-            self._notify_all(cur, notices)
+        def txn(cur: _Cursor) -> list[Any]:
+            statements: list[tuple[str, list[Any]]] = []
+            if gone:
+                statements.append((_DELETE_ROWS, [hub_id, gone]))
+            if rows:
+                columns = [_directory_values(row) for row in rows]
+                arrays = [list(column) for column in zip(*columns, strict=True)]
+                statements.append((_UPSERT_ROWS, [hub_id, self.dialect.t_in(now), *arrays]))
+            if self.channel and self.clustered:
+                notices = write_notices(hub_id, gone, rows)
+                statements.append((_NOTIFY_ALL, [self.channel, notices]))
+            return cur.batch(statements + self._history_statements(riders), alone=True)
 
-        return self._run(txn)
-
-    def _directory_values(self, row: Mapping[str, Any], hub_id: str, now: float) -> list[Any]:
-        return [
-            row["id"],
-            hub_id,
-            int(row["rev"]),
-            str(row["type"])[:64],
-            str(row["name"])[:256],
-            str(row["state"])[:16],
-            json.dumps(row["seats"], default=str),
-            json.dumps(row["info"], default=str),
-            self.dialect.t_in(now),
-        ]
-
-    def _notify_all(self, cur: _Cursor, texts: list[str]) -> None:
-        """:meth:`_notify` each of ``texts``, in order, in one statement."""
-        if not (texts and self.channel and self.clustered):
-            return
-        cur.run(
-            "SELECT pg_notify(?, t.text) FROM unnest(?::text[]) WITH ORDINALITY AS t(text, n)"
-            " ORDER BY t.n",
-            self.channel,
-            texts,
-        )
+        d = self._run(txn)
+        if riders:
+            d.addBoth(self._history_sent, riders)
+        return d.addCallback(lambda _: None)
 
     def directory_sync(self, rows: Iterable[Mapping[str, Any]]) -> defer.Deferred[None]:
         """This hub's games are ``rows`` and nothing else (after an outage, at start)."""

@@ -111,6 +111,11 @@ class Dialect:
         driver's parameter style (only where :attr:`batches`)."""
         return self.sql("; ".join(queries))
 
+    def execute_alone(self, cursor: Any, query: str, params: Sequence[Any]) -> None:
+        """Run the message ``query`` (:meth:`batch_text`) as a whole transaction (only
+        where :attr:`batches`)."""
+        cursor.execute(query, params)
+
 
 class SQLiteDialect(Dialect):
     """SQLite through the standard library: one connection, WAL, a busy timeout."""
@@ -319,6 +324,25 @@ class PostgresDialect(Dialect):
             else:
                 parts.append(self.sql(query))
         return "; ".join(parts)
+
+    def execute_alone(self, cursor: Any, query: str, params: Sequence[Any]) -> None:
+        """Send the message ``query`` in autocommit mode when the connection is in no
+        transaction yet: the server runs the statements of one message as one
+        transaction (all or nothing) and commits it, so neither a ``BEGIN`` nor a
+        ``COMMIT`` costs a round trip (the store's commit after it has nothing left to
+        do).  Inside a transaction it is a part of that transaction."""
+        from psycopg2 import extensions
+
+        connection = cursor.connection
+        idle = connection.get_transaction_status() == extensions.TRANSACTION_STATUS_IDLE
+        if connection.autocommit or not idle:
+            cursor.execute(query, params)
+            return
+        connection.autocommit = True
+        try:
+            cursor.execute(query, params)
+        finally:
+            connection.autocommit = False
 
     @staticmethod
     def _prepare(cursor: Any, name: str, query: str) -> None:

@@ -10,18 +10,41 @@ so it stays readable after an account is deleted.
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from twisted.internet import defer
+from twisted.python.failure import Failure
 
 from . import accounts as acc
 from .base import StoreBase, _Cursor
 from .errors import (
     BadAmount,
+    StoreUnavailable,
 )
 from .money import amount as check_amount
+
+
+class HistoryBacklog(StoreUnavailable):
+    """A finished game refused: ``history_queue_max`` games already wait for the
+    database (it has been away, or slower than the games, for a long while)."""
+
+
+@dataclass
+class _Finished:
+    """A finished game waiting for the message that writes it (PostgreSQL).
+
+    :ivar game: the ``game`` row's columns (id first); :ivar seats: its seats
+        (:func:`_game_player`); :ivar replay: its replay as text.
+    :ivar done: fires with whether it was stored now.
+    """
+
+    game: list[Any]
+    seats: list[dict[str, Any]]
+    replay: str | None
+    done: defer.Deferred[bool] = field(default_factory=defer.Deferred)
 
 
 class HistoryMixin(StoreBase):
@@ -39,57 +62,208 @@ class HistoryMixin(StoreBase):
         finished: float | None = None,
         summary: str | None = None,
         result: Any = None,
+        replay: Any = None,
     ) -> defer.Deferred[bool]:
         """Store a finished game.  ``players``: one mapping per seat with ``seat``,
         ``name``, and optionally ``kind`` (``human``/``bot``), ``score`` (JSON-able),
-        ``winner`` (bool), ``net`` (money won or lost).  Recording the same game id
-        again changes nothing.
+        ``winner`` (bool), ``net`` (money won or lost).  ``replay``: its replay, as
+        :meth:`record_replay` stores it (in the same transaction).  Recording the same
+        game id again changes nothing (a replay not stored yet is stored).
+
+        On PostgreSQL finished games are written together: a game waits at most
+        :attr:`history_batch_seconds` (the setting of that name) and is then written
+        with every other game waiting then (at most :attr:`history_batch_max` a
+        message), or sooner by the next directory write of the cluster, which carries
+        them (:meth:`hub.store.cluster.ClusterMixin.directory_write`).  The games, their
+        seats (each with its account, found by name) and their replays are two
+        statements in one message, its own transaction: one round trip for them all.
+        They are written in the order they finished, one message at a time.  While
+        the database is away they wait (at most :attr:`history_queue_max` games; past
+        it a game is refused with :class:`HistoryBacklog`), and are written when it is
+        back; a message the database refuses for another reason is sent again game by
+        game, so one bad game fails alone.  :meth:`stop` writes those still waiting.
+        With ``history_batch_seconds`` 0 each game is a message of its own.
 
         :returns: (Deferred) ``True`` if stored now, ``False`` if it was stored before.
         """
         try:
             rows = [_game_player(p) for p in players]
             result_text = None if result is None else json.dumps(result, sort_keys=True)
+            replay_text = None if replay is None else _replay_text(replay)
         except Exception as e:
             return defer.fail(e)
         finished = self._now() if finished is None else finished
+        d = self.dialect
+        game = [
+            game_id,
+            game_type,
+            variant,
+            name,
+            None if started is None else d.t_in(started),
+            d.t_in(finished),
+            summary,
+            result_text,
+        ]
+        if d.batches and self.history_batch_seconds > 0:
+            return self._history_queue(_Finished(game, rows, replay_text))
 
         def txn(cur: _Cursor) -> bool:
-            d = self.dialect
-            if cur.one("SELECT 1 FROM game WHERE game_id = ?", game_id):
-                return False
-            cur.run(
-                "INSERT INTO game (game_id, type, variant, name, started, finished, summary,"
-                " result) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                game_id,
-                game_type,
-                variant,
-                name,
-                None if started is None else d.t_in(started),
-                d.t_in(finished),
-                summary,
-                result_text,
-            )
-            for p in rows:
-                found = cur.one(
-                    "SELECT id FROM account WHERE name_key = ?", acc.name_key(p["name"])
-                )
-                cur.run(
-                    "INSERT INTO game_player (game_id, seat, account_id, name, name_key, kind,"
-                    " score, winner, net) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    game_id,
-                    p["seat"],
-                    None if found is None else int(found[0]),
-                    p["name"],
-                    acc.name_key(p["name"]),
-                    p["kind"],
-                    p["score"],
-                    p["winner"],
-                    None if p["net"] is None else d.m_in(p["net"]),
-                )
-            return True
+            if d.batches:
+                return _record_in_one_message(cur, game, rows, replay_text)
+            return _record_statement_by_statement(cur, d, game, rows, replay_text)
 
         return self._retry_integrity(txn)
+
+    # -- finished games written together (PostgreSQL) --------------------------------
+
+    def _history_queue(self, game: _Finished) -> defer.Deferred[bool]:
+        """Let ``game`` wait for its message."""
+        if len(self._history) >= self.history_queue_max:
+            return defer.fail(
+                HistoryBacklog(
+                    f"game {game.game[0]} not kept: {len(self._history)} finished games"
+                    f" already wait for the database (history_queue_max)"
+                )
+            )
+        self._history.append(game)
+        self._history_schedule()
+        return game.done
+
+    def _history_availability(self, up: bool) -> None:
+        """The database is back: send the games that waited."""
+        if up:
+            self._history_schedule()
+
+    def _history_schedule(self) -> None:
+        """Send the games waiting: now when a message's worth wait, else once the
+        oldest has waited :attr:`history_batch_seconds` (not while a message carrying
+        games is under way, nor while the database is away)."""
+        if not self._history or self._history_sending is not None or not self.available:
+            return
+        timer = self._history_timer
+        if len(self._history) >= self.history_batch_max:
+            if timer is not None and timer.active():
+                timer.cancel()
+            self._history_timer = self._reactor.callLater(0, self._history_flush)
+        elif timer is None or not timer.active():
+            self._history_timer = self._reactor.callLater(
+                self.history_batch_seconds, self._history_flush
+            )
+
+    def _history_take(self) -> list[_Finished]:
+        """The games waiting, oldest first (at most :attr:`history_batch_max`, no game
+        id twice), for a message about to be sent; none while another message carries
+        games or the database is away.  The caller sends them
+        (:meth:`_history_statements`) and hands the outcome to :meth:`_history_sent`."""
+        if not self._history or self._history_sending is not None or not self.available:
+            return []
+        taken: list[_Finished] = []
+        ids: set[str] = set()
+        while self._history and len(taken) < self.history_batch_max:
+            if self._history[0].game[0] in ids:
+                break  # the same game twice: the second goes in the next message
+            ids.add(self._history[0].game[0])
+            taken.append(self._history.popleft())
+        if self._history_timer is not None and self._history_timer.active():
+            self._history_timer.cancel()
+        self._history_timer = None
+        self._history_sending = defer.Deferred()
+        return taken
+
+    def _history_statements(self, games: list[_Finished]) -> list[tuple[str, list[Any]]]:
+        """The statements that write ``games`` (the last one's rows: the ids stored now)."""
+        if not games:
+            return []
+        statements: list[tuple[str, list[Any]]] = []
+        replays = [(g.game[0], g.replay) for g in games if g.replay is not None]
+        if replays:
+            statements.append((_INSERT_REPLAYS, [[i for i, _ in replays], [r for _, r in replays]]))
+        columns = [list(column) for column in zip(*(g.game for g in games), strict=True)]
+        seats = [(g.game[0], p) for g in games for p in g.seats]
+        statements.append((_RECORD_GAMES, [*columns, *_seat_columns(seats)]))
+        return statements
+
+    def _history_sent(self, result: Any, games: list[_Finished]) -> Any:
+        """The message carrying ``games`` is done: ``result`` is its rows (the last
+        statement's: the ids stored now) or its failure, which is passed on."""
+        sending, self._history_sending = self._history_sending, None
+        if isinstance(result, Failure) and result.check(StoreUnavailable):
+            # away (or lost while committing: the statements are safe to run again)
+            self._history.extendleft(reversed(games))
+        elif isinstance(result, Failure):
+            self.log.warn(
+                "{n} finished games not written together ({e}): each is written alone",
+                n=len(games),
+                e=result.getErrorMessage(),
+            )
+            for game in games:
+                self._record_alone(game)
+        else:
+            stored = {row[0] for row in result}
+            for game in games:
+                game.done.callback(game.game[0] in stored)
+        if sending is not None:
+            sending.callback(None)
+        self._history_schedule()
+        return result
+
+    def _record_alone(self, game: _Finished) -> None:
+        def txn(cur: _Cursor) -> bool:
+            return _record_in_one_message(cur, game.game, game.seats, game.replay)
+
+        d = self._retry_integrity(txn)
+        self._history_alone.add(d)
+        d.addBoth(self._alone_done, d)
+        d.chainDeferred(game.done)
+
+    def _alone_done(self, result: Any, d: defer.Deferred[Any]) -> Any:
+        self._history_alone.discard(d)
+        return result
+
+    def _history_flush(self) -> None:
+        """Send the games waiting in a message of their own."""
+        self._history_timer = None
+        games = self._history_take()
+        if games:
+            # each game's own Deferred has the outcome
+            self._history_send(games).addErrback(lambda _: None)
+
+    def _history_send(self, games: list[_Finished]) -> defer.Deferred[Any]:
+        """A message of its own for ``games`` (taken by :meth:`_history_take`)."""
+        statements = self._history_statements(games)
+
+        def record_game(cur: _Cursor) -> list[Any]:  # the name the metrics show
+            return cur.batch(statements, alone=True)
+
+        return self._run(record_game).addBoth(self._history_sent, games)
+
+    @defer.inlineCallbacks
+    def _history_drain(self) -> Any:
+        """(Stopping.)  Write every game still waiting; those the database does not
+        take now fail with :class:`StoreUnavailable` (their callers log them)."""
+        if self._history_timer is not None and self._history_timer.active():
+            self._history_timer.cancel()
+        self._history_timer = None
+        while self._history or self._history_sending is not None:
+            if self._history_sending is not None:
+                yield self._history_sending
+                continue
+            games = self._history_take()
+            if not games:  # the database is away
+                break
+            try:
+                yield self._history_send(games)
+            except StoreUnavailable:
+                break
+            except Exception:
+                pass  # written game by game (_history_sent)
+        if self._history_alone:
+            yield defer.DeferredList(list(self._history_alone), consumeErrors=False)
+        left, self._history = list(self._history), deque()
+        for game in left:
+            game.done.errback(
+                StoreUnavailable(f"the store stopped before game {game.game[0]} was written")
+            )
 
     def record_replay(self, game_id: str, replay: Any) -> defer.Deferred[bool]:
         """Store a finished game's replay (JSON-able: what
@@ -99,15 +273,13 @@ class HistoryMixin(StoreBase):
         :returns: (Deferred) ``True`` if stored now.
         """
         try:
-            text = json.dumps(replay, default=str, separators=(",", ":"))
+            text = _replay_text(replay)
         except Exception as e:
             return defer.fail(e)
 
         def txn(cur: _Cursor) -> bool:
-            if cur.one("SELECT 1 FROM game_replay WHERE game_id = ?", game_id):
-                return False
-            cur.run("INSERT INTO game_replay (game_id, replay) VALUES (?, ?)", game_id, text)
-            return True
+            statement = (_INSERT_REPLAY + " RETURNING game_id", [game_id, text])
+            return bool(cur.batch([statement], alone=True))
 
         return self._retry_integrity(txn)
 
@@ -364,6 +536,117 @@ class HistoryMixin(StoreBase):
             return out
 
         return self._run(txn, write=False)
+
+
+#: (PostgreSQL) a finished game and its seats, each with its account found by name
+#: (the seats' columns as arrays of text: one statement whatever their number); the
+#: seats of a game stored before are not written again.  One row: 1 if stored now.
+_RECORD_GAME = (
+    "WITH g AS (INSERT INTO game (game_id, type, variant, name, started, finished, summary,"
+    " result) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING"
+    " RETURNING game_id),"
+    " s AS (INSERT INTO game_player (game_id, seat, account_id, name, name_key, kind, score,"
+    " winner, net) SELECT g.game_id, CAST(v.seat AS SMALLINT), a.id, v.name, v.name_key,"
+    " v.kind, v.score, CAST(v.winner AS SMALLINT), CAST(v.net AS NUMERIC(20,2))"
+    " FROM g CROSS JOIN unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]),"
+    " CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]))"
+    " AS v(seat, name, name_key, kind, score, winner, net)"
+    " LEFT JOIN account a ON a.name_key = v.name_key)"
+    " SELECT COUNT(*) FROM g"
+)
+_INSERT_REPLAY = (
+    "INSERT INTO game_replay (game_id, replay) VALUES (?, ?) ON CONFLICT (game_id) DO NOTHING"
+)
+#: (PostgreSQL) finished games (each column an array, in the order they finished) and
+#: their seats (each seat's game id, then its columns, arrays of text), each seat with
+#: its account found by name; the seats of a game stored before are not written
+#: again.  Its rows: the ids of the games stored now.
+_RECORD_GAMES = (
+    "WITH v AS (SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]),"
+    " CAST(? AS TEXT[]), CAST(? AS TIMESTAMPTZ[]), CAST(? AS TIMESTAMPTZ[]), CAST(? AS TEXT[]),"
+    " CAST(? AS TEXT[])) WITH ORDINALITY"
+    " AS v(game_id, type, variant, name, started, finished, summary, result, n)),"
+    " g AS (INSERT INTO game (game_id, type, variant, name, started, finished, summary,"
+    " result) SELECT game_id, type, variant, name, started, finished, summary, result"
+    " FROM v ORDER BY n ON CONFLICT (game_id) DO NOTHING RETURNING game_id),"
+    " s AS (INSERT INTO game_player (game_id, seat, account_id, name, name_key, kind, score,"
+    " winner, net) SELECT g.game_id, CAST(p.seat AS SMALLINT), a.id, p.name, p.name_key,"
+    " p.kind, p.score, CAST(p.winner AS SMALLINT), CAST(p.net AS NUMERIC(20,2))"
+    " FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]),"
+    " CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]))"
+    " AS p(game_id, seat, name, name_key, kind, score, winner, net)"
+    " JOIN g ON g.game_id = p.game_id LEFT JOIN account a ON a.name_key = p.name_key)"
+    " SELECT game_id FROM g"
+)
+#: (PostgreSQL) replays: the games' ids and the replays, two arrays
+_INSERT_REPLAYS = (
+    "INSERT INTO game_replay (game_id, replay) SELECT * FROM unnest(CAST(? AS TEXT[]),"
+    " CAST(? AS TEXT[])) ON CONFLICT (game_id) DO NOTHING"
+)
+
+
+def _seat_columns(seats: list[tuple[str, dict[str, Any]]]) -> list[list[Any]]:
+    """``(game id, seat)`` pairs (:func:`_game_player`) as the columns of text the
+    statements' arrays take: game id, seat, name, name key, kind, score, winner, net."""
+    return [
+        [game_id for game_id, _ in seats],
+        [str(p["seat"]) for _, p in seats],
+        [p["name"] for _, p in seats],
+        [acc.name_key(p["name"]) for _, p in seats],
+        [p["kind"] for _, p in seats],
+        [p["score"] for _, p in seats],
+        [str(p["winner"]) for _, p in seats],
+        [None if p["net"] is None else str(p["net"]) for _, p in seats],
+    ]
+
+
+def _record_in_one_message(
+    cur: _Cursor, game: list[Any], rows: list[dict[str, Any]], replay: str | None
+) -> bool:
+    """(PostgreSQL) :meth:`HistoryMixin.record_game`'s writes: the game's columns
+    ``game``, its seats ``rows`` (:func:`_game_player`) and its replay, in one message
+    that is its own transaction; whether the game was stored now."""
+    seats = _seat_columns([(game[0], p) for p in rows])[1:]
+    statements = [(_RECORD_GAME, [*game, *seats])]
+    if replay is not None:
+        statements.insert(0, (_INSERT_REPLAY, [game[0], replay]))
+    return bool(cur.batch(statements, alone=True)[0][0])
+
+
+def _record_statement_by_statement(
+    cur: _Cursor, d: Any, game: list[Any], rows: list[dict[str, Any]], replay_text: str | None
+) -> bool:
+    """A finished game written a statement at a time (SQLite); whether it is new."""
+    game_id = game[0]
+    stored = not cur.one("SELECT 1 FROM game WHERE game_id = ?", game_id)
+    if stored:
+        cur.run(
+            "INSERT INTO game (game_id, type, variant, name, started, finished,"
+            " summary, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            *game,
+        )
+    for p in rows if stored else ():
+        found = cur.one("SELECT id FROM account WHERE name_key = ?", acc.name_key(p["name"]))
+        cur.run(
+            "INSERT INTO game_player (game_id, seat, account_id, name, name_key, kind,"
+            " score, winner, net) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            game_id,
+            p["seat"],
+            None if found is None else int(found[0]),
+            p["name"],
+            acc.name_key(p["name"]),
+            p["kind"],
+            p["score"],
+            p["winner"],
+            None if p["net"] is None else d.m_in(p["net"]),
+        )
+    if replay_text is not None:
+        cur.run(_INSERT_REPLAY, game_id, replay_text)
+    return stored
+
+
+def _replay_text(replay: Any) -> str:
+    return json.dumps(replay, default=str, separators=(",", ":"))
 
 
 def _loads(text: str | None) -> Any:

@@ -24,23 +24,27 @@ def amount(value: object, *, allow_zero: bool = False, allow_negative: bool = Fa
     :raises hub.store.errors.BadAmount: not a finite number, more than two fraction
         digits, too large, zero or negative where that is not allowed.
     """
-    if isinstance(value, bool) or not isinstance(value, Decimal | int | str):
+    if type(value) is Decimal:  # the usual case, checked first
+        number = value
+    elif isinstance(value, bool) or not isinstance(value, Decimal | int | str):
         raise TypeError(f"an amount must be a Decimal, int or str, not {type(value).__name__}")
-    try:
-        number = Decimal(value.strip() if isinstance(value, str) else value)
-    except InvalidOperation:
-        raise BadAmount(f"not an amount: {value!r}") from None
+    else:
+        try:
+            number = Decimal(value.strip() if isinstance(value, str) else value)
+        except InvalidOperation:
+            raise BadAmount(f"not an amount: {value!r}") from None
     if not number.is_finite():
         raise BadAmount(f"not an amount: {value!r}")
     if abs(number) >= LIMIT:
         raise BadAmount(f"amount too large: {value!r}")
-    if number != number.quantize(CENT, rounding=ROUND_DOWN):
+    cents = number.quantize(CENT, rounding=ROUND_DOWN)
+    if number != cents:
         raise BadAmount(f"at most two fraction digits: {value!r}")
     if number == 0 and not allow_zero:
         raise BadAmount("the amount must not be zero")
     if number < 0 and not allow_negative:
         raise BadAmount(f"the amount must not be negative: {value!r}")
-    return number.quantize(CENT)
+    return cents  # equal to number, with two fraction digits
 
 
 def to_cents(value: Decimal) -> int:

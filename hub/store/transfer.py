@@ -69,9 +69,14 @@ def fast_move(  # long: the statements of one movement, then the checks of their
     :raises hub.store.base.SlowPath: the careful path must decide (nothing is kept).
     """
     d = cur.d
-    m = d.m_in
-    if not legs or any(leg is None for leg in legs.values()):
+    if not legs or None in legs.values():
         raise SlowPath("a cash-out of everything")
+    if len(legs) == 1 and not d.batches:
+        ((name, (balance_delta, table_delta)),) = legs.items()
+        return _sqlite_one(
+            cur, hub_id, key, kind, game_id, name, balance_delta, table_delta, now, fund, hand_key
+        )
+    m = d.m_in
     keys = [acc.name_key(n) for n in legs]
     deltas = dict(zip(keys, legs.values(), strict=True))
     balance_in = [m(deltas[k][0]) for k in keys]
@@ -162,6 +167,102 @@ LEDGER = (
     "INSERT INTO ledger (idem_key, seq, kind, account_id, account_name, game_id,"
     " hand_key, balance_delta, table_delta, balance_after, created)"
 )
+
+
+#: SQLite, one account (:func:`_sqlite_one`): everything its checks need, in one read
+ONE_READ = "SELECT id, name, balance, type FROM account WHERE name_key = ?"
+ONE_READ_AT = (
+    "SELECT a.id, a.name, a.balance, a.type, t.amount, c.hub_id, c.closed FROM account a"
+    " LEFT JOIN table_chips t ON t.game_id = ? AND t.account_id = a.id"
+    " LEFT JOIN chip_table c ON c.game_id = ? WHERE a.name_key = ?"
+)
+#: … then its writes, by primary key
+ONE_BALANCE = "UPDATE account SET balance = ? WHERE id = ?"
+ONE_CHIPS = "UPDATE table_chips SET amount = ? WHERE game_id = ? AND account_id = ?"
+ONE_CHIPS_NEW = "INSERT INTO table_chips (game_id, account_id, amount, since) VALUES (?, ?, ?, ?)"
+ONE_CHIPS_GONE = "DELETE FROM table_chips WHERE game_id = ? AND account_id = ?"
+ONE_LEDGER = f"{LEDGER} VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+BOT = acc.TYPES["bot"]
+
+
+def _sqlite_one(  # long: one read, its checks, the writes
+    cur: _Cursor,
+    hub_id: str | None,
+    key: str,
+    kind: str,
+    game_id: str | None,
+    name: str,
+    balance_delta: Decimal,
+    table_delta: Decimal,
+    now: float,
+    fund: bool,
+    hand_key: str | None,
+) -> Outcome:
+    """:func:`fast_move` of one account on SQLite.  ``BEGIN IMMEDIATE`` has taken the
+    database's one write lock (so the locks' order is kept), and what is read stays
+    as read until ``COMMIT``: one read of the account, its chips at the table and the
+    table, the checks here, then the writes by primary key — the balance, the chips,
+    the ledger row, as a hand-written transfer does.  No ``RETURNING``: SQLite
+    collects a ``RETURNING`` statement's rows in a temporary table of its own, which
+    costs more than the read.  Each statement keeps one text, so ``sqlite3``'s
+    statement cache prepares it once per connection.  Whatever the read shows that
+    the careful path must answer (an unknown account, a bot's account that needs
+    funds or is a person's, a closed table or another hub's, no chips there, below
+    zero), or the ledger's unique key refuses (a replay), raises
+    :class:`~hub.store.base.SlowPath`, as in :func:`fast_move`.
+    """
+    d = cur.d
+    txn = cur.txn
+    b = d.m_in(balance_delta)
+    t = d.m_in(table_delta)
+    if game_id is None:
+        txn.execute(ONE_READ, (acc.name_key(name),))
+    else:
+        txn.execute(ONE_READ_AT, (game_id, game_id, acc.name_key(name)))
+    row = txn.fetchone()
+    if row is None:
+        raise SlowPath("an unknown account")
+    account_id, real_name, balance, type_code = row[:4]
+    if fund and type_code != BOT:
+        raise SlowPath("not a bot's account")
+    balance += b
+    if balance < 0:
+        raise SlowPath("below zero")
+    when = d.t_in(now)
+    chips, fresh = None, False
+    if game_id is not None:
+        chips, table_hub, closed = row[4:]
+        if kind in CHECKS_TABLE and (
+            table_hub is None or table_hub != hub_id or closed is not None
+        ):
+            raise SlowPath("not an open table of this hub")
+        if chips is None and kind != "buy_in":
+            raise SlowPath("no chips at the table")
+        fresh = chips is None
+        chips = (chips or 0) + t
+        if chips < 0:
+            raise SlowPath("below zero")
+    try:
+        txn.execute(ONE_BALANCE, (balance, account_id))
+        if chips is None:
+            pass
+        elif fresh:
+            txn.execute(ONE_CHIPS_NEW, (game_id, account_id, chips, when))
+        elif chips == 0 and kind == "cash_out":  # the table entry goes when none remain
+            txn.execute(ONE_CHIPS_GONE, (game_id, account_id))
+        else:
+            txn.execute(ONE_CHIPS, (chips, game_id, account_id))
+        txn.execute(
+            ONE_LEDGER,
+            (key, kind, account_id, real_name, game_id, hand_key, b, t, balance, when),
+        )
+    except d.integrity_errors as e:  # a replayed key
+        raise SlowPath(str(e)) from e
+    at_table = {}
+    if chips is not None and not (chips == 0 and kind == "cash_out"):
+        at_table[real_name] = d.m_out(chips)
+    amounts = {real_name: moved(kind, balance_delta, table_delta)}
+    return amounts, {real_name: d.m_out(balance)}, at_table
 
 
 def _whens(n: int, column: str, cast: str = "?") -> str:

@@ -15,7 +15,7 @@ from hub.cluster.directory import Directory
 from hub.cluster.notify import quote_channel
 from hub.cluster.remote import RemoteGame, snapshot
 from hub.lobby import Lobby
-from hub.store.cluster import MAX_NOTICE, channel_name, notice
+from hub.store.cluster import MAX_NOTICE, channel_name, notice, write_notices
 from tests.support import DictRegistry
 
 
@@ -98,6 +98,28 @@ def test_local_changes_are_gathered_into_one_write_and_a_removal_deletes():
     assert store.writes[-1] == ([], [game.id])
 
 
+def test_creations_published_within_the_delay_share_one_write_with_the_changes_waiting():
+    clock, lobby, store, directory, _ = make()
+    directory.delay, directory.publish_delay = 0.25, 0.02
+    store.writes.clear()
+    older = lobby.create_game("hello", seats=["open", "open"])
+    clock.advance(0.1)  # its row waits (gathered for 0.25 s)
+    first = lobby.create_game("hello", seats=["open", "open"])
+    published = [directory.published()]
+    clock.advance(0.01)
+    second = lobby.create_game("hello", seats=["open", "open"])
+    published.append(directory.published())  # within the first's delay: the same write
+    assert store.writes == [] and not any(d.called for d in published)
+    clock.advance(0.015)
+    [(puts, _)] = store.writes
+    assert [p["id"] for p in puts] == [older.id, first.id, second.id]
+    assert all(d.called for d in published)
+    third = lobby.create_game("hello", seats=["open", "open"])
+    late = directory.published()
+    clock.advance(0.025)
+    assert late.called and [p["id"] for p in store.writes[-1][0]] == [third.id]
+
+
 def test_notices_make_read_only_records_and_a_newer_revision_wins():
     _, _, _, directory, listener = make()
     directory.notice(notice("put", "there", game=row("g1", 2)))
@@ -147,6 +169,37 @@ def test_a_large_row_is_announced_by_its_id_only():
     store.rows = [big]
     directory.notice(notice("put", "there", id="g1"))
     assert store.reads[-1] == (None, {"g1"}) and directory.get("g1").name == big["name"]
+
+
+def test_a_write_is_announced_in_as_few_notices_as_hold_it_and_heard_in_order():
+    big = {**row("g99", 1), "name": "x" * MAX_NOTICE}
+    rows = [row(f"g{n}", 1) for n in range(1, 40)] + [big]
+    notices = write_notices("there", ["g0"], rows)
+    assert all(len(text.encode()) <= MAX_NOTICE for text in notices)
+    told = [json.loads(text) for text in notices]
+    assert 1 < len(told) < len(rows) and {t["op"] for t in told} == {"rows"}
+    in_order = [(part, x if part != "put" else x["id"]) for t in told
+                for part in ("del", "put", "read") for x in t.get(part, [])]  # fmt: skip
+    assert in_order == [("del", "g0")] + [("put", f"g{n}") for n in range(1, 40)] + [
+        ("read", "g99")
+    ]
+    assert write_notices("there", [], [row("g1", 1)]) == [
+        notice("rows", "there", put=[row("g1", 1)])
+    ]
+    _, _, store, directory, listener = make()
+    store.rows = [big]
+    directory.notice(notice("put", "there", game=row("g0", 1)))
+    for text in notices:
+        directory.notice(text)
+    assert listener.changes[0] == ("created", "g0", "waiting")
+    assert listener.changes[1] == ("removed", "g0", "waiting")
+    assert [c[1] for c in listener.changes[2:]] == [f"g{n}" for n in range(1, 40)] + ["g99"]
+    assert store.reads == [(None, {"g99"})] and directory.get("g99").name == big["name"]
+    # this hub's own write is known by its beginning, and not read
+    store.reads.clear()
+    for text in write_notices("here", ["g1"], [row("g5", 2, hub="here"), big]):
+        assert directory.notice(text) == "rows"
+    assert store.reads == [] and directory.get("g1") is not None
 
 
 def test_a_snapshot_of_a_local_game_reads_back_as_a_remote_game():

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
 import pytest_twisted
+from twisted.internet import defer
 
-from hub.store import BadAmount
+from hub.store import BadAmount, StoreUnavailable
+from hub.store.history import HistoryBacklog
 
+from .conftest import make_store
 from .test_accounts import fails
 
 D = Decimal
@@ -186,3 +190,158 @@ async def test_replays_are_stored_once_and_read_back(store):
     assert await store.record_replay("g9", replay) is True
     assert await store.record_replay("g9", {"events": []}) is False  # kept as first stored
     assert await store.replay("g9") == replay
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_game_its_seats_and_its_replay_are_stored_together_once(store):
+    ann = await store.create_account("ann", "secret1")
+    replay = {"game": {"id": "g5"}, "events": [{"at": 1, "kind": "moved"}], "complete": True}
+    seats = [{"seat": 0, "name": "Ann", "winner": True}, {"seat": 1, "name": "bot7", "kind": "bot"}]
+    assert await store.record_game("g5", "nmmorris", "five", seats, replay=replay) is True
+    assert await store.replay("g5") == replay
+    # the same game again (a replay of its own, other seats) changes nothing
+    again = [{"seat": 0, "name": "bob"}, {"seat": 2, "name": "cat"}]
+    assert await store.record_game("g5", "nmmorris", "x", again, replay={"events": []}) is False
+    assert await store.replay("g5") == replay
+    (g5,) = await store.games(game_id="g5")
+    assert g5["name"] == "five"
+    assert [(p["seat"], p["name"], p["winner"]) for p in g5["players"]] == [
+        (0, "Ann", True),
+        (1, "bot7", False),
+    ]
+    # each seat's account found by its name's key (none for a name without one)
+    found = await store._run(
+        lambda cur: cur.all("SELECT seat, account_id FROM game_player WHERE game_id = ?", "g5"),
+        write=False,
+    )
+    assert sorted((int(s), a) for s, a in found) == [(0, ann.id), (1, None)]
+    # a game stored before its replay gets the replay later, once
+    assert await store.record_game("g6", "hello", "six", [{"seat": 0, "name": "ann"}]) is True
+    assert await store.record_game("g6", "hello", "six", [], replay=replay) is False
+    assert await store.replay("g6") == replay
+    assert await store.record_game("g7", "hello", "no seats", []) is True
+    assert (await store.games(game_id="g7"))[0]["players"] == []
+
+
+# -- finished games written together (PostgreSQL) -----------------------------------
+
+
+@pytest.fixture
+def pg_dsn(dsn: str) -> str:
+    if not dsn.startswith("postgresql"):
+        pytest.skip("games are written together on PostgreSQL (SQLite writes each alone)")
+    return dsn
+
+
+def seats(*names: str) -> list[dict]:
+    return [{"seat": n, "name": name, "winner": n == 0} for n, name in enumerate(names)]
+
+
+def transactions(store) -> list[str]:
+    """The names of the transaction functions ``store`` runs from now on."""
+    seen: list[str] = []
+    store.query_observer = lambda fn, seconds, ok, result: seen.append(fn.__qualname__)
+    return seen
+
+
+@pytest_twisted.ensureDeferred
+async def test_games_finished_together_are_one_message_in_their_order(pg_dsn):
+    store = make_store(pg_dsn)
+    await store.start()
+    try:
+        seen = transactions(store)
+        replay = {"game": {"id": "b1"}, "events": [{"at": 1, "kind": "moved"}], "complete": True}
+        written = [
+            store.record_game(f"b{n}", "hello", f"game {n}", seats("ann", "bob"),
+                              finished=T0 + n, replay=replay if n == 1 else None)
+            for n in range(1, 6)
+        ]  # fmt: skip
+        again = store.record_game("b3", "hello", "b3 again", seats("cat"), finished=T0 + 9)
+        assert await defer.gatherResults([*written, again]) == [True] * 5 + [False]
+        # the five in one message; the same game again in the next
+        assert seen == ["HistoryMixin._history_send.<locals>.record_game"] * 2
+        games = await store.games(limit=10)
+        assert [g["game_id"] for g in games] == ["b5", "b4", "b3", "b2", "b1"]
+        assert [[p["name"] for p in g["players"]] for g in games] == [["ann", "bob"]] * 5
+        assert await store.replay("b1") == replay and await store.replay("b2") is None
+    finally:
+        await store.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_directory_write_carries_the_games_waiting(pg_dsn):
+    store = make_store(pg_dsn, history_batch_seconds=60.0)
+    await store.start()
+    try:
+        await store.cluster_channel()
+        written = [store.record_game(f"r{n}", "hello", "r", seats("ann")) for n in (1, 2)]
+        seen = transactions(store)
+        row = {"id": "d1", "hub": store.hub_id, "rev": 1, "type": "hello", "name": "d1",
+               "state": "running", "seats": [], "info": {}}  # fmt: skip
+        await store.directory_write([row])
+        assert await defer.gatherResults(written) == [True, True]
+        assert len(seen) == 1  # the directory's write, nothing of the history's own
+        assert {g["game_id"] for g in await store.games()} == {"r1", "r2"}
+        assert [r["id"] for r in await store.directory_rows()] == ["d1"]
+    finally:
+        await store.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_game_the_database_refuses_fails_alone(pg_dsn):
+    store = make_store(pg_dsn)
+    await store.start()
+    try:
+        good = store.record_game("ok1", "hello", "fine", seats("ann"))
+        bad = store.record_game("bad", "hello", "too long a seat name", seats("x" * 300))
+        other = store.record_game("ok2", "hello", "fine", seats("bob"))
+        assert await good is True and await other is True
+        e = await fails(bad, Exception)
+        assert "too long" in str(e) or "value" in str(e)
+        assert {g["game_id"] for g in await store.games()} == {"ok1", "ok2"}
+    finally:
+        await store.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_games_wait_while_the_database_is_away_and_the_queue_is_bounded(pg_dsn):
+    from tests.hub.faults import Faults
+
+    store = make_store(pg_dsn, history_batch_seconds=0.01, history_queue_max=3)
+    await store.start()
+    try:
+        store._probe_delays = (0.01, 0.02)
+        faults = Faults(store)
+        faults.down = True
+        await fails(store.get_account("nobody"), StoreUnavailable)  # found away
+        waiting = [store.record_game(f"w{n}", "hello", "w", seats("ann")) for n in (1, 2, 3)]
+        refused = await fails(store.record_game("w4", "hello", "w", seats("ann")), HistoryBacklog)
+        assert "history_queue_max" in str(refused) and refused.code == 503
+        await _sleep(0.1)
+        assert not any(d.called for d in waiting)
+        faults.down = False  # the store's probe finds it back, and the games go
+        assert await defer.gatherResults(waiting) == [True, True, True]
+        assert [g["game_id"] for g in await store.games()] == ["w3", "w2", "w1"]
+    finally:
+        await store.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_stopping_writes_the_games_still_waiting(pg_dsn):
+    store = make_store(pg_dsn, history_batch_seconds=3600.0)
+    await store.start()
+    written = [store.record_game(f"s{n}", "hello", "s", seats("ann")) for n in (1, 2, 3)]
+    await store.stop()
+    assert await defer.gatherResults(written) == [True, True, True]
+    again = make_store(pg_dsn)
+    await again.start()
+    try:
+        assert len(await again.games()) == 3
+    finally:
+        await again.stop()
+
+
+async def _sleep(seconds: float) -> None:
+    from twisted.internet import reactor, task
+
+    await task.deferLater(reactor, seconds, lambda: None)

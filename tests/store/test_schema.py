@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from decimal import Decimal as D
 
+import pytest
 import pytest_twisted
 
 from hub.store import SchemaTooNew, StoreError
@@ -40,7 +41,7 @@ async def rows(store, table):
 
 @pytest_twisted.ensureDeferred
 async def test_fresh_database_gets_the_newest_schema(store):
-    assert await version(store) == LATEST == 11
+    assert await version(store) == LATEST == 12
     for tables in STEP_TABLES.values():
         for table in tables:
             assert await rows(store, table) >= 0  # it exists
@@ -222,3 +223,26 @@ async def test_a_version_4_database_s_hands_move_to_the_game_s_record(dsn):
                                       Exception)  # fmt: skip
     finally:
         await new.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_replays_are_compressed_with_lz4_where_the_server_has_it(store):
+    if store.dialect.name != "postgresql":
+        pytest.skip("a column's compression is PostgreSQL's")
+
+    def look(cur):
+        has = cur.one(
+            "SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression'"
+            " AND 'lz4' = ANY(enumvals)"
+        )
+        method = cur.one(
+            "SELECT attcompression FROM pg_attribute WHERE attrelid = 'game_replay'::regclass"
+            " AND attname = 'replay'"
+        )[0]
+        return has is not None, method
+
+    has, method = await store._run(look, write=False)
+    assert method == ("l" if has else "")
+    replay = {"events": [{"at": n, "kind": "moved", "data": {"seat": n % 2}} for n in range(400)]}
+    assert await store.record_game("z1", "hello", "z", [], replay=replay) is True
+    assert await store.replay("z1") == replay
