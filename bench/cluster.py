@@ -4,37 +4,49 @@
 Two ``twistd gamehub`` processes, A and B, run on one PostgreSQL database (a database
 of the run's own, ``synchronous_commit`` off so the disk's commit latency is not what
 is measured, ``--sync-commit`` keeps it; dropped at the end) for the whole run, and so
-do two client processes.  The rounds are interleaved (round 1: one hub, then two hubs;
+do the client processes.  The rounds are interleaved (round 1: one hub, then two hubs;
 round 2: again, …) so a noisy machine slows both alike.  One pass plays ``--games``
-Nine Men's Morris games (``nmmorris``, two open seats, ``max_turns`` ``--turns``), half
-by each client process, ``--concurrency`` games in flight in all: each game is created
-through the JSON API (``POST /api/games``, a keep-alive HTTP connection of each slot
-of a client) and played to its end by two course-style MNM clients on real loopback
-sockets.  The clients are a cheap load generator, the way wrk or tsung are
-(:mod:`mnm_replay`): each client process records a few games once with the pure rules
-engine (random legal moves) and replays them, many connections on one ``epoll``,
-sending what a course C client sends (``VERSION``, ``ID``, ``PLAYER``, ``OKWAIT``,
-``THINKING``, ``PLAY``) and checking that the server's rules ended each game with the
-recorded result.  A pass's rate is its games over its wall time (the first client's
+Nine Men's Morris games (``nmmorris``, two open seats, ``max_turns`` ``--turns``),
+``--concurrency`` games in flight in all: each game is created through the JSON API
+(``POST /api/games``, a keep-alive HTTP connection of each slot of a client) and
+played to its end by two course-style MNM clients on real loopback sockets.  The
+clients are a cheap load generator, the way wrk or tsung are: the run records a few
+games once with the pure rules engine (random legal moves), and the client processes
+replay them, many connections on one ``epoll``, sending what a course C client sends
+(``VERSION``, ``ID``, ``PLAYER``, ``OKWAIT``, ``THINKING``, then ``PLAY`` once the hub
+answered ``OKTHINK``) and checking that the server's rules ended each game with the
+recorded result.  The load generator is C (``mnm_replay.c``, compiled with the
+machine's ``cc -O2`` into the run's temporary folder, :mod:`mnm_replay_c`): its CPU a
+game is the kernel's work for its sockets, hardly its own.  Without a compiler (or with
+``--python-clients``) it is the same clients in Python (:mod:`mnm_replay`), about twice
+the CPU a game (more than half of it the interpreter's).  Two client processes, half of
+the games each (``--clients``): one process for both doors woke each hub from the other
+core and cost the two hubs 1.4 to 2.7 ms a game more than one hub (about nothing with a
+process a door).  A pass's rate is its games over its wall time (the first client's
 start to the last one's end).
 
-Printed besides the rates: the CPU time a game of the hubs, of the client processes
-and of PostgreSQL (its backends on the run's database, from ``pg_stat_activity`` and
-``/proc``); the *capacity ratio*, two cores over the two hubs' CPU a game against one
-core over the one hub's (what to expect when each hub has a core of its own and the
-clients and PostgreSQL run elsewhere); and what the machine's cores allow from those
-CPU times when everything shares them (a hub on one core at most): with hub CPU ``h``
-and clients' and PostgreSQL's ``c`` a game, two cores play at most ``1/h`` games a
-second with one hub and ``2/(h + c)`` with two, a ratio of ``2h/(h + c)``, so 1.6
-needs ``c`` at most a quarter of ``h``.  On a machine shared with other work the
+Printed besides the rates: the CPU time a game of the hubs (their reactor threads and
+the others: the store's pool), of the client processes (the share that is user time, not
+the kernel's) and of PostgreSQL (its backends on the run's database, from
+``pg_stat_activity`` and ``/proc``); the *capacity ratio*, two cores over the two hubs'
+CPU a game against one core over the one hub's (what to expect when each hub has a core
+of its own and the clients and PostgreSQL run elsewhere); and what the machine's cores
+allow from those CPU times when everything shares them (a hub on one core at most): with
+hub CPU ``h`` and clients' and PostgreSQL's ``c`` a game, two cores play at most ``1/h``
+games a second with one hub and ``2/(h + c)`` with two, a ratio of ``2h/(h + c)``, so
+1.6 needs ``c`` at most a quarter of ``h``. On a machine shared with other work the
 wall-clock ratio also measures the share of the cores the run got; compare the
 ratios of one run, and quote the load average (printed).
 
-- **one hub**: both client processes connect to A, every game is created on A (B
-  idles, a member of the cluster still);
+Every CPU time is the on-CPU time of the processes' threads (``schedstat``), read
+before and after each pass.
+
+- **one hub**: every client connects to A, every game is created on A (B idles, a
+  member of the cluster still);
 - **two hubs**: the clients are spread over both doors: the first client process
-  connects to A, the second to B, and each game is created on the hub its two
-  clients connect to (without the API token, so placement keeps it there).
+  connects to A, the second to B (a single one, ``--clients 1``, creates and plays its
+  games on A and B in turn), and each game is created on the hub its two clients
+  connect to (without the API token, so placement keeps it there).
   ``--cross`` sends the second client of every game to the other door, to be passed
   through to the game's hub (issue 15's "any door works"); it fails while a door may
   hear of a game just created on the other hub after its client asks for it ("Not a
@@ -45,13 +57,17 @@ Bounded: ``--games`` a pass, ``--rounds`` rounds, each pass at most ``--pass-sec
 Needs ``GAMEHUB_TEST_PG_DSN`` or ``--dsn`` (a PostgreSQL the run may create a database
 on)::
 
-    python bench/cluster.py [--games 160] [--concurrency 48] [--rounds 5] [--turns 40]
+    python bench/cluster.py [--games 400] [--concurrency 48] [--rounds 7] [--turns 40]
+                            [--python-clients] [--clients N] [--cross] [--sync-commit]
+
+The defaults make a pass long enough (several seconds) that start-up and the last
+games' tail do not decide its rate: passes of 160 games swung from 1.26 to 1.6 on the
+same code.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import subprocess
@@ -64,7 +80,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from common import ROOT, Figure, report
+import mnm_replay_c
+from common import ROOT, Figure, cpu_seconds, report
+from mnm_replay import Order, Program, Recording, python_command, record, write_recordings
 
 LISTENING = re.compile(r"gamehub (\w+) front end listening on [^:]+:(\d+)")
 TOKEN = "bench-token"
@@ -96,10 +114,21 @@ def start_hub(tmp: Path, name: str, dsn: str) -> tuple[subprocess.Popen, dict[st
     raise SystemExit(f"hub {name} did not start:\n{text[-3000:]}")
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid``."""
+def reactor_seconds(pid: int) -> float:
+    """The on-CPU seconds of process ``pid``'s main thread (a hub's reactor)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/schedstat") as f:
+            return int(f.read().split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def user_system(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds of process ``pid`` (clock ticks: for a split of
+    long passes, not for small differences)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 class Database:
@@ -139,77 +168,60 @@ class Database:
         self.admin.close()
 
 
-#: games recorded for the clients to replay (each client process records the same)
+#: games recorded for the clients to replay
 RECORDED = 64
 
 
-def client() -> None:
-    """A client process: reads one pass a line (JSON: doors, games, concurrency, turns,
-    cross, pass_seconds, first), plays it with :func:`mnm_replay.play` (games recorded
-    once, replayed), answers a line (finished, failures, start, end: wall clock)."""
-    from mnm_replay import play as replay
-    from mnm_replay import record
-
-    recorded: dict[int, list[Any]] = {}
-    for line in sys.stdin:  # bounded: the parent sends --rounds passes, then closes
-        order = json.loads(line)
-        turns = order["turns"]
-        if turns not in recorded:
-            recorded[turns] = record(RECORDED, turns)
-        body = {"type": "nmmorris", "seats": ["open", "open"], "options": {"max_turns": turns}}
-        start = time.time()
-        finished, failures = replay(
-            order["doors"], order["games"], order["concurrency"], recorded[turns], body,
-            order["cross"], order["pass_seconds"], order["first"],
-        )  # fmt: skip
-        decisions = sum(r.decisions for r in recorded[turns]) / len(recorded[turns])
-        reply = {"finished": finished, "failures": failures[:5], "start": start,
-                 "end": time.time(), "decisions": decisions}  # fmt: skip
-        print(json.dumps(reply), flush=True)
-
-
-def start_clients(count: int) -> list[subprocess.Popen]:
-    """``count`` client processes (:func:`client`)."""
+def start_clients(count: int, command: list[str]) -> list[Program]:
+    """``count`` client processes running ``command`` (:class:`mnm_replay.Program`)."""
     env = dict(os.environ, PYTHONPATH=ROOT)
-    here = str(Path(__file__).resolve())
-    return [
-        subprocess.Popen(
-            [sys.executable, here, "--client"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=env,
-            text=True,
-        )
-        for _ in range(count)
-    ]
+    return [Program(command, env) for _ in range(count)]
+
+
+def generator(args: Any, tmp: Path, recordings: list[Recording]) -> list[str]:
+    """The clients' command: the C load generator built into ``tmp`` (the Python
+    replay with ``--python-clients``, or when it cannot be built: the reason is
+    printed), replaying ``recordings``."""
+    path = tmp / "recordings"
+    write_recordings(path, recordings)
+    body = {"type": "nmmorris", "seats": ["open", "open"], "options": {"max_turns": args.turns}}
+    if not args.python_clients:
+        try:
+            return mnm_replay_c.command(mnm_replay_c.build(tmp), path, body)
+        except mnm_replay_c.NoProgram as e:
+            print(f"the clients are the Python replay: the C load generator: {e}")
+    return python_command(path, body)
+
+
+def spread(
+    count: int, a: dict[str, int], b: dict[str, int], cross: bool
+) -> list[list[dict[str, int]]]:
+    """The doors of each of ``count`` client processes with two hubs: both doors
+    (games created on each in turn; with ``cross``, a game's second client at the
+    other door) for one process, else one door each, A and B in turn (both, the
+    process's own first, with ``cross``)."""
+    if count == 1 or cross:
+        return [[a, b] if k % 2 == 0 else [b, a] for k in range(count)]
+    return [[a] if k % 2 == 0 else [b] for k in range(count)]
 
 
 def run_pass(
-    clients: list[subprocess.Popen], doors: list[list[dict[str, int]]], games: int, args: Any
-) -> tuple[int, float, float]:
+    clients: list[Program], doors: list[list[dict[str, int]]], games: int, args: Any
+) -> tuple[int, float]:
     """One pass: client ``k`` plays its share of ``games`` over ``doors[k]``; (games
-    finished, wall seconds from the first start to the last end, moves a game)."""
+    finished, wall seconds from the first start to the last end)."""
     share = games // len(clients)
-    for k, proc in enumerate(clients):
-        order = {
-            "doors": doors[k],
-            "games": share,
-            "concurrency": max(1, args.concurrency // len(clients)),
-            "turns": args.turns,
-            "cross": args.cross,
-            "pass_seconds": args.pass_seconds,
-            "first": k * RECORDED // len(clients),  # the clients replay different games
-        }
-        assert proc.stdin is not None
-        proc.stdin.write(json.dumps(order) + "\n")
-        proc.stdin.flush()
-    replies = []
-    for proc in clients:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        if not line:
-            raise SystemExit("a client process ended")
-        replies.append(json.loads(line))
+    for k, client in enumerate(clients):
+        order = Order(
+            doors=tuple((door["web"], door["mnm"]) for door in doors[k]),
+            games=share,
+            concurrency=max(1, args.concurrency // len(clients)),
+            cross=args.cross,
+            seconds=args.pass_seconds,
+            first=k * RECORDED // len(clients),  # the clients replay different games
+        )
+        client.order(order)
+    replies = [client.answer() for client in clients]
     wall = max(r["end"] for r in replies) - min(r["start"] for r in replies)
     finished = sum(r["finished"] for r in replies)
     if finished != share * len(clients):
@@ -218,17 +230,16 @@ def run_pass(
             f"{share * len(clients) - finished} games did not end as recorded: "
             + "; ".join(failures[:6])
         )
-    return finished, wall, sum(r["decisions"] for r in replies) / len(replies)
+    return finished, wall
 
 
-def stop(clients: list[subprocess.Popen], hubs: list[subprocess.Popen]) -> None:
+def stop(clients: list[Program], hubs: list[subprocess.Popen]) -> None:
     """End the client processes (their input closes) and the hubs (SIGTERM), bounded."""
-    for proc in clients:
-        if proc.stdin is not None:
-            proc.stdin.close()
     for proc in hubs:
         proc.terminate()
-    for proc in clients + hubs:
+    for client in clients:
+        client.close()
+    for proc in hubs:
         try:
             proc.wait(30)
         except subprocess.TimeoutExpired:
@@ -242,10 +253,13 @@ class Used:
 
     a: float = 0.0
     b: float = 0.0
+    #: the hubs' main threads (their reactors) together
+    reactors: float = 0.0
     clients: float = 0.0
+    clients_user: float = 0.0
+    clients_system: float = 0.0
     pg: float = 0.0
     games: int = 0
-    decisions: float = 0.0
 
     def ms(self, seconds: float) -> float:
         """``seconds`` of CPU as milliseconds a game."""
@@ -256,11 +270,25 @@ class Used:
         return self.a + self.b
 
 
+def _reading(hubs: list[subprocess.Popen], clients: list[Program]) -> list[float]:
+    """CPU seconds so far: each hub, the hubs' reactors, the clients, their user and
+    system times."""
+    split = [user_system(c.pid) for c in clients]
+    return [
+        *(cpu_seconds(p.pid) for p in hubs),
+        sum(reactor_seconds(p.pid) for p in hubs),
+        sum(cpu_seconds(c.pid) for c in clients),
+        sum(u for u, _ in split),
+        sum(s for _, s in split),
+    ]
+
+
 def measure(
-    args: Any, db: Database, hubs: list[subprocess.Popen], clients: list[subprocess.Popen],
+    args: Any, db: Database, hubs: list[subprocess.Popen], clients: list[Program],
     contenders: dict[str, list[list[dict[str, int]]]], started: float,
 ) -> tuple[dict[str, Figure], dict[str, Used]]:  # fmt: skip
-    """The interleaved rounds (a warm-up round first): each contender's rates and CPU."""
+    """The interleaved rounds (a warm-up round first): each contender's rates and CPU
+    (on-CPU time of every thread, from ``schedstat``)."""
     figures = {name: Figure(name, "games/s") for name in contenders}
     used = {name: Used() for name in contenders}
     for warm in (True,) + (False,) * args.rounds:
@@ -270,41 +298,49 @@ def measure(
         for name, doors in contenders.items():
             n = max(args.concurrency, args.games // 4) if warm else args.games
             pg = db.backends()
-            before = [cpu_seconds(p.pid) for p in hubs + clients]
-            finished, seconds, decisions = run_pass(clients, doors, n, args)
-            after = [cpu_seconds(p.pid) for p in hubs + clients]
+            before = _reading(hubs, clients)
+            finished, seconds = run_pass(clients, doors, n, args)
+            after = _reading(hubs, clients)
             pg_after = db.backends()
             if warm:
                 continue
             figures[name].rates.append(finished / seconds)
             u = used[name]
-            u.a += after[0] - before[0]
-            u.b += after[1] - before[1]
-            u.clients += sum(after[2:]) - sum(before[2:])
+            a, b, reactors, cpu, user, system = (x - y for x, y in zip(after, before, strict=True))
+            u.a += a
+            u.b += b
+            u.reactors += reactors
+            u.clients += cpu
+            u.clients_user += user
+            u.clients_system += system
             u.pg += sum(cpu - pg.get(pid, 0.0) for pid, cpu in pg_after.items())
             u.games += finished
-            u.decisions = decisions
     return figures, used
 
 
-def summary(args: Any, figures: dict[str, Figure], used: dict[str, Used], seconds: float) -> None:
+def summary(
+    args: Any, figures: dict[str, Figure], used: dict[str, Used], seconds: float,
+    decisions: float, clients: str,
+) -> None:  # fmt: skip
     """Print the run's settings, the CPU a game, the rates and the ratios."""
     cores = os.cpu_count() or 1
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    decisions = next(iter(used.values())).decisions
     print(
         f"{args.games} MNM games a pass ({args.concurrency} in flight, max_turns {args.turns},"
         f" {decisions:.0f} moves a game replayed), {args.rounds} rounds, {cores} cores,"
-        f" {seconds:.0f} s, load average {load} at the end; two client processes; "
+        f" {seconds:.0f} s, load average {load} at the end; {clients}; "
         + ("second client of each game at the other door" if args.cross
            else "each game created on its clients' hub")
         + "; synchronous_commit " + ("on" if args.sync_commit else "off")
     )  # fmt: skip
     for name, u in used.items():
+        split = u.clients_user + u.clients_system
+        user = u.clients_user / split if split else 0.0
         print(
-            f"  {name}: hub CPU {u.ms(u.hubs):.1f} ms a game (A {u.a:.1f} s, B {u.b:.1f} s),"
-            f" clients' CPU {u.ms(u.clients):.1f} ms a game,"
-            f" PostgreSQL's {u.ms(u.pg):.1f} ms a game"
+            f"  {name}: hub CPU {u.ms(u.hubs):.1f} ms a game (A {u.a:.1f} s, B {u.b:.1f} s;"
+            f" reactors {u.ms(u.reactors):.1f}, other threads {u.ms(u.hubs - u.reactors):.1f}),"
+            f" clients' CPU {u.ms(u.clients):.2f} ms a game ({user:.0%} user),"
+            f" PostgreSQL's {u.ms(u.pg):.2f} ms a game"
         )
     report(
         "MNM games per second: two hubs of a cluster against one",
@@ -332,13 +368,10 @@ def summary(args: Any, figures: dict[str, Figure], used: dict[str, Used], second
 
 
 def main() -> None:
-    if sys.argv[1:] == ["--client"]:
-        client()
-        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=160, help="games a pass")
+    parser.add_argument("--games", type=int, default=400, help="games a pass")
     parser.add_argument("--concurrency", type=int, default=48, help="games in flight")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--turns", type=int, default=40, help="max_turns of each game")
     parser.add_argument("--pass-seconds", type=float, default=180.0, help="a pass's limit")
     parser.add_argument("--seconds", type=float, default=600.0, help="no round starts after")
@@ -349,28 +382,41 @@ def main() -> None:
     parser.add_argument(
         "--cross", action="store_true", help="second client of each game at the other door"
     )
+    parser.add_argument(
+        "--python-clients", action="store_true", help="the Python replay, not the C program"
+    )
+    parser.add_argument(
+        "--clients", type=int, default=0, help="client processes (default 2: one a door)"
+    )
     args = parser.parse_args()
     if not args.dsn:
         raise SystemExit("needs PostgreSQL: --dsn or GAMEHUB_TEST_PG_DSN")
     db = Database(args.dsn, args.sync_commit)
     hubs: list[subprocess.Popen] = []
-    clients: list[subprocess.Popen] = []
+    clients: list[Program] = []
     started = time.monotonic()
+    recordings = record(RECORDED, args.turns)
+    decisions = sum(r.decisions for r in recordings) / len(recordings)
     with tempfile.TemporaryDirectory() as tmp_dir:
         try:
+            command = generator(args, Path(tmp_dir), recordings)
+            kind = "C" if command[0] != sys.executable else "Python"
             a, a_ports = start_hub(Path(tmp_dir), "a", db.dsn)
             hubs.append(a)
             b, b_ports = start_hub(Path(tmp_dir), "b", db.dsn)
             hubs.append(b)
-            clients = start_clients(2)
-            contenders = {"one hub": [[a_ports], [a_ports]], "two hubs": [[a_ports], [b_ports]]}
-            if args.cross:
-                contenders["two hubs"] = [[a_ports, b_ports], [b_ports, a_ports]]
+            count = args.clients or 2
+            clients = start_clients(count, command)
+            contenders = {
+                "one hub": [[a_ports]] * count,
+                "two hubs": spread(count, a_ports, b_ports, args.cross),
+            }
             figures, used = measure(args, db, hubs, clients, contenders, started)
+            described = f"{count} client process{'es' if count > 1 else ''} in {kind}"
         finally:
             stop(clients, hubs)
             db.drop()
-    summary(args, figures, used, time.monotonic() - started)
+    summary(args, figures, used, time.monotonic() - started, decisions, described)
 
 
 if __name__ == "__main__":

@@ -111,11 +111,34 @@ def report(
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid`` so far (Linux ``/proc``; ticks of
-    usually 10 ms: keep a pass at hundreds of milliseconds of CPU)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU time of process ``pid`` so far, in seconds, for differences around a pass:
+    the on-CPU nanoseconds of its threads (Linux ``/proc/<pid>/task/*/schedstat``), so
+    a pass of a few clock ticks is measured as finely as a long one (``/proc/<pid>/
+    stat`` counts ticks of usually 10 ms).  A thread that ends is no longer listed: its
+    time as last read here stays counted (:data:`_THREADS`), so what it used since then
+    is missed, not what it used before; threads that ended before the first reading
+    are not counted at all (they cancel in a difference)."""
+    seen = _THREADS.setdefault(pid, {})
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        tasks = []
+    now: dict[str, int] = {}
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                now[task] = int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass  # ended while listed: its last reading stands
+    for task, used in seen.items():
+        if task not in now:
+            now[task] = used  # ended: its time as last read
+    _THREADS[pid] = now
+    return sum(now.values()) / 1e9
+
+
+#: pid → thread id → its on-CPU nanoseconds at the last reading (:func:`cpu_seconds`)
+_THREADS: dict[int, dict[str, int]] = {}
 
 
 def measure_servers(

@@ -17,6 +17,13 @@ the game.
 API (``POST /api/games`` on one keep-alive HTTP/1.1 connection of its own) and playing
 it with two :class:`Seat` connections, then the next game.  Everything is non-blocking
 on one ``epoll`` loop (Linux), bounded by the pass's seconds.
+
+As a program, ``python bench/mnm_replay.py RECORDINGS BODY`` is a client process of
+``bench/cluster.py``: it replays the games of the file ``RECORDINGS``
+(:func:`write_recordings`), creating each with the JSON ``BODY``, one pass for each
+:class:`Order` line it reads, and answers each with a line of JSON (``finished``,
+``failures``, ``start``, ``end``: wall clock).  ``bench/mnm_replay.c`` is the same
+program in C (:mod:`mnm_replay_c` builds it); :class:`Program` runs either.
 """
 
 from __future__ import annotations
@@ -26,12 +33,18 @@ import json
 import random
 import select
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from games.morris import rules
+if __name__ == "__main__":  # a client process: the checkout's packages on the path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.morris import rules  # noqa: E402
 
 READ, WRITE = select.EPOLLIN, select.EPOLLOUT
 #: what ends a connection, as ``epoll`` says it (a read then tells how)
@@ -74,6 +87,62 @@ def record(count: int, max_turns: int, seed: int = 15) -> list[Recording]:
     return out
 
 
+def write_recordings(path: Path, recordings: Sequence[Recording]) -> None:
+    """Write ``recordings`` for a client process (:func:`read_recordings`, and the C
+    program's ``load``): the count, then per game a line ``<plays of seat 0> <plays of
+    seat 1> <Yes|No> <Yes|No> <decisions>`` and its ``PLAY`` lines, seat 0's first."""
+    out = [b"%d\n" % len(recordings)]
+    for game in recordings:
+        yes = [won.rsplit(b" ", 1)[1] for won in game.won]
+        counts = (len(game.plays[0]), len(game.plays[1]), yes[0], yes[1], game.decisions)
+        out.append(b"%d %d %s %s %d\n" % counts)
+        out.extend(game.plays[0] + game.plays[1])
+    path.write_bytes(b"".join(out))
+
+
+def read_recordings(path: Path) -> list[Recording]:
+    """The recordings :func:`write_recordings` wrote."""
+    lines = iter(path.read_bytes().splitlines(keepends=True))
+    out = []
+    for _ in range(int(next(lines))):
+        n0, n1, yes0, yes1, decisions = next(lines).split()
+        plays = (
+            tuple(next(lines) for _ in range(int(n0))),
+            tuple(next(lines) for _ in range(int(n1))),
+        )
+        won = (b"+ PLAYER0WON " + yes0, b"+ PLAYER1WON " + yes1)
+        out.append(Recording(plays, won, int(decisions)))
+    return out
+
+
+@dataclass(frozen=True)
+class Order:
+    """One pass for a client process (:func:`play`'s arguments), as the line
+    ``<games> <concurrency> <cross 0|1> <seconds> <first> <web>:<mnm>[,…]``."""
+
+    doors: tuple[tuple[int, int], ...]  # (web port, MNM port) of each door
+    games: int
+    concurrency: int
+    cross: bool = False
+    seconds: float = 180.0
+    first: int = 0
+
+    def line(self) -> str:
+        """The order's line (with its newline)."""
+        doors = ",".join(f"{web}:{mnm}" for web, mnm in self.doors)
+        cross = int(self.cross)
+        return f"{self.games} {self.concurrency} {cross} {self.seconds!r} {self.first} {doors}\n"
+
+    @classmethod
+    def parse(cls, line: str) -> Order:
+        """The order of a :meth:`line`."""
+        games, concurrency, cross, seconds, first, doors = line.split()
+        pairs = tuple(
+            (int(web), int(mnm)) for web, mnm in (door.split(":") for door in doors.split(","))
+        )
+        return cls(pairs, int(games), int(concurrency), cross == "1", float(seconds), int(first))
+
+
 class Conn:
     """A non-blocking TCP client connection on ``loop``'s selector, with an output
     buffer; subclasses get :meth:`received` and :meth:`lost`.  A protocol whose server
@@ -94,6 +163,8 @@ class Conn:
         self.out = b""
         self.connecting = self.speaks_first
         self.open = True
+        #: the socket's own methods, bound once (called a few times a line)
+        self._send, self._recv = self.sock.send, self.sock.recv
         loop.watch(self, READ | WRITE if self.connecting else READ)
 
     def send(self, data: bytes) -> None:
@@ -102,7 +173,7 @@ class Conn:
             self.out += data
             return
         try:
-            sent = self.sock.send(data)
+            sent = self._send(data)
         except BlockingIOError:
             sent = 0
         if sent < len(data):
@@ -130,7 +201,7 @@ class Conn:
 
     def readable(self) -> None:
         try:
-            data = self.sock.recv(65536)
+            data = self._recv(65536)
         except BlockingIOError:
             return
         except OSError as e:
@@ -188,16 +259,31 @@ class Seat(Conn):
         self.quit = False
         self.error: str | None = None
 
+    def readable(self) -> None:
+        # what comes most, each in a packet of its own, is answered here without the
+        # calls of Conn.readable and received (a few packets a move)
+        if self.buf:
+            super().readable()
+            return
+        try:
+            data = self._recv(65536)
+        except BlockingIOError:
+            return
+        except OSError as e:
+            self.close(f"recv: {e}")
+            return
+        if data == b"+ MOVEOK\n":
+            return
+        if data == b"+ OKTHINK\n":
+            self._play()
+        elif data.endswith(b"+ ENDPIECELIST\n") and data.startswith(b"+ MOVE "):
+            self.send(b"THINKING\n")  # a whole move request
+        elif data:
+            self.received(data)
+        else:
+            self.close(None)
+
     def received(self, data: bytes) -> None:
-        if not self.buf:  # what comes most, each in a packet of its own
-            if data == b"+ MOVEOK\n":
-                return
-            if data == b"+ OKTHINK\n":
-                self._play()
-                return
-            if data.startswith(b"+ MOVE ") and data.endswith(b"+ ENDPIECELIST\n"):
-                self.send(b"THINKING\n")  # a whole move request
-                return
         lines = (self.buf + data).split(b"\n")
         self.buf = lines.pop()
         for line in lines:
@@ -339,15 +425,18 @@ class Loop:
 
     def run(self, deadline: float, finished: Callable[[], bool]) -> None:
         """Dispatch events until ``finished()``, an abort or ``deadline`` (monotonic)."""
-        poll, conns = self.poll.poll, self.conns
+        poll, conns, monotonic = self.poll.poll, self.conns, time.monotonic
         while self.running and not finished():
-            left = deadline - time.monotonic()
+            left = deadline - monotonic()
             if left <= 0:
                 self.abort("the pass took too long")
                 break
-            for fd, events in poll(min(left, 1.0)):
+            for fd, events in poll(1.0 if left > 1.0 else left):
                 conn = conns.get(fd)
                 if conn is None:
+                    continue
+                if events == READ:  # nearly always
+                    conn.readable()
                     continue
                 if events & WRITE:
                     conn.writable()
@@ -421,3 +510,75 @@ def play(
     if loop.error is not None:
         failures.append(loop.error)
     return state["ok"], failures
+
+
+class Program:
+    """A client process: ``command`` (``python bench/mnm_replay.py`` or the C
+    program, each given ``RECORDINGS BODY``) plays a pass for each :meth:`order`;
+    :meth:`answer` reads what it says of the pass."""
+
+    def __init__(self, command: Sequence[str], env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(
+            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True
+        )
+
+    @property
+    def pid(self) -> int:
+        """The process id."""
+        return self.proc.pid
+
+    def order(self, order: Order) -> None:
+        """Start a pass."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(order.line())
+        self.proc.stdin.flush()
+
+    def answer(self) -> dict[str, Any]:
+        """The pass's answer (``finished``, ``failures``, ``start``, ``end``)."""
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"a client process ended (status {self.proc.wait(10)})")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def close(self) -> None:
+        """End the process (its input closes), bounded."""
+        if self.proc.stdin is not None and not self.proc.stdin.closed:
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
+def python_command(recordings: Path, body: dict[str, Any]) -> list[str]:
+    """The command of a Python client process."""
+    return [sys.executable, str(Path(__file__).resolve()), str(recordings), json.dumps(body)]
+
+
+def main(argv: Sequence[str]) -> None:
+    """A client process: ``RECORDINGS BODY``, then one pass an :class:`Order` line."""
+    recordings, body = read_recordings(Path(argv[0])), json.loads(argv[1])
+    for line in sys.stdin:  # bounded: the parent sends its passes, then closes
+        order = Order.parse(line)
+        doors = [{"web": web, "mnm": mnm} for web, mnm in order.doors]
+        start = time.time()
+        finished, failures = play(
+            doors, order.games, order.concurrency, recordings, body, order.cross,
+            order.seconds, order.first,
+        )  # fmt: skip
+        answer = {
+            "finished": finished,
+            "failures": failures[:20],
+            "start": start,
+            "end": time.time(),
+        }
+        print(json.dumps(answer), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
