@@ -188,6 +188,33 @@ def test_the_600th_stream_from_one_address_is_refused_while_another_gets_one(hub
     assert hub.get_json("/api/health")["status"] == "ok"
 
 
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        (b"PUT", b"/"),
+        (b"DELETE", b"/game/abc"),
+        (b"PXST", b"/"),
+        (b"PATCH", b"/api/games"),
+        (b"BREW", b"/api/chat"),
+    ],
+)
+def test_a_method_an_address_does_not_take_is_405_with_its_allow_list(hub, method, path):
+    """Whatever the method, a client's mistake is a 4xx (twisted.web alone would answer
+    501, a server fault, for methods other than GET, HEAD and POST on a page)."""
+    sock = _connect(hub)
+    sock.sendall(
+        method + b" " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )
+    answer = _read_all(sock)
+    sock.close()
+    head = answer.split(b"\r\n\r\n", 1)[0].lower()
+    assert _status(answer) == 405, answer[:200]
+    allow = [line for line in head.split(b"\r\n") if line.startswith(b"allow:")]
+    assert allow and (b"get" in allow[0] or b"post" in allow[0]), head
+    assert method.lower() not in allow[0]
+    assert hub.get_json("/api/health")["status"] == "ok"
+
+
 def test_a_rebinding_request_is_refused_and_creates_nothing(hub):
     before = len(_games(hub))
     conn = http.client.HTTPConnection("127.0.0.1", hub.ports["web"], timeout=15)

@@ -9,6 +9,9 @@
   after ``web_idle_timeout``.
 - **Connections**: at most ``web_max_per_address`` from one client address and
   ``web_max_connections`` in all; the others get 503 and are closed.
+- **Methods**: a method a resource does not take is answered 405 with its ``Allow``
+  list, whatever the method (twisted.web answers 501 for a method other than GET, HEAD
+  or POST, which reads as a server fault).
 - **Host allow-list** (DNS rebinding): a request whose ``Host`` is not a loopback
   name, an address of this connection's own end, a name of the web endpoint or one
   of ``web_allowed_hosts`` gets 400 before anything runs.
@@ -31,7 +34,8 @@ from twisted.internet.protocol import connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 from twisted.web.http import HTTPChannel
-from twisted.web.server import Request
+from twisted.web.pages import errorPage
+from twisted.web.server import Request, UnsupportedMethod, supportedMethods
 
 from hub.interfaces import IHub
 
@@ -161,12 +165,34 @@ class GuardedRequest(Request):
         self.content = _Discard()
         self.channel.refuse(status, message)
 
+    def render(self, resrc: Any) -> None:
+        """Render ``resrc``; a method it does not take is 405 with its ``Allow`` list."""
+        super().render(_MethodGuard(resrc) if self.method not in supportedMethods else resrc)
+
     def process(self) -> None:
         """Serve the request, unless it was refused (its connection is closing)."""
         if self.refused:
             return
         self.channel.site.telemetry.message_in()
         super().process()
+
+
+class _MethodGuard:
+    """A resource as twisted.web renders it, with ``UnsupportedMethod`` answered 405
+    (for the methods twisted.web itself would answer 501: PUT, DELETE, unknown ones)."""
+
+    def __init__(self, resource: Any) -> None:
+        self.resource = resource
+
+    def render(self, request: Any) -> Any:
+        try:
+            return self.resource.render(request)
+        except UnsupportedMethod as error:
+            methods: list[bytes] = list(error.allowedMethods)
+            allowed = sorted(m.decode("ascii", "replace") for m in methods)
+            request.setHeader(b"allow", ", ".join(allowed).encode())
+            text = f"This address takes {', '.join(allowed) or 'no method'}."
+            return errorPage(405, "Method Not Allowed", text).render(request)
 
 
 #: bytes no header value may hold (tab is allowed)

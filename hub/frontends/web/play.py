@@ -335,6 +335,8 @@ class WebGames(WebResource):
             named = body.get("hub") if isinstance(body, dict) else None
             if named is not None and not isinstance(named, str):
                 raise GameError("'hub' is the id of a hub of the cluster", 400)
+            if named is None and not self.has_api_token(request):
+                return None  # it stays here: the other hubs would not take it without the token
             elsewhere = self.hub.place(named)
             if elsewhere is None:
                 return None
@@ -342,8 +344,6 @@ class WebGames(WebResource):
                 if named is None:
                     return None
                 raise GameError(f"{elsewhere.reason}: it has no web front end to ask", 409)
-            if named is None and not self.has_api_token(request):
-                return None
             self.session_for_write(request, required=False)  # the door's own check
         except GameError as e:
             return send_error(request, e.code, e.reason)
