@@ -9,10 +9,20 @@ import pytest_twisted
 from twisted.internet import reactor
 
 from bots.poker.netplay import NetPlayer, bot_decider
+from hub.client import HubClient
 from tests.integration.test_poker_xml import bounded, check_documents, hub, player, texas_payloads
 from tests.support import until
 
 __all__ = ["hub"]  # the fixture, shared with the cash table's test
+
+
+def customs(client: HubClient) -> set[str]:
+    """The ``custom`` words of the poker events a client has received."""
+    return {
+        (m[0].findtext("custom") or "").split(":")[0]
+        for m in texas_payloads(client)
+        if m[0].tag == "event"
+    }
 
 
 @pytest_twisted.ensureDeferred
@@ -40,15 +50,19 @@ async def test_two_clients_and_a_bot_play_a_sit_and_go_over_xml(hub):
     assert result["winners"] == [result["places"].index(1)]
     assert sum(p.stack for p in game.engine.table.players.values()) == 600
     assert all(p.errors == [] for p in players), [p.errors for p in players]
+    # the last hand's eliminations go out with the end of the game: the game is over on
+    # the hub before its last frames reach the clients' sockets
+    await until(
+        lambda: all("eliminated" in customs(c) for c in (ann, bob)),
+        "the clients to hear of the eliminations",
+        10,
+    )
     for client, seat in ((ann, seats["ann"]), (bob, seats["bob"])):
         counts = check_documents(client, seat)
         assert counts.get("hand") and counts.get("gameinfo")
-        customs = {
-            (m[0].findtext("custom") or "").split(":")[0]
-            for m in texas_payloads(client)
-            if m[0].tag == "event"
-        }
-        assert "level 1" in customs and "level 2" in customs and "eliminated" in customs
+        assert "level 1" in customs(client)
+        # the deals are fresh each run: a short tournament may end inside its first level
+        assert ("level 2" in customs(client)) == (game.engine.table.hands_played > 3)
     # tournament chips are not money: nothing was bought in, nothing is at the table
     assert await hub.store.chips_at(game.id) == {}
     report = await bounded(hub.store.ledger_check())
