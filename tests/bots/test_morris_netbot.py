@@ -91,8 +91,13 @@ def test_network_bot_plays_a_hub(tmp_path, version) -> None:
         "--player", "1", "--seed", "3",
         extra=["--mnm-version", version],
     )  # fmt: skip
-    assert f"game {gid} over: player 1 (black) won" in out
-    assert game["state"] == "over" and game["result"]["winners"] == [1]
+    # The bot's verdict is the hub's result.  It never loses to random, but in 0.05 s
+    # a move on a loaded machine it may not break a repetition (a draw, CI saw one).
+    assert game["state"] == "over", game
+    result = game["result"]
+    assert result["winners"] == [1] or (result["draw"] and result["winners"] == []), result
+    verdict = "draw" if result["draw"] else "won"
+    assert f"game {gid} over: player 1 (black) {verdict}" in out
 
 
 def test_network_bot_against_the_hubs_morris_bot(tmp_path) -> None:
