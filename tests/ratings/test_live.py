@@ -64,8 +64,9 @@ def test_a_rated_mnm_game_updates_the_ratings(tmp_path) -> None:
         assert set(players) == {"black", "morris-random"}
         assert players["black"]["kind"] == "account" and players["morris-random"]["kind"] == "bot"
         assert all(p["games"] == 1 for p in players.values())
-        winner = "black" if winners == [1] else "morris-random"
-        assert board["players"][0]["name"] == winner and players[winner]["mu"] > 25
+        if winners:  # a draw (a repetition) leaves both near where they started
+            winner = "black" if winners == [1] else "morris-random"
+            assert board["players"][0]["name"] == winner and players[winner]["mu"] > 25
         for p in board["players"]:
             assert p["low"] < p["mu"] < p["high"]
         assert hub.get_json("/api/ratings") == {
