@@ -331,15 +331,11 @@ class Transcript:
         dropped = self._dropped.get(conn)
         if dropped is None:
             self._dropped[conn] = [1, size]
-            cap = self.settings.max_per_connection
-            who = tag.split()[0].split(b"#")[0]
-            text = (
-                who
-                + (
-                    f" reached the recording cap of {cap} bytes; its further lines are not recorded"
-                ).encode()
+            who = tag.split()[0].split(b"#")[0].decode("utf-8", "surrogateescape")
+            text = f"{who} reached the recording cap of {self._cap} bytes"
+            self.tagged(
+                HUB, _tag(HUB, "out"), _encode(f"{text}; its further lines are not recorded")
             )
-            self.tagged(HUB, _tag(HUB, "out"), text)
         else:
             dropped[0] += 1
             dropped[1] += size

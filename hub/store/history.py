@@ -104,12 +104,13 @@ class HistoryMixin(StoreBase):
             summary,
             result_text,
         ]
+        entry = _Finished(game, rows, replay_text)
         if d.batches and self.history_batch_seconds > 0:
-            return self._history_queue(_Finished(game, rows, replay_text))
+            return self._history_queue(entry)
 
         def txn(cur: _Cursor) -> bool:
             if d.batches:
-                return _record_in_one_message(cur, game, rows, replay_text)
+                return _record_in_one_message(cur, entry)
             return _record_statement_by_statement(cur, d, game, rows, replay_text)
 
         return self._retry_integrity(txn)
@@ -171,17 +172,8 @@ class HistoryMixin(StoreBase):
         return taken
 
     def _history_statements(self, games: list[_Finished]) -> list[tuple[str, list[Any]]]:
-        """The statements that write ``games`` (the last one's rows: the ids stored now)."""
-        if not games:
-            return []
-        statements: list[tuple[str, list[Any]]] = []
-        replays = [(g.game[0], g.replay) for g in games if g.replay is not None]
-        if replays:
-            statements.append((_INSERT_REPLAYS, [[i for i, _ in replays], [r for _, r in replays]]))
-        columns = [list(column) for column in zip(*(g.game for g in games), strict=True)]
-        seats = [(g.game[0], p) for g in games for p in g.seats]
-        statements.append((_RECORD_GAMES, [*columns, *_seat_columns(seats)]))
-        return statements
+        """The statements that write ``games`` (:func:`_statements`)."""
+        return _statements(games)
 
     def _history_sent(self, result: Any, games: list[_Finished]) -> Any:
         """The message carrying ``games`` is done: ``result`` is its rows (the last
@@ -209,7 +201,7 @@ class HistoryMixin(StoreBase):
 
     def _record_alone(self, game: _Finished) -> None:
         def txn(cur: _Cursor) -> bool:
-            return _record_in_one_message(cur, game.game, game.seats, game.replay)
+            return _record_in_one_message(cur, game)
 
         d = self._retry_integrity(txn)
         self._history_alone.add(d)
@@ -538,22 +530,6 @@ class HistoryMixin(StoreBase):
         return self._run(txn, write=False)
 
 
-#: (PostgreSQL) a finished game and its seats, each with its account found by name
-#: (the seats' columns as arrays of text: one statement whatever their number); the
-#: seats of a game stored before are not written again.  One row: 1 if stored now.
-_RECORD_GAME = (
-    "WITH g AS (INSERT INTO game (game_id, type, variant, name, started, finished, summary,"
-    " result) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING"
-    " RETURNING game_id),"
-    " s AS (INSERT INTO game_player (game_id, seat, account_id, name, name_key, kind, score,"
-    " winner, net) SELECT g.game_id, CAST(v.seat AS SMALLINT), a.id, v.name, v.name_key,"
-    " v.kind, v.score, CAST(v.winner AS SMALLINT), CAST(v.net AS NUMERIC(20,2))"
-    " FROM g CROSS JOIN unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]),"
-    " CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]))"
-    " AS v(seat, name, name_key, kind, score, winner, net)"
-    " LEFT JOIN account a ON a.name_key = v.name_key)"
-    " SELECT COUNT(*) FROM g"
-)
 _INSERT_REPLAY = (
     "INSERT INTO game_replay (game_id, replay) VALUES (?, ?) ON CONFLICT (game_id) DO NOTHING"
 )
@@ -600,17 +576,25 @@ def _seat_columns(seats: list[tuple[str, dict[str, Any]]]) -> list[list[Any]]:
     ]
 
 
-def _record_in_one_message(
-    cur: _Cursor, game: list[Any], rows: list[dict[str, Any]], replay: str | None
-) -> bool:
-    """(PostgreSQL) :meth:`HistoryMixin.record_game`'s writes: the game's columns
-    ``game``, its seats ``rows`` (:func:`_game_player`) and its replay, in one message
-    that is its own transaction; whether the game was stored now."""
-    seats = _seat_columns([(game[0], p) for p in rows])[1:]
-    statements = [(_RECORD_GAME, [*game, *seats])]
-    if replay is not None:
-        statements.insert(0, (_INSERT_REPLAY, [game[0], replay]))
-    return bool(cur.batch(statements, alone=True)[0][0])
+def _statements(games: list[_Finished]) -> list[tuple[str, list[Any]]]:
+    """(PostgreSQL) The statements that write ``games``, their seats and replays (the
+    last one's rows: the ids of the games stored now)."""
+    if not games:
+        return []
+    statements: list[tuple[str, list[Any]]] = []
+    replays = [(g.game[0], g.replay) for g in games if g.replay is not None]
+    if replays:
+        statements.append((_INSERT_REPLAYS, [[i for i, _ in replays], [r for _, r in replays]]))
+    columns = [list(column) for column in zip(*(g.game for g in games), strict=True)]
+    seats = [(g.game[0], p) for g in games for p in g.seats]
+    statements.append((_RECORD_GAMES, [*columns, *_seat_columns(seats)]))
+    return statements
+
+
+def _record_in_one_message(cur: _Cursor, game: _Finished) -> bool:
+    """(PostgreSQL) :meth:`HistoryMixin.record_game`'s writes of one ``game``, in one
+    message that is its own transaction; whether the game was stored now."""
+    return bool(cur.batch(_statements([game]), alone=True))
 
 
 def _record_statement_by_statement(

@@ -4,7 +4,6 @@ them, and the bare server writes each event's lines to the connection they went 
 from __future__ import annotations
 
 import socket
-import time
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +11,7 @@ import pytest
 
 from bench.hubproc import Hub
 from bench.mnm_lines import Game, bare_pass, bare_server, count, hub_pass, new_games
+from tests.support import wait_until
 
 #: a made-up game: two connections, a line from each, the server closing both
 GAME: Game = [
@@ -57,9 +57,8 @@ def test_the_driver_keeps_each_line_out_with_the_line_the_hub_answered():
         for game_id, game in zip(ids, games, strict=True):
             path = transcripts / f"{game_id}.log"
             mine = [{k: e[k] for k in ("conn", "line", "out")} for e in game]
-            deadline = time.monotonic() + 10  # the transcript is written on a timer
-            while time.monotonic() < deadline and not written(path):
-                time.sleep(0.1)
+            # the transcript is written on a timer
+            wait_until(lambda p=path: written(p), f"the transcript of {game_id}", 10)
             assert mine == transcript_events(path)
             assert game[-1]["close"] == [True, True]
             assert not any(any(e["close"]) for e in game[:-1])

@@ -269,6 +269,24 @@ async def test_games_finished_together_are_one_message_in_their_order(pg_dsn):
 
 
 @pytest_twisted.ensureDeferred
+async def test_without_batches_each_game_is_a_message_of_its_own(pg_dsn):
+    store = make_store(pg_dsn, history_batch_seconds=0)
+    await store.start()
+    try:
+        seen = transactions(store)
+        replay = {"game": {"id": "a1"}, "events": [], "complete": True}
+        first = await store.record_game("a1", "hello", "a1", seats("ann", "bob"), replay=replay)
+        again = await store.record_game("a1", "hello", "a1 again", seats("cat"), replay={})
+        assert (first, again) == (True, False)
+        assert seen == ["HistoryMixin.record_game.<locals>.txn"] * 2
+        (game,) = await store.games()
+        assert game["name"] == "a1" and [p["name"] for p in game["players"]] == ["ann", "bob"]
+        assert await store.replay("a1") == replay
+    finally:
+        await store.stop()
+
+
+@pytest_twisted.ensureDeferred
 async def test_a_directory_write_carries_the_games_waiting(pg_dsn):
     store = make_store(pg_dsn, history_batch_seconds=60.0)
     await store.start()
