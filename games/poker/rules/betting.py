@@ -12,7 +12,7 @@ from .limits import is_full_raise, raise_range
 from .money import ZERO, money
 from .plan import keep
 from .pots import one_pot, side_pots
-from .records import CHECKS, FOLDS, SHARED_STAGES, Legal, Pot, Record, new
+from .records import Legal, Pot, Record, check_record, fold_record, new
 from .state import Hand, Player
 
 #: ``dict.fromkeys``, looked up once
@@ -269,21 +269,11 @@ class BettingPart(TableBase):
             if not owes:
                 return None  # nothing to call: check
             h.folded.add(seat)
-            stage = h.stage
-            rec = (
-                FOLDS[stage][seat]
-                if stage < SHARED_STAGES
-                else new(Record, ("fold", seat, None, None, (), FOLD, False, stage, "", (), ()))
-            )
+            rec = fold_record(seat, h.stage)
         elif index == CHECK:
             if owes:
                 return None
-            stage = h.stage
-            rec = (
-                CHECKS[stage][seat]
-                if stage < SHARED_STAGES
-                else new(Record, ("check", seat, None, None, (), CHECK, False, stage, "", (), ()))
-            )
+            rec = check_record(seat, h.stage)
         elif index == CALL:
             if not owes:
                 return None
@@ -524,12 +514,7 @@ class BettingPart(TableBase):
         h = self.hand
         assert h is not None
         h.folded.add(seat)
-        return self._acted(
-            seat,
-            FOLDS[h.stage][seat]
-            if h.stage < SHARED_STAGES
-            else new(Record, ("fold", seat, None, None, (), FOLD, False, h.stage, "", (), ())),
-        )
+        return self._acted(seat, fold_record(seat, h.stage))
 
     def verify_check(self, seat: int) -> None:
         """Check ``seat`` may check (nothing owed)."""
@@ -552,12 +537,7 @@ class BettingPart(TableBase):
         self.verify_check(seat)
         h = self.hand
         assert h is not None
-        return self._acted(
-            seat,
-            CHECKS[h.stage][seat]
-            if h.stage < SHARED_STAGES
-            else new(Record, ("check", seat, None, None, (), CHECK, False, h.stage, "", (), ())),
-        )
+        return self._acted(seat, check_record(seat, h.stage))
 
     def verify_call(self, seat: int) -> Decimal:
         """Check ``seat`` may call; returns the amount it puts in."""

@@ -119,12 +119,34 @@ SHARED_STAGES = 8
 #: the fold records of a seat in a betting round, shared (records are immutable and
 #: these say only who and when): ``FOLDS[stage][seat]`` for stages below 8
 FOLDS = tuple(
-    [tuple([Record("fold", s, index=FOLD, stage=g) for s in range(10)]) for g in range(8)]
+    [
+        tuple([Record("fold", s, index=FOLD, stage=g) for s in range(10)])
+        for g in range(SHARED_STAGES)
+    ]
 )
 #: the check records, shared as :data:`FOLDS`: ``CHECKS[stage][seat]``
 CHECKS = tuple(
-    [tuple([Record("check", s, index=CHECK, stage=g) for s in range(10)]) for g in range(8)]
+    [
+        tuple([Record("check", s, index=CHECK, stage=g) for s in range(10)])
+        for g in range(SHARED_STAGES)
+    ]
 )
+
+
+def fold_record(seat: int, stage: int) -> Record:
+    """The fold of ``seat`` in betting round ``stage`` (shared below :data:`SHARED_STAGES`)."""
+    if stage < SHARED_STAGES:
+        return FOLDS[stage][seat]
+    return new(Record, ("fold", seat, None, None, (), FOLD, False, stage, "", (), ()))
+
+
+def check_record(seat: int, stage: int) -> Record:
+    """The check of ``seat`` in betting round ``stage``, shared as :func:`fold_record`."""
+    if stage < SHARED_STAGES:
+        return CHECKS[stage][seat]
+    return new(Record, ("check", seat, None, None, (), CHECK, False, stage, "", (), ()))
+
+
 #: the muck records, shared: ``MUCKS[seat]``
 MUCKS = tuple([Record("muck", s, index=MUCK) for s in range(10)])
 
