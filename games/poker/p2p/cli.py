@@ -182,7 +182,7 @@ async def run(reactor: Any, args: argparse.Namespace) -> int:
     try:
         table = await service.done
     finally:
-        service.stop()
+        await service.stop()  # what this peer sent last reaches the others
         if history is not None:
             history.close()
     return 1 if table.failed else 0

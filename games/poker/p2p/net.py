@@ -76,8 +76,8 @@ class Transport:
     def heard(self, hello_listen: str | None) -> None:
         """A hello named an address (a mesh connects to it)."""
 
-    def stop(self) -> None:
-        """Close everything."""
+    def stop(self) -> defer.Deferred[Any]:
+        """Close everything (what was sent is sent first); fires once closed."""
         raise NotImplementedError
 
 
@@ -97,6 +97,7 @@ class LinkProtocol(Int32StringReceiver):
         self.nonce = secrets.token_bytes(32)
         self.key: bytes | None = None  # the other end's key, once proven
         self._claimed: bytes | None = None
+        self.closed: defer.Deferred[None] = defer.Deferred()
 
     def connectionMade(self) -> None:  # noqa: N802
         """Challenge the other end."""
@@ -147,6 +148,8 @@ class LinkProtocol(Int32StringReceiver):
     def connectionLost(self, reason: Any = None) -> None:  # noqa: N802
         """Tell the mesh."""
         self.mesh.lost(self)
+        if not self.closed.called:
+            self.closed.callback(None)
 
 
 class MeshFactory(Factory):
@@ -265,14 +268,17 @@ class Mesh(Transport):
             if links:
                 links[0].sendString(frame)
 
-    def stop(self) -> None:
-        """Close every link and stop listening."""
+    def stop(self) -> defer.Deferred[Any]:
+        """Close every link (after sending what is queued) and stop listening."""
         self._stopped = True
+        closing: list[defer.Deferred[Any]] = []
         for links in list(self.links.values()):
             for link in list(links):
+                closing.append(link.closed)
                 link.transport.loseConnection()
         if self.port is not None:
-            self.port.stopListening()
+            closing.append(defer.maybeDeferred(self.port.stopListening))
+        return defer.DeferredList(closing)
 
 
 # -- the hub's relay -----------------------------------------------------------------------
@@ -286,6 +292,7 @@ class RelayProtocol(Int32StringReceiver):
 
     def __init__(self, relay: Relay) -> None:
         self.relay = relay
+        self.closed: defer.Deferred[None] = defer.Deferred()
 
     def connectionMade(self) -> None:  # noqa: N802
         """Say which table this peer joins."""
@@ -351,6 +358,8 @@ class RelayProtocol(Int32StringReceiver):
 
     def connectionLost(self, reason: Any = None) -> None:  # noqa: N802
         """The hub is gone: every peer with it."""
+        if not self.closed.called:
+            self.closed.callback(None)
         self.relay.proto = None
         for key in list(self.relay.peers):
             self.relay.peers.discard(key)
@@ -418,10 +427,13 @@ class Relay(Transport):
         self.proto.send_json({"op": "send", "to": None if key is None else key_text(key),
                               "data": b64(frame)})  # fmt: skip
 
-    def stop(self) -> None:
-        """Leave the hub."""
-        if self.proto is not None:
-            self.proto.transport.loseConnection()
+    def stop(self) -> defer.Deferred[Any]:
+        """Leave the hub (after sending what is queued)."""
+        if self.proto is None:
+            return defer.succeed(None)
+        closed = self.proto.closed
+        self.proto.transport.loseConnection()
+        return closed
 
 
 # -- one peer --------------------------------------------------------------------------------
@@ -537,11 +549,11 @@ class PeerService:
         if self.table is not None and not self.done.called:
             self.done.callback(self.table)
 
-    def stop(self) -> None:
-        """Leave: stop the table and the transport."""
+    def stop(self) -> defer.Deferred[Any]:
+        """Leave: stop the table and the transport; fires once every link is closed."""
         if self.table is not None and not self.table.over:
             self.table.stop("this peer stopped")
-        self.transport.stop()
+        return self.transport.stop()
 
 
 class _Ending:

@@ -86,6 +86,8 @@ MAX_VOTER_ROUNDS = 3
 MAX_DECISIONS = 400
 #: frames in one dump
 MAX_DUMP = 1000
+#: the least time limit of a table's first phase (seconds)
+START = 30.0
 #: the kinds of the phases, by the letters of their names
 KIND_OF = {"k": "key", "kc": "keyok", "s": "shuffle", "l": "lock", "a": "act", "b": "board",
            "e": "end", "d": "done"}  # fmt: skip
@@ -695,7 +697,10 @@ class PeerTable:
             return
         self._key_round += 1
         self._contributions = {}
-        self._begin(f"k{self._key_round}", self.live, self.params.step_time)
+        # the first key waits for every peer to have agreed the table, which they learn
+        # at different moments
+        limit = self.params.step_time if self._key_round > 1 else max(self.params.step_time, START)
+        self._begin(f"k{self._key_round}", self.live, limit)
 
     def _drop_old_phases(self) -> None:
         """Keep the phases of the last hand (to echo them), drop older ones."""
