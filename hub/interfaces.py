@@ -434,6 +434,23 @@ class IACPCSeatView(Interface):
         match; with ``invalid`` and not ``strict``, ``action`` is the corrected one."""
 
 
+class IRelayAdapter(Interface):
+    """Lets the relay front end (``hub/frontends/relay``) list a game whose players play
+    it among themselves, peer to peer, the hub only passing their messages on: the
+    lobby's game follows the messages to show the table as it goes.
+
+    The front end knows no game and reads nothing of the messages: it seats the
+    players of a table in the byte order of their keys, and gives every message one
+    of them sends to the game as an action this adapter makes (so the game's inputs
+    are the hub's, as every game's).  The game reads what is public in them and must
+    take any bytes without harm (a message that is no message changes nothing).
+    """
+
+    def relayed(data):
+        """The action (a mapping for ``IGame.act``) that gives the game ``data``: the
+        bytes of one message the player at the acting seat sent to the table."""
+
+
 class IWebView(Interface):
     """Lets the web front end show and play a game in the browser."""
 

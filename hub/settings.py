@@ -140,6 +140,15 @@ TYPES: dict[str, type] = {
     "acpc_max_ignored": int,
     "acpc_seat_endpoint": str,
     "acpc_player_seconds": float,
+    # relay
+    "relay_max_frame": int,
+    "relay_max_tables": int,
+    "relay_hello_seconds": float,
+    "relay_idle_seconds": float,
+    "relay_rate": float,
+    "relay_burst": float,
+    "relay_max_queue": int,
+    "relay_backlog": int,
 }
 
 TRUE = ("true", "yes", "1")

@@ -122,7 +122,7 @@ async def load_bot(reactor: Any, name: str, seed: int | None) -> Any:
 async def run(reactor: Any, args: argparse.Namespace) -> int:
     """Play one table; the exit status."""
     from .gather import Gathering
-    from .net import Mesh, PeerService, Relay
+    from .net import Mesh, PeerService, Relay, RefusedError
     from .params import Params
     from .players import BotPlayer, History, Printer, TerminalPlayer, Watchers
     from .wire import Identity
@@ -181,6 +181,9 @@ async def run(reactor: Any, args: argparse.Namespace) -> int:
     service.gather(Gathering(me, name, params, listen))
     try:
         table = await service.done
+    except RefusedError as e:
+        print(f"gamehub p2p: the hub refused: {e}", file=sys.stderr)
+        return 1
     finally:
         await service.stop()  # what this peer sent last reaches the others
         if history is not None:

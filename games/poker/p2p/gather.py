@@ -228,13 +228,75 @@ class Gathering:
         roster = self.roster_keys
         if roster is None or self.roster is not None or set(self.seats) != set(roster):
             return self.roster
-        table_id = hashlib.sha256(
-            _LABEL + canonical(self.params.to_json()) + b"".join(roster)
-        ).digest()
-        seed = hashlib.sha256(_LABEL + table_id + b"".join(self.seats[k] for k in roster)).digest()
-        names = unique_names([self.hellos[k].name for k in roster])
-        self.roster = Roster(table_id, roster, names, self.params, seed)
+        self.roster = roster_of(self.params, roster, self.hellos, self.seats)
         return self.roster
+
+
+def roster_of(
+    params: Params, keys: tuple[bytes, ...], hellos: dict[bytes, Hello], nonces: dict[bytes, bytes]
+) -> Roster:
+    """The agreed table of ``keys`` (in seat order), from their hellos and nonces."""
+    table_id = hashlib.sha256(_LABEL + canonical(params.to_json()) + b"".join(keys)).digest()
+    seed = hashlib.sha256(_LABEL + table_id + b"".join(nonces[k] for k in keys)).digest()
+    names = unique_names([hellos[k].name for k in keys])
+    return Roster(table_id, keys, names, params, seed)
+
+
+class Witness:
+    """Follows a table's gathering without taking part (the hub relaying it): the table
+    its peers agree on, from their hellos and seats.
+
+    :param players: how many peers the table seats.
+    """
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.hellos: dict[bytes, Hello] = {}
+        self.seats: dict[bytes, tuple[tuple[bytes, ...], bytes]] = {}  # key → roster, nonce
+        self.roster: Roster | None = None
+
+    def take(self, frame: bytes) -> Roster | None:
+        """Follow one frame (anything else than a hello or a seat is not looked at);
+        the table once agreed.
+
+        :raises WireError: a hello or seat that is malformed or badly signed.
+        """
+        from .wire import open_frame
+
+        body, _, _ = open_frame(frame)
+        kind = body.get("k")
+        if kind == "hello" and len(self.hellos) < MAX_HELLOS:
+            hello = read_hello(frame)
+            self.hellos.setdefault(hello.key, hello)
+        elif kind == "seat" and len(self.seats) < MAX_HELLOS:
+            key = parse_key(body.get("key"))
+            verify(frame, key)
+            roster = body.get("roster")
+            if not isinstance(roster, list) or len(roster) != self.players:
+                raise WireError("a roster is a list of keys")
+            try:
+                nonce = bytes.fromhex(text(body, "nonce", 64))
+            except ValueError:
+                raise WireError("a nonce is hex") from None
+            self.seats.setdefault(key, (tuple(parse_key(k) for k in roster), nonce))
+        if self.roster is None:
+            self.roster = self._agreed()
+        return self.roster
+
+    def _agreed(self) -> Roster | None:
+        for keys, _ in self.seats.values():
+            hellos = [self.hellos.get(k) for k in keys]
+            seats = [self.seats.get(k) for k in keys]
+            if any(h is None for h in hellos) or any(s is None or s[0] != keys for s in seats):
+                continue
+            params = {h.params for h in hellos if h is not None}
+            nonces = {k: s[1] for k, s in zip(keys, seats, strict=True) if s is not None}
+            fits = all(
+                hashlib.sha256(nonces[k]).hexdigest() == self.hellos[k].commit for k in keys
+            )
+            if len(params) == 1 and fits:
+                return roster_of(params.pop(), keys, self.hellos, nonces)
+        return None
 
 
 def signed_by_roster(frame: bytes, roster: Roster, seat: int) -> Signed:

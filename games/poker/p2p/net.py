@@ -64,6 +64,7 @@ class Transport:
     on_frame: Callable[[bytes, bytes], None] = staticmethod(lambda key, frame: None)
     on_peer: Callable[[bytes], None] = staticmethod(lambda key: None)
     on_lost: Callable[[bytes], None] = staticmethod(lambda key: None)
+    on_refused: Callable[[str], None] = staticmethod(lambda why: None)
 
     def start(self) -> defer.Deferred[Any]:
         """Start listening and connecting."""
@@ -318,12 +319,17 @@ class RelayProtocol(Int32StringReceiver):
             handler(self, body)
 
     def _challenge(self, body: dict[str, Any]) -> None:
+        from hub.frontends.relay.codec import proof_message
+
         nonce = str(body.get("nonce", ""))[:64]
-        proof = self.relay.me.sign({"k": "relay", "nonce": nonce, "table": self.relay.table})
+        proof = self.relay.me.sign_raw(proof_message(nonce, self.relay.table))
         self.send_json({"op": "auth", "proof": b64(proof)})
 
     def _joined(self, body: dict[str, Any]) -> None:
         self.relay.joined = True
+        waiting, self.relay.waiting = self.relay.waiting, []
+        for frame in waiting:
+            self.send_json(frame)
         for peer in body.get("peers", ()):
             self._peer(peer)
 
@@ -353,8 +359,9 @@ class RelayProtocol(Int32StringReceiver):
         self.relay.on_lost(key)
 
     def _error(self, body: dict[str, Any]) -> None:
-        self.relay.errors.append(str(body.get("reason", ""))[:200])
-        self.log.error("the hub refused: {reason}", reason=body.get("reason"))
+        reason = str(body.get("reason", ""))[:200]
+        self.relay.errors.append(reason)
+        self.relay.on_refused(reason)
 
     def connectionLost(self, reason: Any = None) -> None:  # noqa: N802
         """The hub is gone: every peer with it."""
@@ -399,6 +406,7 @@ class Relay(Transport):
         self.proto: RelayProtocol | None = None
         self.peers: set[bytes] = set()
         self.joined = False
+        self.waiting: list[dict[str, Any]] = []  #: frames to send once joined
         self.errors: list[str] = []
 
     def start(self) -> defer.Deferred[Any]:
@@ -422,10 +430,14 @@ class Relay(Transport):
 
     def send(self, key: bytes | None, frame: bytes) -> None:
         """Through the hub."""
+        body = {"op": "send", "to": None if key is None else key_text(key), "data": b64(frame)}
         if self.proto is None:
             return
-        self.proto.send_json({"op": "send", "to": None if key is None else key_text(key),
-                              "data": b64(frame)})  # fmt: skip
+        if not self.joined:
+            if len(self.waiting) < MAX_EARLY:
+                self.waiting.append(body)
+            return
+        self.proto.send_json(body)
 
     def stop(self) -> defer.Deferred[Any]:
         """Leave the hub (after sending what is queued)."""
@@ -469,6 +481,7 @@ class PeerService:
         transport.on_frame = self._frame
         transport.on_peer = self._peer
         transport.on_lost = self._lost
+        transport.on_refused = self._refused
 
     def start(self) -> defer.Deferred[Any]:
         """Start reaching the other peers (before the name is known, too)."""
@@ -490,6 +503,14 @@ class PeerService:
             self.transport.send(key, hello)
         if self.gathering is not None and self.gathering.seat_frame is not None:
             self.transport.send(key, self.gathering.seat_frame)
+
+    def _refused(self, why: str) -> None:
+        """The hub refused this peer: it cannot play there."""
+        self.watcher.note("refused", {"why": why})
+        if self.table is not None:
+            self.table.stop(f"the hub refused: {why}", failed=True)
+        elif not self.done.called:
+            self.done.errback(RefusedError(why))
 
     def _lost(self, key: bytes) -> None:
         self.peers.discard(key)
@@ -554,6 +575,10 @@ class PeerService:
         if self.table is not None and not self.table.over:
             self.table.stop("this peer stopped")
         return self.transport.stop()
+
+
+class RefusedError(Exception):
+    """The hub refused the peer (the reason is the message)."""
 
 
 class _Ending:

@@ -210,6 +210,8 @@ class Printer:
             self.write(f"reached a peer ({str(data['key'])[:20]}…)")
         elif kind == "hello":
             self.write(f"{data['name']} is here")
+        elif kind == "refused":
+            self.write(f"the hub refused: {data['why']}")
         elif kind == "hand" and not self.quiet:
             self.write(f"hand {data['hand']}: the button is {self._name(data['button'])}")
         elif kind == "hole" and not self.quiet:

@@ -104,6 +104,10 @@ class Identity:
         data = canonical(body)
         return self._key.sign(LABEL + data).signature + data
 
+    def sign_raw(self, data: bytes) -> bytes:
+        """The 64-byte signature of ``data`` as it is (for another protocol's proof)."""
+        return self._key.sign(data).signature
+
     @property
     def box_key(self) -> bytes:
         """This key's X25519 private half, to open boxes sent to this peer."""
