@@ -76,7 +76,7 @@ class Net:
                 self.clock.callLater(self.delay, obs.receive, sender, frame)
 
     def _deliver(self, sender: int, target: int, frame: bytes) -> None:
-        if target in self.down or sender in self.down:
+        if target in self.down:  # what a crashed peer sent before still arrives (TCP)
             return
         peer = self.peers.get(target)
         if peer is not None:

@@ -13,7 +13,8 @@ table.  :class:`Phase` decides, for one peer, with these rules:
    takes that author's message (or claim) only when another peer passes it on (an
    *echo*) and that peer has not claimed the author silent itself.
 2. A peer that holds the message of an author some peer claims silent echoes it to
-   that peer (and never claims that author).
+   that peer (when the claim comes, or when the message does), and never claims that
+   author.  Nothing is taken from a peer claimed silent.
 3. Authors are agreed silent (``S``) once every live peer outside ``S`` has claimed
    all of ``S``.  A peer that stays silent as a *voter* (sends neither its message
    nor a claim within a second limit) is claimed silent in turn.
@@ -95,10 +96,18 @@ class Phase:
     # -- speech -------------------------------------------------------------------------
 
     def _takes(self, speaker: int, via: int) -> bool:
-        """Whether speech of ``speaker`` that came from ``via`` may be taken."""
+        """Whether speech of ``speaker`` that came from ``via`` may be taken: nothing
+        comes from a peer this peer claimed silent, and a speaker it claimed silent is
+        heard only through a peer that did not claim it."""
+        if via in self.mine and via != self.me:
+            return False
         if speaker not in self.mine:
             return True
         return via != speaker and speaker not in self.claimed.get(via, frozenset())
+
+    def claimers_of(self, peer: int) -> list[int]:
+        """The voters that claimed ``peer`` silent (to echo its speech to, once held)."""
+        return sorted(v for v, silent in self.claimed.items() if peer in silent and v != self.me)
 
     def add_message(self, author: int, msg: Signed, via: int) -> Added | Conflict:
         """Take ``author``'s message for the phase, which came from ``via``."""
@@ -166,8 +175,8 @@ class Phase:
         observer, missing) and heard from by no accepted speech."""
         if self.me is None:
             heard = self.messages.keys() | self.claimed.keys()
-            candidates = self.missing() | {p for p in self.live if p not in heard}
-            return frozenset(candidates) if self.claimed else frozenset()
+            claimed = frozenset().union(*self.claimed.values())
+            return frozenset(p for p in self.missing() | claimed if p not in heard)
         return frozenset(p for p in self.mine if p not in self.messages and p not in self.claimed)
 
     def decide(self) -> Outcome | None:
@@ -179,7 +188,7 @@ class Phase:
             self.outcome = Outcome(dict(self.messages), frozenset())
             return self.outcome
         silent = self.silent_set()
-        if not silent or not missing <= silent:
+        if not silent or not missing <= silent or not self.live - silent:
             return None
         for peer in self.live - silent:
             if not silent <= self.claimed.get(peer, frozenset()):

@@ -122,7 +122,7 @@ async def load_bot(reactor: Any, name: str, seed: int | None) -> Any:
 async def run(reactor: Any, args: argparse.Namespace) -> int:
     """Play one table; the exit status."""
     from .gather import Gathering
-    from .net import Mesh, PeerService, Relay, RefusedError
+    from .net import Mesh, PeerService, RefusedError, Relay
     from .params import Params
     from .players import BotPlayer, History, Printer, TerminalPlayer, Watchers
     from .wire import Identity

@@ -291,9 +291,7 @@ class Witness:
                 continue
             params = {h.params for h in hellos if h is not None}
             nonces = {k: s[1] for k, s in zip(keys, seats, strict=True) if s is not None}
-            fits = all(
-                hashlib.sha256(nonces[k]).hexdigest() == self.hellos[k].commit for k in keys
-            )
+            fits = all(hashlib.sha256(nonces[k]).hexdigest() == self.hellos[k].commit for k in keys)
             if len(params) == 1 and fits:
                 return roster_of(params.pop(), keys, self.hellos, nonces)
         return None

@@ -428,8 +428,10 @@ class PeerTable:
         added = phase.add_message(author, msg, via)
         if isinstance(added, Conflict):
             self._proven(added.author, "sent different messages to different peers", added)
-        elif added is Added.NEW and phase is self.phase:
-            self._check()
+        elif added is Added.NEW:
+            self._echo(phase, author, msg)
+            if phase is self.phase:
+                self._check()
 
     def _on_claim(self, phase: Phase, voter: int, msg: Signed, via: int) -> None:
         try:
@@ -443,8 +445,17 @@ class PeerTable:
         for echo in phase.add_claim(voter, msg, seats, via):
             if self.identity is not None and voter != self.me:
                 self.link.send(voter, self._sign({"k": "echo", "frame": b64(echo.frame)}))
+        if phase.claims.get(voter) is msg:
+            self._echo(phase, voter, msg)
         if phase is self.phase:
             self._check()
+
+    def _echo(self, phase: Phase, speaker: int, msg: Signed) -> None:
+        """Pass ``speaker``'s message (or claim) on to the peers that claimed it silent."""
+        if self.identity is None:
+            return
+        for claimer in phase.claimers_of(speaker):
+            self.link.send(claimer, self._sign({"k": "echo", "frame": b64(msg.frame)}))
 
     # -- forks and proofs -------------------------------------------------------------------------
 

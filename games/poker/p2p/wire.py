@@ -239,8 +239,8 @@ def position_map(value: object, size: int, most: int = 52) -> dict[int, bytes]:
         raise WireError("expected an object of positions")
     out: dict[int, bytes] = {}
     for key, item in value.items():
-        if not isinstance(key, str) or not key.isdigit() or len(key) > 2 or int(key) > 51:
-            raise WireError("a position is 0 to 51")
+        if not isinstance(key, str) or not key.isdigit() or str(int(key)) != key or int(key) > 51:
+            raise WireError("a position is 0 to 51, written plainly")
         out[int(key)] = unb64(item, size)
     return out
 

@@ -336,7 +336,9 @@ class RelayFactory(ServerFactory):
         room.waiting.discard(proto.key)
         others = [{"key": k, "name": p.name} for k, p in room.peers.items()]
         room.peers[proto.key] = proto
-        proto.send_op("joined", table=room.name, game=room.game_type, seats=room.seats, peers=others)
+        proto.send_op(
+            "joined", table=room.name, game=room.game_type, seats=room.seats, peers=others
+        )
         for key, peer in room.peers.items():
             if key != proto.key:
                 peer.send_op("peer", key=proto.key, name=proto.name)
