@@ -194,8 +194,12 @@ async def run(reactor: Any, args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``gamehub p2p``."""
     args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    if not args.hub and not args.listen and not args.peer:
-        print("gamehub p2p: give --listen, --peer or --hub (see --help)", file=sys.stderr)
+    if not args.hub and not args.listen:
+        print(
+            "gamehub p2p: give --listen ENDPOINT (every peer of a table listens, so that "
+            "each reaches each), or meet at a hub with --hub HOST:PORT",
+            file=sys.stderr,
+        )
         return 2
 
     async def go(reactor: Any) -> None:

@@ -71,8 +71,12 @@ class Transport:
         raise NotImplementedError
 
     def send(self, key: bytes | None, frame: bytes) -> None:
-        """Send ``frame`` to the peer ``key`` (``None``: to every peer)."""
+        """Send ``frame`` to the peer ``key`` (``None``: to every peer reached)."""
         raise NotImplementedError
+
+    def send_all(self, keys: list[bytes], frame: bytes) -> None:
+        """Send ``frame`` to each of ``keys`` (the table's other peers)."""
+        self.send(None, frame)
 
     def heard(self, hello_listen: str | None) -> None:
         """A hello named an address (a mesh connects to it)."""
@@ -187,6 +191,8 @@ class Mesh(Transport):
         #: key → its links (both ends may dial: frames are sent on the first, taken
         #: from any; closing one could lose frames in flight)
         self.links: dict[bytes, list[LinkProtocol]] = {}
+        #: frames for peers not linked yet: key → frames (at most :data:`MAX_EARLY`)
+        self.unsent: dict[bytes, list[bytes]] = {}
         self.port: Any = None
         self._dialing: set[str] = set()
         self._stopped = False
@@ -247,6 +253,8 @@ class Mesh(Transport):
         links = self.links.setdefault(link.key, [])
         links.append(link)
         if len(links) == 1:
+            for frame in self.unsent.pop(link.key, ()):
+                link.sendString(frame)
             self.on_peer(link.key)
 
     def lost(self, link: LinkProtocol) -> None:
@@ -260,14 +268,24 @@ class Mesh(Transport):
             self.on_lost(link.key)  # type: ignore[arg-type]
 
     def send(self, key: bytes | None, frame: bytes) -> None:
-        """To one peer, or to all."""
+        """To one peer (kept until its link is up, when it has none yet: a table can be
+        agreed before every link is), or to every peer reached."""
         if key is None:
             for links in list(self.links.values()):
                 links[0].sendString(frame)
-        else:
-            links = self.links.get(key)
-            if links:
-                links[0].sendString(frame)
+            return
+        links = self.links.get(key)
+        if links:
+            links[0].sendString(frame)
+            return
+        waiting = self.unsent.setdefault(key, [])
+        if len(waiting) < MAX_EARLY:
+            waiting.append(frame)
+
+    def send_all(self, keys: list[bytes], frame: bytes) -> None:
+        """To each of ``keys``, linked yet or not."""
+        for key in keys:
+            self.send(key, frame)
 
     def stop(self) -> defer.Deferred[Any]:
         """Close every link (after sending what is queued) and stop listening."""
@@ -605,4 +623,9 @@ class _Link:
         self.roster = roster
 
     def send(self, to: int | None, frame: bytes) -> None:
-        self.service.transport.send(None if to is None else self.roster.keys[to], frame)
+        transport = self.service.transport
+        if to is not None:
+            transport.send(self.roster.keys[to], frame)
+            return
+        me = self.service.me.verify_key
+        transport.send_all([k for k in self.roster.keys if k != me], frame)
