@@ -104,6 +104,11 @@ class LinkProtocol(Int32StringReceiver):
         self._claimed: bytes | None = None
         self.closed: defer.Deferred[None] = defer.Deferred()
 
+    @property
+    def tcp(self) -> Any:
+        """The connection's transport (TCP)."""
+        return self.transport
+
     def connectionMade(self) -> None:  # noqa: N802
         """Challenge the other end."""
         setter = getattr(self.transport, "setTcpNoDelay", None)
@@ -121,7 +126,7 @@ class LinkProtocol(Int32StringReceiver):
             self._handshake(data)
         except (WireError, ValueError, KeyError, TypeError) as e:
             self.log.warn("a link that does not prove its key: {why}", why=str(e))
-            self.transport.loseConnection()
+            self.tcp.loseConnection()
 
     def _handshake(self, data: bytes) -> None:
         body, _, _ = open_frame(data)
@@ -148,7 +153,7 @@ class LinkProtocol(Int32StringReceiver):
     def lengthLimitExceeded(self, length: int) -> None:  # noqa: N802
         """A frame over :data:`.wire.MAX_FRAME`: the link is closed."""
         self.log.warn("a frame of {length} bytes: link closed", length=length)
-        self.transport.loseConnection()
+        self.tcp.loseConnection()
 
     def connectionLost(self, reason: Any = None) -> None:  # noqa: N802
         """Tell the mesh."""
@@ -164,7 +169,7 @@ class MeshFactory(Factory):
         self.mesh = mesh
         self.outgoing = outgoing
 
-    def buildProtocol(self, addr: Any) -> LinkProtocol:  # noqa: N802
+    def buildProtocol(self, addr: Any) -> LinkProtocol:  # type: ignore[override]  # noqa: N802
         """A new link."""
         proto = LinkProtocol(self.mesh, self.outgoing)
         proto.factory = self
@@ -205,8 +210,12 @@ class Mesh(Transport):
         if self.listen is not None:
             d = serverFromString(self.reactor, self.listen).listen(self.factory)
             d.addCallback(self._listening)
-        d.addCallback(lambda _: [self.dial(a) for a in list(self.addresses)])
+        d.addCallback(self._dial_all)
         return d
+
+    def _dial_all(self, _: Any) -> None:
+        for address in list(self.addresses):
+            self.dial(address)
 
     def _listening(self, port: Any) -> None:
         self.port = port
@@ -248,7 +257,7 @@ class Mesh(Transport):
         """A link proved its key."""
         assert link.key is not None
         if link.key == self.me.verify_key:
-            link.transport.loseConnection()
+            link.tcp.loseConnection()
             return
         links = self.links.setdefault(link.key, [])
         links.append(link)
@@ -259,20 +268,21 @@ class Mesh(Transport):
 
     def lost(self, link: LinkProtocol) -> None:
         """A link closed: the peer is lost when it was its last."""
-        links = self.links.get(link.key) if link.key is not None else None
-        if links is None or link not in links:
+        key = link.key
+        linked = self.links.get(key) if key is not None else None
+        if key is None or linked is None or link not in linked:
             return
-        links.remove(link)
-        if not links:
-            del self.links[link.key]  # type: ignore[arg-type]
-            self.on_lost(link.key)  # type: ignore[arg-type]
+        linked.remove(link)
+        if not linked:
+            del self.links[key]
+            self.on_lost(key)
 
     def send(self, key: bytes | None, frame: bytes) -> None:
         """To one peer (kept until its link is up, when it has none yet: a table can be
         agreed before every link is), or to every peer reached."""
         if key is None:
-            for links in list(self.links.values()):
-                links[0].sendString(frame)
+            for each in list(self.links.values()):
+                each[0].sendString(frame)
             return
         links = self.links.get(key)
         if links:
@@ -294,7 +304,7 @@ class Mesh(Transport):
         for links in list(self.links.values()):
             for link in list(links):
                 closing.append(link.closed)
-                link.transport.loseConnection()
+                link.tcp.loseConnection()
         if self.port is not None:
             closing.append(defer.maybeDeferred(self.port.stopListening))
         return defer.DeferredList(closing)
@@ -312,6 +322,11 @@ class RelayProtocol(Int32StringReceiver):
     def __init__(self, relay: Relay) -> None:
         self.relay = relay
         self.closed: defer.Deferred[None] = defer.Deferred()
+
+    @property
+    def tcp(self) -> Any:
+        """The connection's transport (TCP)."""
+        return self.transport
 
     def connectionMade(self) -> None:  # noqa: N802
         """Say which table this peer joins."""
@@ -440,7 +455,7 @@ class Relay(Transport):
         d.addCallback(self._connected)
         return d
 
-    def _connected(self, proto: RelayProtocol) -> None:
+    def _connected(self, proto: Any) -> None:
         self.proto = proto
         setter = getattr(proto.transport, "setTcpNoDelay", None)
         if setter is not None:
@@ -462,7 +477,7 @@ class Relay(Transport):
         if self.proto is None:
             return defer.succeed(None)
         closed = self.proto.closed
-        self.proto.transport.loseConnection()
+        self.proto.tcp.loseConnection()
         return closed
 
 

@@ -120,12 +120,17 @@ class RelayProtocol(Int32StringReceiver):
 
     # -- connection ------------------------------------------------------------------------
 
+    @property
+    def tcp(self) -> Any:
+        """The connection's transport (TCP or TLS: a consumer for producers)."""
+        return self.transport
+
     def connectionMade(self) -> None:  # noqa: N802
         """Start the clock for joining; be told when our writes back up."""
         self.MAX_LENGTH = self.factory.max_frame * 4 // 3 + 1024
         no_delay(self.transport)
         self.conn_id = self.records.conn_id = self.factory.next_connection_id()
-        self.transport.registerProducer(self, True)
+        self.tcp.registerProducer(self, True)
         self._hello_timer = self.factory.reactor.callLater(
             self.factory.hello_seconds, self._remove, "too slow to join a table"
         )
@@ -227,7 +232,7 @@ class RelayProtocol(Int32StringReceiver):
             self._queue.clear()
             self._queued = 0
             self.log.warn("{conn} does not read: removed", conn=self.conn_id)
-            self.transport.abortConnection()
+            self.tcp.abortConnection()
 
     def pauseProducing(self) -> None:  # noqa: N802
         """The peer's socket is full: queue what comes for it."""
@@ -252,7 +257,7 @@ class RelayProtocol(Int32StringReceiver):
         self.send_op("error", reason=why)
         self.machine.move(Input.REMOVE)
         self.records.note(f"removed: {why}")
-        self.transport.loseConnection()
+        self.tcp.loseConnection()
 
 
 #: request type → the input of the state table
@@ -277,7 +282,7 @@ class RelayFactory(ServerFactory):
     :param hub: the hub (an :class:`hub.interfaces.IHub`).
     """
 
-    protocol = RelayProtocol
+    protocol = RelayProtocol  # type: ignore[assignment]
     log = Logger()
 
     def __init__(self, hub: Any) -> None:
@@ -375,9 +380,9 @@ class RelayFactory(ServerFactory):
                 if key != proto.key:
                     peer.send_frame(frame)
         else:
-            peer = room.peers.get(send.to)
-            if peer is not None:
-                peer.send_frame(frame)
+            target = room.peers.get(send.to)
+            if target is not None:
+                target.send_frame(frame)
         if room.game is None:
             if len(room.backlog) < self.backlog:
                 room.backlog.append((proto.key, send.data))
