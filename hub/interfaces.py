@@ -40,7 +40,8 @@ class IGameFactory(Interface):
         """The adapter that lets front end ``frontend`` host this game, or ``None``.
 
         ``xml`` → :class:`IXMLGameAdapter`, ``mnm`` → :class:`IMNMGameAdapter`,
-        ``domino`` → :class:`IDominoAdapter`, ``web`` → :class:`IWebView`.
+        ``domino`` → :class:`IDominoAdapter`, ``web`` → :class:`IWebView`, ``acpc`` →
+        :class:`IACPCAdapter`, ``relay`` → :class:`IRelayAdapter`.
         """
 
 

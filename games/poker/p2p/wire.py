@@ -36,7 +36,7 @@ LABEL = b"gamehub p2p poker v1\n"
 KEY_PREFIX = "ed25519:"
 SIGNATURE_BYTES = 64
 #: the largest frame a peer takes (a hand's whole log fits, for a dump)
-MAX_FRAME = 512 * 1024
+MAX_FRAME = 256 * 1024
 
 
 class WireError(ValueError):
