@@ -164,9 +164,12 @@ def split_phase(name: str) -> str:
 
 
 def _verdict_of(body: Mapping[str, Any]) -> dict[str, Any]:
+    """What of a verdict must be the same at every peer: void or not, who is named, the
+    stacks (the reasons are words for people, the first one found)."""
+    cheaters = body.get("cheaters")
     return {
-        "void": body.get("void"),
-        "cheaters": body.get("cheaters"),
+        "void": bool(body.get("void")),
+        "cheaters": sorted(cheaters) if isinstance(cheaters, dict) else cheaters,
         "stacks": body.get("stacks"),
     }
 
@@ -227,11 +230,13 @@ class PeerBase:
         self._pending: list[tuple[int, Signed]] = []
         self._timer: Any = None
         self._voter_rounds = 0
-        self._fork_timer: Any = None
-        self._mismatched: list[Signed] = []
         self._dumped: set[int] = set()
         self._lost: set[int] = set()
         self._cut: set[int] = set()  #: peers whose frames are not taken (forgers)
+        #: author → the two signed messages that prove it equivocated
+        self.proofs: dict[int, tuple[bytes, bytes]] = {}
+        #: a message of this hand came built on another transcript (:meth:`_mismatch`)
+        self._forked = False
         self.table_key: bytes | None = None
         self._key_round = 0
         self._contribution: bytes | None = None
@@ -260,10 +265,9 @@ class PeerBase:
         return self.roster.names[seat]
 
     def _cancel_timers(self) -> None:
-        for timer in (self._timer, self._fork_timer):
-            if timer is not None and timer.active():
-                timer.cancel()
-        self._timer = self._fork_timer = None
+        if self._timer is not None and self._timer.active():
+            self._timer.cancel()
+        self._timer = None
 
     def _leave(self, seat: int, why: str) -> None:
         if seat not in self.live:
@@ -349,3 +353,5 @@ class PeerBase:
         def _verdict(self) -> None: ...
 
         def _peer_lost(self, seat: int) -> None: ...
+
+        def _discard_if_forked(self) -> None: ...

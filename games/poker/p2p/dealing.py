@@ -16,10 +16,12 @@ from .wire import (
     WireError,
     b64,
     box_public,
+    open_frame,
     position_map,
     positions_out,
     text,
     unb64,
+    verify,
 )
 from .wire import field as wire_field
 
@@ -128,7 +130,13 @@ class DealingPart(PeerBase):
     def _make_done(self, name: str) -> None:
         hs = self.hand
         assert hs is not None and hs.verdict is not None
-        self._send(name, dict(hs.verdict))
+        body = dict(hs.verdict)
+        proofs = [
+            [b64(a), b64(b)] for seat, (a, b) in sorted(self.proofs.items()) if seat in self.live
+        ]
+        if proofs:
+            body["proofs"] = proofs  # equivocations proven so far: out once the verdicts agree
+        self._send(name, body)
 
     def _apply_key(self, name: str, outcome: Outcome) -> None:
         if outcome.silent:
@@ -138,7 +146,7 @@ class DealingPart(PeerBase):
         if self.identity is not None:
             assert self._contribution is not None and self.me is not None
             self._contributions[self.me] = self._contribution
-            for seat, msg in outcome.messages.items():
+            for seat, msg in sorted(outcome.messages.items()):
                 if seat == self.me:
                     continue
                 try:
@@ -157,7 +165,7 @@ class DealingPart(PeerBase):
         if outcome.silent:
             self._rekey()
             return
-        checks = {msg.body.get("check") for msg in outcome.messages.values()}
+        checks = {str(msg.body.get("check")) for msg in outcome.messages.values()}
         if self.identity is not None:
             key = seal.table_key(self.roster.table_id, self._contributions)
             if checks != {seal.check_value(key)}:
@@ -291,7 +299,7 @@ class DealingPart(PeerBase):
         hs = self.hand
         assert hs is not None
         unopened = [p for p in hs.play.dealt_board() if p not in hs.public]
-        for seat, msg in outcome.messages.items():
+        for seat, msg in sorted(outcome.messages.items()):
             try:
                 self._take_alarm(seat, msg)
                 keys = position_map(msg.body.get("keys"), group.SCALAR_BYTES)
@@ -418,23 +426,57 @@ class DealingPart(PeerBase):
     def _apply_done(self, name: str, outcome: Outcome) -> None:
         hs = self.hand
         assert hs is not None and hs.verdict is not None
-        verdicts = [_verdict_of(m.body) for m in outcome.messages.values()]
+        mine = _verdict_of(hs.verdict)
+        bodies = [m.body for _, m in sorted(outcome.messages.items())]
         if self.observer:
-            if not verdicts:
+            if not bodies:
                 self.stop("no peer gave its verdict on a hand", failed=True)
                 return
             # what most peers say (a cheater's word is one against the others')
+            verdicts = [_verdict_of(b) for b in bodies]
             seen = max(verdicts, key=verdicts.count)
-            if seen != hs.verdict:
+            if seen != mine:
                 # the peers know what an observer does not (sealed keys): their word
-                hs.void = str(seen.get("void") or "")
-                hs.cheaters = {int(s): w for s, w in seen.get("cheaters", {}).items()}
+                body = bodies[verdicts.index(seen)]
+                hs.void = str(body.get("void") or "")[:200] or ("void" if seen["void"] else "")
+                named = body.get("cheaters")
+                hs.cheaters = {
+                    int(s): str(w)[:200]
+                    for s, w in (named.items() if isinstance(named, dict) else ())
+                    if isinstance(s, str) and s.isdigit() and int(s) in hs.order
+                }
                 self._verdict()
-        elif any(
-            _verdict_of(m.body) != hs.verdict
-            for seat, m in outcome.messages.items()
-            if seat not in hs.cheaters
-        ):
-            self.stop("the peers disagree on the result of a hand", failed=True)
-            return
+            mine = seen
+        # every honest peer's verdict follows from the same transcript (its ``prev`` says
+        # so): a peer that signed another one is out, and the hand stands
+        for seat, m in sorted(outcome.messages.items()):
+            if seat not in hs.cheaters and _verdict_of(m.body) != mine:
+                hs.cheaters[seat] = "gave a verdict that does not follow from the hand"
+        for _, m in sorted(outcome.messages.items()):
+            for author in self._proofs_in(m.body.get("proofs")):
+                hs.cheaters.setdefault(author, "sent different messages to different peers")
         self._finalize()
+
+    def _proofs_in(self, proofs: Any) -> list[int]:
+        """The authors a verdict's ``proofs`` prove to have equivocated (each proof: two
+        different frames, both signed by one author for one phase of this table)."""
+        found = []
+        for pair in proofs[:16] if isinstance(proofs, list) else ():
+            try:
+                if not isinstance(pair, list) or len(pair) != 2:
+                    raise WireError("a proof is two frames")
+                first, second = (unb64(x) for x in pair)
+                bodies = [open_frame(f)[0] for f in (first, second)]
+                author = wire_field(bodies[0], "a", int)
+                if not 0 <= author < len(self.roster.keys) or first == second:
+                    raise WireError("no proof")
+                places = {repr([b.get(k) for k in ("t", "h", "ph", "a", "k")]) for b in bodies}
+                if len(places) != 1 or bodies[0].get("t") != self.roster.table_id.hex():
+                    raise WireError("two messages of different places")
+                for f in (first, second):
+                    verify(f, self.roster.keys[author])
+            except WireError:
+                continue
+            if author in self.live and author != self.me:
+                found.append(author)
+        return found

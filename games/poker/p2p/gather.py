@@ -148,7 +148,8 @@ class Gathering:
         if hello.key in self.hellos:
             return None
         if hello.params != self.params:
-            self.refused.append(f"{hello.name} wants another table ({hello.params})")
+            if len(self.refused) < MAX_HELLOS:
+                self.refused.append(f"{hello.name} wants another table ({hello.params})")
             return None
         if len(self.hellos) >= MAX_HELLOS:
             return None

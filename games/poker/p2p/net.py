@@ -556,7 +556,10 @@ class PeerService:
         if self.table is not None:
             seat = self.table.roster.seat_of(key)
             if seat is not None:
-                self.table.receive(seat, frame)
+                try:
+                    self.table.receive(seat, frame)
+                except Exception:  # a fault of ours: the link and the reactor go on
+                    self.log.failure("a frame from seat {seat} broke the table", seat=seat)
             return
         if self.gathering is None:
             if len(self._early) < MAX_EARLY:

@@ -15,7 +15,6 @@ from .base import (
     MAX_PENDING,
     MAX_VOTER_ROUNDS,
     PeerBase,
-    _verdict_of,
     chain,
     split_phase,
 )
@@ -152,13 +151,14 @@ class PhasesPart(PeerBase):
             self.link.send(claimer, self._sign({"k": "echo", "frame": b64(msg.frame)}))
 
     def _mismatch(self, msg: Signed) -> None:
-        """A message built on another transcript: dump, and wait for a proof."""
-        self._mismatched.append(msg)
+        """A message built on another transcript: it is not taken (its author, if it sends
+        nothing better, is silent).  The peers' transcripts of this hand have forked:
+        this peer sends every message of the hand it holds to everyone (once a hand), so
+        that the equivocation behind the fork is proven, and the hand is discarded once it
+        is.  Nobody is named for a mismatch alone: only this peer may have seen it."""
+        self._forked = True
         self._dump()
-        if self._fork_timer is None and not self.observer:
-            self._fork_timer = self.clock.callLater(
-                2 * self.params.step_time, self._fork_unresolved
-            )
+        self._discard_if_forked()
 
     def _dump(self) -> None:
         if self.identity is None or self.hand_no in self._dumped:
@@ -200,62 +200,46 @@ class PhasesPart(PeerBase):
                     return
         self._dump()
 
-    def _fork_unresolved(self) -> None:
-        """No proof came: the authors of the messages built on another transcript are
-        the ones who broke it."""
-        self._fork_timer = None
-        for msg in list(self._mismatched):
-            author = msg.body.get("a")
-            if isinstance(author, int) and author in self.live:
-                self._proven(author, "built a message on a transcript no other peer has")
-                return
-
-    def _proven(self, author: int, why: str, conflict: Conflict | None = None) -> None:
-        """``author`` is proven to cheat: out; the hand in progress does not count
-        (unless only its verdict is left and the others agree on it)."""
-        if author not in self.live or self.over:
+    def _proven(self, author: int, why: str, conflict: Conflict) -> None:
+        """Two signed messages of ``author`` for one phase: it is named, and the proof
+        goes to every peer.  It leaves the table at an agreed moment: with the hand, if
+        the peers' transcripts forked (:meth:`_discard_if_forked`); else once the hand's
+        verdicts, which carry the proof, are agreed (:meth:`.dealing.DealingPart._apply_done`)."""
+        if author not in self.live or self.over or author in self.proofs:
             return
         if author == self.me:
             self.stop(
                 "this peer is said to have sent different messages: a fault of ours", failed=True
             )
             return
-        if conflict is not None and self.identity is not None:
-            # the proof, for every peer
+        self.proofs[author] = (conflict.first.frame, conflict.second.frame)
+        if self.identity is not None:
             frames = [b64(conflict.first.frame), b64(conflict.second.frame)]
             self.link.send(None, self._sign({"k": "dump", "frames": frames}))
-        if self._fork_timer is not None and self._fork_timer.active():
-            self._fork_timer.cancel()
-        self._fork_timer = None
-        self._mismatched.clear()
         self.named[author] = why
         self.watcher.note("cheater", {"seat": author, "name": self.name_of(author), "why": why})
-        self._leave(author, f"named a cheater: {why}")
+        self._discard_if_forked()
+
+    def _discard_if_forked(self) -> None:
+        """The transcripts of this hand forked and an equivocation explains it: nobody can
+        have counted the hand (its verdicts cannot agree), so every peer discards it, puts
+        the equivocators out and deals the next one, its number one further on (peers that
+        were a hand apart meet again)."""
         hs = self.hand
-        if hs is not None and not hs.finalized:
-            phase = self.phase
-            if phase is not None and phase.label == "d" and self._done_agrees(phase):
-                self._finalize(go_on=False)
-            else:
-                self.player.cancel()
-                self.watcher.note("void", {"hand": hs.number, "why": why})
-                self.hand = None
-        self.hash = hashlib.sha256(self.final_hash + b"proof" + bytes([author])).digest()
+        proven = sorted(a for a in self.proofs if a in self.live)
+        if not self._forked or not proven or hs is None or hs.finalized:
+            return
+        self.player.cancel()
+        self.watcher.note("void", {"hand": hs.number, "why": "the peers' messages forked"})
+        self.hand = None
+        for author in proven:
+            self._leave(author, f"named a cheater: {self.named[author]}")
+        self.hash = hashlib.sha256(self.final_hash + b"proof" + bytes(proven)).digest()
         self.final_hash = self.hash
         self.hand_no = self.last_final + 1  # _next_hand adds one more: this number is spent
         self._cancel_timers()
         self.phase = None
         self._next_hand()
-
-    def _done_agrees(self, phase: Phase) -> bool:
-        """Whether every verdict of the live peers is in and the same."""
-        if self.hand is None or self.hand.verdict is None:
-            return False
-        for seat in phase.expected & self.live - set(self.hand.cheaters):
-            msg = phase.messages.get(seat)
-            if msg is None or _verdict_of(msg.body) != self.hand.verdict:
-                return False
-        return True
 
     def _begin(self, name: str, expected: Iterable[int], limit: float) -> None:
         """Begin the next phase of the current hand, ``name`` (``s0``, ``a3``...)."""
@@ -313,7 +297,7 @@ class PhasesPart(PeerBase):
         """The phase's limit ran out: claim the silent authors; then the voters."""
         self._timer = None
         phase = self.phase
-        if phase is None or phase.outcome is not None or self._fork_timer is not None:
+        if phase is None or phase.outcome is not None:
             return
         if self._voter_rounds == 0:
             self._claim(phase, phase.expire())
@@ -330,7 +314,7 @@ class PhasesPart(PeerBase):
     def _check(self) -> None:
         """If the current phase is decided: chain it, apply it, go on."""
         phase = self.phase
-        if phase is None or self._fork_timer is not None:
+        if phase is None:
             return
         outcome = phase.decide()
         if outcome is None:

@@ -114,6 +114,7 @@ class PeerTable(PhasesPart, DealingPart):
             return
         self.player.cancel()
         self.phase = None
+        self._forked = False
         self._drop_old_phases()
         for seat in sorted(self.table.players):
             p = self.table.players[seat]
