@@ -57,7 +57,7 @@ class PhasesPart(PeerBase):
         kind = signed.kind
         if kind == "echo":
             self._on_echo(author, signed)
-        elif kind == "dump":
+        elif kind in ("dump", "proof"):
             self._on_dump(author, signed)
         else:
             self._on_phase_message(author, signed, via)
@@ -198,13 +198,16 @@ class PhasesPart(PeerBase):
                     conflict = Conflict(author, first, msg)
                     self._proven(author, "sent different messages to different peers", conflict)
                     return
-        self._dump()
+        if signed.kind == "dump":  # its sender saw a fork: show it this peer's messages
+            self._dump()
 
     def _proven(self, author: int, why: str, conflict: Conflict) -> None:
         """Two signed messages of ``author`` for one phase: it is named, and the proof
-        goes to every peer.  It leaves the table at an agreed moment: with the hand, if
-        the peers' transcripts forked (:meth:`_discard_if_forked`); else once the hand's
-        verdicts, which carry the proof, are agreed (:meth:`.dealing.DealingPart._apply_done`)."""
+        goes to every peer.  The hand in progress does not count (the peers may have taken
+        different versions): it is discarded at once, unless this peer gave its verdict
+        already; then the hand counts if every other verdict agrees, the proof in them
+        putting the author out (:meth:`.dealing.DealingPart._apply_done`), and is
+        discarded if the transcripts forked (:meth:`_discard_if_forked`)."""
         if author not in self.live or self.over or author in self.proofs:
             return
         if author == self.me:
@@ -215,15 +218,18 @@ class PhasesPart(PeerBase):
         self.proofs[author] = (conflict.first.frame, conflict.second.frame)
         if self.identity is not None:
             frames = [b64(conflict.first.frame), b64(conflict.second.frame)]
-            self.link.send(None, self._sign({"k": "dump", "frames": frames}))
+            self.link.send(None, self._sign({"k": "proof", "frames": frames}))
         self.named[author] = why
         self.watcher.note("cheater", {"seat": author, "name": self.name_of(author), "why": why})
+        phase = self.phase
+        if phase is None or phase.label != "d":
+            self._forked = True
         self._discard_if_forked()
 
     def _discard_if_forked(self) -> None:
-        """The transcripts of this hand forked and an equivocation explains it: nobody can
-        have counted the hand (its verdicts cannot agree), so every peer discards it, puts
-        the equivocators out and deals the next one, its number one further on (peers that
+        """An equivocation is proven and this peer cannot count the hand (it had not given
+        its verdict, or the transcripts forked): it discards the hand, puts the
+        equivocators out and deals the next one, its number one further on (peers that
         were a hand apart meet again)."""
         hs = self.hand
         proven = sorted(a for a in self.proofs if a in self.live)
