@@ -51,15 +51,15 @@ class Link(Protocol):
         """Send ``frame`` to the peer at seat ``to`` (``None``: every other peer)."""
 
 
+#: how a player gives its decision: ``{"name": "raise"}``
+Answer = Callable[[Mapping[str, Any]], None]
+
+
 class Player(Protocol):
     """Who decides for this peer."""
 
     def ask(
-        self,
-        view: Mapping[str, Any],
-        legal: list[dict[str, Any]],
-        seconds: float,
-        answer: Callable[[Mapping[str, Any]], None],
+        self, view: Mapping[str, Any], legal: list[dict], seconds: float, answer: Answer
     ) -> None:
         """Decide on one of ``legal`` (``{"name": ...}``) within ``seconds``; call
         ``answer`` with it (on the reactor's thread)."""

@@ -45,34 +45,29 @@ class DealingPart(PeerBase):
         key = seal.table_key(self.roster.table_id, self._contributions)
         self._send(name, {"check": seal.check_value(key)})
 
-    def _make_shuffle(self, name: str) -> None:
+    def _make_deal(self, name: str) -> None:
+        """This peer's shuffle (``s``) or lock (``l``) of the deck it is given, with its
+        keys of the others' hole cards when it is the last to shuffle, or a locker; or
+        ``bad`` when the deck given holds a value that is no point (every point is
+        checked as it is used)."""
         hs = self.hand
-        assert hs is not None and hs.secrets is not None
-        given = hs.deal.input_of_shuffle(self.me)  # type: ignore[arg-type]
+        assert hs is not None and hs.secrets is not None and self.me is not None
+        shuffling = name.startswith("s")
         try:
-            out = hs.secrets.shuffle(given)
+            if shuffling:
+                out = hs.secrets.shuffle(hs.deal.input_of_shuffle(self.me))
+            else:
+                out = hs.secrets.lock(hs.deal.input_of_lock(self.me))
         except group.GroupError:
             self._send(
                 name, {"bad": "the deck given to me holds a value that is no encrypted card"}
             )
             return
         body: dict[str, Any] = {"deck": b64(b"".join(out))}
-        if hs.secrets.last:
-            body["hole"] = positions_out(hs.secrets.reveal(hs.play.layout.holes_of_others(self.me)))  # type: ignore[arg-type]
+        if hs.secrets.last or not shuffling:
+            holes = hs.secrets.reveal(hs.play.layout.holes_of_others(self.me))
+            body["hole"] = positions_out(holes)
         self._send(name, body)
-
-    def _make_lock(self, name: str) -> None:
-        hs = self.hand
-        assert hs is not None and hs.secrets is not None and self.me is not None
-        try:
-            out = hs.secrets.lock(hs.deal.input_of_lock(self.me))
-        except group.GroupError:
-            self._send(
-                name, {"bad": "the deck given to me holds a value that is no encrypted card"}
-            )
-            return
-        holes = hs.secrets.reveal(hs.play.layout.holes_of_others(self.me))
-        self._send(name, {"deck": b64(b"".join(out)), "hole": positions_out(holes)})
 
     def _make_act(self, name: str) -> None:
         hs = self.hand

@@ -24,6 +24,7 @@ from twisted.logger import Logger
 
 from .. import cards as card_text
 from .. import rules
+from .base import Answer
 
 #: the share of the action time a bot may think (the rest is for the network)
 BOT_SHARE = 0.5
@@ -54,11 +55,7 @@ class BotPlayer:
         self._question = 0
 
     def ask(
-        self,
-        view: Mapping[str, Any],
-        legal: list[dict[str, Any]],
-        seconds: float,
-        answer: Callable[[Mapping[str, Any]], None],
+        self, view: Mapping[str, Any], legal: list[dict], seconds: float, answer: Answer
     ) -> None:
         """Think in a worker thread; answer once (the bot's choice, or a fallback)."""
         self._question += 1
@@ -108,11 +105,7 @@ class TerminalPlayer:
         self._timer: Any = None
 
     def ask(
-        self,
-        view: Mapping[str, Any],
-        legal: list[dict[str, Any]],
-        seconds: float,
-        answer: Callable[[Mapping[str, Any]], None],
+        self, view: Mapping[str, Any], legal: list[dict], seconds: float, answer: Answer
     ) -> None:
         """Show the situation and the choices; wait for a line."""
         self._answer, self._legal = answer, legal

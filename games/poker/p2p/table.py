@@ -70,15 +70,8 @@ from .wire import key_text
 
 
 class PeerTable(PhasesPart, DealingPart):
-    """One peer's (or an observer's) table; see the module docstring.
-
-    :param roster: the agreed table.
-    :param me: this peer's key (``None``: an observer).
-    :param clock: ``IReactorTime``.
-    :param link: where frames go.
-    :param player: who decides for this peer.
-    :param watcher: who follows the table.
-    """
+    """One peer's (or an observer's) table: see the module docstring, and
+    :class:`.base.PeerBase` for its parameters."""
 
     def start(self) -> None:
         """Play: agree on a table key, then deal the first hand."""
@@ -292,8 +285,8 @@ class PeerTable(PhasesPart, DealingPart):
 PRODUCERS: dict[str, Callable[[PeerTable, str], None]] = {
     "k": PeerTable._make_key,
     "kc": PeerTable._make_keyok,
-    "s": PeerTable._make_shuffle,
-    "l": PeerTable._make_lock,
+    "s": PeerTable._make_deal,
+    "l": PeerTable._make_deal,
     "a": PeerTable._make_act,
     "b": PeerTable._make_board,
     "e": PeerTable._make_end,
