@@ -133,7 +133,7 @@ class TerminalPlayer:
         if self._answer is None:
             return
         word = text.strip().lower()
-        name = WORDS.get(word[:1], word) if word else ""
+        name = WORDS.get(word, word) if len(word) == 1 else word  # "c" is call, "check" check
         if not any(a["name"] == name for a in self._legal):
             self.write(f"not now: {word!r}; say one of {', '.join(a['name'] for a in self._legal)}")
             return
