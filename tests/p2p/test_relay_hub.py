@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
+import subprocess
+import sys
 import time
 from decimal import Decimal
 
@@ -16,11 +19,16 @@ from games.poker.p2p import deck, group
 from games.poker.p2p.history import check_hand
 from games.poker.p2p.wire import WireError, open_frame
 from tests.hubprocess import LOOPBACK, HubProcess
-from tests.p2p.peers import Peer
+from tests.p2p.peers import ROOT, Peer
 from tests.support import wait_until
 
 HANDS = 12
 _IN = re.compile(r"^\S+ r\d+ in  (.*)$")
+
+
+def env() -> dict[str, str]:
+    """The environment of a ``gamehub`` command of this checkout."""
+    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 
 
 def relayed_frames(hub: HubProcess, game_id: str) -> list[bytes]:
@@ -93,6 +101,12 @@ def test_a_table_relayed_by_a_hub_is_listed_shown_and_keeps_every_secret(tmp_pat
             }
             running = hub.get_json(f"/api/games/{game['id']}")
             assert running["view"]["peertopeer"] is True
+            listed = subprocess.run(
+                [sys.executable, "-c", "from hub.cli import main; raise SystemExit(main())",
+                 "p2p", "--hub", where, "--list"],
+                capture_output=True, text=True, timeout=60, env=env(), check=True,
+            ).stdout  # fmt: skip
+            assert listed.startswith("nightly: holdem-p2p, 3/3 seats (") and "playing" in listed
             for peer in peers:
                 assert peer.wait(180) == 0, peer.log()
         finally:

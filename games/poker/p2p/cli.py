@@ -6,23 +6,26 @@
                 [--stakes 10/20] [--buyin CHIPS] [--hands N] [--bot holdem]
                 [--action-time S] [--step-time S] [--key FILE] [--history FILE]
     gamehub p2p --name NAME --hub HOST:PORT --table NAME [--players N] ...
+    gamehub p2p --hub HOST:PORT --list
 
 Without ``--name`` the player's name is asked on the terminal (while the peer already
 reaches the others).  With ``--bot NAME`` one of the hub's poker bot plugins plays the
 seat; otherwise the person at the terminal does (``fold``, ``check``, ``call``,
 ``bet``, ``raise``).  ``--hub HOST:PORT --table NAME`` meets the other peers at a hub's
-relay front end instead of connecting to them.  The exit status is 0 when the table
-ended normally, 1 when it could not be played (see docs/p2p.md).
+relay front end instead of connecting to them; ``--list`` prints the tables a hub
+relays.  The exit status is 0 when the table ended normally, 1 when it could not be
+played (see docs/p2p.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from twisted.internet import defer, stdio, task
+from twisted.internet import defer, error, stdio, task
 from twisted.protocols.basic import LineOnlyReceiver
 
 
@@ -43,6 +46,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--hub", metavar="HOST:PORT", help="meet at this hub's relay front end")
     p.add_argument("--table", default="p2p", help="the table's name at the hub")
+    p.add_argument("--list", action="store_true", help="print the tables the hub relays")
     p.add_argument("--players", type=int, default=2, help="peers at the table (2 to 10)")
     p.add_argument("--stakes", default="10/20", help="small bet/big bet")
     p.add_argument("--buyin", default="1000", help="every player's starting chips")
@@ -119,8 +123,44 @@ async def load_bot(reactor: Any, name: str, seed: int | None) -> Any:
     return factory.create("texas-holdem", 0, {} if seed is None else {"bot_seed": seed})
 
 
+async def list_tables(reactor: Any, hub: str) -> int:
+    """Print the tables the hub at ``hub`` relays; the exit status."""
+    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+    from twisted.protocols.basic import Int32StringReceiver
+
+    from hub.frontends.relay.codec import encode
+
+    answer: defer.Deferred[bytes] = defer.Deferred()
+
+    class Lister(Int32StringReceiver):
+        def connectionMade(self) -> None:  # noqa: N802
+            self.sendString(encode("list"))
+
+        def stringReceived(self, data: bytes) -> None:  # noqa: N802
+            if not answer.called:
+                answer.callback(data)
+            self.transport.loseConnection()  # type: ignore[union-attr]
+
+    host, _, port = hub.rpartition(":")
+    try:
+        await connectProtocol(TCP4ClientEndpoint(reactor, host, int(port), timeout=10), Lister())
+        tables = json.loads(await answer).get("tables", [])
+    except (OSError, ValueError, error.ConnectError) as e:
+        print(f"gamehub p2p: cannot list the tables of {hub}: {e}", file=sys.stderr)
+        return 1
+    for t in tables:
+        names = ", ".join(p["name"] for p in t["peers"]) or "nobody yet"
+        state = "playing" if t["game_id"] else "waiting"
+        print(f"{t['table']}: {t['game']}, {len(t['peers'])}/{t['seats']} seats ({names}), {state}")
+    if not tables:
+        print("no tables")
+    return 0
+
+
 async def run(reactor: Any, args: argparse.Namespace) -> int:
     """Play one table; the exit status."""
+    if args.list:
+        return await list_tables(reactor, args.hub)
     from .gather import Gathering
     from .net import Mesh, PeerService, RefusedError, Relay
     from .params import Params
@@ -194,6 +234,9 @@ async def run(reactor: Any, args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``gamehub p2p``."""
     args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.list and not args.hub:
+        print("gamehub p2p: --list wants --hub HOST:PORT", file=sys.stderr)
+        return 2
     if not args.hub and not args.listen:
         print(
             "gamehub p2p: give --listen ENDPOINT (every peer of a table listens, so that "
