@@ -207,7 +207,6 @@ class PeerBase:
         self.link = link
         self.player = player
         self.watcher = watcher
-
         cfg = self.params.config()
         self.table = rules.Table(cfg, rng=random.Random(roster.seed))
         for seat, name in enumerate(roster.names):
@@ -241,7 +240,6 @@ class PeerBase:
         self._key_round = 0
         self._contribution: bytes | None = None
         self._contributions: dict[int, bytes] = {}
-        self._asked = False
         self.over = False
         self.failed = False
         self.reason = ""
