@@ -312,7 +312,9 @@ class DealingPart(PeerBase):
 
     def _open_public(self, positions: Sequence[int]) -> None:
         """Open ``positions`` for everyone with the keys revealed; a position that does
-        not open to a card nobody has seen yet starts an audit."""
+        not open to a card not shown yet starts an audit (every peer sees it alike).  A
+        card that is one of this player's own is seen by it alone: it raises an alarm in
+        its next message, which every peer then takes alike."""
         hs = self.hand
         assert hs is not None
         final = hs.deal.final
@@ -326,11 +328,13 @@ class DealingPart(PeerBase):
                 card = deck.open_card(final[p], keys)
             except group.GroupError:
                 card = None
-            seen = {c for q, c in hs.cards.items() if q != p}
-            if card is None or card in seen:
+            shown = {c for q, c in hs.cards.items() if q != p and q in hs.public}
+            if card is None or card in shown:
                 hs.audit = True
                 self._void(f"position {p} does not open to a card: the keys will tell who")
                 return
+            if card in {c for q, c in hs.cards.items() if q not in hs.public} and not hs.my_alarm:
+                hs.my_alarm = f"the card at position {p} is one of my own"
             hs.cards[p] = card
             hs.public.add(p)
 
