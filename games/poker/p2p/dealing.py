@@ -96,8 +96,6 @@ class DealingPart(PeerBase):
         if act == "fold" and hs.secrets is not None:
             board = [p for p in hs.play.layout.board if p not in hs.public]
             body["board"] = positions_out(hs.secrets.reveal(board))
-        if hs.my_alarm:
-            body["alarm"] = hs.my_alarm
         self._send(name, body)
         self._check()
 
@@ -106,8 +104,6 @@ class DealingPart(PeerBase):
         assert hs is not None and hs.secrets is not None
         unopened = [p for p in hs.play.dealt_board() if p not in hs.public]
         body: dict[str, Any] = {"keys": positions_out(hs.secrets.reveal(unopened))}
-        if hs.my_alarm:
-            body["alarm"] = hs.my_alarm
         self._send(name, body)
 
     def _make_end(self, name: str) -> None:
@@ -118,8 +114,6 @@ class DealingPart(PeerBase):
             body["sealed"] = b64(seal.seal(self.table_key, hs.number, hs.secrets.end_keys()))
             if self.me in hs.play.live() and hs.play.showdown and not (hs.void or hs.audit):
                 body["show"] = positions_out(hs.secrets.reveal(hs.play.layout.hole[self.me]))
-        if hs.my_alarm:
-            body["alarm"] = hs.my_alarm
         self._send(name, body)
 
     def _make_done(self, name: str) -> None:

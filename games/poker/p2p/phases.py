@@ -284,6 +284,9 @@ class PhasesPart(PeerBase):
         assert phase is not None and self.me is not None
         body.update({"k": KIND_OF[split_phase(name)], "h": self.hand_no, "ph": self.seq,
                      "prev": self.prev[phase.key].hex()})  # fmt: skip
+        hs = self.hand
+        if hs is not None and hs.my_alarm and body["k"] in ("act", "board", "end"):
+            body["alarm"] = hs.my_alarm  # this player's cards did not open: all must know
         frame = self._sign(body)
         msg = verify(frame, self.roster.keys[self.me])
         phase.add_message(self.me, msg, self.me)
