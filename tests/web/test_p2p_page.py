@@ -25,7 +25,7 @@ def hub(tmp_path_factory):
 
 def test_watch_a_peer_to_peer_table_live(page, hub, tmp_path):
     where = f"127.0.0.1:{hub.ports['relay']}"
-    args = ["--hub", where, "--table", "watched", "--players", "2", "--hands", "6",
+    args = ["--hub", where, "--table", "watched", "--players", "2", "--hands", "40",
             "--buyin", "100000", "--quiet"]  # fmt: skip
     peers = [Peer(tmp_path, name, [*args, "--bot", bot])
              for name, bot in (("ann", "raiser"), ("ben", "caller"))]  # fmt: skip
