@@ -70,7 +70,10 @@ from hub.interfaces import (
     IRatedGameFactory,
 )
 from hub.model import (
+    CONTRIBUTE,
+    CONTRIBUTED,
     GAME_OVER,
+    SHUFFLE,
     OVER,
     RUNNING,
     STATE,
@@ -88,7 +91,7 @@ from hub.model import (
     IllegalAction,
 )
 
-from . import events, history, rules, shuffle, views
+from . import events, hand_shuffle, history, rules, shuffle, views
 from .rules import RuleError
 
 #: The names of the actions (the engine's words; ``takeseat`` and ``addbot`` are the
@@ -126,6 +129,8 @@ OPTIONS: tuple[GameOption, ...] = (
     GameOption("hands", "int", None, "hands to play", 1, 1000000, help="empty: until the table closes"),
     GameOption("deal_seed", "text", None, "seed of the deals", help="empty: a fresh seed per hand; else 64 hex digits, each hand's seed derived from it (duplicate matches)"),
     GameOption("first_button", "int", None, "seat of the first button", 0, 9, help="empty: drawn"),
+    *hand_shuffle.OPTIONS,
+    GameOption("show_all", "bool", False, "show every hand at the showdown", help="no mucking: every player who did not fold shows (the ACPC dealer's showdown)"),
 )  # fmt: skip
 #: option name → default
 DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS}
@@ -194,6 +199,7 @@ def table_config(
             min_players=min_players,
             chip=rules.money(str(opts["chip"]), "chip"),
             hand_stack=None if opts["hand_stack"] is None else opts["hand_stack"],
+            show_all=bool(opts["show_all"]),
         )
         for key in ("hands", "first_button"):
             if opts[key] is not None and (
@@ -206,12 +212,15 @@ def table_config(
             raise ValueError("hands must be at least 1")
         if opts["deal_seed"] is not None:
             opts["deal_seed"] = shuffle.seed_hex(str(opts["deal_seed"]))
+        hand_shuffle.check_options(opts)
         for key in ("buyin", "min_buyin", "max_buyin"):
             if opts[key] is not None:
                 opts[key] = rules.money(opts[key], key)
     except (TypeError, ValueError) as e:
         raise GameError(f"bad poker options: {e}") from None
-    for key in ("action_time", "blind_time", "show_time", "showdown_pause", "empty_timeout"):
+    for key in (
+        "action_time", "blind_time", "show_time", "showdown_pause", "empty_timeout", "entropy_time",
+    ):  # fmt: skip
         opts[key] = _seconds(opts, key)
     if opts["buyin"] is None:
         opts["buyin"] = cfg.big_blind * 100
@@ -245,8 +254,10 @@ class PokerGame:
         self._empty_timer: Any = None
         self._over = False
         self._shown_state = WAITING  # the state the last ``state`` event announced
-        self._seed: bytes | None = None
-        self._commitment: str | None = None
+        self._shuffler = hand_shuffle.Shuffler(self.options, context.rng)
+        self._next: hand_shuffle.HandShuffle | None = None  #: the next hand's, until dealt
+        self._dealt: hand_shuffle.HandShuffle | None = None  #: the hand's dealt (the last)
+        self._window = False  # the timer waits for contributions to the next shuffle
         self.hands: list[rules.HandRecord] = []  #: finished hands (the last 100)
         self._holding = False  # deal only settled hands' successors (hold_hands)
         self._unsettled: set[str] = set()
@@ -374,6 +385,9 @@ class PokerGame:
         if not isinstance(action, Mapping):
             raise BadAction("a poker action is a mapping with a name")
         name = action.get("name")
+        if name == CONTRIBUTE:
+            self._contribute(seat, action.get("value"))
+            return
         if not isinstance(name, str) or name not in ACTIONS:
             raise BadAction(f"a poker action is named {', '.join(ACTIONS)}")
         amount = action.get("amount")
@@ -428,7 +442,7 @@ class PokerGame:
             name=self.name,
             timeleft=self._timeleft_ms(),
             nexthand_ms=self._next_hand_ms(),
-            commitment=self._commitment,
+            commitment=self._dealt.commitment if self._dealt is not None else None,
             buyin=str(self.options["buyin"]),
         )
         return views.table_view(self.table, self.seats, seat, legal, facts)
@@ -496,6 +510,7 @@ class PokerGame:
             self._timer.cancel()
         self._timer = None
         self._deadline = None
+        self._window = False
 
     def _start_empty_timer(self) -> None:
         if self._empty_timer is None and not self.table.players and not self._over:
@@ -520,12 +535,16 @@ class PokerGame:
         if not self.table.can_start_hand():
             return
         number = self.table.hands_played + 1
-        if self.options["deal_seed"] is not None:
-            self._seed = shuffle.hand_seed(self.options["deal_seed"], number)
-        else:
-            self._seed = self._context.rng.randbytes(shuffle.SEED_BYTES)
-        self._commitment = shuffle.commitment(self._seed)
-        deck = shuffle.deck_from_seed(self._seed)
+        if self._next is None or self._next.number != number:
+            self._prepare(number)
+        assert self._next is not None
+        wait = self._contribution_wait(self._next)
+        if wait > 0:
+            self._window = True
+            self._timer = self._reactor.callLater(wait, self._next_hand)
+            return
+        self._dealt, self._next = self._next, None
+        deck = self._shuffler.deck(self._dealt, len(self.table.sitting_in()))
         hand_id = f"{self._context.game_id or 'poker'}-{number}"
         button = self.options["first_button"] if number == 1 else None
         if button is not None and button not in self.table.sitting_in():
@@ -536,8 +555,53 @@ class PokerGame:
     def _next_hand(self) -> None:
         self._timer = None
         self._deadline = None
+        self._window = False
         self._maybe_start()
         self._announce_state()
+
+    # -- the players' share in the shuffle (:mod:`.hand_shuffle`) ----------------------
+
+    def _prepare(self, number: int) -> None:
+        """Draw hand ``number``'s seed; publish its commitment (``shuffle`` event) when
+        players may add to it."""
+        self._next = self._shuffler.prepare(number, self._reactor.seconds())
+        if self._next.open:
+            data = {"number": number, "commitment": self._next.commitment}
+            self._emit(GameEvent(SHUFFLE, data))
+
+    def _contribution_wait(self, hand: hand_shuffle.HandShuffle) -> float:
+        """Seconds the deal of ``hand`` still waits for contributions (``entropy_time``
+        after its commitment, unless every player sitting in has given one)."""
+        if not hand.open or all(s in hand.contributions for s in self.table.sitting_in()):
+            return 0.0
+        return hand.published + self.options["entropy_time"] - self._reactor.seconds()
+
+    def _contribute(self, seat: int, value: Any) -> None:
+        """``seat`` adds its entropy to the next shuffle (an ``entropy`` action).
+
+        :raises hub.model.GameError: malformed, or not now (no shuffle waits, the
+            table's deals come from a seed of deals, the seat gave one already).
+        """
+        if self._over:
+            raise IllegalAction("this table is closed")
+        if seat not in self.table.players:
+            raise IllegalAction(f"nobody sits at seat {seat}")
+        try:
+            raw = hand_shuffle.contribution_bytes(value)
+        except ValueError as e:
+            raise BadAction(str(e)) from None
+        hand = self._next
+        if hand is None:
+            raise IllegalAction("no shuffle waits for contributions now")
+        try:
+            hand.contribute(seat, raw)
+        except ValueError as e:
+            raise IllegalAction(str(e)) from None
+        data = {"seat": seat, "number": hand.number, "value": raw.hex()}
+        self._emit(GameEvent(CONTRIBUTED, data))
+        if self._window and self._contribution_wait(hand) <= 0:
+            self._cancel_timer()
+            self._next_hand()
 
     def _on_timeout(self, seat: int) -> None:
         self._timer = None
@@ -564,6 +628,9 @@ class PokerGame:
         if hand_over:
             self._cancel_timer()
             self._timer = self._reactor.callLater(self.options["showdown_pause"], self._next_hand)
+            hands = self.options["hands"]
+            if hands is None or self.table.hands_played < hands:
+                self._prepare(self.table.hands_played + 1)  # the pause is its window
         if changed or (self.table.turn is not None and self._deadline is None):
             self._announce()
         if not self.table.players:
@@ -612,9 +679,9 @@ class PokerGame:
         """Keep the finished hand's record (with the shuffle's commitment and seed)."""
         rec = self.table.last_hand
         assert rec is not None
+        dealt = self._dealt.extra() if self._dealt is not None else {}
         rec = rec.with_extra(
-            commitment=self._commitment,
-            seed=shuffle.seed_hex(self._seed) if self._seed else None,
+            **dealt,
             gameid=self._context.game_id,
             table=self.name,
             time=self._reactor.seconds(),
@@ -627,7 +694,10 @@ class PokerGame:
 
     def _shuffle(self) -> events.Shuffle:
         """The current hand's shuffle, for the events of its records."""
-        return events.Shuffle(self.table, self._commitment, self._seed)
+        hand = self._dealt
+        if hand is None:
+            return events.Shuffle(self.table, None, None)
+        return events.Shuffle(self.table, hand.commitment, hand.seed, hand.extra()["contributions"])
 
     def _halt(self) -> None:
         """Deal no more: cancel every timer, refund the running hand (its records are

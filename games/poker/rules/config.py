@@ -118,6 +118,8 @@ class TableConfig:
         else every hand starts from at most this much of each stack, the rest set aside
         until the hand is over (stacks reset every hand, as in computer poker
         matches: chips won are counted, not carried).
+    :ivar show_all: at a showdown every player who did not fold shows (nobody is
+        asked to show or muck), as the computer poker competition's dealer plays.
     """
 
     variant: Variant = TEXAS_HOLDEM
@@ -132,6 +134,7 @@ class TableConfig:
     chip: Decimal = Decimal("0.01")
     burn: bool = True
     hand_stack: Decimal | None = None
+    show_all: bool = False
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
