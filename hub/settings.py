@@ -140,6 +140,11 @@ TYPES: dict[str, type] = {
     "acpc_max_ignored": int,
     "acpc_seat_endpoint": str,
     "acpc_player_seconds": float,
+    # acpc: the reference dealer's rules or the hub's stricter ones
+    "acpc_strict": bool,
+    "acpc_showdown": str,
+    "acpc_payoffs": str,
+    "acpc_cut_short": str,
 }
 
 TRUE = ("true", "yes", "1")
