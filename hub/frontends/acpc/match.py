@@ -275,13 +275,23 @@ class Match:
             self.log.failure("acpc match {id}: the table could not be made", failure, id=self.id)
             self.end("the table could not be made")
 
+    def _table_action_time(self) -> float:
+        """The table's time to act: a program's time is the match's to keep (its
+        limits end the match, as the dealer's), so a table of programs only never
+        times a seat out before them; at a table with bots or people every seat has
+        ``acpc_player_seconds``."""
+        if all(p.kind == "acpc" for p in self.players):
+            limits = ("acpc_action_seconds", "acpc_hand_seconds", "acpc_player_seconds")
+            return min(86400.0, max(self.settings[key] for key in limits) + 1.0)
+        return float(self.settings["acpc_player_seconds"])
+
     async def _open_table(self, number: int) -> None:
         order = self._order(number)
         seats = []
         for player in order:
             seats.append(f"bot:{player.bot}" if player.kind == "bot" else "open")
         options = dict(self.table["options"])
-        options["action_time"] = self.settings["acpc_player_seconds"]
+        options["action_time"] = self._table_action_time()
         name = f"acpc {self.id}" + (f" pass {number + 1}" if self.passes > 1 else "")
         game = await self.hub.create_game(
             self.table["type"],
