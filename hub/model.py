@@ -53,6 +53,7 @@ def contribution(value: bytes) -> dict[str, str]:
     """The action by which a seat adds ``value`` (1 to 64 bytes) to a shared shuffle."""
     return {"name": CONTRIBUTE, "value": value.hex()}
 
+
 #: Events the hub emits on a game's behalf: data {"reason": str}: the table deals no
 #: new hand until it resumes (e.g. ``store unavailable``); then RESUMED, data {}.
 PAUSED = "paused"

@@ -64,4 +64,3 @@ def _showdown_value(player: int, paid: Mapping[int, Fraction], rank: Mapping[int
             value -= size
         left = {p: v - size for p, v in left.items() if v - size > 0}
     return value
-

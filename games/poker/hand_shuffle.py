@@ -54,6 +54,7 @@ def check_options(options: dict[str, Any]) -> None:
         if options.get("deal_seed") is not None:
             raise ValueError("a table has deal_seed or dealer_seed, not both")
 
+
 #: a contribution in text: 2 to 128 hex digits (1 to 64 bytes)
 _HEX = re.compile(r"^(?:[0-9a-fA-F]{2}){1,64}$")
 
@@ -154,8 +155,7 @@ class Shuffler:
         if hand.dealer is None:
             return shuffle.deck_from_seed(hand.deck_seed())
         if self._stream is None:
-            self._stream = acpc_deals.deals(int(self._dealer_seed), players)
+            self._stream = acpc_deals.deals(hand.dealer[0], players)
         hand.dealer = (hand.dealer[0], self._dealt)
         self._dealt += 1
         return acpc_deals.engine_deck(next(self._stream))
-

@@ -66,8 +66,13 @@ def test_detplayers_on_the_hub_write_the_reference_dealers_logs(tmp_path):
             for port in match["ports"]:
                 programs.append(
                     subprocess.Popen(
-                        [sys.executable, str(REFERENCE / "detplayer.py"),
-                         str(REFERENCE / f"{game}.game"), "127.0.0.1", str(port)],
+                        [
+                            sys.executable,
+                            str(REFERENCE / "detplayer.py"),
+                            str(REFERENCE / f"{game}.game"),
+                            "127.0.0.1",
+                            str(port),
+                        ],
                         stdout=subprocess.DEVNULL,
                         stderr=subprocess.PIPE,
                     )  # fmt: skip
