@@ -49,9 +49,13 @@ CONTRIBUTED = "entropy"
 CONTRIBUTE = "entropy"
 
 
-def contribution(value: bytes) -> dict[str, str]:
-    """The action by which a seat adds ``value`` (1 to 64 bytes) to a shared shuffle."""
-    return {"name": CONTRIBUTE, "value": value.hex()}
+def contribution(value: bytes, number: int | None = None) -> dict[str, Any]:
+    """The action by which a seat adds ``value`` (1 to 64 bytes) to a shared shuffle
+    (with ``number``: only to the shuffle that :data:`SHUFFLE` event announced)."""
+    action: dict[str, Any] = {"name": CONTRIBUTE, "value": value.hex()}
+    if number is not None:
+        action["number"] = number
+    return action
 
 
 #: Events the hub emits on a game's behalf: data {"reason": str}: the table deals no

@@ -386,7 +386,7 @@ class PokerGame:
             raise BadAction("a poker action is a mapping with a name")
         name = action.get("name")
         if name == CONTRIBUTE:
-            self._contribute(seat, action.get("value"))
+            self._contribute(seat, action.get("value"), action.get("number"))
             return
         if not isinstance(name, str) or name not in ACTIONS:
             raise BadAction(f"a poker action is named {', '.join(ACTIONS)}")
@@ -576,8 +576,9 @@ class PokerGame:
             return 0.0
         return hand.published + self.options["entropy_time"] - self._reactor.seconds()
 
-    def _contribute(self, seat: int, value: Any) -> None:
-        """``seat`` adds its entropy to the next shuffle (an ``entropy`` action).
+    def _contribute(self, seat: int, value: Any, number: Any = None) -> None:
+        """``seat`` adds its entropy to the next shuffle (an ``entropy`` action; with
+        ``number``, only to the shuffle of that hand).
 
         :raises hub.model.GameError: malformed, or not now (no shuffle waits, the
             table's deals come from a seed of deals, the seat gave one already).
@@ -591,7 +592,7 @@ class PokerGame:
         except ValueError as e:
             raise BadAction(str(e)) from None
         hand = self._next
-        if hand is None:
+        if hand is None or (number is not None and number != hand.number):
             raise IllegalAction("no shuffle waits for contributions now")
         try:
             hand.contribute(seat, raw)

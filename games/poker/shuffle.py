@@ -162,6 +162,7 @@ def verify(
     commitment_hex: str,
     seed: bytes | str,
     dealt: Sequence[int] | Mapping[int, int] = (),
+    contributions: Mapping[int, bytes] | None = None,
 ) -> Verdict:
     """Check a revealed seed against its commitment and the cards dealt.
 
@@ -170,6 +171,8 @@ def verify(
     :param dealt: the cards in deal order (position 0 first); :data:`HIDDEN` (-1) or
         ``None`` marks a card not seen (e.g. mucked), which is not checked.  Or a
         mapping ``{deck position: card}``.
+    :param contributions: the players' contributions (seat → bytes): the deck is
+        dealt from :func:`mixed_seed` of the seed and them.
     :returns: a :class:`Verdict`.
     """
     try:
@@ -180,7 +183,10 @@ def verify(
         return Verdict(False, "no commitment")
     if not hmac.compare_digest(commitment(raw), commitment_hex.strip().lower()):
         return Verdict(False, "the seed does not match the commitment")
-    deck = deck_from_seed(raw)
+    try:
+        deck = deck_from_seed(mixed_seed(raw, contributions or {}))
+    except ValueError as e:
+        return Verdict(False, f"bad contribution: {e}")
     items = dealt.items() if isinstance(dealt, Mapping) else enumerate(dealt)
     checked = 0
     for pos, c in items:
@@ -191,4 +197,5 @@ def verify(
         if deck[pos] != c:
             return Verdict(False, f"card {pos} dealt was {c!r} but the seed's deck has {deck[pos]}")
         checked += 1
-    return Verdict(True, f"commitment matches; {checked} dealt cards agree with the seed")
+    mixed = f" and {len(contributions)} contributions" if contributions else ""
+    return Verdict(True, f"commitment matches; {checked} dealt cards agree with the seed{mixed}")
