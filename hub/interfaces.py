@@ -192,7 +192,14 @@ class IHandRecord(Interface):
     def hand_json(hand):
         """A stored hand → a JSON-able mapping of the fields people see of it in the
         game's words (the web's ``/api/hands``), from what the mapping holds for this
-        reader (never more: no ``sealed`` key, nothing sealed in the answer)."""
+        reader (never more: no ``sealed`` key, nothing sealed in the answer; a
+        ``revealed`` key when the reader may see that part, see :meth:`revealed`)."""
+
+    def revealed(hand):
+        """A stored hand read with its ``sealed`` part → the part of it the hand's own
+        players may read once the hand is revealed (none of them is still at that
+        table, or ``seed_reveal`` seconds passed: :mod:`hub.reveal`), e.g. a
+        shuffle's seed, so each can check every hand it played; JSON-able."""
 
 
 class IBotFactory(Interface):

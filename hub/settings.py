@@ -41,6 +41,7 @@ TYPES: dict[str, type] = {
     "money_stop_timeout": float,
     # the store
     "hand_record_max": int,
+    "seed_reveal": float,
     "history_batch_seconds": float,
     "history_batch_max": int,
     "history_queue_max": int,

@@ -491,14 +491,25 @@ def describe(hand: Mapping[str, Any]) -> str | None:
     return _describe_record(stored_record(hand))
 
 
+def revealed(hand: Mapping[str, Any]) -> dict[str, Any]:
+    """What a stored hand's own players may read once it is revealed
+    (:meth:`hub.interfaces.IHandRecord.revealed`): its shuffle's ``seed``."""
+    sealed = hand.get("sealed")
+    return {"seed": sealed.get("seed") if isinstance(sealed, Mapping) else None}
+
+
 def hand_json(hand: Mapping[str, Any]) -> dict[str, Any]:
     """A stored hand's poker fields for the web: ``dealer``, ``board``, ``shown``,
-    ``showdown``, ``commitment``; the ``seed`` only when the hand was read with its
-    sealed part (an admin), else ``seed_withheld``; ``hole`` on the reader's own seat
-    (its private part)."""
+    ``showdown``, ``commitment``, ``contributions``; the ``seed`` only when the hand
+    was read with its sealed part (an admin) or revealed to this reader (one of its
+    players, :mod:`hub.reveal`), else ``seed_withheld``; ``hole`` on the reader's own
+    seat (its private part)."""
     record = stored_record(hand)
     sealed = hand.get("sealed")
     seed = sealed.get("seed") if isinstance(sealed, Mapping) else None
+    revealed = hand.get("revealed")
+    if seed is None and isinstance(revealed, Mapping):
+        seed = revealed.get("seed")
     return {
         "dealer": record.get("dealer"),
         "board": list(record.get("board") or ()),

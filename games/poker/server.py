@@ -788,6 +788,10 @@ class _PokerFactory:
         """A stored hand's poker fields for the web (:func:`.history.hand_json`)."""
         return history.hand_json(hand)
 
+    def revealed(self, hand: Mapping[str, Any]) -> dict[str, Any]:
+        """A revealed hand's seed, for its players (:func:`.history.revealed`)."""
+        return history.revealed(hand)
+
 
 @implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory)
 class TexasHoldemFactory(_PokerFactory):

@@ -426,5 +426,9 @@ class HoldemSitAndGoFactory:
         """A stored hand's poker fields for the web (:func:`.history.hand_json`)."""
         return history.hand_json(hand)
 
+    def revealed(self, hand: Mapping[str, Any]) -> dict[str, Any]:
+        """A revealed hand's seed, for its players (:func:`.history.revealed`)."""
+        return history.revealed(hand)
+
 
 __all__ = ["OPTIONS", "HoldemSitAndGoFactory", "SitAndGoGame", "tournament_config"]
