@@ -202,6 +202,17 @@ class IHandRecord(Interface):
         shuffle's seed, so each can check every hand it played; JSON-able."""
 
 
+class IHandViews(Interface):
+    """SQL views a chip game type offers over its stored hands (optional, on the
+    factory), for people who query the store in SQL: the hub (re)creates them when it
+    starts (:meth:`IStore.install_views`)."""
+
+    def hand_views(dialect):
+        """``(view name, SELECT)`` pairs for ``dialect`` (``sqlite`` or ``postgresql``),
+        over the store's ``finished_hand`` and ``hand_seat`` tables; a view of private
+        columns says so in its name (it is the operator's)."""
+
+
 class IBotFactory(Interface):
     """A bot offered by a plugin (``random``, ``morris``, ``holdem``...)."""
 
@@ -732,6 +743,10 @@ class IStore(Interface):
         """Store a finished hand (per seat: account, seat, chips in and won, the
         seat's private part; the game's public record and summary; its sealed part)
         → hand id."""
+
+    def install_views(views_of):
+        """(Re)create SQL views over the stored hands: ``views_of(dialect name)`` gives
+        them, ``(name, SELECT)`` each (:class:`IHandViews`) → their names."""
 
     def hands(game_id=None, player=None, since=None, until=None, limit=50, hand_id=None,
               hand_key=None, private_for=None, sealed=False):  # fmt: skip

@@ -67,6 +67,7 @@ from hub.interfaces import (
     IChipGameFactory,
     IGameOptions,
     IHandRecord,
+    IHandViews,
     IRatedGameFactory,
 )
 from hub.model import (
@@ -793,8 +794,19 @@ class _PokerFactory:
         return history.revealed(hand)
 
 
-@implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory)
-class TexasHoldemFactory(_PokerFactory):
+@implementer(IHandViews)
+class _HoldemViews:
+    """The statistics views of Hold'em hands (:mod:`.sql_views`)."""
+
+    def hand_views(self, dialect: str) -> Any:
+        """The ``hand`` and ``player`` views and their operator's twins."""
+        from . import sql_views
+
+        return sql_views.hand_views(dialect)
+
+
+@implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory, IHandViews)
+class TexasHoldemFactory(_HoldemViews, _PokerFactory):
     """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats; also the
     table of the ACPC front end's matches (:mod:`.acpc`)."""
 
