@@ -330,6 +330,15 @@ class IXMLGameAdapter(Interface):
         reactor, after the rest of the step's events).  Default: never."""
 
 
+class IXMLSeatDetails(Interface):
+    """An XML adapter that tells more of each seat in ``lobby/gamedetails`` (optional,
+    beside :class:`IXMLGameAdapter`): a chip game's chips at the table, say."""
+
+    def seat_details(engine):
+        """``(column names, {seat: {column: text}})`` of the game ``engine`` now (the
+        columns after ``seat``, ``name`` and ``kind``; a seat left out is empty)."""
+
+
 class IXMLPayloadSchema(Interface):
     """An XML adapter whose payloads have a schema of their own (optional, beside
     :class:`IXMLGameAdapter`).

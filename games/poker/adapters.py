@@ -59,7 +59,7 @@ from zope.interface import implementer
 from hub.frontends.xml.payload import XMLGameAdapter, wire_game_id
 from hub.frontends.xml.payload import element as _el
 from hub.frontends.xml.payload import sub as _sub
-from hub.interfaces import IWebView, IXMLGameAdapter, IXMLPayloadSchema
+from hub.interfaces import IWebView, IXMLGameAdapter, IXMLPayloadSchema, IXMLSeatDetails
 from hub.model import CONTRIBUTE, BadAction, GameEvent, NotFound
 
 from .acpc import ACPCAdapter
@@ -239,7 +239,7 @@ def _action_child(action: str, amount: Any = None, name: str | None = None, seat
     return node
 
 
-@implementer(IXMLGameAdapter, IXMLPayloadSchema)
+@implementer(IXMLGameAdapter, IXMLPayloadSchema, IXMLSeatDetails)
 class PokerXMLAdapter(XMLGameAdapter):
     """Translates poker actions, events and views to and from ``texasmessage``."""
 
@@ -325,6 +325,14 @@ class PokerXMLAdapter(XMLGameAdapter):
         node = _el("handhistory", text)
         node.set("handid", str(record.get("hand_id", hand_id or "")))
         return node
+
+    def seat_details(self, engine: Any) -> tuple[tuple[str, ...], dict[int, dict[str, str]]]:
+        """``lobby/gamedetails``'s ``chips`` of each seat: the chips in front of the
+        player at the table now (those set aside for a hand of a match included)."""
+        table = engine.table
+        aside = table.hand.reserve if table.hand is not None else {}
+        chips = {s: p.stack + aside.get(s, 0) for s, p in table.players.items()}
+        return ("chips",), {s: {"chips": str(amount)} for s, amount in chips.items()}
 
     # -- server → client ------------------------------------------------------------------
 
