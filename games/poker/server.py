@@ -132,6 +132,7 @@ OPTIONS: tuple[GameOption, ...] = (
     GameOption("first_button", "int", None, "seat of the first button", 0, 9, help="empty: drawn"),
     *hand_shuffle.OPTIONS,
     GameOption("show_all", "bool", False, "show every hand at the showdown", help="no mucking: every player who did not fold shows (the ACPC dealer's showdown)"),
+    GameOption("ante", "decimal", "0", "ante", 0, unit="chips", help="every player dealt in puts it in the pot, dead, after the blinds; 0: none"),
 )  # fmt: skip
 #: option name → default
 DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS}
@@ -201,6 +202,7 @@ def table_config(
             chip=rules.money(str(opts["chip"]), "chip"),
             hand_stack=None if opts["hand_stack"] is None else opts["hand_stack"],
             show_all=bool(opts["show_all"]),
+            ante=rules.money(str(opts["ante"]), "ante"),
         )
         for key in ("hands", "first_button"):
             if opts[key] is not None and (
