@@ -192,25 +192,7 @@ class IHandRecord(Interface):
     def hand_json(hand):
         """A stored hand → a JSON-able mapping of the fields people see of it in the
         game's words (the web's ``/api/hands``), from what the mapping holds for this
-        reader (never more: no ``sealed`` key, nothing sealed in the answer; a
-        ``revealed`` key when the reader may see that part, see :meth:`revealed`)."""
-
-    def revealed(hand):
-        """A stored hand read with its ``sealed`` part → the part of it the hand's own
-        players may read once the hand is revealed (none of them is still at that
-        table, or ``seed_reveal`` seconds passed: :mod:`hub.reveal`), e.g. a
-        shuffle's seed, so each can check every hand it played; JSON-able."""
-
-
-class IHandViews(Interface):
-    """SQL views a chip game type offers over its stored hands (optional, on the
-    factory), for people who query the store in SQL: the hub (re)creates them when it
-    starts (:meth:`IStore.install_views`)."""
-
-    def hand_views(dialect):
-        """``(view name, SELECT)`` pairs for ``dialect`` (``sqlite`` or ``postgresql``),
-        over the store's ``finished_hand`` and ``hand_seat`` tables; a view of private
-        columns says so in its name (it is the operator's)."""
+        reader (never more: no ``sealed`` key, nothing sealed in the answer)."""
 
 
 class IBotFactory(Interface):
@@ -328,15 +310,6 @@ class IXMLGameAdapter(Interface):
     def snapshot_on(event):
         """Whether a full-state update follows ``event`` (on the next turn of the
         reactor, after the rest of the step's events).  Default: never."""
-
-
-class IXMLSeatDetails(Interface):
-    """An XML adapter that tells more of each seat in ``lobby/gamedetails`` (optional,
-    beside :class:`IXMLGameAdapter`): a chip game's chips at the table, say."""
-
-    def seat_details(engine):
-        """``(column names, {seat: {column: text}})`` of the game ``engine`` now (the
-        columns after ``seat``, ``name`` and ``kind``; a seat left out is empty)."""
 
 
 class IXMLPayloadSchema(Interface):
@@ -752,10 +725,6 @@ class IStore(Interface):
         """Store a finished hand (per seat: account, seat, chips in and won, the
         seat's private part; the game's public record and summary; its sealed part)
         → hand id."""
-
-    def install_views(views_of):
-        """(Re)create SQL views over the stored hands: ``views_of(dialect name)`` gives
-        them, ``(name, SELECT)`` each (:class:`IHandViews`) → their names."""
 
     def hands(game_id=None, player=None, since=None, until=None, limit=50, hand_id=None,
               hand_key=None, private_for=None, sealed=False):  # fmt: skip

@@ -37,10 +37,11 @@ from hub.chat import ChatService
 from hub.cluster import SINGLE, Cluster
 from hub.datalock import DataLock
 from hub.frontends import FRONTENDS
-from hub.interfaces import IHandViews, IHTTPResources, IHub
+from hub.interfaces import IHTTPResources, IHub
 from hub.lobby import Lobby, thread_runner
 from hub.model import GameError, NotFound
 from hub.money import TableMoney
+from hub.optional_interfaces import IHandViews, IHandViewStore
 from hub.ratings.service import RatingService, check_rated
 from hub.routes import Routes
 from hub.store.cluster import ClusterMixin
@@ -687,9 +688,9 @@ class HubService(MultiService, Seating):
 
     async def _install_views(self) -> None:
         """The SQL views the loaded game types offer over their stored hands
-        (:class:`hub.interfaces.IHandViews`), made again at every start; a failure is
+        (:class:`hub.optional_interfaces.IHandViews`), made again at every start; a failure is
         logged and the hub starts all the same."""
-        if self.store is None:
+        if not IHandViewStore.providedBy(self.store):
             return
         views: list[tuple[str, str]] = []
         makers = [f for f in self.registry.game_types() if IHandViews.providedBy(f)]

@@ -59,8 +59,9 @@ from zope.interface import implementer
 from hub.frontends.xml.payload import XMLGameAdapter, wire_game_id
 from hub.frontends.xml.payload import element as _el
 from hub.frontends.xml.payload import sub as _sub
-from hub.interfaces import IWebView, IXMLGameAdapter, IXMLPayloadSchema, IXMLSeatDetails
+from hub.interfaces import IWebView, IXMLGameAdapter, IXMLPayloadSchema
 from hub.model import CONTRIBUTE, BadAction, GameEvent, NotFound
+from hub.optional_interfaces import IXMLSeatDetails
 
 from .acpc import ACPCAdapter
 from .rules import ACTION_NAMES

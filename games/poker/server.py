@@ -67,16 +67,13 @@ from hub.interfaces import (
     IChipGameFactory,
     IGameOptions,
     IHandRecord,
-    IHandViews,
     IRatedGameFactory,
 )
 from hub.model import (
     CONTRIBUTE,
-    CONTRIBUTED,
     GAME_OVER,
     OVER,
     RUNNING,
-    SHUFFLE,
     STATE,
     TURN,
     WAITING,
@@ -91,9 +88,12 @@ from hub.model import (
     HandSummary,
     IllegalAction,
 )
+from hub.optional_interfaces import IHandViews, IRevealedHands
 
 from . import events, hand_shuffle, history, rules, shuffle, views
+from .contributions import SharedShuffle
 from .rules import RuleError
+from .sql_views import HoldemViews
 
 #: The names of the actions (the engine's words; ``takeseat`` and ``addbot`` are the
 #: hub's business and refused as actions).
@@ -233,7 +233,7 @@ def table_config(
 
 
 @implementer(IChipGame)
-class PokerGame:
+class PokerGame(SharedShuffle):
     """One poker table in the hub (see the module docstring for actions and events).
 
     :param config: the hub's :class:`hub.model.GameConfig`.
@@ -562,51 +562,6 @@ class PokerGame:
         self._maybe_start()
         self._announce_state()
 
-    # -- the players' share in the shuffle (:mod:`.hand_shuffle`) ----------------------
-
-    def _prepare(self, number: int) -> None:
-        """Draw hand ``number``'s seed; publish its commitment (``shuffle`` event) when
-        players may add to it."""
-        self._next = self._shuffler.prepare(number, self._reactor.seconds())
-        if self._next.open:
-            data = {"number": number, "commitment": self._next.commitment}
-            self._emit(GameEvent(SHUFFLE, data))
-
-    def _contribution_wait(self, hand: hand_shuffle.HandShuffle) -> float:
-        """Seconds the deal of ``hand`` still waits for contributions (``entropy_time``
-        after its commitment, unless every player sitting in has given one)."""
-        if not hand.open or all(s in hand.contributions for s in self.table.sitting_in()):
-            return 0.0
-        return hand.published + self.options["entropy_time"] - self._reactor.seconds()
-
-    def _contribute(self, seat: int, value: Any, number: Any = None) -> None:
-        """``seat`` adds its entropy to the next shuffle (an ``entropy`` action; with
-        ``number``, only to the shuffle of that hand).
-
-        :raises hub.model.GameError: malformed, or not now (no shuffle waits, the
-            table's deals come from a seed of deals, the seat gave one already).
-        """
-        if self._over:
-            raise IllegalAction("this table is closed")
-        if seat not in self.table.players:
-            raise IllegalAction(f"nobody sits at seat {seat}")
-        try:
-            raw = hand_shuffle.contribution_bytes(value)
-        except ValueError as e:
-            raise BadAction(str(e)) from None
-        hand = self._next
-        if hand is None or (number is not None and number != hand.number):
-            raise IllegalAction("no shuffle waits for contributions now")
-        try:
-            hand.contribute(seat, raw)
-        except ValueError as e:
-            raise IllegalAction(str(e)) from None
-        data = {"seat": seat, "number": hand.number, "value": raw.hex()}
-        self._emit(GameEvent(CONTRIBUTED, data))
-        if self._window and self._contribution_wait(hand) <= 0:
-            self._cancel_timer()
-            self._next_hand()
-
     def _on_timeout(self, seat: int) -> None:
         self._timer = None
         self._deadline = None
@@ -735,6 +690,7 @@ class PokerGame:
         self._emit(GameEvent(GAME_OVER, {"result": self._result}))
 
 
+@implementer(IRevealedHands)
 class _PokerFactory:
     """Common parts of the poker game factories: chip games (table stakes)."""
 
@@ -796,19 +752,8 @@ class _PokerFactory:
         return history.revealed(hand)
 
 
-@implementer(IHandViews)
-class _HoldemViews:
-    """The statistics views of Hold'em hands (:mod:`.sql_views`)."""
-
-    def hand_views(self, dialect: str) -> Any:
-        """The ``hand`` and ``player`` views and their operator's twins."""
-        from . import sql_views
-
-        return sql_views.hand_views(dialect)
-
-
 @implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory, IHandViews)
-class TexasHoldemFactory(_HoldemViews, _PokerFactory):
+class TexasHoldemFactory(HoldemViews, _PokerFactory):
     """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats; also the
     table of the ACPC front end's matches (:mod:`.acpc`)."""
 

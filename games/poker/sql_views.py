@@ -28,6 +28,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from zope.interface import implementer
+
+from hub.optional_interfaces import IHandViews
+
 #: the game types whose hands the views show (Hold'em: a board of five, two hole cards)
 GAME_TYPES = ("texas-holdem", "holdem-sng")
 STREETS = ("preflop", "flop", "turn", "river")
@@ -119,3 +123,12 @@ def hand_views(dialect: str) -> Sequence[tuple[str, str]]:
         ("hand_operator", hand_sql(dialect, operator=True)),
         ("player_operator", player_sql(dialect, operator=True)),
     )
+
+
+@implementer(IHandViews)
+class HoldemViews:
+    """The statistics views of Hold'em hands, as a game factory offers them."""
+
+    def hand_views(self, dialect: str) -> Sequence[tuple[str, str]]:
+        """The ``hand`` and ``player`` views and their operator's twins."""
+        return hand_views(dialect)

@@ -360,7 +360,7 @@ class HistoryMixin(StoreBase):
         self, views_of: Callable[[str], Sequence[tuple[str, str]]]
     ) -> defer.Deferred[list[str]]:
         """(Re)create SQL views over the stored hands, as the game types declare them
-        (:class:`hub.interfaces.IHandViews`): ``views_of(dialect name)`` gives
+        (:class:`hub.optional_interfaces.IHandViews`): ``views_of(dialect name)`` gives
         ``(name, SELECT)`` pairs in this store's dialect.  One transaction; on
         PostgreSQL under the schema's lock, so hubs starting together do not race.  A
         name that is not a plain lowercase identifier, or that a table has, is refused

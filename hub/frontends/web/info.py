@@ -11,6 +11,7 @@ from twisted.internet import defer
 from hub import reveal
 from hub.interfaces import IHandRecord, IHub
 from hub.model import GameError
+from hub.optional_interfaces import IRevealedHands
 
 from .play import WebResource
 
@@ -230,7 +231,7 @@ class Hands(WebResource):
         now = self.hub.reactor.seconds()
         for hand in out:
             sealed = hand.pop("sealed", None)
-            game = self._game(hand)
+            game = self._revealer(hand)
             if game is not None and reveal.may_reveal(
                 hand, reader, ended=_when(hand.get("ended")), lobby=self.hub.lobby,
                 finished=finished, now=now, delay=delay,
@@ -244,6 +245,10 @@ class Hands(WebResource):
         except GameError:
             return None
         return game if IHandRecord.providedBy(game) else None
+
+    def _revealer(self, hand: dict[str, Any]) -> Any:
+        game = self._game(hand)
+        return game if IRevealedHands.providedBy(game) else None
 
     def _json(self, hand: dict[str, Any]) -> dict[str, Any]:
         return _hand_json(hand, self._game(hand))

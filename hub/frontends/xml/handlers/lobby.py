@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hub.interfaces import IXMLSeatDetails
+from hub.optional_interfaces import IXMLSeatDetails
 
 from .. import encoding, events
 from ..adapters import adapter_for, hosts
