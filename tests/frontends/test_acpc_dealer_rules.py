@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.poker import cards
 from tests.frontends.acpc_support import Hub, Program, deck, lay_decks
 from tests.frontends.test_acpc_protocol import LIMIT, LIMIT3, NOLIMIT, start, to_act
 
@@ -263,3 +264,29 @@ def test_7_a_complete_match_has_its_score_and_has_not_failed(tmp_path):
     answer_all(hub, match, programs)
     assert match.reason == "2 hands played" and not match.failed
     assert log_of(match)[-1].startswith("SCORE:")
+
+
+# -- 8. the dealer's deals ------------------------------------------------------------------
+
+
+def test_a_duplicate_match_with_the_dealers_deals_deals_each_seed_twice(tmp_path):
+    from games.poker.acpc_deals import nth_deal
+    from games.poker.verify import verify_hand
+    from tests.frontends.test_acpc_protocol import call_down
+
+    hub = Hub(tmp_path)
+    match, programs = start(hub, LIMIT, 2, hands=3, duplicate=True, deals="dealer", seed=1)
+    assert match.to_json()["seed"] == 1 and match.to_json()["deals"] == "dealer"
+    call_down(hub, match, programs)
+    states = states_of(match)
+    assert len(states) == 6 and not match.failed
+    for number, line in enumerate(states):
+        deal = nth_deal(1, 2, number % 3)  # each pass from the seed's first hand
+        holes = line.split(":")[3].split("/")[0].split("|")
+        assert holes == ["".join(cards.format(c) for c in h) for h in deal.hole], line
+    assert states[0].split(":")[5] == "p0|p1" and states[3].split(":")[5] == "p1|p0"
+    for game_id in match.games:  # every hand checks out against the dealer's deal
+        game = hub.lobby.get(game_id)
+        for rec in game.engine.hands:
+            record = game.engine.hand_record(rec.hand_id)
+            assert verify_hand(record).ok, verify_hand(record).reason
