@@ -203,7 +203,9 @@ class Hands(WebResource):
             player=_arg(request, "player"),
             limit=_limit(request, 50),
             private_for=reader,
-            sealed=True,  # read here; it leaves only for admins, or as a hand's revealed part
+            # read for a logged-in reader too: it leaves only for admins, or as the
+            # revealed part of a hand the reader played
+            sealed=admin or reader is not None,
         )
         d.addCallback(self._revealing, reader, admin)
         return d.addCallback(lambda hands: (200, [self._json(h) for h in hands]))
