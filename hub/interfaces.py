@@ -424,6 +424,11 @@ class IACPCSeatView(Interface):
     def feed(event):
         """Follow ``event``; the state lines to send the seat for it."""
 
+    def state():
+        """The match state (``MATCHSTATE:<position>:<hand>:<betting>:<cards>``) the seat
+        sees now, or ``None`` (not dealt in): the match keeps its cards as each
+        program's own lines of the log."""
+
     def automatic(event):
         """The action for a decision of the seat the protocol cannot express (or
         ``None``): the front end plays it at once."""
@@ -461,9 +466,12 @@ class IHTTPResources(Interface):
     ``/<name>`` (its own paths win); no front end imports another.
     """
 
-    def http_resources(hub):
+    def http_resources(hub, access=None):
         """``[(name, resource)]``: a top-level path segment (``bytes``, ``[a-z0-9-]``)
-        and a ``twisted.web.resource.IResource`` for ``hub`` (the root service)."""
+        and a ``twisted.web.resource.IResource`` for ``hub`` (the root service), whose
+        requests are checked by ``access`` (:class:`hub.access.Access`, the web front
+        end's: tokens, sessions, loopback and the door header mean the same on every
+        route)."""
 
 
 # -- the hub, as front ends see it ----------------------------------------------------
@@ -573,8 +581,9 @@ class IHub(Interface):
     def unfollow_games(listener):
         """Stop telling ``listener``."""
 
-    def http_resources():
-        """``[(path segment, resource)]`` of every :class:`IHTTPResources` front end."""
+    def http_resources(access=None):
+        """``[(path segment, resource)]`` of every :class:`IHTTPResources` front end;
+        ``access`` (a :class:`hub.access.Access`) checks every request of them."""
 
 
 # -- the store -----------------------------------------------------------------------

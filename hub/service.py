@@ -285,18 +285,19 @@ class Seating:
 
     bound_ports: dict[str, int | None]
 
-    def http_resources(self) -> list[tuple[bytes, Any]]:
+    def http_resources(self, access: Any = None) -> list[tuple[bytes, Any]]:
         """``(path segment, resource)`` pairs the front ends of this build publish over
         HTTP (:class:`hub.interfaces.IHTTPResources`), listening or not, for the web
         front end to mount: a client may fetch the XML schemas while the XML port is
-        closed."""
+        closed.  ``access`` is the web front end's :class:`hub.access.Access`: every
+        route it mounts is checked by it."""
         out: list[tuple[bytes, Any]] = []
         for _, module_name in FRONTENDS.values():
             if importlib.util.find_spec(module_name) is None:
                 continue
             module = importlib.import_module(module_name)
             if IHTTPResources.providedBy(module):
-                out.extend(module.http_resources(self))
+                out.extend(module.http_resources(self, access))
         return out
 
     def place(self, hub: str | None = None, gather: bool = False) -> Any:

@@ -26,6 +26,7 @@ import hashlib
 import math
 import os
 import re
+import secrets
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
@@ -41,6 +42,7 @@ from hub.model import GAME_OVER, HAND_OVER, GameError, NotFound
 from hub.telemetry import DETACHED
 
 from . import codec
+from .logs import MatchLog, seen_cards
 from .protocol import ACPCProtocol, SeatFactory, settings_of
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,24}$")
@@ -68,6 +70,8 @@ class Player:
         self.used_hand = 0.0  #: ... in the current hand
         self.asked_at: float | None = None
         self.timer: Any = None
+        #: a program's secret: it reads the program's own lines of the log
+        self.key = secrets.token_urlsafe(24) if kind == "acpc" else None
 
     @property
     def account(self) -> str:
@@ -189,8 +193,9 @@ class Match:
         self.over = False
         self.started = False
         self.reason: str | None = None
-        self.log_path = Path(matches.data_dir) / "acpc" / f"{match_id}.log"
-        self._log_file: Any = None
+        keys = {p.index: p.key for p in players if p.key is not None}
+        self.log_file = MatchLog(Path(matches.data_dir) / "acpc", match_id, keys)
+        self.log_path = self.log_file.path
         self._wait_timer: Any = None
         self._counter = matches.counter
 
@@ -355,7 +360,8 @@ class Match:
                 self.payoffs[index].append(Fraction(payoff))
                 self.players[index].total += Fraction(payoff)
         self.played += 1
-        self._write(line)
+        seen = {p.index: seen_cards(p.view.state()) for p in self.programs if p.view is not None}
+        self.log_file.hand(line, seen)
         for player in self.programs:
             player.used_hand = 0.0
 
@@ -516,8 +522,7 @@ class Match:
     # -- the log ----------------------------------------------------------------------
 
     def _open_log(self) -> None:
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        self._log_file = open(self.log_path, "w", encoding="ascii", errors="replace")  # noqa: SIM115
+        self.log_file.open()
         names = " ".join(p.name for p in self.players)
         commitment = hashlib.sha256(bytes.fromhex(self.seed)).hexdigest()
         kind = "duplicate " if self.duplicate else ""
@@ -530,12 +535,10 @@ class Match:
             self._write(f"# players {names}; the reference dealer's deals, seed {self.dealer_seed}")
 
     def _write(self, line: str) -> None:
-        if self._log_file is not None:
-            self._log_file.write(line + "\n")
-            self._log_file.flush()
+        self.log_file.write(line)
 
     def _finish_log(self) -> None:
-        if self._log_file is None:
+        if not self.log_file.open_now:
             return
         big = int(self.table["big_blind"])
         for player in self.players:
@@ -553,22 +556,36 @@ class Match:
             totals = "|".join(codec.log_number(p.total) for p in self.players)
             names = "|".join(p.name for p in self.players)
             self._write(f"SCORE:{totals}:{names}")
-        self._log_file.close()
-        self._log_file = None
+        self.log_file.close()
 
     def log_text(self) -> str | None:
         """The log as written so far (``None`` before the match started)."""
-        if not self.log_path.is_file():
+        return self.log_file.text()
+
+    def log_for(self, key: str | None) -> str | None:
+        """The lines of the program whose key is ``key`` while the match runs
+        (``None``: no program has that key, or the match is over)."""
+        index = self.log_file.program(key)
+        if index is None or self.over:
             return None
-        return self.log_path.read_text(encoding="ascii", errors="replace")
+        return self.log_file.text_of(index) or ""
 
     # -- transcripts ------------------------------------------------------------------
 
-    def record(self, conn_id: str, direction: str, text: str | bytes) -> None:
-        """A program's line into the current table's transcript."""
+    def record(
+        self, conn_id: str, direction: str, text: str | bytes, index: int | None = None
+    ) -> None:
+        """A line of player ``index``'s program into the current table's transcript:
+        the program's account's, private to its seat (its match states and its
+        replies carry its hole cards)."""
         transcript = getattr(self.game, "transcript", None)
-        if transcript is not None:
+        if transcript is None:
+            return
+        if index is None:
             transcript.record(conn_id, direction, text)
+            return
+        owner = self.players[index].account
+        transcript.record(conn_id, direction, text, owner=owner, seat=self.seat_of.get(index))
 
     def note(self, text: str) -> None:
         """A note into the current table's transcript."""
@@ -598,10 +615,17 @@ class Match:
                 {"name": p.name, **summary(self.payoffs[p.index], big)} for p in self.players
             ],
         }
-        if self.dealer_seed is not None:
-            data["seed"] = self.dealer_seed
-        elif self.over or self.seed_given:
-            data["seed"] = self.seed
+        if self.over:  # a seed gives every card: never while the match runs
+            data["seed"] = self.seed if self.dealer_seed is None else self.dealer_seed
+        return data
+
+    def created_json(self) -> dict[str, Any]:
+        """The match as its creator sees it once: :meth:`to_json` with each program's
+        ``key`` (it reads the program's own lines of the log while the match runs)."""
+        data = self.to_json()
+        for player, shown in zip(self.players, data["players"], strict=True):
+            if player.key is not None:
+                shown["key"] = player.key
         return data
 
 

@@ -251,7 +251,7 @@ class ACPCProtocol(Protocol):
     def record(self, direction: str, text: str | bytes) -> None:
         """A line in or out, into the match's current table's transcript."""
         if self.match is not None:
-            self.match.record(self.conn_id, direction, text)
+            self.match.record(self.conn_id, direction, text, self.seat_index)
 
     def note(self, text: str) -> None:
         """A note of the front end about this connection."""

@@ -1,18 +1,22 @@
 """ACPC matches over HTTP, mounted by the web front end at ``/acpc``:
 
 - ``POST /acpc/matches`` ``{"game", "players", "hands", "duplicate", "strict",
-  "seed"}`` creates a match; the answer (201) has its ``id`` and ``ports``: one per
-  ``acpc`` player, in order, as the competition's dealer prints them.  Open from
-  loopback; from other hosts it needs ``Authorization: Bearer <--api-token>``.
+  "seed"}`` creates a match; the answer (201) has its ``id``, its ``ports`` (one
+  per ``acpc`` player, in order, as the competition's dealer prints them) and each
+  program's ``key``.  Who may: as creating a game (:mod:`hub.access`: loopback, or the
+  API token).
 - ``GET /acpc/matches``: every match; ``GET /acpc/matches/<id>``: one, with its
   results (total, mbb/hand and its 95% confidence interval per player);
-  ``GET /acpc/matches/<id>/log``: its log in the dealer's format (``text/plain``).
+  ``GET /acpc/matches/<id>/log``: its log in the dealer's format (``text/plain``):
+  while the match runs only for admins, or a program's own lines for its key
+  (``Authorization: Bearer <key>``); for everyone once it is over (:mod:`.logs`).
+
+Every request is checked by the web front end's :class:`hub.access.Access`, as every
+other route: the door header, tokens and loopback mean the same here.
 """
 
 from __future__ import annotations
 
-import hmac
-import ipaddress
 import json
 from typing import Any
 
@@ -21,6 +25,7 @@ from twisted.logger import Logger
 from twisted.web.resource import Resource
 from twisted.web.server import NOT_DONE_YET
 
+from hub.access import Access, challenge
 from hub.model import GameError
 
 #: the largest request body read
@@ -30,29 +35,33 @@ MAX_BODY = 16 * 1024
 def _send(request: Any, status: int, payload: Any) -> bytes:
     request.setResponseCode(status)
     request.setHeader(b"content-type", b"application/json; charset=utf-8")
+    request.setHeader(b"cache-control", b"no-store")
+    if status == 401:
+        challenge(request)
     return json.dumps(payload).encode() + b"\n"
 
 
-def _loopback(request: Any) -> bool:
-    host = getattr(request.getClientAddress(), "host", None)
-    if host is None:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+def _bearer(request: Any) -> str | None:
+    sent = request.getHeader(b"authorization") or b""
+    if not sent.startswith(b"Bearer "):
+        return None
+    return sent[len(b"Bearer ") :].strip().decode("latin-1")
 
 
 class MatchesResource(Resource):
-    """``/acpc/matches[/<id>[/log]]`` (see the module)."""
+    """``/acpc/matches[/<id>[/log]]`` (see the module).
+
+    :param access: the web front end's access check.
+    """
 
     isLeaf = True
     log = Logger()
 
-    def __init__(self, hub: Any, matches: Any) -> None:
+    def __init__(self, hub: Any, matches: Any, access: Access) -> None:
         super().__init__()
         self.hub = hub
         self.matches = matches
+        self.access = access
 
     def _path(self, request: Any) -> list[str]:
         return [p.decode("utf-8", "replace") for p in request.postpath if p]
@@ -66,29 +75,38 @@ class MatchesResource(Resource):
             if len(path) == 2 and path[0] == "matches":
                 return _send(request, 200, self.matches.get(path[1]).to_json())
             if len(path) == 3 and path[0] == "matches" and path[2] == "log":
-                text = self.matches.get(path[1]).log_text()
-                if text is None:
-                    raise GameError("the match has not started: no log yet", 404)
+                text = self._log(request, self.matches.get(path[1]))
                 request.setHeader(b"content-type", b"text/plain; charset=us-ascii")
+                request.setHeader(b"cache-control", b"no-store")
                 return text.encode("ascii", "replace")
         except GameError as e:
             return _send(request, e.code, {"error": e.reason})
         return _send(request, 404, {"error": "no such resource"})
 
-    def _allowed(self, request: Any) -> bool:
-        token = (getattr(self.hub, "options", {}) or {}).get("api_token")
-        if token:
-            sent = request.getHeader(b"authorization") or b""
-            if hmac.compare_digest(sent, f"Bearer {token}".encode()):
-                return True
-        return _loopback(request)
+    def _log(self, request: Any, match: Any) -> str:
+        """The log as ``request`` may read it (see the module).
+
+        :raises hub.model.GameError: 401/403 not allowed, 404 no log yet.
+        """
+        if not match.over:
+            own = match.log_for(_bearer(request))
+            if own is not None:
+                return str(own)
+            self.access.caller(request).require_admin("the log of a match in play")
+        text = match.log_text()
+        if text is None:
+            raise GameError("the match has not started: no log yet", 404)
+        return str(text)
 
     def render_POST(self, request: Any) -> Any:  # noqa: N802
         """Create a match (201 with its JSON)."""
         if self._path(request) != ["matches"]:
             return _send(request, 404, {"error": "no such resource"})
-        if not self._allowed(request):
-            return _send(request, 403, {"error": "creating matches needs an API token"})
+        caller = self.access.caller(request)
+        try:
+            caller.require_writer("creating matches")
+        except GameError as e:
+            return _send(request, e.code, {"error": e.reason})
         body = request.content.read(MAX_BODY + 1)
         if len(body) > MAX_BODY:
             return _send(request, 413, {"error": f"the body is larger than {MAX_BODY} bytes"})
@@ -102,7 +120,7 @@ class MatchesResource(Resource):
 
         def done(match: Any) -> None:
             if not gone:
-                request.write(_send(request, 201, match.to_json()))
+                request.write(_send(request, 201, match.created_json()))
                 request.finish()
 
         def failed(failure: Any) -> None:

@@ -196,7 +196,7 @@ class Root(Resource):
         for path, resource in self._pages.items():
             if path != b"plugins":
                 self.putChild(path, resource)
-        for path, resource in hub.http_resources():
+        for path, resource in hub.http_resources(self.web.access):
             if path in self.children or path in self._pages:
                 self.log.warn("web: /{path} is the web front end's own; not mounted", path=path)
                 continue

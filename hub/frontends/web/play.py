@@ -13,6 +13,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.web.server import NOT_DONE_YET
 
+from hub.access import Access
 from hub.chat import LOBBY
 from hub.interfaces import IGameOptions, IHub
 from hub.limits import Buckets, creation_limits
@@ -53,6 +54,8 @@ class WebFrontend:
         self.hub = hub
         self.clock = clock
         self.sessions = Sessions(clock, secure=served_over_tls(hub))
+        #: the one access check of every route (:mod:`hub.access`)
+        self.access = Access(hub.options, self.sessions)
         self.proxy = GameProxy(hub, self.sessions)
         heartbeat = float(hub.options.get("web_heartbeat", 15.0))
         self.streams = Streams(hub, clock, self.snapshot, heartbeat=heartbeat)
