@@ -1,10 +1,10 @@
 """``gamehub acpc-match GAME PLAYER... [--hands N] [--duplicate] [--strict]
-[--deals hub|dealer] [--seed SEED] [--hub URL] [--token T] [--wait]``: make an ACPC
-match on a running hub (``POST /acpc/matches``) and print, as the competition's dealer
-does, one port per ``acpc`` player on one line (start each program with ``HOST
-PORT``); ``--wait`` then waits for the end of the match and prints each player's
-result and the log's ``SCORE`` line, with exit status 1 when the match failed (was cut
-short: the log then has no SCORE, as the reference dealer's)."""
+[--deals hub|dealer] [--seed SEED] [--allow ADDRESS]... [--hub URL] [--token T] [--wait]``:
+make an ACPC match on a running hub (``POST /acpc/matches``) and print, as the
+competition's dealer does, one port per ``acpc`` player on one line (start each program
+with ``HOST PORT``); ``--wait`` then waits for the end of the match and prints each
+player's result and the log's ``SCORE`` line, with exit status 1 when the match failed
+(was cut short: the log then has no SCORE, as the reference dealer's)."""
 
 from __future__ import annotations
 
@@ -39,6 +39,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="the seed of the deals: 64 hex digits (hub), an integer 0 to 4294967295 (dealer)",
     )
+    parser.add_argument(
+        "--allow",
+        action="append",
+        metavar="ADDRESS",
+        help="an address or network whose programs may take the seats (repeatable; "
+        "default: this command's own address)",
+    )
     add_hub_options(parser)
     parser.add_argument("--wait", action="store_true", help="wait for the end; print the results")
     args = parser.parse_args(argv)
@@ -59,6 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         spec["seed"] = int(args.seed)
     elif args.seed:
         spec["seed"] = args.seed
+    if args.allow:
+        spec["allow"] = args.allow
     try:
         match = request(f"{base}/acpc/matches", spec, args.token)
     except urllib.error.HTTPError as e:

@@ -122,3 +122,146 @@ def test_the_log_of_a_match_in_play_is_for_admins_and_each_program_its_own(hub):
     status, body, _ = hub.request("GET", f"/api/games/{table}/transcript", admin=True)
     assert status == 200 and b"MATCHSTATE" in body
     assert hub.errors() == []
+
+
+# -- where seats listen, and who may take them ------------------------------------------
+
+
+def other_address() -> str | None:
+    """An IPv4 address of this machine that is not loopback (``None``: it has none)."""
+    import fcntl
+    import struct
+
+    for _, name in socket.if_nameindex():
+        if name == "lo":
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            try:
+                packed = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))
+            except OSError:  # SIOCGIFADDR: no IPv4 address on it
+                continue
+        return socket.inet_ntoa(packed[20:24])
+    return None
+
+
+def post_from(hub: HubProcess, source: str, path: str, spec: dict) -> tuple[int, dict]:
+    """POST ``spec`` to the hub (on 127.0.0.1) from the local address ``source``, with
+    the API token."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", hub.ports["web"], timeout=30,
+                                      source_address=(source, 0))  # fmt: skip
+    try:
+        headers = {"Authorization": f"Bearer {hub.TOKEN}", "Content-Type": "application/json"}
+        conn.request("POST", path, json.dumps(spec), headers)
+        answer = conn.getresponse()
+        return answer.status, json.loads(answer.read())
+    finally:
+        conn.close()
+
+
+def refused(port: int, source: str) -> list[str]:
+    """What a seat's port says to a program from ``source`` that it refuses: the lines
+    until it closes."""
+    program = Program(port, source=source)
+    try:
+        lines = [line for line in iter(program.line, None)]
+    finally:
+        program.close()
+    return lines
+
+
+def connected(hub: HubProcess, match_id: str) -> list[bool]:
+    return [p["connected"] for p in hub.get_json(f"/acpc/matches/{match_id}")["players"]]
+
+
+def test_seats_listen_on_the_front_ends_own_interface(tmp_path):
+    with HubProcess(tmp_path, web=LOOPBACK, acpc=LOOPBACK) as hub:  # no acpc_seat_endpoint
+        match = create(hub, game=GAME, players=["acpc:ann", "acpc:bob"], hands=1)
+        for port in match["ports"]:
+            with pytest.raises(ConnectionRefusedError):  # another address of this machine
+                socket.create_connection(("127.0.0.2", port), timeout=10).close()
+            socket.create_connection(("127.0.0.1", port), timeout=10).close()
+        assert hub.errors() == []
+
+
+def test_a_seat_takes_only_the_addresses_the_match_allows(hub):
+    match = create(hub, game=GAME, players=["acpc:ann", "bot:caller"], hands=1,
+                   allow=["127.0.0.1"])  # fmt: skip
+    assert match["allow"] == ["127.0.0.1/32"]
+    lines = refused(match["ports"][0], "127.0.0.2")
+    assert lines and "refused" in lines[0] and "127.0.0.2" in lines[0], lines
+    assert not any(line.startswith("MATCHSTATE") for line in lines)
+    assert connected(hub, match["id"]) == [False, False]
+    # the front end's own port gives it no seat of that match either
+    stranger = Program(hub.ports["acpc"], source="127.0.0.2")
+    try:
+        program = Program(match["ports"][0])  # from an allowed address: it plays
+        assert program.play_until(10**6) is False
+        program.close()
+        assert wait_over(hub, match["id"])["reason"] == "1 hands played"
+    finally:
+        stranger.close()
+    for bad in ("nowhere", ["10.0.0.0/33"], [], ["127.0.0.1"] * 65, 7):
+        status, body, _ = hub.request("POST", "/acpc/matches",
+                                      {"game": GAME, "players": ["acpc", "acpc"], "allow": bad})  # fmt: skip
+        assert status == 400 and "allow" in json.loads(body)["error"], (bad, body)
+    assert hub.errors() == []
+
+
+def test_by_default_the_seats_take_only_the_creators_address(tmp_path):
+    address = other_address()
+    if address is None:
+        pytest.skip("this machine has no address but loopback")
+    h = HubProcess(tmp_path, web=LOOPBACK, acpc="tcp:0")  # the front end on every interface
+    with h:
+        status, match = post_from(h, address, "/acpc/matches",
+                                  {"game": GAME, "players": ["acpc:ann", "acpc:bob"], "hands": 1})  # fmt: skip
+        assert status == 201 and match["allow"] == [f"{address}/32"], match
+        lines = refused(match["ports"][0], "127.0.0.1")  # loopback is not the creator
+        assert lines and "refused" in lines[0]
+        local = Program(h.ports["acpc"])  # nor on the front end's own port
+        taker = Program(match["ports"][0], source=address)
+        try:
+            for _ in range(100):
+                if connected(h, match["id"]) == [True, False]:
+                    break
+                import time
+
+                time.sleep(0.05)
+            assert connected(h, match["id"]) == [True, False]
+            remote = Program(h.ports["acpc"], source=address)  # the creator's: seated
+            for _ in range(100):
+                if connected(h, match["id"]) == [True, True]:
+                    break
+                time.sleep(0.05)
+            assert connected(h, match["id"]) == [True, True]
+            remote.close()
+        finally:
+            local.close()
+            taker.close()
+        assert h.errors() == []
+
+
+def test_a_hub_without_acpc_option_listens_on_loopback_only(tmp_path):
+    blocker = socket.socket()
+    blocker.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        blocker.bind(("127.0.0.2", 18791))  # the port taken on another interface
+    except OSError:
+        blocker.close()
+        pytest.skip("127.0.0.2:18791 is taken here")
+    blocker.listen(1)
+    try:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", 18791)) == 0:
+                pytest.skip("127.0.0.1:18791 is taken here (another hub runs)")
+        h = HubProcess(tmp_path, web=LOOPBACK)
+        del h.frontends["acpc"]  # no --acpc: the default
+        with h:
+            assert "gamehub acpc front end listening on 127.0.0.1:18791" in h.log()
+            match = create(h, game=GAME, players=["acpc:ann", "acpc:bob"], hands=1)
+            with pytest.raises(ConnectionRefusedError):
+                socket.create_connection(("127.0.0.2", match["ports"][0]), timeout=10).close()
+    finally:
+        blocker.close()

@@ -6,8 +6,10 @@ A :class:`Match` is made by :meth:`Matches.create` (``POST /acpc/matches``, or
 ``acpc:<name>``: a program of the protocol; ``bot:<name>``: an in-hub bot; ``open``: a
 seat for an XML client or a person in the browser), the number of hands and
 ``duplicate`` / ``strict`` / ``seed``.  It listens on one port per ``acpc`` seat (the
-``acpc_seat_endpoint`` setting, ``tcp:0``: the answer names them, as the competition's
-dealer prints them); when every program has connected and said its version, the
+``acpc_seat_endpoint`` setting; by default the ACPC front end's own interface on a
+port of its own: the answer names them, as the competition's dealer prints them), and
+a seat takes only a program from an address the match allows (``allow``; by default
+the creator's address); when every program has connected and said its version, the
 table is made (a chip table through the hub's table money when the game plays for
 chips: programs are funded like the hub's bots, every hand is settled in the ledger)
 and plays the hands, stacks reset every hand and positions rotating.  With
@@ -23,6 +25,7 @@ mode its invalid action ends the match; every program is told in a comment line.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import math
 import os
 import re
@@ -43,13 +46,58 @@ from hub.telemetry import DETACHED
 
 from . import codec
 from .logs import MatchLog, seen_cards
-from .protocol import ACPCProtocol, SeatFactory, settings_of
+from .protocol import ACPCProtocol, SeatFactory, seat_endpoint, settings_of
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,24}$")
 #: most matches kept (finished ones beyond this go, oldest first)
 KEEP_MATCHES = 200
 #: most players at one match's table
 MAX_PLAYERS = 10
+#: most addresses and networks one match allows
+MAX_ALLOWED = 64
+#: what a creator on this machine allows by default: this machine
+LOOPBACK = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        found = ipaddress.ip_address(host)
+    except ValueError:
+        return None
+    if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
+        return found.ipv4_mapped
+    return found
+
+
+def allowed_networks(spec: Any, creator: str | None) -> tuple[Network, ...]:
+    """The addresses that may take a match's seats: ``spec`` (the ``allow`` of a new
+    match: an address or a network, or a list of them; ``0.0.0.0/0`` and ``::/0``
+    allow everyone), else the creator's address (a creator on this machine, or none
+    known: this machine's loopback addresses).
+
+    :raises hub.model.GameError: 400, not such a list.
+    """
+    if spec is None:
+        found = _address(creator or "")
+        if found is None or found.is_loopback:
+            return LOOPBACK
+        return (ipaddress.ip_network(found),)
+    items = [spec] if isinstance(spec, str) else spec
+    if not isinstance(items, list) or not 1 <= len(items) <= MAX_ALLOWED:
+        raise GameError(f"'allow' is an address or a network, or a list of 1 to "
+                        f"{MAX_ALLOWED} of them", 400)  # fmt: skip
+    networks: list[Network] = []
+    for item in items:
+        try:
+            if not isinstance(item, str):
+                raise ValueError(item)
+            networks.append(ipaddress.ip_network(item.strip(), strict=False))
+        except ValueError:
+            raise GameError(f"'allow': {str(item)[:64]!r} is not an address or a network",
+                            400) from None  # fmt: skip
+    return tuple(networks)
 
 
 class Player:
@@ -164,6 +212,7 @@ class Match:
         seed: str,
         seed_given: bool,
         dealer_seed: int | None = None,
+        allowed: tuple[Network, ...] = LOOPBACK,
     ) -> None:
         self.matches = matches
         self.hub = matches.hub
@@ -182,6 +231,8 @@ class Match:
         #: the reference dealer's seed when the match deals its cards (``deals``)
         self.dealer_seed = dealer_seed
         self.failed = False  #: cut short: no SCORE (``acpc_cut_short``)
+        #: the addresses that may take its seats (:func:`allowed_networks`)
+        self.allowed = allowed
         self.passes = 2 if duplicate else 1
         self.current_pass = -1
         self.game: Any = None  #: the table playing now
@@ -217,6 +268,12 @@ class Match:
         )
         if not self.programs:
             self._maybe_start()
+
+    def allows(self, host: str) -> bool:
+        """Whether a program from ``host`` may take a seat of this match (``""``: an
+        address without a host, a UNIX socket: this machine)."""
+        found = _address(host or "127.0.0.1")
+        return found is not None and any(found in network for network in self.allowed)
 
     def connection(self, index: int) -> ACPCProtocol | None:
         """The program connected for player ``index``."""
@@ -621,11 +678,13 @@ class Match:
 
     def created_json(self) -> dict[str, Any]:
         """The match as its creator sees it once: :meth:`to_json` with each program's
-        ``key`` (it reads the program's own lines of the log while the match runs)."""
+        ``key`` (it reads the program's own lines of the log while the match runs) and
+        the addresses that may take its seats (``allow``)."""
         data = self.to_json()
         for player, shown in zip(self.players, data["players"], strict=True):
             if player.key is not None:
                 shown["key"] = player.key
+        data["allow"] = [str(network) for network in self.allowed]
         return data
 
 
@@ -661,6 +720,9 @@ class Matches:
         self.reactor = hub.reactor
         self.settings = settings_of(getattr(hub, "options", {}))
         self.data_dir = Path(getattr(hub, "data_dir", "."))
+        if not self.settings["acpc_seat_endpoint"]:
+            endpoints = getattr(hub, "endpoints", {})  # test hubs may have none
+            self.settings["acpc_seat_endpoint"] = seat_endpoint(endpoints.get("acpc"))
         self.counter = [0]
         telemetry = getattr(hub, "telemetry", None)  # test hubs may have none
         #: the front end's metrics, for its own port and every seat's port
@@ -691,15 +753,18 @@ class Matches:
             known.extend(adapter.games)
         raise NotFound(f"no ACPC game {game!r}; one of {', '.join(known) or 'none'}")
 
-    async def create(self, spec: Mapping[str, Any]) -> Match:
+    async def create(self, spec: Mapping[str, Any], creator: str | None = None) -> Match:
         """A new match from ``spec`` (``game``, ``players``, ``hands``, ``duplicate``,
-        ``strict``, ``seed``), listening for its programs.
+        ``strict``, ``seed``, ``allow``), listening for its programs; ``creator`` is the
+        address of who asks (the seats take only it, unless ``allow`` says otherwise:
+        :func:`allowed_networks`).
 
         :raises hub.model.GameError: a bad spec (400) or an unknown game (404).
         """
         if not isinstance(spec, Mapping):
             raise GameError("a match is a JSON object", 400)
-        unknown = set(spec) - {"game", "players", "hands", "duplicate", "strict", "seed", "deals"}
+        fields = {"game", "players", "hands", "duplicate", "strict", "seed", "deals", "allow"}
+        unknown = set(spec) - fields
         if unknown:
             raise GameError(f"unknown keys: {', '.join(sorted(unknown))}", 400)
         game = spec.get("game")
@@ -711,6 +776,7 @@ class Matches:
         if not isinstance(duplicate, bool) or not isinstance(strict, bool):
             raise GameError("'duplicate' and 'strict' are true or false", 400)
         seed, seed_given, dealer_seed = deal_seeds(spec.get("deals", "hub"), spec.get("seed"))
+        allowed = allowed_networks(spec.get("allow"), creator)
         adapter = self.adapter_for(game)
         show_all = self.settings["acpc_showdown"] == "dealer"
         table = adapter.table(game, hands, seed, dealer_seed, show_all)
@@ -724,7 +790,7 @@ class Matches:
         match_id = f"m{self._made}-{os.urandom(3).hex()}"
         match = Match(
             self, match_id, adapter, table, players, hands, duplicate, strict, seed,
-            seed_given, dealer_seed,
+            seed_given, dealer_seed, allowed,
         )  # fmt: skip
         self.matches[match_id] = match
         try:
@@ -752,15 +818,17 @@ class Matches:
         self._hand_out()
 
     def _hand_out(self) -> None:
+        """Each waiting program, oldest first, gets the first free seat of the oldest
+        match that allows its address."""
         self.waiting = [p for p in self.waiting if p.transport is not None and p.match is None]
-        for match in list(self.matches.values()):
-            while self.waiting:
-                player = match.free_program()
-                if player is None:
+        for protocol in list(self.waiting):
+            for match in list(self.matches.values()):
+                player = match.free_program() if match.allows(protocol.peer) else None
+                if player is not None:
+                    self.waiting.remove(protocol)
+                    match.attach(player.index, protocol)
+                    match.ready(protocol)
                     break
-                protocol = self.waiting.pop(0)
-                match.attach(player.index, protocol)
-                match.ready(protocol)
 
     def connection_gone(self, protocol: ACPCProtocol) -> None:
         """A queued program left."""

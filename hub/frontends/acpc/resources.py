@@ -1,9 +1,10 @@
 """ACPC matches over HTTP, mounted by the web front end at ``/acpc``:
 
 - ``POST /acpc/matches`` ``{"game", "players", "hands", "duplicate", "strict",
-  "seed"}`` creates a match; the answer (201) has its ``id``, its ``ports`` (one
-  per ``acpc`` player, in order, as the competition's dealer prints them) and each
-  program's ``key``.  Who may: as creating a game (:mod:`hub.access`: loopback, or the
+  "seed", "allow"}`` creates a match; the answer (201) has its ``id``, its ``ports``
+  (one per ``acpc`` player, in order, as the competition's dealer prints them), each
+  program's ``key`` and the addresses that may take its seats (``allow``: the
+  creator's by default).  Who may: as creating a game (:mod:`hub.access`: loopback, or the
   API token).
 - ``GET /acpc/matches``: every match; ``GET /acpc/matches/<id>``: one, with its
   results (total, mbb/hand and its 95% confidence interval per player);
@@ -114,7 +115,7 @@ class MatchesResource(Resource):
             spec = json.loads(body.decode("utf-8") or "{}")
         except (UnicodeDecodeError, ValueError):
             return _send(request, 400, {"error": "the body is not JSON"})
-        d = defer.ensureDeferred(self.matches.create(spec))
+        d = defer.ensureDeferred(self.matches.create(spec, caller.address))
         gone: list[bool] = []
         request.notifyFinish().addErrback(lambda _: gone.append(True))
 
