@@ -649,6 +649,7 @@ class HubService(MultiService, Seating):
             except Exception as e:
                 raise StartError(f"cannot join the cluster: {e}") from None
         await self.admin.load_bans()
+        self.admin.start()
         self.telemetry.start()
         await defer.maybeDeferred(self.registry.load)
         self.registry.start()
@@ -730,6 +731,7 @@ class HubService(MultiService, Seating):
         if self.cluster is not None:
             await self.cluster.stop()
         self.registry.stop()
+        self.admin.stop()
         if self.store is not None:
             await defer.maybeDeferred(self.store.stop)
         self.transcripts.close()

@@ -65,6 +65,9 @@ TYPES: dict[str, type] = {
     "metrics_endpoint": str,
     "audit_keep": int,
     "api_token_sha256": str,
+    "ban_widest_ipv4": int,
+    "ban_widest_ipv6": int,
+    "ban_refresh_seconds": float,
     # JSON API and web
     "api_require_token": bool,
     "web_secure_cookies": bool,

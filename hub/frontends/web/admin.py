@@ -10,7 +10,9 @@ credentials) or 403 (an account that is not an admin).  Every action goes throug
 - ``POST /api/admin/kick`` ``{"player", "reason"?}``
 - ``POST /api/admin/games/<id>/close``
 - ``POST /api/admin/chips`` ``{"account", "amount"}`` (negative: revoke)
-- ``POST /api/admin/ban`` ``{"address", "reason"?}``, ``POST /api/admin/unban``
+- ``POST /api/admin/ban`` ``{"address", "reason"?, "force"?}`` (a ban wider than
+  ``ban_widest_ipv4``/``ban_widest_ipv6``, or covering loopback or the asking admin's
+  own address, needs ``"force": true``), ``POST /api/admin/unban``
   ``{"address"}``, ``GET /api/admin/bans``
 - ``POST /api/admin/plugins/<name>/unload`` and ``.../reload``
 - ``GET /api/admin/audit?limit=&action=&actor=&target=``
@@ -115,7 +117,11 @@ class AdminResource(WebResource):
             if parts == ["unban"]:
                 return self._run(actor, "unban", key, None, lambda: admin.unban(key))
             why = None if body.get("reason") is None else str(body["reason"])[:200]
-            return self._run(actor, "ban", key, {"reason": why}, lambda: admin.ban(key, why, actor))
+            force = body.get("force", False)
+            if not isinstance(force, bool):
+                raise GameError("'force' is true or false", 400)
+            detail = {"reason": why, "force": force}
+            return self._run(actor, "ban", key, detail, lambda: admin.ban(key, why, actor, force))
         if len(parts) == 3 and parts[0] == "games" and parts[2] == "close":
             game_id = parts[1]
             return self._run(actor, "close_game", game_id, None, lambda: admin.close_game(game_id))
