@@ -195,6 +195,16 @@ class IHandRecord(Interface):
         reader (never more: no ``sealed`` key, nothing sealed in the answer)."""
 
 
+class ISettingsReader(Interface):
+    """A plugin (a game or bot factory) that reads the hub settings its ``.meta``
+    declares (``[settings]``, :class:`hub.meta.PluginSetting`; docs/plugins.md).  The
+    registry calls :meth:`configure` once the plugin is loaded and verified."""
+
+    def configure(settings):
+        """``settings``: each declared setting's name → the hub's value (typed), or its
+        declared default (``None`` without one)."""
+
+
 class IBotFactory(Interface):
     """A bot offered by a plugin (``random``, ``morris``, ``holdem``...)."""
 
