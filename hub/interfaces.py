@@ -627,8 +627,10 @@ class IStore(Interface):
     def on_availability(listener):
         """Call ``listener(available)`` when the database goes away or comes back."""
 
-    def create_account(name, password, type="player", grant=None):
-        """Create an account (type ``player``/``bot``/``admin`` or 0/1/2) → ``Account``."""
+    def create_account(name, password, type="player", grant=None, reserved=False):
+        """Create an account (type ``player``/``bot``/``admin`` or 0/1/2) → ``Account``.
+        A name of a reserved name space (:mod:`hub.names`) is refused (400) unless
+        ``reserved`` (the operator's ``gamehub account create``)."""
 
     def delete_account(name):
         """Delete an account (not while it has chips at a table) → closed balance."""

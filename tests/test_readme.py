@@ -51,6 +51,7 @@ PROMISES = {
     "account list": "alice",
     "ledger check": "ledger OK",
     "ledger hubs": " live ",
+    "gamehub doctor": "reserved names OK",
     "bots.morris": "over: player",
     "morris_strength.py": "morris vs depth-2:",
     "xml-client": "connected to",

@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "hub.cli.admin:main",
         "bans|unban ADDRESS: the banned addresses (hub running or not)",
     ),
+    "doctor": ("hub.cli.doctor:main", "check the ledger; list accounts that took reserved names"),
     "fetch": ("hub.cli.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),
     "plugin": ("hub.cli.plugin:main", "keygen|sign|verify: Ed25519 signatures of plugin packages"),
     "xml-client": ("hub.cli.xml_client:main", "interactive XML protocol client (--hub HOST:PORT)"),

@@ -23,9 +23,10 @@ from typing import Any
 
 from twisted.internet import defer, task
 
+from hub import names
 from hub.admin import audit_command
 from hub.model import GameError
-from hub.store.errors import StoreError
+from hub.store.errors import BadName, StoreError
 from hub.store.store import Store, open_store
 from hub.tap import PLACE_OPTIONS, ConfigError, resolve_place
 
@@ -192,7 +193,14 @@ async def account_work(store: Store, args: argparse.Namespace, secret: str = "")
         detail = {"type": args.type, "grant": args.grant}
 
         async def work() -> str:
-            account = await store.create_account(args.name, secret, args.type, args.grant)
+            reserved = names.reserved(args.name)
+            if reserved and names.operator_type(args.name) != args.type:
+                kind = names.operator_type(args.name)
+                may = f"; it takes --type {kind}" if kind else "; the hub makes such accounts"
+                raise BadName(f"{reserved}{may}")
+            account = await store.create_account(
+                args.name, secret, args.type, args.grant, reserved=bool(reserved)
+            )
             return f"created {account.name} ({account.type}), balance {account.balance}"
     elif args.action == "password":
 

@@ -28,7 +28,7 @@ from typing import Any
 from twisted.internet import defer
 from twisted.logger import Logger
 
-from hub import fields
+from hub import fields, names
 from hub.interfaces import IGameOptions, ITournamentStore, IWholeTournamentFactory
 from hub.model import OVER, WAITING, BadAction, Conflict, GameError, NotFound
 from hub.ratings.service import ranks_of
@@ -286,6 +286,8 @@ class TournamentService:
         fields.SEATED_NAME.check(name)
         if " " in name:
             raise BadAction("a player name has no spaces")
+        if kind == "client" and names.reserved(name):  # a bot's, a guest's, an admin's
+            raise BadAction(f"{name}: {names.reserved(name)}")
         if t.entry_named(name) is not None:
             raise Conflict(f"{name} is registered already")
         key = "".join(secrets.choice(_KEY_ALPHABET) for _ in range(self.hub.lobby.id_length))
