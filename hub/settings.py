@@ -38,6 +38,7 @@ TYPES: dict[str, type] = {
     "tournament_max_entrants": int,
     "tournament_max_rounds": int,
     "tournament_max_active": int,
+    "tournament_max_per_account": int,
     "tournament_keep": int,
     "tournament_grace": float,
     "tournament_route_wait": float,

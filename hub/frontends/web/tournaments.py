@@ -74,7 +74,8 @@ class TournamentsResource(WebResource):
             if not isinstance(body, dict):
                 raise GameError("the body must be a JSON object", 400)
             creator = session.account if session is not None else None
-            return 201, service.create(body, creator).to_json()
+            admin = session is not None and session.admin
+            return 201, service.create(body, creator, admin).to_json()
         if len(parts) != 2:
             raise GameError("no such resource", 404)
         t = service.get(parts[0])
