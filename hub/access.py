@@ -143,12 +143,14 @@ class Caller:
 
         :raises hub.model.GameError: 401 or 403 (:meth:`refuse`).
         """
-        if not self.admin:
-            raise self.refuse(
-                what,
-                "the hub's API token (Authorization: Bearer ...) or the session of an"
-                " admin account",
-            )
+        if self.admin:
+            return
+        if self.account is not None and not self.bad_token:
+            raise GameError(f"{what}: {self.account} is not an admin account", 403)
+        raise self.refuse(
+            what,
+            "the hub's API token (Authorization: Bearer ...) or the session of an admin account",
+        )
 
     def require_writer(self, what: str) -> None:
         """Let through the API token, an admin session, or loopback (unless

@@ -44,34 +44,20 @@ class AdminResource(WebResource):
     def __init__(self, hub: Any, web: WebFrontend) -> None:
         super().__init__(hub, web)
 
-    def is_admin(self, request: Any) -> bool:
-        """Whether the request comes from an admin (the API token or an admin session)."""
-        if self.has_api_token(request):
-            return True
-        session = self.web.sessions.find(request)
-        return session is not None and session.admin
-
     def actor(self, request: Any, write: bool) -> Actor:
         """Who asks: the API token or an admin session (a write checks its origin and
-        CSRF token).
+        CSRF token), as :class:`hub.access.Access` decides for every route.
 
         :raises hub.model.GameError: 401 without credentials, 403 for a non-admin.
         """
         source = client_address(request)
-        if self.has_api_token(request):
+        caller = self.caller(request)
+        caller.require_admin("the admin API")
+        if caller.token:
             return Actor("api-token", "api", source)
-        session = self.web.sessions.find(request)
-        if session is None or session.account is None:
-            raise GameError(
-                "the admin API needs the hub's API token (Authorization: Bearer ...)"
-                " or the session of an admin account",
-                401,
-            )
-        if not session.admin:
-            raise GameError(f"{session.account} is not an admin account", 403)
         if write:
             self.session_for_write(request)
-        return Actor(session.account, "api", source)
+        return Actor(str(caller.account), "api", source)
 
     def _parts(self, request: Any) -> list[str]:
         return [p.decode("utf-8", "replace") for p in request.postpath if p]
