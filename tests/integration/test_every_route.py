@@ -247,3 +247,22 @@ def test_api_require_token_takes_loopback_rights_on_every_route(tmp_path):
             status, raw, _ = h.request("POST", path, body, admin=True)
             assert status == 201, (path, status, raw)
         assert h.errors() == []
+
+
+def test_metrics_answers_as_the_admin_api(hub):
+    """Issue 32: ``/metrics`` answered 403 where the admin API answered 401 for the same
+    missing credentials."""
+    walker = person(hub, "metrics-reader")
+    for headers, browser, want in (
+        ({}, None, 401),
+        ({"Authorization": "Bearer wrong"}, None, 401),
+        (dict(DOOR), walker, 403),
+        ({"Authorization": f"Bearer {hub.TOKEN}"}, None, 200),
+    ):
+        answers = [
+            Client(hub, headers, browser).call("GET", path, None)
+            for path in ("/metrics", "/api/admin/bans")
+        ]
+        assert [status for status, _, _ in answers] == [want, want], answers
+        if want == 401:
+            assert all(h["www-authenticate"] == 'Bearer realm="gamehub"' for _, h, _ in answers)
