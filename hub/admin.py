@@ -143,15 +143,20 @@ class Bans:
             self._addresses.discard(key)
 
     def banned(self, host: str) -> bool:
-        """Whether connections from ``host`` are refused."""
+        """Whether connections from ``host`` are refused (an IPv4 address that a
+        dual-stack socket shows as ``::ffff:a.b.c.d`` is that IPv4 address)."""
         if host in self._addresses:
             return True
-        if not self._networks or not host:
+        if not host or not (self._networks or host.startswith("::ffff:")):
             return False
         try:
             address = ipaddress.ip_address(host)
         except ValueError:
             return False
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            address = address.ipv4_mapped
+            if str(address) in self._addresses:
+                return True
         return any(address in network for network in self._networks)
 
     def __len__(self) -> int:

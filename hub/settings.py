@@ -160,6 +160,7 @@ TYPES: dict[str, type] = {
     "acpc_showdown": str,
     "acpc_payoffs": str,
     "acpc_cut_short": str,
+    "acpc_max_matches": int,
 }
 
 #: the types of the settings plugins declare, by their ``.meta`` names

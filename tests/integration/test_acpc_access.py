@@ -265,3 +265,24 @@ def test_a_hub_without_acpc_option_listens_on_loopback_only(tmp_path):
                 socket.create_connection(("127.0.0.2", match["ports"][0]), timeout=10).close()
     finally:
         blocker.close()
+
+
+def test_hostile_match_requests_are_clear_refusals(tmp_path):
+    h = HubProcess(tmp_path, web=LOOPBACK, acpc=LOOPBACK)
+    h.extra += ["--set", "acpc_max_matches=2"]
+    with h:
+        for raw, words in (
+            (b"[" * 15000, "deeper than"),  # once a RecursionError: 500 and a traceback
+            (b'{"game": "limit", "seed": "\\ud800"}', "not valid Unicode"),
+            (b"{" + b" " * 20000 + b"}", "larger than"),
+            (b"\xff\xfe", "not valid JSON"),
+            (b"[]", "JSON object"),
+        ):
+            status, body, _ = h.request("POST", "/acpc/matches", raw=raw)
+            assert status in (400, 413) and words in json.loads(body)["error"], (raw[:20], body)
+        for _ in range(2):
+            create(h, game=GAME, players=["acpc", "bot:caller"], hands=1)
+        status, body, _ = h.request("POST", "/acpc/matches",
+                                    {"game": GAME, "players": ["acpc", "bot:caller"]})  # fmt: skip
+        assert status == 503 and "2 matches" in json.loads(body)["error"], body
+        assert h.errors() == []

@@ -108,11 +108,9 @@ class MatchLog:
                 found = index
         return found
 
-    def text_of(self, index: int) -> str | None:
-        """The program ``index``'s own lines so far (``None``: none yet, or the match
-        is over and they were deleted)."""
-        path = self._own.get(index)
-        return None if path is None else _read(path)
+    def path_of(self, index: int) -> Path | None:
+        """The file of program ``index``'s own lines (``None``: no such program)."""
+        return self._own.get(index)
 
 
 def _read(path: Path) -> str | None:

@@ -619,13 +619,13 @@ class Match:
         """The log as written so far (``None`` before the match started)."""
         return self.log_file.text()
 
-    def log_for(self, key: str | None) -> str | None:
-        """The lines of the program whose key is ``key`` while the match runs
-        (``None``: no program has that key, or the match is over)."""
+    def log_file_for(self, key: str | None) -> Path | None:
+        """The file of the lines of the program whose key is ``key`` while the match
+        runs (``None``: no program has that key, or the match is over)."""
         index = self.log_file.program(key)
         if index is None or self.over:
             return None
-        return self.log_file.text_of(index) or ""
+        return self.log_file.path_of(index)
 
     # -- transcripts ------------------------------------------------------------------
 
@@ -759,10 +759,14 @@ class Matches:
         address of who asks (the seats take only it, unless ``allow`` says otherwise:
         :func:`allowed_networks`).
 
-        :raises hub.model.GameError: a bad spec (400) or an unknown game (404).
+        :raises hub.model.GameError: a bad spec (400), an unknown game (404), or
+            ``acpc_max_matches`` waiting or running already (503).
         """
         if not isinstance(spec, Mapping):
             raise GameError("a match is a JSON object", 400)
+        most = self.settings["acpc_max_matches"]
+        if sum(1 for m in self.matches.values() if not m.over) >= most:
+            raise GameError(f"{most} matches are waiting or running already; try later", 503)
         fields = {"game", "players", "hands", "duplicate", "strict", "seed", "deals", "allow"}
         unknown = set(spec) - fields
         if unknown:

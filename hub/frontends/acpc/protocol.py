@@ -43,6 +43,7 @@ DEFAULTS: dict[str, Any] = {
     "acpc_max_ignored": 100,  # ignored lines in a row before the program is dropped
     "acpc_seat_endpoint": "",  # where each acpc seat listens ("": seat_endpoint())
     "acpc_player_seconds": 30.0,  # time to act for the match's other players
+    "acpc_max_matches": 50,  # matches waiting or running at once (each listens on ports)
 }
 #: The reference dealer's rules (the defaults) or the hub's stricter choices, each a
 #: setting (docs/acpc.md, "Bad replies" and "The dealer's rules"): the setting → its

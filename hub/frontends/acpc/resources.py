@@ -19,13 +19,16 @@ other route: the door header, tokens and loopback mean the same here.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from twisted.internet import defer
 from twisted.logger import Logger
+from twisted.protocols.basic import FileSender
 from twisted.web.resource import Resource
 from twisted.web.server import NOT_DONE_YET
 
+from hub import fields
 from hub.access import Access, challenge
 from hub.model import GameError
 
@@ -76,28 +79,51 @@ class MatchesResource(Resource):
             if len(path) == 2 and path[0] == "matches":
                 return _send(request, 200, self.matches.get(path[1]).to_json())
             if len(path) == 3 and path[0] == "matches" and path[2] == "log":
-                text = self._log(request, self.matches.get(path[1]))
-                request.setHeader(b"content-type", b"text/plain; charset=us-ascii")
-                request.setHeader(b"cache-control", b"no-store")
-                return text.encode("ascii", "replace")
+                match = self.matches.get(path[1])
+                return self._send_file(request, self._log(request, match), match.log_path)
         except GameError as e:
             return _send(request, e.code, {"error": e.reason})
         return _send(request, 404, {"error": "no such resource"})
 
-    def _log(self, request: Any, match: Any) -> str:
-        """The log as ``request`` may read it (see the module).
+    def _log(self, request: Any, match: Any) -> Path:
+        """The file of the log as ``request`` may read it (see the module).
 
-        :raises hub.model.GameError: 401/403 not allowed, 404 no log yet.
+        :raises hub.model.GameError: 401/403 not allowed.
         """
         if not match.over:
-            own = match.log_for(_bearer(request))
+            own = match.log_file_for(_bearer(request))
             if own is not None:
-                return str(own)
+                return Path(own)
             self.access.caller(request).require_admin("the log of a match in play")
-        text = match.log_text()
-        if text is None:
-            raise GameError("the match has not started: no log yet", 404)
-        return str(text)
+        return Path(match.log_path)
+
+    def _send_file(self, request: Any, path: Path, public: Path) -> Any:
+        """Stream ``path`` (a log may be large: never read whole); a program's own
+        file gone because the match just ended is the public log now.
+
+        :raises hub.model.GameError: 404, no log yet.
+        """
+        try:
+            file = open(path, "rb")  # noqa: SIM115 - closed when sent
+        except FileNotFoundError:
+            try:
+                file = open(public, "rb")  # noqa: SIM115 - closed when sent
+            except FileNotFoundError:
+                raise GameError("the match has not started: no log yet", 404) from None
+        request.setHeader(b"content-type", b"text/plain; charset=us-ascii")
+        request.setHeader(b"cache-control", b"no-store")
+        gone: list[bool] = []
+        request.notifyFinish().addErrback(lambda _: gone.append(True))
+
+        def sent(_: Any) -> None:
+            file.close()
+            if not gone:
+                request.finish()
+
+        d = FileSender().beginFileTransfer(file, request)
+        d.addBoth(sent)
+        d.addErrback(lambda f: self.log.failure("acpc: sending a log", f))
+        return NOT_DONE_YET
 
     def render_POST(self, request: Any) -> Any:  # noqa: N802
         """Create a match (201 with its JSON)."""
@@ -111,10 +137,10 @@ class MatchesResource(Resource):
         body = request.content.read(MAX_BODY + 1)
         if len(body) > MAX_BODY:
             return _send(request, 413, {"error": f"the body is larger than {MAX_BODY} bytes"})
-        try:
-            spec = json.loads(body.decode("utf-8") or "{}")
-        except (UnicodeDecodeError, ValueError):
-            return _send(request, 400, {"error": "the body is not JSON"})
+        try:  # bounded depth, scalar strings (hub.fields)
+            spec = fields.loads(body or b"{}")
+        except fields.FieldError as e:
+            return _send(request, 400, {"error": e.reason})
         d = defer.ensureDeferred(self.matches.create(spec, caller.address))
         gone: list[bool] = []
         request.notifyFinish().addErrback(lambda _: gone.append(True))
