@@ -1,10 +1,11 @@
 """``gamehub acpc-match GAME PLAYER... [--hands N] [--duplicate] [--strict]
 [--deals hub|dealer] [--seed SEED] [--allow ADDRESS]... [--hub URL] [--token T] [--wait]``:
-make an ACPC match on a running hub (``POST /acpc/matches``) and print, as the
-competition's dealer does, one port per ``acpc`` player on one line (start each program
-with ``HOST PORT``); ``--wait`` then waits for the end of the match and prints each
-player's result and the log's ``SCORE`` line, with exit status 1 when the match failed
-(was cut short: the log then has no SCORE, as the reference dealer's)."""
+make an ACPC match on a running hub (``POST /acpc/matches``) and print each program's
+key (with it, its owner reads the program's own lines of the log while the match
+runs), then, as the competition's dealer does, one port per ``acpc`` player on one line
+(start each program with ``HOST PORT``); ``--wait`` then waits for the end of the match
+and prints each player's result and the log's ``SCORE`` line, with exit status 1 when
+the match failed (was cut short: the log then has no SCORE, as the reference dealer's)."""
 
 from __future__ import annotations
 
@@ -79,6 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"match {match['id']}: {match['game']}, {match['hands']} hands; log at {base}{match['log']}"
     )
+    for player in match["players"]:  # shown once: each program's own lines of the log
+        if player.get("key"):
+            print(f"key of {player['name']} (Authorization: Bearer): {player['key']}")
     print(" ".join(str(p) for p in match["ports"]), flush=True)
     if not args.wait:
         return 0

@@ -286,3 +286,34 @@ def test_hostile_match_requests_are_clear_refusals(tmp_path):
                                     {"game": GAME, "players": ["acpc", "bot:caller"]})  # fmt: skip
         assert status == 503 and "2 matches" in json.loads(body)["error"], body
         assert h.errors() == []
+
+
+def test_the_acpc_match_command_prints_the_keys_and_allows_addresses(hub):
+    import os
+    import subprocess
+    import sys
+
+    from tests.hubprocess import ROOT
+
+    done = subprocess.run(
+        [sys.executable, "-m", "hub.cli", "acpc-match", GAME, "acpc:ann", "bot:caller",
+         "--hands", "1", "--allow", "127.0.0.1", "--hub", hub.url("")],
+        capture_output=True, text=True, timeout=60, cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    (key_line,) = [line for line in lines if line.startswith("key of ann")]
+    (port,) = [int(p) for p in lines[-1].split()]
+    match_id = lines[0].split()[1].rstrip(":")
+    key = key_line.rsplit(" ", 1)[1]
+    assert refused(port, "127.0.0.2")  # only 127.0.0.1 may take the seat
+    program = Program(port)
+    try:
+        assert program.play_until(1) is False  # one hand, then the match is over
+    finally:
+        program.close()
+    assert wait_over(hub, match_id)["reason"] == "1 hands played"
+    status, _, _ = hub.request("GET", f"/acpc/matches/{match_id}/log",
+                               headers={"Authorization": f"Bearer {key}"})  # fmt: skip
+    assert status == 200
