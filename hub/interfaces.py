@@ -195,16 +195,6 @@ class IHandRecord(Interface):
         reader (never more: no ``sealed`` key, nothing sealed in the answer)."""
 
 
-class ISettingsReader(Interface):
-    """A plugin (a game or bot factory) that reads the hub settings its ``.meta``
-    declares (``[settings]``, :class:`hub.meta.PluginSetting`; docs/plugins.md).  The
-    registry calls :meth:`configure` once the plugin is loaded and verified."""
-
-    def configure(settings):
-        """``settings``: each declared setting's name → the hub's value (typed), or its
-        declared default (``None`` without one)."""
-
-
 class IBotFactory(Interface):
     """A bot offered by a plugin (``random``, ``morris``, ``holdem``...)."""
 
@@ -434,11 +424,6 @@ class IACPCSeatView(Interface):
     def feed(event):
         """Follow ``event``; the state lines to send the seat for it."""
 
-    def state():
-        """The match state (``MATCHSTATE:<position>:<hand>:<betting>:<cards>``) the seat
-        sees now, or ``None`` (not dealt in): the match keeps its cards as each
-        program's own lines of the log."""
-
     def automatic(event):
         """The action for a decision of the seat the protocol cannot express (or
         ``None``): the front end plays it at once."""
@@ -478,10 +463,7 @@ class IHTTPResources(Interface):
 
     def http_resources(hub, access=None):
         """``[(name, resource)]``: a top-level path segment (``bytes``, ``[a-z0-9-]``)
-        and a ``twisted.web.resource.IResource`` for ``hub`` (the root service), whose
-        requests are checked by ``access`` (:class:`hub.access.Access`, the web front
-        end's: tokens, sessions, loopback and the door header mean the same on every
-        route)."""
+        and an ``IResource`` for ``hub``, checked by ``access`` (:mod:`hub.access`)."""
 
 
 # -- the hub, as front ends see it ----------------------------------------------------
@@ -592,8 +574,7 @@ class IHub(Interface):
         """Stop telling ``listener``."""
 
     def http_resources(access=None):
-        """``[(path segment, resource)]`` of every :class:`IHTTPResources` front end;
-        ``access`` (a :class:`hub.access.Access`) checks every request of them."""
+        """``[(path segment, resource)]`` of every :class:`IHTTPResources` front end."""
 
 
 # -- the store -----------------------------------------------------------------------
@@ -628,9 +609,7 @@ class IStore(Interface):
         """Call ``listener(available)`` when the database goes away or comes back."""
 
     def create_account(name, password, type="player", grant=None, reserved=False):
-        """Create an account (type ``player``/``bot``/``admin`` or 0/1/2) → ``Account``.
-        A name of a reserved name space (:mod:`hub.names`) is refused (400) unless
-        ``reserved`` (the operator's ``gamehub account create``)."""
+        """Create an account (type ``player``/``bot``/``admin`` or 0/1/2) → ``Account``."""
 
     def delete_account(name):
         """Delete an account (not while it has chips at a table) → closed balance."""

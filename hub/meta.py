@@ -43,6 +43,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from zope.interface import Interface
+
 KINDS = ("game", "bot")
 FRONTENDS = ("xml", "mnm", "domino", "web", "acpc")
 
@@ -140,7 +142,7 @@ class PluginCommand:
 class PluginSetting:
     """A hub setting a plugin reads (``[settings]`` of its ``.meta``): the hub then
     knows it (``--set``, a config file's ``[settings]``), and hands its value to the
-    plugin (:class:`hub.interfaces.ISettingsReader`).
+    plugin (:class:`ISettingsReader`).
 
     :ivar name: ``<plugin name, - as _>_<word>``: a plugin's settings never take a
         hub setting's name or another plugin's.
@@ -153,6 +155,17 @@ class PluginSetting:
     type: str
     default: Any = None
     summary: str = ""
+
+
+class ISettingsReader(Interface):
+    """A plugin (a game or bot factory) that reads the hub settings its ``.meta``
+    declares (:class:`PluginSetting`; docs/plugins.md).  The registry calls
+    :meth:`configure` once the plugin is loaded and verified.  (Beside the settings it
+    describes; :mod:`hub.interfaces` holds the hub's other seams.)"""
+
+    def configure(settings):
+        """``settings``: each declared setting's name → the hub's value (typed), or its
+        declared default (``None`` without one)."""
 
 
 @dataclass(frozen=True)

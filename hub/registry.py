@@ -61,8 +61,9 @@ from zope.interface.interface import Method
 from zope.interface.verify import verifyObject
 
 import hub
-from hub.interfaces import IBotFactory, IGameFactory, IRegistry, ISettingsReader
+from hub.interfaces import IBotFactory, IGameFactory, IRegistry
 from hub.meta import (
+    ISettingsReader,
     MetaError,
     PluginMeta,
     builtin_meta_dir,
@@ -193,7 +194,7 @@ class Registry:
     :param trust: which drop-ins' signatures are accepted (default: any signature that
         verifies, and unsigned packages).
     :param settings: the hub's settings; a plugin that declares settings in its
-        ``.meta`` and provides :class:`hub.interfaces.ISettingsReader` gets their values.
+        ``.meta`` and provides :class:`hub.meta.ISettingsReader` gets their values.
     """
 
     log = Logger()

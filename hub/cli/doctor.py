@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from hub.cli.store import store_dsn, store_options, with_store
+from hub.cli.store import store_command, store_options
 from hub.store.store import Store
 
 
@@ -28,13 +28,8 @@ def main(argv: Sequence[str]) -> int:
         prog="gamehub doctor", description="Check the ledger and the accounts' names."
     )
     store_options(parser)
-    args = parser.parse_args(list(argv))
-    try:
-        dsn = store_dsn(args)
-    except SystemExit as e:
-        return int(e.code or 0)
 
-    async def work(store: Store) -> int:
+    async def work(args: argparse.Namespace, store: Store) -> int:
         report = await store.ledger_check()
         print(report)
         taken = await store.reserved_accounts()
@@ -46,4 +41,4 @@ def main(argv: Sequence[str]) -> int:
             print("reserved names OK: no account took one")
         return 0 if report.ok and not taken else 1
 
-    return with_store(dsn, work)
+    return store_command(parser, argv, work)

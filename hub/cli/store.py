@@ -104,6 +104,22 @@ def with_store(dsn: str, work: Callable[[Store], Awaitable[int]]) -> int:
     return 0
 
 
+def store_command(
+    parser: argparse.ArgumentParser,
+    argv: Sequence[str],
+    work: Callable[[argparse.Namespace, Store], Awaitable[int]],
+) -> int:
+    """Parse ``argv`` (``parser`` has :func:`store_options`), open the store they name
+    and run ``work(args, store)``; its status (2 for a config file or value that
+    cannot be used)."""
+    args = parser.parse_args(list(argv))
+    try:
+        dsn = store_dsn(args)
+    except SystemExit as e:
+        return int(e.code or 0)
+    return with_store(dsn, lambda store: work(args, store))
+
+
 def _password(args: argparse.Namespace) -> str:
     """The password of ``account create|password``: ``--password``, one line of stdin
     (``--password-stdin``) or asked twice on the terminal.
@@ -256,13 +272,8 @@ def ledger_main(argv: Sequence[str]) -> int:
     hubs = sub.add_parser("hubs", help="hub leases: which hubs live and own chip tables")
     for p in (check, problems, hubs):
         store_options(p)
-    args = parser.parse_args(list(argv))
-    try:
-        dsn = store_dsn(args)
-    except SystemExit as e:
-        return int(e.code or 0)
 
-    async def work(store: Store) -> int:
+    async def work(args: argparse.Namespace, store: Store) -> int:
         if args.action == "problems":
             found = await store.problems(args.limit)
             for p in found:
@@ -280,4 +291,4 @@ def ledger_main(argv: Sequence[str]) -> int:
         print(report)
         return 0 if report.ok else 1
 
-    return with_store(dsn, work)
+    return store_command(parser, argv, work)

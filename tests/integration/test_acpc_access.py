@@ -21,9 +21,13 @@ BOTH = re.compile(r"^STATE:0:[^:]*:[2-9TJQKA][cdhs]{1}[2-9TJQKA][cdhs]\|[2-9TJQK
 
 
 class Program:
-    """A program of the protocol on a raw socket that folds whenever it must act."""
+    """A program of the protocol on a raw socket that folds (or ``move``) whenever it
+    must act."""
 
-    def __init__(self, port: int, host: str = "127.0.0.1", source: str | None = None) -> None:
+    def __init__(
+        self, port: int, host: str = "127.0.0.1", source: str | None = None, move: str = "f"
+    ) -> None:
+        self.move = move
         bind = (source, 0) if source else None
         self.sock = socket.create_connection((host, port), timeout=30, source_address=bind)
         self.reader = self.sock.makefile("rb")
@@ -48,7 +52,7 @@ class Program:
             state = parse(line, rules)
             assert state is not None, line
             if not state.over and state.next == state.position:
-                self.sock.sendall(f"{line}:f\r\n".encode())
+                self.sock.sendall(f"{line}:{self.move}\r\n".encode())
             if state.number >= hand:
                 return True
         raise AssertionError(self.states[-3:])
@@ -56,6 +60,38 @@ class Program:
     def close(self) -> None:
         self.reader.close()
         self.sock.close()
+
+
+def test_a_programs_own_lines_show_what_it_saw(hub):
+    """Its own hole cards always, the others' when they were shown to it, never more:
+    each own line is the full log's line with some hole cards left out."""
+    match = create(hub, game=GAME, players=["acpc:ann", "bot:caller"], hands=4)
+    key = match["players"][0]["key"]
+    program = Program(match["ports"][0], move="c")  # calls: every hand goes to the river
+    try:
+        assert program.play_until(3)  # hands 0 to 2 are over
+        status, body, _ = hub.request("GET", f"/acpc/matches/{match['id']}/log",
+                                      headers={"Authorization": f"Bearer {key}"})  # fmt: skip
+        own = [line for line in body.decode().splitlines() if line.startswith("STATE:")]
+        assert status == 200 and len(own) >= 3, body
+        assert program.play_until(10**6) is False
+    finally:
+        program.close()
+    wait_over(hub, match["id"])
+    status, body, _ = hub.request("GET", f"/acpc/matches/{match['id']}/log")
+    full = {
+        line.split(":")[1]: line for line in body.decode().splitlines() if line.startswith("STATE:")
+    }
+    for line in own:
+        number, betting, cards, payoffs, names = line.split(":")[1:]
+        whole = full[number].split(":")
+        assert [betting, payoffs, names] == [whole[2], whole[4], whole[5]], (line, whole)
+        mine = names.split("|").index("ann")
+        holes, board = cards.split("/", 1)[0].split("|"), cards.partition("/")[2]
+        all_holes = whole[3].split("/", 1)[0].split("|")
+        assert board == whole[3].partition("/")[2]
+        assert holes[mine] == all_holes[mine] != ""
+        assert all(h in ("", a) for h, a in zip(holes, all_holes, strict=True)), (line, whole)
 
 
 def create(hub: HubProcess, **spec) -> dict:

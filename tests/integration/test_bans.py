@@ -13,6 +13,7 @@ import sys
 
 from tests.hubprocess import LOOPBACK, ROOT, HubProcess
 from tests.integration.test_acpc_access import other_address
+from tests.integration.test_admin_api import _served_from
 from tests.support import wait_until
 
 
@@ -40,14 +41,7 @@ def ban(hub: HubProcess, source: str = "127.0.0.1", **body: object) -> tuple[int
 
 
 def served(hub: HubProcess) -> bool:
-    conn = http.client.HTTPConnection("127.0.0.1", hub.ports["web"], timeout=10)
-    try:
-        conn.request("GET", "/api/health")
-        return conn.getresponse().status == 200
-    except (ConnectionError, http.client.HTTPException, OSError):
-        return False
-    finally:
-        conn.close()
+    return _served_from(hub, "127.0.0.1")
 
 
 def bans(hub: HubProcess) -> list[str]:

@@ -21,6 +21,7 @@ from hub.frontends.web import Root
 from hub.registry import Registry
 from hub.service import HubService
 from tests.hubprocess import LOOPBACK, HubProcess
+from tests.integration.test_admin_api import person
 from tests.web.test_web_api import Browser
 
 #: who may use a route: ``public`` (anyone), ``session`` (a browser session of its
@@ -134,7 +135,7 @@ class Client:
             sent["Cookie"] = str(self.browser.cookie)
             if self.browser.csrf:
                 sent["X-CSRF-Token"] = self.browser.csrf
-        conn = http.client.HTTPConnection("127.0.0.1", self.hub.ports["web"], timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", self.hub.ports["web"], timeout=30)
         try:
             data = None if body is None else json.dumps(body).encode()
             conn.request(method, path, body=data, headers=sent)
@@ -172,14 +173,6 @@ def _live(hub: HubProcess) -> dict[str, str]:
     )
     assert status == 201, body
     return {"game": game, "tournament": tournament, "match": json.loads(body)["id"]}
-
-
-def person(hub: HubProcess, name: str) -> Browser:
-    browser = Browser(hub)
-    browser.start()
-    status, body = browser.call("POST", "/api/accounts", {"name": name, "password": name + "-pw1"})
-    assert status == 201, body
-    return browser
 
 
 DOOR = {"X-Gamehub-Door": "hub-elsewhere"}

@@ -5,15 +5,7 @@
 from __future__ import annotations
 
 from tests.hubprocess import LOOPBACK, HubProcess
-from tests.web.test_web_api import Browser
-
-
-def person(hub: HubProcess, name: str) -> Browser:
-    browser = Browser(hub)
-    browser.start()
-    status, body = browser.call("POST", "/api/accounts", {"name": name, "password": name + "-pw1"})
-    assert status == 201, body
-    return browser
+from tests.integration.test_admin_api import person
 
 
 def test_one_account_cannot_take_every_tournament_slot(tmp_path):

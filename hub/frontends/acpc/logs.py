@@ -37,6 +37,13 @@ def own_line(line: str, cards: str) -> str:
     return ":".join(parts)
 
 
+def hand_number(line: str) -> int | None:
+    """The hand of a ``STATE:<hand>:...`` or ``MATCHSTATE:<position>:<hand>:...`` line."""
+    parts = line.split(":", 3)
+    field = parts[1] if parts[0] == "STATE" else parts[2] if len(parts) > 2 else ""
+    return int(field) if field.isdigit() else None
+
+
 def seen_cards(state: str | None) -> str | None:
     """The cards of a ``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` line."""
     if state is None:
@@ -73,13 +80,17 @@ class MatchLog:
                 file.write(line + "\n")
                 file.flush()
 
-    def hand(self, line: str, seen: Mapping[int, str | None]) -> None:
-        """A hand's ``STATE:`` line; ``seen``: player index → the cards as its program
-        saw them (its last match state's cards)."""
-        for index, file in self._files.items():
-            cards = seen.get(index) if index is not None else None
-            file.write((line if cards is None else own_line(line, cards)) + "\n")
-            file.flush()
+    def own(self, index: int, line: str, cards: str | None) -> None:
+        """A hand's ``STATE:`` line into program ``index``'s own lines, with ``cards``
+        (its last match state's cards) for every player's (none when it saw none:
+        never another's); nothing once the log is closed."""
+        file = self._files.get(index)
+        if file is None:
+            return
+        if cards is None:
+            cards = "|" * line.split(":")[3].split("/")[0].count("|")
+        file.write(own_line(line, cards) + "\n")
+        file.flush()
 
     def close(self) -> None:
         """Close the files; the programs' own logs go (the whole log is public now)."""

@@ -25,7 +25,6 @@ mode its invalid action ends the match; every program is told in a comment line.
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import math
 import os
 import re
@@ -45,7 +44,8 @@ from hub.model import GAME_OVER, HAND_OVER, GameError, NotFound
 from hub.telemetry import DETACHED
 
 from . import codec
-from .logs import MatchLog, seen_cards
+from .addresses import LOOPBACK, Network, address_of, allowed_networks
+from .logs import MatchLog, hand_number, seen_cards
 from .protocol import ACPCProtocol, SeatFactory, seat_endpoint, settings_of
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,24}$")
@@ -53,51 +53,6 @@ _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,24}$")
 KEEP_MATCHES = 200
 #: most players at one match's table
 MAX_PLAYERS = 10
-#: most addresses and networks one match allows
-MAX_ALLOWED = 64
-#: what a creator on this machine allows by default: this machine
-LOOPBACK = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
-
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-
-
-def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    try:
-        found = ipaddress.ip_address(host)
-    except ValueError:
-        return None
-    if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
-        return found.ipv4_mapped
-    return found
-
-
-def allowed_networks(spec: Any, creator: str | None) -> tuple[Network, ...]:
-    """The addresses that may take a match's seats: ``spec`` (the ``allow`` of a new
-    match: an address or a network, or a list of them; ``0.0.0.0/0`` and ``::/0``
-    allow everyone), else the creator's address (a creator on this machine, or none
-    known: this machine's loopback addresses).
-
-    :raises hub.model.GameError: 400, not such a list.
-    """
-    if spec is None:
-        found = _address(creator or "")
-        if found is None or found.is_loopback:
-            return LOOPBACK
-        return (ipaddress.ip_network(found),)
-    items = [spec] if isinstance(spec, str) else spec
-    if not isinstance(items, list) or not 1 <= len(items) <= MAX_ALLOWED:
-        raise GameError(f"'allow' is an address or a network, or a list of 1 to "
-                        f"{MAX_ALLOWED} of them", 400)  # fmt: skip
-    networks: list[Network] = []
-    for item in items:
-        try:
-            if not isinstance(item, str):
-                raise ValueError(item)
-            networks.append(ipaddress.ip_network(item.strip(), strict=False))
-        except ValueError:
-            raise GameError(f"'allow': {str(item)[:64]!r} is not an address or a network",
-                            400) from None  # fmt: skip
-    return tuple(networks)
 
 
 class Player:
@@ -120,6 +75,16 @@ class Player:
         self.timer: Any = None
         #: a program's secret: it reads the program's own lines of the log
         self.key = secrets.token_urlsafe(24) if kind == "acpc" else None
+        #: hand number → the last match state sent for it (the two latest hands)
+        self.states: dict[int, str] = {}
+
+    def remember(self, state: str) -> None:
+        """A match state sent to the program (what it saw of its hand)."""
+        hand = hand_number(state)
+        if hand is not None:
+            self.states[hand] = state
+            for old in [h for h in self.states if h < hand - 1]:
+                del self.states[old]
 
     @property
     def account(self) -> str:
@@ -272,7 +237,7 @@ class Match:
     def allows(self, host: str) -> bool:
         """Whether a program from ``host`` may take a seat of this match (``""``: an
         address without a host, a UNIX socket: this machine)."""
-        found = _address(host or "127.0.0.1")
+        found = address_of(host or "127.0.0.1")
         return found is not None and any(found in network for network in self.allowed)
 
     def connection(self, index: int) -> ACPCProtocol | None:
@@ -417,10 +382,19 @@ class Match:
                 self.payoffs[index].append(Fraction(payoff))
                 self.players[index].total += Fraction(payoff)
         self.played += 1
-        seen = {p.index: seen_cards(p.view.state()) for p in self.programs if p.view is not None}
-        self.log_file.hand(line, seen)
+        self.log_file.write(line, everywhere=False)
+        # each program's own line once every observer has seen the hand's end (its
+        # last match state of the hand shows what it saw)
+        self.reactor.callLater(0, self._own_lines, line)
         for player in self.programs:
             player.used_hand = 0.0
+
+    def _own_lines(self, line: str) -> None:
+        """The hand's log ``line`` as each program saw it, into its own lines."""
+        hand = hand_number(line)
+        for player in self.programs:
+            seen = player.states.get(hand) if hand is not None else None
+            self.log_file.own(player.index, line, seen_cards(seen))
 
     def _name(self, game: Any, player: Player) -> str:
         """The name the log gives ``player``: an open seat's by who sits there."""
@@ -453,6 +427,7 @@ class Match:
         view = player.view
         for line in view.feed(event):
             connection.send(line)
+            player.remember(line)
         if view.prompt is not None and player.asked_at is None:
             self._ask(player)
         action = view.automatic(event)
