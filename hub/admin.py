@@ -62,8 +62,13 @@ def command_actor() -> Actor:
     return Actor(user, "cli", f"{user}@{socket.gethostname()}")
 
 
+_MAPPED = ipaddress.IPv6Network("::ffff:0:0/96")
+
+
 def ban_key(address: Any) -> str:
-    """``address`` as a ban names it: one address, or a network (``10.0.0.0/8``).
+    """``address`` as a ban names it: one address, or a network (``10.0.0.0/8``); an
+    IPv4-mapped IPv6 address or network (``::ffff:10.0.0.0/104``) is named as the IPv4
+    one it is (so it is as wide as it looks).
 
     :raises hub.model.GameError: 400, not an address or a network.
     """
@@ -72,8 +77,15 @@ def ban_key(address: Any) -> str:
     text = address.strip()
     try:
         if "/" in text:
-            return str(ipaddress.ip_network(text, strict=False))
-        return str(ipaddress.ip_address(text))
+            network = ipaddress.ip_network(text, strict=False)
+            if isinstance(network, ipaddress.IPv6Network) and network.subnet_of(_MAPPED):
+                first = network.network_address.ipv4_mapped
+                return str(ipaddress.ip_network(f"{first}/{network.prefixlen - 96}"))
+            return str(network)
+        found = ipaddress.ip_address(text)
+        if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
+            return str(found.ipv4_mapped)
+        return str(found)
     except ValueError:
         raise GameError(f"{text[:64]!r} is not an IP address or a network", 400) from None
 

@@ -59,6 +59,7 @@ PROMISES = {
     "ledger check": "ledger OK",
     "ledger hubs": " live ",
     "gamehub doctor": "reserved names OK",
+    "admin bans": "0 ban(s)",
     "bots.morris": "over: player",
     "morris_strength.py": "morris vs depth-2:",
     "xml-client": "connected to",

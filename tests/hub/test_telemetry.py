@@ -85,6 +85,10 @@ def test_bans_of_addresses_and_networks():
     bans.remove("10.0.0.0/8")
     assert not bans.banned("10.200.0.1") and len(bans) == 1
     assert ban_key(" ::1 ") == "::1"
+    # an IPv4-mapped ban is the IPv4 one it is: as wide as it looks
+    assert ban_key("::ffff:0.0.0.0/96") == "0.0.0.0/0"
+    assert ban_key("::ffff:10.0.0.0/104") == "10.0.0.0/8"
+    assert ban_key("::ffff:192.0.2.7") == "192.0.2.7"
     with pytest.raises(GameError):
         ban_key("example.org")
 

@@ -55,7 +55,7 @@ def test_risky_bans_need_force_and_the_cli_lifts_any_ban(tmp_path):
     hub.extra += ["--set", "ban_refresh_seconds=0.2"]
     with hub:
         for address in ("0.0.0.0/0", "10.0.0.0/7", "::/0", "2001:db8::/31", "127.0.0.1",
-                        "127.0.0.0/8", "::1", "::/1"):  # fmt: skip
+                        "127.0.0.0/8", "::1", "::/1", "::ffff:0.0.0.0/96", "::ffff:127.0.0.1"):  # fmt: skip
             status, answer = ban(hub, address=address)
             assert status == 409 and "force" in answer["error"], (address, answer)
         assert bans(hub) == [] and served(hub)
