@@ -19,8 +19,8 @@ from typing import Any
 from .http import add_hub_options, refusal, request
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """The command; its exit status."""
+def parser() -> argparse.ArgumentParser:
+    """The options of ``gamehub acpc-match``."""
     parser = argparse.ArgumentParser(prog="gamehub acpc-match", description=__doc__)
     parser.add_argument("game", help="the name of an ACPC game the hub plays (docs/acpc.md)")
     parser.add_argument("players", nargs="+", help="acpc, acpc:NAME, bot:NAME or open")
@@ -49,7 +49,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     add_hub_options(parser)
     parser.add_argument("--wait", action="store_true", help="wait for the end; print the results")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command; its exit status."""
+    args = parser().parse_args(argv)
     base = args.hub.rstrip("/")
     spec: dict[str, Any] = {
         "game": args.game,
