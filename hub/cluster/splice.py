@@ -8,11 +8,16 @@ already answered), drops the owner's answers to it that the client already had f
 the door (``skip``, counted in lines), and then copies bytes both ways unchanged.
 
 Flow control is Twisted's own: each transport is the other's push producer
-(``registerProducer``), so a slow reader pauses the fast writer's socket instead of
-filling memory.  While the connection to the owner is being made the client's
-transport is paused and what it already sent is kept, at most
-``cluster_splice_buffer`` bytes.  When either side closes, the other is closed after
-its pending bytes are written.  The splice knows no protocol: the front end decides
+(``registerProducer``, through a :class:`_Flow` that passes pause and resume on), so a
+slow reader pauses the fast writer's socket instead of filling memory.  Bytes go to a
+plain TCP socket at once when nothing waits there (:func:`hub.frontends.write_now`: no
+``epoll`` round of their own).  While the connection to the owner is being made the
+client's transport is paused and what it already sent is kept, at most
+``cluster_splice_buffer`` bytes.  When either side closes, the other is closed once its
+pending bytes are written: its producer is unregistered first (Twisted closes a
+transport whose paused producer is still registered only once that producer resumes,
+and a closed one never does: the door stayed open and the owner's last lines stayed
+in it, issue 31).  The splice knows no protocol: the front end decides
 what to replay and how many lines to skip, and how to tell its client when the owner
 cannot be reached (``failed``).
 """
@@ -23,9 +28,12 @@ from collections.abc import Callable
 from typing import Any
 
 from twisted.internet import defer
+from twisted.internet.interfaces import IPushProducer
 from twisted.internet.protocol import Factory, Protocol, connectionDone
 from twisted.logger import Logger
+from zope.interface import implementer
 
+from hub.frontends import write_now
 from hub.tls import ClientTLS, client_endpoint
 
 #: the settings of the splice, with their defaults
@@ -45,6 +53,34 @@ def settings(options: Any) -> dict[str, Any]:
     out = dict(DEFAULTS)
     out.update({k: v for k, v in dict(options).items() if k in DEFAULTS})
     return out
+
+
+@implementer(IPushProducer)
+class _Flow:
+    """One side's transport as the producer of the other side: pausing and resuming
+    pass on; stopping does nothing (Twisted stops the producer of a transport that
+    closes: the splice closes the other side itself, after its pending bytes)."""
+
+    def __init__(self, transport: Any) -> None:
+        self.transport = transport
+
+    def pauseProducing(self) -> None:  # noqa: N802
+        """The other side's buffer is full: stop reading this side."""
+        self.transport.pauseProducing()
+
+    def resumeProducing(self) -> None:  # noqa: N802
+        """The other side's buffer is empty: read this side again."""
+        self.transport.resumeProducing()
+
+    def stopProducing(self) -> None:  # noqa: N802
+        """(The splice closes both sides itself.)"""
+
+
+def _close(transport: Any) -> None:
+    """Close ``transport`` once its pending bytes are written (its producer, the other
+    side, unregistered first)."""
+    transport.unregisterProducer()
+    transport.loseConnection()
 
 
 class _Owner(Protocol):
@@ -72,7 +108,7 @@ class _Owner(Protocol):
             splice._begin()
             if not data:
                 return
-        splice.client.write(data)
+        write_now(splice.client, data)
 
     def connectionLost(self, reason: Any = connectionDone) -> None:
         self.splice._owner_lost()
@@ -100,6 +136,8 @@ class Splice:
     :param failed: called with a reason when the owner cannot be reached (the front end
         tells its client, as it would any refusal, and closes).
     :param options: the hub's options (:data:`DEFAULTS`).
+    :param tls: how to check the owner's certificate when its front end is TLS
+        (default: the platform's certificate authorities).
     """
 
     log = Logger()
@@ -113,8 +151,10 @@ class Splice:
         skip: int,
         failed: Callable[[str], None],
         options: Any = (),
+        tls: ClientTLS | None = None,
     ) -> None:
         self._reactor = reactor
+        self._tls = tls
         self.client = client
         self.route = route
         self.skip = skip
@@ -136,7 +176,7 @@ class Splice:
         self.client.pauseProducing()
         host, port, tls = self.route
         endpoint = client_endpoint(
-            self._reactor, host, port, ClientTLS() if tls else None, timeout=self.connect_seconds
+            self._reactor, host, port, (self._tls or ClientTLS()) if tls else None, timeout=self.connect_seconds
         )
         self._timer = self._reactor.callLater(self.connect_seconds, self._too_slow)
         self._connecting = endpoint.connect(_OwnerFactory(self))
@@ -149,7 +189,7 @@ class Splice:
         if self.closed or not data:
             return
         if self._owner is not None:
-            self._owner.write(data)
+            write_now(self._owner, data)
             return
         self._size += len(data)
         if self._size > self.max_buffer:
@@ -164,7 +204,7 @@ class Splice:
         self.closed = True
         self._cancel_timer()
         if self._owner is not None:
-            self._owner.loseConnection()
+            _close(self._owner)
         elif self._connecting is not None:
             self._connecting.cancel()
 
@@ -186,9 +226,9 @@ class Splice:
         self._cancel_timer()
         self.spliced = True
         owner = self._owner
-        owner.registerProducer(self.client, True)
+        owner.registerProducer(_Flow(self.client), True)
         self.client.unregisterProducer()  # the front end's own, if it had one
-        self.client.registerProducer(owner, True)
+        self.client.registerProducer(_Flow(owner), True)
         self.client.resumeProducing()
 
     def _owner_lost(self) -> None:
@@ -198,7 +238,7 @@ class Splice:
             self._fail("the hub that runs that game closed the connection")
             return
         self.closed = True
-        self.client.loseConnection()
+        _close(self.client)
 
     def _not_connected(self, failure: Any) -> None:
         if self.closed:

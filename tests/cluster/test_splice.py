@@ -6,8 +6,10 @@ Each wait is bounded (``addTimeout``); nothing is timed.
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
+import pytest
 import pytest_twisted
 from twisted.internet import defer, protocol, reactor
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
@@ -29,7 +31,14 @@ class Door(protocol.Protocol):
             self.transport.loseConnection()
 
         self.splice = Splice(
-            reactor, self.transport, conf["route"], b"HELLO\n", conf["skip"], failed, conf
+            reactor,
+            self.transport,
+            conf["route"],
+            b"HELLO\n",
+            conf["skip"],
+            failed,
+            conf,
+            tls=conf.get("tls"),
         )
         self.splice.start()
         self.splice.client_data(conf.get("leftover", b""))  # what a framer had read already
@@ -166,3 +175,136 @@ async def test_an_overlong_line_of_the_owner_before_the_splice():
     finally:
         await port.stopListening()
     assert got == b"- the hub of that game sent an overlong line\n", got
+
+
+class Flood(protocol.Protocol):
+    """An owner that says its prolog, sends ``size`` bytes and a last line, and closes
+    (a game's end: its last lines, then the close)."""
+
+    def connectionMade(self) -> None:
+        self.transport.write(b"banner\n")
+
+    def dataReceived(self, data: bytes) -> None:  # the replay: then the game, and its end
+        factory: Any = self.factory
+        self.transport.write(b"x" * factory.size + b"\n+ PLAYER1WON Yes\n+ QUIT\n")
+        self.transport.loseConnection()
+
+
+class SlowReader(Client):
+    """A client that reads nothing until the door's buffer towards it is full (its
+    producer, the owner, paused), then reads on to the end."""
+
+    def __init__(self, door_factory: Any) -> None:
+        super().__init__()
+        self.door_factory = door_factory
+
+    def connectionMade(self) -> None:
+        self.transport.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        self.transport.pauseProducing()
+
+    async def read_when_full(self) -> None:
+        def door_is_full() -> bool:
+            doors = self.door_factory.doors
+            return bool(doors) and bool(getattr(doors[0].transport, "producerPaused", False))
+
+        for _ in range(3000):  # bounded: until the door stops reading from the owner
+            if door_is_full():
+                break
+            await deferLater(reactor, 0.01, lambda: None)
+        assert door_is_full(), "the door never paused the owner"
+        self.transport.resumeProducing()
+
+
+class RecordingDoor(Door):
+    """A door that keeps what its client's transport had registered as its producer
+    each time it was asked to close (Twisted closes a transport only once its producer
+    is unregistered or resumed: a closed owner left there may keep it open)."""
+
+    def connectionMade(self) -> None:
+        self.factory.doors.append(self)  # type: ignore[attr-defined]
+        self.producers_at_close: list[Any] = []
+        transport = self.transport
+        transport.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        close = transport.loseConnection
+
+        def recorded(*args: Any) -> Any:
+            self.producers_at_close.append(transport.producer)
+            return close(*args)
+
+        transport.loseConnection = recorded
+        super().connectionMade()
+
+
+@pytest.mark.parametrize("owner_tls", [False, True], ids=["tcp", "tls"])
+@pytest_twisted.ensureDeferred
+async def test_every_byte_of_the_owner_reaches_a_slow_client_and_the_door_closes_with_the_owner(
+    owner_tls, tmp_path
+):
+    """The known bug (issue 31): the client's transport still had the closed owner
+    registered as its producer, paused, when it was asked to close: it never closed,
+    and the owner's last lines stayed in the door.  (Over TLS the owner's last records
+    and its close are read together, while the client's transport is full.)"""
+    from twisted.internet.endpoints import serverFromString
+
+    from hub.tls import ClientTLS
+    from tests.tlscerts import make_pki
+
+    factory = protocol.Factory.forProtocol(Flood)
+    factory.size = 128 * 1024  # type: ignore[attr-defined]
+    conf: dict[str, Any] = {"skip": 1}
+    if owner_tls:
+        pki = make_pki(tmp_path, "owner")
+        port = await serverFromString(reactor, pki.endpoint()).listen(factory)
+        conf["tls"] = ClientTLS(ca=str(pki.ca))
+    else:
+        port = listen(factory)
+    conf["route"] = ("127.0.0.1", port.getHost().port, owner_tls)
+    door_factory = protocol.Factory.forProtocol(RecordingDoor)
+    door_factory.conf = conf  # type: ignore[attr-defined]
+    door_factory.doors = []  # type: ignore[attr-defined]
+    door = listen(door_factory)
+    try:
+        client = SlowReader(door_factory)
+        endpoint = TCP4ClientEndpoint(reactor, "127.0.0.1", door.getHost().port)
+        await connectProtocol(endpoint, client).addTimeout(BOUND, reactor)
+        await client.read_when_full()
+        got = await client.done.addTimeout(BOUND, reactor)
+    finally:
+        await door.stopListening()
+        await port.stopListening()
+    assert len(got) == 128 * 1024 + 1 + len(b"+ PLAYER1WON Yes\n+ QUIT\n"), len(got)
+    assert got.endswith(b"\n+ PLAYER1WON Yes\n+ QUIT\n")
+    (door_protocol,) = door_factory.doors  # type: ignore[attr-defined]
+    producers = door_protocol.producers_at_close
+    assert producers and all(p is None for p in producers), producers
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_tls_client_of_the_door_gets_the_owners_last_lines_and_the_close(tmp_path):
+    """A TLS door (``ssl:`` MNM endpoint) closes its client once the owner closed,
+    after the owner's last lines (TLS does not shut down while a producer is
+    registered)."""
+    from twisted.internet import ssl
+    from twisted.internet.endpoints import serverFromString, wrapClientTLS
+
+    from tests.tlscerts import make_pki
+
+    pki = make_pki(tmp_path, "door")
+    factory = owner(b"banner\ngame line\n+ PLAYER1WON Yes\n+ QUIT\n", close=True)
+    port = listen(factory)
+    door_factory = protocol.Factory.forProtocol(Door)
+    door_factory.conf = {"route": ("127.0.0.1", port.getHost().port, False), "skip": 1}  # type: ignore[attr-defined]
+    door = await serverFromString(reactor, pki.endpoint()).listen(door_factory)
+    try:
+        client = Client()
+        trust = ssl.Certificate.loadPEM(pki.ca.read_bytes())
+        endpoint = wrapClientTLS(
+            ssl.optionsForClientTLS("127.0.0.1", trustRoot=trust),
+            TCP4ClientEndpoint(reactor, "127.0.0.1", door.getHost().port),
+        )
+        await connectProtocol(endpoint, client).addTimeout(BOUND, reactor)
+        got = await client.done.addTimeout(BOUND, reactor)
+    finally:
+        await door.stopListening()
+        await port.stopListening()
+    assert got == b"game line\n+ PLAYER1WON Yes\n+ QUIT\n", got
