@@ -94,6 +94,8 @@ TYPES: dict[str, type] = {
     "cluster_lookup_ttl": float,
     "cluster_lookup_cache": int,
     "cluster_lookup_concurrent": int,
+    "cluster_lookup_queue": int,
+    "cluster_lookup_batch": int,
     "cluster_lookup_window": float,
     "cluster_publish_seconds": float,
     "cluster_publish_delay": float,
