@@ -176,7 +176,11 @@ class Splice:
         self.client.pauseProducing()
         host, port, tls = self.route
         endpoint = client_endpoint(
-            self._reactor, host, port, (self._tls or ClientTLS()) if tls else None, timeout=self.connect_seconds
+            self._reactor,
+            host,
+            port,
+            (self._tls or ClientTLS()) if tls else None,
+            timeout=self.connect_seconds,
         )
         self._timer = self._reactor.callLater(self.connect_seconds, self._too_slow)
         self._connecting = endpoint.connect(_OwnerFactory(self))
