@@ -147,17 +147,16 @@ class Lookups:
             keys = [k for k in self._queued if k.startswith(kind)][: self.batch]
             for key in keys:
                 del self._queued[key]
+            watch = self.directory.watch()  # what notices say while the read runs wins
             if kind == _ID:
                 ids = [key[len(_ID) :] for key in keys]
-                self._read(keys, lambda ids=ids: self.store.directory_rows(games=ids))
+                self._read(keys, watch, self.store.directory_rows(games=ids))
             else:
-                self._read(keys, lambda: self.store.directory_recent(self.window))
+                self._read(keys, watch, self.store.directory_recent(self.window))
 
-    def _read(self, keys: list[str], read: Callable[[], defer.Deferred[Any]]) -> None:
+    def _read(self, keys: list[str], watch: set[str], reading: defer.Deferred[Any]) -> None:
         self._reading += 1
         self.reads += 1
-        watch = self.directory.watch()  # what notices say while the read runs wins
-        reading = read()
         reading.addCallback(lambda rows: self.directory.adopt(rows, watch))
         reading.addErrback(self._failed)
         reading.addBoth(lambda _: self.directory.unwatch(watch))

@@ -6,11 +6,18 @@ At start it writes the hub's member row (``hubs``: advertised front ends, load),
 the load to every heartbeat of the hub's lease, starts the :class:`.directory.Directory`
 and the :class:`.notify.NoticeListener`, and checks the members every
 ``cluster_check_seconds``: a hub whose lease is open but which is not alive any more
-(its advisory lock free, its heartbeat stale or its process gone) is recovered with
-the store's own crash recovery (:meth:`hub.store.tables.TablesMixin.recover`: its
-tables' chips go back once, whoever of the survivors gets there first), whose
-transaction also marks its games ``aborted`` and tells every hub
-(:meth:`hub.store.cluster.ClusterMixin.abort_hubs`).
+— on evidence gathered while the database was up: its process gone, or its heartbeat
+missing for the grace while this hub has itself been connected for longer than that
+(:mod:`hub.store.liveness`) — is recovered with the store's own crash recovery
+(:meth:`hub.store.tables.TablesMixin.recover`: once, whoever of the survivors gets
+there first), whose transaction hands its tables and games to the cluster's
+:attr:`Cluster.takeover` (:mod:`.takeover`; the fallback refunds the tables and marks
+the games ``aborted``).
+
+A hub that was recovered although it lives (cut off from the database for longer than
+the grace: a partition) finds its lease ended (:meth:`hub.store.lease.LeaseMixin.on_fenced`),
+moves no chip any more, gives up what the cluster took and rejoins by itself as a new
+member (:meth:`Cluster.rejoin`), without a restart.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from .notify import NoticeListener
 from .once import OneAtATime
 from .plugins import SharedPlugins
 from .remote import RemoteGame, row_of
+from .takeover import AbortAndRefund, Takeover
 
 #: what ``/api/health`` and ``gamehub cluster status`` say of a hub on SQLite
 SINGLE = "single"
@@ -88,10 +96,29 @@ class Cluster:
         self._ticks = 0
         self._joined = False
         self._secret = ""  # the cluster's secret (hub.cluster.credential), once joined
+        self._stopping = False
+        self._rejoining: defer.Deferred[None] | None = None
+        self._plugin_args: tuple[Any, Any] | None = None
+        #: how long a rejoin waits between tries while the database is away
+        self.rejoin_delays = (0.25, 5.0)
+        self._takeover: Takeover = AbortAndRefund(self)
         # each heartbeat carries the load; a recovery (the hub's own at start too)
-        # aborts the dead hubs' games in its transaction
+        # hands the dead hubs' tables and games to the takeover in its transaction
         self.store.on_beat(lambda: self.store.load_step(self.load()))
-        self.store.on_recovery(self.store.abort_hubs, self._hubs_gone)
+        self.store.takeover = self._takeover
+        self.store.on_fenced(self._fenced)
+
+    @property
+    def takeover(self) -> Takeover:
+        """What becomes of a recovered hub's tables and games (:mod:`.takeover`; the
+        fallback, :class:`.takeover.AbortAndRefund`, refunds and aborts).  Setting it
+        sets the store's too."""
+        return self._takeover
+
+    @takeover.setter
+    def takeover(self, takeover: Takeover) -> None:
+        self._takeover = takeover
+        self.store.takeover = takeover
 
     @property
     def hub_id(self) -> str:
@@ -145,11 +172,26 @@ class Cluster:
     async def share_plugins(self, registry: Any, data_dir: Any) -> None:
         """Publish this hub's plugins and install the others' (once the front ends
         listen: the others download from this hub's web front end)."""
+        self._plugin_args = (registry, data_dir)
         self.plugins = SharedPlugins(self, registry, data_dir, self.hub.reactor, self.hub.options)
         await self.plugins.start()
 
     async def stop(self) -> None:
         """Leave: this hub's games leave the directory, its member row is ended."""
+        self._stopping = True
+        if self._rejoining is not None:
+            self._rejoining.cancel()
+        joined = await self._detach()
+        if not joined:
+            return
+        try:
+            await self.store.cluster_leave()
+        except Exception as e:  # the others end the member row when they recover the lease
+            self.log.warn("cluster: could not leave cleanly: {e}", e=e)
+
+    async def _detach(self) -> bool:
+        """Stop the watch, the notices, the directory and the plugins; unhook the
+        lobby.  Returns whether the hub had joined."""
         if self._watch is not None and self._watch.running:
             self._watch.stop()
         self._watch = None
@@ -162,14 +204,61 @@ class Cluster:
         if self.hub.lobby.look_up == self.look_up:
             self.hub.lobby.look_up = None
         if not self._joined:
-            return
+            return False
         self._joined = False
         if self.plugins is not None:
             await self.plugins.stop()
-        try:
-            await self.store.cluster_leave()
-        except Exception as e:  # the others end the member row when they recover the lease
-            self.log.warn("cluster: could not leave cleanly: {e}", e=e)
+        return True
+
+    # -- fenced: recovered although alive -----------------------------------------------------
+
+    def _fenced(self, old_hub: str) -> None:
+        if self._stopping or self._rejoining is not None:
+            return
+        self._rejoining = defer.ensureDeferred(self.rejoin(old_hub))
+        self._rejoining.addErrback(lambda f: f.trap(defer.CancelledError))
+        self._rejoining.addErrback(lambda f: self.log.failure("cluster: rejoining failed", f))
+        self._rejoining.addBoth(self._rejoined)
+
+    def _rejoined(self, _: Any) -> None:
+        self._rejoining = None
+
+    async def rejoin(self, old_hub: str) -> None:
+        """This hub's lease ``old_hub`` was ended by another hub (it was cut off from the
+        database for longer than the grace): give up the games the cluster took
+        (:attr:`takeover`), take a new lease and join as a new member, keeping the games
+        nobody took.  Tries again while the database is away."""
+        self.log.warn(
+            "cluster: this hub ({hub}) was recovered by another hub while cut off from the"
+            " database; it gives up what was taken over and rejoins as a new member",
+            hub=old_hub,
+        )
+        await self._detach()
+        taken = await self._again(lambda: self.takeover.taken(old_hub))
+        self.takeover.surrender(taken)
+        new = await self._again(self.store.renew_lease)
+        await self._again(self.start)
+        if self._plugin_args is not None:
+            await self._again(lambda: self.share_plugins(*self._plugin_args))
+        self.log.info(
+            "cluster: hub {old} rejoined as {new}; {n} game(s) given up",
+            old=old_hub,
+            new=new,
+            n=len(taken),
+        )
+
+    async def _again(self, step: Any) -> Any:
+        """Run ``step()`` until it works, waiting while the database is away."""
+        first, most = self.rejoin_delays
+        delay = first
+        while True:
+            if self._stopping:
+                raise defer.CancelledError()
+            try:
+                return await defer.maybeDeferred(step)
+            except StoreUnavailable:
+                await task.deferLater(self.hub.reactor, delay, lambda: None)
+                delay = min(delay * 2, most)
 
     # -- the others --------------------------------------------------------------------------
 
@@ -205,8 +294,9 @@ class Cluster:
         if dead:
             await self.store.recover()
 
-    def _hubs_gone(self, hubs: list[str], aborted: dict[str, int]) -> None:
-        """(After the recovery that ended ``hubs``' leases.)"""
+    def hubs_gone(self, hubs: list[str], aborted: dict[str, int]) -> None:
+        """(After the recovery that ended ``hubs``' leases: the fallback takeover's
+        :meth:`~.takeover.AbortAndRefund.claimed`.)"""
         for hub_id in hubs:
             self.log.warn(
                 "cluster: hub {hub} is gone: {n} of its games aborted, its tables' chips returned",
