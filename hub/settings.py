@@ -42,6 +42,8 @@ TYPES: dict[str, type] = {
     # the store
     "hand_record_max": int,
     "history_batch_seconds": float,
+    "lease_interval": float,
+    "lease_grace": float,
     "history_batch_max": int,
     "history_queue_max": int,
     # transcripts

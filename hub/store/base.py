@@ -133,6 +133,10 @@ class StoreBase:
     :param history_batch_max: (PostgreSQL) most finished games in one message.
     :param history_queue_max: (PostgreSQL) most finished games waiting to be written
         (while the database is away, say); past it a game is refused.
+    :param lease_interval: seconds between a hub's heartbeats (default
+        :attr:`lease_interval`).
+    :param lease_grace: seconds without a heartbeat before a hub may be judged dead
+        (default :attr:`lease_grace`; :mod:`hub.store.liveness`).
 
     :ivar available: ``False`` from a failed connection to the database until a
         transaction or a probe works again (see :meth:`on_availability`).
@@ -154,9 +158,17 @@ class StoreBase:
         history_batch_seconds: float = 0.1,
         history_batch_max: int = 64,
         history_queue_max: int = 10000,
+        lease_interval: float | None = None,
+        lease_grace: float | None = None,
         **dialect_options: Any,
     ) -> None:
         self._reactor = reactor
+        if lease_interval is not None:
+            self.lease_interval = float(lease_interval)
+        if lease_grace is not None:
+            self.lease_grace = float(lease_grace)
+        if not 0 < self.lease_interval < self.lease_grace:
+            raise ValueError("lease_interval is more than 0 and less than lease_grace")
         self.dialect = dialect_for(dsn, **dialect_options)
         self.dsn = dsn
         self.new_account_grant = check_amount(grant, allow_zero=True)
@@ -197,6 +209,8 @@ class StoreBase:
         self._heartbeat: Any = None
         #: whether this hub's lease was found ended by another hub (:mod:`hub.store.lease`)
         self.fenced = False
+        #: this hub's earlier leases that another hub ended (:meth:`renew_lease`)
+        self.ended_leases: set[str] = set()
         self._fenced_listeners: list[Callable[[str], Any]] = []
         self._beat_on_return = False
         #: how long this hub has been connected to the database without a break: the

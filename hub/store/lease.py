@@ -118,6 +118,8 @@ class LeaseMixin(StoreBase):
         if heartbeat is not None and heartbeat.running:
             heartbeat.stop()
         old, lock = self.hub_id, self._lock
+        if old is not None:
+            self.ended_leases.add(old)
         self.hub_id = None
         yield self._in_thread(lock.release)
         yield self._open_lease()

@@ -310,10 +310,10 @@ class LedgerMixin(StoreBase):
         if row is None:
             raise TableNotOpen(f"game {game_id} is not a chip table")
         if row[1] is not None:
-            if row[0] == self.hub_id and not self._lease_open(cur):
+            if row[0] in self.ended_leases or (row[0] == self.hub_id and not self._lease_open(cur)):
                 raise LeaseEnded(
                     f"the table {game_id} was taken over: the lease of this hub"
-                    f" ({self.hub_id}) was ended by another hub"
+                    f" ({row[0]}) was ended by another hub"
                 )
             raise TableNotOpen(f"the table {game_id} is closed")
         if self.hub_id is None or row[0] != self.hub_id:
