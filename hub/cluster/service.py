@@ -23,18 +23,20 @@ member (:meth:`Cluster.rejoin`), without a restart.
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from typing import Any
 
 from twisted.internet import defer, task
 from twisted.logger import Logger
 
-from hub.model import Elsewhere, NotFound
+from hub.model import Elsewhere, GameError, NotFound
 from hub.store.cluster import ABORTED
 from hub.store.errors import StoreUnavailable
 
 from . import credential
 from .directory import Directory
 from .lookup import Lookups
+from .moves import Moves, Place, Seen
 from .notify import NoticeListener
 from .once import OneAtATime
 from .plugins import SharedPlugins
@@ -88,6 +90,9 @@ class Cluster:
         self.directory: Directory | None = None
         #: asks the directory for a game the view lacks (:mod:`.lookup`)
         self.lookups: Lookups | None = None
+        #: where a game went, for the splices that follow it (:mod:`.moves`)
+        self.moves = Moves(hub.reactor, self._seen_game, self._seen_games, self._route, hub.options)
+        self._movers = _MoveWatch(self.moves, lambda: self.hub_id)
         self.listener: NoticeListener | None = None
         #: the cluster's one set of plugins (:mod:`.plugins`), once :meth:`share_plugins` ran
         self.plugins: SharedPlugins | None = None
@@ -144,6 +149,8 @@ class Cluster:
             publish_delay=self.publish_delay,
         )
         await self.directory.start()
+        self.directory.add_listener(self._movers)
+        self.hub.lobby.add_listener(self._movers)
         self.lookups = Lookups(store, self.directory, reactor, self.hub.options)
         self.listener = NoticeListener(
             store.dsn, store.channel, reactor, self._notice, self._listening
@@ -157,6 +164,7 @@ class Cluster:
         )
         self.hub.lobby.elsewhere = self.elsewhere
         self.hub.lobby.look_up = self.look_up
+        self.hub.lobby.follow = self.follow
         self.log.info(
             "cluster: hub {hub} joined on {db} ({n} hub(s) alive)",
             hub=self.hub_id,
@@ -199,10 +207,16 @@ class Cluster:
             self.listener.stop()
         if self.directory is not None:
             self.directory.stop()
+            self.directory.remove_listener(self._movers)
+        self.hub.lobby.remove_listener(self._movers)
+        if self._stopping:
+            self.moves.stop()
         if self.hub.lobby.elsewhere == self.elsewhere:
             self.hub.lobby.elsewhere = None
         if self.hub.lobby.look_up == self.look_up:
             self.hub.lobby.look_up = None
+        if self.hub.lobby.follow == self.follow:
+            self.hub.lobby.follow = None
         if not self._joined:
             return False
         self._joined = False
@@ -368,6 +382,34 @@ class Cluster:
             )
         return self.route_to(game.hub, f"game {game.id} runs on hub {game.hub}")
 
+    def follow(
+        self, game_id: str | None, player: str | None, old_hub: str, frontend: str
+    ) -> defer.Deferred[Place | None]:
+        """Where a game that ``old_hub`` let go runs now (:mod:`.moves`): by its id, or
+        (Domino: a queue, not a game, was spliced) by a player seated in it."""
+        if game_id is not None:
+            return self.moves.game(game_id, old_hub, frontend)
+        if player is not None:
+            return self.moves.player(player, old_hub, frontend)
+        return defer.succeed(None)
+
+    def _seen_game(self, game_id: str) -> Seen | None:
+        """How this hub sees ``game_id``: listed by another hub, or in its own lobby."""
+        remote = self.directory.get(game_id) if self.directory is not None else None
+        if remote is not None:
+            return _seen(remote, remote.hub)
+        try:
+            local = self.hub.lobby.get(game_id)
+        except GameError:  # not here (nor anywhere this hub knows of)
+            return None
+        return _seen(local, self.hub_id)
+
+    def _seen_games(self) -> list[Seen]:
+        return [_seen(g, g.hub) for g in self.remote_games()]
+
+    def _route(self, hub_id: str, frontend: str) -> tuple[str, int, bool] | None:
+        return self.route_to(hub_id, "").routes.get(frontend)
+
     def look_up(self, game_id: str) -> defer.Deferred[Any]:
         """Ask the directory for ``game_id`` (a game this hub's view lacks): fires with
         its record once it is in the view, or ``None`` (:mod:`.lookup`; bounded)."""
@@ -505,3 +547,26 @@ class Cluster:
             if m["live"]
         ]
         return {"mode": CLUSTER, "hub": self.hub_id, "alive": len(hubs), "hubs": hubs}
+
+
+def _seen(game: Any, hub_id: str) -> Seen:
+    """A game (a local one or a record of another hub's) as :mod:`.moves` sees it."""
+    players = frozenset(str(s.player) for s in game.seats if s.player is not None)
+    return Seen(str(game.id), hub_id, str(game.state), players)
+
+
+class _MoveWatch:
+    """Tells :class:`.moves.Moves` of every game listed or changed: the other hubs'
+    (a directory listener) and this hub's own (a lobby listener: a game that moved
+    here).  An ``ILobbyListener``."""
+
+    def __init__(self, moves: Moves, here: Callable[[], str]) -> None:
+        self.moves = moves
+        self.here = here
+
+    def lobby_changed(self, change: str, game: Any) -> None:
+        """(``ILobbyListener``.)"""
+        if change == "removed" or not self.moves.waiting:
+            return
+        hub_id = game.hub if isinstance(game, RemoteGame) else None
+        self.moves.seen(_seen(game, hub_id or self.here()))

@@ -20,11 +20,22 @@ and a closed one never does: the door stayed open and the owner's last lines sta
 in it, issue 31).  The splice knows no protocol: the front end decides
 what to replay and how many lines to skip, and how to tell its client when the owner
 cannot be reached (``failed``).
+
+**Following a game that moves** (issue 31).  With a :class:`Follow`, an owner that
+closes without the session's end (``Follow.final`` of its last bytes: a game's last
+line, a refusal) may have handed the game to another hub, or died and been resumed
+elsewhere: the splice asks where the game is now (``Follow.where``, bounded:
+:mod:`hub.cluster.moves`) while it keeps what the client sends (bounded as while
+connecting), and passes the connection through to the new owner with
+``Follow.replay()`` (what seats the client there again), dropping the ``Follow.skip``
+lines of its answer the client already had.  The client keeps its connection; when
+the game did not move (it ended, was aborted, stayed), the client is closed as before.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from twisted.internet import defer
@@ -44,8 +55,36 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+#: a route to a front end: (host, port, TLS)
+Route = tuple[str, int, bool]
+#: how many of the owner's last bytes a following splice keeps (for ``Follow.final``)
+TAIL = 512
+
+
 class SpliceError(Exception):
     """The owner could not be reached, or closed before the splice began."""
+
+
+@dataclass(frozen=True)
+class Follow:
+    """How a splice follows its client's game to a new owner (see the module's
+    docstring).
+
+    :ivar where: fires with the route to the game's new owner, or ``None``.
+    :ivar replay: what the new owner must hear to seat the client again.
+    :ivar skip: how many lines of the new owner's answer the client already had (at
+        most, with ``until``).
+    :ivar until: the last line of those (without its newline): the lines are dropped
+        up to it, however many there are (``None``: exactly ``skip`` lines).
+    :ivar final: whether the owner's last bytes (at most :data:`TAIL`) end the
+        session (no follow: the client is closed at once).
+    """
+
+    where: Callable[[], defer.Deferred[Route | None]]
+    replay: Callable[[], bytes]
+    skip: int
+    final: Callable[[bytes], bool]
+    until: bytes | None = None
 
 
 def settings(options: Any) -> dict[str, Any]:
@@ -98,8 +137,13 @@ class _Owner(Protocol):
         if splice.skip > 0:
             self._buffer += data
             while splice.skip > 0 and b"\n" in self._buffer:
-                _, self._buffer = self._buffer.split(b"\n", 1)
+                line, self._buffer = self._buffer.split(b"\n", 1)
                 splice.skip -= 1
+                if splice.until is not None and line.rstrip(b"\r") == splice.until:
+                    splice.skip = 0
+                elif splice.until is not None and splice.skip == 0:
+                    splice._fail("the hub of that game did not seat the client again")
+                    return
             if splice.skip > 0:
                 if len(self._buffer) > splice.max_line:
                     splice._fail("the hub of that game sent an overlong line")
@@ -108,6 +152,8 @@ class _Owner(Protocol):
             splice._begin()
             if not data:
                 return
+        if splice.follow is not None:
+            splice.tail = (splice.tail + data)[-TAIL:]
         write_now(splice.client, data)
 
     def connectionLost(self, reason: Any = connectionDone) -> None:
@@ -138,6 +184,8 @@ class Splice:
     :param options: the hub's options (:data:`DEFAULTS`).
     :param tls: how to check the owner's certificate when its front end is TLS
         (default: the platform's certificate authorities).
+    :param follow: how to follow the game when the owner lets it go (:class:`Follow`;
+        ``None``: the client is closed when the owner closes).
     """
 
     log = Logger()
@@ -152,9 +200,18 @@ class Splice:
         failed: Callable[[str], None],
         options: Any = (),
         tls: ClientTLS | None = None,
+        follow: Follow | None = None,
     ) -> None:
         self._reactor = reactor
         self._tls = tls
+        self.follow = follow
+        #: the owner's last bytes (while following)
+        self.tail = b""
+        #: how many times the connection was passed on to a new owner
+        self.moves = 0
+        self._following: defer.Deferred[Route | None] | None = None
+        #: (following) the last line of the new owner's answer the client already had
+        self.until: bytes | None = None
         self.client = client
         self.route = route
         self.skip = skip
@@ -174,6 +231,9 @@ class Splice:
     def start(self) -> None:
         """Pause the client and connect to the owner."""
         self.client.pauseProducing()
+        self._connect()
+
+    def _connect(self) -> None:
         host, port, tls = self.route
         endpoint = client_endpoint(
             self._reactor,
@@ -211,6 +271,8 @@ class Splice:
             _close(self._owner)
         elif self._connecting is not None:
             self._connecting.cancel()
+        if self._following is not None:
+            self._following.cancel()
 
     # -- the owner ------------------------------------------------------------------------
 
@@ -241,8 +303,38 @@ class Splice:
         if not self.spliced:
             self._fail("the hub that runs that game closed the connection")
             return
+        if self.follow is not None and not self.follow.final(self.tail):
+            self._follow(self.follow)
+            return
         self.closed = True
         _close(self.client)
+
+    def _follow(self, follow: Follow) -> None:
+        """The owner let the game go: find its new owner, keeping the client's bytes."""
+        self.spliced, self._owner, self.tail = False, None, b""
+        self.client.unregisterProducer()  # the old owner
+        self.client.pauseProducing()
+        self._pending, self._size = [], 0
+        d = self._following = follow.where()
+        d.addCallback(self._moved, follow)
+        d.addErrback(lambda f: f.trap(defer.CancelledError))
+        d.addErrback(lambda f: self.log.failure("splice: following the game failed", f))
+
+    def _moved(self, route: Route | None, follow: Follow) -> None:
+        self._following = None
+        if self.closed:
+            return
+        if route is None:  # it ended, was aborted, or stayed: close as before
+            self.closed = True
+            _close(self.client)
+            return
+        self.moves += 1
+        self.log.info(
+            "splice: the game moved; passed on to {host}:{port}", host=route[0], port=route[1]
+        )
+        self.route, self.skip, self.until = route, follow.skip, follow.until
+        self._pending.insert(0, follow.replay())
+        self._connect()
 
     def _not_connected(self, failure: Any) -> None:
         if self.closed:

@@ -163,12 +163,7 @@ class StoreBase:
         **dialect_options: Any,
     ) -> None:
         self._reactor = reactor
-        if lease_interval is not None:
-            self.lease_interval = float(lease_interval)
-        if lease_grace is not None:
-            self.lease_grace = float(lease_grace)
-        if not 0 < self.lease_interval < self.lease_grace:
-            raise ValueError("lease_interval is more than 0 and less than lease_grace")
+        self._lease_settings(lease_interval, lease_grace)
         self.dialect = dialect_for(dsn, **dialect_options)
         self.dsn = dsn
         self.new_account_grant = check_amount(grant, allow_zero=True)
@@ -225,6 +220,14 @@ class StoreBase:
         #: ``observer(fn, seconds, ok, result)`` after each transaction (on the reactor
         #: thread): the hub's metrics (:meth:`hub.telemetry.Telemetry.store_transaction`)
         self.query_observer: Callable[[Any, float, bool, Any], None] | None = None
+
+    def _lease_settings(self, interval: float | None, grace: float | None) -> None:
+        if interval is not None:
+            self.lease_interval = float(interval)
+        if grace is not None:
+            self.lease_grace = float(grace)
+        if not 0 < self.lease_interval < self.lease_grace:
+            raise ValueError("lease_interval is more than 0 and less than lease_grace")
 
     # -- plumbing ------------------------------------------------------------------
 

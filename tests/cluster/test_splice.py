@@ -308,3 +308,129 @@ async def test_a_tls_client_of_the_door_gets_the_owners_last_lines_and_the_close
         await door.stopListening()
         await port.stopListening()
     assert got == b"game line\n+ PLAYER1WON Yes\n+ QUIT\n", got
+
+
+class Scripted(protocol.Protocol):
+    """An owner that says ``prolog`` at once, answers what it hears: ``bye`` closes the
+    connection after ``last`` (a game handed over: no last line; or its end); anything
+    else is echoed upper-cased after the first ``seat`` lines it hears (the replay)."""
+
+    def connectionMade(self) -> None:
+        self.factory.heard = b""  # type: ignore[attr-defined]
+        self.transport.write(self.factory.prolog)  # type: ignore[attr-defined]
+
+    def dataReceived(self, data: bytes) -> None:
+        factory: Any = self.factory
+        factory.heard += data
+        for line in data.splitlines():
+            if line == b"bye":
+                self.transport.write(factory.last)
+                self.transport.loseConnection()
+                return
+            if line not in factory.replay:
+                self.transport.write(line.upper() + b"\n")
+
+
+def scripted(prolog: bytes, replay: tuple[bytes, ...] = (b"HELLO",), last: bytes = b"") -> Any:
+    factory = protocol.Factory.forProtocol(Scripted)
+    factory.prolog, factory.replay, factory.last = prolog, replay, last  # type: ignore[attr-defined]
+    return factory
+
+
+class FollowingDoor(Door):
+    """A door whose splice follows the game to the hub ``where`` names."""
+
+    def connectionMade(self) -> None:
+        from hub.cluster.splice import Follow
+
+        conf = self.factory.conf  # type: ignore[attr-defined]
+
+        def failed(reason: str) -> None:
+            self.transport.write(f"- {reason}\n".encode())
+            self.transport.loseConnection()
+
+        def where() -> defer.Deferred:
+            conf["asked"] += 1
+            return defer.succeed(conf["where"])
+
+        follow = Follow(
+            where=where,
+            replay=lambda: b"HELLO\nSEAT\n",
+            skip=10,
+            until=b"+ ENDPLAYERS",
+            final=lambda tail: tail.rstrip(b"\n").rsplit(b"\n", 1)[-1] == b"+ QUIT",
+        )
+        self.splice = Splice(
+            reactor, self.transport, conf["route"], b"HELLO\n", 1, failed, conf, follow=follow
+        )
+        self.splice.start()
+
+
+async def follow_through(conf: dict[str, Any], script: list[tuple[bytes, bytes]]) -> bytes:
+    """A client of a following door sends ``script`` (a line at a time, each once the
+    answer to the one before is in, or the door asked where the game went); returns
+    all it got, to the close."""
+    door_factory = protocol.Factory.forProtocol(FollowingDoor)
+    conf = door_factory.conf = {"asked": 0, **conf}  # type: ignore[attr-defined]
+    door = listen(door_factory)
+    try:
+        client = Client()
+        endpoint = TCP4ClientEndpoint(reactor, "127.0.0.1", door.getHost().port)
+        await connectProtocol(endpoint, client).addTimeout(BOUND, reactor)
+        for line, answer in script:
+            asked = conf["asked"]
+            client.transport.write(line)
+            for _ in range(500):  # bounded: until the answer is in
+                if answer in client.got if answer else conf["asked"] > asked:
+                    break
+                await deferLater(reactor, 0.01, lambda: None)
+        client.transport.loseConnection()
+        return await client.done.addTimeout(BOUND, reactor)
+    finally:
+        await door.stopListening()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_spliced_client_follows_its_game_to_the_new_owner():
+    """Issue 31: the owner lets the game go (closes without its last line); the door
+    passes the client on to the new owner with the replay that seats it there, drops
+    the new owner's answer to it up to its last seating line, and the client keeps its
+    connection; what it sent meanwhile reaches the new owner after the replay."""
+    old = listen(scripted(b"banner\ngame line\n"))
+    new_factory = scripted(b"banner\nversion\n+ YOU 1\n+ ENDPLAYERS\n", (b"HELLO", b"SEAT"))
+    new = listen(new_factory)
+    try:
+        conf = {
+            "route": ("127.0.0.1", old.getHost().port, False),
+            "where": ("127.0.0.1", new.getHost().port, False),
+        }
+        got = await follow_through(
+            conf,
+            [
+                (b"play 1\n", b"PLAY 1"),
+                (b"bye\n", b""),
+                (b"more\n", b"MORE"),
+                (b"again\n", b"AGAIN"),
+            ],
+        )
+    finally:
+        await old.stopListening()
+        await new.stopListening()
+    assert got == b"game line\nPLAY 1\nMORE\nAGAIN\n", got
+    assert new_factory.heard.startswith(b"HELLO\nSEAT\nmore\n")  # type: ignore[attr-defined]
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_game_that_ends_or_does_not_move_closes_the_client():
+    ended = listen(scripted(b"banner\ngame line\n", last=b"+ PLAYER0WON Yes\n+ QUIT\n"))
+    stayed = listen(scripted(b"banner\ngame line\n"))
+    try:
+        conf = {"route": ("127.0.0.1", ended.getHost().port, False), "where": None}
+        got = await follow_through(conf, [(b"bye\n", b"+ QUIT")])
+        assert got == b"game line\n+ PLAYER0WON Yes\n+ QUIT\n", got
+        conf = {"route": ("127.0.0.1", stayed.getHost().port, False), "where": None}
+        got = await follow_through(conf, [(b"bye\n", b"")])
+        assert got == b"game line\n", got
+    finally:
+        await ended.stopListening()
+        await stayed.stopListening()

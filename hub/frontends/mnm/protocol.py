@@ -29,7 +29,8 @@ from twisted.logger import Logger
 from twisted.protocols.basic import LineReceiver
 from zope.interface import implementer
 
-from hub.cluster.splice import Splice
+from hub.cluster.moves import Place
+from hub.cluster.splice import Follow, Splice
 from hub.deadlines import Deadlines
 from hub.frontends import no_delay, write_now
 from hub.interfaces import IGameObserver, IHub
@@ -55,6 +56,23 @@ DEFAULTS: dict[str, Any] = {
 _conn_ids = itertools.count(1)
 #: a client command's verb → its input of the connection's table
 _INPUTS: dict[str, Input] = {verb: Input(verb) for verb in codec.VERBS}
+#: a spliced client that follows its game to a new hub: the new owner's answer to the
+#: replayed VERSION, ID and PLAYER lines ends with the seating's last line, at most so
+#: many lines in all (banner, announcement, version, game prolog, players)
+_ENDPLAYERS = b"+ ENDPLAYERS"
+_RESEAT_LINES = 64
+_SEATED_MAX = 128
+#: the last lines of the hub that end a session: the game's end, a refusal
+_QUIT = b"+ QUIT"
+
+
+def _final(tail: bytes) -> bool:
+    """Whether the owner's last bytes end the session (the client is not followed to
+    another hub when the owner closes)."""
+    last = tail.rstrip(b"\r\n").rsplit(b"\n", 1)[-1]
+    return last == _QUIT or last.startswith(b"- ")
+
+
 #: the constant one-line answers as they go over the wire (text, bytes)
 _OKTHINK = codec.OKTHINK.encode("ascii")
 _OKTHINK_BYTES = _OKTHINK + b"\n"
@@ -154,6 +172,9 @@ class MNMProtocol(LineReceiver):
         self._said = b""
         self._sent = 0
         self.splice: Splice | None = None
+        #: (passed through) the hub that runs the game, and the client's PLAYER line
+        self._owner_hub = ""
+        self._seated = b""
         #: a routed Game-ID (``hub.routes``): the seat and name it leads to
         self._routed: Routed | None = None
         self._routing: Any = None
@@ -323,7 +344,7 @@ class MNMProtocol(LineReceiver):
             route = e.routes.get("mnm")
             if route is None:
                 raise ProtocolError(f"Not a valid game ID here: {e.reason}") from None
-            self._pass_through(route, e.reason)
+            self._pass_through(route, e.reason, gid, e.hub)
             return
         except GameError:
             routing = self.hub.routes.route("mnm", gid) if self.hub.routes is not None else None
@@ -346,7 +367,7 @@ class MNMProtocol(LineReceiver):
         self.paused = True  # the line receiver keeps what follows the ID line
         transport: Any = self.transport  # a TCP or TLS transport: a push producer
         transport.pauseProducing()
-        lobby.find(gid).addCallbacks(self._found, self._not_found)
+        lobby.find(gid).addCallbacks(self._found, self._not_found, errbackArgs=(gid,))
 
     def _found(self, game: Any) -> None:
         self.paused = False
@@ -361,13 +382,13 @@ class MNMProtocol(LineReceiver):
             return
         self.dataReceived(b"")
 
-    def _not_found(self, failure: Any) -> None:
+    def _not_found(self, failure: Any, gid: str) -> None:
         self.paused = False
         if self._closed:
             return
         error = failure.value
         if isinstance(error, Elsewhere) and error.routes.get("mnm") is not None:
-            self._pass_through(error.routes["mnm"], error.reason)
+            self._pass_through(error.routes["mnm"], error.reason, gid, error.hub)
         elif isinstance(error, Elsewhere):
             self.fail(f"Not a valid game ID here: {error.reason}")
             return
@@ -411,8 +432,11 @@ class MNMProtocol(LineReceiver):
         self.machine.move(Input.ROUTED)
         self._prolog.start(self)
 
-    def _pass_through(self, route: tuple[str, int, bool], where: str) -> None:
-        """Splice the connection to the hub that runs the game."""
+    def _pass_through(
+        self, route: tuple[str, int, bool], where: str, game_id: str, owner: str
+    ) -> None:
+        """Splice the connection to the hub that runs the game (``owner``); should the
+        game move to another hub, the splice follows it there (:mod:`hub.cluster.moves`)."""
         self.machine.move(Input.PASS)
         self._prolog.cancel(self)
         self.log.info("mnm {conn}: passed through ({where})", conn=self.conn_id, where=where)
@@ -420,6 +444,21 @@ class MNMProtocol(LineReceiver):
         def failed(reason: str) -> None:
             self.fail(f"Not a valid game ID here: {where}, and {reason}", "unreachable")
 
+        self._owner_hub = owner
+
+        def where_now() -> defer.Deferred[Any]:
+            follow = self.hub.lobby.follow
+            if follow is None:  # (the hub left the cluster)
+                return defer.succeed(None)
+            return follow(game_id, None, self._owner_hub, "mnm").addCallback(self._moved)
+
+        follow = Follow(
+            where=where_now,
+            replay=lambda: self._said + self._seated,
+            skip=_RESEAT_LINES,
+            until=_ENDPLAYERS,
+            final=_final,
+        )
         self.splice = Splice(
             self._reactor,
             self.transport,
@@ -428,12 +467,22 @@ class MNMProtocol(LineReceiver):
             self._sent,
             failed,
             self.hub.options,
+            follow=follow,
         )
         self.splice.start()
         self.setRawMode()
 
+    def _moved(self, place: Place | None) -> tuple[str, int, bool] | None:
+        if place is None:
+            return None
+        self._owner_hub, route = place
+        return route
+
     def rawDataReceived(self, data: bytes) -> None:
-        """Passed through: the client's bytes go to the game's hub."""
+        """Passed through: the client's bytes go to the game's hub (its first line, the
+        ``PLAYER`` that seats it, is kept: a new owner must hear it too)."""
+        if len(self._seated) < _SEATED_MAX and not self._seated.endswith(b"\n"):
+            self._seated += data[: data.find(b"\n") + 1 or len(data)][:_SEATED_MAX]
         if self.splice is not None:
             self.splice.client_data(data)
 
