@@ -99,6 +99,8 @@ TYPES: dict[str, type] = {
     "cluster_lookup_queue": int,
     "cluster_lookup_batch": int,
     "cluster_lookup_window": float,
+    "cluster_follow_seconds": float,
+    "cluster_follow_max": int,
     "cluster_publish_seconds": float,
     "cluster_publish_delay": float,
     "cluster_gather_seconds": float,
