@@ -95,6 +95,9 @@ class Lobby:
         #: ``(game id, player, old hub, front end) → Deferred``: where a door's spliced
         #: game runs now that its hub let it go (:meth:`hub.cluster.Cluster.follow`)
         self.follow: Callable[..., defer.Deferred[Any]] | None = None
+        #: ``(owner hub, front end, transport, replay, skip) → bool``: give a client's
+        #: socket to the game's hub on this machine (:mod:`hub.cluster.handoff`)
+        self.hand_off: Callable[[str, str, Any, bytes, int], bool] | None = None
 
     # -- ids and randomness ---------------------------------------------------------------
 

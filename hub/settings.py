@@ -101,6 +101,7 @@ TYPES: dict[str, type] = {
     "cluster_lookup_window": float,
     "cluster_follow_seconds": float,
     "cluster_follow_max": int,
+    "cluster_handoff": bool,
     "cluster_publish_seconds": float,
     "cluster_publish_delay": float,
     "cluster_gather_seconds": float,

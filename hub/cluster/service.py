@@ -24,17 +24,18 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from twisted.internet import defer, task
 from twisted.logger import Logger
 
 from hub.model import Elsewhere, GameError, NotFound
-from hub.store.cluster import ABORTED
+from hub.store.cluster import ABORTED, HANDOFF
 from hub.store.errors import StoreUnavailable
 
 from . import credential
 from .directory import Directory
+from .handoff import Adopter, HandoffClient, HandoffServer
 from .lookup import Lookups
 from .moves import Moves, Place, Seen
 from .notify import NoticeListener
@@ -47,6 +48,8 @@ from .takeover import AbortAndRefund, Takeover
 SINGLE = "single"
 CLUSTER = "cluster"
 _WILDCARDS = ("", "0.0.0.0", "::", "::0")
+#: the front ends whose connections a door hands over (their factories adopt them)
+_ADOPTING = ("mnm",)
 
 
 def endpoint_text(endpoint: dict[str, Any]) -> str:
@@ -93,6 +96,11 @@ class Cluster:
         #: where a game went, for the splices that follow it (:mod:`.moves`)
         self.moves = Moves(hub.reactor, self._seen_game, self._seen_games, self._route, hub.options)
         self._movers = _MoveWatch(self.moves, lambda: self.hub_id)
+        #: a door on this machine hands connections over instead of splicing them
+        #: (:mod:`.handoff`; setting ``cluster_handoff``)
+        self.handoff: HandoffServer | None = None
+        self._handing = HandoffClient()
+        self._handoff_on = bool(options.get("cluster_handoff", True))
         self.listener: NoticeListener | None = None
         #: the cluster's one set of plugins (:mod:`.plugins`), once :meth:`share_plugins` ran
         self.plugins: SharedPlugins | None = None
@@ -137,6 +145,9 @@ class Cluster:
         store, reactor = self.store, self.hub.reactor
         await store.cluster_channel()
         self._secret = await store.cluster_secret()
+        if self._handoff_on and self.handoff is None:
+            self.handoff = HandoffServer(reactor, self._adopter)
+            self.handoff.start()
         await store.cluster_join(self.endpoints(), self.load())
         self._joined = True
         await store.abort_orphans()
@@ -165,6 +176,7 @@ class Cluster:
         self.hub.lobby.elsewhere = self.elsewhere
         self.hub.lobby.look_up = self.look_up
         self.hub.lobby.follow = self.follow
+        self.hub.lobby.hand_off = self.hand_off
         self.log.info(
             "cluster: hub {hub} joined on {db} ({n} hub(s) alive)",
             hub=self.hub_id,
@@ -189,6 +201,10 @@ class Cluster:
         self._stopping = True
         if self._rejoining is not None:
             self._rejoining.cancel()
+        if self.handoff is not None:
+            self.handoff.stop()
+            self.handoff = None
+        self._handing.close()
         joined = await self._detach()
         if not joined:
             return
@@ -217,6 +233,8 @@ class Cluster:
             self.hub.lobby.look_up = None
         if self.hub.lobby.follow == self.follow:
             self.hub.lobby.follow = None
+        if self.hub.lobby.hand_off == self.hand_off:
+            self.hub.lobby.hand_off = None
         if not self._joined:
             return False
         self._joined = False
@@ -346,6 +364,9 @@ class Cluster:
             elif host in _WILDCARDS:
                 host = socket.getfqdn()
             out[frontend] = {"host": host, "port": port, "tls": tls}
+        path = self.handoff.path if self.handoff is not None else None
+        if path is not None:  # (not a front end: hub.store.cluster keeps it apart)
+            out[HANDOFF] = {"host": socket.gethostname(), "path": path}
         return out
 
     def endpoints_of(self, hub_id: str) -> dict[str, Any]:
@@ -403,6 +424,20 @@ class Cluster:
         except GameError:  # not here (nor anywhere this hub knows of)
             return None
         return _seen(local, self.hub_id)
+
+    def hand_off(self, owner: str, frontend: str, transport: Any, replay: bytes, skip: int) -> bool:
+        """Give a client's socket to ``owner``, the hub of its game, when that hub runs
+        on this machine (:mod:`.handoff`); ``False``: splice it."""
+        member = self.members.get(owner)
+        where = member.get("handoff") if member is not None and member["live"] else None
+        if not isinstance(where, dict):
+            return False
+        return self._handing.hand_off(where, frontend, transport, replay, skip)
+
+    def _adopter(self, frontend: str) -> Adopter | None:
+        """The front end that adopts handed-over connections (MNM's)."""
+        factory = self.hub.frontend_factory(frontend) if frontend in _ADOPTING else None
+        return cast(Adopter, factory) if factory is not None else None
 
     def _seen_games(self) -> list[Seen]:
         return [_seen(g, g.hub) for g in self.remote_games()]

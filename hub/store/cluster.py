@@ -42,6 +42,8 @@ from .base import StoreBase, _Cursor
 MAX_NOTICE = 4000
 #: the state a game of a dead hub is left in
 ABORTED = "aborted"
+#: (a member row's endpoints) the hand-off socket, not a front end
+HANDOFF = "handoff"
 _CHANNEL_CHARACTERS = re.compile(r"[^a-z0-9_]")
 
 
@@ -118,6 +120,14 @@ def _directory_values(row: Mapping[str, Any]) -> tuple[str, ...]:
         json.dumps(row["seats"], default=str),
         json.dumps(row["info"], default=str),
     )
+
+
+def _endpoints(advertised: dict[str, Any]) -> dict[str, Any]:
+    """A member row's ``endpoints`` (its front ends) and ``handoff`` (where a door on
+    the same machine hands connections over: :mod:`hub.cluster.handoff`, or ``None``),
+    kept in one column."""
+    handoff = advertised.pop(HANDOFF, None)
+    return {"endpoints": advertised, "handoff": handoff if isinstance(handoff, dict) else None}
 
 
 def write_notices(hub_id: str, gone: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -291,7 +301,7 @@ class ClusterMixin(StoreBase):
             members = [
                 {
                     "hub_id": r[0],
-                    "endpoints": json.loads(r[1]),
+                    **_endpoints(json.loads(r[1])),
                     "load": json.loads(r[2]),
                     "started": d.t_out(r[3]),
                     "heartbeat": d.t_out(r[4]),

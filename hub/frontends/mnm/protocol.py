@@ -175,6 +175,8 @@ class MNMProtocol(LineReceiver):
         #: (passed through) the hub that runs the game, and the client's PLAYER line
         self._owner_hub = ""
         self._seated = b""
+        #: lines not to write (a connection a door handed over: it said them already)
+        self._mute = 0
         #: a routed Game-ID (``hub.routes``): the seat and name it leads to
         self._routed: Routed | None = None
         self._routing: Any = None
@@ -216,6 +218,9 @@ class MNMProtocol(LineReceiver):
         # as send_lines, but recorded only when the records are first needed
         banner = self._banner()
         self._sent += len(banner)
+        if self._mute >= len(banner):  # handed over by a door, which said it already
+            self._mute -= len(banner)
+            return
         self.telemetry.message_out(len(banner))
         write_now(transport, _banner_bytes(banner))
 
@@ -247,11 +252,23 @@ class MNMProtocol(LineReceiver):
         if self.machine.state is State.CLOSED or self.transport is None:
             return
         data = block.encode("ascii", "replace")
+        if self._mute:  # (a connection a door handed over: the client has these)
+            data = self._unmuted(data)
+            if not data:
+                return
         self.records.record_block("out", data)
         count = data.count(b"\n")
         self._sent += count
         self.telemetry.message_out(count)
         write_now(self.transport, data)
+
+    def _unmuted(self, data: bytes) -> bytes:
+        """``data`` without its first lines while the connection is muted."""
+        while self._mute and data:
+            self._mute -= 1
+            self._sent += 1
+            data = data[data.find(b"\n") + 1 :] if b"\n" in data else b""
+        return data
 
     def _answer(self, line: bytes, data: bytes) -> None:
         """:meth:`_write` of a constant one-line answer (``line`` without its
@@ -439,6 +456,12 @@ class MNMProtocol(LineReceiver):
         game move to another hub, the splice follows it there (:mod:`hub.cluster.moves`)."""
         self.machine.move(Input.PASS)
         self._prolog.cancel(self)
+        hand_off, rest = self.hub.lobby.hand_off, b""
+        if hand_off is not None:  # the owner on this machine takes the socket itself
+            rest = self.clearLineBuffer()  # what the client sent after its ID line
+            if hand_off(owner, "mnm", self.transport, self._said + rest, self._sent):
+                self.log.info("mnm {conn}: handed over ({where})", conn=self.conn_id, where=where)
+                return
         self.log.info("mnm {conn}: passed through ({where})", conn=self.conn_id, where=where)
 
         def failed(reason: str) -> None:
@@ -470,6 +493,8 @@ class MNMProtocol(LineReceiver):
             follow=follow,
         )
         self.splice.start()
+        if rest:
+            self.rawDataReceived(rest)
         self.setRawMode()
 
     def _moved(self, place: Place | None) -> tuple[str, int, bool] | None:
@@ -702,10 +727,27 @@ class MNMFactory(Factory):
         self.options = settings(hub)
         #: every connection's prolog deadline, checked by one sweep
         self.prolog = prolog_deadlines(self._reactor, self.options)
+        self._adopting = 0
+        self._adopted: MNMProtocol | None = None
 
     def buildProtocol(self, addr: Any) -> MNMProtocol:
         """A protocol bound to the hub and its reactor."""
         proto = MNMProtocol(self.hub, self._reactor, self.options, self.prolog)
         proto.factory = self
         proto.telemetry = self.telemetry
+        proto._mute, self._adopting = self._adopting, 0
+        self._adopted = proto
         return proto
+
+    def adopt(self, fd: int, family: int, replay: bytes, skip: int) -> None:
+        """A connection another hub's door handed over (:mod:`hub.cluster.handoff`):
+        its first ``skip`` lines are not written (the door said them), then
+        ``replay`` (the client's ``VERSION`` and ``ID``, and what followed) is read."""
+        self._adopting = skip
+        try:
+            self._reactor.adoptStreamConnection(fd, family, self)
+        finally:
+            self._adopting = 0
+        proto, self._adopted = self._adopted, None
+        if proto is not None and replay:
+            proto.dataReceived(replay)
