@@ -41,7 +41,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from twisted.internet import tcp
+from twisted.internet import defer, tcp
 from twisted.internet.error import ConnectionDone
 from twisted.internet.interfaces import IFileDescriptorReceiver
 from twisted.internet.protocol import Factory
@@ -137,14 +137,17 @@ class HandoffServer(Factory):
         self._port = self._reactor.listenUNIX(self.path, self, mode=0o600)
         return str(self.path)
 
-    def stop(self) -> None:
+    def stop(self) -> defer.Deferred[None]:
         """Stop listening and remove the folder."""
         port, self._port = self._port, None
-        if port is not None:
-            port.stopListening()
         folder, self._folder = self._folder, None
-        if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
+        d = defer.maybeDeferred(port.stopListening) if port is not None else defer.succeed(None)
+
+        def remove(_: Any) -> None:
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+
+        return d.addBoth(remove)
 
     def buildProtocol(self, addr: Any) -> _Receiver:  # noqa: N802
         """A door's connection."""

@@ -202,7 +202,7 @@ class Cluster:
         if self._rejoining is not None:
             self._rejoining.cancel()
         if self.handoff is not None:
-            self.handoff.stop()
+            await self.handoff.stop()
             self.handoff = None
         self._handing.close()
         joined = await self._detach()
@@ -428,7 +428,7 @@ class Cluster:
     def hand_off(self, owner: str, frontend: str, transport: Any, replay: bytes, skip: int) -> bool:
         """Give a client's socket to ``owner``, the hub of its game, when that hub runs
         on this machine (:mod:`.handoff`); ``False``: splice it."""
-        member = self.members.get(owner)
+        member = self.members.get(owner) if self._handoff_on else None
         where = member.get("handoff") if member is not None and member["live"] else None
         if not isinstance(where, dict):
             return False
