@@ -7,8 +7,8 @@ Nine Men's Morris game is made on A and played by one driver with both seats (th
 course-style client of ``bench/mnm_lines.py``: a depth-1 search): one seat connects
 to A directly, the other to B's door, and they swap at every game, so both paths see
 the same games, interleaved, on the same loaded machine.  For every move the driver
-times, on the seat that moves, ``THINKING`` → ``+ OKTHINK`` and ``PLAY`` →
-``+ MOVEOK`` (the two round trips of a move), from its ``send`` to the line's arrival
+times, on the seat that moves, ``PLAY`` → ``+ MOVEOK`` (the move's round trip: the
+hub applies it and answers), from its ``send`` to the line's arrival
 (``time.perf_counter``).  Printed: p50, p90, p99 and the largest of each path and the
 door's extra at each (spliced minus direct).  The hubs' clock work (WAIT pings) is
 off: ``mnm_wait_interval`` 30 s.
@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import select
 import statistics
 import sys
 import tempfile
@@ -34,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from cluster import TOKEN, Database, start_hub
-from mnm_lines import PATIENCE, Seat
+from mnm_lines import PATIENCE, Seat, play_game
 
 WAIT_OFF = {"mnm_wait_interval": 30, "cluster_handoff": "false"}
 
@@ -49,12 +48,12 @@ class Timed(Seat):
 
     def send(self) -> str:
         text = super().send()
-        if text == "THINKING" or text.startswith("PLAY "):
+        if text.startswith("PLAY "):
             self.sent_at = time.perf_counter()
         return text
 
     def hear(self, text: str) -> None:
-        if text in ("+ OKTHINK", "+ MOVEOK") and self.sent_at is not None:
+        if text == "+ MOVEOK" and self.sent_at is not None:
             self.times.append(time.perf_counter() - self.sent_at)
             self.sent_at = None
         super().hear(text)
@@ -73,27 +72,11 @@ def create(web: int, turns: int) -> str:
 
 
 def play(ports: list[int], game_id: str, seed: int) -> list[Timed]:
-    """One game, seat ``n`` through ``ports[n]``, to its end; its two seats."""
-    seats: list[Timed] = []
-    try:
-        while True:
-            speaker = next((s for s in seats if s.pending), None)
-            if speaker is None and len(seats) < 2:
-                n = len(seats)
-                seats.append(Timed(ports[n], game_id, n, seed + n))
-            elif speaker is not None:
-                speaker.send()
-            elif not any(s.open for s in seats):
-                return seats
-            ready, _, _ = select.select([s.sock for s in seats if s.open], [], [], PATIENCE)
-            if not ready and not any(s.pending for s in seats):
-                raise TimeoutError(f"the hubs said nothing for {PATIENCE} s")
-            for seat in seats:
-                if seat.sock in ready:
-                    seat.receive()
-    finally:
-        for seat in seats:
-            seat.sock.close()
+    """One game, seat ``n`` through ``ports[n]``, to its end (each line sent once the
+    answers to the one before are in: ``bench/mnm_lines.py``); its two seats."""
+    seats: list[Seat] = []
+    play_game(ports, game_id, seed, seats, Timed)
+    return [seat for seat in seats if isinstance(seat, Timed)]
 
 
 def quantiles(times: list[float]) -> dict[str, float]:
@@ -137,8 +120,8 @@ def main() -> None:
         db.drop()
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
-        f"{args.games} MNM games, {len(direct)} round trips direct and {len(spliced)} through"
-        f" a door's splice (THINKING → OKTHINK, PLAY → MOVEOK); load average {load}"
+        f"{args.games} MNM games, {len(direct)} moves direct and {len(spliced)} through a"
+        f" door's splice (PLAY → + MOVEOK); load average {load}"
     )
     ours, theirs = quantiles(spliced), quantiles(direct)
     for name, q in (("direct to the game's hub", theirs), ("through the door", ours)):
