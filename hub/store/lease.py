@@ -48,7 +48,12 @@ class LeaseMixin(StoreBase):
         """Take the lock and write the lease row (the store becomes a hub's)."""
         hub_id = uuid.uuid4().hex[:16]
         lock = self.dialect.hub_lock()
-        key = yield self._in_thread(lock.acquire, hub_id)
+        try:
+            key = yield self._in_thread(lock.acquire, hub_id)
+        except Exception as e:
+            if self.dialect.unavailable(e):  # (a rejoin tries again)
+                raise StoreUnavailable(f"the database is unavailable: {e}") from e
+            raise
         now, clock = self._now(), self.dialect.clock_sql
 
         def txn(cur: _Cursor) -> None:
