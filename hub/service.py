@@ -569,6 +569,13 @@ class HubService(MultiService, Seating):
         if self.log_observer is not None and isinstance(parent, Componentized):
             parent.setComponent(ILogObserver, self.log_observer)
 
+    def frontend_factory(self, name: str) -> Any:
+        """The protocol factory of the front end ``name`` while it listens, else ``None``."""
+        for service in self:
+            if isinstance(service, FrontendService) and service.frontend == name:
+                return service.factory
+        return None
+
     def addresses(self) -> dict[str, tuple[str, int, bool]]:
         """Front end → (host, port, TLS?) it listens on now."""
         out = {}

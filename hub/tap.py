@@ -314,7 +314,8 @@ def makeService(options: Options):
 def make_store(dsn: str, reactor: Any, settings: Any = None) -> Any:
     """The accounts/ledger/history store for ``dsn`` (SQLite or PostgreSQL), its login
     throttle with the ``login_*`` settings, its hands bounded by ``hand_record_max``,
-    its finished games written together by the ``history_*`` settings."""
+    its finished games written together by the ``history_*`` settings, its lease by
+    ``lease_interval`` and ``lease_grace``."""
     from hub.store import open_store
     from hub.store.accounts import LoginThrottle
 
@@ -329,4 +330,6 @@ def make_store(dsn: str, reactor: Any, settings: Any = None) -> Any:
         history_batch_seconds=float(settings.get("history_batch_seconds", 0.1)),
         history_batch_max=int(settings.get("history_batch_max", 64)),
         history_queue_max=int(settings.get("history_queue_max", 10000)),
+        lease_interval=float(settings.get("lease_interval", 5.0)),
+        lease_grace=float(settings.get("lease_grace", 15.0)),
     )
