@@ -47,10 +47,15 @@ before and after each pass.
   connects to A, the second to B (a single one, ``--clients 1``, creates and plays its
   games on A and B in turn), and each game is created on the hub its two clients
   connect to (without the API token, so placement keeps it there).
-  ``--cross`` sends the second client of every game to the other door, to be passed
-  through to the game's hub (issue 15's "any door works"); it fails while a door may
-  hear of a game just created on the other hub after its client asks for it ("Not a
-  valid game ID", docs/cluster.md).
+  ``--cross`` sends the second client of every game to the other door (issue 31:
+  every game crosses doors).  The hubs run on one machine, so the door hands each such
+  connection over to the game's hub (the socket itself: :mod:`hub.cluster.handoff`);
+  ``--splice`` switches that off (``cluster_handoff`` false), and every byte of those
+  clients passes the door, as between hubs on two machines.
+
+Printed too, for each contender: the CPU a game of each process (hub A, hub B, each
+client process, PostgreSQL's backends on the run's database), so a reader sees where
+the time goes.
 
 Bounded: ``--games`` a pass, ``--rounds`` rounds, each pass at most ``--pass-seconds``
 (a pass that does not finish stops the run), no round started after ``--seconds``.
@@ -58,7 +63,8 @@ Needs ``GAMEHUB_TEST_PG_DSN`` or ``--dsn`` (a PostgreSQL the run may create a da
 on)::
 
     python bench/cluster.py [--games 400] [--concurrency 48] [--rounds 7] [--turns 40]
-                            [--python-clients] [--clients N] [--cross] [--sync-commit]
+                            [--python-clients] [--clients N] [--cross] [--splice]
+                            [--sync-commit]
 
 The defaults make a pass long enough (several seconds) that start-up and the last
 games' tail do not decide its rate: passes of 160 games swung from 1.26 to 1.6 on the
@@ -75,7 +81,7 @@ import sys
 import tempfile
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -88,11 +94,14 @@ LISTENING = re.compile(r"gamehub (\w+) front end listening on [^:]+:(\d+)")
 TOKEN = "bench-token"
 
 
-def start_hub(tmp: Path, name: str, dsn: str) -> tuple[subprocess.Popen, dict[str, int]]:
-    """A hub on ``dsn`` with its MNM and web front ends on loopback; (process, ports)."""
+def start_hub(
+    tmp: Path, name: str, dsn: str, more: dict[str, Any] | None = None
+) -> tuple[subprocess.Popen, dict[str, int]]:
+    """A hub on ``dsn`` with its MNM and web front ends on loopback (``more``: other
+    settings); (process, ports)."""
     folder = tmp / name
     folder.mkdir()
-    settings = {"create_rate": 1e9, "create_burst": 1e9, "keep_finished_count": 50}
+    settings = {"create_rate": 1e9, "create_burst": 1e9, "keep_finished_count": 50, **(more or {})}
     args = [sys.executable, "-c", "from twisted.scripts.twistd import run; run()", "-n",
             "--pidfile=", "gamehub", "--data", str(folder / "data"), "--db", dsn,
             "--mnm", "tcp:0:interface=127.0.0.1", "--web", "tcp:0:interface=127.0.0.1",
@@ -260,6 +269,10 @@ class Used:
     clients_system: float = 0.0
     pg: float = 0.0
     games: int = 0
+    #: each client process's CPU seconds, in order
+    each_client: list[float] = field(default_factory=list)
+    #: PostgreSQL backends seen on the run's database (most in one pass)
+    backends: int = 0
 
     def ms(self, seconds: float) -> float:
         """``seconds`` of CPU as milliseconds a game."""
@@ -272,14 +285,16 @@ class Used:
 
 def _reading(hubs: list[subprocess.Popen], clients: list[Program]) -> list[float]:
     """CPU seconds so far: each hub, the hubs' reactors, the clients, their user and
-    system times."""
+    system times, then each client process."""
     split = [user_system(c.pid) for c in clients]
+    each = [cpu_seconds(c.pid) for c in clients]
     return [
         *(cpu_seconds(p.pid) for p in hubs),
         sum(reactor_seconds(p.pid) for p in hubs),
-        sum(cpu_seconds(c.pid) for c in clients),
+        sum(each),
         sum(u for u, _ in split),
         sum(s for _, s in split),
+        *each,
     ]
 
 
@@ -306,7 +321,13 @@ def measure(
                 continue
             figures[name].rates.append(finished / seconds)
             u = used[name]
-            a, b, reactors, cpu, user, system = (x - y for x, y in zip(after, before, strict=True))
+            a, b, reactors, cpu, user, system, *each = (
+                x - y for x, y in zip(after, before, strict=True)
+            )
+            u.each_client = [
+                x + y for x, y in zip(u.each_client or [0.0] * len(each), each, strict=True)
+            ]
+            u.backends = max(u.backends, len(pg_after))
             u.a += a
             u.b += b
             u.reactors += reactors
@@ -331,6 +352,7 @@ def summary(
         f" {seconds:.0f} s, load average {load} at the end; {clients}; "
         + ("second client of each game at the other door" if args.cross
            else "each game created on its clients' hub")
+        + (" (spliced, as between machines)" if args.splice else "")
         + "; synchronous_commit " + ("on" if args.sync_commit else "off")
     )  # fmt: skip
     for name, u in used.items():
@@ -341,6 +363,13 @@ def summary(
             f" reactors {u.ms(u.reactors):.1f}, other threads {u.ms(u.hubs - u.reactors):.1f}),"
             f" clients' CPU {u.ms(u.clients):.2f} ms a game ({user:.0%} user),"
             f" PostgreSQL's {u.ms(u.pg):.2f} ms a game"
+        )
+        processes = [("hub A", u.a), ("hub B", u.b)]
+        processes += [(f"client {k + 1}", x) for k, x in enumerate(u.each_client)]
+        processes.append((f"PostgreSQL ({u.backends} backends)", u.pg))
+        print(
+            "    CPU a game by process: "
+            + ", ".join(f"{name} {u.ms(seconds):.2f} ms" for name, seconds in processes)
         )
     report(
         "MNM games per second: two hubs of a cluster against one",
@@ -383,6 +412,11 @@ def main() -> None:
         "--cross", action="store_true", help="second client of each game at the other door"
     )
     parser.add_argument(
+        "--splice",
+        action="store_true",
+        help="splice every crossing connection (cluster_handoff off: as between machines)",
+    )
+    parser.add_argument(
         "--python-clients", action="store_true", help="the Python replay, not the C program"
     )
     parser.add_argument(
@@ -401,9 +435,10 @@ def main() -> None:
         try:
             command = generator(args, Path(tmp_dir), recordings)
             kind = "C" if command[0] != sys.executable else "Python"
-            a, a_ports = start_hub(Path(tmp_dir), "a", db.dsn)
+            more = {"cluster_handoff": "false"} if args.splice else {}
+            a, a_ports = start_hub(Path(tmp_dir), "a", db.dsn, more)
             hubs.append(a)
-            b, b_ports = start_hub(Path(tmp_dir), "b", db.dsn)
+            b, b_ports = start_hub(Path(tmp_dir), "b", db.dsn, more)
             hubs.append(b)
             count = args.clients or 2
             clients = start_clients(count, command)

@@ -202,16 +202,22 @@ def listen(seats: list[Seat], event: Event, enough: Callable[[], bool]) -> None:
                 event["close"][seat.number] = not seat.open
 
 
-def play_game(port: int, game_id: str, seed: int) -> Game:
-    """Play one game to its end through the server at ``port`` (both seats); its
-    events."""
-    seats: list[Seat] = []
+def play_game(
+    port: int | list[int], game_id: str, seed: int, seats: list[Seat] | None = None,
+    make: Callable[..., Seat] = Seat,
+) -> Game:  # fmt: skip
+    """Play one game to its end through the server at ``port`` (both seats; or seat
+    ``n`` through ``port[n]``); its events.  ``seats`` gets the seats, made by
+    ``make`` (a :class:`Seat` or a subclass)."""
+    ports = port if isinstance(port, list) else [port, port]
+    seats = [] if seats is None else seats
     events: Game = []
     try:
         while True:
             speaker = next((s for s in seats if s.pending), None)
             if speaker is None and len(seats) < 2:  # the next seat connects
-                seats.append(Seat(port, game_id, len(seats), seed + len(seats)))
+                n = len(seats)
+                seats.append(make(ports[n], game_id, n, seed + n))
                 event: Event = {"conn": seats[-1].number, "line": None}
             elif speaker is not None:
                 event = {"conn": speaker.number, "line": speaker.send()}

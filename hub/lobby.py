@@ -92,6 +92,12 @@ class Lobby:
         #: (another hub created it a moment ago, :mod:`hub.cluster.lookup`); fires once
         #: :meth:`get` knows it, if it can; :meth:`find` asks it before ``NotFound``
         self.look_up: Callable[[str], defer.Deferred[Any]] | None = None
+        #: ``(game id, player, old hub, front end) → Deferred``: where a door's spliced
+        #: game runs now that its hub let it go (:meth:`hub.cluster.Cluster.follow`)
+        self.follow: Callable[..., defer.Deferred[Any]] | None = None
+        #: ``(owner hub, front end, transport, replay, skip) → bool``: give a client's
+        #: socket to the game's hub on this machine (:mod:`hub.cluster.handoff`)
+        self.hand_off: Callable[[str, str, Any, bytes, int], bool] | None = None
 
     # -- ids and randomness ---------------------------------------------------------------
 

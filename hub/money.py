@@ -58,6 +58,7 @@ from hub.model import (
 from hub.store.errors import (
     CommitUnknown,
     InsufficientFunds,
+    LeaseEnded,
     NotAtTable,
     StoreUnavailable,
 )
@@ -335,6 +336,9 @@ class TableMoney:
     def _hold(self, table: _Table, text: str, failure: Failure | None = None) -> None:
         """Something the ledger cannot settle: the table deals no new hand (for good),
         and the operator learns of it (log, the store's problems)."""
+        if failure is not None and failure.check(LeaseEnded):
+            self._taken(table, failure)
+            return
         self._problem(table, text, failure)
         table.refused = text
         table.game.pause(f"ledger problem: {text}")
@@ -342,7 +346,25 @@ class TableMoney:
         d.addErrback(lambda f: None)  # best effort: it is logged already
 
     def _failed(self, failure: Failure, table: _Table, what: str) -> None:
+        if failure.check(LeaseEnded):
+            self._taken(table, failure)
+            return
         self._problem(table, f"{what} failed: {failure.getErrorMessage()}", failure)
+
+    def _taken(self, table: _Table, failure: Failure) -> None:
+        """Another hub took the table over while this hub was cut off from the database
+        (its lease was ended: :mod:`hub.store.lease`): nothing of it moves here any
+        more (what was in play went back, or goes on, with the takeover), no new hand
+        is dealt, and the hub learns it is fenced (its next heartbeat says so)."""
+        if table.refused is None:
+            table.refused = f"taken over by another hub: {failure.getErrorMessage()}"
+            self.log.warn(
+                "table money: table {game} was taken over by another hub while this hub"
+                " was cut off from the database; nothing of it moves here any more",
+                game=table.game.id,
+            )
+            table.game.pause("taken over by another hub")
+            self.store.beat()
 
     # -- movements of events -------------------------------------------------------------
 

@@ -41,6 +41,7 @@ from hub.interfaces import IHTTPResources, IHub
 from hub.lobby import Lobby, thread_runner
 from hub.model import GameError, NotFound
 from hub.money import TableMoney
+from hub.optional_interfaces import IHandViews, IHandViewStore
 from hub.ratings.service import RatingService, check_rated
 from hub.routes import Routes
 from hub.store.cluster import ClusterMixin
@@ -284,18 +285,19 @@ class Seating:
 
     bound_ports: dict[str, int | None]
 
-    def http_resources(self) -> list[tuple[bytes, Any]]:
+    def http_resources(self, access: Any = None) -> list[tuple[bytes, Any]]:
         """``(path segment, resource)`` pairs the front ends of this build publish over
         HTTP (:class:`hub.interfaces.IHTTPResources`), listening or not, for the web
         front end to mount: a client may fetch the XML schemas while the XML port is
-        closed."""
+        closed.  ``access`` is the web front end's :class:`hub.access.Access`: every
+        route it mounts is checked by it."""
         out: list[tuple[bytes, Any]] = []
         for _, module_name in FRONTENDS.values():
             if importlib.util.find_spec(module_name) is None:
                 continue
             module = importlib.import_module(module_name)
             if IHTTPResources.providedBy(module):
-                out.extend(module.http_resources(self))
+                out.extend(module.http_resources(self, access))
         return out
 
     def place(self, hub: str | None = None, gather: bool = False) -> Any:
@@ -567,6 +569,13 @@ class HubService(MultiService, Seating):
         if self.log_observer is not None and isinstance(parent, Componentized):
             parent.setComponent(ILogObserver, self.log_observer)
 
+    def frontend_factory(self, name: str) -> Any:
+        """The protocol factory of the front end ``name`` while it listens, else ``None``."""
+        for service in self:
+            if isinstance(service, FrontendService) and service.frontend == name:
+                return service.factory
+        return None
+
     def addresses(self) -> dict[str, tuple[str, int, bool]]:
         """Front end → (host, port, TLS?) it listens on now."""
         out = {}
@@ -647,9 +656,11 @@ class HubService(MultiService, Seating):
             except Exception as e:
                 raise StartError(f"cannot join the cluster: {e}") from None
         await self.admin.load_bans()
+        self.admin.start()
         self.telemetry.start()
         await defer.maybeDeferred(self.registry.load)
         self.registry.start()
+        await self._install_views()
         if self.tournaments is not None:
             await self.tournaments.start()
         for service in list(self):
@@ -684,6 +695,29 @@ class HubService(MultiService, Seating):
         """Stop front ends, games, plugins and store."""
         return defer.ensureDeferred(self._stop())
 
+    async def _install_views(self) -> None:
+        """The SQL views the loaded game types offer over their stored hands
+        (:class:`hub.optional_interfaces.IHandViews`), made again at every start; a failure is
+        logged and the hub starts all the same."""
+        if not IHandViewStore.providedBy(self.store):
+            return
+        views: list[tuple[str, str]] = []
+        makers = [f for f in self.registry.game_types() if IHandViews.providedBy(f)]
+        if not makers:
+            return
+
+        def views_of(dialect: str) -> list[tuple[str, str]]:
+            for maker in makers:
+                views.extend(maker.hand_views(dialect))
+            return views
+
+        try:
+            made = await defer.maybeDeferred(self.store.install_views, views_of)
+        except Exception as e:
+            self.log.error("the SQL views of the stored hands were not made: {error}", error=e)
+        else:
+            self.log.info("SQL views of the stored hands: {names}", names=", ".join(made))
+
     async def _stop(self) -> None:
         Service.stopService(self)
         if self._starting is not None and not self._starting.called:
@@ -704,6 +738,7 @@ class HubService(MultiService, Seating):
         if self.cluster is not None:
             await self.cluster.stop()
         self.registry.stop()
+        self.admin.stop()
         if self.store is not None:
             await defer.maybeDeferred(self.store.stop)
         self.transcripts.close()

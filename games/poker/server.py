@@ -70,6 +70,7 @@ from hub.interfaces import (
     IRatedGameFactory,
 )
 from hub.model import (
+    CONTRIBUTE,
     GAME_OVER,
     OVER,
     RUNNING,
@@ -87,9 +88,12 @@ from hub.model import (
     HandSummary,
     IllegalAction,
 )
+from hub.optional_interfaces import IHandViews, IRevealedHands
 
-from . import events, history, rules, shuffle, views
+from . import events, hand_shuffle, history, rules, shuffle, views
+from .contributions import SharedShuffle
 from .rules import RuleError
+from .sql_views import HoldemViews
 
 #: The names of the actions (the engine's words; ``takeseat`` and ``addbot`` are the
 #: hub's business and refused as actions).
@@ -126,6 +130,9 @@ OPTIONS: tuple[GameOption, ...] = (
     GameOption("hands", "int", None, "hands to play", 1, 1000000, help="empty: until the table closes"),
     GameOption("deal_seed", "text", None, "seed of the deals", help="empty: a fresh seed per hand; else 64 hex digits, each hand's seed derived from it (duplicate matches)"),
     GameOption("first_button", "int", None, "seat of the first button", 0, 9, help="empty: drawn"),
+    *hand_shuffle.OPTIONS,
+    GameOption("show_all", "bool", False, "show every hand at the showdown", help="no mucking: every player who did not fold shows (the ACPC dealer's showdown)"),
+    GameOption("ante", "decimal", "0", "ante", 0, unit="chips", help="every player dealt in puts it in the pot, dead, after the blinds; 0: none"),
 )  # fmt: skip
 #: option name → default
 DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS}
@@ -194,6 +201,8 @@ def table_config(
             min_players=min_players,
             chip=rules.money(str(opts["chip"]), "chip"),
             hand_stack=None if opts["hand_stack"] is None else opts["hand_stack"],
+            show_all=bool(opts["show_all"]),
+            ante=rules.money(str(opts["ante"]), "ante"),
         )
         for key in ("hands", "first_button"):
             if opts[key] is not None and (
@@ -206,12 +215,15 @@ def table_config(
             raise ValueError("hands must be at least 1")
         if opts["deal_seed"] is not None:
             opts["deal_seed"] = shuffle.seed_hex(str(opts["deal_seed"]))
+        hand_shuffle.check_options(opts)
         for key in ("buyin", "min_buyin", "max_buyin"):
             if opts[key] is not None:
                 opts[key] = rules.money(opts[key], key)
     except (TypeError, ValueError) as e:
         raise GameError(f"bad poker options: {e}") from None
-    for key in ("action_time", "blind_time", "show_time", "showdown_pause", "empty_timeout"):
+    for key in (
+        "action_time", "blind_time", "show_time", "showdown_pause", "empty_timeout", "entropy_time",
+    ):  # fmt: skip
         opts[key] = _seconds(opts, key)
     if opts["buyin"] is None:
         opts["buyin"] = cfg.big_blind * 100
@@ -221,7 +233,7 @@ def table_config(
 
 
 @implementer(IChipGame)
-class PokerGame:
+class PokerGame(SharedShuffle):
     """One poker table in the hub (see the module docstring for actions and events).
 
     :param config: the hub's :class:`hub.model.GameConfig`.
@@ -245,8 +257,10 @@ class PokerGame:
         self._empty_timer: Any = None
         self._over = False
         self._shown_state = WAITING  # the state the last ``state`` event announced
-        self._seed: bytes | None = None
-        self._commitment: str | None = None
+        self._shuffler = hand_shuffle.Shuffler(self.options, context.rng)
+        self._next: hand_shuffle.HandShuffle | None = None  #: the next hand's, until dealt
+        self._dealt: hand_shuffle.HandShuffle | None = None  #: the hand's dealt (the last)
+        self._window = False  # the timer waits for contributions to the next shuffle
         self.hands: list[rules.HandRecord] = []  #: finished hands (the last 100)
         self._holding = False  # deal only settled hands' successors (hold_hands)
         self._unsettled: set[str] = set()
@@ -374,6 +388,9 @@ class PokerGame:
         if not isinstance(action, Mapping):
             raise BadAction("a poker action is a mapping with a name")
         name = action.get("name")
+        if name == CONTRIBUTE:
+            self._contribute(seat, action.get("value"), action.get("number"))
+            return
         if not isinstance(name, str) or name not in ACTIONS:
             raise BadAction(f"a poker action is named {', '.join(ACTIONS)}")
         amount = action.get("amount")
@@ -428,7 +445,7 @@ class PokerGame:
             name=self.name,
             timeleft=self._timeleft_ms(),
             nexthand_ms=self._next_hand_ms(),
-            commitment=self._commitment,
+            commitment=self._dealt.commitment if self._dealt is not None else None,
             buyin=str(self.options["buyin"]),
         )
         return views.table_view(self.table, self.seats, seat, legal, facts)
@@ -496,6 +513,7 @@ class PokerGame:
             self._timer.cancel()
         self._timer = None
         self._deadline = None
+        self._window = False
 
     def _start_empty_timer(self) -> None:
         if self._empty_timer is None and not self.table.players and not self._over:
@@ -520,12 +538,16 @@ class PokerGame:
         if not self.table.can_start_hand():
             return
         number = self.table.hands_played + 1
-        if self.options["deal_seed"] is not None:
-            self._seed = shuffle.hand_seed(self.options["deal_seed"], number)
-        else:
-            self._seed = self._context.rng.randbytes(shuffle.SEED_BYTES)
-        self._commitment = shuffle.commitment(self._seed)
-        deck = shuffle.deck_from_seed(self._seed)
+        if self._next is None or self._next.number != number:
+            self._prepare(number)
+        assert self._next is not None
+        wait = self._contribution_wait(self._next)
+        if wait > 0:
+            self._window = True
+            self._timer = self._reactor.callLater(wait, self._next_hand)
+            return
+        self._dealt, self._next = self._next, None
+        deck = self._shuffler.deck(self._dealt, len(self.table.sitting_in()))
         hand_id = f"{self._context.game_id or 'poker'}-{number}"
         button = self.options["first_button"] if number == 1 else None
         if button is not None and button not in self.table.sitting_in():
@@ -536,6 +558,7 @@ class PokerGame:
     def _next_hand(self) -> None:
         self._timer = None
         self._deadline = None
+        self._window = False
         self._maybe_start()
         self._announce_state()
 
@@ -564,6 +587,9 @@ class PokerGame:
         if hand_over:
             self._cancel_timer()
             self._timer = self._reactor.callLater(self.options["showdown_pause"], self._next_hand)
+            hands = self.options["hands"]
+            if hands is None or self.table.hands_played < hands:
+                self._prepare(self.table.hands_played + 1)  # the pause is its window
         if changed or (self.table.turn is not None and self._deadline is None):
             self._announce()
         if not self.table.players:
@@ -612,9 +638,9 @@ class PokerGame:
         """Keep the finished hand's record (with the shuffle's commitment and seed)."""
         rec = self.table.last_hand
         assert rec is not None
+        dealt = self._dealt.extra() if self._dealt is not None else {}
         rec = rec.with_extra(
-            commitment=self._commitment,
-            seed=shuffle.seed_hex(self._seed) if self._seed else None,
+            **dealt,
             gameid=self._context.game_id,
             table=self.name,
             time=self._reactor.seconds(),
@@ -627,7 +653,10 @@ class PokerGame:
 
     def _shuffle(self) -> events.Shuffle:
         """The current hand's shuffle, for the events of its records."""
-        return events.Shuffle(self.table, self._commitment, self._seed)
+        hand = self._dealt
+        if hand is None:
+            return events.Shuffle(self.table, None, None)
+        return events.Shuffle(self.table, hand.commitment, hand.seed, hand.extra()["contributions"])
 
     def _halt(self) -> None:
         """Deal no more: cancel every timer, refund the running hand (its records are
@@ -661,6 +690,7 @@ class PokerGame:
         self._emit(GameEvent(GAME_OVER, {"result": self._result}))
 
 
+@implementer(IRevealedHands)
 class _PokerFactory:
     """Common parts of the poker game factories: chip games (table stakes)."""
 
@@ -717,9 +747,13 @@ class _PokerFactory:
         """A stored hand's poker fields for the web (:func:`.history.hand_json`)."""
         return history.hand_json(hand)
 
+    def revealed(self, hand: Mapping[str, Any]) -> dict[str, Any]:
+        """A revealed hand's seed, for its players (:func:`.history.revealed`)."""
+        return history.revealed(hand)
 
-@implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory)
-class TexasHoldemFactory(_PokerFactory):
+
+@implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory, IHandViews)
+class TexasHoldemFactory(HoldemViews, _PokerFactory):
     """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats; also the
     table of the ACPC front end's matches (:mod:`.acpc`)."""
 

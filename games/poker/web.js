@@ -75,6 +75,8 @@ window.GameRenderers = window.GameRenderers || {};
       case "level": return "Level " + d.level + ": blinds " + d.smallblind + "/" + d.bigblind + ", bets " + d.stakes;
       case "eliminated": return who + " is out in place " + d.place + (d.left ? " (" + d.left + " left)" : "");
       case "away": return who + (d.away ? " is away: the game checks or folds for them" : " is back");
+      case "shuffle": return "Hand " + d.number + "'s shuffle is committed: " + String(d.commitment || "").slice(0, 12) + "… (add your entropy until the deal)";
+      case "entropy": return (names[d.seat] || "seat " + d.seat) + " adds entropy " + String(d.value || "").slice(0, 12) + "… to hand " + d.number + "'s shuffle";
       default: return null;
     }
   }
@@ -156,7 +158,8 @@ window.GameRenderers = window.GameRenderers || {};
         Object.entries(lastHand.deltas || {}).map(([seat, d]) =>
           ((lastHand.names || {})[seat] || "seat " + seat) + " " + (String(d).startsWith("-") ? d : "+" + d)).join(", "),
         lastHand.seed ? [" · ", el("a", {id: "verify-link", target: "_blank", rel: "noopener",
-          href: "/history?" + new URLSearchParams({seed: lastHand.seed, commitment: lastHand.commitment || ""}) + "#verify"},
+          href: "/history?" + new URLSearchParams({seed: lastHand.seed, commitment: lastHand.commitment || "",
+            contributions: Object.entries(lastHand.contributions || {}).map(([s, v]) => s + ":" + v).join(" ")}) + "#verify"},
           "verify the shuffle")] : null) : null;
       let replay = null;
       if (lastHand && lastHandLines.length) {

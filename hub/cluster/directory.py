@@ -238,7 +238,7 @@ class Directory:
         elif hub == self.hub_id:
             pass  # our own games are local
         elif op == "rows":
-            self._rows(message)
+            self._rows(message, hub)
         elif op == "put" and isinstance(message.get("game"), dict):
             self._touch(message["game"].get("id"))
             self._put(message["game"])
@@ -246,14 +246,14 @@ class Directory:
             self.reload(games=[str(message.get("id"))])
         elif op == "del":
             self._touch(message.get("id"))
-            self._drop(str(message.get("id")))
+            self._drop(str(message.get("id")), hub)
         return op
 
-    def _rows(self, message: dict[str, Any]) -> None:
-        """A directory write of another hub: its removals, its rows, the rows to read."""
+    def _rows(self, message: dict[str, Any], hub: str) -> None:
+        """A directory write of hub ``hub``: its removals, its rows, the rows to read."""
         for game_id in _listed(message, "del"):
             self._touch(game_id)
-            self._drop(str(game_id))
+            self._drop(str(game_id), hub)
         for row in _listed(message, "put"):
             if isinstance(row, dict):
                 self._touch(row.get("id"))
@@ -336,15 +336,19 @@ class Directory:
             self.log.warn("cluster: a directory row that is not one: {row!r}", row=row)
             return
         old = self._remote.get(game.id)
-        if old is not None and old.rev > game.rev:
-            return
+        if old is not None and old.hub == game.hub and old.rev > game.rev:
+            return  # (a row of another hub: the game moved there, and counts afresh)
         self._remote[game.id] = game
         self._tell("created" if old is None else "changed", game)
 
-    def _drop(self, game_id: str) -> None:
-        game = self._remote.pop(game_id, None)
-        if game is not None:
-            self._tell("removed", game)
+    def _drop(self, game_id: str, hub: str | None = None) -> None:
+        """The record of ``game_id`` goes (only ``hub``'s: a game that moved to another
+        hub stays when its old hub removes its row)."""
+        game = self._remote.get(game_id)
+        if game is None or (hub is not None and game.hub != hub):
+            return
+        del self._remote[game_id]
+        self._tell("removed", game)
 
     def refresh_endpoints(self, hub_id: str) -> None:
         """``hub_id`` advertises other front ends now: its records show them."""

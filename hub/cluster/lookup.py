@@ -12,9 +12,13 @@ Bounded, so that a flood of made-up ids cannot hammer the database:
 - an id the directory did not have is answered "no" from memory for
   ``cluster_lookup_ttl`` seconds (2), at most ``cluster_lookup_cache`` (4096) such
   answers kept (the oldest forgotten first);
-- at most ``cluster_lookup_concurrent`` (8) reads at once; a lookup beyond that is
-  answered "no" at once, without a read (the client is refused as on a single hub);
-- lookups of the same key while its read runs share that read.
+- at most ``cluster_lookup_concurrent`` (8) reads at once; the lookups that arrive
+  meanwhile wait, at most ``cluster_lookup_queue`` (4096) of them (beyond that a
+  lookup is answered "no" at once, without a read: the client is refused as on a
+  single hub), and the next free read asks for every one of them (one read for all
+  the waiting ids, at most ``cluster_lookup_batch``, 512: a busy door's lookups cost
+  fewer reads, not more);
+- lookups of the same key while it waits or its read runs share that read.
 
 Two kinds: :meth:`Lookups.game` by game id (MNM, the web: one row by its key), and
 :meth:`Lookups.recent` by what a front end derives from the id (the XML front end's
@@ -40,8 +44,12 @@ DEFAULTS: dict[str, Any] = {
     "cluster_lookup_ttl": 2.0,
     "cluster_lookup_cache": 4096,
     "cluster_lookup_concurrent": 8,
+    "cluster_lookup_queue": 4096,
+    "cluster_lookup_batch": 512,
     "cluster_lookup_window": 30.0,
 }
+#: the key prefixes of the two kinds of lookups
+_ID, _KEY = "id:", "key:"
 
 
 class Lookups:
@@ -65,25 +73,28 @@ class Lookups:
         self.ttl = float(conf["cluster_lookup_ttl"])
         self.cache = max(0, int(conf["cluster_lookup_cache"]))
         self.concurrent = max(0, int(conf["cluster_lookup_concurrent"]))
+        self.queue = max(0, int(conf["cluster_lookup_queue"]))
+        self.batch = max(1, int(conf["cluster_lookup_batch"]))
         self.window = float(conf["cluster_lookup_window"])
         #: key → when its "no" expires (oldest first)
         self._absent: OrderedDict[str, float] = OrderedDict()
-        #: key → the lookups waiting for its read
-        self._running: dict[str, list[defer.Deferred[RemoteGame | None]]] = {}
-        #: reads made, and lookups answered "no" for want of a free read (metrics, tests)
+        #: key → the lookups waiting for its answer (queued or being read)
+        self._waiting: dict[str, list[defer.Deferred[RemoteGame | None]]] = {}
+        #: key → how its answer is found in the view once read
+        self._find: dict[str, Callable[[], RemoteGame | None]] = {}
+        #: the keys waiting for a free read, in order
+        self._queued: OrderedDict[str, None] = OrderedDict()
+        self._reading = 0
+        #: reads made, and lookups answered "no" for want of room to wait (metrics, tests)
         self.reads = 0
         self.refused = 0
 
     def game(self, game_id: str) -> defer.Deferred[RemoteGame | None]:
-        """The remote game ``game_id``: from the view, else from one directory read."""
+        """The remote game ``game_id``: from the view, else from a directory read."""
         known = self.directory.get(game_id)
         if known is not None:
             return defer.succeed(known)
-        return self._look(
-            "id:" + game_id,
-            lambda: self.store.directory_rows(games=[game_id]),
-            lambda: self.directory.get(game_id),
-        )
+        return self._look(_ID + game_id, lambda: self.directory.get(game_id))
 
     def recent(
         self, key: str, match: Callable[[RemoteGame], bool]
@@ -98,11 +109,7 @@ class Lookups:
         known = find()
         if known is not None:
             return defer.succeed(known)
-        return self._look(
-            "key:" + key,
-            lambda: self.store.directory_recent(self.window),
-            find,
-        )
+        return self._look(_KEY + key, find)
 
     def absent(self, key: str) -> bool:
         """Whether ``key`` (``id:<game id>`` or ``key:<key>``) was not found lately."""
@@ -114,41 +121,61 @@ class Lookups:
             return False
         return True
 
-    def _look(
-        self,
-        key: str,
-        read: Callable[[], defer.Deferred[list[dict[str, Any]]]],
-        find: Callable[[], RemoteGame | None],
-    ) -> defer.Deferred[RemoteGame | None]:
+    def _look(self, key: str, find: Callable[[], RemoteGame | None]) -> defer.Deferred[Any]:
         if self.absent(key):
             return defer.succeed(None)
         d: defer.Deferred[RemoteGame | None] = defer.Deferred()
-        waiting = self._running.get(key)
+        waiting = self._waiting.get(key)
         if waiting is not None:
             waiting.append(d)
             return d
-        if len(self._running) >= self.concurrent:
+        if len(self._queued) >= self.queue:
             self.refused += 1
             return defer.succeed(None)
-        self._running[key] = [d]
+        self._waiting[key] = [d]
+        self._find[key] = find
+        self._queued[key] = None
+        self._pump()
+        return d
+
+    def _pump(self) -> None:
+        """Start reads while there is room: each for the waiting ids (a batch), or for
+        the recent rows every waiting key is searched in."""
+        while self._queued and self._reading < self.concurrent:
+            first = next(iter(self._queued))
+            kind = _ID if first.startswith(_ID) else _KEY
+            keys = [k for k in self._queued if k.startswith(kind)][: self.batch]
+            for key in keys:
+                del self._queued[key]
+            watch = self.directory.watch()  # what notices say while the read runs wins
+            if kind == _ID:
+                ids = [key[len(_ID) :] for key in keys]
+                self._read(keys, watch, self.store.directory_rows(games=ids))
+            else:
+                self._read(keys, watch, self.store.directory_recent(self.window))
+
+    def _read(self, keys: list[str], watch: set[str], reading: defer.Deferred[Any]) -> None:
+        self._reading += 1
         self.reads += 1
-        watch = self.directory.watch()  # what notices say while the read runs wins
-        reading = read()
         reading.addCallback(lambda rows: self.directory.adopt(rows, watch))
         reading.addErrback(self._failed)
         reading.addBoth(lambda _: self.directory.unwatch(watch))
-        reading.addCallback(lambda _: self._answer(key, find()))
-        return d
+        reading.addCallback(lambda _: self._answer(keys))
 
     def _failed(self, failure: Any) -> None:
         if not failure.check(StoreUnavailable, defer.CancelledError):
             self.log.failure("cluster: looking a game up in the directory failed", failure)
 
-    def _answer(self, key: str, found: RemoteGame | None) -> None:
-        if found is None and self.cache > 0:
-            self._absent[key] = self.clock.seconds() + self.ttl
-            self._absent.move_to_end(key)
-            while len(self._absent) > self.cache:
-                self._absent.popitem(last=False)
-        for d in self._running.pop(key, []):
-            d.callback(found)
+    def _answer(self, keys: list[str]) -> None:
+        self._reading -= 1
+        for key in keys:
+            find = self._find.pop(key)
+            found = find()
+            if found is None and self.cache > 0:
+                self._absent[key] = self.clock.seconds() + self.ttl
+                self._absent.move_to_end(key)
+                while len(self._absent) > self.cache:
+                    self._absent.popitem(last=False)
+            for d in self._waiting.pop(key, []):
+                d.callback(found)
+        self._pump()

@@ -6,37 +6,50 @@ At start it writes the hub's member row (``hubs``: advertised front ends, load),
 the load to every heartbeat of the hub's lease, starts the :class:`.directory.Directory`
 and the :class:`.notify.NoticeListener`, and checks the members every
 ``cluster_check_seconds``: a hub whose lease is open but which is not alive any more
-(its advisory lock free, its heartbeat stale or its process gone) is recovered with
-the store's own crash recovery (:meth:`hub.store.tables.TablesMixin.recover`: its
-tables' chips go back once, whoever of the survivors gets there first), whose
-transaction also marks its games ``aborted`` and tells every hub
-(:meth:`hub.store.cluster.ClusterMixin.abort_hubs`).
+— on evidence gathered while the database was up: its process gone, or its heartbeat
+missing for the grace while this hub has itself been connected for longer than that
+(:mod:`hub.store.liveness`) — is recovered with the store's own crash recovery
+(:meth:`hub.store.tables.TablesMixin.recover`: once, whoever of the survivors gets
+there first), whose transaction hands its tables and games to the cluster's
+:attr:`Cluster.takeover` (:mod:`.takeover`; the fallback refunds the tables and marks
+the games ``aborted``).
+
+A hub that was recovered although it lives (cut off from the database for longer than
+the grace: a partition) finds its lease ended (:meth:`hub.store.lease.LeaseMixin.on_fenced`),
+moves no chip any more, gives up what the cluster took and rejoins by itself as a new
+member (:meth:`Cluster.rejoin`), without a restart.
 """
 
 from __future__ import annotations
 
 import socket
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 from twisted.internet import defer, task
 from twisted.logger import Logger
 
-from hub.model import Elsewhere, NotFound
-from hub.store.cluster import ABORTED
+from hub.model import Elsewhere, GameError, NotFound
+from hub.store.cluster import ABORTED, HANDOFF
 from hub.store.errors import StoreUnavailable
 
 from . import credential
 from .directory import Directory
+from .handoff import Adopter, HandoffClient, HandoffServer
 from .lookup import Lookups
+from .moves import Moves, Place, Seen
 from .notify import NoticeListener
 from .once import OneAtATime
 from .plugins import SharedPlugins
 from .remote import RemoteGame, row_of
+from .takeover import AbortAndRefund, Takeover
 
 #: what ``/api/health`` and ``gamehub cluster status`` say of a hub on SQLite
 SINGLE = "single"
 CLUSTER = "cluster"
 _WILDCARDS = ("", "0.0.0.0", "::", "::0")
+#: the front ends whose connections a door hands over (their factories adopt them)
+_ADOPTING = ("mnm",)
 
 
 def endpoint_text(endpoint: dict[str, Any]) -> str:
@@ -80,6 +93,14 @@ class Cluster:
         self.directory: Directory | None = None
         #: asks the directory for a game the view lacks (:mod:`.lookup`)
         self.lookups: Lookups | None = None
+        #: where a game went, for the splices that follow it (:mod:`.moves`)
+        self.moves = Moves(hub.reactor, self._seen_game, self._seen_games, self._route, hub.options)
+        self._movers = _MoveWatch(self.moves, lambda: self.hub_id)
+        #: a door on this machine hands connections over instead of splicing them
+        #: (:mod:`.handoff`; setting ``cluster_handoff``)
+        self.handoff: HandoffServer | None = None
+        self._handing = HandoffClient()
+        self._handoff_on = bool(options.get("cluster_handoff", True))
         self.listener: NoticeListener | None = None
         #: the cluster's one set of plugins (:mod:`.plugins`), once :meth:`share_plugins` ran
         self.plugins: SharedPlugins | None = None
@@ -88,10 +109,29 @@ class Cluster:
         self._ticks = 0
         self._joined = False
         self._secret = ""  # the cluster's secret (hub.cluster.credential), once joined
+        self._stopping = False
+        self._rejoining: defer.Deferred[None] | None = None
+        self._plugin_args: tuple[Any, Any] | None = None
+        #: how long a rejoin waits between tries while the database is away
+        self.rejoin_delays = (0.25, 5.0)
+        self._takeover: Takeover = AbortAndRefund(self)
         # each heartbeat carries the load; a recovery (the hub's own at start too)
-        # aborts the dead hubs' games in its transaction
+        # hands the dead hubs' tables and games to the takeover in its transaction
         self.store.on_beat(lambda: self.store.load_step(self.load()))
-        self.store.on_recovery(self.store.abort_hubs, self._hubs_gone)
+        self.store.takeover = self._takeover
+        self.store.on_fenced(self._fenced)
+
+    @property
+    def takeover(self) -> Takeover:
+        """What becomes of a recovered hub's tables and games (:mod:`.takeover`; the
+        fallback, :class:`.takeover.AbortAndRefund`, refunds and aborts).  Setting it
+        sets the store's too."""
+        return self._takeover
+
+    @takeover.setter
+    def takeover(self, takeover: Takeover) -> None:
+        self._takeover = takeover
+        self.store.takeover = takeover
 
     @property
     def hub_id(self) -> str:
@@ -105,6 +145,9 @@ class Cluster:
         store, reactor = self.store, self.hub.reactor
         await store.cluster_channel()
         self._secret = await store.cluster_secret()
+        if self._handoff_on and self.handoff is None:
+            self.handoff = HandoffServer(reactor, self._adopter)
+            self.handoff.start()
         await store.cluster_join(self.endpoints(), self.load())
         self._joined = True
         await store.abort_orphans()
@@ -117,6 +160,8 @@ class Cluster:
             publish_delay=self.publish_delay,
         )
         await self.directory.start()
+        self.directory.add_listener(self._movers)
+        self.hub.lobby.add_listener(self._movers)
         self.lookups = Lookups(store, self.directory, reactor, self.hub.options)
         self.listener = NoticeListener(
             store.dsn, store.channel, reactor, self._notice, self._listening
@@ -130,6 +175,8 @@ class Cluster:
         )
         self.hub.lobby.elsewhere = self.elsewhere
         self.hub.lobby.look_up = self.look_up
+        self.hub.lobby.follow = self.follow
+        self.hub.lobby.hand_off = self.hand_off
         self.log.info(
             "cluster: hub {hub} joined on {db} ({n} hub(s) alive)",
             hub=self.hub_id,
@@ -145,11 +192,30 @@ class Cluster:
     async def share_plugins(self, registry: Any, data_dir: Any) -> None:
         """Publish this hub's plugins and install the others' (once the front ends
         listen: the others download from this hub's web front end)."""
+        self._plugin_args = (registry, data_dir)
         self.plugins = SharedPlugins(self, registry, data_dir, self.hub.reactor, self.hub.options)
         await self.plugins.start()
 
     async def stop(self) -> None:
         """Leave: this hub's games leave the directory, its member row is ended."""
+        self._stopping = True
+        if self._rejoining is not None:
+            self._rejoining.cancel()
+        if self.handoff is not None:
+            await self.handoff.stop()
+            self.handoff = None
+        self._handing.close()
+        joined = await self._detach()
+        if not joined:
+            return
+        try:
+            await self.store.cluster_leave()
+        except Exception as e:  # the others end the member row when they recover the lease
+            self.log.warn("cluster: could not leave cleanly: {e}", e=e)
+
+    async def _detach(self) -> bool:
+        """Stop the watch, the notices, the directory and the plugins; unhook the
+        lobby.  Returns whether the hub had joined."""
         if self._watch is not None and self._watch.running:
             self._watch.stop()
         self._watch = None
@@ -157,19 +223,74 @@ class Cluster:
             self.listener.stop()
         if self.directory is not None:
             self.directory.stop()
+            self.directory.remove_listener(self._movers)
+        self.hub.lobby.remove_listener(self._movers)
+        if self._stopping:
+            self.moves.stop()
         if self.hub.lobby.elsewhere == self.elsewhere:
             self.hub.lobby.elsewhere = None
         if self.hub.lobby.look_up == self.look_up:
             self.hub.lobby.look_up = None
+        if self.hub.lobby.follow == self.follow:
+            self.hub.lobby.follow = None
+        if self.hub.lobby.hand_off == self.hand_off:
+            self.hub.lobby.hand_off = None
         if not self._joined:
-            return
+            return False
         self._joined = False
         if self.plugins is not None:
             await self.plugins.stop()
-        try:
-            await self.store.cluster_leave()
-        except Exception as e:  # the others end the member row when they recover the lease
-            self.log.warn("cluster: could not leave cleanly: {e}", e=e)
+        return True
+
+    # -- fenced: recovered although alive -----------------------------------------------------
+
+    def _fenced(self, old_hub: str) -> None:
+        if self._stopping or self._rejoining is not None:
+            return
+        self._rejoining = defer.ensureDeferred(self.rejoin(old_hub))
+        self._rejoining.addErrback(lambda f: f.trap(defer.CancelledError))
+        self._rejoining.addErrback(lambda f: self.log.failure("cluster: rejoining failed", f))
+        self._rejoining.addBoth(self._rejoined)
+
+    def _rejoined(self, _: Any) -> None:
+        self._rejoining = None
+
+    async def rejoin(self, old_hub: str) -> None:
+        """This hub's lease ``old_hub`` was ended by another hub (it was cut off from the
+        database for longer than the grace): give up the games the cluster took
+        (:attr:`takeover`), take a new lease and join as a new member, keeping the games
+        nobody took.  Tries again while the database is away."""
+        self.log.warn(
+            "cluster: this hub ({hub}) was recovered by another hub while cut off from the"
+            " database; it gives up what was taken over and rejoins as a new member",
+            hub=old_hub,
+        )
+        await self._detach()
+        taken = await self._again(lambda: self.takeover.taken(old_hub))
+        self.takeover.surrender(taken)
+        new = await self._again(self.store.renew_lease)
+        await self._again(self.start)
+        if self._plugin_args is not None:
+            await self._again(lambda: self.share_plugins(*self._plugin_args))
+        self.log.info(
+            "cluster: hub {old} rejoined as {new}; {n} game(s) given up",
+            old=old_hub,
+            new=new,
+            n=len(taken),
+        )
+
+    async def _again(self, step: Any) -> Any:
+        """Run ``step()`` until it works, waiting while the database is away."""
+        first, most = self.rejoin_delays
+        delay = first
+        while True:
+            if self._stopping:
+                raise defer.CancelledError()
+            try:
+                return await defer.maybeDeferred(step)
+            except StoreUnavailable:
+                await task.deferLater(self.hub.reactor, delay, lambda: None)
+                delay = min(delay * 2, most)
 
     # -- the others --------------------------------------------------------------------------
 
@@ -205,8 +326,9 @@ class Cluster:
         if dead:
             await self.store.recover()
 
-    def _hubs_gone(self, hubs: list[str], aborted: dict[str, int]) -> None:
-        """(After the recovery that ended ``hubs``' leases.)"""
+    def hubs_gone(self, hubs: list[str], aborted: dict[str, int]) -> None:
+        """(After the recovery that ended ``hubs``' leases: the fallback takeover's
+        :meth:`~.takeover.AbortAndRefund.claimed`.)"""
         for hub_id in hubs:
             self.log.warn(
                 "cluster: hub {hub} is gone: {n} of its games aborted, its tables' chips returned",
@@ -242,6 +364,9 @@ class Cluster:
             elif host in _WILDCARDS:
                 host = socket.getfqdn()
             out[frontend] = {"host": host, "port": port, "tls": tls}
+        path = self.handoff.path if self.handoff is not None else None
+        if path is not None:  # (not a front end: hub.store.cluster keeps it apart)
+            out[HANDOFF] = {"host": socket.gethostname(), "path": path}
         return out
 
     def endpoints_of(self, hub_id: str) -> dict[str, Any]:
@@ -277,6 +402,48 @@ class Cluster:
                 f"game {game.id} was aborted: hub {game.hub}, which ran it, is gone", game.hub
             )
         return self.route_to(game.hub, f"game {game.id} runs on hub {game.hub}")
+
+    def follow(
+        self, game_id: str | None, player: str | None, old_hub: str, frontend: str
+    ) -> defer.Deferred[Place | None]:
+        """Where a game that ``old_hub`` let go runs now (:mod:`.moves`): by its id, or
+        (Domino: a queue, not a game, was spliced) by a player seated in it."""
+        if game_id is not None:
+            return self.moves.game(game_id, old_hub, frontend)
+        if player is not None:
+            return self.moves.player(player, old_hub, frontend)
+        return defer.succeed(None)
+
+    def _seen_game(self, game_id: str) -> Seen | None:
+        """How this hub sees ``game_id``: listed by another hub, or in its own lobby."""
+        remote = self.directory.get(game_id) if self.directory is not None else None
+        if remote is not None:
+            return _seen(remote, remote.hub)
+        try:
+            local = self.hub.lobby.get(game_id)
+        except GameError:  # not here (nor anywhere this hub knows of)
+            return None
+        return _seen(local, self.hub_id)
+
+    def hand_off(self, owner: str, frontend: str, transport: Any, replay: bytes, skip: int) -> bool:
+        """Give a client's socket to ``owner``, the hub of its game, when that hub runs
+        on this machine (:mod:`.handoff`); ``False``: splice it."""
+        member = self.members.get(owner) if self._handoff_on else None
+        where = member.get("handoff") if member is not None and member["live"] else None
+        if not isinstance(where, dict):
+            return False
+        return self._handing.hand_off(where, frontend, transport, replay, skip)
+
+    def _adopter(self, frontend: str) -> Adopter | None:
+        """The front end that adopts handed-over connections (MNM's)."""
+        factory = self.hub.frontend_factory(frontend) if frontend in _ADOPTING else None
+        return cast(Adopter, factory) if factory is not None else None
+
+    def _seen_games(self) -> list[Seen]:
+        return [_seen(g, g.hub) for g in self.remote_games()]
+
+    def _route(self, hub_id: str, frontend: str) -> tuple[str, int, bool] | None:
+        return self.route_to(hub_id, "").routes.get(frontend)
 
     def look_up(self, game_id: str) -> defer.Deferred[Any]:
         """Ask the directory for ``game_id`` (a game this hub's view lacks): fires with
@@ -415,3 +582,26 @@ class Cluster:
             if m["live"]
         ]
         return {"mode": CLUSTER, "hub": self.hub_id, "alive": len(hubs), "hubs": hubs}
+
+
+def _seen(game: Any, hub_id: str) -> Seen:
+    """A game (a local one or a record of another hub's) as :mod:`.moves` sees it."""
+    players = frozenset(str(s.player) for s in game.seats if s.player is not None)
+    return Seen(str(game.id), hub_id, str(game.state), players)
+
+
+class _MoveWatch:
+    """Tells :class:`.moves.Moves` of every game listed or changed: the other hubs'
+    (a directory listener) and this hub's own (a lobby listener: a game that moved
+    here).  An ``ILobbyListener``."""
+
+    def __init__(self, moves: Moves, here: Callable[[], str]) -> None:
+        self.moves = moves
+        self.here = here
+
+    def lobby_changed(self, change: str, game: Any) -> None:
+        """(``ILobbyListener``.)"""
+        if change == "removed" or not self.moves.waiting:
+            return
+        hub_id = game.hub if isinstance(game, RemoteGame) else None
+        self.moves.seen(_seen(game, hub_id or self.here()))

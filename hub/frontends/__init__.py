@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from twisted.internet.tcp import Client as _TCP_CLIENT
 from twisted.internet.tcp import Server as _TCP_SERVER
+
+#: the transports whose socket :func:`write_now` may write to directly
+_PLAIN_TCP = (_TCP_SERVER, _TCP_CLIENT)
 
 #: name → (default endpoint, module with make_factory), in the order they are started.
 FRONTENDS: dict[str, tuple[str, str]] = {
@@ -19,7 +23,7 @@ FRONTENDS: dict[str, tuple[str, str]] = {
     "mnm": ("tcp:1357", "hub.frontends.mnm"),
     "domino": ("tcp:7000", "hub.frontends.domino"),
     "web": ("tcp:8080", "hub.frontends.web"),
-    "acpc": ("tcp:18791", "hub.frontends.acpc"),
+    "acpc": ("tcp:18791:interface=127.0.0.1", "hub.frontends.acpc"),
     "relay": ("tcp:4100", "hub.frontends.relay"),
 }
 
@@ -34,7 +38,7 @@ def no_delay(transport: object) -> None:
 
 def write_now(transport: Any, data: bytes) -> None:
     """``transport.write(data)``, sent at once when it can be: on a plain TCP
-    connection with nothing waiting to be sent, the bytes go to the socket now (as
+    connection (accepted or made: a door's splice writes to both) with nothing waiting to be sent, the bytes go to the socket now (as
     asyncio's transports do), instead of waiting for the reactor's next turn, which
     costs two ``epoll_ctl`` calls and a wake-up for each write.  What the socket does
     not take, and every other case (TLS, a buffer not yet empty, a pull producer, a
@@ -43,7 +47,7 @@ def write_now(transport: Any, data: bytes) -> None:
     buffer fills, and errors are found and reported where Twisted finds them.
     """
     if (
-        type(transport) is _TCP_SERVER
+        type(transport) in _PLAIN_TCP
         and not transport.dataBuffer
         and not transport._tempDataLen
         and transport.connected

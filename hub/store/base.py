@@ -27,6 +27,7 @@ from .errors import (
     StoreUnavailable,
     UnknownAccount,
 )
+from .liveness import FOREVER, Continuity, alive
 from .locks import process_gone
 from .money import amount as check_amount
 
@@ -132,6 +133,10 @@ class StoreBase:
     :param history_batch_max: (PostgreSQL) most finished games in one message.
     :param history_queue_max: (PostgreSQL) most finished games waiting to be written
         (while the database is away, say); past it a game is refused.
+    :param lease_interval: seconds between a hub's heartbeats (default
+        :attr:`lease_interval`).
+    :param lease_grace: seconds without a heartbeat before a hub may be judged dead
+        (default :attr:`lease_grace`; :mod:`hub.store.liveness`).
 
     :ivar available: ``False`` from a failed connection to the database until a
         transaction or a probe works again (see :meth:`on_availability`).
@@ -153,9 +158,12 @@ class StoreBase:
         history_batch_seconds: float = 0.1,
         history_batch_max: int = 64,
         history_queue_max: int = 10000,
+        lease_interval: float | None = None,
+        lease_grace: float | None = None,
         **dialect_options: Any,
     ) -> None:
         self._reactor = reactor
+        self._lease_settings(lease_interval, lease_grace)
         self.dialect = dialect_for(dsn, **dialect_options)
         self.dsn = dsn
         self.new_account_grant = check_amount(grant, allow_zero=True)
@@ -194,6 +202,16 @@ class StoreBase:
         self.hub_id: str | None = None
         self._lock = self.dialect.hub_lock()
         self._heartbeat: Any = None
+        #: whether this hub's lease was found ended by another hub (:mod:`hub.store.lease`)
+        self.fenced = False
+        #: this hub's earlier leases that another hub ended (:meth:`renew_lease`)
+        self.ended_leases: set[str] = set()
+        self._fenced_listeners: list[Callable[[str], Any]] = []
+        self._beat_on_return = False
+        #: how long this hub has been connected to the database without a break: the
+        #: evidence window a recovery needs (:mod:`hub.store.liveness`)
+        self.continuity = Continuity(reactor, 2 * self.lease_interval)
+        self._availability.append(lambda up: None if up else self.continuity.lost())
         #: what else each heartbeat writes (:meth:`hub.store.lease.LeaseMixin.on_beat`)
         self._beat_steps: list[Callable[[], Callable[[_Cursor, float], None]]] = []
         #: what else recovery does for the hubs it finds dead
@@ -202,6 +220,14 @@ class StoreBase:
         #: ``observer(fn, seconds, ok, result)`` after each transaction (on the reactor
         #: thread): the hub's metrics (:meth:`hub.telemetry.Telemetry.store_transaction`)
         self.query_observer: Callable[[Any, float, bool, Any], None] | None = None
+
+    def _lease_settings(self, interval: float | None, grace: float | None) -> None:
+        if interval is not None:
+            self.lease_interval = float(interval)
+        if grace is not None:
+            self.lease_grace = float(grace)
+        if not 0 < self.lease_interval < self.lease_grace:
+            raise ValueError("lease_interval is more than 0 and less than lease_grace")
 
     # -- plumbing ------------------------------------------------------------------
 
@@ -478,19 +504,34 @@ class StoreBase:
 
     #: seconds between a hub's heartbeats, and how long a lease whose lock is not held
     #: (a PostgreSQL restart drops every session's locks) still counts as alive after
-    #: its last heartbeat, unless its process is known to have ended
+    #: its last heartbeat (database clock): a survivor judges it dead only once it has
+    #: itself been connected for longer than that (:mod:`hub.store.liveness`)
     lease_interval = 5.0
     lease_grace = 15.0
 
-    def _live_hubs(self, cur: _Cursor) -> set[str]:
-        """(In a transaction.)  The ids of the live hubs: open lease and its lock held,
-        or a heartbeat within :attr:`lease_grace` of a process not known to be gone."""
-        live = set()
-        now = self._now()
-        for hub_id, host, pid, heartbeat, locked in self.dialect.leases(cur.txn, self._lock):
-            beat = self.dialect.t_out(heartbeat) or 0.0
-            if locked or (now - beat < self.lease_grace and not process_gone(host, pid)):
-                live.add(hub_id)
+    def _window(self) -> float:
+        """(On the reactor thread.)  The evidence window this store judges other hubs
+        with: a hub's own :attr:`continuity`; a tool's (no lease), and SQLite's (whose
+        lock is proof), for ever."""
+        if self.hub_id is None or self.dialect.clock_sql is None:
+            return FOREVER
+        return self.continuity.window()
+
+    def _live_hubs(self, cur: _Cursor, window: float) -> set[str]:
+        """(In a transaction.)  The ids of the live hubs (:func:`hub.store.liveness.alive`
+        of each open lease, judged with ``window``, :meth:`_window`)."""
+        seen = self.dialect.leases(cur.txn, self._lock, self._now())
+        live = {
+            lease.hub_id
+            for lease in seen.leases
+            if alive(
+                lease,
+                grace=self.lease_grace,
+                window=window,
+                uptime=seen.uptime,
+                gone=process_gone,
+            )
+        }
         if self.hub_id is not None:
             live.add(self.hub_id)
         return live

@@ -42,6 +42,8 @@ from .base import StoreBase, _Cursor
 MAX_NOTICE = 4000
 #: the state a game of a dead hub is left in
 ABORTED = "aborted"
+#: (a member row's endpoints) the hand-off socket, not a front end
+HANDOFF = "handoff"
 _CHANNEL_CHARACTERS = re.compile(r"[^a-z0-9_]")
 
 
@@ -75,24 +77,34 @@ def _row(d: Any, r: Sequence[Any]) -> dict[str, Any]:
 
 
 _COLUMNS = "game_id, hub_id, rev, type, name, state, seats, info, updated"
+#: (a directory write, and its notices) only while the writing hub's lease is open: a
+#: hub another hub recovered (a partition) changes nothing there any more
+_LEASE_OPEN = (
+    "EXISTS (SELECT 1 FROM hub_lease l WHERE l.hub_id = CAST(? AS TEXT) AND l.ended IS NULL)"
+)
 #: (a directory write) this hub's rows of the game ids of an array go
-_DELETE_ROWS = "DELETE FROM directory WHERE hub_id = ? AND game_id = ANY(CAST(? AS TEXT[]))"
+_DELETE_ROWS = (
+    "DELETE FROM directory WHERE hub_id = ? AND game_id = ANY(CAST(? AS TEXT[])) AND " + _LEASE_OPEN
+)
 #: (a directory write) this hub's rows (its id, the time, then each column's values
-#: as an array of text: :func:`_directory_values`), unless another hub has the id
+#: as an array of text: :func:`_directory_values`, then its id again), unless another
+#: hub has the id
 _UPSERT_ROWS = (
     f"INSERT INTO directory ({_COLUMNS}) SELECT v.game_id, CAST(? AS TEXT),"
     " CAST(v.rev AS BIGINT), v.type, v.name, v.state, v.seats, v.info, CAST(? AS TIMESTAMPTZ)"
     " FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]),"
     " CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]))"
-    " AS v(game_id, rev, type, name, state, seats, info)"
-    " ON CONFLICT (game_id) DO UPDATE SET rev = excluded.rev, name = excluded.name,"
+    " AS v(game_id, rev, type, name, state, seats, info) WHERE "
+    + _LEASE_OPEN
+    + " ON CONFLICT (game_id) DO UPDATE SET rev = excluded.rev, name = excluded.name,"
     " state = excluded.state, seats = excluded.seats, info = excluded.info,"
     " updated = excluded.updated WHERE directory.hub_id = excluded.hub_id"
 )
-#: each notice of an array on a channel, in order
+#: each notice of an array on a channel, in order (then the hub's id: sent only while
+#: its lease is open)
 _NOTIFY_ALL = (
     "SELECT pg_notify(CAST(? AS TEXT), t.text) FROM unnest(CAST(? AS TEXT[]))"
-    " WITH ORDINALITY AS t(text, n) ORDER BY t.n"
+    " WITH ORDINALITY AS t(text, n) WHERE " + _LEASE_OPEN + " ORDER BY t.n"
 )
 
 
@@ -108,6 +120,14 @@ def _directory_values(row: Mapping[str, Any]) -> tuple[str, ...]:
         json.dumps(row["seats"], default=str),
         json.dumps(row["info"], default=str),
     )
+
+
+def _endpoints(advertised: dict[str, Any]) -> dict[str, Any]:
+    """A member row's ``endpoints`` (its front ends) and ``handoff`` (where a door on
+    the same machine hands connections over: :mod:`hub.cluster.handoff`, or ``None``),
+    kept in one column."""
+    handoff = advertised.pop(HANDOFF, None)
+    return {"endpoints": advertised, "handoff": handoff if isinstance(handoff, dict) else None}
 
 
 def write_notices(hub_id: str, gone: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -255,12 +275,14 @@ class ClusterMixin(StoreBase):
         """The member rows of hubs alive and of hubs ended in the last ``keep_ended``
         seconds, oldest first (``hub_id``, ``endpoints``, ``load``, ``started``,
         ``heartbeat``, ``ended``, ``live``, ``host``, ``pid``, ``games``); and how many
-        open leases (of any hub) are not alive any more: recovery's work."""
-        now = self._now()
+        open leases (of any hub) are not alive any more: recovery's work.  A hub's
+        store judges with its evidence window (:mod:`hub.store.liveness`) and counts
+        the read as an observation of the database (:attr:`continuity`)."""
+        now, window = self._now(), self._window()
 
-        def txn(cur: _Cursor) -> tuple[list[dict[str, Any]], int]:
+        def txn(cur: _Cursor) -> tuple[list[dict[str, Any]], int, float | None]:
             d = self.dialect
-            live = self._live_hubs(cur)
+            live = self._live_hubs(cur, window)
             dead = sum(
                 1
                 for r in cur.all("SELECT hub_id FROM hub_lease WHERE ended IS NULL")
@@ -279,7 +301,7 @@ class ClusterMixin(StoreBase):
             members = [
                 {
                     "hub_id": r[0],
-                    "endpoints": json.loads(r[1]),
+                    **_endpoints(json.loads(r[1])),
                     "load": json.loads(r[2]),
                     "started": d.t_out(r[3]),
                     "heartbeat": d.t_out(r[4]),
@@ -291,9 +313,17 @@ class ClusterMixin(StoreBase):
                 }
                 for r in rows
             ]
+            return members, dead, d.server_started(cur.txn)
+
+        def observed(
+            result: tuple[list[dict[str, Any]], int, float | None],
+        ) -> tuple[list[dict[str, Any]], int]:
+            members, dead, started = result
+            if self.hub_id is not None:
+                self.continuity.observe(started)
             return members, dead
 
-        return self._run(txn, write=False)
+        return self._run(txn, write=False).addCallback(observed)
 
     def abort_hubs(self, cur: _Cursor, hubs: list[str], now: float) -> dict[str, int]:
         """(A recovery step, :meth:`hub.store.lease.LeaseMixin.on_recovery`.)  The
@@ -360,14 +390,14 @@ class ClusterMixin(StoreBase):
         def txn(cur: _Cursor) -> list[Any]:
             statements: list[tuple[str, list[Any]]] = []
             if gone:
-                statements.append((_DELETE_ROWS, [hub_id, gone]))
+                statements.append((_DELETE_ROWS, [hub_id, gone, hub_id]))
             if rows:
                 columns = [_directory_values(row) for row in rows]
                 arrays = [list(column) for column in zip(*columns, strict=True)]
-                statements.append((_UPSERT_ROWS, [hub_id, self.dialect.t_in(now), *arrays]))
+                statements.append((_UPSERT_ROWS, [hub_id, self.dialect.t_in(now), *arrays, hub_id]))
             if self.channel and self.clustered:
                 notices = write_notices(hub_id, gone, rows)
-                statements.append((_NOTIFY_ALL, [self.channel, notices]))
+                statements.append((_NOTIFY_ALL, [self.channel, notices, hub_id]))
             return cur.batch(statements + self._history_statements(riders), alone=True)
 
         d = self._run(txn)

@@ -17,6 +17,7 @@ import os
 import re
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
@@ -24,11 +25,27 @@ from urllib.parse import urlsplit
 
 from twisted.enterprise import adbapi
 
+from .liveness import FOREVER, LeaseSeen
 from .locks import LEASES_SQL, NAMESPACE, AdvisoryHubLock, FileHubLock, HubLock
 from .money import CENT, from_cents, to_cents
 
 #: the first words of the statements PostgreSQL can prepare
 PREPARABLE = ("SELECT", "INSERT", "UPDATE", "DELETE", "WITH")
+
+
+@dataclass(frozen=True)
+class Leases:
+    """The open leases as one transaction saw them, and the database server's life.
+
+    :ivar uptime: seconds the server has been up (``inf`` where the database is a
+        file: SQLite).
+    :ivar server_started: when the server started (seconds since the epoch; ``None``
+        for SQLite): a change means it restarted.
+    """
+
+    leases: list[LeaseSeen]
+    uptime: float
+    server_started: float | None
 
 
 class Dialect:
@@ -43,6 +60,9 @@ class Dialect:
     for_update = ""
     for_share = ""
     integrity_errors: tuple[type[BaseException], ...] = ()
+    #: the database's own clock in SQL (``None``: the hub's clock is passed instead);
+    #: heartbeats are written with it, so their age does not depend on the hubs' clocks
+    clock_sql: str | None = None
     #: whether several statements go to the server in one round trip (``"a; b"``)
     batches = False
     #: errors of a transaction the database rolled back to keep it serialisable (a
@@ -97,10 +117,15 @@ class Dialect:
         """A new (not yet taken) lock that shows other processes a hub is alive."""
         raise NotImplementedError
 
-    def leases(self, cursor: Any, lock: HubLock) -> list[tuple[str, str, int, Any, bool]]:
-        """The open leases: ``(hub id, host, pid, heartbeat, lock held now)`` (run in a
-        transaction; ``lock`` is this process's, taken or not)."""
+    def leases(self, cursor: Any, lock: HubLock, now: float) -> Leases:
+        """The open leases (run in a transaction; ``lock`` is this process's, taken or
+        not; ``now``: the hub's clock, where the database has none of its own)."""
         raise NotImplementedError
+
+    def server_started(self, cursor: Any) -> float | None:
+        """When the database server started (seconds since the epoch), or ``None``
+        where it has no server (SQLite)."""
+        return None
 
     def describe(self) -> str:
         """The DSN without a password, for logs."""
@@ -175,13 +200,17 @@ class SQLiteDialect(Dialect):
         folder = None if self.path == ":memory:" else os.path.abspath(self.path) + ".hubs"
         return FileHubLock(folder)
 
-    def leases(self, cursor: Any, lock: HubLock) -> list[tuple[str, str, int, Any, bool]]:
+    def leases(self, cursor: Any, lock: HubLock, now: float) -> Leases:
         cursor.execute("SELECT hub_id, host, pid, heartbeat FROM hub_lease WHERE ended IS NULL", ())
         rows = cursor.fetchall()
         if not isinstance(lock, FileHubLock):
             raise TypeError("an SQLite store holds a file lock")
         held = lock.live([r[0] for r in rows])
-        return [(r[0], r[1], int(r[2]), r[3], r[0] in held) for r in rows]
+        seen = [
+            LeaseSeen(r[0], r[1], int(r[2]), now - (self.t_out(r[3]) or 0.0), r[0] in held)
+            for r in rows
+        ]
+        return Leases(seen, FOREVER, None)
 
     def pool(self, reactor: Any) -> adbapi.ConnectionPool:
         if self.path != ":memory:":
@@ -226,6 +255,7 @@ class PostgresDialect(Dialect):
     for_update = " FOR UPDATE"
     for_share = " FOR SHARE"
     batches = True
+    clock_sql = "now()"
 
     def __init__(self, dsn: str, pool_size: int = 4, prepared_max: int = 64) -> None:
         super().__init__(dsn)
@@ -281,9 +311,19 @@ class PostgresDialect(Dialect):
     def hub_lock(self) -> AdvisoryHubLock:
         return AdvisoryHubLock(self.dsn)
 
-    def leases(self, cursor: Any, lock: HubLock) -> list[tuple[str, str, int, Any, bool]]:
+    def leases(self, cursor: Any, lock: HubLock, now: float) -> Leases:
         cursor.execute(self.sql(LEASES_SQL), (NAMESPACE,))
-        return [(r[0], r[1], int(r[2]), r[3], bool(r[4])) for r in cursor.fetchall()]
+        rows = cursor.fetchall()
+        seen = [
+            LeaseSeen(r[2], r[3], int(r[4]), float(r[5]), bool(r[6]))
+            for r in rows
+            if r[2] is not None
+        ]
+        return Leases(seen, float(rows[0][1]), float(rows[0][0]))
+
+    def server_started(self, cursor: Any) -> float | None:
+        cursor.execute("SELECT EXTRACT(EPOCH FROM pg_postmaster_start_time())")
+        return float(cursor.fetchone()[0])
 
     def restart_serial(self, cursor: Any, table: str, column: str) -> None:
         cursor.execute(

@@ -97,6 +97,12 @@ class TableNotOpen(Conflict):
     code = 409
 
 
+class LeaseEnded(TableNotOpen):
+    """This hub's lease was ended by another hub, which took its chip tables over (409):
+    it was cut off from the database for longer than the grace (a partition).  Nothing
+    was moved; nothing will be under that lease (:mod:`hub.store.lease`)."""
+
+
 class KeyReused(Conflict):
     """An idempotency key was used before for a different movement (409)."""
 

@@ -25,6 +25,7 @@ from .errors import (
     Conflict,
     InsufficientFunds,
     KeyReused,
+    LeaseEnded,
     NotAtTable,
     TableNotOpen,
     UnknownAccount,
@@ -309,9 +310,24 @@ class LedgerMixin(StoreBase):
         if row is None:
             raise TableNotOpen(f"game {game_id} is not a chip table")
         if row[1] is not None:
+            if row[0] in self.ended_leases or (row[0] == self.hub_id and not self._lease_open(cur)):
+                raise LeaseEnded(
+                    f"the table {game_id} was taken over: the lease of this hub"
+                    f" ({row[0]}) was ended by another hub"
+                )
             raise TableNotOpen(f"the table {game_id} is closed")
         if self.hub_id is None or row[0] != self.hub_id:
             raise TableNotOpen(f"the table {game_id} belongs to another hub ({row[0]})")
+
+    def _lease_open(self, cur: _Cursor, lock: bool = False) -> bool:
+        """Whether this hub's lease is still open (share-locked with ``lock``: a
+        recovery that would end it waits for the transaction)."""
+        row = cur.one(
+            "SELECT 1 FROM hub_lease WHERE hub_id = ? AND ended IS NULL"
+            + (self.dialect.for_share if lock else ""),
+            self.hub_id,
+        )
+        return row is not None
 
     def _chips_locked(self, cur: _Cursor, game_id: str, account_id: int) -> Decimal | None:
         """The account's chips at ``game_id`` (``None``: no entry), locked."""
@@ -539,6 +555,7 @@ class LedgerMixin(StoreBase):
         zero, nothing is negative; every hand in the history has exactly one
         settlement and its movements are the hand's payoffs; no chips sit at a table
         that no live hub's open game holds.  Reads one consistent snapshot."""
+        window = self._window()
 
         def txn(cur: _Cursor) -> LedgerReport:
             m = self.dialect.m_out
@@ -587,7 +604,7 @@ class LedgerMixin(StoreBase):
                 if have < 0:
                     problems.append(f"table {where[0]} account #{where[1]}: negative {have}")
             problems.extend(self._check_hands(cur))
-            problems.extend(self._check_tables(cur))
+            problems.extend(self._check_tables(cur, window))
             notes = [
                 f"{r[0]} at {r[1]}: {r[2]}"
                 for r in cur.all(
@@ -627,9 +644,9 @@ class LedgerMixin(StoreBase):
                 )
         return problems
 
-    def _check_tables(self, cur: _Cursor) -> list[str]:
+    def _check_tables(self, cur: _Cursor, window: float) -> list[str]:
         """No chips at a table that no live hub's open game holds."""
-        live = self._live_hubs(cur)
+        live = self._live_hubs(cur, window)
         problems = []
         for r in cur.all(
             "SELECT t.game_id, a.name, t.amount, c.hub_id, c.closed FROM table_chips t"

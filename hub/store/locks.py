@@ -190,15 +190,18 @@ class AdvisoryHubLock(HubLock):
         self.key = 0
 
 
-#: the open leases and whether each one's advisory lock is held now (PostgreSQL); one
-#: parameter: NAMESPACE
+#: the database server's start and every open lease: its heartbeat's age by the
+#: database's clock (seconds) and whether its advisory lock is held now (PostgreSQL);
+#: one row with no lease when there is none; one parameter: NAMESPACE
 LEASES_SQL = (
-    "SELECT l.hub_id, l.host, l.pid, l.heartbeat, EXISTS ("
+    "SELECT EXTRACT(EPOCH FROM s.started), EXTRACT(EPOCH FROM (s.now - s.started)),"
+    " l.hub_id, l.host, l.pid, EXTRACT(EPOCH FROM (s.now - l.heartbeat)), EXISTS ("
     "SELECT 1 FROM pg_locks k WHERE k.locktype = 'advisory' AND k.granted"
     " AND CAST(k.classid AS BIGINT) = ? AND CAST(k.objid AS BIGINT) = l.lock_key"
     " AND k.objsubid = 2"
     " AND k.database = (SELECT oid FROM pg_database WHERE datname = current_database()))"
-    " FROM hub_lease l WHERE l.ended IS NULL"
+    " FROM (SELECT pg_postmaster_start_time() AS started, now() AS now) s"
+    " LEFT JOIN hub_lease l ON l.ended IS NULL"
 )
 
 

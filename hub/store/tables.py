@@ -23,16 +23,22 @@ from twisted.internet import defer
 
 from . import accounts as acc
 from .base import ZERO, _Cursor
-from .errors import BadAmount, TableNotOpen, UnknownAccount
+from .errors import BadAmount, LeaseEnded, TableNotOpen, UnknownAccount
 from .history import HistoryMixin
 from .lease import LeaseMixin
 from .ledger import LedgerMixin, Movement, _game, settlement
 from .money import amount as check_amount
+from .takeover import Claim, RefundTables, Takeover
 from .transfer import fast_move
 
 
 class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
     """Chip tables of this hub: open, settle hands, leave, close, recover."""
+
+    #: what a recovery does with the dead hubs' tables (:mod:`hub.store.takeover`):
+    #: ``None``, their chips go back (:class:`~hub.store.takeover.RefundTables`); the
+    #: cluster puts its own (:class:`hub.cluster.takeover.AbortAndRefund`)
+    takeover: Takeover | None = None
 
     def open_table(self, game_id: str, game_type: str) -> defer.Deferred[None]:
         """Make ``game_id`` a chip table owned by this hub (needs the hub's lease).
@@ -49,6 +55,8 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
             return defer.fail(TableNotOpen("this store holds no hub lease (start(recover=True))"))
 
         def txn(cur: _Cursor) -> None:
+            if not self._lease_open(cur, lock=True):
+                raise LeaseEnded(f"the lease of this hub ({hub_id}) was ended by another hub")
             if cur.one("SELECT 1 FROM chip_table WHERE game_id = ?", game):
                 raise TableNotOpen(f"there is a chip table {game} already")
             cur.run(
@@ -344,23 +352,42 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
 
         return self._run(txn, write=False)
 
+    def refund_tables(
+        self, cur: _Cursor, tables: list[str], key: str, now: float
+    ) -> list[tuple[str, str, Decimal]]:
+        """(In a recovery's transaction, the tables locked.)  Return every chip at the
+        chip tables ``tables`` to its account (a ``refund`` ledger row each, keyed
+        ``<key>:<game>:<account id>``) and close them.  The fallback of a takeover
+        (:class:`hub.store.takeover.Takeover`): the hands in progress there are void."""
+        refunds = self._return_chips(cur, tables, "refund", key, now)
+        for game_id in tables:
+            cur.run(
+                "UPDATE chip_table SET closed = ? WHERE game_id = ?",
+                self.dialect.t_in(now),
+                game_id,
+            )
+        return refunds
+
     def recover(  # long: one recovery transaction, its steps in lock order
         self,
     ) -> defer.Deferred[list[tuple[str, str, Decimal]]]:
-        """Return the chips of every table no live hub owns to their accounts (one
-        ``refund`` ledger row each), close those tables and end the dead hubs' leases.
-        :meth:`start` calls it for a hub, so chips left by a crash (a kill) go back
-        before any front end opens; a running hub's tables are never touched, and two
-        hubs recovering at once refund each chip once.
+        """Take over the chip tables no live hub owns and end the dead hubs' leases,
+        in one transaction: what becomes of those tables is the :attr:`takeover`'s
+        (by default, and as the cluster's fallback, their chips go back to their
+        accounts: one ``refund`` ledger row each, and they close).  :meth:`start` calls
+        it for a hub, so chips left by a crash (a kill) go back before any front end
+        opens; a running hub's tables are never touched, and two hubs recovering at
+        once take each table over once.  Who counts as dead: :mod:`hub.store.liveness`,
+        judged with this hub's evidence window.
 
-        :returns: (Deferred) ``[(account name, game id, amount), ...]``.
+        :returns: (Deferred) the refunds, ``[(account name, game id, amount), ...]``.
         """
-        now, run = self._now(), uuid.uuid4().hex[:12]
+        now, run, window = self._now(), uuid.uuid4().hex[:12], self._window()
         steps = list(self._recovery_steps)
+        takeover = self.takeover or RefundTables(self)
 
-        def txn(cur: _Cursor) -> tuple[list[tuple[str, str, Decimal]], list[str], list[Any]]:
-            d = self.dialect
-            live = self._live_hubs(cur)
+        def txn(cur: _Cursor) -> tuple[list[str], Claim, list[Any]]:
+            live = self._live_hubs(cur, window)
             dead = sorted(
                 r[0]
                 for r in cur.all("SELECT game_id, hub_id FROM chip_table WHERE closed IS NULL")
@@ -372,7 +399,7 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
                     r[0]
                     for r in cur.all(
                         f"SELECT game_id FROM chip_table WHERE game_id IN ({marks})"
-                        " AND closed IS NULL ORDER BY game_id" + d.for_update,
+                        " AND closed IS NULL ORDER BY game_id" + self.dialect.for_update,
                         *dead,
                     )
                 ]
@@ -384,11 +411,7 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
                     " AND c.closed IS NULL) ORDER BY t.game_id"
                 )
             ]
-            refunds = self._return_chips(
-                cur, sorted(set(dead) | set(stray)), "refund", f"recover:{run}", now
-            )
-            for game_id in dead:
-                cur.run("UPDATE chip_table SET closed = ? WHERE game_id = ?", d.t_in(now), game_id)
+            refunds = self._return_chips(cur, stray, "refund", f"recover:{run}", now)
             ended = []
             for hub_id in sorted(
                 r[0]
@@ -397,35 +420,43 @@ class TablesMixin(LedgerMixin, HistoryMixin, LeaseMixin):
             ):  # a concurrent recovery that ended it first leaves no row to update
                 cur.run(
                     "UPDATE hub_lease SET ended = ? WHERE hub_id = ? AND ended IS NULL",
-                    d.t_in(now),
+                    self.dialect.t_in(now),
                     hub_id,
                 )
                 if cur.txn.rowcount:
                     ended.append(hub_id)
+            claim = Claim()
+            if ended or dead:
+                claim = takeover.claim(cur, ended, dead, f"recover:{run}", now)
+            claim = dataclasses.replace(claim, refunds=refunds + claim.refunds)
             extra = [step(cur, ended, now) if ended else None for step, _ in steps]
-            return refunds, ended, extra
+            return ended, claim, extra
 
         def report(
-            result: tuple[list[tuple[str, str, Decimal]], list[str], list[Any]],
+            result: tuple[list[str], Claim, list[Any]],
         ) -> list[tuple[str, str, Decimal]]:
-            refunds, ended, extra = result
+            ended, claim, extra = result
             for hub_id in ended:
                 self._lock.forget(hub_id)
                 self.log.info("store: the lease of dead hub {hub} was ended", hub=hub_id)
-            for name, game_id, chips in refunds:
+            for name, game_id, chips in claim.refunds:
                 self.log.warn(
                     "recovery: {chips} chips of {name} left at game {game} returned",
                     chips=chips,
                     name=name,
                     game=game_id,
                 )
-            self.recovered.extend(refunds)
+            self.recovered.extend(claim.refunds)
+            try:
+                takeover.claimed(ended, claim)
+            except Exception:
+                self.log.failure("store: a takeover failed after the commit")
             for (_, done), value in zip(steps, extra, strict=True):
                 if ended and done is not None:
                     try:
                         done(ended, value)
                     except Exception:
                         self.log.failure("store: a recovery step failed after the commit")
-            return refunds
+            return claim.refunds
 
         return self._run(txn).addCallback(report)

@@ -183,8 +183,7 @@ def to_act(match) -> tuple[int, str]:
     [
         "hello",
         "MATCHSTATE:0:0",
-        "MATCHSTATE:0:0::TdAs|:x",
-        "MATCHSTATE:0:0::TdAs|:r99999999999",
+        "MATCHSTATE:9:0::TdAs|:c",
         "VERSION:2.0.0",
     ],
 )
@@ -272,7 +271,8 @@ def test_strict_ends_the_match_at_the_first_invalid_action(tmp_path, reply):
     for program in programs:  # both are told, both connections close
         assert any("match over" in c for c in program.comments())
         assert program.closed
-    assert match.log_text().splitlines()[-1].startswith("SCORE:")
+    # cut short: as the reference dealer, no SCORE (docs/acpc.md, acpc_cut_short)
+    assert match.failed and not match.log_text().splitlines()[-1].startswith("SCORE:")
 
 
 @pytest.mark.parametrize("strict", [False, True])
@@ -495,3 +495,16 @@ def test_nagle_is_off_on_every_connection(tmp_path):
     hub = Hub(tmp_path)
     hub.match(game=LIMIT, players=["acpc:a", "acpc:b"], hands=1)
     assert hub.program(0).transport.getTcpNoDelay() is True
+
+
+def test_seats_listen_on_the_front_ends_own_interface_by_default():
+    from hub.frontends.acpc.protocol import seat_endpoint
+
+    assert seat_endpoint("tcp:18791:interface=127.0.0.1") == "tcp:0:interface=127.0.0.1"
+    assert seat_endpoint("tcp:port=18791:interface=10.0.0.5") == "tcp:0:interface=10.0.0.5"
+    assert seat_endpoint("tcp:18791") == "tcp:0"
+    assert seat_endpoint("tcp6:18791:interface=\\:\\:1") == "tcp6:0:interface=\\:\\:1"
+    ssl = "ssl:4443:privateKey=k.pem:certKey=c.pem:interface=127.0.0.1"
+    assert seat_endpoint(ssl) == "ssl:0:privateKey=k.pem:certKey=c.pem:interface=127.0.0.1"
+    for off in ("none", "", None, "unix:/tmp/acpc.sock"):
+        assert seat_endpoint(off) == "tcp:0:interface=127.0.0.1"

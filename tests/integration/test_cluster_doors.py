@@ -25,6 +25,7 @@ from tests.integration.test_cluster import (
     create,
     games_of,
     health,
+    start_hub,
     three,
     wait_for,
 )
@@ -124,8 +125,29 @@ def test_mnm_clients_on_two_doors_play_a_game_of_a_third_hub(doors, tmp_path):
         assert f"game {game['id']} over" in out
     over = a.get_json(f"/api/games/{game['id']}")
     assert over["state"] == "over", over  # type: ignore[index]
+    for hub in (b, c):  # on one machine, the doors hand the connections over
+        assert "handed over" in hub.log() and "passed through" not in hub.log()
     for hub in doors:
         assert hub.errors() == [], hub.log()
+
+
+def test_a_door_that_splices_as_between_machines(doors, tmp_path, cluster_dsn):
+    """``cluster_handoff`` off (as when the game's hub runs on another machine): both
+    network bots play A's game through D's splice, to the end."""
+    a = doors[0]
+    d = start_hub(tmp_path, "d", cluster_dsn, extra=["--set", "cluster_handoff=false"])
+    try:
+        game = create(a, {"type": "nmmorris", "seats": ["open", "open"], "options": FAST_MORRIS})
+        listed_on(d, game["id"])
+        bots = [morris_bot(d.ports["mnm"], game["id"], n, tmp_path) for n in (0, 1)]
+        outs = [bot.communicate(timeout=180) for bot in bots]
+        for bot, (out, err) in zip(bots, outs, strict=True):
+            assert bot.returncode == 0, err
+            assert f"game {game['id']} over" in out
+        assert "passed through" in d.log() and "handed over" not in d.log()
+        assert d.errors() == [], d.log()
+    finally:
+        d.stop()
 
 
 def test_a_passed_through_client_sees_what_a_client_of_the_owner_sees(doors):
@@ -234,7 +256,7 @@ def test_a_web_action_on_a_door_plays_a_game_of_another_hub(doors):
     assert status == 403, raw
     # a proxied request is never one "from the owner's machine": no loopback writes
     status, raw, _ = b.request("POST", f"/api/games/{game['id']}/bots", {"seat": 0})
-    assert status == 403, raw
+    assert status == 401, raw
     status, raw, _ = b.request(
         "POST", f"/api/games/{game['id']}/bots", {"seat": 0, "bot": "hello-bot"}, admin=True
     )
@@ -260,11 +282,11 @@ def test_placement_named_hub_or_the_least_loaded(doors):
     assert "remote" not in mine and mine["seats"][1]["player"] == "hello-bot"
     status, again = make(b, {**hello, "hub": ids[0]}, admin=True)
     assert status == 201 and again["hub"] == ids[0]
-    # a hub that is not there; and the owner decides who may create (no token: 403)
+    # a hub that is not there; and the owner decides who may create (no token: 401)
     status, refused = make(b, {**hello, "hub": "nohub"}, admin=True)
     assert status == 404 and "no live hub" in refused["error"]
     status, refused = make(b, {**hello, "hub": ids[2]})
-    assert status == 403, refused
+    assert status == 401, refused
     # unnamed: A has two games, B and C none: A places it on one of them
     for hub in doors:
         wait_for(

@@ -37,7 +37,9 @@ from twisted.internet.protocol import Protocol, ServerFactory
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.cluster.splice import Splice
+from hub import names
+from hub.cluster.moves import Place
+from hub.cluster.splice import Follow, Splice
 from hub.frontends import no_delay, write_now
 from hub.interfaces import IGameObserver, ILobbyListener
 from hub.model import GAME_OVER, WAITING, GameError
@@ -47,6 +49,16 @@ from hub.transcript import ConnectionRecord
 
 from . import codec
 from .states import REFUSALS, TRANSITIONS, Input, State
+
+#: the last line of a hub that ends a spliced session at once (a refusal): the client is
+#: not followed to another hub when the hub closes after it
+_ERROR = b"ERROR"
+
+
+def _final(tail: bytes) -> bool:
+    """Whether the owner's last bytes end the session."""
+    return tail.rstrip(b"\r\n").rsplit(b"\n", 1)[-1].startswith(_ERROR)
+
 
 #: Defaults of the settings a hub may override through ``hub.options``.
 DEFAULTS = {
@@ -79,6 +91,7 @@ class DominoProtocol(Protocol):
         self._login_timer: Any = None
         self._idle_timer: Any = None
         self.splice: Splice | None = None
+        self._owner_hub = ""  # (passed through) the hub that plays the client's game
         self._routing: Any = None  # a routed login (hub.routes) waiting for its game
 
     @property
@@ -176,12 +189,16 @@ class DominoProtocol(Protocol):
         return b"".join(line + b"\n" for line in cut) + self._framer.drain()
 
     def _login(self, name: str) -> None:
+        why = names.reserved(name)
+        if why is not None:  # a bot's, a program's, a guest's or an admin's name
+            self.invalid_command(f"login {name}: {why}")
+            return
         routes = self.factory.routes
         routing = routes.route("domino", name) if routes is not None else None
         if routing is None:  # not an entrant of this hub's: the cluster's queue, if any
-            route = self.factory.gathering()
-            if route is not None:
-                self._pass_through(route, name)
+            gathering = self.factory.gathering()
+            if gathering is not None:
+                self._pass_through(gathering, name)
                 return
         if self.factory.login_waiting(name):
             if routing is not None:
@@ -218,13 +235,17 @@ class DominoProtocol(Protocol):
         self.send("ERROR")
         self.remove(reason)
 
-    def _pass_through(self, route: tuple[str, int, bool], name: str) -> None:
-        """Splice the connection to the hub where the cluster's players meet."""
+    def _pass_through(self, gathering: Place, name: str) -> None:
+        """Splice the connection to the hub where the cluster's players meet; should
+        the game it plays there move to another hub, the splice follows it (by the
+        player's name: :mod:`hub.cluster.moves`)."""
         if self._login_timer is not None and self._login_timer.active():
             self._login_timer.cancel()
         self._login_timer = None
         self.login = name
         self.machine.move(Input.PASS)
+        owner, route = gathering
+        self._owner_hub = owner
         self._note(f"passed through to {route[0]}:{route[1]}")
 
         def failed(reason: str) -> None:
@@ -232,16 +253,28 @@ class DominoProtocol(Protocol):
             self.send("ERROR")
             self.remove(f"the cluster's queue: {reason}")
 
+        def where_now() -> defer.Deferred[Any]:
+            d = self.factory.follow(None, name, self._owner_hub, "domino")
+            return d.addCallback(self._moved)
+
+        login = codec.encode(f"LOGIN {name}")
         self.splice = Splice(
             self.factory.reactor,
             self.transport,
             route,
-            codec.encode(f"LOGIN {name}"),
+            login,
             1,  # CONNECT
             failed,
             self.factory.options,
+            follow=Follow(where=where_now, replay=lambda: login, skip=1, final=_final),
         )
         self.splice.start()
+
+    def _moved(self, place: Place | None) -> tuple[str, int, bool] | None:
+        if place is None:
+            return None
+        self._owner_hub, route = place
+        return route
 
     def _command(self, command: codec.Command) -> None:
         if command.verb not in self.adapter.verbs:
@@ -417,8 +450,18 @@ class DominoFactory(ServerFactory):
         self._match_call: Any = None
         lobby.add_listener(self)
 
-    def gathering(self) -> tuple[str, int, bool] | None:
-        """The domino route of the hub where the cluster's players meet, when that is
+    def follow(
+        self, game_id: str | None, player: str | None, old_hub: str, frontend: str
+    ) -> defer.Deferred[Any]:
+        """Where a spliced client's game runs now (``None``: it did not move; the lobby's
+        :attr:`~hub.lobby.Lobby.follow`, set in a cluster)."""
+        follow = self.lobby.follow
+        if follow is None:
+            return defer.succeed(None)
+        return follow(game_id, player, old_hub, frontend)
+
+    def gathering(self) -> Place | None:
+        """The hub where the cluster's players meet and its domino route, when that is
         another hub (``None``: here, or a single hub)."""
         if self._place is None:
             return None
@@ -426,7 +469,8 @@ class DominoFactory(ServerFactory):
             elsewhere = self._place(gather=True)
         except GameError:
             return None
-        return None if elsewhere is None else elsewhere.routes.get("domino")
+        route = None if elsewhere is None else elsewhere.routes.get("domino")
+        return None if route is None else (elsewhere.hub, route)
 
     def next_connection_id(self) -> str:
         """``d1``, ``d2``... for the transcripts."""

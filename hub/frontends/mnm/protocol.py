@@ -29,7 +29,8 @@ from twisted.logger import Logger
 from twisted.protocols.basic import LineReceiver
 from zope.interface import implementer
 
-from hub.cluster.splice import Splice
+from hub.cluster.moves import Place
+from hub.cluster.splice import Follow, Splice
 from hub.deadlines import Deadlines
 from hub.frontends import no_delay, write_now
 from hub.interfaces import IGameObserver, IHub
@@ -55,6 +56,23 @@ DEFAULTS: dict[str, Any] = {
 _conn_ids = itertools.count(1)
 #: a client command's verb → its input of the connection's table
 _INPUTS: dict[str, Input] = {verb: Input(verb) for verb in codec.VERBS}
+#: a spliced client that follows its game to a new hub: the new owner's answer to the
+#: replayed VERSION, ID and PLAYER lines ends with the seating's last line, at most so
+#: many lines in all (banner, announcement, version, game prolog, players)
+_ENDPLAYERS = b"+ ENDPLAYERS"
+_RESEAT_LINES = 64
+_SEATED_MAX = 128
+#: the last lines of the hub that end a session: the game's end, a refusal
+_QUIT = b"+ QUIT"
+
+
+def _final(tail: bytes) -> bool:
+    """Whether the owner's last bytes end the session (the client is not followed to
+    another hub when the owner closes)."""
+    last = tail.rstrip(b"\r\n").rsplit(b"\n", 1)[-1]
+    return last == _QUIT or last.startswith(b"- ")
+
+
 #: the constant one-line answers as they go over the wire (text, bytes)
 _OKTHINK = codec.OKTHINK.encode("ascii")
 _OKTHINK_BYTES = _OKTHINK + b"\n"
@@ -154,6 +172,11 @@ class MNMProtocol(LineReceiver):
         self._said = b""
         self._sent = 0
         self.splice: Splice | None = None
+        #: (passed through) the hub that runs the game, and the client's PLAYER line
+        self._owner_hub = ""
+        self._seated = b""
+        #: lines not to write (a connection a door handed over: it said them already)
+        self._mute = 0
         #: a routed Game-ID (``hub.routes``): the seat and name it leads to
         self._routed: Routed | None = None
         self._routing: Any = None
@@ -195,6 +218,9 @@ class MNMProtocol(LineReceiver):
         # as send_lines, but recorded only when the records are first needed
         banner = self._banner()
         self._sent += len(banner)
+        if self._mute >= len(banner):  # handed over by a door, which said it already
+            self._mute -= len(banner)
+            return
         self.telemetry.message_out(len(banner))
         write_now(transport, _banner_bytes(banner))
 
@@ -226,11 +252,23 @@ class MNMProtocol(LineReceiver):
         if self.machine.state is State.CLOSED or self.transport is None:
             return
         data = block.encode("ascii", "replace")
+        if self._mute:  # (a connection a door handed over: the client has these)
+            data = self._unmuted(data)
+            if not data:
+                return
         self.records.record_block("out", data)
         count = data.count(b"\n")
         self._sent += count
         self.telemetry.message_out(count)
         write_now(self.transport, data)
+
+    def _unmuted(self, data: bytes) -> bytes:
+        """``data`` without its first lines while the connection is muted."""
+        while self._mute and data:
+            self._mute -= 1
+            self._sent += 1
+            data = data[data.find(b"\n") + 1 :] if b"\n" in data else b""
+        return data
 
     def _answer(self, line: bytes, data: bytes) -> None:
         """:meth:`_write` of a constant one-line answer (``line`` without its
@@ -323,7 +361,7 @@ class MNMProtocol(LineReceiver):
             route = e.routes.get("mnm")
             if route is None:
                 raise ProtocolError(f"Not a valid game ID here: {e.reason}") from None
-            self._pass_through(route, e.reason)
+            self._pass_through(route, e.reason, gid, e.hub)
             return
         except GameError:
             routing = self.hub.routes.route("mnm", gid) if self.hub.routes is not None else None
@@ -346,7 +384,7 @@ class MNMProtocol(LineReceiver):
         self.paused = True  # the line receiver keeps what follows the ID line
         transport: Any = self.transport  # a TCP or TLS transport: a push producer
         transport.pauseProducing()
-        lobby.find(gid).addCallbacks(self._found, self._not_found)
+        lobby.find(gid).addCallbacks(self._found, self._not_found, errbackArgs=(gid,))
 
     def _found(self, game: Any) -> None:
         self.paused = False
@@ -361,13 +399,13 @@ class MNMProtocol(LineReceiver):
             return
         self.dataReceived(b"")
 
-    def _not_found(self, failure: Any) -> None:
+    def _not_found(self, failure: Any, gid: str) -> None:
         self.paused = False
         if self._closed:
             return
         error = failure.value
         if isinstance(error, Elsewhere) and error.routes.get("mnm") is not None:
-            self._pass_through(error.routes["mnm"], error.reason)
+            self._pass_through(error.routes["mnm"], error.reason, gid, error.hub)
         elif isinstance(error, Elsewhere):
             self.fail(f"Not a valid game ID here: {error.reason}")
             return
@@ -411,15 +449,39 @@ class MNMProtocol(LineReceiver):
         self.machine.move(Input.ROUTED)
         self._prolog.start(self)
 
-    def _pass_through(self, route: tuple[str, int, bool], where: str) -> None:
-        """Splice the connection to the hub that runs the game."""
+    def _pass_through(
+        self, route: tuple[str, int, bool], where: str, game_id: str, owner: str
+    ) -> None:
+        """Splice the connection to the hub that runs the game (``owner``); should the
+        game move to another hub, the splice follows it there (:mod:`hub.cluster.moves`)."""
         self.machine.move(Input.PASS)
         self._prolog.cancel(self)
+        hand_off, rest = self.hub.lobby.hand_off, b""
+        if hand_off is not None:  # the owner on this machine takes the socket itself
+            rest = self.clearLineBuffer()  # what the client sent after its ID line
+            if hand_off(owner, "mnm", self.transport, self._said + rest, self._sent):
+                self.log.info("mnm {conn}: handed over ({where})", conn=self.conn_id, where=where)
+                return
         self.log.info("mnm {conn}: passed through ({where})", conn=self.conn_id, where=where)
 
         def failed(reason: str) -> None:
             self.fail(f"Not a valid game ID here: {where}, and {reason}", "unreachable")
 
+        self._owner_hub = owner
+
+        def where_now() -> defer.Deferred[Any]:
+            follow = self.hub.lobby.follow
+            if follow is None:  # (the hub left the cluster)
+                return defer.succeed(None)
+            return follow(game_id, None, self._owner_hub, "mnm").addCallback(self._moved)
+
+        follow = Follow(
+            where=where_now,
+            replay=lambda: self._said + self._seated,
+            skip=_RESEAT_LINES,
+            until=_ENDPLAYERS,
+            final=_final,
+        )
         self.splice = Splice(
             self._reactor,
             self.transport,
@@ -428,12 +490,24 @@ class MNMProtocol(LineReceiver):
             self._sent,
             failed,
             self.hub.options,
+            follow=follow,
         )
         self.splice.start()
+        if rest:
+            self.rawDataReceived(rest)
         self.setRawMode()
 
+    def _moved(self, place: Place | None) -> tuple[str, int, bool] | None:
+        if place is None:
+            return None
+        self._owner_hub, route = place
+        return route
+
     def rawDataReceived(self, data: bytes) -> None:
-        """Passed through: the client's bytes go to the game's hub."""
+        """Passed through: the client's bytes go to the game's hub (its first line, the
+        ``PLAYER`` that seats it, is kept: a new owner must hear it too)."""
+        if len(self._seated) < _SEATED_MAX and not self._seated.endswith(b"\n"):
+            self._seated += data[: data.find(b"\n") + 1 or len(data)][:_SEATED_MAX]
         if self.splice is not None:
             self.splice.client_data(data)
 
@@ -653,10 +727,27 @@ class MNMFactory(Factory):
         self.options = settings(hub)
         #: every connection's prolog deadline, checked by one sweep
         self.prolog = prolog_deadlines(self._reactor, self.options)
+        self._adopting = 0
+        self._adopted: MNMProtocol | None = None
 
     def buildProtocol(self, addr: Any) -> MNMProtocol:
         """A protocol bound to the hub and its reactor."""
         proto = MNMProtocol(self.hub, self._reactor, self.options, self.prolog)
         proto.factory = self
         proto.telemetry = self.telemetry
+        proto._mute, self._adopting = self._adopting, 0
+        self._adopted = proto
         return proto
+
+    def adopt(self, fd: int, family: int, replay: bytes, skip: int) -> None:
+        """A connection another hub's door handed over (:mod:`hub.cluster.handoff`):
+        its first ``skip`` lines are not written (the door said them), then
+        ``replay`` (the client's ``VERSION`` and ``ID``, and what followed) is read."""
+        self._adopting = skip
+        try:
+            self._reactor.adoptStreamConnection(fd, family, self)
+        finally:
+            self._adopting = 0
+        proto, self._adopted = self._adopted, None
+        if proto is not None and replay:
+            proto.dataReceived(replay)

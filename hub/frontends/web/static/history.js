@@ -163,15 +163,40 @@ const Shuffle = (() => {
     if (card.length !== 2 || r < 0 || s < 0) throw new Error(card + " is not a card (e.g. As, Td, 2c)");
     return r * 4 + s;
   }
-  async function verify(seedText, commitment, dealt) {
+  // "2:ab01…, 0:ff…" (or one a line) → [[seat, bytes]...] in ascending seat order
+  function contributions(text) {
+    const out = new Map();
+    for (const item of (text || "").split(/[\s,;]+/).filter(Boolean)) {
+      const m = /^(\d{1,3})[:=]((?:[0-9a-fA-F]{2}){1,64})$/.exec(item);
+      if (!m || Number(m[1]) > 255) throw new Error(item + " is not seat:hex (1 to 64 bytes)");
+      if (out.has(Number(m[1]))) throw new Error("seat " + m[1] + " contributes twice");
+      out.set(Number(m[1]), new Uint8Array(m[2].match(/../g).map(h => parseInt(h, 16))));
+    }
+    return [...out.entries()].sort((a, b) => a[0] - b[0]);
+  }
+  // the seed the deck is dealt from: SHA-256("gamehub-shuffle-v1" ‖ seed ‖ per seat: seat ‖ length ‖ bytes)
+  async function mixed(seed, given) {
+    if (!given.length) return seed;
+    const parts = [new TextEncoder().encode("gamehub-shuffle-v1"), seed];
+    for (const [seat, bytes] of given) parts.push(new Uint8Array([seat, bytes.length]), bytes);
+    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) { all.set(p, at); at += p.length; }
+    return sha256(all);
+  }
+  async function verify(seedText, commitment, dealt, contributionText) {
     const seed = unhex(seedText.trim().toLowerCase());
+    const given = contributions(contributionText);
     const digest = hex(await sha256(seed));
-    const order = await deck(seed);
+    const order = await deck(await mixed(seed, given));
     const matches = digest === commitment.trim().toLowerCase();
     const dealtOk = dealt.every((c, i) => order[i] === c);
-    return {digest, matches, order, dealtOk};
+    return {digest, matches, order, dealtOk, mixedIn: given.length};
   }
-  return {verify, text, parse};
+  function contributionText(map) {
+    return Object.entries(map || {}).map(([seat, value]) => seat + ":" + value).join(" ");
+  }
+  return {verify, text, parse, contributionText};
 })();
 
 document.addEventListener("DOMContentLoaded", async () => {
@@ -180,14 +205,16 @@ document.addEventListener("DOMContentLoaded", async () => {
   const params = new URLSearchParams(location.search);
   if (params.get("seed")) $("v-seed").value = params.get("seed");
   if (params.get("commitment")) $("v-commitment").value = params.get("commitment");
+  if (params.get("contributions")) $("v-contributions").value = params.get("contributions");
   $("verify-form").addEventListener("submit", async ev => {
     ev.preventDefault();
     try {
       const dealt = $("v-cards").value.trim() ? $("v-cards").value.trim().split(/[\s,]+/).map(Shuffle.parse) : [];
-      const r = await Shuffle.verify($("v-seed").value, $("v-commitment").value, dealt);
+      const r = await Shuffle.verify($("v-seed").value, $("v-commitment").value, dealt, $("v-contributions").value);
       clear($("verify-result"),
         el("p", {id: "verify-verdict", class: r.matches && r.dealtOk ? "state-running" : "state-waiting"},
           r.matches ? "✔ SHA-256(seed) equals the commitment." : "✘ SHA-256(seed) is " + r.digest + ", not the commitment.",
+          r.mixedIn ? " The deck mixes in " + r.mixedIn + " contribution" + (r.mixedIn === 1 ? "" : "s") + "." : "",
           dealt.length ? (r.dealtOk ? " ✔ The cards dealt follow the deck." : " ✘ The cards dealt do not follow this deck.") : ""),
         el("p", {class: "small mono", id: "verify-deck"}, "Deck: " + r.order.map(Shuffle.text).join(" ")));
     } catch (e) { Hub.error(e); }
@@ -200,7 +227,8 @@ document.addEventListener("DOMContentLoaded", async () => {
     el("td", {class: "mono", dataset: {label: "Board"}}, h.board ? h.board.map(Shuffle.text).join(" ") : (h.summary || "")),
     el("td", {dataset: {label: "Players"}}, h.players.map(p => (p.display || p.name) + (p.winnings && p.winnings !== "0" && p.winnings !== "0.00" ? " +" + p.winnings : "")).join(", ")),
     el("td", {dataset: {label: "Shuffle"}}, h.seed ? el("button", {class: "secondary", onclick: () => {
-      $("v-seed").value = h.seed; $("v-commitment").value = h.commitment || ""; $("verify").scrollIntoView();
+      $("v-seed").value = h.seed; $("v-commitment").value = h.commitment || "";
+      $("v-contributions").value = Shuffle.contributionText(h.contributions); $("verify").scrollIntoView();
     }}, "verify") : "—")));
   clear($("hands").tBodies[0], rows);
   if (hands.length > SHOWN) {
