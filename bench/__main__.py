@@ -36,6 +36,7 @@ SOURCES: dict[str, str] = {
     "engines": "bench.engines",
     "ledger": "bench.ledger",
     "games": "bench.whole_games",
+    "p2p": "bench.p2p",
 }
 BEGIN = "<!-- bench:begin (written by python -m bench; edits here are lost) -->"
 END = "<!-- bench:end -->"

@@ -210,15 +210,13 @@ class IBot(Interface):
     """A player program inside the hub.
 
     The hub calls :meth:`choose` in a worker thread with a deadline; a bot that is late
-    or raises is treated like a player who timed out.
-    """
+    or raises is treated like a player who timed out."""
 
     def choose(view, legal, deadline):
         """Pick one of ``legal`` given ``view`` (what this seat may see).
 
         :param deadline: seconds the bot has (wall clock).
-        :returns: one action mapping.
-        """
+        :returns: one action mapping."""
 
 
 class IGameObserver(Interface):
@@ -319,8 +317,7 @@ class IXMLPayloadSchema(Interface):
     The front end compiles the file once (with the same hardened parser as documents),
     validates every element inside an action's ``<parameters>`` against it before
     :meth:`IXMLGameAdapter.parse_action` sees it (a mismatch is refused with 400), and
-    publishes it over HTTP at ``/schema/<file name>`` beside ``message.xsd``.
-    """
+    publishes it over HTTP at ``/schema/<file name>`` beside ``message.xsd``."""
 
     payload_schema = Attribute(
         "Path inside the adapter's own package of one self-contained XSD file"
@@ -335,8 +332,7 @@ class IMNMGameAdapter(Interface):
 
     The front end knows the protocol (prolog, ``WAIT``, ``MOVE``/``CAPTURE``/piece list,
     ``THINKING``, ``PLAY``, ``GAMEOVER``); the adapter knows the game: its kind name,
-    how its view becomes a piece list, and how a ``PLAY`` text becomes an action.
-    """
+    how its view becomes a piece list, and how a ``PLAY`` text becomes an action."""
 
     kind = Attribute("The game kind announced as ``+ PLAYING <kind>`` (no spaces).")
     default_names = Attribute("Player names for seats 0 and 1 when nobody gave one.")
@@ -369,16 +365,14 @@ class IDominoAdapter(Interface):
     ``LOGIN``, ``OK``/``ERROR`` and the limits; the adapter knows the game's lines.
     Every command the game accepts (``IGame.act`` does not raise) is answered ``OK``
     by the front end, before any line the command causes, so the lines of a seat's
-    own move (``chosen``, ``placed``) are usually none: its ``OK`` says it.
-    """
+    own move (``chosen``, ``placed``) are usually none: its ``OK`` says it."""
 
     verbs = Attribute("Upper-case command words the game takes (``CHOOSE``, ``MOVE``).")
 
     def parse_command(verb, args):
         """A command line split into ``verb`` and ``args`` (strings) → action mapping.
 
-        :raises hub.model.BadAction: not a well-formed command of this game.
-        """
+        :raises hub.model.BadAction: not a well-formed command of this game."""
 
     def render_event(event, seat):
         """The lines (without ``\\n``) the player at ``seat`` gets for ``event``."""
@@ -401,8 +395,7 @@ class IACPCAdapter(Interface):
         that plays ``hands`` hands of ``game`` (its seeds derived from ``deal_seed``, a
         hex string, or fresh when ``None``).
 
-        :raises hub.model.GameError: an unknown game or a bad number of hands.
-        """
+        :raises hub.model.GameError: an unknown game or a bad number of hands."""
 
     def seat_view(seat, game, first_hand=0):
         """A new :class:`IACPCSeatView` of ``seat`` (``None``: a spectator, for the
@@ -434,6 +427,13 @@ class IACPCSeatView(Interface):
         match; with ``invalid`` and not ``strict``, ``action`` is the corrected one."""
 
 
+class IRelayAdapter(Interface):
+    """Lets the relay front end pass on the messages of a game played peer to peer."""
+
+    def relayed(data):
+        """One relayed message (bytes) as the action, for ``IGame.act``, that gives it."""
+
+
 class IWebView(Interface):
     """Lets the web front end show and play a game in the browser."""
 
@@ -458,8 +458,7 @@ class IHTTPResources(Interface):
 
     The hub collects them from every front end of the build, listening or not
     (``hub.service.HubService.http_resources``), and the web front end mounts each at
-    ``/<name>`` (its own paths win); no front end imports another.
-    """
+    ``/<name>`` (its own paths win); no front end imports another."""
 
     def http_resources(hub, access=None):
         """``[(name, resource)]``: a top-level path segment (``bytes``, ``[a-z0-9-]``)

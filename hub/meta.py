@@ -46,7 +46,7 @@ from typing import Any
 from zope.interface import Interface
 
 KINDS = ("game", "bot")
-FRONTENDS = ("xml", "mnm", "domino", "web", "acpc")
+FRONTENDS = ("xml", "mnm", "domino", "web", "acpc", "relay")
 
 NAME_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
 VERSION_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.+_-]{0,62})$")

@@ -168,6 +168,15 @@ TYPES: dict[str, type] = {
     "acpc_payoffs": str,
     "acpc_cut_short": str,
     "acpc_max_matches": int,
+    # relay
+    "relay_max_frame": int,
+    "relay_max_tables": int,
+    "relay_hello_seconds": float,
+    "relay_idle_seconds": float,
+    "relay_rate": float,
+    "relay_burst": float,
+    "relay_max_queue": int,
+    "relay_backlog": int,
 }
 
 #: the types of the settings plugins declare, by their ``.meta`` names

@@ -58,6 +58,7 @@ class HubProcess:
             "domino": "none",
             "web": "none",
             "acpc": "none",
+            "relay": "none",
         }
         self.frontends.update(frontends)
         self.extra: list[str] = []

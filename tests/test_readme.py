@@ -45,7 +45,7 @@ from hub.tap import read_config
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 INNER = "GAMEHUB_README_INNER"
-DEFAULT_PORTS = (4000, 1357, 7000, 8080, 18791)
+DEFAULT_PORTS = (4000, 1357, 7000, 8080, 18791, 4100, 7201, 7202)
 #: the README's install-and-run line and its test command
 INSTALL = "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/twistd -n gamehub"
 TEST_COMMAND = (
@@ -79,6 +79,7 @@ PROMISES = {
     "ratings rebuild": "the recomputed values equal",
     "tournament create": "created: nmmorris round-robin",
     "tournament list": "registering",
+    "gamehub p2p": "table over (3 hands played)",
 }
 
 pytestmark = [

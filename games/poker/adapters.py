@@ -49,6 +49,7 @@ ids, which a ``gameinfo`` must repeat exactly.  Nothing else of the front end is
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -59,7 +60,7 @@ from zope.interface import implementer
 from hub.frontends.xml.payload import XMLGameAdapter, wire_game_id
 from hub.frontends.xml.payload import element as _el
 from hub.frontends.xml.payload import sub as _sub
-from hub.interfaces import IWebView, IXMLGameAdapter, IXMLPayloadSchema
+from hub.interfaces import IRelayAdapter, IWebView, IXMLGameAdapter, IXMLPayloadSchema
 from hub.model import CONTRIBUTE, BadAction, GameEvent, NotFound
 from hub.optional_interfaces import IXMLSeatDetails
 
@@ -552,8 +553,24 @@ class WebView:
     script = "web.js"
 
 
-#: front end → the adapter that lets it host poker (:meth:`.server.TexasHoldemFactory.adapter`)
-ADAPTERS: dict[str, type] = {"xml": PokerXMLAdapter, "web": WebView, "acpc": ACPCAdapter}
+@implementer(IRelayAdapter)
+class RelayAdapter:
+    """What the relay front end gives a peer-to-peer table (:mod:`.mirror`): each
+    message it passes on, as an action."""
+
+    def relayed(self, data: bytes) -> dict[str, Any]:
+        """``{"relayed": base64}``."""
+        return {"relayed": base64.b64encode(data).decode("ascii")}
+
+
+#: front end → the adapter that lets it host poker (:meth:`.server.TexasHoldemFactory.adapter`;
+#: ``relay``: the peer-to-peer tables of :mod:`.mirror`)
+ADAPTERS: dict[str, type] = {
+    "xml": PokerXMLAdapter,
+    "web": WebView,
+    "acpc": ACPCAdapter,
+    "relay": RelayAdapter,
+}
 #: front end → the adapter of a sit-and-go (:meth:`.sitandgo.HoldemSitAndGoFactory.adapter`)
 SNG_ADAPTERS: dict[str, type] = {"xml": SitAndGoXMLAdapter, "web": WebView}
 

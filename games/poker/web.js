@@ -261,4 +261,5 @@ window.GameRenderers = window.GameRenderers || {};
   window.GameRenderers["texas-holdem"] = renderer;
   window.GameRenderers["five-card-draw"] = renderer;
   window.GameRenderers["holdem-sng"] = renderer;
+  window.GameRenderers["holdem-p2p"] = renderer;
 })();

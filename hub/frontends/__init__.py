@@ -24,6 +24,7 @@ FRONTENDS: dict[str, tuple[str, str]] = {
     "domino": ("tcp:7000", "hub.frontends.domino"),
     "web": ("tcp:8080", "hub.frontends.web"),
     "acpc": ("tcp:18791:interface=127.0.0.1", "hub.frontends.acpc"),
+    "relay": ("tcp:4100", "hub.frontends.relay"),
 }
 
 

@@ -1,4 +1,4 @@
-"""The connection states of the XML, MNM, Domino and ACPC front ends are tables: each is
+"""The connection states of the XML, MNM, Domino, ACPC and relay front ends are tables: each is
 whole (every state has a row, every move leads to a state, every state is reached),
 every live state can close, and what refuses a client's request is the table."""
 
@@ -10,6 +10,7 @@ from hub.frontends.acpc import states as acpc
 from hub.frontends.domino import states as domino
 from hub.frontends.mnm import codec as mnm_codec
 from hub.frontends.mnm import states as mnm
+from hub.frontends.relay import states as relay
 from hub.frontends.xml import events
 from hub.frontends.xml import states as xml
 from hub.frontends.xml.server import XMLFrontend
@@ -20,6 +21,7 @@ TABLES = {
     "mnm": (mnm.State, mnm.TRANSITIONS, mnm.State.VERSION, mnm.Input.CLOSE),
     "domino": (domino.State, domino.TRANSITIONS, domino.State.CONNECTED, domino.Input.LOST),
     "acpc": (acpc.State, acpc.TRANSITIONS, acpc.State.CONNECTED, acpc.Input.LOST),
+    "relay": (relay.State, relay.TRANSITIONS, relay.State.CONNECTED, relay.Input.LOST),
 }
 
 
@@ -72,3 +74,11 @@ def test_acpc_takes_the_version_only_while_connected_and_replies_only_after_it()
     replying = [s for s in acpc.State if acpc.Input.REPLY in table[s]]
     assert replying == [acpc.State.READY, acpc.State.PLAYING]
     assert set(acpc.REFUSALS) == {acpc.Input.VERSION, acpc.Input.REPLY}
+
+
+def test_relay_joins_in_two_steps_and_passes_frames_only_once_joined():
+    table = relay.TRANSITIONS
+    assert [s for s in relay.State if relay.Input.HELLO in table[s]] == [relay.State.CONNECTED]
+    assert [s for s in relay.State if relay.Input.AUTH in table[s]] == [relay.State.CHALLENGED]
+    assert [s for s in relay.State if relay.Input.SEND in table[s]] == [relay.State.JOINED]
+    assert set(relay.REFUSALS) == {relay.Input.HELLO, relay.Input.AUTH, relay.Input.SEND}

@@ -16,6 +16,7 @@ from hub.interfaces import (
     IACPCAdapter,
     IDominoAdapter,
     IMNMGameAdapter,
+    IRelayAdapter,
     IWebView,
     IXMLGameAdapter,
 )
@@ -29,6 +30,7 @@ INTERFACES = {
     "domino": IDominoAdapter,
     "web": IWebView,
     "acpc": IACPCAdapter,
+    "relay": IRelayAdapter,
 }
 
 

@@ -7,10 +7,12 @@ their phase, and :class:`.table.Table` puts them together with the state machine
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from .config import Step, TableConfig
 from .constants import WAIT_PLAYERS
@@ -95,6 +97,24 @@ class TableBase:
     @last_hand.setter
     def last_hand(self, rec: HandRecord | None) -> None:
         self._last_hand, self._last_hand_build = rec, None
+
+    def fork(self) -> Self:
+        """A copy of the table between hands that plays on apart: the same config and
+        helpers, its own players, no hand, an empty log.  A peer-to-peer table deals
+        its cards as they are opened: it plays a hand on a fork and, once every card
+        is known, plays it again on another from the same place.
+
+        :raises RuleError: a hand is running.
+        """
+        if self.in_hand:
+            raise RuleError("a table is forked between hands")
+        twin = copy.copy(self)
+        twin.players = {s: dataclasses.replace(p) for s, p in self.players.items()}
+        twin.hand = None
+        twin._last_hand = None
+        twin._last_hand_build = None
+        twin._log = []
+        return twin
 
     def drain(self) -> list[Record]:
         """Every record since the last call, oldest first."""
