@@ -440,6 +440,27 @@ class IWebView(Interface):
     script = Attribute("Path (inside the plugin) of the page script that draws the game.")
 
 
+class IWebAssets(Interface):
+    """What else a game's web view brings to the pages (optional, beside
+    :class:`IWebView`): the hub's own pages style and show no game."""
+
+    styles = Attribute("Path (inside the plugin) of the game's stylesheet, or ``None``.")
+    history = Attribute(
+        "Path of a script that draws the game's own panel of the history page (it"
+        " registers ``HistoryPanels[key] = {title, draw(box)}``), or ``None``."
+    )
+
+
+class IGameRules(Interface):
+    """A game factory that ships the rules of its game (optional, beside
+    :class:`IGameFactory`): ``/rules/<type>`` shows them."""
+
+    rules = Attribute(
+        "Path (inside the plugin) of the rules as text: ``#`` headings, ``-`` list items,"
+        " paragraphs between blank lines."
+    )
+
+
 # -- front ends ----------------------------------------------------------------------
 # A front end is a module named in ``hub.frontends.FRONTENDS``; it declares what it
 # offers with ``zope.interface.moduleProvides``.

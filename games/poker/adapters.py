@@ -59,7 +59,7 @@ from zope.interface import implementer
 from hub.frontends.xml.payload import XMLGameAdapter, wire_game_id
 from hub.frontends.xml.payload import element as _el
 from hub.frontends.xml.payload import sub as _sub
-from hub.interfaces import IWebView, IXMLGameAdapter, IXMLPayloadSchema
+from hub.interfaces import IWebAssets, IWebView, IXMLGameAdapter, IXMLPayloadSchema
 from hub.model import BadAction, GameEvent, NotFound
 
 from .acpc import ACPCAdapter
@@ -513,11 +513,14 @@ class SitAndGoXMLAdapter(PokerXMLAdapter):
         return event_element("away", d.get("seat"), custom="away" if d.get("away") else "back")
 
 
-@implementer(IWebView)
+@implementer(IWebView, IWebAssets)
 class WebView:
-    """The page script that draws poker in the browser (``web.js`` here)."""
+    """The page script that draws poker in the browser (``web.js`` here), its
+    stylesheet (``web.css``) and the history page's panel of its hands with the shuffle check (``history.js``)."""
 
     script = "web.js"
+    styles = "web.css"
+    history: str | None = "history.js"
 
 
 #: front end → the adapter that lets it host poker (:meth:`.server.TexasHoldemFactory.adapter`)

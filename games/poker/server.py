@@ -66,6 +66,7 @@ from hub.interfaces import (
     IChipGame,
     IChipGameFactory,
     IGameOptions,
+    IGameRules,
     IHandRecord,
     IRatedGameFactory,
 )
@@ -718,7 +719,7 @@ class _PokerFactory:
         return history.hand_json(hand)
 
 
-@implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory)
+@implementer(IChipGameFactory, IGameOptions, IGameRules, IHandRecord, IRatedGameFactory)
 class TexasHoldemFactory(_PokerFactory):
     """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats; also the
     table of the ACPC front end's matches (:mod:`.acpc`)."""
@@ -729,9 +730,10 @@ class TexasHoldemFactory(_PokerFactory):
     max_seats = 10
     default_seats = 10
     rules_variant = rules.TEXAS_HOLDEM
+    rules = "rules-holdem.md"
 
 
-@implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory)
+@implementer(IChipGameFactory, IGameOptions, IGameRules, IHandRecord, IRatedGameFactory)
 class FiveCardDrawFactory(_PokerFactory):
     """Five-card draw: one discard round between two betting rounds; 2–6 seats."""
 
@@ -740,3 +742,4 @@ class FiveCardDrawFactory(_PokerFactory):
     max_seats = 6
     default_seats = 6
     rules_variant = rules.FIVE_CARD_DRAW
+    rules = "rules-draw.md"

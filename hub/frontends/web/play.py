@@ -25,7 +25,7 @@ from .api import JSONResource, client_host, game_fields, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
 from .limits import web_endpoint
 from .proxy import DOOR_HEADER, GameProxy
-from .scripts import script_url
+from .scripts import history_url, read_rules, rules_path, script_url, styles_url
 from .sessions import Session, Sessions, check_origin
 
 
@@ -380,6 +380,7 @@ class WebGames(WebResource):
         replay = None if game is None else game.replay()
         if replay is not None:
             replay["script"] = script_url(game.factory)
+            replay["styles"] = styles_url(game.factory)
             return 200, _json_safe(replay)
         store = self.hub.store
         if store is None:
@@ -393,8 +394,9 @@ class WebGames(WebResource):
             try:
                 factory = self.hub.registry.game_factory(replay["game"]["type"])
                 replay["script"] = script_url(factory)
+                replay["styles"] = styles_url(factory)
             except (GameError, KeyError, TypeError):
-                replay["script"] = None
+                replay["script"] = replay["styles"] = None
             return 200, replay
 
         return defer.maybeDeferred(store.replay, game_id).addCallback(found)
@@ -628,6 +630,9 @@ class Types(WebResource):
                     "bots": [b.name for b in bots if factory.name in tuple(b.games)],
                     "needs_account": type_needs_account(factory),
                     "script": script_url(factory),
+                    "styles": styles_url(factory),
+                    "history": history_url(factory),
+                    "rules": f"/rules/{factory.name}" if rules_path(factory) else None,
                     "options": [o.to_json() for o in declared_options(factory)],
                 }
             )
@@ -636,3 +641,20 @@ class Types(WebResource):
             "bots": [{"name": b.name, "summary": b.summary, "games": list(b.games)} for b in bots],
             "ports": dict(self.hub.bound_ports),
         }
+
+
+class Rules(WebResource):
+    """``GET /api/rules/<type>``: the rules a game's plugin ships (``IGameRules``)."""
+
+    isLeaf = True
+
+    def json_GET(self, request: Any) -> Any:
+        """``{type, summary, text}``; 404 for an unknown type or one without rules."""
+        parts = [p.decode("utf-8", "replace") for p in request.postpath if p]
+        if len(parts) != 1:
+            raise GameError("ask for /api/rules/<game type>", 404)
+        factory = self.hub.registry.game_factory(parts[0])
+        text = read_rules(factory)
+        if text is None:
+            raise GameError(f"the plugin of {factory.name} ships no rules", 404)
+        return 200, {"type": factory.name, "summary": factory.summary, "text": text}

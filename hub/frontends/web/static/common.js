@@ -157,7 +157,7 @@ const Hub = (() => {
 
   function nav(current) {
     const links = [["/", "Lobby"], ["/history", "History"], ["/stats", "Stats"], ["/ratings", "Ratings"],
-      ["/tournaments", "Tournaments"], ["/plugins", "Plugins"], ["/account", "Account"]];
+      ["/tournaments", "Tournaments"], ["/rules", "Rules"], ["/plugins", "Plugins"], ["/account", "Account"]];
     const header = el("header", {class: "top"},
       el("a", {href: "/", class: "brand"}, "Gamehub"),
       el("nav", {"aria-label": "pages"}, links.map(([href, label]) =>

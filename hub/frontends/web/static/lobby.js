@@ -248,10 +248,11 @@
     finally { $("c-submit").disabled = false; }
   }
 
-  // The type a newcomer's first Create uses: one a guest can play against a bot.
+  // The type a newcomer's first Create uses: the first installed that a guest can play
+  // against a bot.
   function defaultType() {
     const playable = types.filter(t => maySit(t) && t.bots.length);
-    return (playable.find(t => t.name === "nmmorris") || playable[0] || types[0] || {}).name;
+    return (playable[0] || types[0] || {}).name;
   }
 
   async function start() {
