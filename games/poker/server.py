@@ -90,6 +90,7 @@ from hub.model import (
 )
 
 from . import events, history, rules, shuffle, views
+from .timebank import TimeBanks
 from .rules import RuleError
 
 #: The names of the actions (the engine's words; ``takeseat`` and ``addbot`` are the
@@ -99,7 +100,9 @@ ACTIONS: tuple[str, ...] = rules.ACTION_NAMES
 HUB_ACTIONS = frozenset({"takeseat", "addbot"})
 
 #: Engine records that do not change whose decision it is.
-PASSIVE = frozenset({"seat", "addchips", "sitout", "sitin", "autopost", "leaving", "leave"})
+PASSIVE = frozenset(
+    {"seat", "addchips", "sitout", "sitin", "autopost", "automuck", "leaving", "leave"}
+)
 
 LIMITS = {
     "fixed-limit": rules.FIXED_LIMIT,
@@ -122,7 +125,9 @@ OPTIONS: tuple[GameOption, ...] = (
     GameOption("show_time", "number", 5, "time to show or muck", 0, 86400, unit="s"),
     GameOption("showdown_pause", "number", 4, "pause between hands", 0, 86400, unit="s"),
     GameOption("empty_timeout", "number", 600, "empty table closes after", 0, 86400, unit="s"),
-    GameOption("auto_post", "bool", False, "post blinds automatically"),
+    GameOption("auto_post", "bool", False, "post blinds automatically", for_people=True, help="people may turn it off at the table"),
+    GameOption("time_bank", "number", 0, "time bank", 0, 3600, unit="s", for_people=30, help="extra time each player may draw on when the time to act runs out"),
+    GameOption("time_bank_add", "number", 0, "time bank added per hand", 0, 3600, unit="s", for_people=2, help="up to the time bank"),
     GameOption("hand_stack", "decimal", None, "stack each hand starts from", 0, unit="chips", help="empty: the whole stack; else stacks reset every hand (computer poker matches)"),
     GameOption("hands", "int", None, "hands to play", 1, 1000000, help="empty: until the table closes"),
     GameOption("deal_seed", "text", None, "seed of the deals", help="empty: a fresh seed per hand; else 64 hex digits, each hand's seed derived from it (duplicate matches)"),
@@ -212,7 +217,10 @@ def table_config(
                 opts[key] = rules.money(opts[key], key)
     except (TypeError, ValueError) as e:
         raise GameError(f"bad poker options: {e}") from None
-    for key in ("action_time", "blind_time", "show_time", "showdown_pause", "empty_timeout"):
+    for key in (
+        "action_time", "blind_time", "show_time", "showdown_pause", "empty_timeout",
+        "time_bank", "time_bank_add",
+    ):  # fmt: skip
         opts[key] = _seconds(opts, key)
     if opts["buyin"] is None:
         opts["buyin"] = cfg.big_blind * 100
@@ -244,6 +252,7 @@ class PokerGame:
         self._timer: Any = None  # decision timer or showdown pause
         self._deadline: float | None = None
         self._empty_timer: Any = None
+        self.banks = TimeBanks(self.options["time_bank"], self.options["time_bank_add"])
         self._over = False
         self._shown_state = WAITING  # the state the last ``state`` event announced
         self._seed: bytes | None = None
@@ -301,6 +310,7 @@ class PokerGame:
         except RuleError as e:
             raise IllegalAction(e.reason) from None
         self.table.players[seat].auto_post = bool(self.options["auto_post"])
+        self.banks.seated(seat)
         self._emit(GameEvent("buyin", {"seat": seat, "name": name, "amount": str(amount)}))
         self._cancel_empty_timer()
         self._flush()
@@ -393,6 +403,8 @@ class PokerGame:
             turn = self.table.turn
             if name == "post" and amount is not None and turn != rules.Turn(seat, rules.BLIND):
                 self.table.set_auto_post(seat, amount != 0)
+            elif name == "muck" and "auto" in action:
+                self.table.set_auto_muck(seat, action["auto"] is True)
             elif name == "discard":
                 discarded = action.get("discarded", ())
                 if not isinstance(discarded, list | tuple):
@@ -431,6 +443,7 @@ class PokerGame:
             nexthand_ms=self._next_hand_ms(),
             commitment=self._commitment,
             buyin=str(self.options["buyin"]),
+            timebanks=self.banks.all_ms() if self.banks.start else None,
         )
         return views.table_view(self.table, self.seats, seat, legal, facts)
 
@@ -493,6 +506,7 @@ class PokerGame:
         return max(0, int((self._timer.getTime() - self._reactor.seconds()) * 1000))
 
     def _cancel_timer(self) -> None:
+        self.banks.end(self._reactor.seconds())
         if self._timer is not None and self._timer.active():
             self._timer.cancel()
         self._timer = None
@@ -532,6 +546,8 @@ class PokerGame:
         if button is not None and button not in self.table.sitting_in():
             button = None
         self.table.start_hand(deck, hand_id=hand_id, button=button)
+        if self.table.hand is not None:
+            self.banks.dealt(self.table.hand.seats)
         self._flush()
 
     def _next_hand(self) -> None:
@@ -546,6 +562,9 @@ class PokerGame:
         turn = self.table.turn
         if turn is None or turn.seat != seat:
             return
+        if self._draw_on_bank(turn):
+            return
+        self.banks.end(self._reactor.seconds())
         self.table.timeout(seat)
         self._flush()
         self._maybe_start()
@@ -571,6 +590,17 @@ class PokerGame:
             self._start_empty_timer()
         self._announce_state()
 
+    def _draw_on_bank(self, turn: rules.Turn) -> bool:
+        """The seat's time ran out: draw on its time bank if it has one for this kind
+        of decision (:mod:`.timebank`); ``False``: it has none (left)."""
+        if turn.kind not in (rules.BETTING, rules.DISCARDING) or self.banks.drawing is not None:
+            return False
+        seconds = self.banks.begin(turn.seat, self._reactor.seconds())
+        if seconds <= 0:
+            return False
+        self._turn_event(turn, seconds)
+        return True
+
     def _announce(self) -> None:
         """Start the decision timer of the seat to act and send its ``turn`` event."""
         if self._deadline is not None:
@@ -578,7 +608,11 @@ class PokerGame:
         turn = self.table.turn
         if turn is None:
             return
-        delay = self._decision_time(turn)
+        self._turn_event(turn, self._decision_time(turn))
+
+    def _turn_event(self, turn: rules.Turn, delay: float) -> None:
+        """Give the seat to act ``delay`` seconds and say so (a ``turn`` event; while it
+        draws on its time bank, with ``timebank`` true)."""
         self._deadline = self._reactor.seconds() + delay
         self._timer = self._reactor.callLater(delay, self._on_timeout, turn.seat)
         legal = self.legal_actions(turn.seat)
@@ -595,6 +629,8 @@ class PokerGame:
                     "legal": legal,
                     "timeleft_ms": int(delay * 1000),
                     "tocall": to_call,
+                    "timebank": self.banks.drawing is not None,
+                    "timebank_ms": self.banks.left_ms(turn.seat),
                 },
             )
         )

@@ -7,7 +7,7 @@ from typing import Any
 
 from .base import TableBase
 from .config import TableConfig
-from .constants import BLIND, POST, SIT_IN, SIT_OUT
+from .constants import BLIND, MUCK, POST, SHOWING, SIT_IN, SIT_OUT
 from .errors import RuleError
 from .money import money
 from .records import Record
@@ -151,6 +151,17 @@ class SeatingPart(TableBase):
         h = self.hand
         if p.auto_post and h is not None and h.kind == BLIND and h.to_act == seat:
             self.post_blind(seat)
+        return rec
+
+    def set_auto_muck(self, seat: int, on: bool) -> Record:
+        """Muck this seat's hands without asking whenever it could show or muck (a
+        losing hand, or a pot won uncontested): the seat is never asked to show."""
+        p = self._player(seat)
+        p.auto_muck = bool(on)
+        rec = self._emit(Record("automuck", seat, index=MUCK, extra=(("on", p.auto_muck),)))
+        h = self.hand
+        if p.auto_muck and h is not None and h.kind == SHOWING and h.to_act == seat:
+            self.muck(seat)
         return rec
 
     def verify_reconfigure(self, config: TableConfig) -> TableConfig:
