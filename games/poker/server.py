@@ -90,8 +90,8 @@ from hub.model import (
 )
 
 from . import events, history, rules, shuffle, views
-from .timebank import TimeBanks
 from .rules import RuleError
+from .timebank import TimeBanks
 
 #: The names of the actions (the engine's words; ``takeseat`` and ``addbot`` are the
 #: hub's business and refused as actions).
