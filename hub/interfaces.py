@@ -1,4 +1,5 @@
-"""Every zope Interface of the hub, in one place.
+"""Every zope Interface of the hub, in one place (the web pages' seams are written in
+:mod:`hub.web_seams` and imported from here like the others).
 
 A game plugin provides :class:`IGameFactory` (its games :class:`IGame`), a bot plugin
 :class:`IBotFactory`.  Front ends talk to a game through the lobby (``hub.lobby``) and,
@@ -10,6 +11,8 @@ JSON-able mappings, so the same game serves every front end.
 from __future__ import annotations
 
 from zope.interface import Attribute, Interface
+
+from hub.web_seams import IGameRules, IWebAssets, IWebView  # noqa: F401  (re-exported)
 
 
 class IGameFactory(Interface):
@@ -434,33 +437,6 @@ class IACPCSeatView(Interface):
         match; with ``invalid`` and not ``strict``, ``action`` is the corrected one."""
 
 
-class IWebView(Interface):
-    """Lets the web front end show and play a game in the browser."""
-
-    script = Attribute("Path (inside the plugin) of the page script that draws the game.")
-
-
-class IWebAssets(Interface):
-    """What else a game's web view brings to the pages (optional, beside
-    :class:`IWebView`): the hub's own pages style and show no game."""
-
-    styles = Attribute("Path (inside the plugin) of the game's stylesheet, or ``None``.")
-    history = Attribute(
-        "Path of a script that draws the game's own panel of the history page (it"
-        " registers ``HistoryPanels[key] = {title, draw(box)}``), or ``None``."
-    )
-
-
-class IGameRules(Interface):
-    """A game factory that ships the rules of its game (optional, beside
-    :class:`IGameFactory`): ``/rules/<type>`` shows them."""
-
-    rules = Attribute(
-        "Path (inside the plugin) of the rules as text: ``#`` headings, ``-`` list items,"
-        " paragraphs between blank lines."
-    )
-
-
 # -- front ends ----------------------------------------------------------------------
 # A front end is a module named in ``hub.frontends.FRONTENDS``; it declares what it
 # offers with ``zope.interface.moduleProvides``.
@@ -557,9 +533,12 @@ class IHub(Interface):
         creator=None,
         seat_bots=True,
         rated=None,
+        bots_only=False,
+        broke_bots="leave",
     ):
         """Create a game (a coroutine → ``hub.game.GameInstance``); a chip table goes
-        through the table money; ``rated``: ``True``, ``False``, ``None`` (the default).
+        through the table money (``bots_only``, ``broke_bots``: its rules for its bots);
+        ``rated``: ``True``, ``False``, ``None`` (the default).
 
         :raises hub.model.GameError: refused."""
 

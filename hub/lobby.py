@@ -44,6 +44,8 @@ class Lobby:
         of it is kept (:meth:`GameInstance.retire`).
     :param event_log: events each game keeps for late viewers and replays (the oldest
         go first).
+    :param unattended_seconds: game time a chip table with no person seated plays on
+        before it closes (:meth:`GameInstance._check_attended`).
     """
 
     log = Logger()
@@ -62,9 +64,12 @@ class Lobby:
         retire_after: float = 60.0,
         bot_deadline: float = 2.0,
         event_log: int = 5000,
+        unattended_seconds: float = 180.0,
     ) -> None:
         self.registry = registry
         self.event_log = event_log
+        #: seconds a chip table with no person seated plays on before it closes
+        self.unattended_seconds = unattended_seconds
         self.clock = clock
         self.transcripts = transcripts
         self.bot_runner = bot_runner

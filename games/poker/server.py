@@ -359,8 +359,11 @@ class PokerGame:
         top = self.options["max_buyin"]
         if top is not None and p.stack + amount > top:
             raise IllegalAction(f"a stack may be at most {top}")
+        broke = p.sitting_out and p.stack <= 0  # sat out for want of chips: back in
         try:
             self.table.add_chips(seat, amount)
+            if broke and self.table.can_sit_in(seat):
+                self.table.sit_in(seat)
         except RuleError as e:
             raise IllegalAction(e.reason) from None
         self._emit(GameEvent("buyin", {"seat": seat, "name": p.name, "amount": str(amount)}))

@@ -16,7 +16,7 @@ from twisted.web.server import NOT_DONE_YET
 from hub.chat import LOBBY
 from hub.interfaces import IGameOptions, IHub
 from hub.limits import Buckets, creation_limits
-from hub.model import OVER, GameError
+from hub.model import OVER, WAITING, GameError
 from hub.money import plays_for_chips
 from hub.transcript import owner_token
 
@@ -427,7 +427,10 @@ class WebGames(WebResource):
         body = read_json(request)
         if not isinstance(body, dict):
             raise GameError("the body must be a JSON object", 400)
-        unknown = set(body) - {"type", "name", "variant", "seats", "options", "sit", "rated", "hub"}
+        unknown = set(body) - {
+            "type", "name", "variant", "seats", "options", "sit", "rated", "hub",
+            "bots_only", "broke_bots",
+        }  # fmt: skip
         if unknown:
             raise GameError(f"unknown field(s): {', '.join(sorted(unknown))}", 400)
         if "type" not in body:
@@ -468,7 +471,11 @@ class WebGames(WebResource):
             creator=session.name if session is not None else "api",
             seat_bots=sit is None,
             rated=body.get("rated"),
+            bots_only=body.get("bots_only", False),
+            broke_bots=body.get("broke_bots", "leave"),
         )
+        if session is not None:
+            session.made(game.id)
         if sit is None:
             return 201, self.hub.game_json(game)
         assert session is not None
@@ -481,6 +488,42 @@ class WebGames(WebResource):
             session.seats.pop(game.id, None)
             raise
         return 201, {**self.hub.game_json(game), "seat": answer["seat"]}
+
+    def json_DELETE(self, request: Any) -> Any:
+        """Cancel a game that waits for players: by its creator (the browser session
+        that made it, or a logged-in account of that name), an admin or the API token;
+        refused (409) once it runs or while another person sits in it.  A chip table's
+        chips go back to their accounts as when any table is removed."""
+        parts = [p.decode("utf-8", "replace") for p in request.postpath if p]
+        if len(parts) != 1:
+            raise GameError("DELETE /api/games/<id> cancels a game", 404)
+        game = self.hub.lobby.get(parts[0])
+        session = self.session_for_write(request, required=False)
+        mine = (
+            session is not None
+            and game.creator == session.name
+            and (session.account is not None or game.id in session.created)
+        )
+        admin = self.has_api_token(request) or (session is not None and session.admin)
+        if not (mine or admin):
+            raise GameError("only its creator or an admin cancels a game", 403)
+        if game.state != WAITING:
+            raise GameError(f"the game is {game.state}: only a waiting game is cancelled", 409)
+        others = [
+            s.player
+            for s in game.seats
+            if s.player and s.present and s.kind != "bot" and s.player != game.creator
+        ]
+        if others:
+            raise GameError(f"{', '.join(others)} sit(s) here: the game is not yours alone", 409)
+        who = session.name if session is not None else "api"
+        if game.transcript is not None:
+            game.transcript.note(f"cancelled by {who}")
+        self.log.info("web: game {game} cancelled by {who}", game=game.id, who=who)
+        self.hub.lobby.remove(game.id)
+        if session is not None:
+            session.seats.pop(game.id, None)
+        return 200, {"cancelled": game.id}
 
     def _my_seat(self, session: Session, game: Any) -> int:
         seat = self.web.seat_of(session, game)

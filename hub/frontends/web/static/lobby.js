@@ -116,7 +116,7 @@
         g.paused && g.state !== "over" ? " (" + g.paused + ")" : "", " · front end " + g.frontend),
       el("p", {}, "Game id: ", el("span", {class: "gameid", id: "detail-id"}, g.id)),
       g.remote ? el("p", {class: "small", id: "detail-hub"}, "Runs on hub " + g.hub + ": play it there.") : null,
-      mnm ? el("p", {class: "small"}, "MNM clients: paste this Game-ID into your client",
+      mnm && !over ? el("p", {class: "small"}, "MNM clients: paste this Game-ID into your client",
         g.port ? " and connect to port " + g.port : "", ".") : null,
       g.result ? el("p", {class: "result"}, g.result.summary || "finished") : null,
       el("ul", {class: "seat-list"}, g.seats.map(s => el("li", {},
@@ -126,7 +126,24 @@
           el("button", {class: "secondary small", onclick: () => giveBot(g, s.seat, bots[0])}, "bot: " + bots[0])) : null))),
       (g.watchers || []).length ? el("p", {class: "small"}, "Watching: " + g.watchers.join(", ")) : null,
       el("div", {class: "row"}, link,
+        mayCancel(g) ? el("button", {class: "secondary danger-outline", id: "cancel-game", onclick: () => cancel(g)}, "Cancel game") : null,
         g.remote ? null : el("a", {href: "/api/games/" + g.id + "/transcript"}, "transcript")));
+  }
+
+  // One's own game that waits, with no other person seated: its creator cancels it.
+  function mayCancel(g) {
+    const s = Hub.session;
+    if (g.remote || !s || g.state !== "waiting" || g.creator !== s.name) return false;
+    return !g.seats.some(x => x.player && x.kind !== "bot" && x.present !== false && x.player !== s.name);
+  }
+
+  async function cancel(g) {
+    try {
+      await Hub.write("DELETE", "/api/games/" + g.id);
+      games.delete(g.id);
+      renderList(); renderDetails();
+      Hub.ok("Cancelled " + g.name, $("details"));
+    } catch (e) { Hub.error(e, $("details")); }
   }
 
   async function giveBot(g, seat, bot) {
@@ -150,8 +167,9 @@
   function typeChanged() {
     const t = types.find(x => x.name === $("c-type").value);
     if (!t) return;
-    $("c-summary").textContent = t.summary + " (" + t.min_seats + "–" + t.max_seats + " seats; front ends: " + t.frontends.join(", ") + ")" +
-      (maySit(t) ? "" : " Log in to sit at this table yourself: the chips come from your account.");
+    clear($("c-summary"), t.summary + " (" + t.min_seats + "–" + t.max_seats + " seats; front ends: " + t.frontends.join(", ") + ")" +
+      (maySit(t) ? "" : " Log in to sit at this table yourself: the chips come from your account."),
+      t.rules ? [" ", el("a", {href: t.rules, id: "c-rules"}, "Rules of " + t.name)] : null);
     clear($("c-variant"), t.variants.map(v => el("option", {value: v}, v)));
     $("c-variant-box").hidden = t.variants.length === 0;
     clear($("c-seats"));
