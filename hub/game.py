@@ -281,6 +281,7 @@ class GameInstance:
         cancelled as soon as a person sits down."""
         due = (
             self.chips is not None
+            and self.lobby.unattended_seconds is not None
             and self.state != OVER
             and not self.attended()
             and not (self.bots_only and self.state == RUNNING)
@@ -288,7 +289,7 @@ class GameInstance:
         timer = self._unattended
         if due and timer is None:
             self._unattended = self.context.clock.callLater(
-                self.lobby.unattended_seconds, self._close_unattended
+                float(self.lobby.unattended_seconds or 0), self._close_unattended
             )
         elif not due and timer is not None:
             if timer.active():
@@ -632,8 +633,9 @@ class GameInstance:
                         seat.index,
                         bot,
                         self.lobby.bot_runner,
-                        self.lobby.clock,
+                        self.context.clock,
                         self.lobby.bot_deadline,
+                        self.lobby.bot_margin,
                     )
                 )
         for index, name in self.bot_names().items():
@@ -674,7 +676,13 @@ class GameInstance:
         verifyObject(IBot, bot)
         name = player or self.free_name(bot_name)
         driver = BotDriver(
-            self, seat, bot, self.lobby.bot_runner, self.lobby.clock, self.lobby.bot_deadline
+            self,
+            seat,
+            bot,
+            self.lobby.bot_runner,
+            self.context.clock,
+            self.lobby.bot_deadline,
+            self.lobby.bot_margin,
         )
         previous_kind = record.kind
         record.kind, record.bot, record.player = "bot", bot_name, name
