@@ -78,7 +78,8 @@ window.GameRenderers = window.GameRenderers || {};
       } else targets.add(m);
     }
     const last = lastPoint(v);
-    const svg = el("svg", {class: "morris", viewBox: "-0.6 -0.6 7.2 7.2", role: "group", "aria-label": "morris board"},
+    const svg = el("svg", {class: "morris" + (planning ? " planning" : ""), viewBox: "-0.6 -0.6 7.2 7.2", role: "group",
+        "aria-label": planning ? "morris board: click a move to queue it as a premove" : "morris board"},
       el("rect", {class: "board", x: -0.6, y: -0.6, width: 7.2, height: 7.2, rx: 0.3}), lines(el));
     POINTS.forEach((name, index) => {
       const [x, y] = coords(name);

@@ -178,11 +178,83 @@ window.GameRenderers = window.GameRenderers || {};
     };
     return Array.from({length: n}, (_, i) => at(i / n)).map(([x, y]) => [x / W * 100, y / H * 100]);
   }
-  // the box the positions are computed for (its aspect ratio is the table's, see web.css)
+  // the box the positions are computed for (its aspect ratio is the table's, see web.css);
+  // ``middle``: where pot, board and status are (percent); ``bet``: a bet's size (percent)
   const LAYOUTS = {
-    phone: {W: 366, H: 420, w: 92, h: 78, r: 80},
-    desktop: {W: 720, H: 450, w: 124, h: 112, r: 80},
+    // (a phone's middle holds the pot and the board; the status is under the table)
+    phone: {W: 366, H: 420, w: 92, h: 78, r: 80, middle: [[38, 40, 62, 46], [30, 46, 70, 56]], bet: [14, 4.6]},
+    desktop: {W: 720, H: 450, w: 124, h: 112, r: 80, middle: [[38, 37, 62, 44], [31, 44, 69, 58], [35, 58, 65, 64]],
+      bet: [10, 5.5]},
   };
+
+  // Where a seat's bet goes: on the way from the seat to the middle, as far in as it
+  // can without covering the seat, the middle (pot, board, status) or the bets placed
+  // before it (``taken``, which gets this one).
+  function betSpot(L, x, y, taken) {
+    const [bw, bh] = L.bet, sw = L.w / L.W * 100, sh = L.h / L.H * 100;
+    const my0 = Math.min(...L.middle.map(m => m[1])), my1 = Math.max(...L.middle.map(m => m[3]));
+    const apart = (a, b) => a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] || b[3] <= a[1];
+    const rect = (bx, by) => [bx - bw / 2, by - bh / 2, bx + bw / 2, by + bh / 2];
+    const clear = r => L.middle.every(m => apart(r, m)) && apart(r, [x - sw / 2, y - sh / 2, x + sw / 2, y + sh / 2]) &&
+      r[0] >= 0 && r[2] <= 100 && taken.every(t => apart(r, t));
+    const tries = [0.5, 0.44, 0.38, 0.32, 0.26].map(k => [x + (50 - x) * k, y + (50 - y) * k]);
+    // a seat beside the middle: towards it, above or below the middle
+    const above = my0 - bh / 2 - 0.5, below = my1 + bh / 2 + 0.5;
+    for (const k of [0.45, 0.35, 0.25]) {
+      const bx = x + (50 - x) * k;
+      tries.push(...(y < 50 ? [[bx, above], [bx, below]] : [[bx, below], [bx, above]]));
+    }
+    // else just above (or below) the seat itself
+    const bx = x + (50 - x) * 0.15;
+    tries.push([bx, y - sh / 2 - bh / 2 - 0.5], [bx, y + sh / 2 + bh / 2 + 0.5]);
+    let spot = tries.find(([bx, by]) => clear(rect(bx, by)));
+    if (!spot) {  // a crowded table: the free place nearest the first choice
+      let best = Infinity;
+      const [ax, ay] = tries[0];
+      for (let gx = 6; gx <= 94; gx += 2) {
+        for (let gy = 6; gy <= 94; gy += 2) {
+          const d = (gx - ax) ** 2 + (gy - ay) ** 2;
+          if (d < best && clear(rect(gx, gy))) { best = d; spot = [gx, gy]; }
+        }
+      }
+    }
+    spot = spot || tries[0];
+    taken.push(rect(...spot));
+    return spot;
+  }
+
+  // Once drawn: a bet that covers a seat, the middle or another bet (its real size may
+  // differ from the estimate) moves to the nearest free place towards the middle.
+  function untangle(box) {
+    if (!box.isConnected) return;
+    const at = box.getBoundingClientRect();
+    if (!at.width) return;
+    const rel = r => [r.left - at.left, r.top - at.top, r.right - at.left, r.bottom - at.top];
+    const apart = (a, b) => a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] || b[3] <= a[1];
+    const fixed = [...box.querySelectorAll(".plate, .hole-cards, .table-middle > *, .poker-seat.empty span")]
+      .map(n => rel(n.getBoundingClientRect())).filter(r => r[2] > r[0]);
+    const placed = [];
+    for (const bet of box.querySelectorAll(".bet")) {
+      const r = rel(bet.getBoundingClientRect()), w = r[2] - r[0], h = r[3] - r[1];
+      const free = (cx, cy) => {
+        const q = [cx - w / 2 - 2, cy - h / 2 - 2, cx + w / 2 + 2, cy + h / 2 + 2];
+        return q[0] >= 0 && q[1] >= 0 && q[2] <= at.width && q[3] <= at.height &&
+          fixed.every(f => apart(q, f)) && placed.every(p => apart(q, p));
+      };
+      let [cx, cy] = [(r[0] + r[2]) / 2, (r[1] + r[3]) / 2];
+      if (!free(cx, cy)) {
+        let best = Infinity, found = null;
+        for (let gx = w / 2; gx <= at.width - w / 2; gx += 4) {
+          for (let gy = h / 2; gy <= at.height - h / 2; gy += 4) {
+            const d = (gx - cx) ** 2 + (gy - cy) ** 2;
+            if (d < best && free(gx, gy)) { best = d; found = [gx, gy]; }
+          }
+        }
+        if (found) { [cx, cy] = found; place(bet, cx / at.width * 100, cy / at.height * 100); }
+      }
+      placed.push([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]);
+    }
+  }
 
   function place(node, x, y) {
     node.style.left = x.toFixed(2) + "%";
@@ -214,10 +286,12 @@ window.GameRenderers = window.GameRenderers || {};
         (v.boardcards || []).map(c => cardNode(el, c)),
         inHand && v.game !== "five-card-draw" ? Array.from({length: Math.max(0, 5 - (v.boardcards || []).length)}, () => el("span", {class: "card slot", "aria-hidden": "true"})) : null),
       el("div", {class: "felt-status", id: "hand-status"}, status));
-    const stakes = el("p", {class: "small felt-stakes", id: "stakes"}, Hub.words(v.game || "poker") + " · " + (v.variant || "") +
+    // (on a phone the status is under the table: the middle holds pot and board only)
+    const stakes = el("p", {class: "small felt-stakes", id: "stakes"}, el("b", {class: "status-under"}, status + " · "),
+      Hub.words(v.game || "poker") + " · " + (v.variant || "") +
       " · blinds " + v.smallblind + "/" + v.bigblind +
       (v.tournament ? " · level " + v.tournament.level.level + " · " + v.tournament.players_left + " left" : ""));
-    const seats = [], bets = [];
+    const seats = [], bets = [], taken = [];
     for (let seat = 0; seat < count; seat++) {
       const [x, y] = spotOf(seat);
       const p = bySeat.get(seat);
@@ -252,26 +326,25 @@ window.GameRenderers = window.GameRenderers || {};
         el("div", {class: "cards hole-cards" + (cards.length > 2 ? " many" : "")}, cards),
         el("div", {class: "plate"},
           el("div", {class: "seat-head"}, el("span", {class: "avatar seat-colour-" + (p.seat % 8), "aria-hidden": "true"}, String(p.accountname || "?").slice(0, 1).toUpperCase()),
-            el("b", {class: "seat-name", title: p.accountname}, p.accountname)),
+            el("b", {class: "seat-name", title: p.accountname}, p.accountname),
+            // the dealer button on the plate: a long name is cut short, never the button
+            p.seat === v.buttonseat ? el("span", {class: "dealer-button", title: "dealer button", "aria-label": "dealer button"}, "D") : null),
           el("div", {class: "seat-line"}, el("span", {class: "stack"}, money(p.bankroll)),
             clock || (info ? el("span", {class: "seat-state"}, info) : null)),
-          ),
-        // the dealer button beside the plate, on the side towards the middle
-        p.seat === v.buttonseat ? el("span", {class: "dealer-button " + (x <= 50 ? "right" : "left"), title: "dealer button",
-          "aria-label": "dealer button"}, "D") : null);
+          ));
       seats.push(place(node, x, y));
       // in front of the seat: its bet this round (the blinds marked), towards the middle
       const bet = num(p.inpotthisround);
       if (inHand && bet > 0) {
         const blind = v.stage === 0 && p.seat === v.smallblindseat ? "SB " : v.stage === 0 && p.seat === v.bigblindseat ? "BB " : "";
-        const k = 0.5, side = Math.abs(y - 50) < 12;
+        const [bx, by] = betSpot(L, x, y, taken);
         bets.push(place(el("div", {class: "bet", dataset: {seat: p.seat}}, el("span", {class: "chip-icon", "aria-hidden": "true"}),
-          blind ? el("span", {class: "blind-mark"}, blind) : null, money(p.inpotthisround)),
-        x + (50 - x) * k, side ? y - 9 : y + (50 - y) * k));
+          blind ? el("span", {class: "blind-mark"}, blind) : null, money(p.inpotthisround)), bx, by));
       }
     }
     const box = el("div", {class: "poker-table seats-" + count + (phone ? " phone" : ""), id: "poker-table", role: "group",
       "aria-label": "the table: " + status}, felt, middle, bets, seats);
+    requestAnimationFrame(() => untangle(box));
     return {box, mine, status, stakes};
   }
 
@@ -484,6 +557,10 @@ window.GameRenderers = window.GameRenderers || {};
       },
     },
   };
+  // the seats are placed for a phone or a desktop: drawn again when that changes
+  window.matchMedia("(max-width: 600px)").addEventListener("change", () => {
+    if (typeof GamePage !== "undefined" && GamePage.state.game) GamePage.render();
+  });
   window.GameRenderers["texas-holdem"] = renderer;
   window.GameRenderers["five-card-draw"] = renderer;
   window.GameRenderers["holdem-sng"] = renderer;

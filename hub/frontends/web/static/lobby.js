@@ -40,7 +40,8 @@
       el("tr", {class: g.id === selected ? "selected" : "", dataset: {id: g.id}, tabindex: 0,
           onclick: () => select(g.id), onkeydown: ev => { if (ev.key === "Enter") select(g.id); }},
         el("td", {class: "col-type"}, g.type),
-        el("td", {class: "col-name"}, g.name, el("span", {class: "sub small muted"}, g.type)),
+        el("td", {class: "col-name"}, g.name, g.bots_only ? [" ", el("span", {class: "badge kind-bot"}, "bots only")] : null,
+          el("span", {class: "sub small muted"}, g.type)),
         el("td", {}, players(g) + "/" + g.seats.length),
         el("td", {class: "small"}, g.seats.map(s => s.player || s.kind).join(", ")),
         el("td", {class: "col-state"}, stateBadge(g)),
@@ -206,7 +207,20 @@
   function renderOptions(t) {
     const variant = $("c-variant").value;
     const options = (t.options || []).filter(o => !o.variants.length || o.variants.includes(variant));
-    clear($("c-options"), options.length ? options.map(optionInput) : el("p", {class: "small muted"}, "This game has no options."));
+    clear($("c-options"), options.length ? options.map(optionInput) : el("p", {class: "small muted"}, "This game has no options."),
+      t.needs_account ? tableRules() : null);
+  }
+
+  // A chip table's rules for its bots (the hub's, not the game's): what a broke bot
+  // does, and whether a table of bots only is meant (else it closes with nobody at it).
+  function tableRules() {
+    return el("fieldset", {id: "c-table-rules"}, el("legend", {}, "Bots at this table"),
+      el("label", {for: "c-broke-bots"}, "A bot that loses its chips"),
+      el("select", {id: "c-broke-bots"}, el("option", {value: "leave"}, "leaves its seat"),
+        el("option", {value: "rebuy"}, "buys in again")),
+      el("div", {class: "option option-bool"}, el("input", {type: "checkbox", id: "c-bots-only"}),
+        el("label", {for: "c-bots-only"}, "bots only, on purpose"),
+        el("span", {class: "small muted"}, "every seat a bot: the table plays on with nobody seated (else it closes after a few minutes without a person)")));
   }
 
   // The options that differ from the game's defaults, as the game's kinds want them.
@@ -255,6 +269,10 @@
     const body = {type: t.name, name: $("c-name").value.trim() || null,
       variant: t.variants.length ? $("c-variant").value : null, seats, options, rated: $("c-rated").checked};
     if (mine >= 0) body.sit = mine;  // the creator sits down before the bots start
+    if (t.needs_account && $("c-broke-bots")) {
+      body.broke_bots = $("c-broke-bots").value;
+      if ($("c-bots-only").checked) body.bots_only = true;
+    }
     $("c-submit").disabled = true;
     try {
       const g = await Hub.write("POST", "/api/games", body);

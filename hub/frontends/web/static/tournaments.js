@@ -91,7 +91,8 @@
         g.names.length === 1 ? g.names[0] + " has a bye" : g.names.join(" – "),
         g.points ? " · " + g.points.map(pts).join(" – ") : "",
         g.absent && g.absent.some(Boolean) ? " (forfeit)" : "",
-        g.game_id ? el("span", {}, " · ", el("a", {href: "/game/" + g.game_id}, g.state === "playing" ? "live game" : "game")) : ""))))));
+        // (a game lost by forfeit was never played: nothing to open)
+        g.game_id && !(g.absent && g.absent.some(Boolean)) ? el("span", {}, " · ", el("a", {href: "/game/" + g.game_id}, g.state === "playing" ? "live game" : "game")) : ""))))));
   }
 
   async function register() {
