@@ -139,7 +139,7 @@ def test_a_poker_table_drawn_as_a_table_for_two_to_ten_seats(page, hub):
         assert page.locator("#actions-box button.poker-action").first.is_visible()
         page.set_viewport_size(DESKTOP)
         page.click("#leave")
-        wait_until(lambda: player_gone(hub, game), "left the table", 60)
+        wait_until(lambda game=game: player_gone(hub, game), "left the table", 60)
 
 
 def player_gone(hub, game_id: str) -> bool:

@@ -207,8 +207,8 @@
   function renderOptions(t) {
     const variant = $("c-variant").value;
     const options = (t.options || []).filter(o => !o.variants.length || o.variants.includes(variant));
-    clear($("c-options"), options.length ? options.map(optionInput) : el("p", {class: "small muted"}, "This game has no options."),
-      t.needs_account ? tableRules() : null);
+    clear($("c-options"), options.length ? options.map(optionInput) : el("p", {class: "small muted"}, "This game has no options."));
+    clear($("c-table"), t.needs_account ? tableRules() : null);
   }
 
   // A chip table's rules for its bots (the hub's, not the game's): what a broke bot
