@@ -16,7 +16,6 @@ domino bot's seat rotating.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -24,7 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import Plugins  # noqa: E402
 from bots.kingdomino import GreedyBotFactory, MonteCarloBotFactory  # noqa: E402
+from bots.kingdomino.match import share_interval  # noqa: E402
 from games.kingdomino.server import KingDominoGameFactory  # noqa: E402
 from hub.progress import bar  # noqa: E402
 from hub.ratings import ladder  # noqa: E402
@@ -32,26 +33,13 @@ from hub.ratings import ladder  # noqa: E402
 HERO, VILLAIN = "domino", "greedy"
 
 
-class Plugins:
-    """The plugins these games need, as the hub's registry hands them out."""
-
-    def __init__(self) -> None:
-        self.games = {"kingdomino": KingDominoGameFactory()}
-        self.bots_ = {HERO: MonteCarloBotFactory(), VILLAIN: GreedyBotFactory()}
-
-    def game_factory(self, name: str) -> KingDominoGameFactory:
-        """The game factory ``name``."""
-        return self.games[name]
-
-    def bot_factory(self, name: str) -> object:
-        """The bot factory ``name``."""
-        return self.bots_[name]
-
-
 def one_game(args: tuple[int, float]) -> float:
     """The hero's share of game ``n`` (its seat ``n % 4``)."""
     n, answer = args
-    registry = Plugins()
+    registry = Plugins(
+        {"kingdomino": KingDominoGameFactory()},
+        {HERO: MonteCarloBotFactory(), VILLAIN: GreedyBotFactory()},
+    )
     seating = [VILLAIN] * 4
     seating[n % 4] = HERO
     played = ladder.play(
@@ -92,9 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             for t in tasks:
                 shares.append(one_game(t))
                 progress.update()
-    mean = sum(shares) / len(shares)
-    var = sum((s - mean) ** 2 for s in shares) / max(1, len(shares) - 1)
-    half = 1.96 * math.sqrt(var / len(shares))
+    mean, half = share_interval(shares)
     print(
         f"domino (hub bot, {args.answer_seconds:g} s to answer) vs 3 greedy: win share "
         f"{mean:.1%} ± {half:.1%} over {len(shares)} games (fair share 25%; "

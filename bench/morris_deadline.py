@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from twisted.internet import defer, task  # noqa: E402
 
+from bench.common import Plugins  # noqa: E402
 from bots.morris import MorrisBotFactory, RandomMorrisBotFactory  # noqa: E402
 from games.morris.server import MorrisGameFactory  # noqa: E402
 from hub.botdriver import thread_runner  # noqa: E402
@@ -35,22 +36,6 @@ from hub.lobby import Lobby  # noqa: E402
 from hub.model import OVER, TURN  # noqa: E402
 
 HERO, VILLAIN = "morris", "morris-random"
-
-
-class Plugins:
-    """The plugins these games need, as the hub's registry hands them out."""
-
-    def __init__(self) -> None:
-        self._games = {"nmmorris": MorrisGameFactory()}
-        self._bots = {HERO: MorrisBotFactory(), VILLAIN: RandomMorrisBotFactory()}
-
-    def game_factory(self, name: str) -> Any:
-        """The game factory ``name``."""
-        return self._games[name]
-
-    def bot_factory(self, name: str) -> Any:
-        """The bot factory ``name``."""
-        return self._bots[name]
 
 
 class Timing:
@@ -100,7 +85,11 @@ async def play(reactor: Any, lobby: Lobby, n: int, move_ms: int, answers: list) 
 
 async def run(reactor: Any, args: argparse.Namespace) -> int:
     """Play every game, ``--boards`` at a time; print the figures."""
-    lobby = Lobby(Plugins(), reactor, bot_runner=thread_runner(reactor), bot_deadline=60.0)
+    plugins = Plugins(
+        {"nmmorris": MorrisGameFactory()},
+        {HERO: MorrisBotFactory(), VILLAIN: RandomMorrisBotFactory()},
+    )
+    lobby = Lobby(plugins, reactor, bot_runner=thread_runner(reactor), bot_deadline=60.0)
     reactor.suggestThreadPoolSize(10)
     answers: list[tuple[bool, float]] = []
     results: list[dict] = []

