@@ -56,10 +56,11 @@ class Entry:
             "kind": self.kind,
             "frontend": self.frontend,
             "bot": self.bot,
-            "withdrawn": self.withdrawn,
         }
         if private:
-            data["key"] = self.key
+            data["key"] = self.key  # (the store keeps who is withdrawn in the settings)
+        else:
+            data["withdrawn"] = self.withdrawn
         return data
 
 
@@ -135,7 +136,7 @@ class Tournament:
             "format": self.format,
             "state": self.state,
             "round": self.round,
-            "settings": dict(self.settings),
+            "settings": {**self.settings, "withdrawn": [e.id for e in self.entries if e.withdrawn]},
             "created": self.created,
             "finished": self.finished,
             "entries": [e.to_json(private=True) for e in self.entries],
@@ -157,6 +158,9 @@ class Tournament:
             data.get("finished"),
         )
         t.entries = [Entry(**e) for e in data.get("entries") or ()]
+        gone = set(t.settings.pop("withdrawn", None) or ())
+        for entry in t.entries:
+            entry.withdrawn = entry.id in gone
         for g in data.get("games") or ():
             t.games.append(
                 TGame(

@@ -119,3 +119,12 @@ def test_the_standings_show_the_columns_of_the_format():
     assert data["tiebreak"] is None and data["columns"] == ["points"]
     with pytest.raises(GameError):
         swiss(service, withdraw_forfeits="yes")
+
+
+def test_who_is_withdrawn_survives_the_store():
+    t = Tournament("t1", "s", "hello", "swiss", {"withdraw_forfeits": True}, 0.0)
+    t.entries = [Entry("e1", "a", "client", "mnm"), Entry("e2", "b", "client", "mnm")]
+    t.entries[1].withdrawn = True
+    again = Tournament.from_record(t.to_record())
+    assert [e.withdrawn for e in again.entries] == [False, True]
+    assert again.to_record() == t.to_record() and "withdrawn" not in again.settings
