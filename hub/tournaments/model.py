@@ -50,7 +50,7 @@ class Entry:
 
     def to_json(self, private: bool = False) -> dict[str, Any]:
         """The entry as the store (``private``) and the JSON API take it."""
-        data = {
+        data: dict[str, Any] = {
             "id": self.id,
             "name": self.name,
             "kind": self.kind,
