@@ -158,3 +158,26 @@ def test_morris_beats_random_at_400_ms_a_move_on_a_busy_machine_without_time_los
     wins, draws, losses, late, random_late = map(int, found.groups())
     assert late == 0 and random_late == 0, line
     assert wins >= (95 if full else games - 1), line
+
+
+def test_a_starved_monte_carlo_search_plays_its_fewest_rounds_within_the_hard_limit():
+    import random
+
+    from bots.kingdomino.policy import MonteCarlo
+    from games.kingdomino import rules
+
+    now = [0.0]
+
+    def clock():
+        now[0] += 0.02  # a loaded machine: every look at the clock, 20 ms later
+        return now[0]
+
+    state = rules.State(players=4, rng=random.Random(3))
+    me = state.to_act
+    search = MonteCarlo(random.Random(1), clock=clock)
+    search.search(state, me, seconds=0.01, hard=10.0)
+    counts = {n for _, n in search.last_stats.values()}
+    assert counts == {search.min_rounds}  # past its budget, up to its fewest rounds
+    now[0] = 0.0
+    search.search(state, me, seconds=0.01, hard=0.01)
+    assert {n for _, n in search.last_stats.values()} == {1}  # no time for more: one round
