@@ -5,6 +5,7 @@ reactor's thread pool in the hub, inline in tests).
 
 from __future__ import annotations
 
+import types
 from collections import deque
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -163,13 +164,14 @@ class BotDriver:
         keep = self._margin.margin(total)
         clock = self._clock
 
-        def think() -> tuple[Any, float]:  # in the runner (a worker thread in the hub)
+        def think(bot: Any) -> tuple[Any, float]:  # in the runner (a worker thread)
             started = clock.seconds()
             left = max(0.01, due - started - keep)
-            action = self.bot.choose(view, legal, left)
+            action = bot.choose(view, legal, left)
             return action, clock.seconds() - started
 
-        d = self._runner(think)
+        # bound to the bot, as its ``choose`` would be: the runner's timing names it
+        d = self._runner(types.MethodType(think, self.bot))
         d.addCallback(self._play, turn, since)
         d.addErrback(self._failed)
 
