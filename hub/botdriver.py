@@ -5,6 +5,8 @@ reactor's thread pool in the hub, inline in tests).
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 import types
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -18,9 +20,11 @@ from hub.interfaces import IGameObserver
 from hub.model import (
     GAME_OVER,
     OVER,
+    SHUFFLE,
     TURN,
     GameError,
     GameEvent,
+    contribution,
 )
 
 if TYPE_CHECKING:
@@ -82,7 +86,11 @@ class LoadMargin:
 @implementer(IGameObserver)
 class BotDriver:
     """Plays one seat with an in-hub bot: on each ``turn`` event for its seat it asks
-    the bot (through the runner, normally a worker thread) and plays the answer.
+    the bot (through the runner, normally a worker thread) and plays the answer.  When
+    the game announces a shared shuffle (:data:`hub.model.SHUFFLE`) it adds the bot's
+    own 32 bytes of entropy, as a player's page does: from :mod:`secrets`, or, when the
+    game's options have a ``bot_seed`` (reproducible bots), ``SHA-256(bot_seed, seat,
+    hand number)``, so a seeded game repeats.
 
     The bot is given the time left of the decision when it starts thinking, less the
     :class:`LoadMargin` (``deadline`` of :meth:`hub.interfaces.IBot.choose`), and is
@@ -117,6 +125,7 @@ class BotDriver:
         self._turn = 0
         self._pending: Any = None
         self._guard: Any = None
+        self._entropy: Any = None  # the contribution to the announced shuffle, to come
 
     def game_event(self, game: GameInstance, event: GameEvent) -> None:
         """React to ``turn`` events for this seat; stop at the end of the game."""
@@ -127,6 +136,10 @@ class BotDriver:
                 self._pending = self._clock.callLater(
                     0, self._think, self._turn, event, self._clock.seconds()
                 )
+        elif event.kind == SHUFFLE:
+            if self._entropy is None or not self._entropy.active():
+                number = event.data.get("number")
+                self._entropy = self._clock.callLater(0, self._contribute, number)
         elif event.kind == GAME_OVER:
             self.cancel()
 
@@ -137,6 +150,24 @@ class BotDriver:
             self._pending.cancel()
         self._pending = None
         self._cancel_guard()
+        if self._entropy is not None and self._entropy.active():
+            self._entropy.cancel()
+        self._entropy = None
+
+    def _contribute(self, number: Any) -> None:
+        self._entropy = None
+        if self.game.state == OVER:
+            return
+        seed = self.game.config.options.get("bot_seed")
+        if seed is None:
+            value = secrets.token_bytes(32)
+        else:
+            value = hashlib.sha256(f"bot entropy {seed} {self.seat} {number}".encode()).digest()
+        try:
+            self.game.act(self.seat, contribution(value, number))
+        except GameError as e:  # the deal came first, or the table takes none
+            self.log.debug("bot at seat {seat}: no contribution: {reason}", seat=self.seat,
+                           reason=e.reason)  # fmt: skip
 
     def _cancel_guard(self) -> None:
         if self._guard is not None and self._guard.active():

@@ -38,6 +38,27 @@ HAND_OVER = "handover"
 #: data: {"seat": int, "name": str, "amount": str}: the player at ``seat`` left the
 #: table with ``amount`` chips (the stack goes back to the account).
 CASH_OUT = "cashout"
+
+#: A shared shuffle: data {"number": int, "commitment": str}: a game published the
+#: commitment of its next shuffle and, until it deals, every seated player may add
+#: entropy of its own with the action :func:`contribution` (the web page and the hub's
+#: bots do it by themselves: :class:`hub.botdriver.BotDriver`); the game then emits
+#: :data:`CONTRIBUTED` {"seat", "number", "value"} for each one it took.
+SHUFFLE = "shuffle"
+CONTRIBUTED = "entropy"
+#: the name of the contribution action
+CONTRIBUTE = "entropy"
+
+
+def contribution(value: bytes, number: int | None = None) -> dict[str, Any]:
+    """The action by which a seat adds ``value`` (1 to 64 bytes) to a shared shuffle
+    (with ``number``: only to the shuffle that :data:`SHUFFLE` event announced)."""
+    action: dict[str, Any] = {"name": CONTRIBUTE, "value": value.hex()}
+    if number is not None:
+        action["number"] = number
+    return action
+
+
 #: Events the hub emits on a game's behalf: data {"reason": str}: the table deals no
 #: new hand until it resumes (e.g. ``store unavailable``); then RESUMED, data {}.
 PAUSED = "paused"

@@ -42,6 +42,7 @@ from hub.interfaces import IHTTPResources, IHub
 from hub.lobby import Lobby, thread_runner
 from hub.model import GameError, NotFound
 from hub.money import TableMoney
+from hub.optional_interfaces import IHandViews, IHandViewStore
 from hub.ratings.service import RatingService, check_rated
 from hub.routes import Routes
 from hub.store.cluster import ClusterMixin
@@ -659,6 +660,7 @@ class HubService(MultiService, Seating):
         self.telemetry.start()
         await defer.maybeDeferred(self.registry.load)
         self.registry.start()
+        await self._install_views()
         if self.tournaments is not None:
             await self.tournaments.start()
         for service in list(self):
@@ -692,6 +694,29 @@ class HubService(MultiService, Seating):
     def stopService(self) -> defer.Deferred:
         """Stop front ends, games, plugins and store."""
         return defer.ensureDeferred(self._stop())
+
+    async def _install_views(self) -> None:
+        """The SQL views the loaded game types offer over their stored hands
+        (:class:`hub.optional_interfaces.IHandViews`), made again at every start; a failure is
+        logged and the hub starts all the same."""
+        if not IHandViewStore.providedBy(self.store):
+            return
+        views: list[tuple[str, str]] = []
+        makers = [f for f in self.registry.game_types() if IHandViews.providedBy(f)]
+        if not makers:
+            return
+
+        def views_of(dialect: str) -> list[tuple[str, str]]:
+            for maker in makers:
+                views.extend(maker.hand_views(dialect))
+            return views
+
+        try:
+            made = await defer.maybeDeferred(self.store.install_views, views_of)
+        except Exception as e:
+            self.log.error("the SQL views of the stored hands were not made: {error}", error=e)
+        else:
+            self.log.info("SQL views of the stored hands: {names}", names=", ".join(made))
 
     async def _stop(self) -> None:
         Service.stopService(self)

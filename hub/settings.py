@@ -42,6 +42,7 @@ TYPES: dict[str, type] = {
     "money_stop_timeout": float,
     # the store
     "hand_record_max": int,
+    "seed_reveal": float,
     "history_batch_seconds": float,
     "history_batch_max": int,
     "history_queue_max": int,
@@ -141,6 +142,11 @@ TYPES: dict[str, type] = {
     "acpc_max_ignored": int,
     "acpc_seat_endpoint": str,
     "acpc_player_seconds": float,
+    # acpc: the reference dealer's rules or the hub's stricter ones
+    "acpc_strict": bool,
+    "acpc_showdown": str,
+    "acpc_payoffs": str,
+    "acpc_cut_short": str,
 }
 
 TRUE = ("true", "yes", "1")

@@ -29,19 +29,22 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from zope.interface import implementer
 
+from hub.frontends.acpc.codec import log_number
 from hub.interfaces import IACPCAdapter, IACPCSeatView
 from hub.model import HAND_OVER, TURN, GameError, GameEvent
 
 from . import cards
+from .acpc_score import dealer_payoffs
 
 #: ``r`` / ``r<N>`` letters of the engine's actions
 LETTERS = {"fold": "f", "check": "c", "call": "c", "bet": "r", "raise": "r"}
-#: a reply's action: a letter and, for a raise, maybe its size
-_ACTION = re.compile(r"^([fcr])([0-9]{1,9})?$")
+#: a no-limit raise's size, as the dealer reads it after the ``r`` (``%d``)
+_SIZE = re.compile(r"^\s*([+-]?[0-9]{1,10})")
 
 
 @dataclass(frozen=True)
@@ -112,10 +115,20 @@ class ACPCAdapter:
         """The ACPC games (and their short names) a match may be played in."""
         return (*GAMES, *ALIASES)
 
-    def table(self, game: str, hands: int, deal_seed: str | None) -> dict[str, Any]:
+    def table(
+        self,
+        game: str,
+        hands: int,
+        deal_seed: str | None,
+        dealer_seed: int | None = None,
+        show_all: bool = True,
+    ) -> dict[str, Any]:
         """How to make a table that plays ``hands`` hands of ``game``: ``type``,
         ``variant``, ``seats``, ``options`` (for :meth:`hub.lobby.Lobby.create_game`),
-        ``game`` (the canonical name) and ``big_blind``.
+        ``game`` (the canonical name) and ``big_blind``.  ``dealer_seed``: the
+        reference dealer's deals for that seed; ``show_all``: every hand that did not
+        fold is shown at the showdown (the dealer's rule; else a bot or a person may
+        muck a losing hand).
 
         :raises hub.model.GameError: no such game, or a bad number of hands.
         """
@@ -136,8 +149,12 @@ class ACPCAdapter:
         }
         if g.hand_stack is not None:
             options["hand_stack"] = str(g.hand_stack)
-        if deal_seed is not None:
+        if dealer_seed is not None:
+            options["dealer_seed"] = dealer_seed
+        elif deal_seed is not None:
             options["deal_seed"] = deal_seed
+        if show_all:
+            options["show_all"] = True
         return {
             "type": self.game_type,
             "variant": g.limit,
@@ -154,12 +171,21 @@ class ACPCAdapter:
         return SeatView(seat, g, first_hand)
 
     def log_line(
-        self, engine: Any, event: GameEvent, view: SeatView, names: Mapping[int, str]
-    ) -> tuple[str, dict[int, int]] | None:
+        self,
+        engine: Any,
+        event: GameEvent,
+        view: SeatView,
+        names: Mapping[int, str],
+        exact: bool = True,
+    ) -> tuple[str, dict[int, Fraction]] | None:
         """The log's ``STATE:`` line of the hand ``event`` (a hand-over event) ended,
         and each seat's payoff, from ``view`` (a spectator's :class:`SeatView` fed the
         table's public events) and the hand's full record in ``engine``; ``names``
-        gives each seat's player.  ``None`` when the hand left no record."""
+        gives each seat's player.  ``None`` when the hand left no record.
+
+        With ``exact`` the payoffs are the reference dealer's (pots split exactly,
+        :func:`.acpc_score.dealer_payoffs`), else the table's results in whole chips.
+        """
         if event.kind != HAND_OVER:
             return None
         hand_id = event.data.get("handid")
@@ -167,14 +193,20 @@ class ACPCAdapter:
         if record is None or view.positions is None:
             return None
         hole = {int(s): list(cs) for s, cs in record["hole"]}
-        deltas = {int(s): int(Decimal(d)) for s, d in record["deltas"]}
         seats = view.positions
+        values: dict[int, Fraction]
+        if exact:
+            spent = {s: view.paid.get(s, Decimal(0)) for s in seats}
+            dealt = [c for group in view.board for c in group]
+            values = dealer_payoffs(spent, view.folded, hole, dealt)
+        else:
+            values = {int(s): Fraction(str(d)) for s, d in record["deltas"]}
         shown = "|".join(card_text(hole.get(s, ())) for s in seats)
         board = "".join("/" + card_text(group) for group in view.board)
-        payoffs = "|".join(str(deltas.get(s, 0)) for s in seats)
+        payoffs = "|".join(log_number(values.get(s, 0)) for s in seats)
         players = "|".join(_log_name(names.get(s, f"seat{s}")) for s in seats)
         line = f"STATE:{view.number}:{view.betting}:{shown}{board}:{payoffs}:{players}"
-        return line, {s: deltas.get(s, 0) for s in seats}
+        return line, {s: values.get(s, Fraction(0)) for s in seats}
 
 
 def _log_name(name: str) -> str:
@@ -327,26 +359,39 @@ class SeatView:
         """Read a reply line: ``(action, invalid, note)``.
 
         ``action`` is the game action to play, or ``None`` when the line is ignored
-        (it does not parse, it is not this seat's turn, it answers another state) or,
-        in ``strict`` mode, when the action is invalid (``invalid`` is then true: the
-        match ends).  Otherwise an invalid action is played as the competition's
-        dealer plays it (a call; a no-limit raise out of range at the nearest valid
-        size) and ``invalid`` is true.  ``note`` says what was wrong (empty if
-        nothing).
+        (it is no match state, it is not this seat's turn, it answers another state)
+        or, in ``strict`` mode, when the action is invalid (``invalid`` is then true:
+        the match ends).  Otherwise an invalid action is played as the competition's
+        dealer plays it and ``invalid`` is true: an action it cannot read (an unknown
+        letter, none, a no-limit ``r`` without a size) and one that is not allowed (a
+        fold when a check is free, a raise when none is) are a call; a no-limit raise
+        out of range is moved to the nearest valid size; in a limit game what follows
+        the letter is ignored (``r123`` is a raise).  ``note`` says what was wrong
+        (empty if nothing).
         """
-        state, sep, move = line.rpartition(":")
-        if not sep or not state.startswith("MATCHSTATE:"):
+        if not line.startswith("MATCHSTATE:"):
             return None, False, "could not parse the reply"
-        match = _ACTION.match(move)
-        if match is None:
-            return None, False, f"could not parse the action {move[:20]!r}"
         if self.prompt is None:
             return None, False, "not this player's turn"
-        if state != self.prompt:
+        if line == self.prompt:
+            move = ""
+        elif line.startswith(self.prompt + ":"):
+            move = line[len(self.prompt) + 1 :]
+        else:
             return None, False, "the reply answers another state"
-        letter, size = match.group(1), match.group(2)
         legal = {str(a.get("name")): a for a in self.legal}
         call = {"name": "call"} if "call" in legal else {"name": "check"}
+        letter, rest = move[:1], move[1:]
+        if letter not in ("c", "f", "r"):
+            return (None if strict else call), True, f"unknown action {move[:20]!r}"
+        size: str | None = None
+        if letter == "r" and self.game.limit == "no-limit":
+            sized = _SIZE.match(rest)
+            if sized is None:
+                return (None if strict else call), True, "a no-limit raise needs its size"
+            size, rest = sized.group(1), rest[sized.end() :]
+        if rest and strict:
+            return None, True, f"{rest[:20]!r} after the action"
         if letter == "c":
             return call, False, ""
         if letter == "f":
@@ -358,21 +403,19 @@ class SeatView:
         if option is None:
             return (None if strict else call), True, "no raise is allowed now"
         if self.game.limit != "no-limit":
-            if size is not None:
-                return (None if strict else call), True, "a limit raise has no size"
             return {"name": name, "amount": option["amount"]}, False, ""
         before = (
             self.paid_before.get(self.seat, Decimal(0)) if self.seat is not None else Decimal(0)
         )
         low = Decimal(str(option["min"])) + before
         high = Decimal(str(option["max"])) + before
-        wanted = None if size is None else Decimal(size)
-        if wanted is not None and low <= wanted <= high:
+        wanted = Decimal(str(size))
+        if low <= wanted <= high:
             return {"name": name, "amount": str(wanted - before)}, False, ""
         if strict:
-            return None, True, f"a raise to {size or '(no size)'} is not within {low} to {high}"
-        fixed = low if wanted is None or wanted < low else high
-        note = f"raise to {size or '(no size)'} moved to {fixed} (valid: {low} to {high})"
+            return None, True, f"a raise to {size} is not within {low} to {high}"
+        fixed = low if wanted < low else high
+        note = f"raise to {size} moved to {fixed} (valid: {low} to {high})"
         return {"name": name, "amount": str(fixed - before)}, True, note
 
 

@@ -60,7 +60,8 @@ from hub.frontends.xml.payload import XMLGameAdapter, wire_game_id
 from hub.frontends.xml.payload import element as _el
 from hub.frontends.xml.payload import sub as _sub
 from hub.interfaces import IWebAssets, IWebView, IXMLGameAdapter, IXMLPayloadSchema
-from hub.model import BadAction, GameEvent, NotFound
+from hub.model import CONTRIBUTE, BadAction, GameEvent, NotFound
+from hub.optional_interfaces import IXMLSeatDetails
 
 from .acpc import ACPCAdapter
 from .rules import ACTION_NAMES
@@ -69,7 +70,8 @@ from .rules import ACTION_NAMES
 #: table (0 fold, 1 check, 2 call, 3 bet, 4 raise, 5 post, 6 sit out, 7 sit in, 8 show,
 #: 9 muck, 10 discard, 11 take seat, 12 leave seat, 13 add bot) lists the actions in the
 #: order the game names them (:data:`.rules.ACTION_NAMES`); the tests pin every number.
-WIRE_ACTIONS: tuple[str, ...] = ACTION_NAMES
+#: 14 adds the seat's entropy to the next shuffle (its ``entropy`` child, hex).
+WIRE_ACTIONS: tuple[str, ...] = (*ACTION_NAMES, CONTRIBUTE)
 #: the game's action name → its wire index
 ACTION_INDEX = {name: index for index, name in enumerate(WIRE_ACTIONS)}
 #: action events the wire shows with another action's index (a refused blind: sit out)
@@ -96,6 +98,10 @@ EVENT_TYPES = {
     "level": 7,
     "eliminated": 8,
     "away": 8,
+    # the shared shuffle (:mod:`.hand_shuffle`): its commitment before the deal, and
+    # each seat's contribution
+    "shuffle": 11,
+    "entropy": 12,
 }
 #: ``gameinfo/limitstyle`` of the game's betting structures (its variants)
 LIMIT_STYLES = {"fixed-limit": 0, "pot-limit": 1, "no-limit": 2}
@@ -188,6 +194,7 @@ def event_element(
     pots: Sequence[Mapping[str, Any]] | None = None,
     timeleft: int | None = None,
     custom: str | None = None,
+    entropy: Mapping[str, str] | None = None,
 ) -> etree._Element:
     """One ``texasmessage/event`` of the game's event ``kind`` (children in the
     schema's order; its ``type`` from :data:`EVENT_TYPES`)."""
@@ -216,6 +223,8 @@ def event_element(
         _sub(ev, "timeleft", int(timeleft))
     if custom is not None:
         _sub(ev, "custom", custom)
+    for who, value in sorted((entropy or {}).items(), key=_seat_key):
+        _sub(ev, "entropy", value).set("seat", str(int(who)))
     return _message(ev)
 
 
@@ -231,7 +240,7 @@ def _action_child(action: str, amount: Any = None, name: str | None = None, seat
     return node
 
 
-@implementer(IXMLGameAdapter, IXMLPayloadSchema)
+@implementer(IXMLGameAdapter, IXMLPayloadSchema, IXMLSeatDetails)
 class PokerXMLAdapter(XMLGameAdapter):
     """Translates poker actions, events and views to and from ``texasmessage``."""
 
@@ -279,6 +288,11 @@ class PokerXMLAdapter(XMLGameAdapter):
             if not bot:
                 raise BadAction("add bot needs the bot's name")
             return {"add_bot": bot, "seat": seat, "buyin": amount}
+        if name == CONTRIBUTE:
+            value = (action.findtext("entropy") or "").strip()
+            if not value:
+                raise BadAction("action 14 carries the seat's entropy in an entropy element")
+            return {"name": name, "value": value}
         out: dict[str, Any] = {"name": name}
         if amount is not None:
             out["amount"] = amount
@@ -312,6 +326,14 @@ class PokerXMLAdapter(XMLGameAdapter):
         node = _el("handhistory", text)
         node.set("handid", str(record.get("hand_id", hand_id or "")))
         return node
+
+    def seat_details(self, engine: Any) -> tuple[tuple[str, ...], dict[int, dict[str, str]]]:
+        """``lobby/gamedetails``'s ``chips`` of each seat: the chips in front of the
+        player at the table now (those set aside for a hand of a match included)."""
+        table = engine.table
+        aside = table.hand.reserve if table.hand is not None else {}
+        chips = {s: p.stack + aside.get(s, 0) for s, p in table.players.items()}
+        return ("chips",), {s: {"chips": str(amount)} for s, amount in chips.items()}
 
     # -- server → client ------------------------------------------------------------------
 
@@ -384,6 +406,16 @@ class PokerXMLAdapter(XMLGameAdapter):
             commitment=d.get("commitment"),
             seed=d.get("seed"),
             custom=text or None,
+            entropy=d.get("contributions") or None,
+        )
+
+    def _ev_shuffle(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        return event_element("shuffle", -1, commitment=d.get("commitment"), custom=str(d["number"]))
+
+    def _ev_entropy(self, d: dict[str, Any], seat: int | None) -> etree._Element:
+        contribution = {str(d["seat"]): str(d["value"])}
+        return event_element(
+            "entropy", d.get("seat"), custom=str(d["number"]), entropy=contribution
         )
 
     def _ev_cancel(self, d: dict[str, Any], seat: int | None) -> etree._Element:

@@ -9,8 +9,8 @@ nothing private (:func:`.history.seed_is_public`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from hub.model import CASH_OUT, HAND_OVER, SEAT_OPEN, GameEvent
@@ -26,6 +26,8 @@ class Shuffle:
     table: rules.Table
     commitment: str | None
     seed: bytes | None
+    #: seat (as text) → its contribution in hex (:mod:`.hand_shuffle`)
+    contributions: Mapping[str, str] = field(default_factory=dict)
 
     def public_seed(self, hand: rules.HandRecord | None) -> str | None:
         """The seed for the public hand-over event: only when it shows nothing that was
@@ -161,6 +163,7 @@ def _handover(rec: rules.Record, sh: Shuffle) -> list[GameEvent]:
         "stacks": {str(s): str(v) for s, v in rec.get("stacks", ())},
         "seed": sh.public_seed(last),
         "commitment": sh.commitment,
+        "contributions": dict(sh.contributions),
     }
     return [GameEvent(HAND_OVER, data)]
 

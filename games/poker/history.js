@@ -1,7 +1,8 @@
 // Poker's panel of the history page (its web view's IWebAssets.history): the hands
 // recorded (GET /api/hands), and the provably fair shuffle checked in the browser:
-// SHA-256(seed) against the commitment published before the hand, and the deck the
-// seed gives (Fisher–Yates driven by SHA-256(seed ‖ counter), as games/poker/shuffle.py).
+// SHA-256(seed) against the commitment published before the hand, the players'
+// contributions mixed in, and the deck the seed gives (Fisher–Yates driven by
+// SHA-256(seed ‖ counter), as games/poker/shuffle.py).
 "use strict";
 window.HistoryPanels = window.HistoryPanels || {};
 (() => {
@@ -49,15 +50,40 @@ window.HistoryPanels = window.HistoryPanels || {};
       if (card.length !== 2 || r < 0 || s < 0) throw new Error(card + " is not a card (e.g. As, Td, 2c)");
       return r * 4 + s;
     }
-    async function verify(seedText, commitment, dealt) {
+    // "2:ab01…, 0:ff…" (or one a line) → [[seat, bytes]...] in ascending seat order
+    function contributions(text) {
+      const out = new Map();
+      for (const item of (text || "").split(/[\s,;]+/).filter(Boolean)) {
+        const m = /^(\d{1,3})[:=]((?:[0-9a-fA-F]{2}){1,64})$/.exec(item);
+        if (!m || Number(m[1]) > 255) throw new Error(item + " is not seat:hex (1 to 64 bytes)");
+        if (out.has(Number(m[1]))) throw new Error("seat " + m[1] + " contributes twice");
+        out.set(Number(m[1]), new Uint8Array(m[2].match(/../g).map(h => parseInt(h, 16))));
+      }
+      return [...out.entries()].sort((a, b) => a[0] - b[0]);
+    }
+    // the seed the deck is dealt from: SHA-256("gamehub-shuffle-v1" ‖ seed ‖ per seat: seat ‖ length ‖ bytes)
+    async function mixed(seed, given) {
+      if (!given.length) return seed;
+      const parts = [new TextEncoder().encode("gamehub-shuffle-v1"), seed];
+      for (const [seat, bytes] of given) parts.push(new Uint8Array([seat, bytes.length]), bytes);
+      const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      let at = 0;
+      for (const p of parts) { all.set(p, at); at += p.length; }
+      return sha256(all);
+    }
+    async function verify(seedText, commitment, dealt, contributionText) {
       const seed = unhex(seedText.trim().toLowerCase());
+      const given = contributions(contributionText);
       const digest = hex(await sha256(seed));
-      const order = await deck(seed);
+      const order = await deck(await mixed(seed, given));
       const matches = digest === commitment.trim().toLowerCase();
       const dealtOk = dealt.every((c, i) => order[i] === c);
-      return {digest, matches, order, dealtOk};
+      return {digest, matches, order, dealtOk, mixedIn: given.length};
     }
-    return {verify, text, parse};
+    function contributionText(map) {
+      return Object.entries(map || {}).map(([seat, value]) => seat + ":" + value).join(" ");
+    }
+    return {verify, text, parse, contributionText};
   })();
   window.PokerShuffle = Shuffle;
 
@@ -67,33 +93,42 @@ window.HistoryPanels = window.HistoryPanels || {};
     const {el, clear} = Hub;
     const seed = el("input", {id: "v-seed", class: "mono wide", maxlength: 64});
     const commitment = el("input", {id: "v-commitment", class: "mono wide", maxlength: 64});
+    const contributions = el("input", {id: "v-contributions", class: "mono wide", maxlength: 2000});
     const cards = el("input", {id: "v-cards", class: "mono wide"});
     const result = el("div", {id: "verify-result"});
     const params = new URLSearchParams(location.search);
     if (params.get("seed")) seed.value = params.get("seed");
     if (params.get("commitment")) commitment.value = params.get("commitment");
+    if (params.get("contributions")) contributions.value = params.get("contributions");
     const form = el("form", {id: "verify-form", onsubmit: async ev => {
       ev.preventDefault();
       try {
         const dealt = cards.value.trim() ? cards.value.trim().split(/[\s,]+/).map(Shuffle.parse) : [];
-        const r = await Shuffle.verify(seed.value, commitment.value, dealt);
+        const r = await Shuffle.verify(seed.value, commitment.value, dealt, contributions.value);
         clear(result,
           el("p", {id: "verify-verdict", class: r.matches && r.dealtOk ? "state-running" : "state-waiting"},
             r.matches ? "✔ SHA-256(seed) equals the commitment." : "✘ SHA-256(seed) is " + r.digest + ", not the commitment.",
+            r.mixedIn ? " The deck mixes in " + r.mixedIn + " contribution" + (r.mixedIn === 1 ? "" : "s") + "." : "",
             dealt.length ? (r.dealtOk ? " ✔ The cards dealt follow the deck." : " ✘ The cards dealt do not follow this deck.") : ""),
           el("p", {class: "small mono", id: "verify-deck"}, "Deck: " + r.order.map(Shuffle.text).join(" ")));
       } catch (e) { Hub.error(e); }
     }},
       el("label", {for: "v-seed"}, "Seed (64 hex characters)"), seed,
       el("label", {for: "v-commitment"}, "Commitment"), commitment,
+      el("label", {for: "v-contributions"}, "Contributions (optional, seat:hex each, e.g. 0:9f3a… 2:01c7…)"), contributions,
       el("label", {for: "v-cards"}, "Cards dealt (optional, e.g. As Kd 2c, in dealing order)"), cards,
       el("div", {class: "row"}, el("button", {type: "submit"}, "Verify")));
     const box = el("div", {id: "verify"},
       el("h3", {}, "Verify a shuffle"),
       el("p", {class: "small muted"}, "Before each hand the hub publishes SHA-256(seed) as its commitment; after the hand it reveals the seed. " +
-        "Your browser checks the commitment and recomputes the deck (Fisher–Yates driven by SHA-256(seed ‖ counter))."),
+        "Your browser checks the commitment and recomputes the deck (Fisher–Yates driven by SHA-256(seed ‖ counter)). " +
+        "When players added their own entropy between the commitment and the deal, the deck comes from " +
+        "SHA-256(\"gamehub-shuffle-v1\" ‖ seed ‖ each seat's number, length and bytes, by seat): neither the hub nor a player chose it."),
       form, result);
-    return {box, fill(h) { seed.value = h.seed; commitment.value = h.commitment || ""; box.scrollIntoView(); }};
+    return {box, fill(h) {
+      seed.value = h.seed; commitment.value = h.commitment || "";
+      contributions.value = Shuffle.contributionText(h.contributions); box.scrollIntoView();
+    }};
   }
 
   async function draw(panel) {

@@ -350,7 +350,9 @@ def summary(rec: R.HandRecord) -> HandSummary:
     - ``record`` (everyone): ``game``, ``dealer`` (the button, -1 for none), ``board``
       (card ints), ``shown`` (seat → the hole cards shown down), ``showdown`` (the
       winning hands in words), ``commitment`` (the shuffle's, published before the
-      deal) and ``rounds`` (seat → betting round → the actions in it);
+      deal), ``contributions`` (seat → the entropy it added to the shuffle, hex),
+      ``dealer_seed`` and ``dealer_hand`` for the ACPC dealer's deals, and ``rounds``
+      (seat → betting round → the actions in it);
     - each seat's ``private`` part: ``{"hole": [...]}``, the cards it was dealt;
     - ``sealed`` (the operator): ``seed`` and ``engine``, the whole engine record
       (:func:`to_dict`), which :func:`format_hand` and ``verify-hand`` read back;
@@ -387,8 +389,14 @@ def summary(rec: R.HandRecord) -> HandSummary:
         "shown": {str(s): list(holes[s]) for s in rec.shown if s in holes},
         "showdown": "; ".join(t for _s, _a, _p, t in rec.awards if t) or None,
         "commitment": rec.get("commitment"),
+        "contributions": dict(rec.get("contributions") or {}),
         "rounds": {seat: {k: " ".join(v) for k, v in r.items()} for seat, r in rounds.items()},
     }
+    if rec.get("dealer_seed") is not None:  # the ACPC dealer's deals: public by design
+        record["dealer_seed"], record["dealer_hand"] = (
+            rec.get("dealer_seed"),
+            rec.get("dealer_hand"),
+        )
     when = rec.get("time")
     return HandSummary(
         hand=rec.hand_id,
@@ -459,6 +467,9 @@ def verifiable(hand: Mapping[str, Any]) -> dict[str, Any]:
     out = {
         "commitment": record.get("commitment"),
         "seed": seed,
+        "contributions": dict(record.get("contributions") or {}),
+        "dealer_seed": record.get("dealer_seed"),
+        "dealer_hand": record.get("dealer_hand"),
         "dealer": record.get("dealer"),
         "board": list(record.get("board") or ()),
         "players": players,
@@ -480,20 +491,32 @@ def describe(hand: Mapping[str, Any]) -> str | None:
     return _describe_record(stored_record(hand))
 
 
+def revealed(hand: Mapping[str, Any]) -> dict[str, Any]:
+    """What a stored hand's own players may read once it is revealed
+    (:meth:`hub.interfaces.IHandRecord.revealed`): its shuffle's ``seed``."""
+    sealed = hand.get("sealed")
+    return {"seed": sealed.get("seed") if isinstance(sealed, Mapping) else None}
+
+
 def hand_json(hand: Mapping[str, Any]) -> dict[str, Any]:
     """A stored hand's poker fields for the web: ``dealer``, ``board``, ``shown``,
-    ``showdown``, ``commitment``; the ``seed`` only when the hand was read with its
-    sealed part (an admin), else ``seed_withheld``; ``hole`` on the reader's own seat
-    (its private part)."""
+    ``showdown``, ``commitment``, ``contributions``; the ``seed`` only when the hand
+    was read with its sealed part (an admin) or revealed to this reader (one of its
+    players, :mod:`hub.reveal`), else ``seed_withheld``; ``hole`` on the reader's own
+    seat (its private part)."""
     record = stored_record(hand)
     sealed = hand.get("sealed")
     seed = sealed.get("seed") if isinstance(sealed, Mapping) else None
+    revealed = hand.get("revealed")
+    if seed is None and isinstance(revealed, Mapping):
+        seed = revealed.get("seed")
     return {
         "dealer": record.get("dealer"),
         "board": list(record.get("board") or ()),
         "shown": dict(record.get("shown") or {}),
         "showdown": record.get("showdown"),
         "commitment": record.get("commitment"),
+        "contributions": dict(record.get("contributions") or {}),
         "seed": seed,
         "seed_withheld": bool(record.get("commitment")) and seed is None,
         "hole": {

@@ -71,6 +71,7 @@ from hub.interfaces import (
     IRatedGameFactory,
 )
 from hub.model import (
+    CONTRIBUTE,
     GAME_OVER,
     OVER,
     RUNNING,
@@ -82,15 +83,18 @@ from hub.model import (
     Conflict,
     GameConfig,
     GameContext,
-    GameError,
     GameEvent,
     GameOption,
     HandSummary,
     IllegalAction,
 )
+from hub.optional_interfaces import IHandViews, IRevealedHands
 
-from . import events, history, rules, shuffle, views
+from . import events, hand_shuffle, history, rules, views
+from .contributions import SharedShuffle
 from .rules import RuleError
+from .sql_views import HoldemViews
+from .table_options import OPTIONS, table_config
 from .timebank import TimeBanks
 
 #: The names of the actions (the engine's words; ``takeseat`` and ``addbot`` are the
@@ -104,38 +108,6 @@ PASSIVE = frozenset(
     {"seat", "addchips", "sitout", "sitin", "autopost", "automuck", "leaving", "leave"}
 )
 
-LIMITS = {
-    "fixed-limit": rules.FIXED_LIMIT,
-    "pot-limit": rules.POT_LIMIT,
-    "no-limit": rules.NO_LIMIT,
-}
-
-#: Options a table accepts (times in seconds), declared on the factories.
-OPTIONS: tuple[GameOption, ...] = (
-    GameOption("stakes", "text", "10/20", "stakes", help="small bet/big bet; the big blind is the small bet, the small blind half of it"),
-    GameOption("buyin", "decimal", None, "buy-in", 0, unit="chips", help="empty: 100 big blinds"),
-    GameOption("min_buyin", "decimal", None, "least buy-in", 0, unit="chips", help="empty: one big blind"),
-    GameOption("max_buyin", "decimal", None, "largest buy-in", 0, unit="chips", help="empty: no limit"),
-    GameOption("cap", "int", None, "bets per round", 1, 100, help="empty: 4 in fixed limit, no cap otherwise"),
-    GameOption("min_players", "int", 2, "players to deal", 2, 10),
-    GameOption("chip", "decimal", "0.01", "smallest chip", 0, unit="chips"),
-    GameOption("max_discard", "int", 3, "cards to change", 0, 5, help="draw games only"),
-    GameOption("action_time", "number", 30, "time to act", 0, 86400, unit="s"),
-    GameOption("blind_time", "number", 15, "time to post a blind", 0, 86400, unit="s"),
-    GameOption("show_time", "number", 5, "time to show or muck", 0, 86400, unit="s"),
-    GameOption("showdown_pause", "number", 4, "pause between hands", 0, 86400, unit="s"),
-    GameOption("empty_timeout", "number", 600, "empty table closes after", 0, 86400, unit="s"),
-    GameOption("auto_post", "bool", False, "post blinds automatically", for_people=True, help="people may turn it off at the table"),
-    GameOption("time_bank", "number", 0, "time bank", 0, 3600, unit="s", for_people=30, help="extra time each player may draw on when the time to act runs out"),
-    GameOption("time_bank_add", "number", 0, "time bank added per hand", 0, 3600, unit="s", for_people=2, help="up to the time bank"),
-    GameOption("hand_stack", "decimal", None, "stack each hand starts from", 0, unit="chips", help="empty: the whole stack; else stacks reset every hand (computer poker matches)"),
-    GameOption("hands", "int", None, "hands to play", 1, 1000000, help="empty: until the table closes"),
-    GameOption("deal_seed", "text", None, "seed of the deals", help="empty: a fresh seed per hand; else 64 hex digits, each hand's seed derived from it (duplicate matches)"),
-    GameOption("first_button", "int", None, "seat of the first button", 0, 9, help="empty: drawn"),
-)  # fmt: skip
-#: option name → default
-DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS}
-
 
 def _legal(legal: rules.Legal) -> dict[str, Any]:
     """An engine's legal action in the game's words (its name, not a number)."""
@@ -144,93 +116,8 @@ def _legal(legal: rules.Legal) -> dict[str, Any]:
     return out
 
 
-def _seconds(options: Mapping[str, Any], key: str) -> float:
-    v = options[key]
-    if isinstance(v, bool) or not isinstance(v, int | float | str):
-        raise GameError(f"option {key} must be a number of seconds")
-    try:
-        f = float(v)
-    except ValueError:
-        raise GameError(f"option {key} must be a number of seconds") from None
-    if not 0 <= f <= 86400:
-        raise GameError(f"option {key} must be 0 to 86400 seconds")
-    return f
-
-
-def table_config(
-    variant: rules.Variant, limit_name: str | None, seats: int, options: Mapping[str, Any]
-) -> tuple[rules.TableConfig, dict[str, Any]]:
-    """Check a game's options; returns the engine's config and the full option set.
-
-    :raises hub.model.GameError: an unknown option or a bad value.
-    """
-    unknown = set(options) - set(DEFAULTS)
-    if unknown:
-        raise GameError(f"unknown poker options: {', '.join(sorted(unknown))}")
-    opts = {**DEFAULTS, **options}
-    limit_name = limit_name or "fixed-limit"
-    if limit_name not in LIMITS:
-        raise GameError(f"unknown variant {limit_name!r}; one of {', '.join(LIMITS)}")
-    limit = LIMITS[limit_name]
-    try:
-        stakes = str(opts["stakes"]).split("/")
-        if len(stakes) != 2:
-            raise ValueError("stakes are written small/big, e.g. 10/20")
-        small, big = (rules.money(x.strip(), "stakes") for x in stakes)
-        cap = opts["cap"]
-        if cap is None:
-            cap = 4 if limit == rules.FIXED_LIMIT else None
-        elif isinstance(cap, bool) or not isinstance(cap, int):
-            raise ValueError("cap must be a whole number of bets")
-        max_discard = opts["max_discard"]
-        if isinstance(max_discard, bool) or not isinstance(max_discard, int):
-            raise ValueError("max_discard must be a whole number")
-        if variant.max_discard:
-            variant = rules.Variant(variant.name, variant.steps, max_discard)
-        min_players = opts["min_players"]
-        if isinstance(min_players, bool) or not isinstance(min_players, int):
-            raise ValueError("min_players must be a whole number")
-        cfg = rules.TableConfig(
-            variant=variant,
-            limit=limit,
-            small_bet=small,
-            big_bet=big,
-            cap=cap,
-            seats=seats,
-            min_players=min_players,
-            chip=rules.money(str(opts["chip"]), "chip"),
-            hand_stack=None if opts["hand_stack"] is None else opts["hand_stack"],
-        )
-        for key in ("hands", "first_button"):
-            if opts[key] is not None and (
-                isinstance(opts[key], bool) or not isinstance(opts[key], int)
-            ):
-                raise ValueError(f"{key} must be a whole number")
-        if opts["first_button"] is not None and not 0 <= opts["first_button"] < seats:
-            raise ValueError("first_button must be a seat of the table")
-        if opts["hands"] is not None and opts["hands"] < 1:
-            raise ValueError("hands must be at least 1")
-        if opts["deal_seed"] is not None:
-            opts["deal_seed"] = shuffle.seed_hex(str(opts["deal_seed"]))
-        for key in ("buyin", "min_buyin", "max_buyin"):
-            if opts[key] is not None:
-                opts[key] = rules.money(opts[key], key)
-    except (TypeError, ValueError) as e:
-        raise GameError(f"bad poker options: {e}") from None
-    for key in (
-        "action_time", "blind_time", "show_time", "showdown_pause", "empty_timeout",
-        "time_bank", "time_bank_add",
-    ):  # fmt: skip
-        opts[key] = _seconds(opts, key)
-    if opts["buyin"] is None:
-        opts["buyin"] = cfg.big_blind * 100
-    if opts["min_buyin"] is None:
-        opts["min_buyin"] = cfg.big_blind
-    return cfg, opts
-
-
 @implementer(IChipGame)
-class PokerGame:
+class PokerGame(SharedShuffle):
     """One poker table in the hub (see the module docstring for actions and events).
 
     :param config: the hub's :class:`hub.model.GameConfig`.
@@ -255,8 +142,10 @@ class PokerGame:
         self.banks = TimeBanks(self.options["time_bank"], self.options["time_bank_add"])
         self._over = False
         self._shown_state = WAITING  # the state the last ``state`` event announced
-        self._seed: bytes | None = None
-        self._commitment: str | None = None
+        self._shuffler = hand_shuffle.Shuffler(self.options, context.rng)
+        self._next: hand_shuffle.HandShuffle | None = None  #: the next hand's, until dealt
+        self._dealt: hand_shuffle.HandShuffle | None = None  #: the hand's dealt (the last)
+        self._window = False  # the timer waits for contributions to the next shuffle
         self.hands: list[rules.HandRecord] = []  #: finished hands (the last 100)
         self._holding = False  # deal only settled hands' successors (hold_hands)
         self._unsettled: set[str] = set()
@@ -388,6 +277,9 @@ class PokerGame:
         if not isinstance(action, Mapping):
             raise BadAction("a poker action is a mapping with a name")
         name = action.get("name")
+        if name == CONTRIBUTE:
+            self._contribute(seat, action.get("value"), action.get("number"))
+            return
         if not isinstance(name, str) or name not in ACTIONS:
             raise BadAction(f"a poker action is named {', '.join(ACTIONS)}")
         amount = action.get("amount")
@@ -444,7 +336,7 @@ class PokerGame:
             name=self.name,
             timeleft=self._timeleft_ms(),
             nexthand_ms=self._next_hand_ms(),
-            commitment=self._commitment,
+            commitment=self._dealt.commitment if self._dealt is not None else None,
             buyin=str(self.options["buyin"]),
             timebanks=self.banks.all_ms() if self.banks.start else None,
         )
@@ -514,6 +406,7 @@ class PokerGame:
             self._timer.cancel()
         self._timer = None
         self._deadline = None
+        self._window = False
 
     def _start_empty_timer(self) -> None:
         if self._empty_timer is None and not self.table.players and not self._over:
@@ -538,12 +431,16 @@ class PokerGame:
         if not self.table.can_start_hand():
             return
         number = self.table.hands_played + 1
-        if self.options["deal_seed"] is not None:
-            self._seed = shuffle.hand_seed(self.options["deal_seed"], number)
-        else:
-            self._seed = self._context.rng.randbytes(shuffle.SEED_BYTES)
-        self._commitment = shuffle.commitment(self._seed)
-        deck = shuffle.deck_from_seed(self._seed)
+        if self._next is None or self._next.number != number:
+            self._prepare(number)
+        assert self._next is not None
+        wait = self._contribution_wait(self._next)
+        if wait > 0:
+            self._window = True
+            self._timer = self._reactor.callLater(wait, self._next_hand)
+            return
+        self._dealt, self._next = self._next, None
+        deck = self._shuffler.deck(self._dealt, len(self.table.sitting_in()))
         hand_id = f"{self._context.game_id or 'poker'}-{number}"
         button = self.options["first_button"] if number == 1 else None
         if button is not None and button not in self.table.sitting_in():
@@ -556,6 +453,7 @@ class PokerGame:
     def _next_hand(self) -> None:
         self._timer = None
         self._deadline = None
+        self._window = False
         self._maybe_start()
         self._announce_state()
 
@@ -587,6 +485,9 @@ class PokerGame:
         if hand_over:
             self._cancel_timer()
             self._timer = self._reactor.callLater(self.options["showdown_pause"], self._next_hand)
+            hands = self.options["hands"]
+            if hands is None or self.table.hands_played < hands:
+                self._prepare(self.table.hands_played + 1)  # the pause is its window
         if changed or (self.table.turn is not None and self._deadline is None):
             self._announce()
         if not self.table.players:
@@ -652,9 +553,9 @@ class PokerGame:
         """Keep the finished hand's record (with the shuffle's commitment and seed)."""
         rec = self.table.last_hand
         assert rec is not None
+        dealt = self._dealt.extra() if self._dealt is not None else {}
         rec = rec.with_extra(
-            commitment=self._commitment,
-            seed=shuffle.seed_hex(self._seed) if self._seed else None,
+            **dealt,
             gameid=self._context.game_id,
             table=self.name,
             time=self._reactor.seconds(),
@@ -667,7 +568,10 @@ class PokerGame:
 
     def _shuffle(self) -> events.Shuffle:
         """The current hand's shuffle, for the events of its records."""
-        return events.Shuffle(self.table, self._commitment, self._seed)
+        hand = self._dealt
+        if hand is None:
+            return events.Shuffle(self.table, None, None)
+        return events.Shuffle(self.table, hand.commitment, hand.seed, hand.extra()["contributions"])
 
     def _halt(self) -> None:
         """Deal no more: cancel every timer, refund the running hand (its records are
@@ -701,6 +605,7 @@ class PokerGame:
         self._emit(GameEvent(GAME_OVER, {"result": self._result}))
 
 
+@implementer(IRevealedHands)
 class _PokerFactory:
     """Common parts of the poker game factories: chip games (table stakes)."""
 
@@ -757,9 +662,13 @@ class _PokerFactory:
         """A stored hand's poker fields for the web (:func:`.history.hand_json`)."""
         return history.hand_json(hand)
 
+    def revealed(self, hand: Mapping[str, Any]) -> dict[str, Any]:
+        """A revealed hand's seed, for its players (:func:`.history.revealed`)."""
+        return history.revealed(hand)
 
-@implementer(IChipGameFactory, IGameOptions, IGameRules, IHandRecord, IRatedGameFactory)
-class TexasHoldemFactory(_PokerFactory):
+
+@implementer(IChipGameFactory, IGameOptions, IGameRules, IHandRecord, IRatedGameFactory, IHandViews)
+class TexasHoldemFactory(HoldemViews, _PokerFactory):
     """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats; also the
     table of the ACPC front end's matches (:mod:`.acpc`)."""
 

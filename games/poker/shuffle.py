@@ -24,6 +24,16 @@ The function, exactly (so that any client can reimplement it):
    documents its order: e.g. hole cards one at a time around the table starting left
    of the button, then the board; burn cards, if any, take their positions too).
 
+**Contributions.**  Players may add their own entropy after the commitment is
+published and before the deal (:mod:`.hand_shuffle`).  The deck is then dealt, by the
+steps above, from the *mixed seed* instead of the seed (:func:`mixed_seed`)::
+
+    mixed = SHA-256("gamehub-shuffle-v1" || seed || for each contributing seat s in
+                    ascending order: byte(s) || byte(len(c_s)) || c_s)
+
+where ``c_s`` (1 to 64 bytes) is seat ``s``'s contribution and the first part is those
+18 ASCII bytes.  Without contributions the deck is dealt from the seed itself.
+
 Known answer: the seed of 32 zero bytes gives a deck starting
 ``[47, 21, 23, 24, 14, 27, 18, 38, 17, 42]``
 (see :data:`KNOWN_ANSWER`).  A seed travels as 64 lowercase hex characters.
@@ -79,6 +89,29 @@ def hand_seed(deal_seed: bytes | str, number: int) -> bytes:
     return hashlib.sha256(seed_bytes(deal_seed) + number.to_bytes(8, "big")).digest()
 
 
+#: the first bytes hashed by :func:`mixed_seed`
+MIX_LABEL = b"gamehub-shuffle-v1"
+
+
+def mixed_seed(seed: bytes | str, contributions: Mapping[int, bytes]) -> bytes:
+    """The seed the deck is dealt from once players contributed (see the module); the
+    seed itself when nobody did.
+
+    :raises ValueError: a bad seed, a seat outside 0..255 or a contribution that is
+        not 1 to 64 bytes.
+    """
+    raw = seed_bytes(seed)
+    if not contributions:
+        return raw
+    h = hashlib.sha256(MIX_LABEL + raw)
+    for seat in sorted(contributions):
+        value = bytes(contributions[seat])
+        if not 0 <= seat <= 255 or not 1 <= len(value) <= 64:
+            raise ValueError(f"seat {seat}'s contribution is not 1 to 64 bytes of a seat 0..255")
+        h.update(bytes([seat, len(value)]) + value)
+    return h.digest()
+
+
 def commitment(seed: bytes | str) -> str:
     """``SHA-256(seed)`` as 64 lowercase hex characters: published before the deal."""
     return hashlib.sha256(seed_bytes(seed)).hexdigest()
@@ -129,6 +162,7 @@ def verify(
     commitment_hex: str,
     seed: bytes | str,
     dealt: Sequence[int] | Mapping[int, int] = (),
+    contributions: Mapping[int, bytes] | None = None,
 ) -> Verdict:
     """Check a revealed seed against its commitment and the cards dealt.
 
@@ -137,6 +171,8 @@ def verify(
     :param dealt: the cards in deal order (position 0 first); :data:`HIDDEN` (-1) or
         ``None`` marks a card not seen (e.g. mucked), which is not checked.  Or a
         mapping ``{deck position: card}``.
+    :param contributions: the players' contributions (seat → bytes): the deck is
+        dealt from :func:`mixed_seed` of the seed and them.
     :returns: a :class:`Verdict`.
     """
     try:
@@ -147,7 +183,10 @@ def verify(
         return Verdict(False, "no commitment")
     if not hmac.compare_digest(commitment(raw), commitment_hex.strip().lower()):
         return Verdict(False, "the seed does not match the commitment")
-    deck = deck_from_seed(raw)
+    try:
+        deck = deck_from_seed(mixed_seed(raw, contributions or {}))
+    except ValueError as e:
+        return Verdict(False, f"bad contribution: {e}")
     items = dealt.items() if isinstance(dealt, Mapping) else enumerate(dealt)
     checked = 0
     for pos, c in items:
@@ -158,4 +197,5 @@ def verify(
         if deck[pos] != c:
             return Verdict(False, f"card {pos} dealt was {c!r} but the seed's deck has {deck[pos]}")
         checked += 1
-    return Verdict(True, f"commitment matches; {checked} dealt cards agree with the seed")
+    mixed = f" and {len(contributions)} contributions" if contributions else ""
+    return Verdict(True, f"commitment matches; {checked} dealt cards agree with the seed{mixed}")

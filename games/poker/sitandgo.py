@@ -60,6 +60,7 @@ from hub.model import (
     GameOption,
     IllegalAction,
 )
+from hub.optional_interfaces import IRevealedHands
 
 from . import history, rules, server
 from .rules import tournament
@@ -378,7 +379,14 @@ class SitAndGoGame(server.PokerGame):
         return self._result if self._over else None
 
 
-@implementer(IGameOptions, IGameRules, IHandRecord, IRatedGameFactory, IWholeTournamentFactory)
+@implementer(
+    IGameOptions,
+    IGameRules,
+    IHandRecord,
+    IRatedGameFactory,
+    IWholeTournamentFactory,
+    IRevealedHands,
+)
 class HoldemSitAndGoFactory:
     """``holdem-sng``: a fixed-limit Texas Hold'em sit-and-go for 2 to 10 players
     (not a chip game: tournament chips, no buy-in)."""
@@ -427,6 +435,10 @@ class HoldemSitAndGoFactory:
     def hand_json(self, hand: Mapping[str, Any]) -> dict[str, Any]:
         """A stored hand's poker fields for the web (:func:`.history.hand_json`)."""
         return history.hand_json(hand)
+
+    def revealed(self, hand: Mapping[str, Any]) -> dict[str, Any]:
+        """A revealed hand's seed, for its players (:func:`.history.revealed`)."""
+        return history.revealed(hand)
 
 
 __all__ = ["OPTIONS", "HoldemSitAndGoFactory", "SitAndGoGame", "tournament_config"]

@@ -13,6 +13,13 @@ cards known, and ``board``: a stored hand read without the engine's record) is c
 Hold'em deal order: with ``P`` players dealt in, ordered clockwise from the seat left
 of the button, player ``i``'s ``k``-th hole card is deck position ``k * P + i``; then
 one burn card before each street: flop at ``2P+1..2P+3``, turn ``2P+5``, river ``2P+7``.
+
+The players' ``contributions`` to the shuffle (seat → hex, kept in the record) are part
+of the chain: the deck is dealt from :func:`.shuffle.mixed_seed` of the seed and them,
+so changing any contribution, or the seed, fails the check.  A hand of the ACPC
+reference dealer's deals (``dealer_seed`` and ``dealer_hand`` in the record) has no
+commitment: it is checked against the dealer's deal for that seed
+(:mod:`.acpc_deals`).
 """
 
 from __future__ import annotations
@@ -20,8 +27,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import history
+from . import acpc_deals, history
 from .cards import HIDDEN
+from .hand_shuffle import contribution_bytes
 from .shuffle import Verdict, verify
 
 
@@ -127,6 +135,8 @@ def verify_hand(record: Any) -> Verdict:
         record = history.verifiable(record)
     commitment = _get(record, "commitment")
     seed = _get(record, "seed")
+    if _get(record, "dealer_seed") is not None:
+        return _verify_dealer_deal(record)
     if not commitment:
         return Verdict(False, "the hand has no shuffle commitment")
     if not seed:
@@ -138,9 +148,10 @@ def verify_hand(record: Any) -> Verdict:
             raw = actions.get("dealt")
         dealt = _dealt_positions(raw) if raw else holdem_positions(record)
         listed = _cards_listed(record)
+        contributions = _contributions(_get(record, "contributions"))
     except (TypeError, ValueError, KeyError) as e:
         return Verdict(False, f"malformed hand record: {e}")
-    verdict = verify(commitment, seed, dealt)
+    verdict = verify(commitment, seed, dealt, contributions)
     if not verdict.ok:
         return verdict
     dealt_cards = set(dealt.values())
@@ -148,3 +159,43 @@ def verify_hand(record: Any) -> Verdict:
     if missing:
         return Verdict(False, f"card {missing[0]} is in the record but was never dealt")
     return Verdict(True, f"{verdict.reason}; board and hole cards were all dealt")
+
+
+def _contributions(value: Any) -> dict[int, bytes]:
+    """``{seat: bytes}`` of a record's ``contributions`` (``{seat: hex}`` or pairs)."""
+    if not value:
+        return {}
+    items = value.items() if isinstance(value, Mapping) else value
+    return {int(seat): contribution_bytes(text) for seat, text in items}
+
+
+def _verify_dealer_deal(record: Any) -> Verdict:
+    """A hand of the ACPC reference dealer's deals: its cards are the dealer's deal
+    ``dealer_hand`` for ``dealer_seed`` (by position: the seat after the button first)."""
+    try:
+        seed, index = int(_get(record, "dealer_seed")), int(_get(record, "dealer_hand"))
+        raw = _get(record, "dealt")
+        actions = _get(record, "actions")
+        if not raw and isinstance(actions, Mapping):
+            raw = actions.get("dealt")
+        dealt = _dealt_positions(raw) if raw else holdem_positions(record)
+        deal = acpc_deals.nth_deal(seed, _players_of(record), index)
+    except (TypeError, ValueError, KeyError) as e:
+        return Verdict(False, f"malformed hand record: {e}")
+    deck = acpc_deals.engine_deck(deal)
+    for pos, card in dealt.items():
+        if card != HIDDEN and deck[pos] != card:
+            return Verdict(
+                False, f"card {pos} dealt was {card} but the dealer's deal has {deck[pos]}"
+            )
+    return Verdict(
+        True, f"the reference dealer's deal {index} for seed {seed}: {len(dealt)} cards agree"
+    )
+
+
+def _players_of(record: Any) -> int:
+    """How many players were dealt in (each has its hole cards in the record)."""
+    count = len(_get(record, "hole") or _get(record, "players") or ())
+    if not count:
+        raise ValueError("the record has no hole cards")
+    return count

@@ -157,7 +157,7 @@ def table_view(
         "bigbet": str(cfg.big_bet),
         "smallblind": str(cfg.small_blind),
         "bigblind": str(cfg.big_blind),
-        "ante": "0",
+        "ante": str(cfg.ante),
         "cap": cfg.cap,
         "minplayers": cfg.min_players,
         "seats": seats,

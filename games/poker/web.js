@@ -83,6 +83,8 @@ window.GameRenderers = window.GameRenderers || {};
       case "level": return "Level " + d.level + ": blinds " + d.smallblind + "/" + d.bigblind + ", bets " + d.stakes;
       case "eliminated": return who + " is out in place " + d.place + (d.left ? " (" + d.left + " left)" : "");
       case "away": return who + (d.away ? " is away: the game checks or folds for them" : " is back");
+      case "shuffle": return "Hand " + d.number + "'s shuffle is committed: " + String(d.commitment || "").slice(0, 12) + "… (add your entropy until the deal)";
+      case "entropy": return (names[d.seat] || "seat " + d.seat) + " adds entropy " + String(d.value || "").slice(0, 12) + "… to hand " + d.number + "'s shuffle";
       default: return null;
     }
   }
@@ -115,7 +117,8 @@ window.GameRenderers = window.GameRenderers || {};
       Object.entries(r.deltas || {}).map(([seat, d]) =>
         ((r.names || {})[seat] || "seat " + seat) + " " + (String(d).startsWith("-") ? d : "+" + d)).join(", "),
       r.seed ? [" · ", el("a", {id: "verify-link", target: "_blank", rel: "noopener",
-        href: "/history?" + new URLSearchParams({seed: r.seed, commitment: r.commitment || ""}) + "#verify"},
+        href: "/history?" + new URLSearchParams({seed: r.seed, commitment: r.commitment || "",
+          contributions: Object.entries(r.contributions || {}).map(([s, v]) => s + ":" + v).join(" ")}) + "#verify"},
         "verify the shuffle")] : null);
   }
 

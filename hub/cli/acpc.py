@@ -1,9 +1,10 @@
-"""``gamehub acpc-match GAME PLAYER... [--hands N] [--duplicate] [--strict] [--seed HEX]
-[--hub URL] [--token T] [--wait]``: make an ACPC match on a running hub
-(``POST /acpc/matches``) and print, as the competition's dealer does, one port per
-``acpc`` player on one line (start each program with ``HOST PORT``); ``--wait`` then
-waits for the end of the match and prints each player's result and the log's
-``SCORE`` line."""
+"""``gamehub acpc-match GAME PLAYER... [--hands N] [--duplicate] [--strict]
+[--deals hub|dealer] [--seed SEED] [--hub URL] [--token T] [--wait]``: make an ACPC
+match on a running hub (``POST /acpc/matches``) and print, as the competition's dealer
+does, one port per ``acpc`` player on one line (start each program with ``HOST
+PORT``); ``--wait`` then waits for the end of the match and prints each player's
+result and the log's ``SCORE`` line, with exit status 1 when the match failed (was cut
+short: the log then has no SCORE, as the reference dealer's)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--duplicate", action="store_true", help="play each deal twice, seats swapped"
     )
     parser.add_argument("--strict", action="store_true", help="end at the first invalid action")
-    parser.add_argument("--seed", default=None, help="64 hex digits: the seed of the deals")
+    parser.add_argument(
+        "--deals",
+        choices=("hub", "dealer"),
+        default="hub",
+        help="Gamehub's deals, or the reference dealer's for --seed N",
+    )
+    parser.add_argument(
+        "--seed",
+        default=None,
+        help="the seed of the deals: 64 hex digits (hub), an integer 0 to 4294967295 (dealer)",
+    )
     add_hub_options(parser)
     parser.add_argument("--wait", action="store_true", help="wait for the end; print the results")
     args = parser.parse_args(argv)
@@ -39,7 +50,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "duplicate": args.duplicate,
         "strict": args.strict,
     }
-    if args.seed:
+    if args.deals == "dealer":
+        spec["deals"] = "dealer"
+        if args.seed is None or not args.seed.isdigit():
+            print("gamehub acpc-match: --deals dealer needs --seed N (0 to 4294967295)",
+                  file=sys.stderr)  # fmt: skip
+            return 2
+        spec["seed"] = int(args.seed)
+    elif args.seed:
         spec["seed"] = args.seed
     try:
         match = request(f"{base}/acpc/matches", spec, args.token)
@@ -65,9 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         ci = "" if result["ci95"] is None else f" +- {result['ci95']}"
         print(f"{result['name']}: {result['total']} over {result['hands']} hands, "
               f"{result['mbb_per_hand']}{ci} mbb/hand")  # fmt: skip
-    print(f"over: {match['reason']}")
+    failed = bool(match.get("failed"))
+    print(f"{'failed' if failed else 'over'}: {match['reason']}")
     log = request(f"{base}{match['log']}", text=True) if match["played"] else ""
     score = [line for line in log.splitlines() if line.startswith("SCORE:")]
     if score:
         print(score[-1])
-    return 0
+    return 1 if failed else 0

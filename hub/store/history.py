@@ -10,8 +10,9 @@ so it stays readable after an account is deleted.
 from __future__ import annotations
 
 import json
+import re
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +46,10 @@ class _Finished:
     seats: list[dict[str, Any]]
     replay: str | None
     done: defer.Deferred[bool] = field(default_factory=defer.Deferred)
+
+
+#: a view's name: a plain lowercase SQL identifier
+_VIEW_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
 class HistoryMixin(StoreBase):
@@ -350,6 +355,43 @@ class HistoryMixin(StoreBase):
             return out
 
         return self._run(txn, write=False)
+
+    def install_views(
+        self, views_of: Callable[[str], Sequence[tuple[str, str]]]
+    ) -> defer.Deferred[list[str]]:
+        """(Re)create SQL views over the stored hands, as the game types declare them
+        (:class:`hub.optional_interfaces.IHandViews`): ``views_of(dialect name)`` gives
+        ``(name, SELECT)`` pairs in this store's dialect.  One transaction; on
+        PostgreSQL under the schema's lock, so hubs starting together do not race.  A
+        name that is not a plain lowercase identifier, or that a table has, is refused
+        (nothing changes).  Fires with the names made.
+
+        :raises ValueError: a refused name.
+        """
+        views = list(views_of(self.dialect.name))
+        for name, _select in views:
+            if not _VIEW_NAME.match(name):
+                raise ValueError(f"a view name is a lowercase identifier, not {name!r}")
+
+        def install(cur: _Cursor) -> list[str]:
+            if self.dialect.name == "postgresql":
+                cur.run("LOCK TABLE gamehub_schema IN EXCLUSIVE MODE")
+                kinds = (
+                    "SELECT table_type FROM information_schema.tables WHERE table_name = ?"
+                    " AND table_schema = current_schema()"
+                )
+            else:
+                kinds = "SELECT type FROM sqlite_master WHERE name = ?"
+            for name, _select in views:
+                row = cur.one(kinds, name)
+                if row is not None and str(row[0]).lower() not in ("view",):
+                    raise ValueError(f"{name!r} is a table of the store, not a view")
+            for name, select in views:
+                cur.run(f"DROP VIEW IF EXISTS {name}")
+                cur.run(f"CREATE VIEW {name} AS {select}")
+            return [name for name, _ in views]
+
+        return self._run(install)
 
     def record_hand(
         self,

@@ -16,6 +16,7 @@ from twisted.logger import Logger
 from zope.interface import implementer
 
 from hub.interfaces import IAuditStore, IRatingStore, IStore, ITournamentStore
+from hub.optional_interfaces import IHandViewStore
 
 from . import accounts as acc
 from .audit import AuditMixin
@@ -33,7 +34,7 @@ from .tables import TablesMixin
 from .tournaments import TournamentsMixin
 
 
-@implementer(IStore, IAuditStore, IRatingStore, ITournamentStore)
+@implementer(IStore, IAuditStore, IRatingStore, ITournamentStore, IHandViewStore)
 class Store(TablesMixin, PluginIndexMixin, AuditMixin, RatingsMixin, TournamentsMixin):
     """Accounts, ledger, history, cluster (its plugin index too), audit log, ratings and
     tournaments in one SQL database.

@@ -312,6 +312,13 @@ def test_the_api_refuses_bad_matches(hub):
         ({"game": "limit", "players": ["acpc", "acpc"], "hands": 0}, 400),
         ({"game": "limit", "players": ["acpc", "acpc"], "seed": "nope"}, 400),
         ({"game": "limit", "players": ["acpc", "acpc"], "extra": 1}, 400),
+        ({"game": "limit", "players": ["acpc", "acpc"], "deals": "dealer"}, 400),
+        ({"game": "limit", "players": ["acpc", "acpc"], "deals": "dealer", "seed": -1}, 400),
+        ({"game": "limit", "players": ["acpc", "acpc"], "deals": "dealer", "seed": 2**32}, 400),
+        ({"game": "limit", "players": ["acpc", "acpc"], "deals": "dealer", "seed": "1"}, 400),
+        ({"game": "limit", "players": ["acpc", "acpc"], "deals": "dealer", "seed": True}, 400),
+        ({"game": "limit", "players": ["acpc", "acpc"], "deals": "mine", "seed": 1}, 400),
+        ({"game": "limit", "players": ["acpc", "acpc"], "seed": 5}, 400),
     ):
         got, body, _ = hub.request("POST", "/acpc/matches", spec)
         assert got == status, (spec, body)

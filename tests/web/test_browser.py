@@ -569,6 +569,67 @@ def test_shuffle_verification_in_the_browser(page, hub):
     assert "64 lowercase hex" in notices(page)[0]
 
 
+def test_a_shuffle_with_three_contributions_verifies_in_the_browser(page, hub):
+    """The whole chain in the browser: the seed against its commitment, the deck from
+    the seed and three players' contributions; changing any of them fails."""
+    shuffle = pytest.importorskip("games.poker.shuffle")
+    cards = pytest.importorskip("games.poker.cards")
+    seed = "5c" * 32
+    given = {0: bytes.fromhex("01" * 32), 1: b"bob's own entropy", 3: bytes(range(64))}
+    deck = shuffle.deck_from_seed(shuffle.mixed_seed(seed, given))
+    assert deck != shuffle.deck_from_seed(seed)
+    text = " ".join(f"{s}:{v.hex()}" for s, v in given.items())
+    page.goto(hub.url(f"/history?seed={seed}&commitment={shuffle.commitment(seed)}#verify"))
+    page.fill("#v-contributions", text)
+    page.fill("#v-cards", " ".join(cards.format(c) for c in deck[:9]))
+
+    def verdict() -> str:
+        page.evaluate("() => document.getElementById('verify-result').replaceChildren()")
+        page.click("#verify-form button")
+        node = page.locator("#verify-verdict")
+        node.wait_for()
+        return node.inner_text()
+
+    good = verdict()
+    assert "✔ SHA-256(seed) equals the commitment" in good and "3 contributions" in good
+    assert "✔ The cards dealt follow the deck" in good
+    assert page.inner_text("#verify-deck").split(": ", 1)[1].split() == [
+        cards.format(c) for c in deck
+    ]
+    screenshot(page, "history-verify-contributions")
+    for seat in given:  # any one contribution changed: the deck is another
+        changed = " ".join(
+            f"{s}:{(v if s != seat else b'changed').hex()}" for s, v in given.items()
+        )
+        page.fill("#v-contributions", changed)
+        assert "✘ The cards dealt do not follow this deck" in verdict()
+    page.fill("#v-contributions", " ".join(f"{s}:{v.hex()}" for s, v in given.items() if s))
+    assert "✘ The cards dealt do not follow this deck" in verdict()  # one left out
+    page.fill("#v-contributions", text)
+    page.fill("#v-seed", "5d" * 32)  # another seed: the commitment fails too
+    failed = verdict()
+    assert "✘ SHA-256(seed) is" in failed and "✘ The cards dealt" in failed
+
+
+def test_the_game_page_adds_its_own_entropy_to_the_shuffle(page, hub):
+    bot = bot_for(hub, "texas-holdem", "caller")
+    create_log_out_log_in(page, hub, "entropist", "entropy-pw1")
+    create_in_lobby(page, hub, "texas-holdem", ["human", f"bot:{bot}"])
+    page.wait_for_url("**/game/*")
+    game_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("#poker-table")
+    play_poker_hand(page)  # the next hand's commitment comes with this one's end
+
+    def page_contributed() -> bool:
+        events = hub.get_json(f"/api/games/{game_id}/replay")["events"]
+        return any(e["kind"] == "entropy" and e["data"]["seat"] == 0 for e in events)
+
+    wait_until(page_contributed, "the page's contribution", 30)
+    events = hub.get_json(f"/api/games/{game_id}/replay")["events"]
+    mine = [e["data"] for e in events if e["kind"] == "entropy" and e["data"]["seat"] == 0]
+    assert len(mine[0]["value"]) == 64 and len({m["value"] for m in mine}) == len(mine)
+
+
 def test_five_card_draw_discards_by_clicking_cards(page, hub):
     bot = bot_for(hub, "five-card-draw", "caller")
     create_account(page, hub, "drawer", "drawer-pw1")

@@ -114,7 +114,9 @@ class BlindsPart(TableBase):
             cfg = self.config
             plan = self._plan_now()
             most = plan.most
-            counted = plan.whole  # and deep: every stack covers the most the hand asks
+            # and deep: every stack covers the most the hand asks (no antes: they are
+            # dead money the counted plan does not follow)
+            counted = plan.whole and not cfg.ante
             if counted:
                 assert most is not None
                 for s in cands:
@@ -130,6 +132,7 @@ class BlindsPart(TableBase):
             else:
                 self._post_own(h, sb, cfg.small_blind, "small")
                 self._post_own(h, bb, cfg.big_blind, "big")
+                self._post_antes(h)
             self._next_step()
         else:
             self._ask_blinds(h, cands, sb, bb)
@@ -242,8 +245,35 @@ class BlindsPart(TableBase):
         if len(h.seats) < 2 or not h.posted:
             self._cancel()
             return False
+        self._post_antes(h)
         self._next_step()
         return False
+
+    def _post_antes(self, h: Hand) -> None:
+        """Every player dealt in puts the table's ante in the pot, dead money, after
+        the blinds (all in when the stack is short): a ``post`` record each, its blind
+        ``ante``."""
+        ante = self.config.ante
+        if not ante:
+            return
+        for s in h.seats:
+            p = self.players[s]
+            paid = min(ante, p.stack)
+            if paid <= 0:
+                continue
+            p.stack -= paid
+            h.dead += paid
+            h.dead_paid[s] = h.dead_paid.get(s, ZERO) + paid
+            allin = not p.stack
+            if allin:
+                h.allin.add(s)
+            total = h.bets.get(s, ZERO)
+            self._emit(
+                new(
+                    Record,
+                    ("post", s, paid, total, (), POST, allin, 0, "ante", (), (("dead", paid),)),
+                )
+            )
 
     def _refused(self, seat: int, auto: bool = False) -> None:
         """``seat`` did not post: it sits out; a refused big blind moves on."""

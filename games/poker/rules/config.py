@@ -118,6 +118,10 @@ class TableConfig:
         else every hand starts from at most this much of each stack, the rest set aside
         until the hand is over (stacks reset every hand, as in computer poker
         matches: chips won are counted, not carried).
+    :ivar show_all: at a showdown every player who did not fold shows (nobody is
+        asked to show or muck), as the computer poker competition's dealer plays.
+    :ivar ante: what every player dealt in puts in the pot before the betting, dead
+        money (0, the default: no ante).
     """
 
     variant: Variant = TEXAS_HOLDEM
@@ -132,6 +136,8 @@ class TableConfig:
     chip: Decimal = Decimal("0.01")
     burn: bool = True
     hand_stack: Decimal | None = None
+    show_all: bool = False
+    ante: Decimal = ZERO
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -145,6 +151,9 @@ class TableConfig:
         if not self.small_blind:
             set_(self, "small_blind", money(self.big_blind / 2, "small blind (half the big)"))
         set_(self, "chip", money(self.chip, "chip"))
+        set_(self, "ante", money(self.ante, "ante"))
+        if self.ante < 0:
+            raise ValueError("the ante must not be negative")
         if self.hand_stack is not None:
             set_(self, "hand_stack", money(self.hand_stack, "hand stack"))
             if self.hand_stack < self.big_blind:

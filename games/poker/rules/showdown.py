@@ -78,8 +78,9 @@ class ShowdownPart(TableBase):
         else:
             order = [first] + [s for s in self._ring_after(first, live) if s != first]
         h.show_queue = []
+        show_all = self.config.show_all
         for s in order:
-            if s in h.winners or s == first:
+            if show_all or s in h.winners or s == first:
                 self._show(s)
             else:
                 h.show_queue.append(s)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 
 from hub.lines import KEEP, Line, LineFramer, Overlong
 
@@ -76,6 +78,13 @@ def comment(text: str) -> str:
     """A server line that is not a match state: ``# <text>`` (one line, printable)."""
     flat = "".join(ch if ch.isprintable() else " " for ch in text)
     return "# " + flat
+
+
+def log_number(value: Fraction | Decimal | int) -> str:
+    """A payoff or total as the reference dealer's log prints it: ``%.6f`` with the
+    trailing zeros (then a trailing point) removed: ``2.5``, ``-40``, ``0``."""
+    text = f"{float(value):.6f}".rstrip("0")
+    return text[:-1] if text.endswith(".") else text
 
 
 def encode(text: str) -> bytes:

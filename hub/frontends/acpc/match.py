@@ -27,6 +27,7 @@ import math
 import os
 import re
 from collections.abc import Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +63,7 @@ class Player:
         self.port: int | None = None
         self.listener: Any = None
         self.view: Any = None  #: its seat view at the current table
-        self.total = 0
+        self.total = Fraction(0)
         self.used = 0.0  #: seconds its replies took over the match
         self.used_hand = 0.0  #: ... in the current hand
         self.asked_at: float | None = None
@@ -82,7 +83,7 @@ class Player:
             "bot": self.bot,
             "port": self.port,
             "connected": self.connection is not None,
-            "total": self.total,
+            "total": number(self.total),
         }
 
 
@@ -119,19 +120,25 @@ def parse_players(specs: Any) -> list[Player]:
     return players
 
 
-def summary(payoffs: list[int], big_blind: int) -> dict[str, Any]:
+def number(value: Fraction) -> int | float:
+    """A total for JSON: an integer, or a float when it has a fraction (a split pot
+    of the reference dealer pays half chips)."""
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def summary(payoffs: list[Fraction], big_blind: int) -> dict[str, Any]:
     """Total, mbb/hand and the half-width of its 95% confidence interval."""
     n = len(payoffs)
-    total = sum(payoffs)
+    total = sum(payoffs, Fraction(0))
     if n == 0:
         return {"total": 0, "hands": 0, "mbb_per_hand": 0.0, "ci95": None}
-    mbb = [1000.0 * p / big_blind for p in payoffs]
+    mbb = [1000.0 * float(p) / big_blind for p in payoffs]
     mean = sum(mbb) / n
     ci = None
     if n > 1:
         var = sum((x - mean) ** 2 for x in mbb) / (n - 1)
         ci = round(1.96 * math.sqrt(var / n), 1)
-    return {"total": total, "hands": n, "mbb_per_hand": round(mean, 1), "ci95": ci}
+    return {"total": number(total), "hands": n, "mbb_per_hand": round(mean, 1), "ci95": ci}
 
 
 @implementer(IGameObserver)
@@ -152,6 +159,7 @@ class Match:
         strict: bool,
         seed: str,
         seed_given: bool,
+        dealer_seed: int | None = None,
     ) -> None:
         self.matches = matches
         self.hub = matches.hub
@@ -167,6 +175,9 @@ class Match:
         self.strict = strict
         self.seed = seed
         self.seed_given = seed_given
+        #: the reference dealer's seed when the match deals its cards (``deals``)
+        self.dealer_seed = dealer_seed
+        self.failed = False  #: cut short: no SCORE (``acpc_cut_short``)
         self.passes = 2 if duplicate else 1
         self.current_pass = -1
         self.game: Any = None  #: the table playing now
@@ -174,7 +185,7 @@ class Match:
         self.spectator: Any = None
         self.seat_of: dict[int, int] = {}  #: player index → seat at the current table
         self.played = 0
-        self.payoffs: dict[int, list[int]] = {p.index: [] for p in players}
+        self.payoffs: dict[int, list[Fraction]] = {p.index: [] for p in players}
         self.over = False
         self.started = False
         self.reason: str | None = None
@@ -264,13 +275,23 @@ class Match:
             self.log.failure("acpc match {id}: the table could not be made", failure, id=self.id)
             self.end("the table could not be made")
 
+    def _table_action_time(self) -> float:
+        """The table's time to act: a program's time is the match's to keep (its
+        limits end the match, as the dealer's), so a table of programs only never
+        times a seat out before them; at a table with bots or people every seat has
+        ``acpc_player_seconds``."""
+        if all(p.kind == "acpc" for p in self.players):
+            limits = ("acpc_action_seconds", "acpc_hand_seconds", "acpc_player_seconds")
+            return min(86400.0, max(self.settings[key] for key in limits) + 1.0)
+        return float(self.settings["acpc_player_seconds"])
+
     async def _open_table(self, number: int) -> None:
         order = self._order(number)
         seats = []
         for player in order:
             seats.append(f"bot:{player.bot}" if player.kind == "bot" else "open")
         options = dict(self.table["options"])
-        options["action_time"] = self.settings["acpc_player_seconds"]
+        options["action_time"] = self._table_action_time()
         name = f"acpc {self.id}" + (f" pass {number + 1}" if self.passes > 1 else "")
         game = await self.hub.create_game(
             self.table["type"],
@@ -322,7 +343,8 @@ class Match:
 
     def _hand_over(self, game: Any, event: Any) -> None:
         names = {self.seat_of[p.index]: self._name(game, p) for p in self.players}
-        made = self.adapter.log_line(game.engine, event, self.spectator, names)
+        exact = self.settings["acpc_payoffs"] == "exact"
+        made = self.adapter.log_line(game.engine, event, self.spectator, names, exact)
         if made is None:
             return
         line, payoffs = made
@@ -330,8 +352,8 @@ class Match:
         for seat, payoff in payoffs.items():
             index = by_seat.get(seat)
             if index is not None:
-                self.payoffs[index].append(int(payoff))
-                self.players[index].total += int(payoff)
+                self.payoffs[index].append(Fraction(payoff))
+                self.players[index].total += Fraction(payoff)
         self.played += 1
         self._write(line)
         for player in self.programs:
@@ -357,7 +379,7 @@ class Match:
         elif self.current_pass + 1 < self.passes:
             self._start_pass(self.current_pass + 1)
         else:
-            self.end(f"{self.played} hands played")
+            self.end(f"{self.played} hands played", complete=True)
 
     def seat_event(self, connection: ACPCProtocol, game: Any, event: Any) -> None:
         """An event of the table as the program of ``connection`` sees it: its match
@@ -454,11 +476,13 @@ class Match:
 
     # -- the end ----------------------------------------------------------------------
 
-    def end(self, why: str) -> None:
-        """End the match (once): stop the table, tell every program, finish the log."""
+    def end(self, why: str, complete: bool = False) -> None:
+        """End the match (once): stop the table, tell every program, finish the log.
+        A match not ``complete`` (cut short) has failed."""
         if self.over:
             return
         self.over = True
+        self.failed = not complete
         self.reason = why
         if self._wait_timer is not None and self._wait_timer.active():
             self._wait_timer.cancel()
@@ -500,7 +524,10 @@ class Match:
         self._write(f"## GAMESTATE Version {'.'.join(str(n) for n in codec.VERSION)}")
         self._write(f"# Gamehub ACPC match {self.id}: {self.game_name}")
         self._write(f"# {kind}match of {self.hands} hands per pass, {self.passes} pass(es)")
-        self._write(f"# players {names}; SHA-256 of the deal seed {commitment}")
+        if self.dealer_seed is None:
+            self._write(f"# players {names}; SHA-256 of the deal seed {commitment}")
+        else:
+            self._write(f"# players {names}; the reference dealer's deals, seed {self.dealer_seed}")
 
     def _write(self, line: str) -> None:
         if self._log_file is not None:
@@ -518,10 +545,14 @@ class Match:
                 f"# {player.name}: {s['total']} chips over {s['hands']} hands, "
                 f"{s['mbb_per_hand']}{ci} mbb/hand (95%)"
             )
-        self._write(f"# deal seed {self.seed}; match over: {self.reason}")
-        totals = "|".join(str(p.total) for p in self.players)
-        names = "|".join(p.name for p in self.players)
-        self._write(f"SCORE:{totals}:{names}")
+        seed = self.seed if self.dealer_seed is None else f"{self.dealer_seed} (the dealer's)"
+        self._write(f"# deal seed {seed}; match over: {self.reason}")
+        if self.failed and self.settings["acpc_cut_short"] == "fail":
+            self._write("# the match failed: no SCORE (as the reference dealer)")
+        else:
+            totals = "|".join(codec.log_number(p.total) for p in self.players)
+            names = "|".join(p.name for p in self.players)
+            self._write(f"SCORE:{totals}:{names}")
         self._log_file.close()
         self._log_file = None
 
@@ -559,15 +590,41 @@ class Match:
             "games": list(self.games),
             "played": self.played,
             "state": "over" if self.over else ("running" if self.started else "waiting"),
+            "failed": self.failed,
             "reason": self.reason,
+            "deals": "hub" if self.dealer_seed is None else "dealer",
             "log": f"/acpc/matches/{self.id}/log",
             "results": [
                 {"name": p.name, **summary(self.payoffs[p.index], big)} for p in self.players
             ],
         }
-        if self.over or self.seed_given:
+        if self.dealer_seed is not None:
+            data["seed"] = self.dealer_seed
+        elif self.over or self.seed_given:
             data["seed"] = self.seed
         return data
+
+
+def deal_seeds(deals: Any, seed: Any) -> tuple[str, bool, int | None]:
+    """A match's ``deals`` and ``seed``: ``(seed of deals in hex, given, dealer seed)``.
+
+    ``deals`` is ``hub`` (Gamehub's deals from a 64-hex-digit ``seed``, fresh when not
+    given) or ``dealer`` (the reference dealer's deals for ``seed``, an integer from 0
+    to 4294967295, which it needs).
+
+    :raises hub.model.GameError: anything else (400).
+    """
+    if deals == "dealer":
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
+            raise GameError("the dealer's deals need 'seed': an integer 0 to 4294967295", 400)
+        return hashlib.sha256(b"acpc-dealer %d" % seed).hexdigest(), True, seed
+    if deals != "hub":
+        raise GameError("'deals' is 'hub' or 'dealer'", 400)
+    if seed is None:
+        return os.urandom(32).hex(), False, None
+    if not isinstance(seed, str) or not re.fullmatch(r"[0-9a-fA-F]{64}", seed):
+        raise GameError("'seed' is 64 hexadecimal digits", 400)
+    return seed.lower(), True, None
 
 
 class Matches:
@@ -618,24 +675,21 @@ class Matches:
         """
         if not isinstance(spec, Mapping):
             raise GameError("a match is a JSON object", 400)
-        unknown = set(spec) - {"game", "players", "hands", "duplicate", "strict", "seed"}
+        unknown = set(spec) - {"game", "players", "hands", "duplicate", "strict", "seed", "deals"}
         if unknown:
             raise GameError(f"unknown keys: {', '.join(sorted(unknown))}", 400)
         game = spec.get("game")
         if not isinstance(game, str):
             raise GameError("'game' is the name of an ACPC game", 400)
         hands = spec.get("hands", 1000)
-        duplicate, strict = spec.get("duplicate", False), spec.get("strict", False)
+        duplicate = spec.get("duplicate", False)
+        strict = spec.get("strict", self.settings["acpc_strict"])
         if not isinstance(duplicate, bool) or not isinstance(strict, bool):
             raise GameError("'duplicate' and 'strict' are true or false", 400)
-        seed = spec.get("seed")
-        seed_given = seed is not None
-        if seed is None:
-            seed = os.urandom(32).hex()
-        if not isinstance(seed, str) or not re.fullmatch(r"[0-9a-fA-F]{64}", seed):
-            raise GameError("'seed' is 64 hexadecimal digits", 400)
+        seed, seed_given, dealer_seed = deal_seeds(spec.get("deals", "hub"), spec.get("seed"))
         adapter = self.adapter_for(game)
-        table = adapter.table(game, hands, seed.lower())
+        show_all = self.settings["acpc_showdown"] == "dealer"
+        table = adapter.table(game, hands, seed, dealer_seed, show_all)
         players = parse_players(spec.get("players", ["acpc", "acpc"]))
         if len(players) != int(table["seats"]):
             raise GameError(f"{table['game']} is played by {table['seats']} players", 400)
@@ -645,8 +699,8 @@ class Matches:
         self._made += 1
         match_id = f"m{self._made}-{os.urandom(3).hex()}"
         match = Match(
-            self, match_id, adapter, table, players, hands, duplicate, strict, seed.lower(),
-            seed_given,
+            self, match_id, adapter, table, players, hands, duplicate, strict, seed,
+            seed_given, dealer_seed,
         )  # fmt: skip
         self.matches[match_id] = match
         try:

@@ -25,6 +25,7 @@ from zope.interface import implementer
 
 from hub.frontends import no_delay
 from hub.interfaces import IGameObserver
+from hub.settings import boolean
 from hub.states import Machine
 from hub.telemetry import DETACHED, FrontendTelemetry
 
@@ -35,13 +36,23 @@ from .states import REFUSALS, TRANSITIONS, Input, State
 DEFAULTS: dict[str, Any] = {
     "acpc_version_seconds": 10.0,  # a silent program is dropped after this
     "acpc_wait_seconds": 600.0,  # a match whose programs do not all come is cancelled
-    "acpc_action_seconds": 60.0,  # one reply
-    "acpc_hand_seconds": 600.0,  # all of one player's replies in one hand
-    "acpc_average_seconds": 7.0,  # per hand, over the whole match
+    "acpc_action_seconds": 600.0,  # one reply (the dealer's --t_response)
+    "acpc_hand_seconds": 600.0,  # all of one player's replies in one hand (--t_hand)
+    "acpc_average_seconds": 7.0,  # per hand, over the whole match (--t_per_hand)
     "acpc_max_ignored": 100,  # ignored lines in a row before the program is dropped
     "acpc_seat_endpoint": "tcp:0",  # where each acpc seat of a match listens
     "acpc_player_seconds": 30.0,  # time to act for the match's other players
 }
+#: The reference dealer's rules (the defaults) or the hub's stricter choices, each a
+#: setting (docs/acpc.md, "Bad replies" and "The dealer's rules"): the setting → its
+#: values, the dealer's first.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "acpc_showdown": ("dealer", "muck"),  # every hand not folded is shown / mucking allowed
+    "acpc_payoffs": ("exact", "chips"),  # the log's payoffs: exact split / whole chips
+    "acpc_cut_short": ("fail", "score"),  # a match cut short: no SCORE, failed / SCORE
+}
+DEFAULTS.update({key: values[0] for key, values in CHOICES.items()})
+DEFAULTS["acpc_strict"] = False  # a match's ``strict`` when it does not say
 
 
 def settings_of(options: Any) -> dict[str, Any]:
@@ -49,10 +60,11 @@ def settings_of(options: Any) -> dict[str, Any]:
     out = dict(DEFAULTS)
     out.update({k: v for k, v in dict(options or {}).items() if k in DEFAULTS})
     for key, value in DEFAULTS.items():
-        kind = type(value)
         try:
-            out[key] = kind(out[key])
+            out[key] = boolean(out[key]) if isinstance(value, bool) else type(value)(out[key])
         except (TypeError, ValueError):
+            out[key] = value
+        if key in CHOICES and out[key] not in CHOICES[key]:
             out[key] = value
     return out
 

@@ -8,8 +8,10 @@ from typing import Any
 
 from twisted.internet import defer
 
+from hub import reveal
 from hub.interfaces import IHandRecord, IHub
 from hub.model import GameError
+from hub.optional_interfaces import IRevealedHands
 
 from .play import WebResource
 
@@ -182,7 +184,10 @@ def _hand_json(hand: dict[str, Any], game: Any = None) -> dict[str, Any]:
 
 
 class Hands(WebResource):
-    """``GET /api/hands?game=&player=&limit=``: finished hands of chip games (poker, say) from the store."""
+    """``GET /api/hands?game=&player=&limit=``: finished hands of chip games (poker, say)
+    from the store.  A hand's sealed part goes to admins; its revealed part (a
+    shuffle's seed) to the players who were in it once none of them is still at that
+    table, or ``seed_reveal`` seconds after it (:mod:`hub.reveal`)."""
 
     def json_GET(self, request: Any) -> Any:
         """Hands, newest first (empty when the hub keeps no store)."""
@@ -191,19 +196,61 @@ class Hands(WebResource):
             return 200, []
         admin, _ = self.reader(request)
         session = self.web.sessions.find(request)
+        reader = None if session is None else session.account
         d = defer.maybeDeferred(
             store.hands,
             game_id=_arg(request, "game"),
             player=_arg(request, "player"),
             limit=_limit(request, 50),
-            private_for=None if session is None else session.account,
-            sealed=admin,
+            private_for=reader,
+            # read for a logged-in reader too: it leaves only for admins, or as the
+            # revealed part of a hand the reader played
+            sealed=admin or reader is not None,
         )
-        return d.addCallback(lambda hands: (200, [self._json(dict(h)) for h in hands]))
+        d.addCallback(self._revealing, reader, admin)
+        return d.addCallback(lambda hands: (200, [self._json(h) for h in hands]))
 
-    def _json(self, hand: dict[str, Any]) -> dict[str, Any]:
+    @defer.inlineCallbacks
+    def _revealing(self, hands: Any, reader: str | None, admin: bool) -> Any:
+        """``hands`` as ``reader`` may see them: the sealed part kept for an admin,
+        else taken out, and the game's revealed part added where it may be read."""
+        out = [dict(h) for h in hands]
+        if admin:
+            return out
+        played = [h for h in out if reader is not None and reader in reveal.hand_players(h)]
+        if not played:
+            for hand in out:
+                hand.pop("sealed", None)
+            return out
+        finished = {str(row["game_id"]) for row in self.web.finished}
+        unknown = {str(h.get("game_id")) for h in played} - finished
+        for game_id in sorted(unknown):
+            if reveal.still_seated(self.hub.lobby, game_id, ()) is None:
+                rows = yield defer.maybeDeferred(self.hub.store.games, game_id=game_id, limit=1)
+                if rows:
+                    finished.add(game_id)
+        delay = float(self.hub.options.get("seed_reveal", 0) or 0)
+        now = self.hub.reactor.seconds()
+        for hand in out:
+            sealed = hand.pop("sealed", None)
+            game = self._revealer(hand)
+            if game is not None and reveal.may_reveal(
+                hand, reader, ended=_when(hand.get("ended")), lobby=self.hub.lobby,
+                finished=finished, now=now, delay=delay,
+            ):  # fmt: skip
+                hand["revealed"] = game.revealed(dict(hand, sealed=sealed))
+        return out
+
+    def _game(self, hand: dict[str, Any]) -> Any:
         try:
             game = self.hub.registry.game_factory(str(hand.get("game_type")))
         except GameError:
-            game = None
-        return _hand_json(hand, game)
+            return None
+        return game if IHandRecord.providedBy(game) else None
+
+    def _revealer(self, hand: dict[str, Any]) -> Any:
+        game = self._game(hand)
+        return game if IRevealedHands.providedBy(game) else None
+
+    def _json(self, hand: dict[str, Any]) -> dict[str, Any]:
+        return _hand_json(hand, self._game(hand))

@@ -251,19 +251,22 @@ def build_game_details(
     players: Iterable[Mapping[str, Any]],
     rules: Iterable[str],
     sessionid: int = 0,
+    more: Iterable[str] = (),
 ) -> etree._Element:
     """``response/lobby/gamedetails``: one ``player/info`` per seat (``seat``, ``name``,
-    ``kind``) and the rules as strings."""
+    ``kind``, then the game's ``more`` columns: a chip table's ``chips``) and the rules
+    as strings."""
     root = envelope(sessionid)
     node = sub(sub(sub(root, "response"), "lobby"), "gamedetails")
+    names = ("seat", "name", "kind", *more)
     columns = sub(node, "columnnames")
-    for c in ("seat", "name", "kind"):
+    for c in names:
         sub(columns, "string", c)
     listing = sub(node, "players")
     for p in players:
         info = sub(sub(listing, "player"), "info")
         parameters = sub(info, "parameters")
-        for key in ("seat", "name", "kind"):
+        for key in names:
             sub(parameters, key, p.get(key, ""))
     rules_node = sub(node, "rules")
     for r in rules:

@@ -226,6 +226,7 @@ SPEC_ACTIONS = {
     "fold": 0, "check": 1, "call": 2, "bet": 3, "raise": 4, "post": 5, "sitout": 6,
     "sitin": 7, "show": 8, "muck": 9, "discard": 10, "takeseat": 11, "leaveseat": 12,
     "addbot": 13,
+    "entropy": 14,  # Gamehub's: a seat's contribution to the shuffle (docs/fairness.md)
 }  # fmt: skip
 
 
@@ -234,7 +235,7 @@ def test_the_wire_numbers_are_the_spec_s_for_every_game_action():
     from games.poker.adapters import ACTION_INDEX, WIRE_ACTIONS, wire_index
 
     assert ACTION_INDEX == SPEC_ACTIONS
-    assert set(server.ACTIONS) == set(WIRE_ACTIONS)
+    assert set(server.ACTIONS) | {"entropy"} == set(WIRE_ACTIONS)
     assert all(wire_index(name) == number for name, number in SPEC_ACTIONS.items())
     assert wire_index("refuse") == SPEC_ACTIONS["sitout"]  # a refused blind: sitting out
     # the adapter alone (without the front end's schema check) still refuses garbage

@@ -356,8 +356,19 @@ const GamePage = (() => {
     renderLog();
   }
 
+  // A shared shuffle (hub.model.SHUFFLE): a seated player's page adds its own entropy
+  // by itself, between the commitment and the deal (the deal does not wait long).
+  async function contribute(data) {
+    if (state.seat === null || state.seat === undefined || !(window.crypto && crypto.getRandomValues)) return;
+    const value = Array.from(crypto.getRandomValues(new Uint8Array(32)), b => b.toString(16).padStart(2, "0")).join("");
+    try {
+      await Hub.write("POST", "/api/games/" + gameId + "/actions", {action: {name: "entropy", value, number: data.number}});
+    } catch (e) { /* the deal came first, or this seat gave one already: nothing to do */ }
+  }
+
   function gameEvent(event) {
     const r = renderer();
+    if (event.kind === "shuffle") contribute(event.data || {});
     if (r.event) r.event(event, state);
     if (event.kind === "turn") {
       setTurn(event.data);

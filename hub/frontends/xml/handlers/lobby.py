@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hub.optional_interfaces import IXMLSeatDetails
+
 from .. import encoding, events
 from ..adapters import adapter_for, hosts
 from ..payload import wire_game_id
@@ -103,6 +105,14 @@ def game_details(frontend: XMLFrontend, conn: Connection, r: events.GameDetails)
 
 def _details(frontend: XMLFrontend, r: events.GameDetails, game: Any) -> Any:
     players = [{"seat": s.index, "name": s.player or "", "kind": s.kind} for s in game.seats]
+    adapter = adapter_for(game.factory)
+    columns: tuple[str, ...] = ()
+    if IXMLSeatDetails.providedBy(adapter) and game.engine is not None:
+        columns, details = adapter.seat_details(game.engine)
+        columns = tuple(str(c) for c in columns)
+        for p in players:
+            more = details.get(p["seat"]) or {}
+            p.update({c: str(more.get(c, "")) for c in columns})
     rules = [
         f"type: {game.type}",
         f"summary: {game.factory.summary}",
@@ -111,7 +121,7 @@ def _details(frontend: XMLFrontend, r: events.GameDetails, game: Any) -> Any:
         f"state: {game.state}",
     ]
     rules += [f"{k}: {v}" for k, v in sorted(dict(game.config.options).items())]
-    return encoding.build_game_details(row(frontend, game), players, rules, r.sessionid)
+    return encoding.build_game_details(row(frontend, game), players, rules, r.sessionid, columns)
 
 
 def find_player(frontend: XMLFrontend, conn: Connection, r: events.FindPlayer) -> Any:

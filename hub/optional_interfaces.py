@@ -1,0 +1,49 @@
+"""Optional interfaces a game plugin, a front end adapter or the store may provide
+beside those of :mod:`hub.interfaces` (kept in their own module: that one is at the
+size limit of a module).  The hub asks ``providedBy`` before it uses any of them.
+"""
+
+from __future__ import annotations
+
+from zope.interface import Interface
+
+
+class IRevealedHands(Interface):
+    """A chip game type whose stored hands have a part their own players may read once
+    the hand is revealed (on the factory, beside :class:`hub.interfaces.IHandRecord`):
+    none of them is still at that table, or ``seed_reveal`` seconds passed
+    (:mod:`hub.reveal`).  Poker: the shuffle's seed, so each player can check every
+    hand it played."""
+
+    def revealed(hand):
+        """A stored hand read with its ``sealed`` part → the JSON-able part its players
+        may read; :meth:`hub.interfaces.IHandRecord.hand_json` then finds it under the
+        hand's ``revealed`` key."""
+
+
+class IHandViews(Interface):
+    """SQL views a chip game type offers over its stored hands (on the factory), for
+    people who query the store in SQL: the hub (re)creates them at every start
+    (:class:`IHandViewStore`)."""
+
+    def hand_views(dialect):
+        """``(view name, SELECT)`` pairs for ``dialect`` (``sqlite`` or ``postgresql``),
+        over the store's ``finished_hand`` and ``hand_seat`` tables; a view of private
+        columns says so in its name (it is the operator's)."""
+
+
+class IHandViewStore(Interface):
+    """A store that makes SQL views over its stored hands (the SQL stores)."""
+
+    def install_views(views_of):
+        """(Re)create the views ``views_of(dialect name)`` gives, ``(name, SELECT)``
+        each (:class:`IHandViews`), in one transaction → a Deferred of their names."""
+
+
+class IXMLSeatDetails(Interface):
+    """An XML adapter that tells more of each seat in ``lobby/gamedetails`` (beside
+    :class:`hub.interfaces.IXMLGameAdapter`): a chip game's chips at the table."""
+
+    def seat_details(engine):
+        """``(column names, {seat: {column: text}})`` of the game ``engine`` now (the
+        columns after ``seat``, ``name`` and ``kind``; a seat left out is empty)."""
