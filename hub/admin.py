@@ -24,6 +24,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from twisted.internet import defer
+from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 
 from hub.interfaces import IAuditStore, IConnectionControl
@@ -60,8 +62,13 @@ def command_actor() -> Actor:
     return Actor(user, "cli", f"{user}@{socket.gethostname()}")
 
 
+_MAPPED = ipaddress.IPv6Network("::ffff:0:0/96")
+
+
 def ban_key(address: Any) -> str:
-    """``address`` as a ban names it: one address, or a network (``10.0.0.0/8``).
+    """``address`` as a ban names it: one address, or a network (``10.0.0.0/8``); an
+    IPv4-mapped IPv6 address or network (``::ffff:10.0.0.0/104``) is named as the IPv4
+    one it is (so it is as wide as it looks).
 
     :raises hub.model.GameError: 400, not an address or a network.
     """
@@ -70,10 +77,49 @@ def ban_key(address: Any) -> str:
     text = address.strip()
     try:
         if "/" in text:
-            return str(ipaddress.ip_network(text, strict=False))
-        return str(ipaddress.ip_address(text))
+            network = ipaddress.ip_network(text, strict=False)
+            if isinstance(network, ipaddress.IPv6Network) and network.subnet_of(_MAPPED):
+                first = network.network_address.ipv4_mapped
+                return str(ipaddress.ip_network(f"{first}/{network.prefixlen - 96}"))
+            return str(network)
+        found = ipaddress.ip_address(text)
+        if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
+            return str(found.ipv4_mapped)
+        return str(found)
     except ValueError:
         raise GameError(f"{text[:64]!r} is not an IP address or a network", 400) from None
+
+
+#: the widest ban made without ``force``: an IPv4 /8, an IPv6 /32 (settings
+#: ``ban_widest_ipv4``, ``ban_widest_ipv6``)
+WIDEST = {4: 8, 6: 32}
+_LOOPBACK = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
+
+
+def risky_ban(key: str, requester: str | None, widest: dict[int, int]) -> str | None:
+    """Why banning ``key`` (as :func:`ban_key` writes it) needs ``force``, or ``None``:
+    it is wider than ``widest`` (IP version → the shortest prefix), covers loopback
+    (the hub's own machine: its health checks and commands), or covers ``requester``,
+    the address of the admin who asks."""
+    network = ipaddress.ip_network(key, strict=False)
+    if network.prefixlen < widest[network.version]:
+        return (
+            f"{key} is wider than an IPv{network.version} /{widest[network.version]}"
+            f" ({network.num_addresses} addresses)"
+        )
+    if any(
+        network.overlaps(loopback) for loopback in _LOOPBACK if loopback.version == network.version
+    ):
+        return f"{key} covers loopback: this machine's own connections would be closed"
+    try:
+        mine = ipaddress.ip_address(requester or "")
+    except ValueError:
+        return None
+    if isinstance(mine, ipaddress.IPv6Address) and mine.ipv4_mapped is not None:
+        mine = mine.ipv4_mapped
+    if mine.version == network.version and mine in network:
+        return f"{key} covers your own address {mine}: you would lock yourself out"
+    return None
 
 
 class Bans:
@@ -109,19 +155,28 @@ class Bans:
             self._addresses.discard(key)
 
     def banned(self, host: str) -> bool:
-        """Whether connections from ``host`` are refused."""
+        """Whether connections from ``host`` are refused (an IPv4 address that a
+        dual-stack socket shows as ``::ffff:a.b.c.d`` is that IPv4 address)."""
         if host in self._addresses:
             return True
-        if not self._networks or not host:
+        if not host or not (self._networks or host.startswith("::ffff:")):
             return False
         try:
             address = ipaddress.ip_address(host)
         except ValueError:
             return False
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            address = address.ipv4_mapped
+            if str(address) in self._addresses:
+                return True
         return any(address in network for network in self._networks)
 
     def __len__(self) -> int:
         return len(self._addresses) + len(self._networks)
+
+    def keys(self) -> set[str]:
+        """Every ban, as :func:`ban_key` writes it."""
+        return set(self._addresses) | {str(n) for n in self._networks}
 
 
 async def audit_command(store: Any, action: str, target: str | None, detail: Any,
@@ -190,9 +245,16 @@ class Admin:
     def __init__(self, hub: Any) -> None:
         self.hub = hub
         self.keep = int(hub.options.get("audit_keep", AUDIT_KEEP))
+        self.widest = {
+            4: int(hub.options.get("ban_widest_ipv4", WIDEST[4])),
+            6: int(hub.options.get("ban_widest_ipv6", WIDEST[6])),
+        }
+        self._refresh: LoopingCall | None = None
 
     async def load_bans(self) -> None:
-        """Read the banned addresses from the store (the hub starts)."""
+        """Read the banned addresses from the store (the hub starts, and every
+        ``ban_refresh_seconds``: a ``gamehub admin unban`` or another hub's ban takes
+        effect here too); the connections of newly banned addresses are closed."""
         if not IAuditStore.providedBy(self.hub.store):
             return
         try:
@@ -200,7 +262,33 @@ class Admin:
         except StoreUnavailable as e:
             self.log.warn("banned addresses not read: {error}", error=str(e))
             return
+        before = self.hub.bans.keys()
         self.hub.bans.replace(row["address"] for row in rows)
+        if self.hub.bans.keys() - before:
+            for frontend in self.hub.frontends():
+                if frontend.gate is not None:
+                    frontend.gate.drop(self.hub.bans.banned)
+
+    def start(self) -> None:
+        """Read the bans again every ``ban_refresh_seconds`` (0: never)."""
+        seconds = float(self.hub.options.get("ban_refresh_seconds", 5.0))
+        if seconds <= 0 or not IAuditStore.providedBy(self.hub.store):
+            return
+        self._refresh = LoopingCall(self._reload)
+        self._refresh.clock = self.hub.reactor
+        self._refresh.start(seconds, now=False).addErrback(
+            lambda f: self.log.failure("reading the bans again stopped", f)
+        )
+
+    def _reload(self) -> Any:
+        d = defer.ensureDeferred(self.load_bans())
+        return d.addErrback(lambda f: self.log.failure("reading the bans again failed", f))
+
+    def stop(self) -> None:
+        """Stop reading the bans again."""
+        if self._refresh is not None and self._refresh.running:
+            self._refresh.stop()
+        self._refresh = None
 
     async def run(
         self,
@@ -267,8 +355,17 @@ class Admin:
         moved = await self._store().grant(account, amount)
         return {"account": account, "amount": str(moved.amount), "balance": str(moved.balance)}
 
-    async def ban(self, key: str, reason: str | None, actor: Actor) -> dict[str, Any]:
-        """Ban an address or network and close its open connections."""
+    async def ban(
+        self, key: str, reason: str | None, actor: Actor, force: bool = False
+    ) -> dict[str, Any]:
+        """Ban an address or network and close its open connections.
+
+        :raises hub.model.Conflict: 409, a ban that needs ``force`` (:func:`risky_ban`)
+            without it.
+        """
+        risk = risky_ban(key, actor.source, self.widest)
+        if risk is not None and not force:
+            raise Conflict(f'{risk}; send "force": true to ban it anyway')
         store = self.hub.store
         if IAuditStore.providedBy(store):
             await store.ban_address(key, actor.name, reason)
@@ -349,4 +446,13 @@ def amount_text(value: Any) -> str:
     return str(value)
 
 
-__all__ = ["Actor", "Admin", "Bans", "audit_command", "ban_key", "command_actor"]
+__all__ = [
+    "WIDEST",
+    "Actor",
+    "Admin",
+    "Bans",
+    "audit_command",
+    "ban_key",
+    "command_actor",
+    "risky_ban",
+]

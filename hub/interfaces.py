@@ -458,9 +458,9 @@ class IHTTPResources(Interface):
     ``/<name>`` (its own paths win); no front end imports another.
     """
 
-    def http_resources(hub):
+    def http_resources(hub, access=None):
         """``[(name, resource)]``: a top-level path segment (``bytes``, ``[a-z0-9-]``)
-        and a ``twisted.web.resource.IResource`` for ``hub`` (the root service)."""
+        and an ``IResource`` for ``hub``, checked by ``access`` (:mod:`hub.access`)."""
 
 
 # -- the hub, as front ends see it ----------------------------------------------------
@@ -573,7 +573,7 @@ class IHub(Interface):
     def unfollow_games(listener):
         """Stop telling ``listener``."""
 
-    def http_resources():
+    def http_resources(access=None):
         """``[(path segment, resource)]`` of every :class:`IHTTPResources` front end."""
 
 
@@ -608,7 +608,7 @@ class IStore(Interface):
     def on_availability(listener):
         """Call ``listener(available)`` when the database goes away or comes back."""
 
-    def create_account(name, password, type="player", grant=None):
+    def create_account(name, password, type="player", grant=None, reserved=False):
         """Create an account (type ``player``/``bot``/``admin`` or 0/1/2) → ``Account``."""
 
     def delete_account(name):

@@ -18,6 +18,10 @@ A ``.meta`` file describes one plugin (a game or a bot)::
     run = "hello.stats:main"         # a function taking the arguments, returning a status
     summary = "count the hellos said" # one line for ``gamehub --help``
 
+    [settings]                       # optional: the hub settings the plugin reads
+    hello_greeting = { type = "str", default = "hello", summary = "what it says" }
+    hello_loud = "bool"              # the short form: the type only
+
     [signature]                      # optional, last: ``gamehub plugin sign`` writes it
     signer = "alice"
     key = "ed25519:..."
@@ -39,6 +43,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from zope.interface import Interface
+
 KINDS = ("game", "bot")
 FRONTENDS = ("xml", "mnm", "domino", "web", "acpc")
 
@@ -54,6 +60,10 @@ REQUIRES_RE = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(\d+(?:\.\d+)*)\s*$")
 #: Most commands one plugin may contribute; longest command summary.
 MAX_COMMANDS = 16
 MAX_SUMMARY = 200
+#: Most settings one plugin may declare; the types a setting may have.
+MAX_SETTINGS = 64
+SETTING_TYPES = ("bool", "int", "float", "str", "list")
+SETTING_RE = re.compile(r"^[a-z][a-z0-9_]{0,62}$")
 
 #: Fields a ``[plugin]`` table may have.
 FIELDS = (
@@ -100,6 +110,19 @@ def builtin_meta_dir() -> Path:
     return here.parent / "meta"
 
 
+def meta_folders(data_dir: Path | None, builtin: Path | None) -> list[tuple[str, Path]]:
+    """``(source, folder)`` of every folder of ``.meta`` files of a hub, in reading
+    order: the built-ins' (``builtin``), then ``<data>/plugins/meta`` and
+    ``<data>/bots/meta``."""
+    dirs: list[tuple[str, Path]] = []
+    if builtin is not None:
+        dirs.append(("builtin", Path(builtin)))
+    if data_dir is not None:
+        dirs.append(("plugins", Path(data_dir) / "plugins" / "meta"))
+        dirs.append(("bots", Path(data_dir) / "bots" / "meta"))
+    return dirs
+
+
 @dataclass(frozen=True)
 class PluginCommand:
     """A ``gamehub`` sub-command a plugin contributes (``[commands.<name>]``).
@@ -113,6 +136,36 @@ class PluginCommand:
     name: str
     run: str
     summary: str = ""
+
+
+@dataclass(frozen=True)
+class PluginSetting:
+    """A hub setting a plugin reads (``[settings]`` of its ``.meta``): the hub then
+    knows it (``--set``, a config file's ``[settings]``), and hands its value to the
+    plugin (:class:`ISettingsReader`).
+
+    :ivar name: ``<plugin name, - as _>_<word>``: a plugin's settings never take a
+        hub setting's name or another plugin's.
+    :ivar type: ``bool``, ``int``, ``float``, ``str`` or ``list`` (of strings).
+    :ivar default: its value when the hub is given none (``None``: none).
+    :ivar summary: one line for the operator.
+    """
+
+    name: str
+    type: str
+    default: Any = None
+    summary: str = ""
+
+
+class ISettingsReader(Interface):
+    """A plugin (a game or bot factory) that reads the hub settings its ``.meta``
+    declares (:class:`PluginSetting`; docs/plugins.md).  The registry calls
+    :meth:`configure` once the plugin is loaded and verified.  (Beside the settings it
+    describes; :mod:`hub.interfaces` holds the hub's other seams.)"""
+
+    def configure(settings):
+        """``settings``: each declared setting's name → the hub's value (typed), or its
+        declared default (``None`` without one)."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +200,7 @@ class PluginMeta:
     :ivar client: the client-side module clients download, or ``None``.
     :ivar sha256: lower-case hex digest of ``package``, or ``None``.
     :ivar commands: the ``gamehub`` sub-commands it contributes, by name.
+    :ivar settings: the hub settings it declares (``[settings]``).
     :ivar signature: its ``[signature]`` table, or ``None`` when unsigned.
     """
 
@@ -162,6 +216,7 @@ class PluginMeta:
     sha256: str | None = None
     requires_hub: str | None = None
     commands: tuple[PluginCommand, ...] = ()
+    settings: tuple[PluginSetting, ...] = ()
     signature: MetaSignature | None = None
 
     @property
@@ -201,6 +256,17 @@ class PluginMeta:
             lines.append(f"run = {_toml_value(command.run)}")
             if command.summary:
                 lines.append(f"summary = {_toml_value(command.summary)}")
+        declared = values.get("settings", self.settings) or ()
+        if declared:
+            lines.append("")
+            lines.append("[settings]")
+        for setting in declared:
+            parts = [f"type = {_toml_value(setting.type)}"]
+            if setting.default is not None:
+                parts.append(f"default = {_toml_default(setting.default)}")
+            if setting.summary:
+                parts.append(f"summary = {_toml_value(setting.summary)}")
+            lines.append(f"{setting.name} = {{ {', '.join(parts)} }}")
         return "\n".join(lines) + "\n"
 
 
@@ -210,6 +276,14 @@ def _toml_value(value: Any) -> str:
     text = str(value)
     escaped = "".join(c if c.isprintable() and c not in '"\\' else _toml_escape(c) for c in text)
     return f'"{escaped}"'
+
+
+def _toml_default(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    return _toml_value(value)
 
 
 def _toml_escape(c: str) -> str:
@@ -263,6 +337,7 @@ def parse_meta(path: Path | str, text: str | None = None) -> PluginMeta:
         sha256=sha256,
         requires_hub=_requires(path, table),
         commands=_commands(path, document.get("commands")),
+        settings=_settings(path, name, document.get("settings")),
         signature=_signature(path, text, document),
     )
 
@@ -391,6 +466,54 @@ def _commands(path: Path, table: Any) -> tuple[PluginCommand, ...]:
             raise MetaError(path, f"summary is one line of at most {MAX_SUMMARY} characters", where)
         out.append(PluginCommand(name, run, " ".join(summary.split())))
     return tuple(out)
+
+
+_SETTING_VALUES: dict[str, tuple[type, ...]] = {
+    "bool": (bool,),
+    "int": (int,),
+    "float": (int, float),
+    "str": (str,),
+    "list": (list,),
+}
+
+
+def _settings(path: Path, plugin: str, table: Any) -> tuple[PluginSetting, ...]:
+    """The ``[settings]`` table: ``name = "type"`` or ``name = {type, default,
+    summary}``; every name begins with the plugin's name (``-`` as ``_``) and ``_``."""
+    if table is None:
+        return ()
+    if not isinstance(table, dict):
+        raise MetaError(path, "[settings] must be a table")
+    if len(table) > MAX_SETTINGS:
+        raise MetaError(path, f"at most {MAX_SETTINGS} settings")
+    prefix = plugin.replace("-", "_") + "_"
+    found: list[PluginSetting] = []
+    for name, spec in table.items():
+        field = f"settings.{name}"
+        if not SETTING_RE.match(name) or not name.startswith(prefix) or name == prefix:
+            raise MetaError(path, f"a setting's name is {prefix}<word> ([a-z0-9_])", field)
+        if isinstance(spec, str):
+            spec = {"type": spec}
+        if not isinstance(spec, dict) or set(spec) - {"type", "default", "summary"}:
+            raise MetaError(path, 'is a type name or {type = ..., default = ..., summary = ...}',
+                            field)  # fmt: skip
+        kind = spec.get("type")
+        if kind not in SETTING_TYPES:
+            raise MetaError(path, f"type must be one of {', '.join(SETTING_TYPES)}", field)
+        default = spec.get("default")
+        if default is not None and (
+            not isinstance(default, _SETTING_VALUES[kind])
+            or (kind != "bool" and isinstance(default, bool))
+            or (isinstance(default, list) and not all(isinstance(v, str) for v in default))
+        ):
+            raise MetaError(path, f"the default is not a {kind}", field)
+        summary = spec.get("summary", "")
+        if not isinstance(summary, str) or len(summary) > MAX_SUMMARY:
+            raise MetaError(path, f"summary: a string of at most {MAX_SUMMARY} characters", field)
+        if isinstance(default, list):
+            default = tuple(default)
+        found.append(PluginSetting(name, kind, default, summary))
+    return tuple(found)
 
 
 def _version_tuple(text: str) -> tuple[int, ...]:

@@ -40,7 +40,7 @@ import itertools
 import os
 import threading
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -62,7 +62,15 @@ from zope.interface.verify import verifyObject
 
 import hub
 from hub.interfaces import IBotFactory, IGameFactory, IRegistry
-from hub.meta import MetaError, PluginMeta, builtin_meta_dir, parse_meta, version_satisfies
+from hub.meta import (
+    ISettingsReader,
+    MetaError,
+    PluginMeta,
+    builtin_meta_dir,
+    meta_folders,
+    parse_meta,
+    version_satisfies,
+)
 from hub.model import NotFound
 from hub.plugin_packages import (
     SKIP_NAMES,
@@ -73,6 +81,7 @@ from hub.plugin_packages import (
     forget_zip,
     make_package,
 )
+from hub.settings import TYPES as SETTING_TYPES
 from hub.signing import PluginTrust, SignatureError, Signer
 
 LOADED = "loaded"
@@ -184,6 +193,8 @@ class Registry:
         import at once.
     :param trust: which drop-ins' signatures are accepted (default: any signature that
         verifies, and unsigned packages).
+    :param settings: the hub's settings; a plugin that declares settings in its
+        ``.meta`` and provides :class:`hub.meta.ISettingsReader` gets their values.
     """
 
     log = Logger()
@@ -196,8 +207,11 @@ class Registry:
         builtin_dir: Path | None = builtin_meta_dir(),  # noqa: B008
         import_timeout: float | None = None,
         trust: PluginTrust | None = None,
+        settings: Mapping[str, Any] | None = None,
     ) -> None:
         self._data_dir = Path(data_dir) if data_dir is not None else None
+        #: the hub's settings: a plugin gets those it declares (``ISettingsReader``)
+        self.settings = dict(settings or {})
         self._clock = clock
         self._builtin_dir = Path(builtin_dir) if builtin_dir is not None else None
         self._entries: dict[Path, _Entry] = {}
@@ -213,13 +227,7 @@ class Registry:
 
     def meta_dirs(self) -> list[tuple[str, Path]]:
         """``(source, folder)`` for every folder of ``.meta`` files, in reading order."""
-        dirs: list[tuple[str, Path]] = []
-        if self._builtin_dir is not None:
-            dirs.append(("builtin", self._builtin_dir))
-        if self._data_dir is not None:
-            dirs.append(("plugins", self._data_dir / "plugins" / "meta"))
-            dirs.append(("bots", self._data_dir / "bots" / "meta"))
-        return dirs
+        return meta_folders(self._data_dir, self._builtin_dir)
 
     def _meta_files(self) -> Iterator[tuple[str, Path]]:
         for source, folder in self.meta_dirs():
@@ -550,6 +558,7 @@ class Registry:
                 f"name clash: plugin {meta.name!r} is already loaded from {owner.meta_path}"
             )
         obj = self._verify(meta, obj)
+        self._configure(meta, obj)
         entry.obj = obj
 
         # What clients download.
@@ -652,6 +661,14 @@ class Registry:
                 f"cannot load {module_name.replace(hide, '')}:{attr_path}: {text}"
             ) from e
         return obj
+
+    def _configure(self, meta: PluginMeta, obj: Any) -> None:
+        """Hand the plugin the settings it declares (their values, else defaults)."""
+        taken = [s.name for s in meta.settings if s.name in SETTING_TYPES]
+        if taken:
+            raise PluginError(f"declares the hub's own setting(s) {_words(taken)}")
+        if meta.settings and ISettingsReader.providedBy(obj):
+            obj.configure({s.name: self.settings.get(s.name, s.default) for s in meta.settings})
 
     def _verify(self, meta: PluginMeta, obj: Any) -> Any:
         interface = INTERFACES[meta.kind]

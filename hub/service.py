@@ -286,18 +286,19 @@ class Seating:
 
     bound_ports: dict[str, int | None]
 
-    def http_resources(self) -> list[tuple[bytes, Any]]:
+    def http_resources(self, access: Any = None) -> list[tuple[bytes, Any]]:
         """``(path segment, resource)`` pairs the front ends of this build publish over
         HTTP (:class:`hub.interfaces.IHTTPResources`), listening or not, for the web
         front end to mount: a client may fetch the XML schemas while the XML port is
-        closed."""
+        closed.  ``access`` is the web front end's :class:`hub.access.Access`: every
+        route it mounts is checked by it."""
         out: list[tuple[bytes, Any]] = []
         for _, module_name in FRONTENDS.values():
             if importlib.util.find_spec(module_name) is None:
                 continue
             module = importlib.import_module(module_name)
             if IHTTPResources.providedBy(module):
-                out.extend(module.http_resources(self))
+                out.extend(module.http_resources(self, access))
         return out
 
     def place(self, hub: str | None = None, gather: bool = False) -> Any:
@@ -657,6 +658,7 @@ class HubService(MultiService, Seating):
             except Exception as e:
                 raise StartError(f"cannot join the cluster: {e}") from None
         await self.admin.load_bans()
+        self.admin.start()
         self.telemetry.start()
         await defer.maybeDeferred(self.registry.load)
         self.registry.start()
@@ -738,6 +740,7 @@ class HubService(MultiService, Seating):
         if self.cluster is not None:
             await self.cluster.stop()
         self.registry.stop()
+        self.admin.stop()
         if self.store is not None:
             await defer.maybeDeferred(self.store.stop)
         self.transcripts.close()

@@ -4,14 +4,24 @@ Every setting docs/settings.md lists has a type here; :func:`convert` turns the 
 ``--set`` (or a TOML value) into it, or raises :class:`ValueError` with a sentence a
 person can read.  Booleans accept ``true``/``false``, ``yes``/``no``, ``1``/``0`` (any
 case) and nothing else.  A list (``tuple``) is a TOML array of strings, or one string
-whose items are separated by commas or spaces.  Settings not listed here are passed on
-as text (a game or a front end of another build may read them).
+whose items are separated by commas or spaces.
+
+A setting the hub does not know is an error (:func:`check_known`: one line naming it
+and the closest known setting), never silently ignored: plugins declare the settings
+they read in their ``.meta`` (``[settings]``, :class:`hub.meta.PluginSetting`), and
+:func:`declared` reads those of every ``.meta`` folder, so they are known too.
 """
 
 from __future__ import annotations
 
+import difflib
 import math
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
+
+from hub.meta import MetaError, PluginSetting, parse_meta
 
 #: setting name → its type (bool, int, float, str or tuple: a list of strings)
 TYPES: dict[str, type] = {
@@ -29,6 +39,7 @@ TYPES: dict[str, type] = {
     "tournament_max_entrants": int,
     "tournament_max_rounds": int,
     "tournament_max_active": int,
+    "tournament_max_per_account": int,
     "tournament_keep": int,
     "tournament_grace": float,
     "tournament_route_wait": float,
@@ -66,6 +77,9 @@ TYPES: dict[str, type] = {
     "metrics_endpoint": str,
     "audit_keep": int,
     "api_token_sha256": str,
+    "ban_widest_ipv4": int,
+    "ban_widest_ipv6": int,
+    "ban_refresh_seconds": float,
     # JSON API and web
     "api_require_token": bool,
     "web_secure_cookies": bool,
@@ -147,7 +161,54 @@ TYPES: dict[str, type] = {
     "acpc_showdown": str,
     "acpc_payoffs": str,
     "acpc_cut_short": str,
+    "acpc_max_matches": int,
 }
+
+#: the types of the settings plugins declare, by their ``.meta`` names
+PLUGIN_TYPES: dict[str, type] = {"bool": bool, "int": int, "float": float, "str": str,
+                                 "list": tuple}  # fmt: skip
+
+
+def declared(folders: Iterable[Path]) -> dict[str, PluginSetting]:
+    """The settings the plugins in ``folders`` (``.meta`` folders) declare, by name; a
+    ``.meta`` that cannot be read declares none (the registry says why), and a name
+    the hub or an earlier plugin has already is not taken."""
+    found: dict[str, PluginSetting] = {}
+    for folder in folders:
+        try:
+            names = sorted(n for n in os.listdir(folder) if n.endswith(".meta"))
+        except OSError:
+            continue
+        for name in names:
+            try:
+                meta = parse_meta(Path(folder) / name)
+            except MetaError:
+                continue
+            for setting in meta.settings:
+                if setting.name not in TYPES and setting.name not in found:
+                    found[setting.name] = setting
+    return found
+
+
+def closest(key: str, known: Iterable[str]) -> str | None:
+    """The name of ``known`` most like ``key`` (``None``: ``known`` is empty)."""
+    found = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.0)
+    return found[0] if found else None
+
+
+def check_known(keys: Iterable[str], known: Iterable[str]) -> None:
+    """Refuse a setting that is not ``known``.
+
+    :raises ValueError: ``unknown setting KEY (did you mean CLOSEST?)``, for the first
+        unknown one.
+    """
+    names = set(known)
+    for key in keys:
+        if key not in names:
+            like = closest(key, names)
+            hint = f"; the closest known setting is {like}" if like else ""
+            raise ValueError(f"unknown setting {key}{hint} (docs/settings.md)")
+
 
 TRUE = ("true", "yes", "1")
 FALSE = ("false", "no", "0")
@@ -183,12 +244,15 @@ def strings(value: Any) -> tuple[str, ...]:
     raise ValueError(f"{value!r} is not a list of strings")
 
 
-def convert(key: str, value: Any) -> Any:
-    """``value`` of setting ``key`` in its type (unknown settings: unchanged).
+def convert(key: str, value: Any, plugins: Mapping[str, PluginSetting] | None = None) -> Any:
+    """``value`` of setting ``key`` in its type: a hub setting's, or that of a setting
+    ``plugins`` declare (unknown settings: unchanged; :func:`check_known` refuses them).
 
     :raises ValueError: the value does not fit the type (the message names both).
     """
     kind = TYPES.get(key)
+    if kind is None and plugins is not None and key in plugins:
+        kind = PLUGIN_TYPES[plugins[key].type]
     if kind is None:
         return value
     try:

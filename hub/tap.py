@@ -22,6 +22,7 @@ from twisted.python import usage
 from hub import settings as typed
 from hub.frontends import FRONTENDS
 from hub.logs import FORMATS, json_observer, twistd_log_file
+from hub.meta import builtin_meta_dir, meta_folders
 from hub.signing import PluginTrust, SignatureError
 
 DEFAULT_DATA = "./gamehub-data"
@@ -35,6 +36,8 @@ SETTINGS: dict[str, Any] = {
     "log-format": "text",
 }
 DB_SCHEMES = ("sqlite:", "postgresql://", "postgres://")
+#: top-level keys of a config file that are neither front ends nor settings
+PLACE_KEYS = ("config",)
 
 #: ``[long, short, default, help]`` of the options that say where the hub keeps its
 #: accounts, ledger and files; every ``gamehub`` command that touches the store takes them
@@ -73,10 +76,15 @@ def read_config(path: str) -> dict[str, Any]:
         raise ConfigError(f"cannot read config file: {e}") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"config file {path}: {e}") from None
-    known = set(FRONTENDS) | set(SETTINGS) | {"settings"}
-    unknown = {k.replace("_", "-") for k in from_file} - known
-    if unknown:
-        raise ConfigError(f"config file {path}: unknown key(s) {', '.join(sorted(unknown))}")
+    known = set(FRONTENDS) | set(SETTINGS) | set(PLACE_KEYS) | {"settings"}
+    for key in sorted(from_file):
+        name = key.replace("_", "-")
+        if name not in known:
+            like = typed.closest(key, known | set(typed.TYPES))
+            where = " under [settings]" if like in typed.TYPES else ""
+            raise ConfigError(
+                f"config file {path}: unknown key {key}; the closest known key is {like}{where}"
+            )
     from_file = {k.replace("_", "-"): v for k, v in from_file.items()}
     table = from_file.pop("settings", {})
     if not isinstance(table, dict):
@@ -124,7 +132,20 @@ def resolve_place(data: str | None, db: str | None, config: str | None) -> Place
             raise ConfigError(f"config key {key!r} must be a string")
     data = data or from_file.get("data") or DEFAULT_DATA
     db = db or from_file.get("db") or default_db(data)
-    return Place(data, check_db(db), dict(from_file.get("settings", {})))
+    table = dict(from_file.get("settings", {}))
+    try:
+        typed.check_known(table, known_settings(data))
+    except ValueError as e:
+        raise ConfigError(f"config file {config}: [settings]: {e}") from None
+    return Place(data, check_db(db), table)
+
+
+def known_settings(data: str) -> dict[str, Any]:
+    """Every setting a hub with the data folder ``data`` knows: the hub's own
+    (:data:`hub.settings.TYPES`) and those its plugins declare (built in, dropped into
+    ``<data>/plugins`` or ``<data>/bots``)."""
+    folders = [folder for _, folder in meta_folders(Path(data), builtin_meta_dir())]
+    return {**typed.TYPES, **typed.declared(folders)}
 
 
 class Options(usage.Options):
@@ -192,14 +213,16 @@ class Options(usage.Options):
         self["settings"][key] = setting.strip()
 
     def postOptions(self) -> None:
-        """Merge the config file and the defaults; check every value."""
+        """Merge the config file and the defaults; check every value (an unknown
+        setting, in the file or in ``--set``, is an error naming the closest known)."""
         from_file: dict[str, Any] = {}
+        file_settings: dict[str, Any] = {}
         if self["config"]:
             try:
                 from_file = read_config(self["config"])
             except ConfigError as e:
                 raise usage.UsageError(str(e)) from None
-            self["settings"] = from_file.pop("settings") | self["settings"]
+            file_settings = from_file.pop("settings")
         defaults = {name: default for name, (default, _) in FRONTENDS.items()} | SETTINGS
         for key, default in defaults.items():
             if self[key] is None:
@@ -207,9 +230,20 @@ class Options(usage.Options):
                 if value is not None and not isinstance(value, str):
                     raise usage.UsageError(f"config key {key!r} must be a string")
                 self[key] = value
+        known = known_settings(self["data"])
+        plugins = {k: v for k, v in known.items() if k not in typed.TYPES}
+        for where, given in (
+            (f"config file {self['config']}: [settings]", file_settings),
+            ("--set", self["settings"]),
+        ):
+            try:
+                typed.check_known(given, known)
+            except ValueError as e:
+                raise usage.UsageError(f"{where}: {e}") from None
+        self["settings"] = file_settings | self["settings"]
         for key, value in list(self["settings"].items()):
             try:
-                self["settings"][key] = typed.convert(key, value)
+                self["settings"][key] = typed.convert(key, value, plugins)
             except ValueError as e:
                 raise usage.UsageError(f"--set {key}={value}: {e}") from None
         try:
@@ -259,7 +293,9 @@ def makeService(options: Options):
     data_dir = Path(options["data"])
     import_seconds = float(options["settings"].get("plugin_import_seconds", 5.0))
     trust = PluginTrust.from_settings(options["settings"])
-    registry = Registry(data_dir, reactor, import_timeout=import_seconds, trust=trust)
+    registry = Registry(
+        data_dir, reactor, import_timeout=import_seconds, trust=trust, settings=options["settings"]
+    )
     store = make_store(options["db"], reactor, options["settings"])
     settings = dict(options["settings"]) | {
         "mnm_version": options["mnm-version"],

@@ -36,6 +36,8 @@ from twisted.logger import ILogObserver, Logger, LogLevel, globalLogPublisher
 from twisted.web.resource import Resource
 from zope.interface import implementer
 
+from hub.access import challenge
+from hub.model import GameError
 from hub.store.ledger import Movement
 
 #: no ``*_created`` series beside the counters: one series per figure
@@ -411,23 +413,30 @@ DETACHED = Telemetry()
 class MetricsResource(Resource):
     """``/metrics``: every metric of ``telemetry`` in the Prometheus text format.
 
-    :param allowed: ``allowed(request)`` says whether the request may read them
-        (``None``: anyone; the web front end asks for an admin).
+    :param check: ``check(request)`` raises :class:`hub.model.GameError` (401 or 403,
+        as every route of the web front end: :class:`hub.access.Caller`) for a reader
+        who may not read them (``None``: anyone, the metrics endpoint of its own).
     """
 
     isLeaf = True
 
-    def __init__(self, telemetry: Telemetry, allowed: Callable[[Any], bool] | None = None):
+    def __init__(self, telemetry: Telemetry, check: Callable[[Any], None] | None = None):
         super().__init__()
         self.telemetry = telemetry
-        self.allowed = allowed
+        self.check = check
 
     def render_GET(self, request: Any) -> bytes:
-        """The exposition, or 403 for a reader who is not allowed."""
-        if self.allowed is not None and not self.allowed(request):
-            request.setResponseCode(403)
-            request.setHeader(b"content-type", b"text/plain; charset=utf-8")
-            return b"metrics are for admins: send the API token (Authorization: Bearer)\n"
+        """The exposition, or 401/403 for a reader who is not allowed."""
+        if self.check is not None:
+            try:
+                self.check(request)
+            except GameError as e:
+                request.setResponseCode(e.code)
+                request.setHeader(b"content-type", b"text/plain; charset=utf-8")
+                request.setHeader(b"cache-control", b"no-store")
+                if e.code == 401:
+                    challenge(request)
+                return e.reason.encode("utf-8") + b"\n"
         request.setHeader(b"content-type", CONTENT_TYPE.encode("ascii"))
         request.setHeader(b"cache-control", b"no-store")
         return self.telemetry.exposition()

@@ -17,6 +17,13 @@ this test checks), and ``GAMEHUB_SOAK=full`` also runs it here, in the fresh
 environment (with this test switched off inside, so it does not recurse).  Marked slow:
 CI runs it whole, every command of the README being bounded already (small counts, a
 few seconds each); pip's cache is reused.
+
+Every code block counts, whatever its fence or indentation (:func:`code_blocks`): a
+``sh`` block runs; a ``toml`` block must be a valid config file; a ``text`` block holds
+no command; an indented code block or a fence without one of those languages fails.
+A ``sh`` block right after ``<!-- not run: REASON -->`` is not run, for the reason
+given, but its lines must still be right: ``bash -n`` reads them, they call the
+programs of ``.venv/bin/``, and a ``pytest`` line collects its tests without an error.
 """
 
 from __future__ import annotations
@@ -51,6 +58,8 @@ PROMISES = {
     "account list": "alice",
     "ledger check": "ledger OK",
     "ledger hubs": " live ",
+    "gamehub doctor": "reserved names OK",
+    "admin bans": "0 ban(s)",
     "bots.morris": "over: player",
     "morris_strength.py": "morris vs depth-2:",
     "xml-client": "connected to",
@@ -78,14 +87,114 @@ pytestmark = [
 ]
 
 
-def blocks(kind: str) -> list[str]:
-    """The ``kind`` fenced blocks of the README, in order."""
-    return re.findall(rf"^```{kind}\n(.*?)^```", README.read_text(), flags=re.S | re.M)
+#: the languages a code block of the README may have
+LANGUAGES = ("sh", "toml", "text")
+_NOT_RUN = re.compile(r"^<!-- not run: (.+?) -->$")
+#: what a line of a command starts with (a ``text`` block holds none)
+_COMMAND = re.compile(r"^\s*(\$ |\.venv/|python|pip|curl |gamehub|twistd|GAMEHUB_|export |echo )")
+
+
+def code_blocks(text: str | None = None) -> list[tuple[str, str, str | None]]:
+    """Every code block of the README, in order: ``(language, text, not_run)``, the
+    language of a fence (``""`` for none) or ``"indented"`` for an indented block,
+    and the reason of a ``<!-- not run: ... -->`` line right before it (else ``None``)."""
+    lines = (README.read_text() if text is None else text).splitlines()
+    found: list[tuple[str, str, str | None]] = []
+    i = 0
+    previous = ""  # the last line that is not blank, before the block
+    blank = True
+    while i < len(lines):
+        line = lines[i]
+        marker = _NOT_RUN.match(previous.strip())
+        reason = marker.group(1) if marker else None
+        if line.startswith("```"):
+            language, body = line[3:].strip(), []
+            i += 1
+            while i < len(lines) and not lines[i].startswith("```"):
+                body.append(lines[i])
+                i += 1
+            found.append((language, "\n".join(body) + "\n", reason))
+            previous, blank = "```", False
+        elif blank and (line.startswith("    ") or line.startswith("\t")) and line.strip():
+            body = []
+            while i < len(lines) and (lines[i].startswith(("    ", "\t")) or not lines[i].strip()):
+                body.append(lines[i].strip())
+                i += 1
+            found.append(("indented", "\n".join(body).strip() + "\n", reason))
+            previous, blank = body[-1] if body else "", True
+            continue
+        elif line.strip():
+            previous, blank = line, False
+        else:
+            blank = True
+        i += 1
+    return found
+
+
+def blocks(kind: str, run: bool = True) -> list[str]:
+    """The ``kind`` code blocks of the README, in order (``run``: only those not
+    marked as not run)."""
+    return [body for language, body, not_run in code_blocks() if language == kind
+            and (not run or not_run is None)]  # fmt: skip
 
 
 def commands() -> list[str]:
-    """Every line of every ``sh`` block, in order."""
+    """Every line of every ``sh`` block that runs, in order."""
     return [line for block in blocks("sh") for line in block.splitlines() if line.strip()]
+
+
+def test_every_code_block_is_run_checked_or_marked():
+    for language, body, not_run in code_blocks():
+        head = body.strip().splitlines()[0] if body.strip() else ""
+        assert language in LANGUAGES, (
+            f"a {language or 'bare'} code block ({head!r}): fence it as sh, toml or text"
+        )
+        if language == "text":
+            assert not any(_COMMAND.match(line) for line in body.splitlines()), body
+        if not_run is not None:
+            assert language == "sh" and len(not_run) > 10, (language, not_run)
+    marked = [body for language, body, not_run in code_blocks() if not_run is not None]
+    assert marked, "the fuzz suite's commands are marked as not run"
+
+
+def test_the_block_parser_finds_every_kind_of_block():
+    text = "a\n\n```\nx\n```\n\n    python -m x\n    y\n\nb\n<!-- not run: it takes hours -->\n```sh\nz\n```\n"
+    assert code_blocks(text) == [("", "x\n", None), ("indented", "python -m x\ny\n", None),
+                                 ("sh", "z\n", "it takes hours")]  # fmt: skip
+
+
+def test_commands_not_run_are_still_right():
+    lines = [line for block in blocks("sh", run=False) if block not in blocks("sh")
+             for line in block.splitlines() if line.strip()]  # fmt: skip
+    assert lines
+    python = ROOT / ".venv" / "bin" / "python"
+    for line in lines:
+        command = line.split("#", 1)[0].strip()
+        checked = subprocess.run(["bash", "-n", "-c", command], capture_output=True, text=True)
+        assert checked.returncode == 0, (line, checked.stderr)
+        words = [w for w in command.split() if "=" not in w or w.startswith("-")]
+        assert words[0].startswith(".venv/bin/"), f"{line}: the programs of .venv/bin/, please"
+        if "pytest" in command:
+            if not python.exists():
+                pytest.skip("no .venv in the checkout to collect with")
+            env = {**os.environ, INNER: "1"}
+            collected = subprocess.run(
+                ["bash", "-c", f"{command} --collect-only -q"], cwd=ROOT, env=env,
+                capture_output=True, text=True, timeout=300,
+            )  # fmt: skip
+            errors = re.search(r"\d+ errors?\b", collected.stdout)
+            assert collected.returncode == 0 and errors is None, (
+                line,
+                collected.stdout[-2000:],
+            )
+
+
+def test_every_command_uses_the_programs_of_the_venv():
+    for line in commands():
+        first = line.split()[0]
+        if line.startswith(("python3 -m venv", "export ", "curl ", "echo ")):
+            continue
+        assert first.startswith(".venv/bin/"), f"{line}: the programs of .venv/bin/, please"
 
 
 def test_the_readme_test_command_is_what_ci_runs():

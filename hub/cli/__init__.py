@@ -28,6 +28,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("hub.cli.tournament:main", "create|list|show|register|start on a running hub"),
     "cluster": ("hub.cli.cluster:main", "status: the hubs sharing the database, their load, games"),
     "audit": ("hub.cli.audit:main", "the audit log of admin actions (API and CLI), newest first"),
+    "admin": (
+        "hub.cli.admin:main",
+        "bans|unban ADDRESS: the banned addresses (hub running or not)",
+    ),
+    "doctor": ("hub.cli.doctor:main", "check the ledger; list accounts that took reserved names"),
     "fetch": ("hub.cli.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),
     "plugin": ("hub.cli.plugin:main", "keygen|sign|verify: Ed25519 signatures of plugin packages"),
     "xml-client": ("hub.cli.xml_client:main", "interactive XML protocol client (--hub HOST:PORT)"),

@@ -1,10 +1,11 @@
 """``gamehub acpc-match GAME PLAYER... [--hands N] [--duplicate] [--strict]
-[--deals hub|dealer] [--seed SEED] [--hub URL] [--token T] [--wait]``: make an ACPC
-match on a running hub (``POST /acpc/matches``) and print, as the competition's dealer
-does, one port per ``acpc`` player on one line (start each program with ``HOST
-PORT``); ``--wait`` then waits for the end of the match and prints each player's
-result and the log's ``SCORE`` line, with exit status 1 when the match failed (was cut
-short: the log then has no SCORE, as the reference dealer's)."""
+[--deals hub|dealer] [--seed SEED] [--allow ADDRESS]... [--hub URL] [--token T] [--wait]``:
+make an ACPC match on a running hub (``POST /acpc/matches``) and print each program's
+key (with it, its owner reads the program's own lines of the log while the match
+runs), then, as the competition's dealer does, one port per ``acpc`` player on one line
+(start each program with ``HOST PORT``); ``--wait`` then waits for the end of the match
+and prints each player's result and the log's ``SCORE`` line, with exit status 1 when
+the match failed (was cut short: the log then has no SCORE, as the reference dealer's)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from typing import Any
 from .http import add_hub_options, refusal, request
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """The command; its exit status."""
+def parser() -> argparse.ArgumentParser:
+    """The options of ``gamehub acpc-match``."""
     parser = argparse.ArgumentParser(prog="gamehub acpc-match", description=__doc__)
     parser.add_argument("game", help="the name of an ACPC game the hub plays (docs/acpc.md)")
     parser.add_argument("players", nargs="+", help="acpc, acpc:NAME, bot:NAME or open")
@@ -39,9 +40,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="the seed of the deals: 64 hex digits (hub), an integer 0 to 4294967295 (dealer)",
     )
+    parser.add_argument(
+        "--allow",
+        action="append",
+        metavar="ADDRESS",
+        help="an address or network whose programs may take the seats (repeatable; "
+        "default: this command's own address)",
+    )
     add_hub_options(parser)
     parser.add_argument("--wait", action="store_true", help="wait for the end; print the results")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command; its exit status."""
+    args = parser().parse_args(argv)
     base = args.hub.rstrip("/")
     spec: dict[str, Any] = {
         "game": args.game,
@@ -59,6 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         spec["seed"] = int(args.seed)
     elif args.seed:
         spec["seed"] = args.seed
+    if args.allow:
+        spec["allow"] = args.allow
     try:
         match = request(f"{base}/acpc/matches", spec, args.token)
     except urllib.error.HTTPError as e:
@@ -70,6 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"match {match['id']}: {match['game']}, {match['hands']} hands; log at {base}{match['log']}"
     )
+    for player in match["players"]:  # shown once: each program's own lines of the log
+        if player.get("key"):
+            print(f"key of {player['name']} (Authorization: Bearer): {player['key']}")
     print(" ".join(str(p) for p in match["ports"]), flush=True)
     if not args.wait:
         return 0

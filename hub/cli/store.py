@@ -23,9 +23,10 @@ from typing import Any
 
 from twisted.internet import defer, task
 
+from hub import names
 from hub.admin import audit_command
 from hub.model import GameError
-from hub.store.errors import StoreError
+from hub.store.errors import BadName, StoreError
 from hub.store.store import Store, open_store
 from hub.tap import PLACE_OPTIONS, ConfigError, resolve_place
 
@@ -101,6 +102,22 @@ def with_store(dsn: str, work: Callable[[Store], Awaitable[int]]) -> int:
     except SystemExit as e:
         return int(e.code or 0)
     return 0
+
+
+def store_command(
+    parser: argparse.ArgumentParser,
+    argv: Sequence[str],
+    work: Callable[[argparse.Namespace, Store], Awaitable[int]],
+) -> int:
+    """Parse ``argv`` (``parser`` has :func:`store_options`), open the store they name
+    and run ``work(args, store)``; its status (2 for a config file or value that
+    cannot be used)."""
+    args = parser.parse_args(list(argv))
+    try:
+        dsn = store_dsn(args)
+    except SystemExit as e:
+        return int(e.code or 0)
+    return with_store(dsn, lambda store: work(args, store))
 
 
 def _password(args: argparse.Namespace) -> str:
@@ -192,7 +209,14 @@ async def account_work(store: Store, args: argparse.Namespace, secret: str = "")
         detail = {"type": args.type, "grant": args.grant}
 
         async def work() -> str:
-            account = await store.create_account(args.name, secret, args.type, args.grant)
+            reserved = names.reserved(args.name)
+            if reserved and names.operator_type(args.name) != args.type:
+                kind = names.operator_type(args.name)
+                may = f"; it takes --type {kind}" if kind else "; the hub makes such accounts"
+                raise BadName(f"{reserved}{may}")
+            account = await store.create_account(
+                args.name, secret, args.type, args.grant, reserved=bool(reserved)
+            )
             return f"created {account.name} ({account.type}), balance {account.balance}"
     elif args.action == "password":
 
@@ -248,13 +272,8 @@ def ledger_main(argv: Sequence[str]) -> int:
     hubs = sub.add_parser("hubs", help="hub leases: which hubs live and own chip tables")
     for p in (check, problems, hubs):
         store_options(p)
-    args = parser.parse_args(list(argv))
-    try:
-        dsn = store_dsn(args)
-    except SystemExit as e:
-        return int(e.code or 0)
 
-    async def work(store: Store) -> int:
+    async def work(args: argparse.Namespace, store: Store) -> int:
         if args.action == "problems":
             found = await store.problems(args.limit)
             for p in found:
@@ -272,4 +291,4 @@ def ledger_main(argv: Sequence[str]) -> int:
         print(report)
         return 0 if report.ok else 1
 
-    return with_store(dsn, work)
+    return store_command(parser, argv, work)

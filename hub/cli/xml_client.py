@@ -85,8 +85,14 @@ class Console(LineReceiver):
         self.say(f"connected to {name}; type help")
 
     def connectionLost(self, reason: Any = None) -> None:  # noqa: N802
-        self.client.close()
-        self._finish()
+        """Standard input ended: close once the commands read so far are answered
+        (``echo types | gamehub xml-client`` prints the types)."""
+
+        def close(_: Any) -> None:
+            self.client.close()
+            self._finish()
+
+        self._last.addBoth(close)
 
     def lineReceived(self, line: bytes) -> None:  # noqa: N802
         try:
@@ -176,7 +182,8 @@ class Console(LineReceiver):
 
 
 def main(argv: Sequence[str]) -> int:
-    """Entry point of ``gamehub xml-client``."""
+    """Entry point of ``gamehub xml-client``: 0 once the session ends, 1 when the
+    connection (or its certificate) is refused, as the bots and ``fetch`` do."""
     parser = argparse.ArgumentParser(prog="gamehub xml-client", description=__doc__)
     parser.add_argument("--hub", type=_parse_hub, default=("127.0.0.1", 4000), help="HOST:PORT")
     add_client_options(parser)
@@ -190,7 +197,7 @@ def main(argv: Sequence[str]) -> int:
             client = yield HubClient.connect(reactor, host, port, tls=tls)
         except Exception as e:
             print(f"gamehub xml-client: cannot connect to {host}:{port}: {e}", file=sys.stderr)
-            return 1
+            raise SystemExit(1) from None  # task.react exits with the status of this
         done: defer.Deferred = defer.Deferred()
         stdio.StandardIO(Console(client, sys.stdout, done))
         result = yield done

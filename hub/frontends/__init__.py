@@ -19,7 +19,7 @@ FRONTENDS: dict[str, tuple[str, str]] = {
     "mnm": ("tcp:1357", "hub.frontends.mnm"),
     "domino": ("tcp:7000", "hub.frontends.domino"),
     "web": ("tcp:8080", "hub.frontends.web"),
-    "acpc": ("tcp:18791", "hub.frontends.acpc"),
+    "acpc": ("tcp:18791:interface=127.0.0.1", "hub.frontends.acpc"),
 }
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub import fields
+from hub import fields, names
 
 from .errors import BadName, BadPassword
 
@@ -48,7 +48,7 @@ def check_name(name: object) -> str:
         raise BadName(e.reason) from None
     assert isinstance(name, str)
     if name_key(name).startswith(GUEST_PREFIX):
-        raise BadName(f"names beginning with {GUEST_PREFIX!r} are the web's guests'")
+        raise BadName(str(names.reserved(name)))
     return name
 
 

@@ -15,6 +15,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from zope.interface import implementer
 
+from hub import names
 from hub.interfaces import IAuditStore, IRatingStore, IStore, ITournamentStore
 from hub.optional_interfaces import IHandViewStore
 
@@ -58,13 +59,19 @@ class Store(TablesMixin, PluginIndexMixin, AuditMixin, RatingsMixin, Tournaments
         password: str,
         type: str | int = "player",
         grant: Decimal | int | str | None = None,
+        reserved: bool = False,
     ) -> Any:
         """Create an account and give it the new-account grant (one ledger row).
 
+        :param reserved: the operator asks (``gamehub account create``), who may take a
+            reserved name (:mod:`hub.names`); a person never may.
         :returns: (Deferred) the new :class:`Account`.
-        :raises hub.store.errors.BadName: 400; ``BadPassword`` 400; ``NameTaken`` 409.
+        :raises hub.store.errors.BadName: 400 (a reserved name too); ``BadPassword``
+            400; ``NameTaken`` 409.
         """
         acc.check_name(name)
+        if not reserved and names.reserved(name):
+            raise acc.BadName(str(names.reserved(name)))
         acc.check_password(password)
         kind = acc.account_type(type)
         chips = self.new_account_grant if grant is None else check_amount(grant, allow_zero=True)
@@ -122,6 +129,33 @@ class Store(TablesMixin, PluginIndexMixin, AuditMixin, RatingsMixin, Tournaments
             return [self._account(r) for r in cur.all(query, *params)]
 
         return self._run(txn, write=False)
+
+    def reserved_accounts(self) -> defer.Deferred[list[dict[str, Any]]]:
+        """The accounts that took a name of a reserved name space (:mod:`hub.names`):
+        ``name``, ``type`` and ``why`` each (made before people were refused them)."""
+        spaces = [_like_prefix(prefix) for prefix in names.PREFIXES]
+        whole = sorted(names.NAMES)
+
+        def txn(cur: _Cursor) -> list[tuple[str, int, str | None]]:
+            likes = " OR ".join("name_key LIKE ? ESCAPE '!'" for _ in spaces)
+            marks = ", ".join("?" for _ in whole)
+            return cur.all(
+                f"SELECT name, type, password FROM account WHERE {likes} OR name_key IN"
+                f" ({marks}) ORDER BY name_key",
+                *spaces,
+                *whole,
+            )
+
+        def found(rows: list[tuple[str, int, str | None]]) -> list[dict[str, Any]]:
+            out = []
+            for name, code, password in rows:
+                kind = acc.TYPE_NAMES[int(code)]
+                why = names.misused(name, kind, password not in (None, "", "!"))
+                if why is not None:
+                    out.append({"name": name, "type": kind, "why": why})
+            return out
+
+        return self._run(txn, write=False).addCallback(found)
 
     def find_players(self, prefix: str, limit: int = 50) -> defer.Deferred[list[Account]]:
         """Accounts whose name is ``prefix`` or starts with it (any case); exact match

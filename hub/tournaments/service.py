@@ -28,7 +28,7 @@ from typing import Any
 from twisted.internet import defer
 from twisted.logger import Logger
 
-from hub import fields
+from hub import fields, names
 from hub.interfaces import IGameOptions, ITournamentStore, IWholeTournamentFactory
 from hub.model import OVER, WAITING, BadAction, Conflict, GameError, NotFound
 from hub.ratings.service import ranks_of
@@ -56,6 +56,7 @@ DEFAULTS: dict[str, Any] = {
     "tournament_max_entrants": 64,
     "tournament_max_rounds": 20,
     "tournament_max_active": 20,
+    "tournament_max_per_account": 3,
     "tournament_keep": 100,
     "tournament_grace": 60.0,
     "tournament_route_wait": 600.0,
@@ -86,6 +87,7 @@ class TournamentService:
         self.max_entrants = int(settings["tournament_max_entrants"])
         self.max_rounds = int(settings["tournament_max_rounds"])
         self.max_active = int(settings["tournament_max_active"])
+        self.max_per_account = int(settings["tournament_max_per_account"])
         self.keep = int(settings["tournament_keep"])
         self.grace = float(settings["tournament_grace"])
         self.route_wait = float(settings["tournament_route_wait"])
@@ -183,15 +185,18 @@ class TournamentService:
         return sorted(self.tournaments.values(), key=lambda t: (-t.created, t.id))
 
     def create(
-        self, spec: Mapping[str, Any], creator: str | None = None
+        self, spec: Mapping[str, Any], creator: str | None = None, admin: bool = False
     ) -> Tournament:  # long: one check per field
         """A new tournament from ``spec`` (``POST /api/tournaments``): ``type``,
         ``format``, ``name``, ``variant``, ``options``, ``rounds``, ``max_entrants``,
         ``min_entrants``, ``starts_at``, ``start_when_full``, ``grace``, ``table_size``,
         ``rated``, ``withdraw_forfeits`` (true unless false: an entrant who loses a game
-        by forfeit is withdrawn), ``bots`` (bot names to register at once).
+        by forfeit is withdrawn), ``bots`` (bot names to register at once).  ``creator``
+        is the account that asks (``None``: loopback or the API token); one that is not
+        an ``admin`` has at most ``tournament_max_per_account`` under way.
 
-        :raises hub.model.GameError: 400 for a bad field, 409 too many tournaments.
+        :raises hub.model.GameError: 400 for a bad field, 409 too many tournaments
+            (of the hub, or of the account).
         """
         if not isinstance(spec, Mapping):
             raise BadAction("a tournament is a JSON object")
@@ -202,6 +207,15 @@ class TournamentService:
         if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
             raise BadAction("'bots' is a list of bot names")
         active = [t for t in self.tournaments.values() if t.state in (REGISTERING, RUNNING)]
+        if creator is not None and not admin:
+            key = creator.lower()
+            mine = [t for t in active if str(t.settings.get("creator") or "").lower() == key]
+            if len(mine) >= self.max_per_account:
+                raise Conflict(
+                    f"{creator} has {len(mine)} tournaments under way already (at most"
+                    f" {self.max_per_account} an account); start or finish one first",
+                    409,
+                )
         if len(active) >= self.max_active:
             raise Conflict(f"{self.max_active} tournaments are under way already", 409)
         factory = self.hub.registry.game_factory(spec.get("type"))
@@ -292,6 +306,8 @@ class TournamentService:
         fields.SEATED_NAME.check(name)
         if " " in name:
             raise BadAction("a player name has no spaces")
+        if kind == "client" and names.reserved(name):  # a bot's, a guest's, an admin's
+            raise BadAction(f"{name}: {names.reserved(name)}")
         if t.entry_named(name) is not None:
             raise Conflict(f"{name} is registered already")
         key = "".join(secrets.choice(_KEY_ALPHABET) for _ in range(self.hub.lobby.id_length))

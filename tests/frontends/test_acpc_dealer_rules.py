@@ -276,8 +276,10 @@ def test_a_duplicate_match_with_the_dealers_deals_deals_each_seed_twice(tmp_path
 
     hub = Hub(tmp_path)
     match, programs = start(hub, LIMIT, 2, hands=3, duplicate=True, deals="dealer", seed=1)
-    assert match.to_json()["seed"] == 1 and match.to_json()["deals"] == "dealer"
+    # the seed gives every card: shown once the match is over, never while it runs
+    assert "seed" not in match.to_json() and match.to_json()["deals"] == "dealer"
     call_down(hub, match, programs)
+    assert match.over and match.to_json()["seed"] == 1
     states = states_of(match)
     assert len(states) == 6 and not match.failed
     for number, line in enumerate(states):

@@ -495,3 +495,16 @@ def test_nagle_is_off_on_every_connection(tmp_path):
     hub = Hub(tmp_path)
     hub.match(game=LIMIT, players=["acpc:a", "acpc:b"], hands=1)
     assert hub.program(0).transport.getTcpNoDelay() is True
+
+
+def test_seats_listen_on_the_front_ends_own_interface_by_default():
+    from hub.frontends.acpc.protocol import seat_endpoint
+
+    assert seat_endpoint("tcp:18791:interface=127.0.0.1") == "tcp:0:interface=127.0.0.1"
+    assert seat_endpoint("tcp:port=18791:interface=10.0.0.5") == "tcp:0:interface=10.0.0.5"
+    assert seat_endpoint("tcp:18791") == "tcp:0"
+    assert seat_endpoint("tcp6:18791:interface=\\:\\:1") == "tcp6:0:interface=\\:\\:1"
+    ssl = "ssl:4443:privateKey=k.pem:certKey=c.pem:interface=127.0.0.1"
+    assert seat_endpoint(ssl) == "ssl:0:privateKey=k.pem:certKey=c.pem:interface=127.0.0.1"
+    for off in ("none", "", None, "unix:/tmp/acpc.sock"):
+        assert seat_endpoint(off) == "tcp:0:interface=127.0.0.1"

@@ -126,6 +126,11 @@ def test_actions_are_checked_against_the_game_schema_first(registry):
     # an adapter without a schema reads its payload itself
     assert payload_schema(GenericXMLAdapter()) is None
     assert parse_action(GenericXMLAdapter(), params('<action>{"a": 1}</action>')) == {"a": 1}
+    # hostile JSON is a clear 400, never a RecursionError (16 KiB of "[" once was)
+    for bad in ("[" * 16000, '{"a": "\\ud800"}', "NaN", "{"):
+        with pytest.raises(BadAction, match="not JSON") as e:
+            parse_action(GenericXMLAdapter(), params(f"<action>{bad}</action>"))
+        assert e.value.code == 400
 
 
 @pytest.mark.parametrize(

@@ -124,7 +124,7 @@ async def test_bots_held_until_the_creator_sits_are_funded_then(hub):
 @pytest_twisted.ensureDeferred
 async def test_held_bots_that_cannot_be_funded_do_not_sit_and_their_chips_go_back(hub):
     await account(hub, "ann")
-    await hub.store.create_account("bot.pass-2", "a person took this name")
+    await hub.store.create_account("bot.pass-2", "a person took this name", reserved=True)
     game = await bounded(
         defer.ensureDeferred(
             hub.create_game(
@@ -144,7 +144,7 @@ async def test_held_bots_that_cannot_be_funded_do_not_sit_and_their_chips_go_bac
 
 @pytest_twisted.ensureDeferred
 async def test_a_table_whose_bot_cannot_be_funded_is_refused_whole(hub):
-    await hub.store.create_account("bot.pass-2", "a person took this name")
+    await hub.store.create_account("bot.pass-2", "a person took this name", reserved=True)
     e = await refused(hub.create_game("coins", seats=["bot:pass", "bot:pass", "open"]), Conflict)
     assert "not a bot's" in e.reason
     assert hub.lobby.games() == []

@@ -79,9 +79,16 @@ def test_bans_of_addresses_and_networks():
     bans = Bans(["192.0.2.1", ban_key("10.1.2.3/8")])
     assert bans.banned("192.0.2.1") and bans.banned("10.200.0.1")
     assert not bans.banned("192.0.2.2") and not bans.banned("") and not bans.banned("x")
+    # a dual-stack listener shows IPv4 clients as ::ffff:a.b.c.d: the same bans hold
+    assert bans.banned("::ffff:192.0.2.1") and bans.banned("::ffff:10.9.9.9")
+    assert not bans.banned("::ffff:192.0.2.2")
     bans.remove("10.0.0.0/8")
     assert not bans.banned("10.200.0.1") and len(bans) == 1
     assert ban_key(" ::1 ") == "::1"
+    # an IPv4-mapped ban is the IPv4 one it is: as wide as it looks
+    assert ban_key("::ffff:0.0.0.0/96") == "0.0.0.0/0"
+    assert ban_key("::ffff:10.0.0.0/104") == "10.0.0.0/8"
+    assert ban_key("::ffff:192.0.2.7") == "192.0.2.7"
     with pytest.raises(GameError):
         ban_key("example.org")
 

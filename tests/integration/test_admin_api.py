@@ -211,7 +211,7 @@ def test_a_banned_address_is_refused_on_every_front_end_until_unbanned(hub):
     assert _served_from(hub, "127.0.0.2")
     open_xml = XMLClient(hub.ports["xml"], source="127.0.0.2")
     status, answer = admin(
-        hub, "POST", "/api/admin/ban", {"address": "127.0.0.2", "reason": "flood"}
+        hub, "POST", "/api/admin/ban", {"address": "127.0.0.2", "reason": "flood", "force": True}
     )
     assert status == 200 and answer["connections"] >= 1, answer
     with pytest.raises((ConnectionError, OSError)):

@@ -234,7 +234,7 @@ def test_a_web_action_on_a_door_plays_a_game_of_another_hub(doors):
     assert status == 403, raw
     # a proxied request is never one "from the owner's machine": no loopback writes
     status, raw, _ = b.request("POST", f"/api/games/{game['id']}/bots", {"seat": 0})
-    assert status == 403, raw
+    assert status == 401, raw
     status, raw, _ = b.request(
         "POST", f"/api/games/{game['id']}/bots", {"seat": 0, "bot": "hello-bot"}, admin=True
     )
@@ -260,11 +260,11 @@ def test_placement_named_hub_or_the_least_loaded(doors):
     assert "remote" not in mine and mine["seats"][1]["player"] == "hello-bot"
     status, again = make(b, {**hello, "hub": ids[0]}, admin=True)
     assert status == 201 and again["hub"] == ids[0]
-    # a hub that is not there; and the owner decides who may create (no token: 403)
+    # a hub that is not there; and the owner decides who may create (no token: 401)
     status, refused = make(b, {**hello, "hub": "nohub"}, admin=True)
     assert status == 404 and "no live hub" in refused["error"]
     status, refused = make(b, {**hello, "hub": ids[2]})
-    assert status == 403, refused
+    assert status == 401, refused
     # unnamed: A has two games, B and C none: A places it on one of them
     for hub in doors:
         wait_for(

@@ -67,10 +67,11 @@ def total(found: dict, name: str, **labels: str) -> float:
 
 
 def test_metrics_are_for_admins_on_the_web_port(hub):
-    status, body, _ = hub.request("GET", "/metrics")
-    assert status == 403 and b"API token" in body
+    status, body, headers = hub.request("GET", "/metrics")
+    assert status == 401 and b"API token" in body  # as the admin API: no credentials
+    assert headers["WWW-Authenticate"].startswith("Bearer")
     status, _, _ = hub.request("GET", "/metrics", headers={"Authorization": "Bearer wrong"})
-    assert status == 403
+    assert status == 401
 
 
 def test_metrics_endpoint_of_its_own_needs_no_token(hub):

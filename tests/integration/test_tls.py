@@ -10,6 +10,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import socket
 import ssl
 import subprocess
 import sys
@@ -163,6 +164,30 @@ async def test_xml_client_refuses_an_unknown_ca(hub, stranger):
     for tls in (ClientTLS(str(stranger.ca)), ClientTLS()):  # another CA; the platform's
         with pytest.raises(error.ConnectionLost, match="TLS failed: certificate verify failed"):
             await bounded(HubClient.connect(reactor, "127.0.0.1", hub.ports["xml"], tls=tls))
+
+
+def xml_client(port: int, *options: str) -> subprocess.CompletedProcess:
+    """``gamehub xml-client`` as a person runs it: ``help``, then ``quit``."""
+    return subprocess.run(
+        [sys.executable, "-m", "hub.cli", "xml-client", "--hub", f"localhost:{port}", *options],
+        input="help\nquit\n", capture_output=True, text=True, timeout=60,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=str(ROOT),
+    )  # fmt: skip
+
+
+def test_the_xml_client_command_exits_non_zero_when_refused(hub, pki, stranger, tmp_path):
+    """Issue 32: ``gamehub xml-client`` said it could not connect and exited 0."""
+    refused = xml_client(hub.ports["xml"], "--ca", str(stranger.ca))
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert "certificate verify failed" in refused.stderr
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    nobody = xml_client(closed)
+    assert nobody.returncode == 1 and "cannot connect" in nobody.stderr, nobody.stderr
+    played = xml_client(hub.ports["xml"], "--ca", str(pki.ca))
+    assert played.returncode == 0, played.stderr
+    assert "connected to" in played.stdout and "commands:" in played.stdout
 
 
 def test_network_poker_bot_over_tls(hub, pki):

@@ -40,7 +40,7 @@ def test_create_list_show_and_transcript(hub):
     one = hub.get_json(f"/api/games/{game['id']}")
     assert one["view"]["seats"][1]["name"] == "hello-bot"
     status, text, headers = hub.request("GET", f"/api/games/{game['id']}/transcript")
-    assert status == 403  # the game is in play: its players and admins only
+    assert status == 401  # the game is in play: its players and admins only
     status, text, headers = hub.request("GET", f"/api/games/{game['id']}/transcript", admin=True)
     assert status == 200 and headers["Content-Type"].startswith("text/plain")
     assert b"game created: type=hello" in text

@@ -158,3 +158,45 @@ def test_unreadable(tmp_path):
 )
 def test_version_satisfies(version, requirement, ok):
     assert version_satisfies(version, requirement) is ok
+
+
+SETTINGS = """
+[settings]
+hello_greeting = { type = "str", default = "hi", summary = "what it says" }
+hello_loud = "bool"
+hello_hosts = { type = "list", default = ["a", "b"] }
+hello_wait = { type = "float", default = 2 }
+"""
+
+
+def test_settings_are_read_and_written_back(tmp_path):
+    path = tmp_path / "hello.meta"
+    path.write_text(GOOD + SETTINGS)
+    meta = parse_meta(path)
+    assert [(s.name, s.type, s.default) for s in meta.settings] == [
+        ("hello_greeting", "str", "hi"),
+        ("hello_loud", "bool", None),
+        ("hello_hosts", "list", ("a", "b")),
+        ("hello_wait", "float", 2),
+    ]
+    assert parse_meta(path, meta.to_toml()).settings == meta.settings
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (("hello_loud", "web_max_body"), "hello_<word>"),
+        (("hello_loud", "hello_"), "hello_<word>"),
+        (('"bool"', '"number"'), "type must be one of"),
+        (('default = "hi"', "default = 3"), "not a str"),
+        (("default = 2 }", "default = true }"), "not a float"),
+        (('default = ["a", "b"]', "default = [1]"), "not a list"),
+        (('summary = "what it says"', "colour = 1"), "type name or"),
+    ],
+)
+def test_bad_setting_is_named(tmp_path, change, reason):
+    path = tmp_path / "bad.meta"
+    path.write_text(GOOD + SETTINGS.replace(*change))
+    with pytest.raises(MetaError, match=reason) as info:
+        parse_meta(path)
+    assert (info.value.field or "").startswith("settings")

@@ -496,3 +496,27 @@ def test_unexpected_error_in_plugin_code_is_a_failure_not_a_crash(data):
     registry.load()
     assert "ZeroDivisionError" in record(registry, "raises").reason
     assert record(registry, "fine").status == LOADED
+
+
+def test_a_plugin_gets_the_settings_it_declares(builtin, data):
+    meta = write_meta(data / "bots" / "meta", "firstbot", FIRSTBOT, kind="bot")
+    meta.write_text(
+        meta.read_text()
+        + '[settings]\nfirstbot_patience = { type = "float", default = 2.5 }\nfirstbot_tone = "str"\n'
+    )
+    settings = {"firstbot_tone": "dry", "web_max_body": 10}
+    registry = Registry(data, Clock(), builtin, settings=settings)
+    registry.load()
+    factory = registry.bot_factory("firstbot")
+    assert factory.settings == {"firstbot_patience": 2.5, "firstbot_tone": "dry"}
+
+
+def test_the_settings_plugins_declare_are_known(builtin, data):
+    from hub.settings import TYPES, declared
+
+    meta = write_meta(data / "bots" / "meta", "web", FIRSTBOT, kind="bot")
+    meta.write_text(meta.read_text() + '[settings]\nweb_max_body = "int"\nweb_colour = "str"\n')
+    write_meta(data / "bots" / "meta", "broken", "x:y", kind="nope")
+    found = declared([builtin, data / "bots" / "meta"])
+    assert list(found) == ["web_colour"]  # the hub's own names stay the hub's
+    assert "web_max_body" in TYPES

@@ -537,7 +537,7 @@ def test_log_in_sit_at_holdem_with_a_bot_and_play_a_hand(page, hub):
     seed = next(e["data"]["seed"] for e in replay["events"] if e["kind"] == "handover")
     assert ("; seed " + seed[:12]) in over if seed else "; seed " not in over
     # the table is still in play: only its players and admins read its transcript
-    assert hub.request("GET", f"/api/games/{game_id}/transcript")[0] == 403
+    assert hub.request("GET", f"/api/games/{game_id}/transcript")[0] == 401
     transcript = hub.request("GET", f"/api/games/{game_id}/transcript", admin=True)[1].decode()
     assert "web:holdem-fan~holdem-fan in" in transcript
     screenshot(page, "game-holdem-hand-over")

@@ -282,6 +282,8 @@ EVENTS = {
         "over": {"result": {"summary": "a 40, b 30, c 20, d 10"}},
     },
     "texas-holdem": {
+        "shuffle": {"number": 3, "commitment": "9f86d081884c7d659a2feaa0c55ad015"},
+        "entropy": {"seat": 1, "number": 3, "value": "5e884898da28047151d0e56f8dc62927"},
         "state": {"state": "waiting"},
         "buyin": {"seat": 0, "name": "ann", "amount": "200"},
         "cashout": {"seat": 0, "name": "ann", "amount": "210"},

@@ -214,7 +214,7 @@ def test_game_stream_snapshot_events_and_observer_removed_on_drop(hub):
     assert browser.call("POST", f"/api/games/{gid}/chat", {"text": "my own line"})[0] == 200
     # while the game runs, only its players read (their own lines) and admins
     status, refused, _ = hub.request("GET", f"/api/games/{gid}/transcript")
-    assert status == 403 and b"players and admins" in refused
+    assert status == 401 and b"players and admins" in refused  # no credentials at all
     status, raw = browser.call("GET", f"/api/games/{gid}/transcript")
     transcript = raw.decode()
     me = browser.start()["name"]

@@ -17,6 +17,7 @@ from typing import Any
 from twisted.web.resource import IResource
 from zope.interface import moduleProvides
 
+from hub.access import Access
 from hub.interfaces import IFrontend, IHTTPResources
 
 from .match import Match, Matches
@@ -44,9 +45,10 @@ def make_factory(hub: Any) -> ACPCFactory:
     return ACPCFactory(matches_of(hub))
 
 
-def http_resources(hub: Any) -> list[tuple[bytes, IResource]]:
-    """``/acpc``: the matches' API."""
-    return [(b"acpc", MatchesResource(hub, matches_of(hub)))]
+def http_resources(hub: Any, access: Access | None = None) -> list[tuple[bytes, IResource]]:
+    """``/acpc``: the matches' API, checked by the web front end's ``access``."""
+    checked = access if access is not None else Access(hub.options)
+    return [(b"acpc", MatchesResource(hub, matches_of(hub), checked))]
 
 
 __all__ = [

@@ -6,8 +6,10 @@ A :class:`Match` is made by :meth:`Matches.create` (``POST /acpc/matches``, or
 ``acpc:<name>``: a program of the protocol; ``bot:<name>``: an in-hub bot; ``open``: a
 seat for an XML client or a person in the browser), the number of hands and
 ``duplicate`` / ``strict`` / ``seed``.  It listens on one port per ``acpc`` seat (the
-``acpc_seat_endpoint`` setting, ``tcp:0``: the answer names them, as the competition's
-dealer prints them); when every program has connected and said its version, the
+``acpc_seat_endpoint`` setting; by default the ACPC front end's own interface on a
+port of its own: the answer names them, as the competition's dealer prints them), and
+a seat takes only a program from an address the match allows (``allow``; by default
+the creator's address); when every program has connected and said its version, the
 table is made (a chip table through the hub's table money when the game plays for
 chips: programs are funded like the hub's bots, every hand is settled in the ledger)
 and plays the hands, stacks reset every hand and positions rotating.  With
@@ -23,7 +25,6 @@ mode its invalid action ends the match; every program is told in a comment line.
 from __future__ import annotations
 
 import hashlib
-import math
 import os
 import re
 from collections.abc import Mapping
@@ -41,104 +42,13 @@ from hub.model import GAME_OVER, HAND_OVER, GameError, NotFound
 from hub.telemetry import DETACHED
 
 from . import codec
-from .protocol import ACPCProtocol, SeatFactory, settings_of
+from .addresses import LOOPBACK, Network, address_of, allowed_networks
+from .logs import MatchLog, hand_number, seen_cards
+from .players import Player, parse_players, summary
+from .protocol import ACPCProtocol, SeatFactory, seat_endpoint, settings_of
 
-_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,24}$")
 #: most matches kept (finished ones beyond this go, oldest first)
 KEEP_MATCHES = 200
-#: most players at one match's table
-MAX_PLAYERS = 10
-
-
-class Player:
-    """One player of a match: what sits there and, for a program, its connection."""
-
-    def __init__(self, index: int, kind: str, name: str, bot: str | None = None) -> None:
-        self.index = index
-        self.kind = kind  #: ``acpc``, ``bot`` or ``open``
-        self.name = name
-        self.bot = bot
-        self.connection: ACPCProtocol | None = None
-        self.ready = False
-        self.port: int | None = None
-        self.listener: Any = None
-        self.view: Any = None  #: its seat view at the current table
-        self.total = Fraction(0)
-        self.used = 0.0  #: seconds its replies took over the match
-        self.used_hand = 0.0  #: ... in the current hand
-        self.asked_at: float | None = None
-        self.timer: Any = None
-
-    @property
-    def account(self) -> str:
-        """The account a program plays with: ``acpc.<name>``."""
-        return f"acpc.{self.name}"[:32]
-
-    def to_json(self) -> dict[str, Any]:
-        """The player as the match's JSON shows it."""
-        return {
-            "player": self.index,
-            "kind": self.kind,
-            "name": self.name,
-            "bot": self.bot,
-            "port": self.port,
-            "connected": self.connection is not None,
-            "total": number(self.total),
-        }
-
-
-def parse_players(specs: Any) -> list[Player]:
-    """Players from their specs: ``acpc``, ``acpc:<name>``, ``bot:<name>``, ``open``.
-
-    :raises hub.model.GameError: a spec is none of these, or two names are the same.
-    """
-    if not isinstance(specs, list) or not 2 <= len(specs) <= MAX_PLAYERS:
-        raise GameError(f"'players' is a list of 2 to {MAX_PLAYERS} players", 400)
-    players: list[Player] = []
-    for index, spec in enumerate(specs):
-        if not isinstance(spec, str):
-            raise GameError(f"player {index}: expected a string", 400)
-        kind, _, name = spec.partition(":")
-        if kind == "acpc":
-            name = name or f"p{index + 1}"
-            players.append(Player(index, "acpc", name))
-        elif kind == "bot" and name:
-            players.append(Player(index, "bot", name, bot=name))
-        elif spec == "open":
-            players.append(Player(index, "open", f"open{index + 1}"))
-        else:
-            raise GameError(
-                f"player {index}: {spec[:40]!r} is not 'acpc', 'acpc:<name>', "
-                "'bot:<name>' or 'open'",
-                400,
-            )
-        if not _NAME.match(players[-1].name):
-            raise GameError(f"player {index}: a name is 1 to 24 of A-Z a-z 0-9 _ . -", 400)
-    names = [p.name.lower() for p in players]
-    if len(set(names)) != len(names):
-        raise GameError("two players have the same name", 400)
-    return players
-
-
-def number(value: Fraction) -> int | float:
-    """A total for JSON: an integer, or a float when it has a fraction (a split pot
-    of the reference dealer pays half chips)."""
-    return int(value) if value.denominator == 1 else float(value)
-
-
-def summary(payoffs: list[Fraction], big_blind: int) -> dict[str, Any]:
-    """Total, mbb/hand and the half-width of its 95% confidence interval."""
-    n = len(payoffs)
-    total = sum(payoffs, Fraction(0))
-    if n == 0:
-        return {"total": 0, "hands": 0, "mbb_per_hand": 0.0, "ci95": None}
-    mbb = [1000.0 * float(p) / big_blind for p in payoffs]
-    mean = sum(mbb) / n
-    ci = None
-    if n > 1:
-        var = sum((x - mean) ** 2 for x in mbb) / (n - 1)
-        ci = round(1.96 * math.sqrt(var / n), 1)
-    return {"total": number(total), "hands": n, "mbb_per_hand": round(mean, 1), "ci95": ci}
 
 
 @implementer(IGameObserver)
@@ -160,6 +70,7 @@ class Match:
         seed: str,
         seed_given: bool,
         dealer_seed: int | None = None,
+        allowed: tuple[Network, ...] = LOOPBACK,
     ) -> None:
         self.matches = matches
         self.hub = matches.hub
@@ -178,6 +89,8 @@ class Match:
         #: the reference dealer's seed when the match deals its cards (``deals``)
         self.dealer_seed = dealer_seed
         self.failed = False  #: cut short: no SCORE (``acpc_cut_short``)
+        #: the addresses that may take its seats (:func:`allowed_networks`)
+        self.allowed = allowed
         self.passes = 2 if duplicate else 1
         self.current_pass = -1
         self.game: Any = None  #: the table playing now
@@ -189,8 +102,9 @@ class Match:
         self.over = False
         self.started = False
         self.reason: str | None = None
-        self.log_path = Path(matches.data_dir) / "acpc" / f"{match_id}.log"
-        self._log_file: Any = None
+        keys = {p.index: p.key for p in players if p.key is not None}
+        self.log_file = MatchLog(Path(matches.data_dir) / "acpc", match_id, keys)
+        self.log_path = self.log_file.path
         self._wait_timer: Any = None
         self._counter = matches.counter
 
@@ -212,6 +126,12 @@ class Match:
         )
         if not self.programs:
             self._maybe_start()
+
+    def allows(self, host: str) -> bool:
+        """Whether a program from ``host`` may take a seat of this match (``""``: an
+        address without a host, a UNIX socket: this machine)."""
+        found = address_of(host or "127.0.0.1")
+        return found is not None and any(found in network for network in self.allowed)
 
     def connection(self, index: int) -> ACPCProtocol | None:
         """The program connected for player ``index``."""
@@ -355,9 +275,19 @@ class Match:
                 self.payoffs[index].append(Fraction(payoff))
                 self.players[index].total += Fraction(payoff)
         self.played += 1
-        self._write(line)
+        self.log_file.write(line, everywhere=False)
+        # each program's own line once every observer has seen the hand's end (its
+        # last match state of the hand shows what it saw)
+        self.reactor.callLater(0, self._own_lines, line)
         for player in self.programs:
             player.used_hand = 0.0
+
+    def _own_lines(self, line: str) -> None:
+        """The hand's log ``line`` as each program saw it, into its own lines."""
+        hand = hand_number(line)
+        for player in self.programs:
+            seen = player.states.get(hand) if hand is not None else None
+            self.log_file.own(player.index, line, seen_cards(seen))
 
     def _name(self, game: Any, player: Player) -> str:
         """The name the log gives ``player``: an open seat's by who sits there."""
@@ -390,6 +320,7 @@ class Match:
         view = player.view
         for line in view.feed(event):
             connection.send(line)
+            player.remember(line)
         if view.prompt is not None and player.asked_at is None:
             self._ask(player)
         action = view.automatic(event)
@@ -516,8 +447,7 @@ class Match:
     # -- the log ----------------------------------------------------------------------
 
     def _open_log(self) -> None:
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        self._log_file = open(self.log_path, "w", encoding="ascii", errors="replace")  # noqa: SIM115
+        self.log_file.open()
         names = " ".join(p.name for p in self.players)
         commitment = hashlib.sha256(bytes.fromhex(self.seed)).hexdigest()
         kind = "duplicate " if self.duplicate else ""
@@ -530,12 +460,10 @@ class Match:
             self._write(f"# players {names}; the reference dealer's deals, seed {self.dealer_seed}")
 
     def _write(self, line: str) -> None:
-        if self._log_file is not None:
-            self._log_file.write(line + "\n")
-            self._log_file.flush()
+        self.log_file.write(line)
 
     def _finish_log(self) -> None:
-        if self._log_file is None:
+        if not self.log_file.open_now:
             return
         big = int(self.table["big_blind"])
         for player in self.players:
@@ -553,22 +481,36 @@ class Match:
             totals = "|".join(codec.log_number(p.total) for p in self.players)
             names = "|".join(p.name for p in self.players)
             self._write(f"SCORE:{totals}:{names}")
-        self._log_file.close()
-        self._log_file = None
+        self.log_file.close()
 
     def log_text(self) -> str | None:
         """The log as written so far (``None`` before the match started)."""
-        if not self.log_path.is_file():
+        return self.log_file.text()
+
+    def log_file_for(self, key: str | None) -> Path | None:
+        """The file of the lines of the program whose key is ``key`` while the match
+        runs (``None``: no program has that key, or the match is over)."""
+        index = self.log_file.program(key)
+        if index is None or self.over:
             return None
-        return self.log_path.read_text(encoding="ascii", errors="replace")
+        return self.log_file.path_of(index)
 
     # -- transcripts ------------------------------------------------------------------
 
-    def record(self, conn_id: str, direction: str, text: str | bytes) -> None:
-        """A program's line into the current table's transcript."""
+    def record(
+        self, conn_id: str, direction: str, text: str | bytes, index: int | None = None
+    ) -> None:
+        """A line of player ``index``'s program into the current table's transcript:
+        the program's account's, private to its seat (its match states and its
+        replies carry its hole cards)."""
         transcript = getattr(self.game, "transcript", None)
-        if transcript is not None:
+        if transcript is None:
+            return
+        if index is None:
             transcript.record(conn_id, direction, text)
+            return
+        owner = self.players[index].account
+        transcript.record(conn_id, direction, text, owner=owner, seat=self.seat_of.get(index))
 
     def note(self, text: str) -> None:
         """A note into the current table's transcript."""
@@ -598,9 +540,22 @@ class Match:
                 {"name": p.name, **summary(self.payoffs[p.index], big)} for p in self.players
             ],
         }
-        if self.dealer_seed is not None:
+        if self.over:  # a seed gives every card: never while the match runs
+            data["seed"] = self.seed if self.dealer_seed is None else self.dealer_seed
+        return data
+
+    def created_json(self) -> dict[str, Any]:
+        """The match as its creator sees it once: :meth:`to_json` with each program's
+        ``key`` (it reads the program's own lines of the log while the match runs), the
+        addresses that may take its seats (``allow``) and the seed it gave, if any."""
+        data = self.to_json()
+        for player, shown in zip(self.players, data["players"], strict=True):
+            if player.key is not None:
+                shown["key"] = player.key
+        data["allow"] = [str(network) for network in self.allowed]
+        if self.dealer_seed is not None:  # the seed the creator gave, back to it alone
             data["seed"] = self.dealer_seed
-        elif self.over or self.seed_given:
+        elif self.seed_given:
             data["seed"] = self.seed
         return data
 
@@ -637,6 +592,9 @@ class Matches:
         self.reactor = hub.reactor
         self.settings = settings_of(getattr(hub, "options", {}))
         self.data_dir = Path(getattr(hub, "data_dir", "."))
+        if not self.settings["acpc_seat_endpoint"]:
+            endpoints = getattr(hub, "endpoints", {})  # test hubs may have none
+            self.settings["acpc_seat_endpoint"] = seat_endpoint(endpoints.get("acpc"))
         self.counter = [0]
         telemetry = getattr(hub, "telemetry", None)  # test hubs may have none
         #: the front end's metrics, for its own port and every seat's port
@@ -667,15 +625,22 @@ class Matches:
             known.extend(adapter.games)
         raise NotFound(f"no ACPC game {game!r}; one of {', '.join(known) or 'none'}")
 
-    async def create(self, spec: Mapping[str, Any]) -> Match:
+    async def create(self, spec: Mapping[str, Any], creator: str | None = None) -> Match:
         """A new match from ``spec`` (``game``, ``players``, ``hands``, ``duplicate``,
-        ``strict``, ``seed``), listening for its programs.
+        ``strict``, ``seed``, ``allow``), listening for its programs; ``creator`` is the
+        address of who asks (the seats take only it, unless ``allow`` says otherwise:
+        :func:`allowed_networks`).
 
-        :raises hub.model.GameError: a bad spec (400) or an unknown game (404).
+        :raises hub.model.GameError: a bad spec (400), an unknown game (404), or
+            ``acpc_max_matches`` waiting or running already (503).
         """
         if not isinstance(spec, Mapping):
             raise GameError("a match is a JSON object", 400)
-        unknown = set(spec) - {"game", "players", "hands", "duplicate", "strict", "seed", "deals"}
+        most = self.settings["acpc_max_matches"]
+        if sum(1 for m in self.matches.values() if not m.over) >= most:
+            raise GameError(f"{most} matches are waiting or running already; try later", 503)
+        fields = {"game", "players", "hands", "duplicate", "strict", "seed", "deals", "allow"}
+        unknown = set(spec) - fields
         if unknown:
             raise GameError(f"unknown keys: {', '.join(sorted(unknown))}", 400)
         game = spec.get("game")
@@ -687,6 +652,7 @@ class Matches:
         if not isinstance(duplicate, bool) or not isinstance(strict, bool):
             raise GameError("'duplicate' and 'strict' are true or false", 400)
         seed, seed_given, dealer_seed = deal_seeds(spec.get("deals", "hub"), spec.get("seed"))
+        allowed = allowed_networks(spec.get("allow"), creator)
         adapter = self.adapter_for(game)
         show_all = self.settings["acpc_showdown"] == "dealer"
         table = adapter.table(game, hands, seed, dealer_seed, show_all)
@@ -700,7 +666,7 @@ class Matches:
         match_id = f"m{self._made}-{os.urandom(3).hex()}"
         match = Match(
             self, match_id, adapter, table, players, hands, duplicate, strict, seed,
-            seed_given, dealer_seed,
+            seed_given, dealer_seed, allowed,
         )  # fmt: skip
         self.matches[match_id] = match
         try:
@@ -728,15 +694,17 @@ class Matches:
         self._hand_out()
 
     def _hand_out(self) -> None:
+        """Each waiting program, oldest first, gets the first free seat of the oldest
+        match that allows its address."""
         self.waiting = [p for p in self.waiting if p.transport is not None and p.match is None]
-        for match in list(self.matches.values()):
-            while self.waiting:
-                player = match.free_program()
-                if player is None:
+        for protocol in list(self.waiting):
+            for match in list(self.matches.values()):
+                player = match.free_program() if match.allows(protocol.peer) else None
+                if player is not None:
+                    self.waiting.remove(protocol)
+                    match.attach(player.index, protocol)
+                    match.ready(protocol)
                     break
-                protocol = self.waiting.pop(0)
-                match.attach(player.index, protocol)
-                match.ready(protocol)
 
     def connection_gone(self, protocol: ACPCProtocol) -> None:
         """A queued program left."""

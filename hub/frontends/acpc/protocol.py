@@ -17,6 +17,7 @@ that connects there the first free ``acpc`` seat of the oldest match waiting for
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from twisted.internet.protocol import Factory, Protocol
@@ -40,8 +41,9 @@ DEFAULTS: dict[str, Any] = {
     "acpc_hand_seconds": 600.0,  # all of one player's replies in one hand (--t_hand)
     "acpc_average_seconds": 7.0,  # per hand, over the whole match (--t_per_hand)
     "acpc_max_ignored": 100,  # ignored lines in a row before the program is dropped
-    "acpc_seat_endpoint": "tcp:0",  # where each acpc seat of a match listens
+    "acpc_seat_endpoint": "",  # where each acpc seat listens ("": seat_endpoint())
     "acpc_player_seconds": 30.0,  # time to act for the match's other players
+    "acpc_max_matches": 50,  # matches waiting or running at once (each listens on ports)
 }
 #: The reference dealer's rules (the defaults) or the hub's stricter choices, each a
 #: setting (docs/acpc.md, "Bad replies" and "The dealer's rules"): the setting → its
@@ -53,6 +55,25 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 DEFAULTS.update({key: values[0] for key, values in CHOICES.items()})
 DEFAULTS["acpc_strict"] = False  # a match's ``strict`` when it does not say
+
+
+#: where seats listen when the front end's own endpoint says nothing we can reuse
+LOOPBACK_SEATS = "tcp:0:interface=127.0.0.1"
+_COLON = re.compile(r"(?<!\\):")
+
+
+def seat_endpoint(front: str | None) -> str:
+    """Where a match's seats listen by default: the ACPC front end's own endpoint
+    ``front`` (``--acpc``) on a port of their own (``tcp:18791:interface=10.0.0.5`` →
+    ``tcp:0:interface=10.0.0.5``; an ``ssl:`` endpoint keeps its keys), or loopback
+    when the front end is off or not TCP."""
+    parts = _COLON.split((front or "").strip())
+    if parts[0].lower() not in ("tcp", "tcp6", "ssl") or len(parts) < 2:
+        return LOOPBACK_SEATS
+    rest = [p for p in parts[1:] if not p.startswith("port=")]
+    if rest and "=" not in rest[0]:  # the port, given by position
+        rest = rest[1:]
+    return ":".join([parts[0], "0", *rest])
 
 
 def settings_of(options: Any) -> dict[str, Any]:
@@ -87,6 +108,8 @@ class ACPCProtocol(Protocol):
         self._version_timer: Any = None
         #: on the front end's own port: the time it may wait for a seat
         self.wait_timer: Any = None
+        #: the program's address (a match gives seats only to the addresses it allows)
+        self.peer = ""
 
     @property
     def state(self) -> State:
@@ -251,7 +274,7 @@ class ACPCProtocol(Protocol):
     def record(self, direction: str, text: str | bytes) -> None:
         """A line in or out, into the match's current table's transcript."""
         if self.match is not None:
-            self.match.record(self.conn_id, direction, text)
+            self.match.record(self.conn_id, direction, text, self.seat_index)
 
     def note(self, text: str) -> None:
         """A note of the front end about this connection."""
@@ -281,6 +304,7 @@ class _Factory(Factory):
         """A new connection (kept until it is gone)."""
         protocol = super().buildProtocol(addr)
         if isinstance(protocol, ACPCProtocol):
+            protocol.peer = str(getattr(addr, "host", "") or "")  # foreign: an IAddress
             self.connections.add(protocol)
         return protocol
 
@@ -292,9 +316,24 @@ class _Factory(Factory):
         raise NotImplementedError
 
 
+class Refusal(Protocol):
+    """A connection a seat's port does not take: one comment line, then closed."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+    def connectionMade(self) -> None:
+        """Say why and close."""
+        transport = self.transport
+        if transport is not None:
+            transport.write(codec.encode(codec.comment(f"refused: {self.why}")))
+            transport.loseConnection()
+
+
 class SeatFactory(_Factory):
-    """The port of one ``acpc`` seat of one match: its first program takes the seat;
-    a connection while the seat is taken is told so and closed."""
+    """The port of one ``acpc`` seat of one match: its first program from an address
+    the match allows takes the seat; another address is refused (a comment, closed);
+    a connection while the seat is taken is closed."""
 
     def __init__(self, match: Any, index: int, counter: list[int]) -> None:
         super().__init__(match.reactor, match.settings, counter)
@@ -303,7 +342,13 @@ class SeatFactory(_Factory):
         self.index = index
 
     def buildProtocol(self, addr: Any) -> Any:
-        """A connection; refused (closed at once) once the seat has its program."""
+        """A connection; refused (closed at once) from an address the match does not
+        allow, and once the seat has its program."""
+        host = str(getattr(addr, "host", "") or "")  # foreign: an IAddress
+        if not self.match.allows(host):
+            why = f"{host or 'this address'} may not take a seat of match {self.match.id}"
+            self.telemetry.refused("address", why, peer=host)
+            return Refusal(why)
         if self.match.connection(self.index) is not None or self.match.over:
             return None
         protocol = super().buildProtocol(addr)
@@ -317,8 +362,8 @@ class SeatFactory(_Factory):
 
 class ACPCFactory(_Factory):
     """The front end's own endpoint: a program gets the first free ``acpc`` seat of
-    the oldest match that waits for one (first come, first served), or waits for one
-    until ``acpc_wait_seconds``."""
+    the oldest match that waits for one and allows its address (first come, first
+    served), or waits for one until ``acpc_wait_seconds``."""
 
     def __init__(self, matches: Any) -> None:
         super().__init__(matches.reactor, matches.settings, matches.counter)

@@ -37,6 +37,7 @@ from twisted.internet.protocol import Protocol, ServerFactory
 from twisted.logger import Logger
 from zope.interface import implementer
 
+from hub import names
 from hub.cluster.splice import Splice
 from hub.frontends import no_delay, write_now
 from hub.interfaces import IGameObserver, ILobbyListener
@@ -176,6 +177,10 @@ class DominoProtocol(Protocol):
         return b"".join(line + b"\n" for line in cut) + self._framer.drain()
 
     def _login(self, name: str) -> None:
+        why = names.reserved(name)
+        if why is not None:  # a bot's, a program's, a guest's or an admin's name
+            self.invalid_command(f"login {name}: {why}")
+            return
         routes = self.factory.routes
         routing = routes.route("domino", name) if routes is not None else None
         if routing is None:  # not an entrant of this hub's: the cluster's queue, if any

@@ -186,7 +186,7 @@ class Root(Resource):
         admin = AdminResource(hub, self.web)
         api.putChild(b"admin", admin)
         self.putChild(b"api", api)
-        self.putChild(b"metrics", MetricsResource(hub.telemetry, allowed=admin.is_admin))
+        self.putChild(b"metrics", MetricsResource(hub.telemetry, check=self._admin_only))
         self.putChild(b"static", StaticFiles(STATIC))
         self.putChild(b"game", GamePages())
         self.putChild(b"ratings", AddressedPages("ratings.html", "ratings"))
@@ -198,11 +198,15 @@ class Root(Resource):
         for path, resource in self._pages.items():
             if path != b"plugins":
                 self.putChild(path, resource)
-        for path, resource in hub.http_resources():
+        for path, resource in hub.http_resources(self.web.access):
             if path in self.children or path in self._pages:
                 self.log.warn("web: /{path} is the web front end's own; not mounted", path=path)
                 continue
             self.putChild(path, resource)
+
+    def _admin_only(self, request: Any) -> None:
+        """``/metrics``: admins only, decided as on every route (401, 403)."""
+        self.web.access.caller(request).require_admin("/metrics")
 
     def getChildWithDefault(self, path: bytes, request: Any) -> IResource:
         """``/plugins`` (exactly) is the plugins page; below it, the downloads."""

@@ -14,10 +14,11 @@ from typing import Any
 from twisted.internet import defer
 
 from hub import fields
+from hub.access import client_host
 from hub.interfaces import IHub
 from hub.model import GameError
 
-from .api import client_host, read_json
+from .api import read_json
 from .play import WebResource
 
 

@@ -10,7 +10,9 @@ credentials) or 403 (an account that is not an admin).  Every action goes throug
 - ``POST /api/admin/kick`` ``{"player", "reason"?}``
 - ``POST /api/admin/games/<id>/close``
 - ``POST /api/admin/chips`` ``{"account", "amount"}`` (negative: revoke)
-- ``POST /api/admin/ban`` ``{"address", "reason"?}``, ``POST /api/admin/unban``
+- ``POST /api/admin/ban`` ``{"address", "reason"?, "force"?}`` (a ban wider than
+  ``ban_widest_ipv4``/``ban_widest_ipv6``, or covering loopback or the asking admin's
+  own address, needs ``"force": true``), ``POST /api/admin/unban``
   ``{"address"}``, ``GET /api/admin/bans``
 - ``POST /api/admin/plugins/<name>/unload`` and ``.../reload``
 - ``GET /api/admin/audit?limit=&action=&actor=&target=``
@@ -42,34 +44,20 @@ class AdminResource(WebResource):
     def __init__(self, hub: Any, web: WebFrontend) -> None:
         super().__init__(hub, web)
 
-    def is_admin(self, request: Any) -> bool:
-        """Whether the request comes from an admin (the API token or an admin session)."""
-        if self.has_api_token(request):
-            return True
-        session = self.web.sessions.find(request)
-        return session is not None and session.admin
-
     def actor(self, request: Any, write: bool) -> Actor:
         """Who asks: the API token or an admin session (a write checks its origin and
-        CSRF token).
+        CSRF token), as :class:`hub.access.Access` decides for every route.
 
         :raises hub.model.GameError: 401 without credentials, 403 for a non-admin.
         """
         source = client_address(request)
-        if self.has_api_token(request):
+        caller = self.caller(request)
+        caller.require_admin("the admin API")
+        if caller.token:
             return Actor("api-token", "api", source)
-        session = self.web.sessions.find(request)
-        if session is None or session.account is None:
-            raise GameError(
-                "the admin API needs the hub's API token (Authorization: Bearer ...)"
-                " or the session of an admin account",
-                401,
-            )
-        if not session.admin:
-            raise GameError(f"{session.account} is not an admin account", 403)
         if write:
             self.session_for_write(request)
-        return Actor(session.account, "api", source)
+        return Actor(str(caller.account), "api", source)
 
     def _parts(self, request: Any) -> list[str]:
         return [p.decode("utf-8", "replace") for p in request.postpath if p]
@@ -115,7 +103,11 @@ class AdminResource(WebResource):
             if parts == ["unban"]:
                 return self._run(actor, "unban", key, None, lambda: admin.unban(key))
             why = None if body.get("reason") is None else str(body["reason"])[:200]
-            return self._run(actor, "ban", key, {"reason": why}, lambda: admin.ban(key, why, actor))
+            force = body.get("force", False)
+            if not isinstance(force, bool):
+                raise GameError("'force' is true or false", 400)
+            detail = {"reason": why, "force": force}
+            return self._run(actor, "ban", key, detail, lambda: admin.ban(key, why, actor, force))
         if len(parts) == 3 and parts[0] == "games" and parts[2] == "close":
             game_id = parts[1]
             return self._run(actor, "close_game", game_id, None, lambda: admin.close_game(game_id))

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import ipaddress
 import json
 from typing import Any
 
@@ -15,9 +12,9 @@ from twisted.web.resource import Resource
 from twisted.web.server import NOT_DONE_YET
 
 from hub import fields
+from hub.access import Access, Caller, challenge
 from hub.distribution import PluginIndexResource
 from hub.model import GameError
-from hub.settings import boolean
 
 MAX_BODY = 64 * 1024
 
@@ -32,8 +29,10 @@ def send_json(request, status: int, payload: Any) -> bytes:
 
 def send_error(request, status: int, message: str) -> bytes:
     """Answer with ``{"error": message}`` (kept as ``request.refusal`` for the front
-    end's refusal event)."""
+    end's refusal event); a 401 says how to authenticate (``WWW-Authenticate``)."""
     request.refusal = message
+    if status == 401:
+        challenge(request)
     return send_json(request, status, {"error": message})
 
 
@@ -61,19 +60,6 @@ def game_fields(body: dict[str, Any]) -> None:
     fields.check_options(body.get("options"))
 
 
-def token_digest(options: Any) -> str | None:
-    """The SHA-256 (hex) of the hub's API token: the setting ``api_token_sha256`` (a
-    config file then never holds the token itself), else that of ``--api-token``;
-    ``None`` when the hub has none.  Requests are compared by digest."""
-    digest = options.get("api_token_sha256")
-    if digest:
-        return str(digest).strip().lower()
-    token = options.get("api_token")
-    if not token:
-        return None
-    return hashlib.sha256(str(token).encode("utf-8")).hexdigest()
-
-
 def query_arg(request, name: str) -> str | None:
     """The first value of the query argument ``name``, or ``None``."""
     values = request.args.get(name.encode())
@@ -91,35 +77,18 @@ def query_limit(request, default: int, most: int) -> int:
     return int(text)
 
 
-def client_host(request: Any) -> str | None:
-    """The host of the request's client address (``None``: a UNIX socket or an
-    in-memory transport, whose addresses have no ``host``)."""
-    return getattr(request.getClientAddress(), "host", None)  # foreign: an IAddress
-
-
-def is_loopback(request) -> bool:
-    """Whether the request comes from this machine (never when another hub of the
-    cluster passed it on: :mod:`.proxy`)."""
-    if request.getHeader(b"x-gamehub-door") is not None:
-        return False
-    host = client_host(request)
-    if host is None:  # UNIX sockets and in-memory transports
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 class JSONResource(Resource):
-    """A resource whose handlers return JSON-able data or raise ``GameError``."""
+    """A resource whose handlers return JSON-able data or raise ``GameError``; who asks
+    is decided by ``access`` (the web front end's :class:`hub.access.Access`, the one
+    check of every route; without one: the hub's token and loopback, no sessions)."""
 
     log = Logger()
     isLeaf = True
 
-    def __init__(self, hub) -> None:
+    def __init__(self, hub, access: Access | None = None) -> None:
         super().__init__()
         self.hub = hub
+        self.access = access if access is not None else Access(hub.options)
 
     def render(self, request) -> bytes | int:
         """Dispatch to ``json_GET``/``json_POST``/..., mapping errors to JSON answers."""
@@ -161,29 +130,27 @@ class JSONResource(Resource):
     def _answer(self, request, status: int, payload: Any) -> bytes:
         return send_json(request, status, payload)
 
+    def caller(self, request) -> Caller:
+        """Who sent ``request`` (:class:`hub.access.Caller`)."""
+        return self.access.caller(request)
+
     def has_api_token(self, request) -> bool:
         """Whether the request carries the hub's API token (``Authorization: Bearer``;
-        see :func:`token_digest`)."""
-        expected = token_digest(self.hub.options)
-        if expected is None:
-            return False
-        sent = request.getHeader(b"authorization") or b""
-        if not sent.startswith(b"Bearer "):
-            return False
-        given = hashlib.sha256(sent[len(b"Bearer ") :].strip()).hexdigest()
-        return hmac.compare_digest(given.encode(), expected.encode())
+        see :func:`hub.access.token_digest`)."""
+        return self.access.has_token(request)
 
     def reader(self, request) -> tuple[bool, frozenset[str]]:
         """Who reads: (admin?, owner tokens of the reader's connections)."""
-        return self.has_api_token(request), frozenset()
+        return self.caller(request).admin, frozenset()
 
-    def require_write_access(self, request) -> None:
-        """Writes are open on loopback; elsewhere they need the configured API token."""
-        if self.has_api_token(request):
-            return
-        if is_loopback(request) and not boolean(self.hub.options.get("api_require_token", False)):
-            return
-        raise GameError("creating games needs an API token from this address", 403)
+    def require_write_access(self, request, what: str = "creating games") -> None:
+        """Writes are open on loopback (unless ``api_require_token``); elsewhere they
+        need the API token or an admin session.
+
+        :raises hub.model.GameError: 401 without credentials, 403 with some that are
+            not enough.
+        """
+        self.caller(request).require_writer(what)
 
 
 class Health(JSONResource):

@@ -22,11 +22,10 @@ from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 from zope.interface import implementer
 
+from hub.access import client_host
 from hub.chat import LOBBY
 from hub.interfaces import IChatListener, IGameObserver, IHub, ILobbyListener
 from hub.model import TURN
-
-from .api import client_host
 
 RETRY_MS = 2000
 HEARTBEAT = 15.0

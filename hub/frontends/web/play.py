@@ -13,6 +13,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.web.server import NOT_DONE_YET
 
+from hub.access import Access, client_host
 from hub.chat import LOBBY
 from hub.interfaces import IGameOptions, IHub
 from hub.limits import Buckets, creation_limits
@@ -21,7 +22,7 @@ from hub.money import plays_for_chips
 from hub.transcript import owner_token
 
 from . import transcripts
-from .api import JSONResource, client_host, game_fields, read_json, send_error
+from .api import JSONResource, game_fields, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
 from .limits import web_endpoint
 from .proxy import DOOR_HEADER, GameProxy
@@ -53,6 +54,8 @@ class WebFrontend:
         self.hub = hub
         self.clock = clock
         self.sessions = Sessions(clock, secure=served_over_tls(hub))
+        #: the one access check of every route (:mod:`hub.access`)
+        self.access = Access(hub.options, self.sessions)
         self.proxy = GameProxy(hub, self.sessions)
         heartbeat = float(hub.options.get("web_heartbeat", 15.0))
         self.streams = Streams(hub, clock, self.snapshot, heartbeat=heartbeat)
@@ -203,7 +206,7 @@ class WebResource(JSONResource):
     """A JSON resource that knows the web front end's sessions."""
 
     def __init__(self, hub: IHub, web: WebFrontend) -> None:
-        super().__init__(hub)
+        super().__init__(hub, web.access)
         self.web = web
 
     def session_for_write(self, request: Any, required: bool = True) -> Session | None:
@@ -223,11 +226,11 @@ class WebResource(JSONResource):
     def reader(self, request: Any) -> tuple[bool, frozenset[str]]:
         """Who reads: the API token or an admin session is an admin; a session's
         own lines are its owner's."""
-        admin, owners = super().reader(request)
+        admin = self.caller(request).admin
         session = self.web.sessions.find(request)
         if session is None:
-            return admin, owners
-        return admin or session.admin, owners | {owner_token(session.owner)}
+            return admin, frozenset()
+        return admin, frozenset({owner_token(session.owner)})
 
     def body(self, request: Any) -> dict[str, Any]:
         """The request's JSON object body (``{}`` when empty).
@@ -242,11 +245,12 @@ class WebResource(JSONResource):
             raise GameError("the body must be a JSON object", 400)
         return found
 
-    def may_manage(self, request: Any, session: Session | None) -> None:
-        """Creating games and seating bots: a logged-in session, loopback or the token."""
-        if session is not None and session.account is not None:
-            return
-        self.require_write_access(request)
+    def may_manage(self, request: Any, what: str = "creating games") -> None:
+        """Creating games and seating bots: a logged-in session, loopback or the token.
+
+        :raises hub.model.GameError: 401 without any of them.
+        """
+        self.caller(request).require_manager(what)
 
 
 class WebGames(WebResource):
@@ -406,7 +410,7 @@ class WebGames(WebResource):
         parts = [p.decode("utf-8", "replace") for p in request.postpath if p]
         if not parts:
             session = self.session_for_write(request, required=False)
-            self.may_manage(request, session)
+            self.may_manage(request)
             return self._create(request, session)
         if len(parts) != 2:
             raise GameError("no such resource", 404)
@@ -601,8 +605,8 @@ class WebGames(WebResource):
         return 200, line
 
     def _add_bot(self, request: Any, game: Any) -> Any:
-        session = self.session_for_write(request, required=False)
-        self.may_manage(request, session)
+        self.session_for_write(request, required=False)
+        self.may_manage(request, "seating bots")
         body = self.body(request)
         seat, bot = body.get("seat"), body.get("bot")
         if not isinstance(seat, int) or isinstance(seat, bool):

@@ -69,12 +69,13 @@ class TournamentsResource(WebResource):
         parts = [p.decode("utf-8", "replace") for p in request.postpath if p]
         session = self.session_for_write(request, required=False)
         if not parts:
-            self.may_manage(request, session)
+            self.may_manage(request, "creating tournaments")
             body = read_json(request)
             if not isinstance(body, dict):
                 raise GameError("the body must be a JSON object", 400)
             creator = session.account if session is not None else None
-            return 201, service.create(body, creator).to_json()
+            admin = session is not None and session.admin
+            return 201, service.create(body, creator, admin).to_json()
         if len(parts) != 2:
             raise GameError("no such resource", 404)
         t = service.get(parts[0])
@@ -107,9 +108,9 @@ class TournamentsResource(WebResource):
         """Starting a tournament, entering bots and network clients: its creator, an
         admin, loopback or the API token."""
         account = session.account if session is not None else None
-        if account is not None and (account == t.settings.get("creator") or session.admin):
+        if account is not None and account == t.settings.get("creator"):
             return
-        self.require_write_access(request)
+        self.require_write_access(request, "starting a tournament and entering bots or clients")
 
 
 def _summary(t: Any) -> dict[str, Any]:

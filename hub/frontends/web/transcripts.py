@@ -97,7 +97,9 @@ def tail_of(request: Any) -> int | None:
 def serve(hub: IHub, request: Any, name: str, admin: bool, owners: frozenset[str]) -> Any:
     """Answer a transcript GET (``NOT_DONE_YET``: it is being streamed).
 
-    :raises hub.model.GameError: 400 bad ``tail``, 403 not allowed, 404 none.
+    :raises hub.model.GameError: 400 bad ``tail``, 401 no credentials (no session,
+        no token) for what needs some, 403 a session that is not an admin's for a lobby
+        transcript, 404 none.
     """
     tail = tail_of(request)
     transcripts = hub.transcripts
@@ -106,8 +108,8 @@ def serve(hub: IHub, request: Any, name: str, admin: bool, owners: frozenset[str
     except GameError:
         game = None
     if is_lobby(name):
-        if not admin:
-            raise GameError("lobby transcripts are for admins only", 403)
+        if not admin:  # no credentials (401) or a session's that are not an admin's (403)
+            raise GameError("lobby transcripts are for admins only", 403 if owners else 401)
         public = False
     else:
         public = game is None or game.state == OVER
@@ -119,11 +121,11 @@ def serve(hub: IHub, request: Any, name: str, admin: bool, owners: frozenset[str
         parts = transcripts.paths(name) if transcripts is not None else None
     if not parts and game is None:
         raise GameError("no such game or transcript", 404)
-    if access.nothing:
+    if access.nothing:  # no credentials at all: a session or the token would read
         raise GameError(
             "the transcript of a game in play is for its players and admins; "
             "everyone may read it once the game is over",
-            403,
+            401,
         )
     request.setResponseCode(200)
     request.setHeader(b"content-type", b"text/plain; charset=utf-8")

@@ -9,7 +9,7 @@ payload schemas, which the web front end mounts).  Game adapters use
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from zope.interface import moduleProvides
 
@@ -30,8 +30,9 @@ def make_factory(hub: IHub) -> XMLFrontend:
     return XMLFrontend(hub)
 
 
-def http_resources(hub: IHub) -> list[tuple[bytes, IResource]]:
-    """``/schema``: the published schemas of ``hub``'s game types."""
+def http_resources(hub: IHub, access: Any = None) -> list[tuple[bytes, IResource]]:
+    """``/schema``: the published schemas of ``hub``'s game types (public: ``access``
+    is not needed)."""
     from .web import SchemaResource
 
     return [(b"schema", SchemaResource(hub.registry))]

@@ -26,6 +26,7 @@ from zope.interface import implementer
 from zope.interface.exceptions import Invalid
 from zope.interface.verify import verifyObject
 
+from hub import fields
 from hub.interfaces import IGameFactory, IXMLGameAdapter, IXMLPayloadSchema
 from hub.model import BadAction, GameError, GameEvent
 from hub.plugin_files import package_file, package_of, plain_path
@@ -55,10 +56,10 @@ class GenericXMLAdapter(XMLGameAdapter):
         text = children[0].text or ""
         if len(text) > MAX_JSON:
             raise BadAction(f"an action is at most {MAX_JSON} characters of JSON")
-        try:
-            action = json.loads(text)
-        except ValueError:
-            raise BadAction("the action is not JSON") from None
+        try:  # bounded depth: "[[[[..." of 16 KiB would exhaust the recursion
+            action = fields.loads(text.encode("utf-8", "surrogatepass"))
+        except fields.FieldError as e:
+            raise BadAction(f"the action is not JSON: {e.reason}") from None
         if not isinstance(action, dict):
             raise BadAction("the action is a JSON object")
         return action
