@@ -495,22 +495,29 @@ class WebGames(WebResource):
 
     def json_DELETE(self, request: Any) -> Any:
         """Cancel a game that waits for players: by its creator (the browser session
-        that made it, or a logged-in account of that name), an admin or the API token;
-        refused (409) once it runs or while another person sits in it.  A chip table's
+        that made it, or a logged-in account of that name), an admin or the API token
+        (loopback too, for the games the API made); 401 without credentials, 403 with
+        others'; refused (409) once it runs or while another person sits in it.  A chip table's
         chips go back to their accounts as when any table is removed."""
         parts = [p.decode("utf-8", "replace") for p in request.postpath if p]
         if len(parts) != 1:
             raise GameError("DELETE /api/games/<id> cancels a game", 404)
-        game = self.hub.lobby.get(parts[0])
         session = self.session_for_write(request, required=False)
+        caller = self.caller(request)
+        game = self.hub.lobby.get(parts[0])
         mine = (
             session is not None
             and game.creator == session.name
             and (session.account is not None or game.id in session.created)
         )
-        admin = self.has_api_token(request) or (session is not None and session.admin)
-        if not (mine or admin):
-            raise GameError("only its creator or an admin cancels a game", 403)
+        # the token (or loopback) made the games of the API: it may cancel those
+        ours = caller.admin or (caller.writer and game.creator == "api")
+        if not (mine or ours):
+            if session is not None and not caller.bad_token:  # known, but not its creator
+                raise GameError("cancelling a game: only its creator or an admin may", 403)
+            raise caller.refuse(
+                "cancelling a game", "its creator's session, an admin's or the hub's API token"
+            )
         if game.state != WAITING:
             raise GameError(f"the game is {game.state}: only a waiting game is cancelled", 409)
         others = [
