@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import Plugins  # noqa: E402
 from bots.kingdomino import GreedyBotFactory, MonteCarloBotFactory  # noqa: E402
-from bots.kingdomino.match import share_interval  # noqa: E402
+from bots.kingdomino.match import say_share, share_interval  # noqa: E402
 from games.kingdomino.server import KingDominoGameFactory  # noqa: E402
 from hub.progress import bar  # noqa: E402
 from hub.ratings import ladder  # noqa: E402
@@ -81,12 +81,8 @@ def main(argv: list[str] | None = None) -> int:
                 shares.append(one_game(t))
                 progress.update()
     mean, half = share_interval(shares)
-    print(
-        f"domino (hub bot, {args.answer_seconds:g} s to answer) vs 3 greedy: win share "
-        f"{mean:.1%} ± {half:.1%} over {len(shares)} games (fair share 25%; "
-        f"{time.monotonic() - start:.0f} s)",
-        flush=True,
-    )
+    label = f"domino (hub bot, {args.answer_seconds:g} s to answer) vs 3 greedy"
+    say_share(label, mean, half, len(shares), time.monotonic() - start)
     return 0
 
 

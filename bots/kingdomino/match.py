@@ -122,12 +122,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             mean, half = win_share(
                 hero, villain, args.games, args.seed, args.playouts, args.jobs, progress.update
             )
-        print(
-            f"{label}: win share {mean:.1%} ± {half:.1%} over {args.games} games "
-            f"(fair share 25%; {time.monotonic() - start:.0f} s)",
-            flush=True,
-        )
+        say_share(label, mean, half, args.games, time.monotonic() - start)
     return 0
+
+
+def say_share(label: str, mean: float, half: float, games: int, seconds: float) -> None:
+    """Print a win share with its 95% interval."""
+    print(
+        f"{label}: win share {mean:.1%} ± {half:.1%} over {games} games "
+        f"(fair share 25%; {seconds:.0f} s)",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":
