@@ -242,3 +242,20 @@ def twistd_command(profile: str | None = None) -> list[str]:
     ``profile``, a cProfile of the process's CPU time is written there when it stops."""
     path = os.path.abspath(profile) if profile else ""
     return [sys.executable, "-c", _TWISTD.format(path=path)]
+
+
+class Plugins:
+    """The plugins a benchmark's lobby needs, handed out as the hub's registry does
+    (``game_factory``, ``bot_factory``): factories by name."""
+
+    def __init__(self, games: Mapping[str, object], bots: Mapping[str, object]) -> None:
+        self._games = dict(games)
+        self._bots = dict(bots)
+
+    def game_factory(self, name: str) -> object:
+        """The game factory ``name``."""
+        return self._games[name]
+
+    def bot_factory(self, name: str) -> object:
+        """The bot factory ``name``."""
+        return self._bots[name]

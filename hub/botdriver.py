@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import types
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +48,41 @@ def thread_runner(reactor) -> BotRunner:
     return run
 
 
+class LoadMargin:
+    """How much of a decision's time the hub keeps back from its bots: what an answer
+    costs besides the bot's own thinking (waiting for a worker thread, the interpreter
+    shared with the reactor and the other bots, bringing the answer back), measured on
+    every answer, so that a bot answers in time on a loaded machine too.
+
+    The margin is ``floor + share * total`` or, when answers came back later than
+    that, one and a half times the 90th percentile of the last :attr:`KEPT` overheads;
+    never more than :attr:`MOST` of the decision's time (a rarer delay is what the
+    driver's guard is for, :attr:`BotDriver.GUARD`).
+    """
+
+    KEPT = 64
+    MOST = 0.6
+
+    def __init__(self, floor: float = 0.02, share: float = 0.1) -> None:
+        self.floor = floor
+        self.share = share
+        self._seen: deque[float] = deque(maxlen=self.KEPT)
+        #: answers the drivers had to play for their bots (:meth:`BotDriver._answer_for`)
+        self.guarded = 0
+
+    def observe(self, overhead: float) -> None:
+        """An answer came back ``overhead`` seconds later than its bot's thinking."""
+        self._seen.append(max(0.0, overhead))
+
+    def margin(self, total: float) -> float:
+        """Seconds to keep back from a decision of ``total`` seconds."""
+        keep = self.floor + self.share * total
+        if self._seen:
+            seen = sorted(self._seen)
+            keep = max(keep, 1.5 * seen[int(0.9 * (len(seen) - 1))])
+        return min(keep, self.MOST * total)
+
+
 @implementer(IGameObserver)
 class BotDriver:
     """Plays one seat with an in-hub bot: on each ``turn`` event for its seat it asks
@@ -55,11 +92,18 @@ class BotDriver:
     game's options have a ``bot_seed`` (reproducible bots), ``SHA-256(bot_seed, seat,
     hand number)``, so a seeded game repeats.
 
-    A late, failing or illegal answer is logged and dropped: the game's own timer then
-    treats the seat like a player who did not answer.
+    The bot is given the time left of the decision when it starts thinking, less the
+    :class:`LoadMargin` (``deadline`` of :meth:`hub.interfaces.IBot.choose`), and is
+    expected to stop thinking by then (the built-in bots measure their own time).  If
+    the answer has not come back by the last moment (:attr:`GUARD`), the driver plays
+    the first legal action for it: a bot never loses on time while the hub runs.  A
+    late, failing or illegal answer is logged and dropped.
     """
 
     log = Logger()
+    #: the share of a decision's time (at least 30 ms) before its end at which the
+    #: driver answers for a bot that did not
+    GUARD = 0.05
 
     def __init__(
         self,
@@ -69,6 +113,7 @@ class BotDriver:
         runner: BotRunner,
         clock,
         deadline: float = 2.0,
+        margin: LoadMargin | None = None,
     ) -> None:
         self.game = game
         self.seat = seat
@@ -76,16 +121,21 @@ class BotDriver:
         self._runner = runner
         self._clock = clock
         self._deadline = deadline
+        self._margin = margin if margin is not None else LoadMargin()
         self._turn = 0
         self._pending: Any = None
+        self._guard: Any = None
         self._entropy: Any = None  # the contribution to the announced shuffle, to come
 
     def game_event(self, game: GameInstance, event: GameEvent) -> None:
         """React to ``turn`` events for this seat; stop at the end of the game."""
         if event.kind == TURN and event.data.get("seat") == self.seat:
             self._turn += 1
+            self._cancel_guard()
             if self._pending is None or not self._pending.active():
-                self._pending = self._clock.callLater(0, self._think, self._turn, event)
+                self._pending = self._clock.callLater(
+                    0, self._think, self._turn, event, self._clock.seconds()
+                )
         elif event.kind == SHUFFLE:
             if self._entropy is None or not self._entropy.active():
                 number = event.data.get("number")
@@ -99,6 +149,7 @@ class BotDriver:
         if self._pending is not None and self._pending.active():
             self._pending.cancel()
         self._pending = None
+        self._cancel_guard()
         if self._entropy is not None and self._entropy.active():
             self._entropy.cancel()
         self._entropy = None
@@ -118,22 +169,67 @@ class BotDriver:
             self.log.debug("bot at seat {seat}: no contribution: {reason}", seat=self.seat,
                            reason=e.reason)  # fmt: skip
 
-    def _think(self, turn: int, event: GameEvent) -> None:
+    def _cancel_guard(self) -> None:
+        if self._guard is not None and self._guard.active():
+            self._guard.cancel()
+        self._guard = None
+
+    def _think(self, turn: int, event: GameEvent, since: float) -> None:
         self._pending = None
         if turn != self._turn or self.game.state == OVER:
             return
         legal = list(event.data.get("legal") or self.game.legal_actions(self.seat))
         if not legal:
             return
-        deadline = float(event.data.get("timeleft_ms", self._deadline * 1000)) / 1000.0
+        total = float(event.data.get("timeleft_ms", self._deadline * 1000)) / 1000.0
+        total = min(total, self._deadline * 10)
+        due = since + total
+        guard = max(0.03, self.GUARD * total)
+        if total > 2 * guard:
+            wait = due - guard - self._clock.seconds()
+            if wait <= 0:  # the reactor itself ran late: no time is left to think
+                self._answer_for(turn, legal)
+                return
+            self._guard = self._clock.callLater(wait, self._answer_for, turn, legal)
         view = self.game.view(self.seat)
-        d = self._runner(self.bot.choose, view, legal, min(deadline, self._deadline * 10))
-        d.addCallback(self._play, turn)
+        keep = self._margin.margin(total)
+        clock = self._clock
+
+        def think(bot: Any) -> tuple[Any, float]:  # in the runner (a worker thread)
+            started = clock.seconds()
+            left = max(0.01, due - started - keep)
+            action = bot.choose(view, legal, left)
+            return action, clock.seconds() - started
+
+        # bound to the bot, as its ``choose`` would be: the runner's timing names it
+        d = self._runner(types.MethodType(think, self.bot))
+        d.addCallback(self._play, turn, since)
         d.addErrback(self._failed)
 
-    def _play(self, action: Mapping[str, Any], turn: int) -> None:
+    def _answer_for(self, turn: int, legal: list[Mapping[str, Any]]) -> None:
+        """The bot did not answer in time: the first legal action, played for it."""
+        self._guard = None
+        if turn != self._turn or self.game.state == OVER:
+            return
+        self._turn += 1  # the bot's answer, when it comes, is too late
+        self._margin.guarded += 1
+        self.log.warn(
+            "bot {bot} at seat {seat} of game {game} did not answer in time: played for it",
+            bot=self.game.seats[self.seat].bot,
+            seat=self.seat,
+            game=self.game.id,
+        )
+        self._act(dict(legal[0]))
+
+    def _play(self, answer: tuple[Mapping[str, Any], float], turn: int, since: float) -> None:
+        action, thought = answer
+        self._margin.observe(self._clock.seconds() - since - thought)
         if turn != self._turn or self.game.state == OVER:
             return  # too late: the turn moved on
+        self._cancel_guard()
+        self._act(action)
+
+    def _act(self, action: Mapping[str, Any]) -> None:
         try:
             self.game.act(self.seat, action)
         except GameError as e:

@@ -42,6 +42,30 @@ from hub.seats import Seat, unused_name
 if TYPE_CHECKING:
     from hub.lobby import Lobby
 
+#: what a chip table's broke bots do (:meth:`GameInstance.set_table_rules`)
+BROKE_BOTS = ("leave", "rebuy")
+#: data {"reason": str}: the hub closes the table (nobody plays at it); game over follows
+CLOSING = "closing"
+
+
+def check_table_rules(seats: Any, bots_only: Any, broke_bots: Any) -> None:
+    """A new table's rules for its bots (:meth:`GameInstance.set_table_rules`), checked
+    before it is made: ``bots_only`` true or false (true only when every one of
+    ``seats`` is a ``bot:<name>``), ``broke_bots`` one of :data:`BROKE_BOTS`.
+
+    :raises hub.model.BadAction: (400) they are not.
+    """
+    if not isinstance(bots_only, bool):
+        raise BadAction("'bots_only' is true (a table of bots on purpose) or false")
+    if broke_bots not in BROKE_BOTS:
+        raise BadAction(f"'broke_bots' is one of {', '.join(BROKE_BOTS)}")
+    if bots_only and not (
+        isinstance(seats, list | tuple)
+        and seats
+        and all(isinstance(s, str) and s.startswith("bot:") for s in seats)
+    ):
+        raise BadAction("'bots_only' is for tables whose every seat is a bot ('bot:<name>')")
+
 
 #: builds a named tuple from its fields without the keyword handling of its ``__new__``
 _new = tuple.__new__
@@ -177,10 +201,20 @@ class GameInstance:
         self._bots_seated = False
         #: why the table deals no new hand now (``None``: it plays on); see :meth:`pause`
         self.paused: str | None = None
+        #: a chip table whose seats are all bots, on purpose: it plays on with nobody
+        #: seated (:meth:`set_table_rules`)
+        self.bots_only = False
+        #: what a bot whose stack is gone does at a chip table: ``leave`` or ``rebuy``
+        self.broke_bots = "leave"
+        #: closes a chip table nobody sits at (:meth:`_check_attended`)
+        self._unattended: Any = None
         self.transcript = lobby.transcripts.for_game(game_id) if lobby.transcripts else None
         context = GameContext(
             clock=lobby.clock, emit=self._emit, rng=lobby.game_rng(), game_id=game_id
         )
+        #: what the engine got: its clock is the game's time (timers of the hub's own
+        #: on this game use it too)
+        self.context = context
         engine = factory.create(config, context)
         verifyObject(IGame, engine)
         self.engine = engine
@@ -191,6 +225,7 @@ class GameInstance:
         if IChipGameFactory.providedBy(factory):
             verifyObject(IChipGame, engine)
             self.chips = engine
+        self._check_attended()
 
     # -- state ------------------------------------------------------------------------
 
@@ -219,6 +254,58 @@ class GameInstance:
             self.transcript.note("resumed")
         self._emit(GameEvent(RESUMED, {}))
         self.lobby.changed(self)
+
+    # -- tables end: nobody at a chip table ----------------------------------------------
+
+    def set_table_rules(self, bots_only: bool = False, broke_bots: str = "leave") -> None:
+        """A chip table's rules for its bots: ``bots_only`` (every seat a bot, on
+        purpose: it plays on with no person seated) and ``broke_bots`` (``leave``: a bot
+        whose stack is gone leaves its seat; ``rebuy``: it buys in again).
+
+        :raises hub.model.BadAction: bad values, or ``bots_only`` with a seat for people.
+        """
+        check_table_rules(["bot:"] * len(self.seats), bots_only, broke_bots)
+        if bots_only and any(seat.kind != "bot" for seat in self.seats):
+            raise BadAction("bots_only: every seat of the table must be a bot's")
+        self.bots_only, self.broke_bots = bots_only, broke_bots
+        self._check_attended()
+
+    def attended(self) -> bool:
+        """Whether a person (a network client or a web player) sits here now."""
+        return any(s.player and s.present and s.kind in ("client", "human") for s in self.seats)
+
+    def _check_attended(self) -> None:
+        """A chip table with no person seated closes after the lobby's
+        ``unattended_seconds`` (game time), unless it is bots only on purpose and can
+        still play: its bots would otherwise play each other for ever.  The timer is
+        cancelled as soon as a person sits down."""
+        due = (
+            self.chips is not None
+            and self.lobby.unattended_seconds is not None
+            and self.state != OVER
+            and not self.attended()
+            and not (self.bots_only and self.state == RUNNING)
+        )
+        timer = self._unattended
+        if due and timer is None:
+            self._unattended = self.context.clock.callLater(
+                float(self.lobby.unattended_seconds or 0), self._close_unattended
+            )
+        elif not due and timer is not None:
+            if timer.active():
+                timer.cancel()
+            self._unattended = None
+
+    def _close_unattended(self) -> None:
+        self._unattended = None
+        if self.state == OVER or self.attended() or (self.bots_only and self.state == RUNNING):
+            return
+        why = "nobody plays at it" if not self.bots_only else "its bots cannot play on"
+        if self.transcript is not None:
+            self.transcript.note(f"closing: {why}")
+        self.log.info("game {game}: closing, {why}", game=self.id, why=why)
+        self._emit(GameEvent(CLOSING, {"reason": why}))
+        self.engine.stop()  # the table closes: every stack goes back, game over
 
     def _check_paid(self, buyin: Any) -> None:
         """A chip game's chips come through the hub's table money (which passes the
@@ -385,6 +472,9 @@ class GameInstance:
                         observer=observer,
                         game=self.id,
                     )
+        if kind == STATE or kind == GAME_OVER or kind == SEAT_OPEN:
+            if self.chips is not None:
+                self._check_attended()
         if kind == STATE or kind == GAME_OVER:
             self.lobby.changed(self)
         if kind == GAME_OVER:
@@ -428,6 +518,7 @@ class GameInstance:
             raise
         if self.transcript is not None:
             self.transcript.note(f"seat {seat} taken by {player} ({kind})")
+        self._check_attended()
         self.lobby.changed(self)
         return seat
 
@@ -440,7 +531,17 @@ class GameInstance:
         if self.transcript is not None:
             self.transcript.note(f"seat {seat} left by {record.player}")
         self.engine.leave(seat)
+        self._check_attended()
         self.lobby.changed(self)
+
+    def dismiss_bot(self, seat: int) -> None:
+        """The bot at ``seat`` leaves for good (a chip table's broke bot): its seat then
+        opens for anyone, even one that was created for it."""
+        record = self.seats[seat]
+        if record.kind != "bot" or record.free:
+            return
+        record.spec = "open"
+        self.leave_seat(seat)
 
     def add_chips(self, seat: int, amount: Any) -> None:
         """The player at ``seat`` of a chip game adds ``amount`` chips (the hub's table
@@ -532,8 +633,9 @@ class GameInstance:
                         seat.index,
                         bot,
                         self.lobby.bot_runner,
-                        self.lobby.clock,
+                        self.context.clock,
                         self.lobby.bot_deadline,
+                        self.lobby.bot_margin,
                     )
                 )
         for index, name in self.bot_names().items():
@@ -574,7 +676,13 @@ class GameInstance:
         verifyObject(IBot, bot)
         name = player or self.free_name(bot_name)
         driver = BotDriver(
-            self, seat, bot, self.lobby.bot_runner, self.lobby.clock, self.lobby.bot_deadline
+            self,
+            seat,
+            bot,
+            self.lobby.bot_runner,
+            self.context.clock,
+            self.lobby.bot_deadline,
+            self.lobby.bot_margin,
         )
         previous_kind = record.kind
         record.kind, record.bot, record.player = "bot", bot_name, name
@@ -595,6 +703,9 @@ class GameInstance:
 
     def stop(self) -> None:
         """Stop the engine's timers and the bots (the game is being removed)."""
+        if self._unattended is not None and self._unattended.active():
+            self._unattended.cancel()
+        self._unattended = None
         for driver in self._drivers:
             driver.cancel()
         self._drivers.clear()
@@ -641,6 +752,8 @@ class GameInstance:
             "observers": self.observer_count,
             "watchers": self.watchers(),
             "created": datetime.fromtimestamp(self.created, UTC).isoformat(),
+            "creator": self.creator,
+            "bots_only": self.bots_only,
             "paused": self.paused,
         }
         if self.state == OVER:

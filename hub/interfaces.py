@@ -1,4 +1,5 @@
-"""Every zope Interface of the hub, in one place.
+"""Every zope Interface of the hub, in one place (the web pages' seams are written in
+:mod:`hub.web_seams` and imported from here like the others).
 
 A game plugin provides :class:`IGameFactory` (its games :class:`IGame`), a bot plugin
 :class:`IBotFactory`.  Front ends talk to a game through the lobby (``hub.lobby``) and,
@@ -10,6 +11,8 @@ JSON-able mappings, so the same game serves every front end.
 from __future__ import annotations
 
 from zope.interface import Attribute, Interface
+
+from hub.web_seams import IGameRules, IWebAssets, IWebView  # noqa: F401  (re-exported)
 
 
 class IGameFactory(Interface):
@@ -434,12 +437,6 @@ class IRelayAdapter(Interface):
         """One relayed message (bytes) as the action, for ``IGame.act``, that gives it."""
 
 
-class IWebView(Interface):
-    """Lets the web front end show and play a game in the browser."""
-
-    script = Attribute("Path (inside the plugin) of the page script that draws the game.")
-
-
 # -- front ends ----------------------------------------------------------------------
 # A front end is a module named in ``hub.frontends.FRONTENDS``; it declares what it
 # offers with ``zope.interface.moduleProvides``.
@@ -535,9 +532,12 @@ class IHub(Interface):
         creator=None,
         seat_bots=True,
         rated=None,
+        bots_only=False,
+        broke_bots="leave",
     ):
         """Create a game (a coroutine → ``hub.game.GameInstance``); a chip table goes
-        through the table money; ``rated``: ``True``, ``False``, ``None`` (the default).
+        through the table money (``bots_only``, ``broke_bots``: its rules for its bots);
+        ``rated``: ``True``, ``False``, ``None`` (the default).
 
         :raises hub.model.GameError: refused."""
 

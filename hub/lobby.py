@@ -20,7 +20,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from hub import fields
-from hub.botdriver import BotDriver, BotRunner, run_inline, thread_runner
+from hub.botdriver import BotDriver, BotRunner, LoadMargin, run_inline, thread_runner
 from hub.game import GameInstance, LoggedEvent
 from hub.interfaces import ILobbyListener
 from hub.model import BadAction, GameConfig, GameError, GameEvent, NotFound
@@ -44,6 +44,9 @@ class Lobby:
         of it is kept (:meth:`GameInstance.retire`).
     :param event_log: events each game keeps for late viewers and replays (the oldest
         go first).
+    :param unattended_seconds: game time a chip table with no person seated plays on
+        before it closes (:meth:`GameInstance._check_attended`); ``None`` (a lobby of
+        tests or of a ladder): it plays on.
     """
 
     log = Logger()
@@ -62,13 +65,18 @@ class Lobby:
         retire_after: float = 60.0,
         bot_deadline: float = 2.0,
         event_log: int = 5000,
+        unattended_seconds: float | None = None,
     ) -> None:
         self.registry = registry
         self.event_log = event_log
+        #: seconds a chip table with no person seated plays on before it closes
+        self.unattended_seconds = unattended_seconds
         self.clock = clock
         self.transcripts = transcripts
         self.bot_runner = bot_runner
         self.bot_deadline = bot_deadline
+        #: what the bots' answers cost besides their thinking, measured (the hub's load)
+        self.bot_margin = LoadMargin()
         self._rng = rng
         self.id_length = id_length
         self.keep_finished = keep_finished

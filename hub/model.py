@@ -31,8 +31,9 @@ SEAT_OPEN = "seat_open"
 
 #: Events of chip games (:class:`hub.interfaces.IChipGame`), which the hub's table money
 #: (:mod:`hub.money`) turns into ledger movements:
-#: data: {"handid": str, "deltas": {seat: amount}, "names": {seat: name}}: a hand is
-#: over; ``deltas`` (decimal strings, seats as strings) sum to zero.
+#: data: {"handid": str, "deltas": {seat: amount}, "names": {seat: name}, "stacks":
+#: {seat: amount}}: a hand is over; ``deltas`` (decimal strings, seats as strings) sum to
+#: zero; ``stacks`` (optional) are the stacks after it (a bot's empty stack: it is broke).
 HAND_OVER = "handover"
 #: data: {"seat": int, "name": str, "amount": str}: the player at ``seat`` left the
 #: table with ``amount`` chips (the stack goes back to the account).

@@ -18,6 +18,9 @@ store's ledger (``docs/money.md`` tells where the chips are at each moment):
   the next hand only after it (:meth:`hub.interfaces.IChipGame.hold_hands`).
 - **a player leaves** (:data:`hub.model.CASH_OUT`): ``store.leave_table`` returns the
   ledger's chips at the table and records any difference from the game's stack.
+- **a bot goes broke** (its stack in the hand-over's ``stacks`` is gone): by the table's
+  rule (:meth:`hub.game.GameInstance.set_table_rules`) it leaves its seat, or its
+  account is funded and it buys in again (one transaction), before the next hand.
 - **the table ends** (game over, removed): ``store.close_table`` returns the rest.
 
 The movements of one table run one after another in the order of its events (a
@@ -378,6 +381,11 @@ class TableMoney:
             deltas[account] = deltas.get(account, Decimal(0)) + Decimal(str(delta))
         summary = game.chips.hand_summary(hand)
         record = None if summary is None else _history(summary, dict(table.accounts), game.type)
+        broke = [
+            int(seat)
+            for seat, stack in dict(data.get("stacks") or {}).items()
+            if Decimal(str(stack)) <= 0 and game.seats[int(seat)].kind == "bot"
+        ]
         d = self._enqueue(
             table,
             f"settling hand {hand}",
@@ -385,15 +393,50 @@ class TableMoney:
             retry=True,
         )
         d.addCallbacks(
-            self._settled, self._refused, callbackArgs=(table, hand), errbackArgs=(table, hand)
+            self._settled,
+            self._refused,
+            callbackArgs=(table, hand, broke),
+            errbackArgs=(table, hand),
         )
 
-    def _settled(self, moved: Any, table: _Table, hand: str) -> None:
+    def _settled(self, moved: Any, table: _Table, hand: str, broke: list[int]) -> None:
         self.hands += 1
+        if broke and not table.closing:
+            d = defer.ensureDeferred(self._broke_bots(table, broke))
+            d.addErrback(self._failed, table, "a broke bot's seat")
+            d.addBoth(lambda _: self._hand_settled(table, hand, moved.hand_id))
+        else:
+            self._hand_settled(table, hand, moved.hand_id)
+
+    async def _broke_bots(self, table: _Table, seats: list[int]) -> None:
+        """The bots at ``seats`` lost their whole stack: they leave, or (rule ``rebuy``)
+        buy in again, their accounts funded as when they sat down."""
+        game = table.game
+        for seat in seats:
+            record = game.seats[seat]
+            if record.kind != "bot" or not record.present:
+                continue
+            account = table.accounts.get(seat)
+            if game.broke_bots == "rebuy" and account is not None:
+                amount = self.buyin_range(game).default
+                try:
+                    key = await self._buy_in(table, account, amount, bot=True)
+                except StoreUnavailable:
+                    game.dismiss_bot(seat)  # no money now: it leaves as by the other rule
+                    continue
+                try:
+                    game.add_chips(seat, amount)
+                except BaseException:
+                    self._undo(table, account, amount, key)
+                    game.dismiss_bot(seat)
+                continue
+            game.dismiss_bot(seat)
+
+    def _hand_settled(self, table: _Table, hand: str, stored: Any) -> None:
         table.game.chips.settled(hand)
         for hook in list(self._hooks):
             try:
-                hook(table.game, hand, moved.hand_id)
+                hook(table.game, hand, stored)
             except Exception:
                 self.log.failure("table money: hand hook failed", level=LogLevel.error)
 

@@ -37,6 +37,7 @@ from hub.chat import ChatService
 from hub.cluster import SINGLE, Cluster
 from hub.datalock import DataLock
 from hub.frontends import FRONTENDS
+from hub.game import check_table_rules
 from hub.interfaces import IHTTPResources, IHub
 from hub.lobby import Lobby, thread_runner
 from hub.model import GameError, NotFound
@@ -337,12 +338,17 @@ class Seating:
         creator: str | None = None,
         seat_bots: bool = True,
         rated: Any = None,
+        bots_only: bool = False,
+        broke_bots: str = "leave",
     ) -> Any:
         """Create a game (see ``POST /api/games``); a chip table through the table money
         (its bots funded first).  ``seat_bots=False``: the bots stand until
         :meth:`seat_bots` (the creator sits down first).  ``rated``: the game counts
         for ratings (``True``), is casual (``False``) or as the ``rated_default``
-        setting says (``None``); a hub without a store rates nothing.
+        setting says (``None``); a hub without a store rates nothing.  A chip table's
+        rules for its bots: ``bots_only`` (every seat a bot on purpose: it plays on with
+        nobody seated) and ``broke_bots`` (``leave`` or ``rebuy``;
+        :meth:`hub.game.GameInstance.set_table_rules`).
 
         :raises hub.model.GameError: refused (503 for a chip table while the store is
             unavailable).
@@ -358,11 +364,13 @@ class Seating:
         if not isinstance(type_name, str):
             raise GameError("'type' must be a game type name", 400)
         check_rated(rated)
+        check_table_rules(seats, bots_only, broke_bots)
         factory = self.registry.game_factory(type_name)
         if self.money is not None and self.money.plays_for_chips(factory):
             game = await self.money.create_table(type_name, **kwargs)
         else:
             game = self.lobby.create_game(type_name, **kwargs)
+        game.set_table_rules(bots_only, broke_bots)
         if self.ratings is not None:
             self.ratings.choose(game, rated)
         if self.cluster is not None:  # its row first: any hub asked for it finds it
@@ -503,6 +511,7 @@ class HubService(MultiService, Seating):
             keep_finished_count=int(self.options.get("keep_finished_count", 500)),
             retire_after=float(self.options.get("retire_after", 60)),
             event_log=int(self.options.get("game_event_log", 5000)),
+            unattended_seconds=float(self.options.get("unattended_seconds", 180)),
         )
         #: the chat of the lobby and every game, for every front end (``hub.chat``)
         self.chat = ChatService(

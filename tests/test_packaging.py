@@ -57,8 +57,11 @@ def test_wheel_contents(wheel):
     for path in web.rglob("*"):  # the web pages are package data
         if path.is_file():
             assert "hub/frontends/web/static/" + path.relative_to(web).as_posix() in names
-    for game in ("hello", "morris", "kingdomino", "poker"):  # each game's page script
+    for game in ("hello", "morris", "kingdomino", "poker"):  # each game's page files
         assert f"games/{game}/web.js" in names
+        assert f"games/{game}/web.css" in names
+        assert any(n.startswith(f"games/{game}/rules") and n.endswith(".md") for n in names)
+    assert "games/poker/history.js" in names  # the poker hands panel and shuffle check
 
 
 def test_gitignore_ignores_dropin_cache():

@@ -33,13 +33,16 @@ class Brain:
         self.rng = rng
         self.mc = policy.MonteCarlo(rng, **options) if kind == "montecarlo" else None
 
-    def decide(self, state: rules.State, me: int, seconds: float) -> int | rules.Placement:
-        """The next choice or move of player ``me``."""
+    def decide(
+        self, state: rules.State, me: int, seconds: float, hard: float | None = None
+    ) -> int | rules.Placement:
+        """The next choice or move of player ``me`` (thinking ``seconds``, at most
+        ``hard`` when the search needs more rounds)."""
         choosing = state.phase == rules.CHOOSE
         if self.mc is not None:
             if choosing:
-                return self.mc.choose(state, me, seconds)
-            return self.mc.move(state, me, seconds)
+                return self.mc.choose(state, me, seconds, hard)
+            return self.mc.move(state, me, seconds, hard)
         if self.kind == "greedy":
             if choosing:
                 return policy.greedy_choice(state, me, self.rng)
@@ -60,13 +63,18 @@ def to_action(decision: int | rules.Placement) -> dict[str, Any]:
 class KingDominoBot:
     """An in-hub King Domino player around a :class:`Brain`.
 
-    :param think: at most this share of the deadline is spent thinking.
+    :param think: the share of the deadline it means to think.
+    :param most: the share it may take to finish the search's fewest rounds (a loaded
+        machine); the rest is the answer's way back.
     """
 
-    def __init__(self, seat: int, brain: Brain, think: float = 0.5, cap: float = 1.0) -> None:
+    def __init__(
+        self, seat: int, brain: Brain, think: float = 0.5, cap: float = 1.0, most: float = 0.85
+    ) -> None:
         self.seat = seat
         self.brain = brain
         self.think = think
+        self.most = most
         self.cap = cap
         #: the game as this bot follows it, brought up to date at each prompt
         self.state: rules.State | None = None
@@ -87,7 +95,8 @@ class KingDominoBot:
             return legal[0]
         state = self.follow(view)
         seconds = max(0.01, min(self.cap, deadline * self.think))
-        action = to_action(self.brain.decide(state, self.seat, seconds))
+        hard = max(seconds, min(2 * self.cap, deadline * self.most))
+        action = to_action(self.brain.decide(state, self.seat, seconds, hard))
         return action if action in legal else self.brain.rng.choice(legal)
 
 

@@ -90,6 +90,12 @@ def win_share(
             shares.append(_one(t))
             if played is not None:
                 played()
+    return share_interval(shares)
+
+
+def share_interval(shares: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``shares`` and the half-width of its 95% interval (normal
+    approximation)."""
     mean = sum(shares) / len(shares)
     var = sum((s - mean) ** 2 for s in shares) / max(1, len(shares) - 1)
     return mean, 1.96 * math.sqrt(var / len(shares))
@@ -116,12 +122,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             mean, half = win_share(
                 hero, villain, args.games, args.seed, args.playouts, args.jobs, progress.update
             )
-        print(
-            f"{label}: win share {mean:.1%} ± {half:.1%} over {args.games} games "
-            f"(fair share 25%; {time.monotonic() - start:.0f} s)",
-            flush=True,
-        )
+        say_share(label, mean, half, args.games, time.monotonic() - start)
     return 0
+
+
+def say_share(label: str, mean: float, half: float, games: int, seconds: float) -> None:
+    """Print a win share with its 95% interval."""
+    print(
+        f"{label}: win share {mean:.1%} ± {half:.1%} over {games} games "
+        f"(fair share 25%; {seconds:.0f} s)",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

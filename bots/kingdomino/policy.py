@@ -124,6 +124,9 @@ class MonteCarlo:
     :param playouts: playouts per candidate (``None``: as many as time allows).
     :param seconds: thinking time per decision when ``playouts`` is ``None``.
     :param clock: a monotonic clock (injected for tests).
+    :param min_rounds: with a time budget, rounds (a playout per candidate) it plays past
+        the budget, as long as the next one still ends before the hard limit
+        (``search(..., hard=...)``): a loaded machine does not leave it a coin toss.
     :param greedy_others: in the playouts the other players play greedily too (the
         default: a better guess at what they do than random play; else at random).
     """
@@ -136,12 +139,14 @@ class MonteCarlo:
         seconds: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
         greedy_others: bool = True,
+        min_rounds: int = 4,
     ) -> None:
         self.rng = rng
         self.greedy_others = greedy_others
         self.placements = placements
         self.playouts = playouts
         self.seconds = seconds
+        self.min_rounds = min_rounds
         self._clock = clock
         self._plan: tuple[int, int] | None = None  # (round, pick) decided with the move
         self.last_stats: dict[int, tuple[float, int]] = {}
@@ -165,15 +170,22 @@ class MonteCarlo:
         playout(sim, me, self.rng, self.greedy_others)
         return margin(sim, me)
 
-    def search(self, state: State, me: int, seconds: float | None = None) -> Candidate:
-        """The candidate with the best mean playout margin."""
+    def search(
+        self, state: State, me: int, seconds: float | None = None, hard: float | None = None
+    ) -> Candidate:
+        """The candidate with the best mean playout margin, searched for ``seconds``
+        (and, while fewer than ``min_rounds`` rounds were played, for as long as the
+        next round would end within ``hard`` seconds: its own clock says how long a
+        round takes)."""
         cands = self.candidates(state, me)
         if len(cands) == 1:
             return cands[0]
         totals = [0.0] * len(cands)
         counts = [0] * len(cands)
         budget = self.seconds if seconds is None else seconds
-        stop = self._clock() + budget
+        start = self._clock()
+        stop = start + budget
+        limit = start + max(budget, hard or 0.0)
         rounds = 0
         while True:
             for i, c in enumerate(cands):
@@ -183,26 +195,32 @@ class MonteCarlo:
             if self.playouts is not None:
                 if rounds >= self.playouts:
                     break
-            elif self._clock() >= stop:
+                continue
+            now = self._clock()
+            if now >= stop and (rounds >= self.min_rounds or now + (now - start) / rounds > limit):
                 break
         best = max(range(len(cands)), key=lambda i: (totals[i] / counts[i], -i))
         self.last_stats = {i: (totals[i] / counts[i], counts[i]) for i in range(len(cands))}
         return cands[best]
 
-    def choose(self, state: State, me: int, seconds: float | None = None) -> int:
+    def choose(
+        self, state: State, me: int, seconds: float | None = None, hard: float | None = None
+    ) -> int:
         """A pick (uses the pick planned with this turn's move when there was one)."""
         if self._plan is not None:
             round_, pick = self._plan
             self._plan = None
             if round_ == state.round and state.can_choose(me, pick):
                 return pick
-        candidate = self.search(state, me, seconds)
+        candidate = self.search(state, me, seconds, hard)
         assert candidate.pick is not None
         return candidate.pick
 
-    def move(self, state: State, me: int, seconds: float | None = None) -> Placement:
+    def move(
+        self, state: State, me: int, seconds: float | None = None, hard: float | None = None
+    ) -> Placement:
         """A placement; the pick that went with it is kept for the following choice."""
-        candidate = self.search(state, me, seconds)
+        candidate = self.search(state, me, seconds, hard)
         assert candidate.placement is not None
         self._plan = (state.round, candidate.pick) if candidate.pick is not None else None
         return candidate.placement

@@ -22,7 +22,7 @@ from zope.interface import implementer
 
 from hub.frontends.xml.payload import XMLGameAdapter
 from hub.frontends.xml.payload import element as _element
-from hub.interfaces import IWebView, IXMLGameAdapter
+from hub.interfaces import IWebAssets, IWebView, IXMLGameAdapter
 from hub.model import GAME_OVER, STATE, TURN, BadAction, GameEvent
 
 
@@ -83,11 +83,14 @@ class HelloXMLAdapter(XMLGameAdapter):
         return node
 
 
-@implementer(IWebView)
+@implementer(IWebView, IWebAssets)
 class WebView:
-    """The page script that draws this game in the browser (``web.js`` here)."""
+    """The page script that draws this game in the browser (``web.js`` here), its
+    stylesheet (``web.css``)."""
 
     script = "web.js"
+    styles = "web.css"
+    history: str | None = None
 
 
 #: front end → the adapter that lets it host hello (:meth:`.server.HelloGameFactory.adapter`)

@@ -6,7 +6,7 @@ from typing import Any
 
 from zope.interface import implementer
 
-from hub.interfaces import IGame, IGameFactory
+from hub.interfaces import IGame, IGameFactory, IGameRules
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -133,7 +133,7 @@ class HelloGame:
         """Hello has no timers."""
 
 
-@implementer(IGameFactory)
+@implementer(IGameFactory, IGameRules)
 class HelloGameFactory:
     """The ``hello`` game type."""
 
@@ -144,6 +144,7 @@ class HelloGameFactory:
     max_seats = rules.MAX_SEATS
     default_seats = 2
     frontends = ("xml", "web")
+    rules = "rules.md"
 
     def create(self, config: GameConfig, context: GameContext) -> HelloGame:
         """A new hello game."""

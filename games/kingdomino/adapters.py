@@ -11,7 +11,7 @@ from typing import Any
 
 from zope.interface import implementer
 
-from hub.interfaces import IDominoAdapter, IWebView
+from hub.interfaces import IDominoAdapter, IWebAssets, IWebView
 from hub.model import GAME_OVER, TURN, BadAction, GameEvent
 
 from . import rules
@@ -81,11 +81,14 @@ class DominoAdapter:
         return event.kind == "removed" and event.data.get("seat") == seat
 
 
-@implementer(IWebView)
+@implementer(IWebView, IWebAssets)
 class WebView:
-    """The page script that draws this game in the browser (``web.js`` here)."""
+    """The page script that draws this game in the browser (``web.js`` here), its
+    stylesheet (``web.css``)."""
 
     script = "web.js"
+    styles = "web.css"
+    history: str | None = None
 
 
 #: front end → the adapter that lets it host King Domino

@@ -22,7 +22,7 @@ from typing import Any
 
 from zope.interface import implementer
 
-from hub.interfaces import IGame, IGameFactory, IGameOptions
+from hub.interfaces import IGame, IGameFactory, IGameOptions, IGameRules
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -267,7 +267,7 @@ class KingDominoGame:
             self._timer = None
 
 
-@implementer(IGameFactory, IGameOptions)
+@implementer(IGameFactory, IGameOptions, IGameRules)
 class KingDominoGameFactory:
     """Simplified King Domino (the course's rules) for four players."""
 
@@ -279,6 +279,7 @@ class KingDominoGameFactory:
     default_seats = SEATS
     frontends = ("domino", "web")
     options = OPTIONS
+    rules = "rules.md"
 
     def create(self, config: GameConfig, context: GameContext) -> KingDominoGame:
         """A new game (options: ``answer_seconds``)."""

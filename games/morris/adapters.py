@@ -7,7 +7,7 @@ from typing import Any
 
 from zope.interface import implementer
 
-from hub.interfaces import IMNMGameAdapter, IWebView
+from hub.interfaces import IMNMGameAdapter, IWebAssets, IWebView
 from hub.model import BadAction
 
 from . import rules
@@ -58,11 +58,14 @@ class MorrisMNMAdapter:
         return [0 in won, 1 in won]
 
 
-@implementer(IWebView)
+@implementer(IWebView, IWebAssets)
 class WebView:
-    """The page script that draws this game in the browser (``web.js`` here)."""
+    """The page script that draws this game in the browser (``web.js`` here), its
+    stylesheet (``web.css``)."""
 
     script = "web.js"
+    styles = "web.css"
+    history: str | None = None
 
 
 #: front end → the adapter that lets it host morris (:meth:`.server.MorrisGameFactory.adapter`)

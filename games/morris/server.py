@@ -25,7 +25,7 @@ from typing import Any
 
 from zope.interface import implementer
 
-from hub.interfaces import IGame, IGameFactory, IGameOptions
+from hub.interfaces import IGame, IGameFactory, IGameOptions, IGameRules
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -375,7 +375,7 @@ _REASONS = {
 }
 
 
-@implementer(IGameFactory, IGameOptions)
+@implementer(IGameFactory, IGameOptions, IGameRules)
 class MorrisGameFactory:
     """The ``nmmorris`` game type."""
 
@@ -387,6 +387,7 @@ class MorrisGameFactory:
     default_seats = 2
     frontends = ("mnm", "web")
     options = OPTIONS
+    rules = "rules.md"
 
     def create(self, config: GameConfig, context: GameContext) -> MorrisGame:
         """A new game (options are checked here).

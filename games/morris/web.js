@@ -1,6 +1,8 @@
 // Nine Men's Morris in the browser (its IWebView.script): the 24 points are buttons.
 // Place: click a point. Move: click your piece, then its destination. Capture: click
-// the opponent piece to remove. Replays make each "moved" event's move on the board.
+// the opponent piece to remove. While the opponent thinks, the same clicks queue a
+// premove (sent when your turn comes if it is still legal; cancel it on the board or in
+// the turn banner). Replays make each "moved" event's move on the board.
 "use strict";
 window.GameRenderers = window.GameRenderers || {};
 (() => {
@@ -13,7 +15,28 @@ window.GameRenderers = window.GameRenderers || {};
   const POINTS = [];
   for (const ring of RINGS) for (let i = 0; i < 8; i++) POINTS.push(ring + i);
   let from = null;
+  let queued = null;  // the premove shown on the board: {label, from, to}
 
+  // neighbouring points: along each ring, and across the rings at the middle points
+  function neighbours(point) {
+    const r = RINGS.indexOf(point[0]), i = Number(point[1]);
+    const out = [RINGS[r] + ((i + 1) % 8), RINGS[r] + ((i + 7) % 8)];
+    if (i % 2 === 1) { if (r > 0) out.push(RINGS[r - 1] + i); if (r < 2) out.push(RINGS[r + 1] + i); }
+    return out;
+  }
+
+  // The moves the seat to move next could make if the position stayed as it is: what a
+  // premove may choose (its legality is checked again when the turn comes).
+  function premoves(v, me) {
+    const cells = v.board || [];
+    const free = POINTS.filter((p, i) => cells[i] === null || cells[i] === undefined);
+    if ((v.in_hand || [0, 0])[me] > 0) return free;
+    const mine = POINTS.filter((p, i) => cells[i] === me);
+    const flying = mine.length === 3;
+    const out = [];
+    for (const a of mine) for (const b of (flying ? free : neighbours(a).filter(n => free.includes(n)))) out.push(a + ":" + b);
+    return out;
+  }
   function lines(el) {
     const out = [];
     for (let r = 0; r < 3; r++) {
@@ -40,7 +63,11 @@ window.GameRenderers = window.GameRenderers || {};
     const {el} = Hub;
     const v = ctx.view || {};
     const cells = v.board || [];
-    const moves = interactive ? ctx.legal.map(a => a.move).filter(Boolean) : [];
+    // while the other player is to move, the clicks choose a premove
+    const planning = interactive && !ctx.myTurn && ctx.seat !== null && ctx.seat !== undefined &&
+      v.state === "running" && v.to_move !== ctx.seat;
+    if (!ctx.premoved || (queued && ctx.premoved !== queued.label)) queued = null;
+    const moves = !interactive ? [] : planning ? premoves(v, ctx.seat) : ctx.legal.map(a => a.move).filter(Boolean);
     const capturing = (v.capture || 0) > 0 && ctx.myTurn;
     if (from && !moves.some(m => m.startsWith(from + ":"))) from = null;
     const targets = new Set();
@@ -51,20 +78,31 @@ window.GameRenderers = window.GameRenderers || {};
       } else targets.add(m);
     }
     const last = lastPoint(v);
-    const svg = el("svg", {class: "morris", viewBox: "-0.6 -0.6 7.2 7.2", role: "group", "aria-label": "morris board"},
+    const svg = el("svg", {class: "morris" + (planning ? " planning" : ""), viewBox: "-0.6 -0.6 7.2 7.2", role: "group",
+        "aria-label": planning ? "morris board: click a move to queue it as a premove" : "morris board"},
       el("rect", {class: "board", x: -0.6, y: -0.6, width: 7.2, height: 7.2, rx: 0.3}), lines(el));
     POINTS.forEach((name, index) => {
       const [x, y] = coords(name);
       const owner = cells[index];
       const can = targets.has(name) || (from !== null && name === from);
+      const play = move => {
+        from = null;
+        if (!planning) { ctx.act({move}); return; }
+        const label = move.includes(":") ? "move " + move.replace(":", " → ") : "place on " + move;
+        const [a, b] = move.includes(":") ? move.split(":") : [null, move];
+        queued = {label, from: a, to: b};
+        ctx.premove(label, legal => legal.find(x => x.move === move) || null);
+      };
       const click = can ? () => {
         if (from !== null && name === from) { from = null; GamePage.render(); return; }
-        if (moves.includes(name)) { from = null; ctx.act({move: name}); return; }
-        if (from !== null && moves.includes(from + ":" + name)) { const m = from + ":" + name; from = null; ctx.act({move: m}); return; }
+        if (moves.includes(name)) { play(name); return; }
+        if (from !== null && moves.includes(from + ":" + name)) { play(from + ":" + name); return; }
         from = name; GamePage.render();
       } : null;
       const empty = owner === null || owner === undefined;
-      const g = el("g", {class: "pt" + (can ? " clickable" : ""), dataset: {point: name, owner: empty ? "" : owner}});
+      const premoved = queued !== null && (queued.to === name || queued.from === name);
+      const g = el("g", {class: "pt" + (can ? " clickable" : "") + (premoved ? " premoved" : ""), dataset: {point: name, owner: empty ? "" : owner}});
+      if (premoved) g.append(el("circle", {class: "premove-mark", cx: x, cy: y, r: 0.38}));
       if (empty) {
         g.append(el("circle", {class: "point" + (can ? " can" : ""), cx: x, cy: y, r: can ? 0.2 : 0.1}));
         // the point's name beside an empty point (a piece covers it: its label says it)
@@ -99,7 +137,11 @@ window.GameRenderers = window.GameRenderers || {};
     actions(ctx) {
       const {el} = Hub;
       const v = ctx.view || {};
-      if (!ctx.legal.length) return [el("span", {class: "muted", id: "morris-hint"}, "Not your turn.")];
+      if (!ctx.legal.length) {
+        if (ctx.premoved) return [el("span", {id: "morris-hint"}, "Premove queued: " + ctx.premoved + ". "),
+          el("button", {class: "secondary", id: "morris-premove-cancel", onclick: () => ctx.cancelPremove()}, "cancel premove")];
+        return [el("span", {class: "muted", id: "morris-hint"}, v.state === "running" ? "Not your turn: click a move on the board to queue it as a premove." : "Not your turn.")];
+      }
       let hint;
       if ((v.capture || 0) > 0) hint = "You closed a mill: click an opponent piece to remove it.";
       else if (ctx.legal.some(a => (a.move || "").includes(":"))) hint = from ? "Click where to move " + from + "." : "Click one of your pieces, then its destination.";

@@ -60,7 +60,13 @@ from zope.interface import implementer
 from hub.frontends.xml.payload import XMLGameAdapter, wire_game_id
 from hub.frontends.xml.payload import element as _el
 from hub.frontends.xml.payload import sub as _sub
-from hub.interfaces import IRelayAdapter, IWebView, IXMLGameAdapter, IXMLPayloadSchema
+from hub.interfaces import (
+    IRelayAdapter,
+    IWebAssets,
+    IWebView,
+    IXMLGameAdapter,
+    IXMLPayloadSchema,
+)
 from hub.model import CONTRIBUTE, BadAction, GameEvent, NotFound
 from hub.optional_interfaces import IXMLSeatDetails
 
@@ -546,11 +552,14 @@ class SitAndGoXMLAdapter(PokerXMLAdapter):
         return event_element("away", d.get("seat"), custom="away" if d.get("away") else "back")
 
 
-@implementer(IWebView)
+@implementer(IWebView, IWebAssets)
 class WebView:
-    """The page script that draws poker in the browser (``web.js`` here)."""
+    """The page script that draws poker in the browser (``web.js`` here), its
+    stylesheet (``web.css``) and the history page's panel of its hands with the shuffle check (``history.js``)."""
 
     script = "web.js"
+    styles = "web.css"
+    history: str | None = "history.js"
 
 
 @implementer(IRelayAdapter)

@@ -66,7 +66,9 @@ def _seat(rec: rules.Record, sh: Shuffle) -> list[GameEvent]:
 
 
 def _autopost(rec: rules.Record, sh: Shuffle) -> list[GameEvent]:
-    return [GameEvent("autopost", {"seat": rec.seat, "on": rec.get("on")}, _only(rec.seat))]
+    """A seat's blinds are posted for it from now on, or no longer (``autopost``), or
+    its hands are mucked without asking (``automuck``): the seat's own business."""
+    return [GameEvent(rec.kind, {"seat": rec.seat, "on": rec.get("on")}, _only(rec.seat))]
 
 
 def _hand(rec: rules.Record, sh: Shuffle) -> list[GameEvent]:
@@ -172,6 +174,7 @@ Handler = Callable[[rules.Record, Shuffle], list[GameEvent]]
 HANDLERS: dict[str, Handler] = {
     **dict.fromkeys(("seat", "addchips", "leaving", "leave", "sitout", "sitin"), _seat),
     "autopost": _autopost,
+    "automuck": _autopost,
     "hand": _hand,
     "hole": _hole,
     "board": _board,

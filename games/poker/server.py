@@ -66,6 +66,7 @@ from hub.interfaces import (
     IChipGame,
     IChipGameFactory,
     IGameOptions,
+    IGameRules,
     IHandRecord,
     IRatedGameFactory,
 )
@@ -82,7 +83,6 @@ from hub.model import (
     Conflict,
     GameConfig,
     GameContext,
-    GameError,
     GameEvent,
     GameOption,
     HandSummary,
@@ -90,10 +90,12 @@ from hub.model import (
 )
 from hub.optional_interfaces import IHandViews, IRevealedHands
 
-from . import events, hand_shuffle, history, rules, shuffle, views
+from . import events, hand_shuffle, history, rules, views
 from .contributions import SharedShuffle
 from .rules import RuleError
 from .sql_views import HoldemViews
+from .table_options import OPTIONS, table_config
+from .timebank import TimeBanks
 
 #: The names of the actions (the engine's words; ``takeseat`` and ``addbot`` are the
 #: hub's business and refused as actions).
@@ -102,40 +104,9 @@ ACTIONS: tuple[str, ...] = rules.ACTION_NAMES
 HUB_ACTIONS = frozenset({"takeseat", "addbot"})
 
 #: Engine records that do not change whose decision it is.
-PASSIVE = frozenset({"seat", "addchips", "sitout", "sitin", "autopost", "leaving", "leave"})
-
-LIMITS = {
-    "fixed-limit": rules.FIXED_LIMIT,
-    "pot-limit": rules.POT_LIMIT,
-    "no-limit": rules.NO_LIMIT,
-}
-
-#: Options a table accepts (times in seconds), declared on the factories.
-OPTIONS: tuple[GameOption, ...] = (
-    GameOption("stakes", "text", "10/20", "stakes", help="small bet/big bet; the big blind is the small bet, the small blind half of it"),
-    GameOption("buyin", "decimal", None, "buy-in", 0, unit="chips", help="empty: 100 big blinds"),
-    GameOption("min_buyin", "decimal", None, "least buy-in", 0, unit="chips", help="empty: one big blind"),
-    GameOption("max_buyin", "decimal", None, "largest buy-in", 0, unit="chips", help="empty: no limit"),
-    GameOption("cap", "int", None, "bets per round", 1, 100, help="empty: 4 in fixed limit, no cap otherwise"),
-    GameOption("min_players", "int", 2, "players to deal", 2, 10),
-    GameOption("chip", "decimal", "0.01", "smallest chip", 0, unit="chips"),
-    GameOption("max_discard", "int", 3, "cards to change", 0, 5, help="draw games only"),
-    GameOption("action_time", "number", 30, "time to act", 0, 86400, unit="s"),
-    GameOption("blind_time", "number", 15, "time to post a blind", 0, 86400, unit="s"),
-    GameOption("show_time", "number", 5, "time to show or muck", 0, 86400, unit="s"),
-    GameOption("showdown_pause", "number", 4, "pause between hands", 0, 86400, unit="s"),
-    GameOption("empty_timeout", "number", 600, "empty table closes after", 0, 86400, unit="s"),
-    GameOption("auto_post", "bool", False, "post blinds automatically"),
-    GameOption("hand_stack", "decimal", None, "stack each hand starts from", 0, unit="chips", help="empty: the whole stack; else stacks reset every hand (computer poker matches)"),
-    GameOption("hands", "int", None, "hands to play", 1, 1000000, help="empty: until the table closes"),
-    GameOption("deal_seed", "text", None, "seed of the deals", help="empty: a fresh seed per hand; else 64 hex digits, each hand's seed derived from it (duplicate matches)"),
-    GameOption("first_button", "int", None, "seat of the first button", 0, 9, help="empty: drawn"),
-    *hand_shuffle.OPTIONS,
-    GameOption("show_all", "bool", False, "show every hand at the showdown", help="no mucking: every player who did not fold shows (the ACPC dealer's showdown)"),
-    GameOption("ante", "decimal", "0", "ante", 0, unit="chips", help="every player dealt in puts it in the pot, dead, after the blinds; 0: none"),
-)  # fmt: skip
-#: option name → default
-DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS}
+PASSIVE = frozenset(
+    {"seat", "addchips", "sitout", "sitin", "autopost", "automuck", "leaving", "leave"}
+)
 
 
 def _legal(legal: rules.Legal) -> dict[str, Any]:
@@ -143,93 +114,6 @@ def _legal(legal: rules.Legal) -> dict[str, Any]:
     out = legal.to_dict()
     out.pop("index", None)
     return out
-
-
-def _seconds(options: Mapping[str, Any], key: str) -> float:
-    v = options[key]
-    if isinstance(v, bool) or not isinstance(v, int | float | str):
-        raise GameError(f"option {key} must be a number of seconds")
-    try:
-        f = float(v)
-    except ValueError:
-        raise GameError(f"option {key} must be a number of seconds") from None
-    if not 0 <= f <= 86400:
-        raise GameError(f"option {key} must be 0 to 86400 seconds")
-    return f
-
-
-def table_config(
-    variant: rules.Variant, limit_name: str | None, seats: int, options: Mapping[str, Any]
-) -> tuple[rules.TableConfig, dict[str, Any]]:
-    """Check a game's options; returns the engine's config and the full option set.
-
-    :raises hub.model.GameError: an unknown option or a bad value.
-    """
-    unknown = set(options) - set(DEFAULTS)
-    if unknown:
-        raise GameError(f"unknown poker options: {', '.join(sorted(unknown))}")
-    opts = {**DEFAULTS, **options}
-    limit_name = limit_name or "fixed-limit"
-    if limit_name not in LIMITS:
-        raise GameError(f"unknown variant {limit_name!r}; one of {', '.join(LIMITS)}")
-    limit = LIMITS[limit_name]
-    try:
-        stakes = str(opts["stakes"]).split("/")
-        if len(stakes) != 2:
-            raise ValueError("stakes are written small/big, e.g. 10/20")
-        small, big = (rules.money(x.strip(), "stakes") for x in stakes)
-        cap = opts["cap"]
-        if cap is None:
-            cap = 4 if limit == rules.FIXED_LIMIT else None
-        elif isinstance(cap, bool) or not isinstance(cap, int):
-            raise ValueError("cap must be a whole number of bets")
-        max_discard = opts["max_discard"]
-        if isinstance(max_discard, bool) or not isinstance(max_discard, int):
-            raise ValueError("max_discard must be a whole number")
-        if variant.max_discard:
-            variant = rules.Variant(variant.name, variant.steps, max_discard)
-        min_players = opts["min_players"]
-        if isinstance(min_players, bool) or not isinstance(min_players, int):
-            raise ValueError("min_players must be a whole number")
-        cfg = rules.TableConfig(
-            variant=variant,
-            limit=limit,
-            small_bet=small,
-            big_bet=big,
-            cap=cap,
-            seats=seats,
-            min_players=min_players,
-            chip=rules.money(str(opts["chip"]), "chip"),
-            hand_stack=None if opts["hand_stack"] is None else opts["hand_stack"],
-            show_all=bool(opts["show_all"]),
-            ante=rules.money(str(opts["ante"]), "ante"),
-        )
-        for key in ("hands", "first_button"):
-            if opts[key] is not None and (
-                isinstance(opts[key], bool) or not isinstance(opts[key], int)
-            ):
-                raise ValueError(f"{key} must be a whole number")
-        if opts["first_button"] is not None and not 0 <= opts["first_button"] < seats:
-            raise ValueError("first_button must be a seat of the table")
-        if opts["hands"] is not None and opts["hands"] < 1:
-            raise ValueError("hands must be at least 1")
-        if opts["deal_seed"] is not None:
-            opts["deal_seed"] = shuffle.seed_hex(str(opts["deal_seed"]))
-        hand_shuffle.check_options(opts)
-        for key in ("buyin", "min_buyin", "max_buyin"):
-            if opts[key] is not None:
-                opts[key] = rules.money(opts[key], key)
-    except (TypeError, ValueError) as e:
-        raise GameError(f"bad poker options: {e}") from None
-    for key in (
-        "action_time", "blind_time", "show_time", "showdown_pause", "empty_timeout", "entropy_time",
-    ):  # fmt: skip
-        opts[key] = _seconds(opts, key)
-    if opts["buyin"] is None:
-        opts["buyin"] = cfg.big_blind * 100
-    if opts["min_buyin"] is None:
-        opts["min_buyin"] = cfg.big_blind
-    return cfg, opts
 
 
 @implementer(IChipGame)
@@ -255,6 +139,7 @@ class PokerGame(SharedShuffle):
         self._timer: Any = None  # decision timer or showdown pause
         self._deadline: float | None = None
         self._empty_timer: Any = None
+        self.banks = TimeBanks(self.options["time_bank"], self.options["time_bank_add"])
         self._over = False
         self._shown_state = WAITING  # the state the last ``state`` event announced
         self._shuffler = hand_shuffle.Shuffler(self.options, context.rng)
@@ -314,6 +199,7 @@ class PokerGame(SharedShuffle):
         except RuleError as e:
             raise IllegalAction(e.reason) from None
         self.table.players[seat].auto_post = bool(self.options["auto_post"])
+        self.banks.seated(seat)
         self._emit(GameEvent("buyin", {"seat": seat, "name": name, "amount": str(amount)}))
         self._cancel_empty_timer()
         self._flush()
@@ -362,8 +248,11 @@ class PokerGame(SharedShuffle):
         top = self.options["max_buyin"]
         if top is not None and p.stack + amount > top:
             raise IllegalAction(f"a stack may be at most {top}")
+        broke = p.sitting_out and p.stack <= 0  # sat out for want of chips: back in
         try:
             self.table.add_chips(seat, amount)
+            if broke and self.table.can_sit_in(seat):
+                self.table.sit_in(seat)
         except RuleError as e:
             raise IllegalAction(e.reason) from None
         self._emit(GameEvent("buyin", {"seat": seat, "name": p.name, "amount": str(amount)}))
@@ -409,6 +298,8 @@ class PokerGame(SharedShuffle):
             turn = self.table.turn
             if name == "post" and amount is not None and turn != rules.Turn(seat, rules.BLIND):
                 self.table.set_auto_post(seat, amount != 0)
+            elif name == "muck" and "auto" in action:
+                self.table.set_auto_muck(seat, action["auto"] is True)
             elif name == "discard":
                 discarded = action.get("discarded", ())
                 if not isinstance(discarded, list | tuple):
@@ -447,6 +338,7 @@ class PokerGame(SharedShuffle):
             nexthand_ms=self._next_hand_ms(),
             commitment=self._dealt.commitment if self._dealt is not None else None,
             buyin=str(self.options["buyin"]),
+            timebanks=self.banks.all_ms() if self.banks.start else None,
         )
         return views.table_view(self.table, self.seats, seat, legal, facts)
 
@@ -509,6 +401,7 @@ class PokerGame(SharedShuffle):
         return max(0, int((self._timer.getTime() - self._reactor.seconds()) * 1000))
 
     def _cancel_timer(self) -> None:
+        self.banks.end(self._reactor.seconds())
         if self._timer is not None and self._timer.active():
             self._timer.cancel()
         self._timer = None
@@ -553,6 +446,8 @@ class PokerGame(SharedShuffle):
         if button is not None and button not in self.table.sitting_in():
             button = None
         self.table.start_hand(deck, hand_id=hand_id, button=button)
+        if self.table.hand is not None:
+            self.banks.dealt(self.table.hand.seats)
         self._flush()
 
     def _next_hand(self) -> None:
@@ -568,6 +463,9 @@ class PokerGame(SharedShuffle):
         turn = self.table.turn
         if turn is None or turn.seat != seat:
             return
+        if self._draw_on_bank(turn):
+            return
+        self.banks.end(self._reactor.seconds())
         self.table.timeout(seat)
         self._flush()
         self._maybe_start()
@@ -596,6 +494,17 @@ class PokerGame(SharedShuffle):
             self._start_empty_timer()
         self._announce_state()
 
+    def _draw_on_bank(self, turn: rules.Turn) -> bool:
+        """The seat's time ran out: draw on its time bank if it has one for this kind
+        of decision (:mod:`.timebank`); ``False``: it has none (left)."""
+        if turn.kind not in (rules.BETTING, rules.DISCARDING) or self.banks.drawing is not None:
+            return False
+        seconds = self.banks.begin(turn.seat, self._reactor.seconds())
+        if seconds <= 0:
+            return False
+        self._turn_event(turn, seconds)
+        return True
+
     def _announce(self) -> None:
         """Start the decision timer of the seat to act and send its ``turn`` event."""
         if self._deadline is not None:
@@ -603,7 +512,11 @@ class PokerGame(SharedShuffle):
         turn = self.table.turn
         if turn is None:
             return
-        delay = self._decision_time(turn)
+        self._turn_event(turn, self._decision_time(turn))
+
+    def _turn_event(self, turn: rules.Turn, delay: float) -> None:
+        """Give the seat to act ``delay`` seconds and say so (a ``turn`` event; while it
+        draws on its time bank, with ``timebank`` true)."""
         self._deadline = self._reactor.seconds() + delay
         self._timer = self._reactor.callLater(delay, self._on_timeout, turn.seat)
         legal = self.legal_actions(turn.seat)
@@ -620,6 +533,8 @@ class PokerGame(SharedShuffle):
                     "legal": legal,
                     "timeleft_ms": int(delay * 1000),
                     "tocall": to_call,
+                    "timebank": self.banks.drawing is not None,
+                    "timebank_ms": self.banks.left_ms(turn.seat),
                 },
             )
         )
@@ -752,7 +667,7 @@ class _PokerFactory:
         return history.revealed(hand)
 
 
-@implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory, IHandViews)
+@implementer(IChipGameFactory, IGameOptions, IGameRules, IHandRecord, IRatedGameFactory, IHandViews)
 class TexasHoldemFactory(HoldemViews, _PokerFactory):
     """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats; also the
     table of the ACPC front end's matches (:mod:`.acpc`)."""
@@ -763,9 +678,10 @@ class TexasHoldemFactory(HoldemViews, _PokerFactory):
     max_seats = 10
     default_seats = 10
     rules_variant = rules.TEXAS_HOLDEM
+    rules = "rules-holdem.md"
 
 
-@implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory)
+@implementer(IChipGameFactory, IGameOptions, IGameRules, IHandRecord, IRatedGameFactory)
 class FiveCardDrawFactory(_PokerFactory):
     """Five-card draw: one discard round between two betting rounds; 2–6 seats."""
 
@@ -774,3 +690,4 @@ class FiveCardDrawFactory(_PokerFactory):
     max_seats = 6
     default_seats = 6
     rules_variant = rules.FIVE_CARD_DRAW
+    rules = "rules-draw.md"

@@ -45,6 +45,7 @@ from zope.interface import implementer
 
 from hub.interfaces import (
     IGameOptions,
+    IGameRules,
     IHandRecord,
     IRatedGameFactory,
     IWholeTournamentFactory,
@@ -378,7 +379,14 @@ class SitAndGoGame(server.PokerGame):
         return self._result if self._over else None
 
 
-@implementer(IGameOptions, IHandRecord, IRatedGameFactory, IWholeTournamentFactory, IRevealedHands)
+@implementer(
+    IGameOptions,
+    IGameRules,
+    IHandRecord,
+    IRatedGameFactory,
+    IWholeTournamentFactory,
+    IRevealedHands,
+)
 class HoldemSitAndGoFactory:
     """``holdem-sng``: a fixed-limit Texas Hold'em sit-and-go for 2 to 10 players
     (not a chip game: tournament chips, no buy-in)."""
@@ -391,6 +399,7 @@ class HoldemSitAndGoFactory:
     max_seats = 10
     default_seats = 6
     options = OPTIONS
+    rules = "rules-sng.md"
 
     def create(self, config: GameConfig, context: GameContext) -> SitAndGoGame:
         """A new tournament.

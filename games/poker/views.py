@@ -25,6 +25,7 @@ class TableFacts:
     :ivar nexthand_ms: milliseconds until the next hand is dealt (during the pause).
     :ivar commitment: the shuffle commitment of the current hand.
     :ivar buyin: the default buy-in (decimal string).
+    :ivar timebanks: each seat's time bank in milliseconds (``None``: the table has none).
     """
 
     variant: str
@@ -34,6 +35,7 @@ class TableFacts:
     nexthand_ms: int | None
     commitment: str | None
     buyin: str
+    timebanks: dict[str, int] | None = None
 
 
 def last_action(table: rules.Table, seat: int) -> str | None:
@@ -102,6 +104,7 @@ def players_view(table: rules.Table, seats: int, seat: int | None) -> list[dict[
                 "sitoutnext": p.sit_out_next,
                 "leaving": p.leaving,
                 "autopost": p.auto_post,
+                "automuck": p.auto_muck,
             }
         )
     return players
@@ -188,4 +191,5 @@ def table_view(
         "commitment": facts.commitment,
         "lasthand": last.hand_id if last is not None else None,
         "buyin": facts.buyin,
+        "timebanks": facts.timebanks,
     }

@@ -32,7 +32,7 @@ def ratings_parser() -> argparse.ArgumentParser:
     rebuild = sub.add_parser("rebuild", help="recompute every rating from the rated games")
     rebuild.add_argument("--check", action="store_true", help="compare only; write nothing")
     show = sub.add_parser("show", help="a game type's leaderboard")
-    show.add_argument("type", help="the game type (nmmorris, kingdomino, ...)")
+    show.add_argument("type", help="the game type (a name the hub's /api/types lists)")
     show.add_argument("--variant", default="", help="the variant key of the pool (default none)")
     show.add_argument("--limit", type=int, default=50, help="most players listed (50)")
     for p in (rebuild, show):
@@ -96,7 +96,7 @@ def ladder_parser() -> argparse.ArgumentParser:
         " group, for games of more seats) plays --games games, seats rotating; every game"
         " is rated and stored; the bots' ratings are printed with mu ± 2 sigma.",
     )
-    parser.add_argument("type", help="the game type (nmmorris, ...)")
+    parser.add_argument("type", help="the game type (a name the hub's /api/types lists)")
     parser.add_argument("--games", type=int, default=4, help="games per pair or group (4)")
     parser.add_argument(
         "--seconds", type=float, default=0.2, help="most seconds a bot thinks per move (0.2)"

@@ -34,7 +34,7 @@ def parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(dest="command", required=True)
     create = sub.add_parser("create", help="a new tournament")
-    create.add_argument("type", help="the game type (nmmorris, kingdomino, ...)")
+    create.add_argument("type", help="the game type (a name the hub's /api/types lists)")
     create.add_argument(
         "--format", default="swiss", choices=["swiss", "round-robin", "rotation", "sit-and-go"]
     )

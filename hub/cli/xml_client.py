@@ -29,7 +29,6 @@ HELP = """commands:
   history GAMEID | @NAME      finished games
   new TYPE NAME [SEATS]       create a game
   join GAMEID                 join a game (takes a free seat where the game does so)
-  hello GAMEID TEXT           play hello: say TEXT
   act GAMEID XML              send XML as the action payload
   chat GAMEID TEXT            chat at a game
   part GAMEID                 leave a game
@@ -170,11 +169,6 @@ class Console(LineReceiver):
         if name == "join" and len(args) == 1:
             answer = yield c.join(int(args[0]))
             return f"joined: {answer.description}"
-        if name == "hello" and len(args) >= 2:
-            payload = etree.Element("hello")
-            payload.text = " ".join(args[1:])
-            yield c.act(int(args[0]), payload)
-            return "ok"
         if name == "act" and len(args) >= 2:
             yield c.act(int(args[0]), " ".join(args[1:]))
             return "ok"

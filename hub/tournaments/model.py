@@ -37,7 +37,8 @@ class Entry:
     """One entrant: ``id`` (public: ``e1``, ``e2``...), the ``name`` they play under,
     ``kind`` (:data:`ENTRY_KINDS`), ``frontend``, for a bot the ``bot`` plugin's name,
     and ``key``: the entrant's secret, the MNM Game-ID that leads to their games (told
-    only to whoever registered)."""
+    only to whoever registered).  ``withdrawn``: the entrant lost a game by forfeit in
+    a tournament that withdraws them then (``withdraw_forfeits``): never paired again."""
 
     id: str
     name: str
@@ -45,10 +46,11 @@ class Entry:
     frontend: str
     bot: str | None = None
     key: str = ""
+    withdrawn: bool = False
 
     def to_json(self, private: bool = False) -> dict[str, Any]:
         """The entry as the store (``private``) and the JSON API take it."""
-        data = {
+        data: dict[str, Any] = {
             "id": self.id,
             "name": self.name,
             "kind": self.kind,
@@ -56,7 +58,9 @@ class Entry:
             "bot": self.bot,
         }
         if private:
-            data["key"] = self.key
+            data["key"] = self.key  # (the store keeps who is withdrawn in the settings)
+        else:
+            data["withdrawn"] = self.withdrawn
         return data
 
 
@@ -92,13 +96,21 @@ class TGame:
         self.absent = tuple(absent) if absent is not None else None
         self.state = DONE
 
+    def forfeit(self, absent: Sequence[bool]) -> None:
+        """Over without being played: the absent lose to the present (who tie among
+        themselves); when nobody came, nobody scores (not a draw)."""
+        self.finish([1 if a else 0 for a in absent], absent)
+        if all(absent):
+            self.points = tuple(0.0 for _ in absent)
+
 
 @dataclass
 class Tournament:
     """One tournament.  ``settings``: ``variant``, ``options`` (for every game),
     ``rounds``, ``max_entrants``, ``min_entrants``, ``starts_at`` (seconds since the
     epoch, or ``None``), ``start_when_full``, ``grace`` (seconds to take one's seat),
-    ``table_size``, ``rated``."""
+    ``table_size``, ``rated``, ``withdraw_forfeits`` (an entrant who loses a game by
+    forfeit is withdrawn: lichess's rule; true unless told)."""
 
     id: str
     name: str
@@ -124,7 +136,7 @@ class Tournament:
             "format": self.format,
             "state": self.state,
             "round": self.round,
-            "settings": dict(self.settings),
+            "settings": {**self.settings, "withdrawn": [e.id for e in self.entries if e.withdrawn]},
             "created": self.created,
             "finished": self.finished,
             "entries": [e.to_json(private=True) for e in self.entries],
@@ -146,6 +158,9 @@ class Tournament:
             data.get("finished"),
         )
         t.entries = [Entry(**e) for e in data.get("entries") or ()]
+        gone = set(t.settings.pop("withdrawn", None) or ())
+        for entry in t.entries:
+            entry.withdrawn = entry.id in gone
         for g in data.get("games") or ():
             t.games.append(
                 TGame(
@@ -218,32 +233,61 @@ class Tournament:
         :raises ValueError: the entrants do not fill the format's tables.
         """
         ids = [e.id for e in self.entries]
+        gone = {e.id for e in self.entries if e.withdrawn}
+        active = [i for i in ids if i not in gone]  # the withdrawn are never paired again
         tables: list[tuple[str, ...]]
         if self.format == "sit-and-go":
             tables = [tuple(ids)]
         elif self.format == "round-robin":
+            # the schedule of every round is the whole field's; a withdrawn entrant's
+            # games are lost by forfeit without being played (below)
             tables = round_robin(ids)[number - 1]
         elif self.format == "swiss":
-            pairs, bye = swiss_round(ids, self.played(), self.byes())
+            pairs, bye = swiss_round(active, self.played(), self.byes())
             tables = [*pairs, *([(bye,)] if bye else [])]
         else:
             size = int(self.settings["table_size"])
-            tables = rotation(ids, size, number, smallest)[number - 1]
-        out = []
-        for board, table in enumerate(tables, start=1):
-            out.append(
-                TGame(number, board, tuple(table), state=BYE if len(table) == 1 else PENDING)
-            )
+            tables = rotation(active, size, number, smallest)[number - 1] if active else []
+        out: list[TGame] = []
+        for table in tables:
+            board = len(out) + 1
+            absent = tuple(e in gone for e in table)
+            if len(table) > 1 and any(absent):  # (round robin) forfeit, not played
+                game = TGame(number, board, tuple(table))
+                game.forfeit(absent)
+                out.append(game)
+            elif len(table) == 1 and absent[0]:
+                continue  # a withdrawn entrant's bye: nobody's
+            else:
+                out.append(
+                    TGame(number, board, tuple(table), state=BYE if len(table) == 1 else PENDING)
+                )
         return out
 
     def round_over(self) -> bool:
         """Whether every game of the current round is over."""
         return all(g.state in (DONE, BYE) for g in self.round_games(self.round))
 
+    @property
+    def tiebreak(self) -> str | None:
+        """The tie-break of the format: Buchholz for Swiss, Sonneborn-Berger for round
+        robins and rotations, none for a sit-and-go (its places are its game's)."""
+        return {"swiss": "buchholz", "sit-and-go": None}.get(self.format, "sonneborn-berger")
+
+    @property
+    def columns(self) -> list[str]:
+        """The standings' columns this format has (besides place and player)."""
+        if self.format == "sit-and-go":
+            return ["points"]
+        out = ["points", "tiebreak", "wins", "games"]
+        if self.format == "swiss" or (self.format == "round-robin" and len(self.entries) % 2):
+            out.append("byes")
+        return out
+
     def standings(self) -> list[Standing]:
         """The standings now (:func:`.pairing.standings`): Buchholz for Swiss,
-        Sonneborn-Berger for the others."""
-        tiebreak = "buchholz" if self.format == "swiss" else "sonneborn-berger"
+        Sonneborn-Berger for the others (a sit-and-go's have none: points only)."""
+        tiebreak = self.tiebreak or "sonneborn-berger"
         return standings([e.id for e in self.entries], self.played(), self.byes(), tiebreak)
 
     def current_game(self, entry_id: str) -> TGame | None:
@@ -257,17 +301,20 @@ class Tournament:
     def to_json(self) -> dict[str, Any]:
         """The tournament as the JSON API shows it: with its standings."""
         names = {e.id: e.name for e in self.entries}
+        gone = {e.id for e in self.entries if e.withdrawn}
         data = self.to_record()
         data["entries"] = [e.to_json() for e in self.entries]
         data["total_rounds"] = self.total_rounds if self.entries else None
-        data["tiebreak"] = "buchholz" if self.format == "swiss" else "sonneborn-berger"
+        data["tiebreak"] = self.tiebreak
+        data["columns"] = self.columns
         data["standings"] = [
             {
                 "place": s.place,
                 "entry": s.entry,
                 "name": names.get(s.entry, s.entry),
+                "withdrawn": s.entry in gone,
                 "points": s.points,
-                "tiebreak": s.tiebreak,
+                "tiebreak": s.tiebreak if self.tiebreak else None,
                 "wins": s.wins,
                 "games": s.games,
                 "byes": s.byes,

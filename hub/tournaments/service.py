@@ -66,6 +66,7 @@ _KEY_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
 SPEC_FIELDS = {
     "type", "format", "name", "variant", "options", "rounds", "max_entrants", "min_entrants",
     "starts_at", "start_when_full", "grace", "table_size", "rated", "bots",
+    "withdraw_forfeits",
 }  # fmt: skip
 
 
@@ -189,9 +190,10 @@ class TournamentService:
         """A new tournament from ``spec`` (``POST /api/tournaments``): ``type``,
         ``format``, ``name``, ``variant``, ``options``, ``rounds``, ``max_entrants``,
         ``min_entrants``, ``starts_at``, ``start_when_full``, ``grace``, ``table_size``,
-        ``rated``, ``bots`` (bot names to register at once).  ``creator`` is the account
-        that asks (``None``: loopback or the API token); one that is not an ``admin``
-        has at most ``tournament_max_per_account`` under way.
+        ``rated``, ``withdraw_forfeits`` (true unless false: an entrant who loses a game
+        by forfeit is withdrawn), ``bots`` (bot names to register at once).  ``creator``
+        is the account that asks (``None``: loopback or the API token); one that is not
+        an ``admin`` has at most ``tournament_max_per_account`` under way.
 
         :raises hub.model.GameError: 400 for a bad field, 409 too many tournaments
             (of the hub, or of the account).
@@ -217,6 +219,9 @@ class TournamentService:
         if len(active) >= self.max_active:
             raise Conflict(f"{self.max_active} tournaments are under way already", 409)
         factory = self.hub.registry.game_factory(spec.get("type"))
+        withdraw = spec.get("withdraw_forfeits", True)
+        if not isinstance(withdraw, bool):
+            raise BadAction("'withdraw_forfeits' is true or false")
         fmt = spec.get("format", "swiss")
         if fmt not in FORMATS:
             raise BadAction(f"'format' is one of {', '.join(FORMATS)}")
@@ -242,6 +247,7 @@ class TournamentService:
             "table_size": table_size,
             "smallest": smallest,
             "rated": bool(spec.get("rated", False)),
+            "withdraw_forfeits": withdraw,
             "creator": creator,
         }
         self._counter += 1
@@ -435,9 +441,15 @@ class TournamentService:
         if game is not None and game.state != WAITING:
             return
         absent = tuple(game is None or game.seats[i].free for i in range(len(g.entries)))
-        g.finish([1 if a else 0 for a in absent], absent)
+        g.forfeit(absent)
         self._by_game.pop(game_id, None)
         self.log.info("tournament {t} game {g}: forfeit by {who}", t=t.id, g=game_id, who=absent)
+        if t.settings.get("withdraw_forfeits", True):  # (lichess withdraws them too)
+            for entry_id, away in zip(g.entries, absent, strict=True):
+                entry = t.entry(entry_id)
+                if away and entry is not None and not entry.withdrawn:
+                    entry.withdrawn = True
+                    self.log.info("tournament {t}: {who} withdrawn", t=t.id, who=entry.name)
         if game is not None:
             self.hub.lobby.remove(game_id)
         self._changed(t)

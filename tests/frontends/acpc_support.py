@@ -133,15 +133,15 @@ def deck(*text: str) -> list[int]:
 
 def lay_decks(monkeypatch: Any, decks: list[list[int]]) -> None:
     """The tables deal ``decks`` in order (then fresh decks by seed)."""
-    import games.poker.server as server
+    import games.poker.shuffle as shuffle  # (the tables' decks come from it)
 
     queue = list(decks)
-    real = server.shuffle.deck_from_seed
+    real = shuffle.deck_from_seed
 
     def fake(seed: Any) -> list[int]:
         return queue.pop(0) if queue else real(seed)
 
-    monkeypatch.setattr(server.shuffle, "deck_from_seed", fake)
+    monkeypatch.setattr(shuffle, "deck_from_seed", fake)
 
 
 __all__ = ["Hub", "Program", "deck", "lay_decks"]

@@ -21,6 +21,7 @@ from hub.model import (
     OVER,
     RUNNING,
     SEAT_OPEN,
+    STATE,
     WAITING,
     BuyinRange,
     Conflict,
@@ -53,7 +54,15 @@ class CoinsGame:
 
     @property
     def state(self) -> str:
-        return OVER if self.over else RUNNING if self.number else WAITING
+        """``running`` from the first hand on while two players or more sit here."""
+        if self.over:
+            return OVER
+        return RUNNING if self.number and len(self.stacks) >= 2 else WAITING
+
+    def _announce(self, before: str) -> None:
+        """A ``state`` event when the state changed (the hub follows it)."""
+        if self.state != before:
+            self._emit(GameEvent(STATE, {"state": self.state}))
 
     # -- seats and chips -------------------------------------------------------------
 
@@ -79,10 +88,12 @@ class CoinsGame:
             self._remove(seat)
 
     def _remove(self, seat: int) -> None:
+        before = self.state
         stack, name = self.stacks.pop(seat), self.names.pop(seat)
         self.leaving.discard(seat)
         self._emit(GameEvent(CASH_OUT, {"seat": seat, "name": name, "amount": str(stack)}))
         self._emit(GameEvent(SEAT_OPEN, {"seat": seat}))
+        self._announce(before)
 
     # -- hands ----------------------------------------------------------------------------
 
@@ -95,6 +106,7 @@ class CoinsGame:
         if not self.can_deal():
             raise IllegalAction("no hand may be dealt now")
         assert sum(deltas.values(), Decimal(0)) == 0 and set(deltas) <= set(self.stacks)
+        before = self.state
         self.in_hand = True
         for seat in leave_during:
             self.leave(seat)
@@ -128,11 +140,13 @@ class CoinsGame:
                     "handid": hand,
                     "deltas": {str(s): str(deltas.get(s, Decimal(0))) for s in seats},
                     "names": {str(s): self.names[s] for s in seats},
+                    "stacks": {str(s): str(self.stacks[s]) for s in seats},
                 },
             )
         )
         for seat in sorted(self.leaving):
             self._remove(seat)
+        self._announce(before)
         return hand
 
     def hold_hands(self) -> None:

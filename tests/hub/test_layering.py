@@ -6,8 +6,13 @@ cannot be fooled by what happens to be imported already:
 - no front end imports another (``hub.frontends.<a>`` → ``hub.frontends.<b>``);
 - nothing under ``hub/`` imports ``games`` or ``bots`` (built-in plugins are found by
   their ``.meta`` files and imported by name);
-- the words ``poker``, ``texas`` and ``holdem`` appear in ``hub/`` only in docstrings
-  and comments that name an example, never in code or in its strings;
+- no word of a built-in game (:data:`GAME_WORDS`: every built-in game's name and the
+  words of its family, ``poker``, ``holdem``, ``morris``, ``kingdomino``, ``hello``...)
+  appears in ``hub/`` except in docstrings and comments that name an example: not in
+  its Python code or strings, and not in its static files (HTML, JavaScript and CSS
+  outside their comments).  ``domino`` on its own is also the name of a front end (the
+  Domino line protocol, ``hub.frontends.domino``): as a whole word it is the hub's;
+  ``kingdomino`` is the game;
 - the modules of ``hub/`` import each other without a cycle at import time.
 """
 
@@ -20,7 +25,18 @@ import tokenize
 from pathlib import Path
 
 HUB = Path(__file__).resolve().parents[2] / "hub"
-GAME_WORDS = re.compile(r"poker|texas|holdem", re.I)
+#: the words of the built-in games (each built-in game's name contains one:
+#: :func:`test_every_built_in_game_has_a_game_word`)
+GAME_WORDS = (
+    "poker", "texas", "holdem", "hold'em", "five-card", "sng",
+    "nmmorris", "morris", "kingdomino", "domino", "hello",
+)  # fmt: skip
+GAME_WORD = re.compile("|".join(re.escape(w) for w in GAME_WORDS), re.I)
+#: front-end names that are also game words: as whole words (``domino``,
+#: ``DOMINO``, ``IDominoAdapter``) they name the front end (not ``kingdomino``)
+FRONTEND_WORDS = re.compile(r"(?<![a-z])[Dd]omino(?![a-z])|DOMINO")
+#: the static files of the web front end that are read (pages, scripts, styles)
+STATIC_SUFFIXES = (".html", ".js", ".css")
 
 
 def modules() -> dict[str, Path]:
@@ -130,9 +146,31 @@ def game_words(source: str) -> list[str]:
             continue
         if token.type == tokenize.STRING and token.start[0] in docstrings:
             continue
-        if GAME_WORDS.search(token.string):
+        if GAME_WORD.search(FRONTEND_WORDS.sub("", token.string)):
             hits.append(f"line {token.start[0]}: {token.string[:60]}")
     return hits
+
+
+#: comments of the static files: ``/* */`` (CSS, JavaScript), ``<!-- -->`` (HTML) and
+#: ``//`` to the end of the line where it follows a blank or starts it (not ``http://``)
+_STATIC_COMMENTS = re.compile(r"/\*.*?\*/|<!--.*?-->|(?:^|(?<=\s))//[^\n]*", re.S | re.M)
+
+
+def static_game_words(text: str) -> list[str]:
+    """Game words in a static file's text outside its comments (a comment keeps its
+    lines, so the line numbers stay)."""
+    code = _STATIC_COMMENTS.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    hits = []
+    for number, line in enumerate(code.splitlines(), 1):
+        found = GAME_WORD.search(FRONTEND_WORDS.sub("", line))
+        if found:
+            hits.append(f"line {number}: {found.group(0)} in {line.strip()[:60]}")
+    return hits
+
+
+def static_files() -> list[Path]:
+    """Every page, script and stylesheet under ``hub/``."""
+    return sorted(p for p in HUB.rglob("*") if p.is_file() and p.suffix in STATIC_SUFFIXES)
 
 
 def test_the_hub_code_names_no_game():
@@ -143,6 +181,49 @@ def test_the_hub_code_names_no_game():
 def test_the_word_scan_can_fail():
     code = '"""Chips, as in poker."""\n# a texas example\nx = "holdem"\npoker_table = 1\n'
     assert game_words(code) == ['line 3: "holdem"', "line 4: poker_table"]
+    more = 'a = "nmmorris"\nb = "kingdomino"\nc = "domino_game"\nd = hello()\ne = "Hold\'em"\n'
+    assert game_words(more) == [
+        'line 1: "nmmorris"',
+        'line 2: "kingdomino"',
+        "line 4: hello",
+        'line 5: "Hold\'em"',
+    ]
+
+
+def test_the_hub_static_files_name_no_game():
+    assert static_files(), "no static files found"
+    found = {
+        str(path.relative_to(HUB)): static_game_words(path.read_text(encoding="utf-8"))
+        for path in static_files()
+    }
+    assert {name: hits for name, hits in found.items() if hits} == {}
+
+
+def test_the_static_scan_can_fail():
+    js = (
+        "// Poker in comments is fine\n/* so is morris */\n"
+        'const t = "nmmorris";\nfetch("http://x/poker");\nconst ok = "domino";\n'
+    )
+    assert static_game_words(js) == [
+        'line 3: nmmorris in const t = "nmmorris";',
+        'line 4: poker in fetch("http://x/poker");',
+    ]
+    css = "/* King Domino */\n.kingdomino-grid { }\n.ok { }\n"
+    assert static_game_words(css) == ["line 2: kingdomino in .kingdomino-grid { }"]
+    html = "<!-- hello -->\n<h2>Poker hands</h2>\n"
+    assert static_game_words(html) == ["line 2: Poker in <h2>Poker hands</h2>"]
+
+
+def test_every_built_in_game_has_a_game_word():
+    """A new built-in game is covered by the word scan only once its words are listed."""
+    import tomllib
+
+    metas = [
+        tomllib.loads(p.read_text(encoding="utf-8")) for p in (HUB / "builtin_meta").glob("*.meta")
+    ]
+    games = [m["plugin"]["name"] for m in metas if m["plugin"]["kind"] == "game"]
+    assert len(games) >= 6
+    assert [name for name in games if not GAME_WORD.search(name)] == []
 
 
 def test_no_import_cycle_in_the_hub():

@@ -69,7 +69,11 @@ ROUTES: dict[str, list[tuple[str, str, object, str]]] = {
         ("POST", "/api/games/{game}/seats", {"seat": 0}, SESSION),
         ("POST", "/api/games/{game}/leave", {}, SESSION),
         ("POST", "/api/games/{game}/chat", {"text": "hi"}, SESSION),
+        # (a game that is not waiting: cancelling it is refused as 409 to whoever may ask)
+        ("DELETE", "/api/games/{playing}", None, WRITER),
     ],
+    "/api/rules": [("GET", "/api/rules/hello", None, PUBLIC)],
+    "/rules": [("GET", "/rules", None, PUBLIC), ("GET", "/rules/hello", None, PUBLIC)],
     "/api/lobby": [("GET", "/api/lobby/events", None, PUBLIC)],
     "/api/types": [("GET", "/api/types", None, PUBLIC)],
     "/api/chat": [
@@ -163,6 +167,11 @@ def _live(hub: HubProcess) -> dict[str, str]:
     )
     assert status == 201, body
     game = json.loads(body)["id"]
+    status, body, _ = hub.request(  # its bots say hello at once: no longer waiting
+        "POST", "/api/games", {"type": "hello", "seats": ["bot:hello-bot", "bot:hello-bot"]}
+    )
+    assert status == 201, body
+    playing = json.loads(body)["id"]
     status, body, _ = hub.request(
         "POST", "/api/tournaments", {"type": "nmmorris", "format": "round-robin"}
     )
@@ -172,7 +181,8 @@ def _live(hub: HubProcess) -> dict[str, str]:
         "POST", "/acpc/matches", {"game": "limit", "players": ["acpc", "bot:caller"]}
     )
     assert status == 201, body
-    return {"game": game, "tournament": tournament, "match": json.loads(body)["id"]}
+    match = json.loads(body)["id"]
+    return {"game": game, "playing": playing, "tournament": tournament, "match": match}
 
 
 DOOR = {"X-Gamehub-Door": "hub-elsewhere"}

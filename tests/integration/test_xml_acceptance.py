@@ -342,7 +342,8 @@ async def test_xml_client_console(hub, errors):
     gameid = int(created.split()[1])
     assert "cli" in await bounded(console.command("list", []))
     assert "seated" in await bounded(console.command("join", [str(gameid)]))
-    assert await bounded(console.command("hello", [str(gameid), "from", "cli"])) == "ok"
+    hello = "<hello>from cli</hello>"  # a game's payload: the console knows no game
+    assert await bounded(console.command("act", [str(gameid), hello])) == "ok"
     await bounded(client.wait_for(lambda u: u.payload is not None and u.payload.tag == "over"))
     assert "Hello from carl: from cli" in out.getvalue()
     assert (await bounded(console.command("nonsense", []))).startswith("? nonsense")

@@ -18,7 +18,10 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screensh
 #: piece) must lie within the viewport's width and overlap no other atom that is not its
 #: ancestor; no box may scroll sideways; text must be at least 10 px tall, and a line may
 #: break inside a word only when the word is longer than 20 characters (an id, a seed);
-#: cards, dominoes and kingdom cells must be at least 12 px wide.
+#: cards, dominoes and kingdom cells must be at least 12 px wide.  A box fixed to the
+#: screen (a phone's action bar) lies over the page by design: its atoms are checked
+#: against each other only, and the page must scroll far enough that nothing stays
+#: under it for good.
 LAYOUT_JS = r"""
 () => {
   const problems = [];
@@ -76,12 +79,20 @@ LAYOUT_JS = r"""
     }
     return null;
   }
+  const fixedCache = new Map();
+  function fixedOf(el) {                // the element's ancestor fixed to the screen, or null
+    if (!el || el === document.documentElement) return null;
+    if (fixedCache.has(el)) return fixedCache.get(el);
+    const found = getComputedStyle(el).position === "fixed" ? el : fixedOf(el.parentElement);
+    fixedCache.set(el, found);
+    return found;
+  }
   function add(rect, el, what, clipper) {
     const c = clipOf(clipper);
     const r = {left: Math.max(rect.left, c.left), top: Math.max(rect.top, c.top),
       right: Math.min(rect.right, c.right), bottom: Math.min(rect.bottom, c.bottom)};
     if (r.right - r.left < 1 || r.bottom - r.top < 1) return;
-    atoms.push({r, el, what});
+    atoms.push({r, el, what, fixed: fixedOf(el)});
   }
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -120,6 +131,15 @@ LAYOUT_JS = r"""
       problems.push("scrolls sideways: " + name(el) + " (" + el.scrollWidth + " > " + el.clientWidth + ")");
     }
   }
+  // what a bar fixed at the bottom of the screen covers must scroll out from under it
+  const bars = [...new Set(atoms.map(a => a.fixed).filter(Boolean))];
+  for (const bar of bars) {
+    const box = bar.getBoundingClientRect();
+    if (box.bottom < innerHeight - 2) continue;
+    const lowest = Math.max(0, ...atoms.filter(a => !a.fixed).map(a => a.r.bottom + scrollY));
+    const room = document.documentElement.scrollHeight - box.height;
+    if (lowest > room + 2) problems.push("the page ends under " + name(bar) + " (" + Math.round(lowest) + " > " + Math.round(room) + ")");
+  }
   atoms.sort((a, b) => a.r.top - b.r.top);
   for (let i = 0; i < atoms.length; i++) {
     const a = atoms[i];
@@ -130,6 +150,7 @@ LAYOUT_JS = r"""
       const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
       if (w <= 1.5 || h <= 1.5 || w * h <= 4) continue;
       if (a.el === b.el || a.el.contains(b.el) || b.el.contains(a.el)) continue;
+      if (a.fixed !== b.fixed) continue;  // a bar fixed to the screen lies over the page
       problems.push("overlap: " + a.what + " and " + b.what);
       if (problems.length > 40) return problems;
     }

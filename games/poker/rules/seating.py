@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 from .base import TableBase
 from .config import TableConfig
-from .constants import BLIND, POST, SIT_IN, SIT_OUT
+from .constants import BLIND, MUCK, POST, SHOWING, SIT_IN, SIT_OUT
 from .errors import RuleError
 from .money import money
 from .records import Record
@@ -147,10 +148,24 @@ class SeatingPart(TableBase):
         """Post this seat's blinds automatically (or stop doing so)."""
         p = self._player(seat)
         p.auto_post = bool(on)
-        rec = self._emit(Record("autopost", seat, index=POST, extra=(("on", p.auto_post),)))
+        return self._preference("autopost", seat, POST, p.auto_post, BLIND, self.post_blind)
+
+    def set_auto_muck(self, seat: int, on: bool) -> Record:
+        """Muck this seat's hands without asking whenever it could show or muck (a
+        losing hand, or a pot won uncontested): the seat is never asked to show."""
+        p = self._player(seat)
+        p.auto_muck = bool(on)
+        return self._preference("automuck", seat, MUCK, p.auto_muck, SHOWING, self.muck)
+
+    def _preference(
+        self, kind: str, seat: int, index: int, on: bool, decision: str, now: Callable[[int], Any]
+    ) -> Record:
+        """A seat's preference was set (a record ``kind`` with ``on``); when it is on
+        and the seat is asked for that ``decision`` right now, it is made (``now``)."""
+        rec = self._emit(Record(kind, seat, index=index, extra=(("on", on),)))
         h = self.hand
-        if p.auto_post and h is not None and h.kind == BLIND and h.to_act == seat:
-            self.post_blind(seat)
+        if on and h is not None and h.kind == decision and h.to_act == seat:
+            now(seat)
         return rec
 
     def verify_reconfigure(self, config: TableConfig) -> TableConfig:

@@ -109,7 +109,7 @@ class ShowdownPart(TableBase):
             s = h.show_queue[0]
             h.to_act, h.kind = s, SHOWING
             p = self.players.get(s)
-            if p is None or p.leaving:
+            if p is None or p.leaving or p.auto_muck:
                 self._default_action(s)
                 return False
             return True

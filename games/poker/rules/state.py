@@ -24,6 +24,7 @@ class Player:
     sit_out_next: bool = False
     leaving: bool = False
     auto_post: bool = False
+    auto_muck: bool = False  #: never asked to show: a hand not shown down is mucked
 
 
 class Hand:

@@ -12,8 +12,8 @@ Every command the game accepts is answered ``OK`` before any line it causes (the
 front end's, not the game's: ``IDominoAdapter`` only renders lines).
 
 How players reach games: logged-in players wait in a queue, first come first served.
-They first fill the free ``open`` seats of games of the configured type (default
-``kingdomino``) that are waiting in the lobby, oldest game first, but only a game whose
+They first fill the free ``open`` seats of games of the configured type (default:
+the first installed game type the domino front end hosts) that are waiting in the lobby, oldest game first, but only a game whose
 free seats are all ``open`` and can all be filled from the queue at once, so that it
 starts right away (nobody sits in a game that may never start).  That is how one
 network client plays a game created with ``POST /api/games`` with three ``bot:`` seats.
@@ -62,7 +62,7 @@ def _final(tail: bytes) -> bool:
 
 #: Defaults of the settings a hub may override through ``hub.options``.
 DEFAULTS = {
-    "domino_game": "kingdomino",
+    "domino_game": None,  # the first installed game type this front end hosts
     "domino_answer_seconds": 2.0,
     "domino_max_invalid": 100,
     "domino_login_seconds": 60.0,
@@ -440,7 +440,7 @@ class DominoFactory(ServerFactory):
         self._place = place
         #: the hub's routes (``hub.routes.Routes``): logins that lead to a game of theirs
         self.routes = routes
-        self.game_type = str(settings["domino_game"])
+        self._game_type: str | None = settings["domino_game"]
         self.answer_seconds = float(settings["domino_answer_seconds"])
         self.max_invalid = int(settings["domino_max_invalid"])
         self.login_seconds = float(settings["domino_login_seconds"])
@@ -449,6 +449,17 @@ class DominoFactory(ServerFactory):
         self._connections = 0
         self._match_call: Any = None
         lobby.add_listener(self)
+
+    @property
+    def game_type(self) -> str:
+        """The game type the queue plays: the ``domino_game`` setting, else the first
+        installed game type whose front ends include ``domino`` (``""``: none)."""
+        if self._game_type:
+            return str(self._game_type)
+        for factory in self.lobby.registry.game_types():
+            if "domino" in tuple(factory.frontends):
+                return str(factory.name)
+        return ""
 
     def follow(
         self, game_id: str | None, player: str | None, old_hub: str, frontend: str

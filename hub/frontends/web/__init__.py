@@ -2,7 +2,7 @@
 
 Pages are plain HTML, CSS and JavaScript in ``static/`` (package data; no build step,
 nothing loaded from other hosts): the lobby ``/``, a game ``/game/<id>``, ``/account``,
-``/history``, ``/plugins`` and ``/stats``.
+``/history``, ``/plugins``, ``/stats`` and the rules of each game ``/rules/<type>``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from .admin import AdminResource
 from .api import API
 from .info import Hands, History, Stats
 from .limits import GuardedRequest, WebLimits, web_endpoint
-from .play import LobbyChat, LobbyEvents, Types, WebFrontend, WebGames
+from .play import LobbyChat, LobbyEvents, Rules, Types, WebFrontend, WebGames
 from .ratings import Ratings
 from .scripts import PluginScripts
 from .tournaments import TournamentsResource
@@ -173,6 +173,7 @@ class Root(Resource):
         lobby.putChild(b"events", LobbyEvents(hub, self.web))
         api.putChild(b"lobby", lobby)
         api.putChild(b"types", Types(hub, self.web))
+        api.putChild(b"rules", Rules(hub, self.web))
         api.putChild(b"chat", LobbyChat(hub, self.web))
         api.putChild(b"session", SessionResource(hub, self.web))
         api.putChild(b"accounts", AccountsResource(hub, self.web))
@@ -190,6 +191,7 @@ class Root(Resource):
         self.putChild(b"game", GamePages())
         self.putChild(b"ratings", AddressedPages("ratings.html", "ratings"))
         self.putChild(b"tournaments", AddressedPages("tournaments.html", "tournament"))
+        self.putChild(b"rules", AddressedPages("rules.html", "rules"))
         self.putChild(b"plugin-scripts", PluginScripts(hub.registry))
         self.putChild(b"plugins", PluginsResource(hub.registry))
         self._pages = {path: page(name) for path, name in PAGES.items()}

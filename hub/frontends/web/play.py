@@ -17,7 +17,7 @@ from hub.access import Access, client_host
 from hub.chat import LOBBY
 from hub.interfaces import IGameOptions, IHub
 from hub.limits import Buckets, creation_limits
-from hub.model import OVER, GameError
+from hub.model import OVER, WAITING, GameError
 from hub.money import plays_for_chips
 from hub.transcript import owner_token
 
@@ -26,7 +26,7 @@ from .api import JSONResource, game_fields, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
 from .limits import web_endpoint
 from .proxy import DOOR_HEADER, GameProxy
-from .scripts import script_url
+from .scripts import history_url, read_rules, rules_path, script_url, styles_url
 from .sessions import Session, Sessions, check_origin
 
 
@@ -384,6 +384,7 @@ class WebGames(WebResource):
         replay = None if game is None else game.replay()
         if replay is not None:
             replay["script"] = script_url(game.factory)
+            replay["styles"] = styles_url(game.factory)
             return 200, _json_safe(replay)
         store = self.hub.store
         if store is None:
@@ -397,8 +398,9 @@ class WebGames(WebResource):
             try:
                 factory = self.hub.registry.game_factory(replay["game"]["type"])
                 replay["script"] = script_url(factory)
+                replay["styles"] = styles_url(factory)
             except (GameError, KeyError, TypeError):
-                replay["script"] = None
+                replay["script"] = replay["styles"] = None
             return 200, replay
 
         return defer.maybeDeferred(store.replay, game_id).addCallback(found)
@@ -429,7 +431,10 @@ class WebGames(WebResource):
         body = read_json(request)
         if not isinstance(body, dict):
             raise GameError("the body must be a JSON object", 400)
-        unknown = set(body) - {"type", "name", "variant", "seats", "options", "sit", "rated", "hub"}
+        unknown = set(body) - {
+            "type", "name", "variant", "seats", "options", "sit", "rated", "hub",
+            "bots_only", "broke_bots",
+        }  # fmt: skip
         if unknown:
             raise GameError(f"unknown field(s): {', '.join(sorted(unknown))}", 400)
         if "type" not in body:
@@ -470,7 +475,11 @@ class WebGames(WebResource):
             creator=session.name if session is not None else "api",
             seat_bots=sit is None,
             rated=body.get("rated"),
+            bots_only=body.get("bots_only", False),
+            broke_bots=body.get("broke_bots", "leave"),
         )
+        if session is not None:
+            session.made(game.id)
         if sit is None:
             return 201, self.hub.game_json(game)
         assert session is not None
@@ -483,6 +492,49 @@ class WebGames(WebResource):
             session.seats.pop(game.id, None)
             raise
         return 201, {**self.hub.game_json(game), "seat": answer["seat"]}
+
+    def json_DELETE(self, request: Any) -> Any:
+        """Cancel a game that waits for players: by its creator (the browser session
+        that made it, or a logged-in account of that name), an admin or the API token
+        (loopback too, for the games the API made); 401 without credentials, 403 with
+        others'; refused (409) once it runs or while another person sits in it.  A chip table's
+        chips go back to their accounts as when any table is removed."""
+        parts = [p.decode("utf-8", "replace") for p in request.postpath if p]
+        if len(parts) != 1:
+            raise GameError("DELETE /api/games/<id> cancels a game", 404)
+        session = self.session_for_write(request, required=False)
+        caller = self.caller(request)
+        game = self.hub.lobby.get(parts[0])
+        mine = (
+            session is not None
+            and game.creator == session.name
+            and (session.account is not None or game.id in session.created)
+        )
+        # the token (or loopback) made the games of the API: it may cancel those
+        ours = caller.admin or (caller.writer and game.creator == "api")
+        if not (mine or ours):
+            if session is not None and not caller.bad_token:  # known, but not its creator
+                raise GameError("cancelling a game: only its creator or an admin may", 403)
+            raise caller.refuse(
+                "cancelling a game", "its creator's session, an admin's or the hub's API token"
+            )
+        if game.state != WAITING:
+            raise GameError(f"the game is {game.state}: only a waiting game is cancelled", 409)
+        others = [
+            s.player
+            for s in game.seats
+            if s.player and s.present and s.kind != "bot" and s.player != game.creator
+        ]
+        if others:
+            raise GameError(f"{', '.join(others)} sit(s) here: the game is not yours alone", 409)
+        who = session.name if session is not None else "api"
+        if game.transcript is not None:
+            game.transcript.note(f"cancelled by {who}")
+        self.log.info("web: game {game} cancelled by {who}", game=game.id, who=who)
+        self.hub.lobby.remove(game.id)
+        if session is not None:
+            session.seats.pop(game.id, None)
+        return 200, {"cancelled": game.id}
 
     def _my_seat(self, session: Session, game: Any) -> int:
         seat = self.web.seat_of(session, game)
@@ -632,6 +684,9 @@ class Types(WebResource):
                     "bots": [b.name for b in bots if factory.name in tuple(b.games)],
                     "needs_account": type_needs_account(factory),
                     "script": script_url(factory),
+                    "styles": styles_url(factory),
+                    "history": history_url(factory),
+                    "rules": f"/rules/{factory.name}" if rules_path(factory) else None,
                     "options": [o.to_json() for o in declared_options(factory)],
                 }
             )
@@ -640,3 +695,20 @@ class Types(WebResource):
             "bots": [{"name": b.name, "summary": b.summary, "games": list(b.games)} for b in bots],
             "ports": dict(self.hub.bound_ports),
         }
+
+
+class Rules(WebResource):
+    """``GET /api/rules/<type>``: the rules a game's plugin ships (``IGameRules``)."""
+
+    isLeaf = True
+
+    def json_GET(self, request: Any) -> Any:
+        """``{type, summary, text}``; 404 for an unknown type or one without rules."""
+        parts = [p.decode("utf-8", "replace") for p in request.postpath if p]
+        if len(parts) != 1:
+            raise GameError("ask for /api/rules/<game type>", 404)
+        factory = self.hub.registry.game_factory(parts[0])
+        text = read_rules(factory)
+        if text is None:
+            raise GameError(f"the plugin of {factory.name} ships no rules", 404)
+        return 200, {"type": factory.name, "summary": factory.summary, "text": text}

@@ -22,6 +22,8 @@ CSRF_HEADER = b"x-csrf-token"
 #: sessions idle longer than this are forgotten (seconds)
 IDLE_LIMIT = 7 * 24 * 3600.0
 MAX_SESSIONS = 10_000
+#: games a session remembers having created
+CREATED_KEPT = 100
 
 
 @dataclass
@@ -32,6 +34,8 @@ class Session:
     :ivar account: the account name, ``None`` for a guest.
     :ivar seats: ``game id → seat`` of the seats this browser holds.
     :ivar admin: the account is an admin account (it reads every transcript).
+    :ivar created: ids of the games this browser created, newest last (the last
+        :data:`CREATED_KEPT`): its creator may cancel a game while it waits.
     """
 
     token: str
@@ -41,6 +45,12 @@ class Session:
     seats: dict[str, int] = field(default_factory=dict)
     last_used: float = 0.0
     admin: bool = False
+    created: list[str] = field(default_factory=list)
+
+    def made(self, game_id: str) -> None:
+        """This browser created ``game_id`` (bounded: the oldest are forgotten)."""
+        self.created.append(game_id)
+        del self.created[:-CREATED_KEPT]
 
     @property
     def owner(self) -> str:

@@ -44,7 +44,7 @@
           }, true));
     } else {
       clear($("status"), el("p", {}, "You play as the guest ", el("b", {id: "account-name"}, s.name),
-        ". Log in or create an account (the same accounts as the XML poker clients) to keep a balance."));
+        ". Log in or create an account (the same accounts as the XML clients) to keep a balance."));
       clear($("forms"),
         form("login", "Log in", [["name", "Name"], ["password", "Password", "password"]], "Log in",
           async body => { Hub.setSession(await Hub.write("POST", "/api/session", body)); await render(); Hub.ok("Logged in as " + body.name, $("status")); }),

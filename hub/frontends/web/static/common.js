@@ -157,7 +157,7 @@ const Hub = (() => {
 
   function nav(current) {
     const links = [["/", "Lobby"], ["/history", "History"], ["/stats", "Stats"], ["/ratings", "Ratings"],
-      ["/tournaments", "Tournaments"], ["/plugins", "Plugins"], ["/account", "Account"]];
+      ["/tournaments", "Tournaments"], ["/rules", "Rules"], ["/plugins", "Plugins"], ["/account", "Account"]];
     const header = el("header", {class: "top"},
       el("a", {href: "/", class: "brand"}, "Gamehub"),
       el("nav", {"aria-label": "pages"}, links.map(([href, label]) =>
@@ -221,6 +221,7 @@ const Hub = (() => {
       case "turn": return name + " to play";
       case "paused": return "The table is paused: " + (d.reason || "no reason given");
       case "resumed": return "The table plays on";
+      case "closing": return "The table closes: " + (d.reason || "nobody plays at it");
       case "over": return "Game over: " + ((d.result && d.result.summary) || "finished");
     }
     return summarize(event, names);

@@ -1,4 +1,6 @@
-// The game page: watch live, take a seat, play with only legal actions offered, chat.
+// The game page: watch live, take a seat, play with only legal actions offered, queue a
+// premove while the others think, cancel a game of one's own that waits, chat; an
+// optional sound when the turn comes (off by default).
 // Each game type's page script (its factory's IWebView.script, served at
 // /plugin-scripts/<type>.js) registers a renderer: GameRenderers[type] = {board, actions,
 // describe, status, replay}; see docs/web.md.
@@ -9,7 +11,7 @@ const GamePage = (() => {
   const $ = id => document.getElementById(id);
   const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
   const state = {game: null, view: null, seat: null, legal: [], turn: null, events: [], gone: false,
-    clockKey: null, until: 0, total: 0, types: null, received: 0};
+    clockKey: null, until: 0, total: 0, types: null, received: 0, premove: null, wasMine: false};
   let live = null, chat = null;
 
   function renderer() {
@@ -24,8 +26,78 @@ const GamePage = (() => {
   function context() {
     return {game: state.game, view: state.view, seat: state.seat, legal: state.legal,
       turn: state.turn, myTurn: state.legal.length > 0, act, el, clear, names: seatNames(),
-      clock: turnClock};
+      clock: turnClock, premove, premoved: state.premove ? state.premove.label : null,
+      cancelPremove};
   }
+
+  // -- premoves: a move chosen while another player is to act, sent when our turn comes
+  // (``choose(legal)`` returns the action then, or null: it is no longer legal;
+  // ``keep(action)``, optional: whether it stays queued for the turn after).
+  function premove(label, choose, keep) {
+    state.premove = {label, choose, keep};
+    render();
+  }
+
+  function cancelPremove() {
+    if (!state.premove) return;
+    state.premove = null;
+    render();
+  }
+
+  // A premove's action, when our turn has come (called as the legal actions arrive).
+  function playPremove() {
+    const queued = state.premove;
+    if (!queued || !state.legal.length || state.acting || state.game.state === "over") return;
+    state.premove = null;
+    let action = null;
+    try { action = queued.choose(state.legal); } catch (e) { action = null; }
+    if (action) {
+      if (queued.keep && queued.keep(action)) state.premove = queued;
+      act(action);
+    } else { Hub.notify("Your premove (" + queued.label + ") is not legal now: it was dropped.", "ok", $("turn-box")); render(); }
+  }
+
+  // -- sounds (off by default; the switch is remembered in this browser) --------------
+  const Sounds = (() => {
+    let audio = null;
+    const KEY = "gamehub.sounds";
+    const on = () => { try { return localStorage.getItem(KEY) === "on"; } catch (e) { return false; } };
+    function set(value) {
+      try { localStorage.setItem(KEY, value ? "on" : "off"); } catch (e) { /* private mode */ }
+      if (value && !audio && window.AudioContext) audio = new AudioContext();  // after a click
+      if (value) play("turn");
+    }
+    // A short chime: two notes for our turn, one low note when our time runs short.
+    function play(kind) {
+      if (!on()) return;
+      if (!audio && window.AudioContext) audio = new AudioContext();
+      if (!audio) return;
+      const notes = kind === "turn" ? [660, 880] : [330];
+      notes.forEach((hz, i) => {
+        const osc = audio.createOscillator(), gain = audio.createGain();
+        const t = audio.currentTime + i * 0.13;
+        osc.frequency.value = hz;
+        gain.gain.setValueAtTime(0.0001, t);
+        gain.gain.exponentialRampToValueAtTime(0.15, t + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.12);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(t); osc.stop(t + 0.13);
+      });
+      state.sounded = (state.sounded || 0) + 1;  // (tests count the sounds played)
+    }
+    return {on, set, play};
+  })();
+
+  // Our turn began (a sound) and, once, a warning when our clock runs short.
+  function turnSounds() {
+    const mine = state.legal.length > 0;
+    if (mine && !state.wasMine) { Sounds.play("turn"); state.warned = false; }
+    state.wasMine = mine;
+  }
+  setInterval(() => {
+    if (!state.wasMine || state.warned || !state.total) return;
+    if (state.until - performance.now() < Math.min(5000, state.total * 0.2)) { state.warned = true; Sounds.play("low"); }
+  }, 500);
 
   // The turn's clock counts to the server's deadline: the same after a redraw or a
   // reconnect (the key is the turn's deadline on the server).
@@ -51,6 +123,7 @@ const GamePage = (() => {
     // before this request's answer).
     const before = state.legal;
     state.legal = [];
+    state.acting = true;
     render();
     try {
       await Hub.write("POST", "/api/games/" + gameId + "/actions", {action});
@@ -59,6 +132,8 @@ const GamePage = (() => {
       if (!state.legal.length) { state.legal = before; render(); }
       Hub.error(e, $("actions-box"));
       return false;
+    } finally {
+      state.acting = false;
     }
   }
 
@@ -79,6 +154,24 @@ const GamePage = (() => {
       Hub.ok("You left the game", $("seats-box"));
       live.reopen();
     } catch (e) { state.leaving = false; Hub.error(e, $("seats-box")); }
+  }
+
+  // A game of one's own that waits for players: cancel it (its page and the lobby say
+  // it is gone).
+  async function cancelGame() {
+    try {
+      await Hub.write("DELETE", "/api/games/" + encodeURIComponent(gameId));
+      state.gone = true;
+      live.close();
+      clear($("turn"), el("b", {}, "You cancelled this game. "), el("a", {href: "/"}, "Back to the lobby"));
+      Hub.ok("Game " + gameId + " cancelled", $("turn-box"));
+    } catch (e) { Hub.error(e, $("turn-box")); }
+  }
+
+  function mayCancel(g) {
+    const s = Hub.session;
+    if (!s || g.state !== "waiting" || g.creator !== s.name) return false;
+    return !g.seats.some(x => x.player && x.kind !== "bot" && x.present !== false && x.player !== s.name);
   }
 
   async function giveBot(seat, bot) {
@@ -147,7 +240,8 @@ const GamePage = (() => {
       const free = g.seats.filter(s => !s.player).length;
       clear(box, el("b", {}, "Waiting for players"), " · ",
         sitting.length ? sitting.join(", ") + (sitting.length === 1 ? " sits" : " sit") + " here" : "nobody sits here yet",
-        free ? " · " + free + " free seat" + (free === 1 ? "" : "s") : "");
+        free ? " · " + free + " free seat" + (free === 1 ? "" : "s") : "",
+        mayCancel(g) ? el("button", {class: "secondary danger-outline", id: "cancel-game", onclick: cancelGame}, "Cancel this game") : null);
       return;
     }
     const shown = Hub.shownState(g);
@@ -171,7 +265,9 @@ const GamePage = (() => {
     const words = shownTurn && r.turnText ? r.turnText(shownTurn, context()) : "";
     clear(box, el("b", {class: "turn-who"}, mine ? "Your turn" : Hub.who(seatNames(), t.seat) + " to play"),
       words ? el("span", {class: "small"}, words) : null,
-      shownTurn ? turnClock(mine ? "your time" : "time left") : null);
+      shownTurn ? turnClock(mine ? "your time" : "time left") : null,
+      state.premove ? el("span", {class: "premove small", id: "premove"}, "Premove: " + state.premove.label,
+        el("button", {class: "secondary", id: "premove-cancel", onclick: cancelPremove, "aria-label": "cancel the premove"}, "cancel")) : null);
   }
 
   function renderResult() {
@@ -216,10 +312,12 @@ const GamePage = (() => {
     badge.textContent = shown;
     badge.title = g.paused && shown === "paused" ? "paused: " + g.paused : "";
     badge.className = "badge state state-" + shown;
+    const info = (state.types || []).find(x => x.name === g.type) || {};
     clear($("subtitle"), g.type + (g.variant ? " · " + g.variant : "") + " · id ",
       el("span", {class: "gameid"}, g.id),
-      g.frontends.includes("mnm") ? " (MNM Game-ID)" : "",
-      state.seat !== null ? " · you are seat " + state.seat : " · watching");
+      g.frontends.includes("mnm") && g.state !== "over" ? " (MNM Game-ID)" : "",
+      state.seat !== null ? " · you are seat " + state.seat : " · watching",
+      info.rules ? [" · ", el("a", {href: info.rules, id: "rules-link"}, "rules")] : null);
     renderSeats();
     renderWatchers();
     renderTurn();
@@ -243,7 +341,10 @@ const GamePage = (() => {
     state.seat = data.seat;
     state.legal = data.legal || [];
     setTurn(data.turn);
+    if (state.seat === null || state.game.state === "over") state.premove = null;
     render();
+    turnSounds();
+    playPremove();
   }
 
   function snapshot(data) {
@@ -272,6 +373,7 @@ const GamePage = (() => {
     if (event.kind === "turn") {
       setTurn(event.data);
       state.legal = event.data.seat === state.seat ? (event.data.legal || []) : [];
+      if (state.legal.length) { turnSounds(); playPremove(); }
     }
     if (event.kind === "over") { state.legal = []; setTurn(null); }
     state.events.push(event);
@@ -295,6 +397,8 @@ const GamePage = (() => {
   }
 
   async function start() {
+    $("sounds").checked = Sounds.on();
+    $("sounds").addEventListener("change", ev => Sounds.set(ev.target.checked));
     chat = Hub.chatPanel("/api/games/" + encodeURIComponent(gameId) + "/chat", "Table chat");
     $("chat-box").replaceWith(chat.panel);
     chat.panel.id = "chat-box";
@@ -324,5 +428,5 @@ const GamePage = (() => {
   }
 
   document.addEventListener("DOMContentLoaded", start);
-  return {state, act, render, reconnect: () => live.reopen()};
+  return {state, act, render, premove, cancelPremove, sound: Sounds.play, reconnect: () => live.reopen()};
 })();

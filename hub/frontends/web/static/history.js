@@ -1,4 +1,5 @@
-// History: finished games, newest first; a game's replay on its board, step by step.
+// History: finished games, newest first; a game's replay on its board, step by step;
+// the panels the games bring (their own words: hands, shuffles...).
 "use strict";
 (() => {
   const {el, clear} = Hub;
@@ -33,7 +34,7 @@
     try { data = await Hub.request("GET", "/api/games/" + encodeURIComponent(gameId) + "/replay"); }
     catch (e) { Hub.error(e, box); return; }
     const game = data.game;
-    await GameScripts.load(game.type, data.script);
+    await GameScripts.load(game.type, data.script, data.styles || null);
     const r = window.GameRenderers[game.type] || {};
     const names = game.seats.map(s => s.player || "seat " + s.seat);
     const apply = r.replay && r.replay.apply;
@@ -117,124 +118,26 @@
     await load();
     const wanted = new URLSearchParams(location.search).get("game");
     if (wanted) replay(wanted);
+    await panels();
   });
+
+  // The games' own panels (their web view's IWebAssets.history script registers
+  // HistoryPanels[key] = {title, draw(box)}); each drawn once, in its own section.
+  async function panels() {
+    window.HistoryPanels = window.HistoryPanels || {};
+    const types = await GameScripts.typeInfo();
+    const urls = [...new Set(types.map(t => t.history).filter(Boolean))];
+    await Promise.all(urls.map(url => new Promise(resolve => {
+      const tag = el("script", {src: url});
+      tag.addEventListener("load", resolve);
+      tag.addEventListener("error", () => { Hub.error("a game's history panel did not load"); resolve(); });
+      document.head.append(tag);
+    })));
+    for (const [key, panel] of Object.entries(window.HistoryPanels)) {
+      const box = el("section", {class: "panel", id: "panel-" + key, "aria-label": panel.title}, el("h2", {}, panel.title));
+      $("game-panels").append(box);
+      try { await panel.draw(box); } catch (e) { Hub.error(e, box); }
+    }
+  }
 })();
 
-// Poker hands and the provably fair shuffle, checked in the browser.
-const Shuffle = (() => {
-  const RANKS = "23456789TJQKA", SUITS = "cdhs";
-  function hex(bytes) { return [...new Uint8Array(bytes)].map(b => b.toString(16).padStart(2, "0")).join(""); }
-  function unhex(text) {
-    if (!/^[0-9a-f]{64}$/.test(text)) throw new Error("a seed is 64 lowercase hex characters");
-    return new Uint8Array(text.match(/../g).map(h => parseInt(h, 16)));
-  }
-  async function sha256(bytes) {
-    if (!(window.crypto && crypto.subtle)) throw new Error("this browser offers no SHA-256 here (open the page over https or localhost)");
-    return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  }
-  async function deck(seed) {
-    const words = [];
-    let counter = 0;
-    async function word() {
-      if (!words.length) {
-        const input = new Uint8Array(seed.length + 8);
-        input.set(seed);
-        new DataView(input.buffer).setBigUint64(seed.length, BigInt(counter++));
-        const block = await sha256(input);
-        const view = new DataView(block.buffer);
-        for (let i = 0; i < 32; i += 4) words.push(view.getUint32(i));
-      }
-      return words.shift();
-    }
-    async function below(n) {
-      const limit = Math.floor(2 ** 32 / n) * n;
-      for (;;) { const u = await word(); if (u < limit) return u % n; }
-    }
-    const cards = [...Array(52).keys()];
-    for (let i = 51; i >= 1; i--) {
-      const j = await below(i + 1);
-      [cards[i], cards[j]] = [cards[j], cards[i]];
-    }
-    return cards;
-  }
-  function text(card) { return RANKS[Math.floor(card / 4)] + SUITS[card % 4]; }
-  function parse(card) {
-    const r = RANKS.indexOf(card[0].toUpperCase()), s = SUITS.indexOf((card[1] || "").toLowerCase());
-    if (card.length !== 2 || r < 0 || s < 0) throw new Error(card + " is not a card (e.g. As, Td, 2c)");
-    return r * 4 + s;
-  }
-  // "2:ab01…, 0:ff…" (or one a line) → [[seat, bytes]...] in ascending seat order
-  function contributions(text) {
-    const out = new Map();
-    for (const item of (text || "").split(/[\s,;]+/).filter(Boolean)) {
-      const m = /^(\d{1,3})[:=]((?:[0-9a-fA-F]{2}){1,64})$/.exec(item);
-      if (!m || Number(m[1]) > 255) throw new Error(item + " is not seat:hex (1 to 64 bytes)");
-      if (out.has(Number(m[1]))) throw new Error("seat " + m[1] + " contributes twice");
-      out.set(Number(m[1]), new Uint8Array(m[2].match(/../g).map(h => parseInt(h, 16))));
-    }
-    return [...out.entries()].sort((a, b) => a[0] - b[0]);
-  }
-  // the seed the deck is dealt from: SHA-256("gamehub-shuffle-v1" ‖ seed ‖ per seat: seat ‖ length ‖ bytes)
-  async function mixed(seed, given) {
-    if (!given.length) return seed;
-    const parts = [new TextEncoder().encode("gamehub-shuffle-v1"), seed];
-    for (const [seat, bytes] of given) parts.push(new Uint8Array([seat, bytes.length]), bytes);
-    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) { all.set(p, at); at += p.length; }
-    return sha256(all);
-  }
-  async function verify(seedText, commitment, dealt, contributionText) {
-    const seed = unhex(seedText.trim().toLowerCase());
-    const given = contributions(contributionText);
-    const digest = hex(await sha256(seed));
-    const order = await deck(await mixed(seed, given));
-    const matches = digest === commitment.trim().toLowerCase();
-    const dealtOk = dealt.every((c, i) => order[i] === c);
-    return {digest, matches, order, dealtOk, mixedIn: given.length};
-  }
-  function contributionText(map) {
-    return Object.entries(map || {}).map(([seat, value]) => seat + ":" + value).join(" ");
-  }
-  return {verify, text, parse, contributionText};
-})();
-
-document.addEventListener("DOMContentLoaded", async () => {
-  const {el, clear} = Hub;
-  const $ = id => document.getElementById(id);
-  const params = new URLSearchParams(location.search);
-  if (params.get("seed")) $("v-seed").value = params.get("seed");
-  if (params.get("commitment")) $("v-commitment").value = params.get("commitment");
-  if (params.get("contributions")) $("v-contributions").value = params.get("contributions");
-  $("verify-form").addEventListener("submit", async ev => {
-    ev.preventDefault();
-    try {
-      const dealt = $("v-cards").value.trim() ? $("v-cards").value.trim().split(/[\s,]+/).map(Shuffle.parse) : [];
-      const r = await Shuffle.verify($("v-seed").value, $("v-commitment").value, dealt, $("v-contributions").value);
-      clear($("verify-result"),
-        el("p", {id: "verify-verdict", class: r.matches && r.dealtOk ? "state-running" : "state-waiting"},
-          r.matches ? "✔ SHA-256(seed) equals the commitment." : "✘ SHA-256(seed) is " + r.digest + ", not the commitment.",
-          r.mixedIn ? " The deck mixes in " + r.mixedIn + " contribution" + (r.mixedIn === 1 ? "" : "s") + "." : "",
-          dealt.length ? (r.dealtOk ? " ✔ The cards dealt follow the deck." : " ✘ The cards dealt do not follow this deck.") : ""),
-        el("p", {class: "small mono", id: "verify-deck"}, "Deck: " + r.order.map(Shuffle.text).join(" ")));
-    } catch (e) { Hub.error(e); }
-  });
-  let hands = [];
-  try { hands = await Hub.request("GET", "/api/hands?limit=50"); } catch (e) { Hub.error(e); }
-  const SHOWN = 10;  // the newest first; the rest on request
-  const rows = hands.map((h, i) => el("tr", {hidden: i >= SHOWN},
-    el("td", {class: "small", dataset: {label: "Time"}}, Hub.time(h.time)), el("td", {class: "small mono", dataset: {label: "Hand"}}, h.hand_key || h.hand_id),
-    el("td", {class: "mono", dataset: {label: "Board"}}, h.board ? h.board.map(Shuffle.text).join(" ") : (h.summary || "")),
-    el("td", {dataset: {label: "Players"}}, h.players.map(p => (p.display || p.name) + (p.winnings && p.winnings !== "0" && p.winnings !== "0.00" ? " +" + p.winnings : "")).join(", ")),
-    el("td", {dataset: {label: "Shuffle"}}, h.seed ? el("button", {class: "secondary", onclick: () => {
-      $("v-seed").value = h.seed; $("v-commitment").value = h.commitment || "";
-      $("v-contributions").value = Shuffle.contributionText(h.contributions); $("verify").scrollIntoView();
-    }}, "verify") : "—")));
-  clear($("hands").tBodies[0], rows);
-  if (hands.length > SHOWN) {
-    const more = el("button", {class: "secondary", id: "more-hands", onclick: () => { rows.forEach(r => { r.hidden = false; }); more.remove(); }},
-      "Show all " + hands.length + " hands");
-    $("hands").parentElement.after(more);
-  }
-  $("no-hands").hidden = hands.length > 0;
-});

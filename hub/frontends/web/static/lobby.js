@@ -40,7 +40,8 @@
       el("tr", {class: g.id === selected ? "selected" : "", dataset: {id: g.id}, tabindex: 0,
           onclick: () => select(g.id), onkeydown: ev => { if (ev.key === "Enter") select(g.id); }},
         el("td", {class: "col-type"}, g.type),
-        el("td", {class: "col-name"}, g.name, el("span", {class: "sub small muted"}, g.type)),
+        el("td", {class: "col-name"}, g.name, g.bots_only ? [" ", el("span", {class: "badge kind-bot"}, "bots only")] : null,
+          el("span", {class: "sub small muted"}, g.type)),
         el("td", {}, players(g) + "/" + g.seats.length),
         el("td", {class: "small"}, g.seats.map(s => s.player || s.kind).join(", ")),
         el("td", {class: "col-state"}, stateBadge(g)),
@@ -116,7 +117,7 @@
         g.paused && g.state !== "over" ? " (" + g.paused + ")" : "", " · front end " + g.frontend),
       el("p", {}, "Game id: ", el("span", {class: "gameid", id: "detail-id"}, g.id)),
       g.remote ? el("p", {class: "small", id: "detail-hub"}, "Runs on hub " + g.hub + ": play it there.") : null,
-      mnm ? el("p", {class: "small"}, "MNM clients: paste this Game-ID into your client",
+      mnm && !over ? el("p", {class: "small"}, "MNM clients: paste this Game-ID into your client",
         g.port ? " and connect to port " + g.port : "", ".") : null,
       g.result ? el("p", {class: "result"}, g.result.summary || "finished") : null,
       el("ul", {class: "seat-list"}, g.seats.map(s => el("li", {},
@@ -126,7 +127,24 @@
           el("button", {class: "secondary small", onclick: () => giveBot(g, s.seat, bots[0])}, "bot: " + bots[0])) : null))),
       (g.watchers || []).length ? el("p", {class: "small"}, "Watching: " + g.watchers.join(", ")) : null,
       el("div", {class: "row"}, link,
+        mayCancel(g) ? el("button", {class: "secondary danger-outline", id: "cancel-game", onclick: () => cancel(g)}, "Cancel game") : null,
         g.remote ? null : el("a", {href: "/api/games/" + g.id + "/transcript"}, "transcript")));
+  }
+
+  // One's own game that waits, with no other person seated: its creator cancels it.
+  function mayCancel(g) {
+    const s = Hub.session;
+    if (g.remote || !s || g.state !== "waiting" || g.creator !== s.name) return false;
+    return !g.seats.some(x => x.player && x.kind !== "bot" && x.present !== false && x.player !== s.name);
+  }
+
+  async function cancel(g) {
+    try {
+      await Hub.write("DELETE", "/api/games/" + g.id);
+      games.delete(g.id);
+      renderList(); renderDetails();
+      Hub.ok("Cancelled " + g.name, $("details"));
+    } catch (e) { Hub.error(e, $("details")); }
   }
 
   async function giveBot(g, seat, bot) {
@@ -150,8 +168,9 @@
   function typeChanged() {
     const t = types.find(x => x.name === $("c-type").value);
     if (!t) return;
-    $("c-summary").textContent = t.summary + " (" + t.min_seats + "–" + t.max_seats + " seats; front ends: " + t.frontends.join(", ") + ")" +
-      (maySit(t) ? "" : " Log in to sit at this table yourself: the chips come from your account.");
+    clear($("c-summary"), t.summary + " (" + t.min_seats + "–" + t.max_seats + " seats; front ends: " + t.frontends.join(", ") + ")" +
+      (maySit(t) ? "" : " Log in to sit at this table yourself: the chips come from your account."),
+      t.rules ? [" ", el("a", {href: t.rules, id: "c-rules"}, "Rules of " + t.name)] : null);
     clear($("c-variant"), t.variants.map(v => el("option", {value: v}, v)));
     $("c-variant-box").hidden = t.variants.length === 0;
     clear($("c-seats"));
@@ -189,6 +208,19 @@
     const variant = $("c-variant").value;
     const options = (t.options || []).filter(o => !o.variants.length || o.variants.includes(variant));
     clear($("c-options"), options.length ? options.map(optionInput) : el("p", {class: "small muted"}, "This game has no options."));
+    clear($("c-table"), t.needs_account ? tableRules() : null);
+  }
+
+  // A chip table's rules for its bots (the hub's, not the game's): what a broke bot
+  // does, and whether a table of bots only is meant (else it closes with nobody at it).
+  function tableRules() {
+    return el("fieldset", {id: "c-table-rules"}, el("legend", {}, "Bots at this table"),
+      el("label", {for: "c-broke-bots"}, "A bot that loses its chips"),
+      el("select", {id: "c-broke-bots"}, el("option", {value: "leave"}, "leaves its seat"),
+        el("option", {value: "rebuy"}, "buys in again")),
+      el("div", {class: "option option-bool"}, el("input", {type: "checkbox", id: "c-bots-only"}),
+        el("label", {for: "c-bots-only"}, "bots only, on purpose"),
+        el("span", {class: "small muted"}, "every seat a bot: the table plays on with nobody seated (else it closes after a few minutes without a person)")));
   }
 
   // The options that differ from the game's defaults, as the game's kinds want them.
@@ -237,6 +269,10 @@
     const body = {type: t.name, name: $("c-name").value.trim() || null,
       variant: t.variants.length ? $("c-variant").value : null, seats, options, rated: $("c-rated").checked};
     if (mine >= 0) body.sit = mine;  // the creator sits down before the bots start
+    if (t.needs_account && $("c-broke-bots")) {
+      body.broke_bots = $("c-broke-bots").value;
+      if ($("c-bots-only").checked) body.bots_only = true;
+    }
     $("c-submit").disabled = true;
     try {
       const g = await Hub.write("POST", "/api/games", body);
@@ -248,10 +284,11 @@
     finally { $("c-submit").disabled = false; }
   }
 
-  // The type a newcomer's first Create uses: one a guest can play against a bot.
+  // The type a newcomer's first Create uses: the first installed that a guest can play
+  // against a bot.
   function defaultType() {
     const playable = types.filter(t => maySit(t) && t.bots.length);
-    return (playable.find(t => t.name === "nmmorris") || playable[0] || types[0] || {}).name;
+    return (playable[0] || types[0] || {}).name;
   }
 
   async function start() {

@@ -1,5 +1,6 @@
 // Game page scripts: loading a game type's renderer (its factory's IWebView.script,
-// served at /plugin-scripts/<type>.js) and the generic renderer for games without one.
+// served at /plugin-scripts/<type>.js) with its stylesheet (IWebAssets.styles, at
+// /plugin-scripts/<type>.css), and the generic renderer for games without one.
 // Used by the game page and by replays on the history page.
 "use strict";
 
@@ -15,14 +16,23 @@ const GameScripts = (() => {
     }
     return types;
   }
-  function load(type, url) {
-    if (window.GameRenderers[type]) return Promise.resolve(true);
+  // A game type's stylesheet (its web view's IWebAssets.styles), once.
+  function style(url) {
+    if (!url || document.querySelector("link[data-game-styles='" + url + "']")) return;
+    document.head.append(Object.assign(document.createElement("link"), {rel: "stylesheet", href: url}));
+    document.head.lastChild.dataset.gameStyles = url;
+  }
+  function load(type, url, styles) {
+    if (styles) style(styles);
+    if (window.GameRenderers[type] && styles !== undefined) return Promise.resolve(true);
     if (!loading[type]) {
       loading[type] = (async () => {
-        if (url === undefined) {
+        if (url === undefined || styles === undefined) {
           const t = (await typeInfo()).find(x => x.name === type);
-          url = t ? t.script : null;
+          if (url === undefined) url = t ? t.script : null;
+          style(t ? t.styles : null);
         }
+        if (window.GameRenderers[type]) return true;
         if (!url) return false;
         return new Promise(resolve => {
           const tag = document.createElement("script");

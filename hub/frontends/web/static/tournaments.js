@@ -5,6 +5,14 @@
   const {el, clear} = Hub;
   const $ = id => document.getElementById(id);
   const pts = x => (Math.round(x * 100) / 100).toString();
+  // the standings' columns a format may have (its JSON's ``columns`` says which)
+  const COLUMNS = {
+    points: {label: "Points", value: s => pts(s.points)},
+    tiebreak: {label: "Tie-break", value: s => pts(s.tiebreak)},
+    wins: {label: "Wins", value: s => s.wins},
+    games: {label: "Games", value: s => s.games},
+    byes: {label: "Byes", value: s => s.byes},
+  };
 
   function idOfAddress() {
     const parts = location.pathname.split("/").filter(Boolean);
@@ -31,6 +39,7 @@
       const body = {type: $("t-type").value, format: $("t-format").value, max_entrants: Number($("t-max").value)};
       if ($("t-name").value.trim()) body.name = $("t-name").value.trim();
       if ($("t-rounds").value) body.rounds = Number($("t-rounds").value);
+      body.withdraw_forfeits = $("t-withdraw").checked;
       const bots = $("t-bots").value.split(",").map(b => b.trim()).filter(Boolean);
       if (bots.length) body.bots = bots;
       try {
@@ -67,19 +76,23 @@
       el("p", {class: "muted"}, "Registration is closed."),
       open && loggedIn && t.settings.creator === Hub.session.name ? el("button", {class: "secondary", id: "start-now", onclick: start}, "Start now") : null);
     clear($("entries"), t.entries.map(e => el("li", {}, e.name, " ", el("span", {class: "badge"}, e.kind === "client" ? e.frontend : e.kind))));
-    $("tiebreak-head").textContent = t.tiebreak === "buchholz" ? "Buchholz" : "Sonneborn-Berger";
+    // only the columns the format has (a sit-and-go: its places and points)
+    const columns = (t.columns || ["points", "tiebreak", "wins", "games"]).filter(c => COLUMNS[c]);
+    const label = c => c === "tiebreak" ? (t.tiebreak === "buchholz" ? "Buchholz" : "Sonneborn-Berger") : COLUMNS[c].label;
+    clear(document.querySelector("#standings thead tr"), el("th", {}, "#"), el("th", {}, "Player"),
+      columns.map(c => el("th", {id: c === "tiebreak" ? "tiebreak-head" : null}, label(c))));
     clear(document.querySelector("#standings tbody"), t.standings.map(s => el("tr", {dataset: {entry: s.entry}},
-      el("td", {dataset: {label: "#"}}, s.place), el("td", {dataset: {label: "Player"}}, s.name),
-      el("td", {class: "points", dataset: {label: "Points"}}, pts(s.points)),
-      el("td", {dataset: {label: "Tie-break"}}, pts(s.tiebreak)),
-      el("td", {dataset: {label: "Wins"}}, s.wins), el("td", {dataset: {label: "Games"}}, s.games))));
+      el("td", {dataset: {label: "#"}}, s.place), el("td", {dataset: {label: "Player"}}, s.name,
+        s.withdrawn ? [" ", el("span", {class: "badge withdrawn", title: "lost a game by forfeit: not paired again"}, "withdrawn")] : null),
+      columns.map(c => el("td", {class: c === "points" ? "points" : null, dataset: {label: label(c)}}, COLUMNS[c].value(s))))));
     const rounds = [...new Set(t.games.map(g => g.round))];
     clear($("rounds"), rounds.reverse().map(r => el("div", {class: "round", dataset: {round: r}}, el("h3", {}, "Round " + r),
       el("ul", {}, t.games.filter(g => g.round === r).map(g => el("li", {class: "pairing"},
         g.names.length === 1 ? g.names[0] + " has a bye" : g.names.join(" – "),
         g.points ? " · " + g.points.map(pts).join(" – ") : "",
         g.absent && g.absent.some(Boolean) ? " (forfeit)" : "",
-        g.game_id ? el("span", {}, " · ", el("a", {href: "/game/" + g.game_id}, g.state === "playing" ? "live game" : "game")) : ""))))));
+        // (a game lost by forfeit was never played: nothing to open)
+        g.game_id && !(g.absent && g.absent.some(Boolean)) ? el("span", {}, " · ", el("a", {href: "/game/" + g.game_id}, g.state === "playing" ? "live game" : "game")) : ""))))));
   }
 
   async function register() {
