@@ -172,7 +172,7 @@ TYPES: dict[str, type] = {
     # relay
     "relay_max_frame": int,
     "relay_max_tables": int,
-    "relay_hello_seconds": float,
+    "relay_join_seconds": float,
     "relay_idle_seconds": float,
     "relay_rate": float,
     "relay_burst": float,

@@ -45,7 +45,7 @@ class Peer:
         return out
 
     def hello(self, table: str = "t1", seats: int = 2, game: str = "holdem-p2p") -> dict:
-        self.send({"op": "hello", "table": table, "game": game, "seats": seats,
+        self.send({"op": "join", "table": table, "game": game, "seats": seats,
                    "key": self.id.text, "name": self.name})  # fmt: skip
         return self.frames()[-1]
 
@@ -141,11 +141,11 @@ def test_a_proof_by_another_key_is_refused(factory):
         ({"op": "dance"}, "unknown op"),
         ({"op": "send", "to": None, "data": "AA=="}, "not at a table yet"),
         ({"op": "auth", "proof": "AA=="}, "auth: 'proof' is base64"),
-        ({"op": "hello", "table": "a b", "game": "holdem-p2p", "seats": 2, "key": "k", "name": "x"},
+        ({"op": "join", "table": "a b", "game": "holdem-p2p", "seats": 2, "key": "k", "name": "x"},
          "'table' is 1 to 64"),
-        ({"op": "hello", "table": "t", "game": "holdem-p2p", "seats": 99, "key": "k", "name": "x"},
+        ({"op": "join", "table": "t", "game": "holdem-p2p", "seats": 99, "key": "k", "name": "x"},
          "'seats' is 2 to 10"),
-        ({"op": "hello", "table": "t", "game": "holdem-p2p", "seats": 2, "key": "k", "name": "x"},
+        ({"op": "join", "table": "t", "game": "holdem-p2p", "seats": 2, "key": "k", "name": "x"},
          "'key' is ed25519"),
     ],
 )  # fmt: skip
@@ -173,9 +173,9 @@ def test_a_full_table_a_taken_name_and_a_second_hello_are_refused(factory):
     assert d.hello()["reason"] == "table t1 is full"
     e = Peer(factory, "e")
     assert "plays holdem-p2p with 2 seats" in e.hello(seats=3)["reason"]
-    a.send({"op": "hello", "table": "t2", "game": "holdem-p2p", "seats": 2,
+    a.send({"op": "join", "table": "t2", "game": "holdem-p2p", "seats": 2,
             "key": a.id.text, "name": "a"})  # fmt: skip
-    assert a.frames()[-1] == {"op": "error", "reason": "already said hello"}
+    assert a.frames()[-1] == {"op": "error", "reason": "already joined"}
 
 
 def test_oversized_frames_and_floods_close_the_connection(factory):
@@ -212,7 +212,7 @@ def test_a_peer_that_does_not_read_is_dropped_past_the_queue_limit(factory):
 
 def test_hello_and_idle_time_limits(factory):
     slow = Peer(factory)
-    factory.reactor.advance(factory.hello_seconds + 1)
+    factory.reactor.advance(factory.join_seconds + 1)
     assert slow.frames()[-1] == {"op": "error", "reason": "too slow to join a table"}
     idle = Peer(factory, "idle")
     idle.join()

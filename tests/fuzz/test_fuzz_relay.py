@@ -26,7 +26,7 @@ from . import common
 
 #: where a connection starts fuzzing, with its weight
 STATES = {"connected": 2, "challenged": 2, "joined": 5}
-OPS = ("hello", "auth", "send", "list", "from", "joined", "")
+OPS = ("join", "auth", "send", "list", "from", "joined", "")
 FIELDS = ("table", "game", "seats", "key", "name", "proof", "to", "data", "op", "nonce")
 
 
@@ -79,7 +79,7 @@ class RelayTarget(common.Target):
         depth = rng.choices(list(STATES), list(STATES.values()))[0]
         table = f"fz{rng.randrange(10**9)}"
         me = Identity()
-        hello = {"op": "hello", "table": table, "game": "holdem-p2p", "seats": 2,
+        hello = {"op": "join", "table": table, "game": "holdem-p2p", "seats": 2,
                  "key": me.text, "name": f"p{rng.randrange(10**6)}"}  # fmt: skip
         valid = [json.dumps(hello).encode(), b'{"op":"list"}', b'{"op":"auth","proof":"AA=="}']
         with _Client(self.port, self.count) as client:
@@ -162,7 +162,7 @@ class _Client:
         return answer is not None and answer.get("op") == "joined"
 
     def join(self, me: Identity, table: str, seats: int = 2) -> bool:
-        hello = {"op": "hello", "table": table, "game": "holdem-p2p", "seats": seats,
+        hello = {"op": "join", "table": table, "game": "holdem-p2p", "seats": seats,
                  "key": me.text, "name": f"q{random.randrange(10**6)}"}  # fmt: skip
         challenge = self.call(json.dumps(hello).encode())
         return challenge is not None and self.auth(me, challenge["nonce"], table)

@@ -331,7 +331,7 @@ class RelayProtocol(Int32StringReceiver):
     def connectionMade(self) -> None:  # noqa: N802
         """Say which table this peer joins."""
         self.send_json(
-            {"op": "hello", "table": self.relay.table, "game": self.relay.game,
+            {"op": "join", "table": self.relay.table, "game": self.relay.game,
              "seats": self.relay.seats, "key": self.relay.me.text, "name": self.relay.name}
         )  # fmt: skip
 

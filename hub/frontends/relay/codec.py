@@ -3,8 +3,8 @@
 Every frame is one JSON object (UTF-8) with an ``op``, carried with a 4-byte
 big-endian length (``Int32StringReceiver``).  What a peer sends:
 
-- ``{"op": "hello", "table", "game", "seats", "key", "name"}``: join the table named
-  ``table`` (made by the first hello, with its game type and number of seats), as the
+- ``{"op": "join", "table", "game", "seats", "key", "name"}``: join the table named
+  ``table`` (made by the first join, with its game type and number of seats), as the
   holder of the Ed25519 key ``key`` (``ed25519:<base64>``);
 - ``{"op": "auth", "proof"}``: the answer to the hub's challenge: base64 of the
   Ed25519 signature of :data:`PROOF_LABEL` ``|| nonce || table`` (the nonce as the hex
@@ -40,7 +40,7 @@ MAX_SEATS = 10
 
 
 @dataclass(frozen=True, slots=True)
-class Hello:
+class Join:
     """A peer joins ``table``."""
 
     table: str
@@ -77,7 +77,7 @@ class Invalid:
     reason: str
 
 
-Request = Hello | Auth | Send | ListTables | Invalid
+Request = Join | Auth | Send | ListTables | Invalid
 
 
 def proof_message(nonce: str, table: str) -> bytes:
@@ -111,8 +111,8 @@ def decode(frame: bytes, max_data: int) -> Request:
         if data is None or len(data) > max_data:
             return Invalid(f"send: 'data' is base64 of at most {max_data} bytes")
         return Send(to, data)
-    if op == "hello":
-        return _hello(body)
+    if op == "join":
+        return _join(body)
     if op == "auth":
         proof = _b64(body.get("proof"), 64)
         if proof is None or len(proof) != 64:
@@ -123,20 +123,20 @@ def decode(frame: bytes, max_data: int) -> Request:
     return Invalid(f"unknown op {str(op)[:20]!r}")
 
 
-def _hello(body: dict[str, Any]) -> Request:
+def _join(body: dict[str, Any]) -> Request:
     table, game, seats = body.get("table"), body.get("game"), body.get("seats")
     key, name = body.get("key"), body.get("name")
     if not isinstance(table, str) or not _TABLE.match(table):
-        return Invalid("hello: 'table' is 1 to 64 letters, digits, '_', '.', '-'")
+        return Invalid("join: 'table' is 1 to 64 letters, digits, '_', '.', '-'")
     if not isinstance(game, str) or not _TYPE.match(game):
-        return Invalid("hello: 'game' is a game type")
+        return Invalid("join: 'game' is a game type")
     if type(seats) is not int or not 2 <= seats <= MAX_SEATS:
-        return Invalid(f"hello: 'seats' is 2 to {MAX_SEATS}")
+        return Invalid(f"join: 'seats' is 2 to {MAX_SEATS}")
     if not isinstance(key, str) or not _KEY.match(key):
-        return Invalid("hello: 'key' is ed25519:<base64 of 32 bytes>")
+        return Invalid("join: 'key' is ed25519:<base64 of 32 bytes>")
     if not isinstance(name, str) or not fields.SEATED_NAME.ok(name) or not name.isprintable():
-        return Invalid("hello: 'name' is a player name")
-    return Hello(table, game, seats, key, name)
+        return Invalid("join: 'name' is a player name")
+    return Join(table, game, seats, key, name)
 
 
 def key_bytes(key: str) -> bytes:

@@ -2,12 +2,12 @@
 
 Players whose programs play a game among themselves (each checks every move; nobody
 trusts the hub) meet here when they cannot reach each other: each connection says
-which table it joins (:class:`.codec.Hello`), proves its Ed25519 key by signing a
+which table it joins (:class:`.codec.Join`), proves its Ed25519 key by signing a
 challenge, and from then on the hub passes its frames to the other peers of the table,
 naming the sender (``from``), and tells them when a peer joins or leaves.  The hub
 reads nothing of the frames: it cannot deal, see or choose anything of the game.
 
-A table (:class:`Room`) is made by the first hello, with its game type and number of
+A table (:class:`Room`) is made by the first join, with its game type and number of
 seats; when it is full, the hub makes a game of that type in its lobby, seats the
 peers there in the byte order of their keys and gives it every frame through the
 game's relay adapter (:class:`hub.interfaces.IRelayAdapter`), so the lobby and the web
@@ -15,7 +15,7 @@ page show the table as it goes, from what its messages make public.  Every frame
 comes in is in the game's transcript.
 
 Limits (settings, docs/settings.md): ``relay_max_frame`` (bytes; larger: ``error``
-and closed), ``relay_max_tables``, ``relay_hello_seconds`` (to join),
+and closed), ``relay_max_tables``, ``relay_join_seconds`` (to join),
 ``relay_idle_seconds`` (without a frame), ``relay_rate``/``relay_burst`` (frames a
 second), ``relay_max_queue`` (bytes waiting for a peer that does not read; more: it is
 removed), ``relay_backlog`` (frames kept for the lobby's game until the table is full).
@@ -50,7 +50,7 @@ from .states import REFUSALS, TRANSITIONS, Input, State
 DEFAULTS: dict[str, Any] = {
     "relay_max_frame": 512 * 1024,
     "relay_max_tables": 100,
-    "relay_hello_seconds": 30.0,
+    "relay_join_seconds": 30.0,
     "relay_idle_seconds": 600.0,
     "relay_rate": 200.0,
     "relay_burst": 400.0,
@@ -112,7 +112,7 @@ class RelayProtocol(Int32StringReceiver):
         self.key = ""
         self.name = ""
         self._nonce = b""
-        self._hello_timer: Any = None
+        self._join_timer: Any = None
         self._idle_timer: Any = None
         self._paused = False
         self._queue: deque[bytes] = deque()
@@ -131,17 +131,17 @@ class RelayProtocol(Int32StringReceiver):
         no_delay(self.transport)
         self.conn_id = self.records.conn_id = self.factory.next_connection_id()
         self.tcp.registerProducer(self, True)
-        self._hello_timer = self.factory.reactor.callLater(
-            self.factory.hello_seconds, self._remove, "too slow to join a table"
+        self._join_timer = self.factory.reactor.callLater(
+            self.factory.join_seconds, self._remove, "too slow to join a table"
         )
         self._touch()
 
     def connectionLost(self, reason: Any = None) -> None:  # noqa: N802
         """Leave the table; the other peers are told."""
-        for timer in (self._hello_timer, self._idle_timer):
+        for timer in (self._join_timer, self._idle_timer):
             if timer is not None and timer.active():
                 timer.cancel()
-        self._hello_timer = self._idle_timer = None
+        self._join_timer = self._idle_timer = None
         self.machine.move(Input.LOST)
         self.factory.leave(self)
         self.records.end()
@@ -180,12 +180,12 @@ class RelayProtocol(Int32StringReceiver):
         """A frame over the limit: ``error`` and closed."""
         self._remove(f"a frame of {length} bytes; at most {self.factory.max_frame} of data")
 
-    def _on_hello(self, hello: codec.Hello) -> None:
-        refusal = self.factory.check_hello(self, hello)
+    def _on_join(self, join: codec.Join) -> None:
+        refusal = self.factory.check_join(self, join)
         if refusal is not None:
             self._remove(refusal)
             return
-        self.machine.move(Input.HELLO)
+        self.machine.move(Input.JOIN)
         self._nonce = secrets.token_bytes(32)
         self.send_op("challenge", nonce=self._nonce.hex())
 
@@ -198,9 +198,9 @@ class RelayProtocol(Int32StringReceiver):
         except (SignatureError, InvalidSignature):
             self._remove("the proof does not verify with that key")
             return
-        if self._hello_timer is not None and self._hello_timer.active():
-            self._hello_timer.cancel()
-        self._hello_timer = None
+        if self._join_timer is not None and self._join_timer.active():
+            self._join_timer.cancel()
+        self._join_timer = None
         self.machine.move(Input.AUTH)
         self.factory.join(self)
 
@@ -262,14 +262,14 @@ class RelayProtocol(Int32StringReceiver):
 
 #: request type → the input of the state table
 MOVES: dict[type, Input] = {
-    codec.Hello: Input.HELLO,
+    codec.Join: Input.JOIN,
     codec.Auth: Input.AUTH,
     codec.Send: Input.SEND,
     codec.ListTables: Input.LIST,
 }
 #: input → its handler
 HANDLERS: dict[Input, Any] = {
-    Input.HELLO: RelayProtocol._on_hello,
+    Input.JOIN: RelayProtocol._on_join,
     Input.AUTH: RelayProtocol._on_auth,
     Input.SEND: RelayProtocol._on_send,
     Input.LIST: RelayProtocol._on_list,
@@ -291,7 +291,7 @@ class RelayFactory(ServerFactory):
         options: Mapping[str, Any] = {**DEFAULTS, **dict(hub.options)}
         self.max_frame = int(options["relay_max_frame"])
         self.max_tables = int(options["relay_max_tables"])
-        self.hello_seconds = float(options["relay_hello_seconds"])
+        self.join_seconds = float(options["relay_join_seconds"])
         self.idle_seconds = float(options["relay_idle_seconds"])
         self.max_queue = int(options["relay_max_queue"])
         self.backlog = int(options["relay_backlog"])
@@ -306,32 +306,32 @@ class RelayFactory(ServerFactory):
 
     # -- joining -------------------------------------------------------------------------------
 
-    def check_hello(self, proto: RelayProtocol, hello: codec.Hello) -> str | None:
-        """Take ``proto``'s hello (the room is made if need be); ``None``, or why not."""
-        room = self.rooms.get(hello.table)
+    def check_join(self, proto: RelayProtocol, join: codec.Join) -> str | None:
+        """Take ``proto``'s join (the room is made if need be); ``None``, or why not."""
+        room = self.rooms.get(join.table)
         if room is None:
             if len(self.rooms) >= self.max_tables:
                 return f"the hub relays {self.max_tables} tables at most"
             try:
-                factory = self.hub.registry.game_factory(hello.game)
+                factory = self.hub.registry.game_factory(join.game)
             except GameError as e:
                 return str(e)
             adapter = factory.adapter("relay") if "relay" in tuple(factory.frontends) else None
             if adapter is None or not IRelayAdapter.providedBy(adapter):
-                return f"{hello.game} is not a game played peer to peer"
-            if not factory.min_seats <= hello.seats <= factory.max_seats:
-                return f"{hello.game} is played by {factory.min_seats} to {factory.max_seats}"
-            room = self.rooms[hello.table] = Room(hello.table, hello.game, hello.seats, adapter)
-        if (room.game_type, room.seats) != (hello.game, hello.seats):
-            return f"table {hello.table} plays {room.game_type} with {room.seats} seats"
+                return f"{join.game} is not a game played peer to peer"
+            if not factory.min_seats <= join.seats <= factory.max_seats:
+                return f"{join.game} is played by {factory.min_seats} to {factory.max_seats}"
+            room = self.rooms[join.table] = Room(join.table, join.game, join.seats, adapter)
+        if (room.game_type, room.seats) != (join.game, join.seats):
+            return f"table {join.table} plays {room.game_type} with {room.seats} seats"
         if room.full or len(room.waiting) + len(room.peers) >= room.seats:
-            return f"table {hello.table} is full"
-        if hello.key in room.peers or hello.key in room.waiting:
+            return f"table {join.table} is full"
+        if join.key in room.peers or join.key in room.waiting:
             return "that key is at the table already"
-        if hello.name in room.names():
-            return f"the name {hello.name} is taken at table {hello.table}"
-        room.waiting.add(hello.key)
-        proto.room, proto.key, proto.name = room, hello.key, hello.name
+        if join.name in room.names():
+            return f"the name {join.name} is taken at table {join.table}"
+        room.waiting.add(join.key)
+        proto.room, proto.key, proto.name = room, join.key, join.name
         return None
 
     def join(self, proto: RelayProtocol) -> None:

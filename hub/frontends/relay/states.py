@@ -2,11 +2,11 @@
 
 :data:`TRANSITIONS` (a :class:`hub.states.Machine` follows it)::
 
-    CONNECTED --HELLO--> CHALLENGED --AUTH--> JOINED --SEND--> JOINED
+    CONNECTED --JOIN--> CHALLENGED --AUTH--> JOINED --SEND--> JOINED
     CONNECTED, CHALLENGED, JOINED --LIST--> (the same state)
     any --REMOVE--> REMOVED (then closed);  any --LOST--> CLOSED
 
-``hello`` is taken only while connected, ``auth`` only once challenged, ``send`` only
+``join`` is taken only while connected, ``auth`` only once challenged, ``send`` only
 once joined; anything else is answered ``error`` and the connection is removed.
 """
 
@@ -18,7 +18,7 @@ from enum import StrEnum
 class State(StrEnum):
     """Where a relay connection is."""
 
-    CONNECTED = "connected"  #: it says hello (or lists the tables)
+    CONNECTED = "connected"  #: it asks to join a table (or lists the tables)
     CHALLENGED = "challenged"  #: it must sign the challenge
     JOINED = "joined"  #: a peer of a table: its frames are passed on
     REMOVED = "removed"  #: refused: closing
@@ -28,7 +28,7 @@ class State(StrEnum):
 class Input(StrEnum):
     """What moves a connection: the peer's request, or the front end's step."""
 
-    HELLO = "hello"
+    JOIN = "join"
     AUTH = "auth"
     SEND = "send"
     LIST = "list"
@@ -37,7 +37,7 @@ class Input(StrEnum):
 
 
 TRANSITIONS: dict[State, dict[Input, State]] = {
-    State.CONNECTED: {Input.HELLO: State.CHALLENGED, Input.LIST: State.CONNECTED,
+    State.CONNECTED: {Input.JOIN: State.CHALLENGED, Input.LIST: State.CONNECTED,
                       Input.REMOVE: State.REMOVED, Input.LOST: State.CLOSED},
     State.CHALLENGED: {Input.AUTH: State.JOINED, Input.LIST: State.CHALLENGED,
                        Input.REMOVE: State.REMOVED, Input.LOST: State.CLOSED},
@@ -49,7 +49,7 @@ TRANSITIONS: dict[State, dict[Input, State]] = {
 
 #: why a request its state does not take is refused
 REFUSALS: dict[Input, str] = {
-    Input.HELLO: "already said hello",
-    Input.AUTH: "say hello first",
+    Input.JOIN: "already joined",
+    Input.AUTH: "join first",
     Input.SEND: "not at a table yet",
 }
