@@ -78,7 +78,7 @@ def test_acpc_takes_the_version_only_while_connected_and_replies_only_after_it()
 
 def test_relay_joins_in_two_steps_and_passes_frames_only_once_joined():
     table = relay.TRANSITIONS
-    assert [s for s in relay.State if relay.Input.HELLO in table[s]] == [relay.State.CONNECTED]
+    assert [s for s in relay.State if relay.Input.JOIN in table[s]] == [relay.State.CONNECTED]
     assert [s for s in relay.State if relay.Input.AUTH in table[s]] == [relay.State.CHALLENGED]
     assert [s for s in relay.State if relay.Input.SEND in table[s]] == [relay.State.JOINED]
-    assert set(relay.REFUSALS) == {relay.Input.HELLO, relay.Input.AUTH, relay.Input.SEND}
+    assert set(relay.REFUSALS) == {relay.Input.JOIN, relay.Input.AUTH, relay.Input.SEND}
