@@ -19,11 +19,11 @@ every other game go on.
 from __future__ import annotations
 
 import json
-
 import shutil
 import sys
 import tempfile
 import weakref
+import zipfile
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -34,9 +34,9 @@ from twisted.internet import defer, error, protocol
 from twisted.logger import Logger
 from twisted.protocols import amp
 from twisted.python.failure import Failure
-from zope.interface import implementer
+from zope.interface import alsoProvides, implementer
 
-from hub.interfaces import IGame, IGameFactory, IGameOptions
+from hub.interfaces import IGame, IGameFactory, IGameOptions, IGameRules, IWebAssets, IWebView
 from hub.isolation import wire
 from hub.model import (
     GAME_OVER,
@@ -54,6 +54,7 @@ from hub.model import (
     IllegalAction,
     NotFound,
 )
+from hub.plugin_files import IOwnFiles
 
 log = Logger()
 
@@ -105,9 +106,10 @@ class IsolationSettings:
         both = set(made.isolated) & set(made.in_process)
         if both:
             raise ValueError(f"plugins both isolated and in process: {', '.join(sorted(both))}")
-        if min(made.cpu_seconds, made.memory_mb, made.max_games) < 1 or min(
-            made.call_seconds, made.start_seconds
-        ) <= 0:
+        if (
+            min(made.cpu_seconds, made.memory_mb, made.max_games) < 1
+            or min(made.call_seconds, made.start_seconds) <= 0
+        ):
             raise ValueError("isolated_* limits must be positive")
         return made
 
@@ -201,7 +203,7 @@ class Worker:
         isolation.reactor.spawnProcess(
             self.pipe,
             sys.executable,
-            [sys.executable, "-I", "-m", "hub.isolation.worker", json.dumps(full)],
+            [sys.executable, "-I", "-B", "-m", "hub.isolation.worker", json.dumps(full)],
             env={"LANG": "C.UTF-8"},
             path=str(self.workdir),
             childFDs={0: "w", 1: "r", 2: "r"},
@@ -276,27 +278,37 @@ class Isolation:
         )
 
     async def describe(
-        self, name: str, package_path: Path, module: str, attr: str
+        self, name: str, package_path: Path, module: str, attr: str, seconds: float | None = None
     ) -> IsolatedFactory:
-        """Load the drop-in ``name`` in a worker and make its factory.
+        """Load the drop-in ``name`` in a worker and make its factory; the worker has
+        ``seconds`` (default ``isolated_start_seconds``) to start and import it.
 
         :raises GameError: the worker could not load it (the reason says why).
         """
+        seconds = seconds or self.settings.start_seconds
         root, module = _stage(package_path, module)
         worker = Worker(self, root, {"module": module, "object": attr})
         ended: list[str] = []
         worker.when_ended(ended.append)
         try:
-            answer = await worker.call(wire.Describe, self.settings.start_seconds)
-            factory = IsolatedFactory(self, root, module, attr, answer["factory"])
+            answer = await worker.call(wire.Describe, seconds)
+            described = answer["factory"]
+            if "error" in described:
+                raise GameError(str(described["error"]))
+            factory = IsolatedFactory(self, root, module, attr, described)
         except Exception as e:  # noqa: BLE001 - any failure: the plugin is not loaded
             worker.kill()
             if not ended:
                 await _ended(worker)
             shutil.rmtree(root if root.is_dir() else root.parent, ignore_errors=True)
-            reason = ended[0] if ended else f"{type(e).__name__}: {e}"
+            if isinstance(e, GameError):
+                reason = e.reason
+            elif isinstance(e, defer.TimeoutError):
+                reason = f"import did not finish within its time limit of {seconds:g} s"
+            else:
+                reason = ended[0] if ended else f"{type(e).__name__}: {e}"
             self.report(name, "", reason)
-            raise GameError(f"isolated: {reason}") from None
+            raise GameError(reason) from None
         worker.box.callRemote(wire.Stop)
         return factory
 
@@ -314,7 +326,7 @@ def _option(data: Mapping[str, Any]) -> GameOption:
     return GameOption(**fields)
 
 
-@implementer(IGameFactory, IGameOptions)
+@implementer(IGameFactory, IGameOptions, IOwnFiles)
 class IsolatedFactory:
     """A game type whose code runs only in workers; its games are :class:`IsolatedGame`.
     It brings no front-end adapter: front ends use their generic ones."""
@@ -339,17 +351,53 @@ class IsolatedFactory:
         self.options = tuple(_option(o) for o in described["options"])
         #: what of the sandbox is in force (``landlock ABI n`` or why not)
         self.protection = str(described["protection"])
+        #: the files it declared: ``script``, ``styles``, ``history`` (its web view),
+        #: ``rules``
+        self.files: dict[str, str] = dict(described.get("files", {}))
+        if "rules" in self.files:
+            self.rules = self.files["rules"]
+            alsoProvides(self, IGameRules)
         stage = package if package.is_dir() else package.parent
         weakref.finalize(self, shutil.rmtree, stage, True)
+
+    def read_file(self, path: str) -> bytes | None:
+        """The plugin's file ``path`` (below its server module's package), from the
+        hub's copy of it (the worker runs no code for this)."""
+        package = self.module.rpartition(".")[0].replace(".", "/")
+        inside = f"{package}/{path}" if package else path
+        try:
+            if self.package.is_dir():
+                return (self.package / inside).read_bytes()
+            with zipfile.ZipFile(self.package) as archive:
+                return archive.read(inside)
+        except (OSError, KeyError, zipfile.BadZipFile):
+            return None
 
     def create(self, config: GameConfig, context: GameContext) -> IsolatedGame:
         if self.isolation.games >= self.isolation.settings.max_games:
             raise Conflict("too many isolated games are running; try again later")
         return IsolatedGame(self, config, context)
 
-    def adapter(self, frontend: str) -> None:
-        """None: an isolated game is hosted by each front end's generic adapter."""
-        return None
+    def adapter(self, frontend: str) -> StagedWebView | None:
+        """The web view its files declare; for every other front end ``None``: they
+        host an isolated game with their generic adapter."""
+        if frontend != "web" or "script" not in self.files:
+            return None
+        return StagedWebView(self)
+
+
+@implementer(IWebView, IWebAssets, IOwnFiles)
+class StagedWebView:
+    """An isolated plugin's web view: the paths it declared, read from the hub's copy."""
+
+    def __init__(self, factory: IsolatedFactory) -> None:
+        self.factory = factory
+        self.script = factory.files.get("script")
+        self.styles = factory.files.get("styles")
+        self.history = factory.files.get("history")
+
+    def read_file(self, path: str) -> bytes | None:
+        return self.factory.read_file(path)
 
 
 def _same(action: Any) -> str:
@@ -502,8 +550,10 @@ class IsolatedGame:
             self._fail("it did not answer in time")
         elif failure.check(amp.RemoteAmpError, amp.UnknownRemoteError):
             self._fail(f"it failed: {failure.getErrorMessage()}")
+        elif failure.check(error.ConnectionDone, error.ConnectionLost, error.ProcessTerminated):
+            pass  # the worker ended: _ended says how
         elif not self.worker.done:
-            self._fail(f"{failure.type.__name__}: {failure.getErrorMessage()}")
+            self._fail(f"{type(failure.value).__name__}: {failure.getErrorMessage()}")
 
     def _ended(self, reason: str) -> None:
         self.factory.isolation.games -= 1
@@ -537,4 +587,3 @@ class IsolatedGame:
 
 
 __all__ = ["Incident", "IsolatedFactory", "IsolatedGame", "Isolation", "IsolationSettings"]
-

@@ -56,6 +56,26 @@ _REFUSED = (
 )
 
 
+#: audit events on a path (their first argument) → whether they write
+_PATH_EVENTS = {
+    "os.listdir": False,
+    "os.scandir": False,
+    "os.chdir": False,
+    "os.mkdir": True,
+    "os.remove": True,
+    "os.rmdir": True,
+    "os.rename": True,
+    "os.chmod": True,
+    "os.chown": True,
+    "os.link": True,
+    "os.symlink": True,
+    "os.truncate": True,
+    "os.utime": True,
+    "os.setxattr": True,
+    "os.removexattr": True,
+}
+
+
 def _fs_access(abi: int) -> int:
     return _FS_BY_ABI[max(a for a in _FS_BY_ABI if a <= abi)]
 
@@ -139,10 +159,19 @@ def audit(read: Sequence[Path], write: Sequence[Path]) -> None:
                 return
             path = os.path.abspath(os.fsdecode(name))
             writing = isinstance(mode, str) and any(c in mode for c in "wax+")
-            writing = writing or (isinstance(mode, int) and mode & (os.O_WRONLY | os.O_RDWR))
+            writing = writing or (isinstance(mode, int) and bool(mode & (os.O_WRONLY | os.O_RDWR)))
             if inside(path, writable) or (not writing and inside(path, readable)):
                 return
             what = f"open {path} for {'writing' if writing else 'reading'}"
+        elif event in _PATH_EVENTS:
+            name = args[0]
+            if isinstance(name, int) or name is None:
+                return
+            path = os.path.abspath(os.fsdecode(name))
+            writing = _PATH_EVENTS[event]
+            if inside(path, writable) or (not writing and inside(path, readable)):
+                return
+            what = f"{event} {path}"
         elif event.startswith(_REFUSED):
             what = event
         else:
@@ -164,6 +193,7 @@ def enter(
     cpu_seconds: int, memory_bytes: int, package: Path, workdir: Path, *, extra: Sequence[Path] = ()
 ) -> str:
     """Lock the worker in; returns what of the file-system protection is in force."""
+    sys.dont_write_bytecode = True  # Python writes no cache next to the plugin's modules
     close_inherited()
     set_limits(cpu_seconds, memory_bytes)
     read = [*python_paths(), package, *extra]

@@ -33,7 +33,7 @@ class Json(amp.Argument):
 class Describe(amp.Command):
     """Load the plugin and describe its factory (name, seats, variants, options...)."""
 
-    arguments: list[tuple[bytes, amp.Argument]] = []
+    arguments = []  # type: ignore[var-annotated]
     response = [(b"factory", Json())]
 
 
@@ -70,8 +70,8 @@ class Fire(amp.Command):
 class Stop(amp.Command):
     """Cancel every timer: the game is being removed (the worker then exits)."""
 
-    arguments: list[tuple[bytes, amp.Argument]] = []
-    response: list[tuple[bytes, amp.Argument]] = []
+    arguments = []  # type: ignore[var-annotated]
+    response = []  # type: ignore[var-annotated]
     requiresAnswer = False
 
 

@@ -19,17 +19,34 @@ from pathlib import Path
 from typing import Any
 
 from twisted.internet import stdio
+from twisted.internet.protocol import connectionDone
+from twisted.python.failure import Failure
 from twisted.protocols import amp
+from zope.interface.exceptions import Invalid
 from zope.interface.verify import verifyObject
 
 import hub
-from hub.interfaces import IGame, IGameFactory, IGameOptions
+from hub.interfaces import (
+    IChipGameFactory,
+    IGame,
+    IGameFactory,
+    IGameOptions,
+    IGameRules,
+    IWebAssets,
+    IWebView,
+)
 from hub.isolation import sandbox, wire
 from hub.model import GameConfig, GameContext, GameError, GameEvent
 from hub.plugin_packages import make_package
+from hub.registry import explain_invalid
 
 #: the private package the plugin is imported under
 PACKAGE = "_gamehub_isolated"
+#: why a chip game is not run isolated: its table money needs its chips at once
+CHIPS_REFUSED = (
+    "a game played for chips cannot run isolated: sign it with a trusted key or list it"
+    " in in_process_plugins"
+)
 
 
 class KeyedRandom(random.Random):
@@ -127,9 +144,11 @@ def _plain(value: Any) -> Any:
 class Worker(amp.AMP):
     """Serves one plugin's factory and (after ``Create``) one game of it."""
 
-    def __init__(self, factory: Any, protection: str) -> None:
+    def __init__(self, factory: Any, protection: str, refused: str = "") -> None:
         super().__init__()
         self.factory = factory
+        #: why the plugin could not be loaded (``Describe`` says it)
+        self.refused = refused
         self.protection = protection
         self.clock = WorkerClock()
         self.game: Any = None
@@ -137,8 +156,20 @@ class Worker(amp.AMP):
 
     @wire.Describe.responder
     def describe(self) -> dict[str, Any]:
+        if self.refused:
+            return {"factory": {"error": self.refused}}
         f = self.factory
+        if IChipGameFactory.providedBy(f):
+            return {"factory": {"error": CHIPS_REFUSED}}
         options = [o.to_json() for o in f.options] if IGameOptions.providedBy(f) else []
+        web = f.adapter("web") if "web" in tuple(f.frontends) else None
+        files: dict[str, Any] = {}
+        if IWebView.providedBy(web):
+            files["script"] = web.script
+        if IWebAssets.providedBy(web):
+            files["styles"], files["history"] = web.styles, web.history
+        if IGameRules.providedBy(f):
+            files["rules"] = f.rules
         return {
             "factory": {
                 "name": str(f.name),
@@ -150,6 +181,7 @@ class Worker(amp.AMP):
                 "frontends": [str(x) for x in f.frontends],
                 "options": options,
                 "protection": self.protection,
+                "files": {k: v for k, v in files.items() if isinstance(v, str)},
             }
         }
 
@@ -164,8 +196,8 @@ class Worker(amp.AMP):
             call()
         except GameError as e:
             update.error = [type(e).__name__, e.reason, e.code]
-        except PermissionError:
-            pass  # reported below: it came from the sandbox
+        except PermissionError as e:  # the sandbox refused something
+            update.violation = f"refused by the sandbox: {e}"
         except Exception as e:  # noqa: BLE001 - a broken game: the hub ends it
             update.violation = f"the game failed: {type(e).__name__}: {e}"
         if sandbox.VIOLATIONS:
@@ -228,7 +260,7 @@ class Worker(amp.AMP):
         reactor.callLater(0, reactor.stop)  # type: ignore[attr-defined]
         return {}
 
-    def connectionLost(self, reason: Any) -> None:  # noqa: N802 - Twisted's name
+    def connectionLost(self, reason: Failure = connectionDone) -> None:  # noqa: N802 - Twisted's name
         from twisted.internet import reactor
 
         super().connectionLost(reason)
@@ -237,15 +269,28 @@ class Worker(amp.AMP):
 
 
 def load(spec: Mapping[str, Any]) -> Any:
-    """Import the plugin's factory from its copy (``spec["package"]``)."""
+    """Import the plugin's factory from its copy (``spec["package"]``).
+
+    :raises ValueError: it cannot be imported or is no game factory (the reason, as
+        the registry words it for a plugin in the hub's process).
+    """
+    module, attr_path = str(spec["module"]), str(spec["object"])
     make_package(PACKAGE, [str(spec["package"])])
     importlib.invalidate_caches()
-    obj: Any = importlib.import_module(f"{PACKAGE}.{spec['module']}")
-    for attr in str(spec["object"]).split("."):
-        obj = getattr(obj, attr)  # the plugin's attribute path, from its .meta
-    if isinstance(obj, type):
-        obj = obj()
-    verifyObject(IGameFactory, obj)
+    try:
+        obj: Any = importlib.import_module(f"{PACKAGE}.{module}")
+        for attr in attr_path.split("."):
+            obj = getattr(obj, attr)  # the plugin's attribute path, from its .meta
+        if isinstance(obj, type):
+            obj = obj()
+    except Exception as e:
+        text = f"{type(e).__name__}: {e}".replace(PACKAGE + ".", "")
+        raise ValueError(f"cannot load {module}:{attr_path}: {text}") from None
+    try:
+        verifyObject(IGameFactory, obj)
+    except Invalid as e:
+        text = f"{module}:{attr_path} does not implement IGameFactory: {explain_invalid(e)}"
+        raise ValueError(text) from None
     return obj
 
 
@@ -258,10 +303,13 @@ def main(argv: list[str]) -> None:
         Path.cwd(),
         extra=[Path(hub.__file__).parent],
     )
-    factory = load(spec)
+    try:
+        factory, refused = load(spec), ""
+    except ValueError as e:
+        factory, refused = None, str(e)
     from twisted.internet import reactor  # after enter(): it opens file descriptors
 
-    stdio.StandardIO(Worker(factory, protection))
+    stdio.StandardIO(Worker(factory, protection, refused))
     reactor.run()  # type: ignore[attr-defined]
 
 
