@@ -550,10 +550,16 @@ class Registry:
             except SignatureError as e:
                 raise PluginError(f"refused: {e}") from None
             trusted = signer is not None and signer.trusted
-            if self.isolation and meta.kind == "game" and self.isolation.isolates(meta.name, trusted):
+            if (
+                self.isolation
+                and meta.kind == "game"
+                and self.isolation.isolates(meta.name, trusted)
+            ):
                 obj = await self._isolated(entry, meta, package_path)
             else:
-                prefix = f"{PLUGIN_MODULE_ROOT}.p{next(self._counter)}_{meta.name.replace('-', '_')}"
+                prefix = (
+                    f"{PLUGIN_MODULE_ROOT}.p{next(self._counter)}_{meta.name.replace('-', '_')}"
+                )
                 entry.module_prefix = prefix
                 make_package(PLUGIN_MODULE_ROOT, [])
                 make_package(prefix, [str(root)])

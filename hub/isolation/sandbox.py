@@ -182,10 +182,23 @@ def audit(read: Sequence[Path], write: Sequence[Path]) -> None:
     sys.addaudithook(hook)
 
 
+#: where the system keeps the shared libraries that modules load (lxml: libxml2)
+SYSTEM_LIBRARIES = (
+    "/lib",
+    "/lib64",
+    "/usr/lib",
+    "/usr/lib64",
+    "/usr/local/lib",
+    "/etc/ld.so.cache",
+)
+
+
 def python_paths() -> list[Path]:
-    """The folders Python reads its modules from (the interpreter's and the hub's)."""
+    """What Python reads its modules from (the interpreter's folders and the hub's,
+    the system's shared libraries)."""
     folders = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)}
     folders.update(Path(p) for p in sys.path if p and os.path.exists(p))
+    folders.update(Path(p) for p in SYSTEM_LIBRARIES if os.path.exists(p))
     return sorted(folders)
 
 

@@ -20,8 +20,8 @@ from typing import Any
 
 from twisted.internet import stdio
 from twisted.internet.protocol import connectionDone
-from twisted.python.failure import Failure
 from twisted.protocols import amp
+from twisted.python.failure import Failure
 from zope.interface.exceptions import Invalid
 from zope.interface.verify import verifyObject
 
@@ -158,9 +158,15 @@ class Worker(amp.AMP):
     def describe(self) -> dict[str, Any]:
         if self.refused:
             return {"factory": {"error": self.refused}}
+        try:
+            return {"factory": self._describe()}
+        except Exception as e:  # noqa: BLE001 - the plugin's code failed: say why
+            return {"factory": {"error": f"cannot describe it: {type(e).__name__}: {e}"}}
+
+    def _describe(self) -> dict[str, Any]:
         f = self.factory
         if IChipGameFactory.providedBy(f):
-            return {"factory": {"error": CHIPS_REFUSED}}
+            return {"error": CHIPS_REFUSED}
         options = [o.to_json() for o in f.options] if IGameOptions.providedBy(f) else []
         web = f.adapter("web") if "web" in tuple(f.frontends) else None
         files: dict[str, Any] = {}
@@ -171,18 +177,16 @@ class Worker(amp.AMP):
         if IGameRules.providedBy(f):
             files["rules"] = f.rules
         return {
-            "factory": {
-                "name": str(f.name),
-                "summary": str(f.summary),
-                "variants": [str(v) for v in f.variants],
-                "min_seats": int(f.min_seats),
-                "max_seats": int(f.max_seats),
-                "default_seats": int(f.default_seats),
-                "frontends": [str(x) for x in f.frontends],
-                "options": options,
-                "protection": self.protection,
-                "files": {k: v for k, v in files.items() if isinstance(v, str)},
-            }
+            "name": str(f.name),
+            "summary": str(f.summary),
+            "variants": [str(v) for v in f.variants],
+            "min_seats": int(f.min_seats),
+            "max_seats": int(f.max_seats),
+            "default_seats": int(f.default_seats),
+            "frontends": [str(x) for x in f.frontends],
+            "options": options,
+            "protection": self.protection,
+            "files": {k: v for k, v in files.items() if isinstance(v, str)},
         }
 
     def _emit(self, event: GameEvent) -> None:
