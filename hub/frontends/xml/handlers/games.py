@@ -3,8 +3,8 @@
 ``join`` opens a game session (:class:`..sessions.GameSession`), which then follows
 the game for the connection; ``part`` ends it.  An action's payload is read by the
 game's XML adapter (validated against its payload schema first,
-:func:`..adapters.parse_action`); the mappings ``take_seat``, ``leave_seat`` and
-``add_bot`` are the hub's, every other one goes to the game.
+:func:`..adapters.parse_action`) into a game action, which goes to the game, or a seat
+operation (:mod:`hub.seatops`), which the hub carries out.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from hub.model import OVER, RUNNING
+from hub.seatops import AddBot, LeaveSeat, TakeSeat
 
 from .. import codec, encoding, events
 from ..adapters import adapter_for, parse_action, seats_on_join
@@ -162,16 +163,17 @@ def part_game(frontend: XMLFrontend, conn: Connection, r: events.PartGame) -> An
 
 
 def game_action(frontend: XMLFrontend, conn: Connection, r: events.GameAction) -> Any:
-    """``game/action``: take or leave a seat, add a bot, or act at one's seat."""
+    """``game/action``: a seat operation (take or leave a seat, add a bot) or an action
+    at one's seat, as the adapter read the payload."""
     observer = conn.game_sessions[r.sessionid]
     game = observer.game
-    action = parse_action(observer.adapter, r.parameters)
-    if "take_seat" in action and set(action) <= {"take_seat", "buyin"}:
-        return _take_seat(frontend, conn, r, observer, action)
-    if "add_bot" in action and set(action) <= {"add_bot", "seat", "buyin"}:
-        return _add_bot(frontend, r, observer, action)
+    parsed = parse_action(observer.adapter, r.parameters)
+    if isinstance(parsed, TakeSeat):
+        return _take_seat(frontend, conn, r, observer, parsed)
+    if isinstance(parsed, AddBot):
+        return _add_bot(frontend, r, observer, parsed)
     seat = observer.held_seat()
-    if action == {"leave_seat": True}:
+    if isinstance(parsed, LeaveSeat):
         if seat is None:
             raise Refused(422, "you do not sit in this game")
         frontend.hub.leave_seat(game, seat)
@@ -179,7 +181,7 @@ def game_action(frontend: XMLFrontend, conn: Connection, r: events.GameAction) -
     else:
         if seat is None:
             raise Refused(403, "you watch this game; take a seat to play")
-        game.act(seat, action)
+        game.act(seat, parsed)
     return _answer(r, "action")
 
 
@@ -188,7 +190,7 @@ async def _take_seat(
     conn: Connection,
     r: events.GameAction,
     observer: GameSession,
-    action: Any,
+    wanted: TakeSeat,
 ) -> Any:
     """Take a seat (at a chip table: the buy-in moves from the account first, and
     from one's own seat it adds chips) and follow the game from it."""
@@ -198,22 +200,19 @@ async def _take_seat(
         if not observer.closed:
             observer.follow(seat)
 
-    wanted = action["take_seat"]
-    wanted = wanted if isinstance(wanted, int) and not isinstance(wanted, bool) else None
+    at = wanted.seat if isinstance(wanted.seat, int) and not isinstance(wanted.seat, bool) else None
     name = conn.account.name
-    seat = await frontend.hub.take_seat(game, name, wanted, buyin=action.get("buyin"),
-                                        observe=observe)  # fmt: skip
+    seat = await frontend.hub.take_seat(game, name, at, buyin=wanted.buyin, observe=observe)
     if observer.closed and observer.seat is None:
         game.leave_seat(seat)  # the connection went while the buy-in was moving
     return _answer(r, "action")
 
 
 async def _add_bot(
-    frontend: XMLFrontend, r: events.GameAction, observer: GameSession, action: Any
+    frontend: XMLFrontend, r: events.GameAction, observer: GameSession, wanted: AddBot
 ) -> Any:
     """Seat an in-hub bot (funded through the ledger at a chip table)."""
-    await frontend.hub.add_bot(observer.game, action["add_bot"], action.get("seat"),
-                               action.get("buyin"))  # fmt: skip
+    await frontend.hub.add_bot(observer.game, wanted.bot, wanted.seat, wanted.buyin)
     return _answer(r, "action")
 
 
