@@ -50,10 +50,10 @@ ids, which a ``gameinfo`` must repeat exactly.  Nothing else of the front end is
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, ClassVar
 
 from lxml import etree
 from zope.interface import implementer
@@ -249,6 +249,10 @@ def _action_child(action: str, amount: Any = None, name: str | None = None, seat
     return node
 
 
+#: how an event is rendered: (adapter, event data, seat) → element
+Renderer = Callable[[Any, dict[str, Any], "int | None"], etree._Element]
+
+
 @implementer(IXMLGameAdapter, IXMLPayloadSchema, IXMLSeatDetails)
 class PokerXMLAdapter(XMLGameAdapter):
     """Translates poker actions, events and views to and from ``texasmessage``."""
@@ -352,10 +356,10 @@ class PokerXMLAdapter(XMLGameAdapter):
 
     def render_event(self, event: GameEvent, seat: int | None) -> etree._Element | None:
         """One engine event as the observer at ``seat`` sees it (``None``: nothing)."""
-        render = getattr(self, "_ev_" + event.kind.replace("-", "_"), None)
+        render = self.RENDERERS.get(event.kind)
         if render is None:
             return None
-        return render(dict(event.data), seat)
+        return render(self, dict(event.data), seat)
 
     def _ev_hand(self, d: dict[str, Any], seat: int | None) -> etree._Element:
         return event_element(
@@ -522,6 +526,28 @@ class PokerXMLAdapter(XMLGameAdapter):
             _sub(gi, "commitment", v["commitment"])
         return _message(gi)
 
+    #: event kind → how it is rendered: the dispatch table
+    RENDERERS: ClassVar[dict[str, Renderer]] = {
+        "hand": _ev_hand,
+        "hole": _ev_hole,
+        "deal": _ev_deal,
+        "board": _ev_board,
+        "action": _ev_action,
+        "return": _ev_return,
+        "pots": _ev_pots,
+        "show": _ev_show,
+        "award": _ev_award,
+        "handover": _ev_handover,
+        "shuffle": _ev_shuffle,
+        "entropy": _ev_entropy,
+        "cancel": _ev_cancel,
+        "seat": _ev_seat,
+        "autopost": _ev_autopost,
+        "timeout": _ev_timeout,
+        "turn": _ev_turn,
+        "over": _ev_over,
+    }
+
 
 @implementer(IXMLGameAdapter, IXMLPayloadSchema)
 class SitAndGoXMLAdapter(PokerXMLAdapter):
@@ -552,6 +578,14 @@ class SitAndGoXMLAdapter(PokerXMLAdapter):
 
     def _ev_away(self, d: dict[str, Any], seat: int | None) -> etree._Element:
         return event_element("away", d.get("seat"), custom="away" if d.get("away") else "back")
+
+    #: event kind → how it is rendered, the dispatch table (poker's and the tournament's)
+    RENDERERS: ClassVar[dict[str, Renderer]] = {
+        **PokerXMLAdapter.RENDERERS,
+        "level": _ev_level,
+        "eliminated": _ev_eliminated,
+        "away": _ev_away,
+    }
 
 
 @implementer(IWebView, IWebAssets)

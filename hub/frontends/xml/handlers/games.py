@@ -19,6 +19,7 @@ from hub.seatops import AddBot, LeaveSeat, TakeSeat
 
 from .. import codec, encoding, events
 from ..adapters import adapter_for, parse_action, seats_on_join
+from ..context import HandlerContext
 from ..errors import Refused
 from ..payload import element, wire_game_id
 from ..relay import create_request, delete_request
@@ -26,7 +27,6 @@ from .accounts import is_admin
 
 if TYPE_CHECKING:
     from ..connection import Connection
-    from ..server import XMLFrontend
     from ..sessions import GameSession
 
 
@@ -34,7 +34,7 @@ def _answer(r: events.GameRequest, op: str, **extra: Any) -> Any:
     return encoding.build_response("game", op, sessionid=r.sessionid, gameid=r.gameid, **extra)
 
 
-async def create_game(frontend: XMLFrontend, conn: Connection, r: events.CreateGame) -> Any:
+async def create_game(frontend: HandlerContext, conn: Connection, r: events.CreateGame) -> Any:
     """``game/create`` (rate-limited per address and per account)."""
     account = conn.account.name.lower()
     if not frontend.create_limits.allow(f"address:{conn.peer}", f"account:{account}"):
@@ -67,7 +67,7 @@ async def create_game(frontend: XMLFrontend, conn: Connection, r: events.CreateG
 
 
 async def _create_elsewhere(
-    frontend: XMLFrontend, conn: Connection, r: events.CreateGame, elsewhere: Any
+    frontend: HandlerContext, conn: Connection, r: events.CreateGame, elsewhere: Any
 ) -> Any:
     """A new game placed on another hub (named, or the least loaded): made there over
     the client's relay to it; once its owner answered, it is in this hub's view (its
@@ -84,7 +84,7 @@ async def _create_elsewhere(
     return answer
 
 
-def delete_game(frontend: XMLFrontend, conn: Connection, r: events.DeleteGame) -> Any:
+def delete_game(frontend: HandlerContext, conn: Connection, r: events.DeleteGame) -> Any:
     """``game/delete``: by its creator or an admin, of a game that is not running and
     has no chips in play.  Another hub's game: asked of that hub (:mod:`..relay`)."""
     return frontend.with_game(
@@ -94,7 +94,9 @@ def delete_game(frontend: XMLFrontend, conn: Connection, r: events.DeleteGame) -
     )
 
 
-async def _delete(frontend: XMLFrontend, conn: Connection, r: events.DeleteGame, game: Any) -> Any:
+async def _delete(
+    frontend: HandlerContext, conn: Connection, r: events.DeleteGame, game: Any
+) -> Any:
     if game.creator != conn.account.name and not is_admin(conn):
         raise Refused(403, "only its creator or an admin deletes a game")
     if game.state == RUNNING:
@@ -108,7 +110,7 @@ async def _delete(frontend: XMLFrontend, conn: Connection, r: events.DeleteGame,
     return _answer(r, "delete")
 
 
-def join_game(frontend: XMLFrontend, conn: Connection, r: events.JoinGame) -> Any:
+def join_game(frontend: HandlerContext, conn: Connection, r: events.JoinGame) -> Any:
     """``game/join``: a new game session; back at one's seat, or seated at the first
     free one (unless the adapter says join only watches), or watching.  The full state
     follows the response.  A game of another hub of the cluster is joined there, the
@@ -120,7 +122,7 @@ def join_game(frontend: XMLFrontend, conn: Connection, r: events.JoinGame) -> An
     )
 
 
-def _join(frontend: XMLFrontend, conn: Connection, r: events.JoinGame, game: Any) -> Any:
+def _join(frontend: HandlerContext, conn: Connection, r: events.JoinGame, game: Any) -> Any:
     if any(s.game is game for s in conn.game_sessions.values()):
         raise Refused(409, "you have joined this game already")
     adapter = adapter_for(game.factory)
@@ -156,13 +158,13 @@ def _follow_on_join(observer: GameSession, name: str) -> str:
     return "watching"
 
 
-def part_game(frontend: XMLFrontend, conn: Connection, r: events.PartGame) -> Any:
+def part_game(frontend: HandlerContext, conn: Connection, r: events.PartGame) -> Any:
     """``game/part``: the game session ends (and its seat is left)."""
     frontend.sessions.end_game(r.sessionid)
     return _answer(r, "part")
 
 
-def game_action(frontend: XMLFrontend, conn: Connection, r: events.GameAction) -> Any:
+def game_action(frontend: HandlerContext, conn: Connection, r: events.GameAction) -> Any:
     """``game/action``: a seat operation (take or leave a seat, add a bot) or an action
     at one's seat, as the adapter read the payload."""
     observer = conn.game_sessions[r.sessionid]
@@ -186,7 +188,7 @@ def game_action(frontend: XMLFrontend, conn: Connection, r: events.GameAction) -
 
 
 async def _take_seat(
-    frontend: XMLFrontend,
+    frontend: HandlerContext,
     conn: Connection,
     r: events.GameAction,
     observer: GameSession,
@@ -209,14 +211,14 @@ async def _take_seat(
 
 
 async def _add_bot(
-    frontend: XMLFrontend, r: events.GameAction, observer: GameSession, wanted: AddBot
+    frontend: HandlerContext, r: events.GameAction, observer: GameSession, wanted: AddBot
 ) -> Any:
     """Seat an in-hub bot (funded through the ledger at a chip table)."""
     await frontend.hub.add_bot(observer.game, wanted.bot, wanted.seat, wanted.buyin)
     return _answer(r, "action")
 
 
-def custom(frontend: XMLFrontend, conn: Connection, r: events.Custom) -> Any:
+def custom(frontend: HandlerContext, conn: Connection, r: events.Custom) -> Any:
     """``game/custom``: the adapter's answer (``<ok/>`` when it gives none)."""
     observer = conn.game_sessions[r.sessionid]
     answer = observer.adapter.custom(observer.game, observer.held_seat(), r.payload)
