@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -51,4 +51,33 @@ SeatOperation = TakeSeat | LeaveSeat | AddBot
 #: what a front end's adapter reads from a message: a game action or a seat operation
 Parsed = Mapping[str, Any] | SeatOperation
 
-__all__ = ["AddBot", "LeaveSeat", "Parsed", "SeatOperation", "TakeSeat"]
+
+class SeatingHub(Protocol):
+    """The one way a front end creates games and seats players: the hub's seating
+    (``hub.service.Seating``: a chip table's money moves through the ledger first, a
+    new game gets its rating pool and, in a cluster, its row)."""
+
+    async def create_game(
+        self,
+        type_name: str,
+        name: str | None = None,
+        variant: str | None = None,
+        seats: Any = None,
+        options: Any = None,
+        creator: str | None = None,
+    ) -> Any:
+        """Create a game (a ``hub.game.GameInstance``)."""
+
+    async def take_seat(
+        self,
+        game: Any,
+        player: str,
+        seat: int | None = None,
+        kind: str = "client",
+        buyin: Any = None,
+        observe: Any = None,
+    ) -> int:
+        """Seat ``player`` in ``game``; returns the seat."""
+
+
+__all__ = ["AddBot", "LeaveSeat", "Parsed", "SeatOperation", "SeatingHub", "TakeSeat"]

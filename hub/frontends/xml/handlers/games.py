@@ -122,7 +122,7 @@ def join_game(frontend: HandlerContext, conn: Connection, r: events.JoinGame) ->
     )
 
 
-def _join(frontend: HandlerContext, conn: Connection, r: events.JoinGame, game: Any) -> Any:
+async def _join(frontend: HandlerContext, conn: Connection, r: events.JoinGame, game: Any) -> Any:
     if any(s.game is game for s in conn.game_sessions.values()):
         raise Refused(409, "you have joined this game already")
     adapter = adapter_for(game.factory)
@@ -130,7 +130,7 @@ def _join(frontend: HandlerContext, conn: Connection, r: events.JoinGame, game: 
         raise Refused(400, f"{game.type} cannot be played over XML")
     observer = frontend.sessions.open_game(conn, game, adapter)
     try:
-        description = _follow_on_join(observer, conn.account.name)
+        description = await _follow_on_join(frontend, observer, conn.account.name)
     except BaseException:
         frontend.sessions.end_game(observer.session_id, leave=False)
         raise
@@ -142,7 +142,7 @@ def _join(frontend: HandlerContext, conn: Connection, r: events.JoinGame, game: 
     )
 
 
-def _follow_on_join(observer: GameSession, name: str) -> str:
+async def _follow_on_join(frontend: HandlerContext, observer: GameSession, name: str) -> str:
     game = observer.game
     seat = game.seat_of(name)
     if seat is not None:
@@ -152,7 +152,7 @@ def _follow_on_join(observer: GameSession, name: str) -> str:
     if seats_on_join(observer.adapter) and free and game.state != OVER:
         seat = free[0]
         observer.follow(seat)
-        game.take_seat(name, seat)
+        await frontend.hub.take_seat(game, name, seat)  # the hub's one way to seat
         return f"seated at seat {seat}"
     observer.follow(None)
     return "watching"
