@@ -24,6 +24,7 @@ from hub.isolation.host import IsolatedFactory, Isolation, IsolationSettings
 from hub.lobby import Lobby
 from hub.meta import builtin_meta_dir
 from hub.model import GAME_OVER, OVER, IllegalAction
+from hub.plugin_files import package_file
 from hub.registry import Registry
 from tests.support import until
 
@@ -93,6 +94,12 @@ async def test_an_unsigned_drop_in_runs_isolated_and_plays_to_the_end(data, buil
     assert isinstance(factory, IsolatedFactory)
     assert factory.protection.startswith("landlock ABI"), factory.protection
     assert "_gamehub_isolated" not in str(sys.modules.keys())  # the hub never imported it
+    # its web view's files come from the hub's copy of the package
+    view = factory.adapter("web")
+    assert view is not None and view.script == "web.js"
+    assert package_file(view, "web.js") == (FIXTURES / "rogue" / "web.js").read_bytes()
+    assert package_file(factory, "server.py") == (FIXTURES / "rogue" / "server.py").read_bytes()
+    assert package_file(factory, "../hub.sqlite") is None
     game = await seated(lobby)
     with pytest.raises(IllegalAction):
         game.act(0, {"name": "fly"})
