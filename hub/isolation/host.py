@@ -79,7 +79,7 @@ class IsolationSettings:
     mode: str = "unsigned"
     isolated: tuple[str, ...] = ()
     in_process: tuple[str, ...] = ()
-    cpu_seconds: int = 60
+    cpu_seconds: int = 300
     memory_mb: int = 1024
     call_seconds: float = 5.0
     start_seconds: float = 30.0
@@ -95,7 +95,7 @@ class IsolationSettings:
             mode=str(settings.get("isolate_plugins", "unsigned")),
             isolated=tuple(settings.get("isolated_plugins", ())),
             in_process=tuple(settings.get("in_process_plugins", ())),
-            cpu_seconds=int(settings.get("isolated_cpu_seconds", 60)),
+            cpu_seconds=int(settings.get("isolated_cpu_seconds", 300)),
             memory_mb=int(settings.get("isolated_memory_mb", 1024)),
             call_seconds=float(settings.get("isolated_call_seconds", 5.0)),
             start_seconds=float(settings.get("isolated_start_seconds", 30.0)),
@@ -502,7 +502,7 @@ class IsolatedGame:
             kw["now"] = float(self.context.clock.seconds())
             d = self.worker.call(command, deadline, **kw)
             d.addCallbacks(self._apply, self._failed, callbackArgs=(on_error_seat,))
-            return d
+            return d.addErrback(self._broken)
 
         self._queue.addCallback(call)
 
@@ -540,6 +540,11 @@ class IsolatedGame:
             )
         if self.state != was and not any(e[0] == STATE for e in update.events):
             self.context.emit(GameEvent(STATE, {"state": self.state}))
+
+    def _broken(self, failure: Failure) -> None:
+        """The hub's side failed on an answer (a bug): end the game, keep the queue."""
+        log.failure("isolated game {game}: an answer failed", failure, game=self.context.game_id)
+        self._fail(f"the hub could not apply its answer: {failure.getErrorMessage()}")
 
     def _fire(self, number: int) -> None:
         self._timers.pop(number, None)

@@ -68,7 +68,8 @@ def builtins(tmp_path):
 
 
 async def start(data: Path, builtins: Path, **settings: object):
-    isolation = Isolation(IsolationSettings(call_seconds=CALL_SECONDS, **settings), reactor)  # type: ignore[arg-type]
+    settings = {"call_seconds": CALL_SECONDS, **settings}
+    isolation = Isolation(IsolationSettings(**settings), reactor)  # type: ignore[arg-type]
     registry = Registry(data, reactor, builtin_dir=builtins, isolation=isolation)
     await registry.load()
     return isolation, registry, Lobby(registry, reactor, rng=random.Random(3))
@@ -230,3 +231,17 @@ def test_the_kernel_refuses_the_data_folder_without_the_audit_hook(data, tmp_pat
         done.stdout.startswith("landlock ABI") and "refused\nno tcp" in done.stdout
     ), done.stdout
     assert (work / "mine").read_text() == "ok"
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_kernel_ends_a_worker_past_its_cpu_time(data, builtins):
+    """With a call deadline far away, the CPU time limit stops a looping game."""
+    isolation, _, lobby = await start(data, builtins, cpu_seconds=2, call_seconds=60.0)
+    try:
+        rogue = await seated(lobby, **{"try": "spin"})
+        rogue.act(0, {"name": "try"})
+        await until(lambda: rogue.state == OVER, "the kernel's end of it", seconds=30)
+        assert "killed by signal" in rogue.result()["summary"]
+        assert [i.game_id for i in isolation.incidents] == [rogue.id]
+    finally:
+        lobby.stop()
