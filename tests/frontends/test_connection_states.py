@@ -4,6 +4,9 @@ every live state can close, and what refuses a client's request is the table."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from hub.frontends.acpc import states as acpc
@@ -63,6 +66,23 @@ def test_xml_every_request_kind_has_an_area_and_one_handler():
     assert all(callable(handler) for handler in HANDLERS.values())
     # dispatch is the table: no handler is named on the front end's class
     assert not [name for name in vars(XMLFrontend) if name.startswith("_on_")]
+
+
+def test_xml_no_module_imports_the_server_but_the_package():
+    """Handlers, sessions, connections, relays and the protocol get a narrow context
+    (``context.py``): the dispatch table does not tie them to ``server.py``."""
+    folder = Path(xml.__file__).parent
+    importing = sorted(
+        str(p.relative_to(folder))
+        for p in folder.rglob("*.py")
+        if re.search(
+            r"^\s*(from \.+server import|from hub\.frontends\.xml\.server import"
+            r"|from \. import .*\bserver\b)",
+            p.read_text(encoding="utf-8"),
+            re.M,
+        )
+    )
+    assert importing == ["__init__.py"]
 
 
 def test_xml_the_states_that_read_requests_have_rules_for_every_area():

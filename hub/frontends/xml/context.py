@@ -3,7 +3,10 @@
 The handlers (:mod:`.handlers`) get this narrow context, not the front end's class, so
 they do not import :mod:`.server` (which imports them for its dispatch table,
 :data:`.handlers.HANDLERS`): the hub and its lobby, the sessions and relays, the game
-ids of this wire, the shared listings and the transcripts.
+ids of this wire, the shared listings and the transcripts.  The connections, sessions,
+relays and the protocol get :class:`FrontendContext` (that and a connection's limits),
+so no module of the front end imports :mod:`.server` but the package's
+``make_factory``.
 """
 
 from __future__ import annotations
@@ -12,10 +15,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from lxml import etree
+from twisted.internet import defer
 
 if TYPE_CHECKING:
     from hub.interfaces import IHub
     from hub.limits import Buckets
+    from hub.telemetry import FrontendTelemetry
 
     from .connection import Connection
     from .encoding import GameRow
@@ -80,6 +85,31 @@ class HandlerContext(Protocol):
         self, conn: Connection, game: Any, document: bytes, seat: int | None = None
     ) -> None:
         """Send a state update of ``game`` and record it."""
+
+
+class FrontendContext(HandlerContext, Protocol):
+    """What the connections, sessions, relays and the protocol use of the front end
+    (:class:`.server.XMLFrontend`): the handlers' part and the limits of a connection."""
+
+    reactor: Any
+    telemetry: FrontendTelemetry
+    max_frame: int
+    max_pending: int
+    max_backlog: int
+    rate: float
+    burst: float
+    idle_timeout: float
+    frame_deadline: float
+    close_grace: float
+
+    def handle_frame(self, conn: Connection, frame: bytes) -> bytes | defer.Deferred[Any]:
+        """Answer one frame."""
+
+    def greeting(self) -> etree._Element:
+        """The ``info`` message every connection gets first."""
+
+    def connection_lost(self, conn: Connection) -> None:
+        """End the connection's sessions and forget it."""
 
 
 #: a request handler: ``(context, connection, request) → response`` (or a coroutine or
