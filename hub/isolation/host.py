@@ -4,10 +4,9 @@ and each game's worker process.
 An :class:`IsolatedGame` answers the synchronous part of the game seam (``state``,
 ``view``, ``legal_actions``, ``result``) from the worker's last
 :class:`~hub.isolation.wire.Update`, and sends every input (seat, leave, act, a timer
-that is due) to the worker in order.  An action that is not among the seat's legal
-actions is refused at once (:class:`hub.model.IllegalAction`), so an isolated game must
-list its legal actions exactly (every kit game does); one the game refuses after all is
-told to that seat as an ``error`` event.
+that is due) to the worker in order.  An action of a seat that has no legal action now
+is refused at once (:class:`hub.model.IllegalAction`); any other goes to the worker, and
+one the game refuses comes back to that seat as an ``error`` event (``{"reason"}``).
 
 Every call has a deadline (``isolated_call_seconds``).  A worker that misses it, exits,
 answers nonsense or breaks a rule of its sandbox is killed: its game ends at once with
@@ -400,10 +399,6 @@ class StagedWebView:
         return self.factory.read_file(path)
 
 
-def _same(action: Any) -> str:
-    return json.dumps(action, sort_keys=True, separators=(",", ":"), default=str)
-
-
 _ERRORS: dict[str, type[GameError]] = {
     "BadAction": BadAction,
     "IllegalAction": IllegalAction,
@@ -456,9 +451,8 @@ class IsolatedGame:
 
     def act(self, seat: int, action: Mapping[str, Any]) -> None:
         self._check_running()
-        legal = self._legal.get(str(seat), [])
-        if _same(dict(action)) not in {_same(a) for a in legal}:
-            raise IllegalAction("that is not one of your legal actions now")
+        if not self._legal.get(str(seat)):
+            raise IllegalAction("you have nothing to do now")
         self._legal.pop(str(seat), None)  # until the worker answers
         self._send(wire.Act, seat=seat, action=dict(action), on_error_seat=seat)
 

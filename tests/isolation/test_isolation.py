@@ -82,8 +82,8 @@ async def seated(lobby: Lobby, **options: str):
     return game
 
 
-def kinds(game) -> list[str]:
-    return [e.kind for e in game.events_for(0)]
+def kinds(game, player: str | None = None) -> list[str]:
+    return [e.kind for e in game.events_for(0, player)]
 
 
 @pytest_twisted.ensureDeferred
@@ -102,8 +102,13 @@ async def test_an_unsigned_drop_in_runs_isolated_and_plays_to_the_end(data, buil
     assert package_file(factory, "server.py") == (FIXTURES / "rogue" / "server.py").read_bytes()
     assert package_file(factory, "../hub.sqlite") is None
     game = await seated(lobby)
-    with pytest.raises(IllegalAction):
-        game.act(0, {"name": "fly"})
+    game.act(0, {"name": "fly"})  # the worker's game refuses it: an error event to ann
+    await until(lambda: "error" in kinds(game, "ann"), "the refusal")
+    assert [e.data for e in game.events_for(0, "ann") if e.kind == "error"] == [
+        {"reason": "not now"}
+    ]
+    assert "error" not in [e.kind for e in game.events_for(None)]  # ann's alone
+    await until(lambda: game.legal_actions(0), "ann's turn again")
     for count in (1, 2, 3):
         game.act(0, {"name": "count"})
         await until(lambda c=count: game.view(0).get("count") == c, f"count {count}")
@@ -111,6 +116,8 @@ async def test_an_unsigned_drop_in_runs_isolated_and_plays_to_the_end(data, buil
     assert game.result()["winners"] == [0]
     assert kinds(game).count("counted") == 3 and GAME_OVER in kinds(game)
     assert not isolation.incidents
+    with pytest.raises(IllegalAction):
+        game.act(0, {"name": "count"})  # over: nothing to do
     lobby.stop()
 
 
