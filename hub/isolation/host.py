@@ -4,9 +4,10 @@ and each game's worker process.
 An :class:`IsolatedGame` answers the synchronous part of the game seam (``state``,
 ``view``, ``legal_actions``, ``result``) from the worker's last
 :class:`~hub.isolation.wire.Update`, and sends every input (seat, leave, act, a timer
-that is due) to the worker in order.  An action of a seat that has no legal action now
-is refused at once (:class:`hub.model.IllegalAction`); any other goes to the worker, and
-one the game refuses comes back to that seat as an ``error`` event (``{"reason"}``).
+that is due) to the worker in order.  An action of a seat that has no legal action in
+an up-to-date mirror (no call unanswered) is refused at once
+(:class:`hub.model.IllegalAction`); any other goes to the worker, and one the game
+refuses comes back to that seat as an ``error`` event (``{"reason"}``).
 
 Every call has a deadline (``isolated_call_seconds``).  A worker that misses it, exits,
 answers nonsense or breaks a rule of its sandbox is killed: its game ends at once with
@@ -421,6 +422,8 @@ class IsolatedGame:
         self._result: Any = None
         self._timers: dict[int, Any] = {}
         self._stopped = False
+        #: calls sent and not answered yet (the mirror may be behind the game)
+        self._pending = 0
         isolation = factory.isolation
         isolation.games += 1
         self.worker = Worker(
@@ -451,8 +454,8 @@ class IsolatedGame:
 
     def act(self, seat: int, action: Mapping[str, Any]) -> None:
         self._check_running()
-        if not self._legal.get(str(seat)):
-            raise IllegalAction("you have nothing to do now")
+        if not self._pending and not self._legal.get(str(seat)):
+            raise IllegalAction("you have nothing to do now")  # judged on a fresh answer
         self._legal.pop(str(seat), None)  # until the worker answers
         self._send(wire.Act, seat=seat, action=dict(action), on_error_seat=seat)
 
@@ -489,6 +492,7 @@ class IsolatedGame:
         **kw: Any,
     ) -> None:
         deadline = seconds or self.factory.isolation.settings.call_seconds
+        self._pending += 1
 
         def call(_: Any) -> defer.Deferred[Any] | None:
             if self._stopped or self.worker.done:
@@ -498,7 +502,10 @@ class IsolatedGame:
             d.addCallbacks(self._apply, self._failed, callbackArgs=(on_error_seat,))
             return d.addErrback(self._broken)
 
-        self._queue.addCallback(call)
+        def answered(_: Any) -> None:
+            self._pending -= 1
+
+        self._queue.addCallback(call).addBoth(answered)
 
     def _apply(self, answer: Mapping[str, Any], seat: int | None) -> None:
         if self._stopped:
