@@ -115,6 +115,11 @@ async def test_an_unsigned_drop_in_runs_isolated_and_plays_to_the_end(data, buil
     await until(lambda: game.state == OVER, "the game's end")
     assert game.result()["winners"] == [0]
     assert kinds(game).count("counted") == 3 and GAME_OVER in kinds(game)
+    # the game's timers run on the hub's clock
+    timed = await seated(lobby, tick="0.2")
+    await until(lambda: "ticked" in kinds(timed), "the game's timer")
+    (ticked,) = [e for e in timed.events_for(None) if e.kind == "ticked"]
+    assert ticked.data["at"] >= timed.created + 0.2
     assert not isolation.incidents
     with pytest.raises(IllegalAction):
         game.act(0, {"name": "count"})  # over: nothing to do
