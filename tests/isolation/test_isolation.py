@@ -23,7 +23,7 @@ from twisted.internet import reactor
 from hub.isolation.host import IsolatedFactory, Isolation, IsolationSettings
 from hub.lobby import Lobby
 from hub.meta import builtin_meta_dir
-from hub.model import GAME_OVER, OVER, IllegalAction
+from hub.model import GAME_OVER, OVER, Conflict, IllegalAction
 from hub.plugin_files import package_file
 from hub.registry import Registry
 from tests.support import until
@@ -135,6 +135,13 @@ async def test_isolation_follows_the_settings(data, builtins):
     assert Isolation(IsolationSettings(mode="all"), reactor).isolates("x", signed=True)
     assert not Isolation(IsolationSettings(), reactor).isolates("x", signed=True)
     assert Isolation(IsolationSettings(isolated=("x",), mode="none"), reactor).isolates("x", True)
+    _, _, lobby = await start(data, builtins, max_games=1)
+    try:
+        lobby.create_game("rogue", seats=["open"])
+        with pytest.raises(Conflict, match="too many isolated games"):
+            lobby.create_game("rogue", seats=["open"])
+    finally:
+        lobby.stop()
     with pytest.raises(ValueError, match="isolate_plugins"):
         IsolationSettings.from_settings({"isolate_plugins": "some"})
     with pytest.raises(ValueError, match="both"):
