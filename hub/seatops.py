@@ -2,7 +2,7 @@
 
 They are requests to the hub, never actions of a game: a game's actions are its own
 mappings (:meth:`hub.interfaces.IGame.act`), and a game may name an action
-``take_seat`` if it likes.  A front end's wire message for one of these (XML poker's
+``take_seat`` if it likes.  A front end's wire message for one of these (a table game's
 ``takeseat``, the generic payload's ``<takeseat/>``) is read by the game's adapter into
 one of these objects (:meth:`hub.interfaces.IXMLGameAdapter.parse_action` returns an
 action mapping or a :data:`SeatOperation`), and the front end carries it out through
