@@ -1,0 +1,124 @@
+"""Acceptance (issue 34): the kit's fixture games, dropped into a running hub as plain
+plugin folders with their ``.meta``, are played to the end over XML with the hub's
+generic payloads: no adapter code in the games."""
+
+from __future__ import annotations
+
+import pytest
+import pytest_twisted
+from twisted.internet import defer, reactor
+
+from hub.client import HubClient, RequestFailed
+from tests.hubprocess import HubProcess
+
+from .support import KIT_GAMES, drop, move_payload, payload_json, wait_loaded
+
+LIMIT = 15.0
+
+
+def bounded(d: defer.Deferred) -> defer.Deferred:
+    return d.addTimeout(LIMIT, reactor)
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    running = HubProcess(
+        tmp_path_factory.mktemp("hub"),
+        xml="tcp:0:interface=127.0.0.1",
+        web="tcp:0:interface=127.0.0.1",
+    ).start()
+    try:
+        for name in KIT_GAMES:
+            drop(running.data, name)
+        wait_loaded(running, *KIT_GAMES)
+        yield running
+    finally:
+        running.stop()
+    assert running.errors() == [], running.log()
+
+
+async def player(hub: HubProcess, name: str) -> HubClient:
+    client = await bounded(HubClient.connect(reactor, "127.0.0.1", hub.ports["xml"]))
+    await bounded(client.create_account(name, name + "-secret"))
+    await bounded(client.login(name, name + "-secret"))
+    return client
+
+
+def event(kind: str, started: bool = False, **fields):
+    """A predicate: a kit payload of ``kind`` with these fields (``started``: of a game
+    that is no longer waiting for players)."""
+
+    def match(update) -> bool:
+        if update.payload is None:
+            return False
+        got, data = payload_json(update)
+        if started and data.get("state") == "waiting":
+            return False
+        return got == kind and all(data.get(k) == v for k, v in fields.items())
+
+    return match
+
+
+async def refused(d: defer.Deferred) -> int:
+    try:
+        await bounded(d)
+    except RequestFailed as e:
+        return e.code
+    raise AssertionError("the request was not refused")
+
+
+@pytest_twisted.ensureDeferred
+async def test_tictactoe_on_the_kit_is_played_to_the_end_over_xml(hub):
+    ann, bob = await player(hub, "xena"), await player(hub, "oscar")
+    types = {t["type"]: t for t in await bounded(ann.available_games())}
+    assert types["noughts"]["clientgame"] == "noughts.game"
+    gameid = await bounded(ann.create_game("noughts", "kit ttt", seats=2))
+    await bounded(ann.join(gameid))
+    await bounded(bob.join(gameid))
+    turn = await bounded(ann.wait_for(event("turn", seat=0)))
+    _, data = payload_json(turn)
+    assert {"move": 4, "label": "b2"} in data["legal"] and data["timeleft_ms"] == 60000
+    assert await refused(bob.act(gameid, move_payload(4))) == 422  # not O's turn
+    assert await refused(ann.act(gameid, "<mark cell='4'/>")) == 400  # not a kit payload
+    for client, cell in ((ann, 0), (bob, 4), (ann, 1), (bob, 8)):
+        await bounded(client.act(gameid, move_payload(cell)))
+    assert await refused(ann.act(gameid, move_payload(4))) == 422  # taken
+    view = await bounded(bob.wait_for(event("view", moves=4)))
+    assert payload_json(view)[1]["text"].splitlines()[1] == "1 X X ."
+    await bounded(ann.act(gameid, move_payload(2)))
+    over = await bounded(bob.wait_for(event("over")))
+    assert payload_json(over)[1]["result"]["summary"] == "xena wins"
+    assert ann.invalid == [] and bob.invalid == []
+    await ann.close()
+    await bob.close()
+
+
+@pytest_twisted.ensureDeferred
+async def test_nim_on_the_kit_is_played_to_the_end_over_xml(hub):
+    ann, bob = await player(hub, "nina"), await player(hub, "nils")
+    gameid = await bounded(
+        ann.create_game("nim", "kit nim", seats=2, options={"piles": 2, "most": 4})
+    )
+    await bounded(ann.join(gameid))
+    await bounded(bob.join(gameid))
+    clients = (ann, bob)
+    moves = 0
+    while True:  # each takes a whole pile, by the words of the legal moves
+        view = payload_json(await bounded(ann.wait_for(event("view", started=True, moves=moves))))[
+            1
+        ]
+        if view["state"] == "over":
+            break
+        seat = view["to_move"][0]
+        turn = await bounded(clients[seat].wait_for(event("turn", seat=seat)))
+        legal = payload_json(turn)[1]["legal"]
+        piles = view["game"]["piles"]
+        whole = next(a for a in legal if a["label"] == f"take {max(piles)} from pile "
+                     f"{piles.index(max(piles)) + 1}")  # fmt: skip
+        await bounded(clients[seat].act(gameid, move_payload(whole["move"])))
+        moves += 1
+    assert moves == 2 and view["result"]["winners"] == [1]
+    history = await bounded(ann.history(gameid=gameid))
+    assert history and {p["name"] for p in history[0]["players"]} == {"nina", "nils"}
+    await ann.close()
+    await bob.close()
