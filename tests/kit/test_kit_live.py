@@ -4,12 +4,15 @@ generic payloads: no adapter code in the games."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import pytest_twisted
 from twisted.internet import defer, reactor
 
 from hub.client import HubClient, RequestFailed
 from tests.hubprocess import HubProcess
+from tests.support import wait_until
 
 from .support import KIT_GAMES, drop, move_payload, payload_json, wait_loaded
 
@@ -122,3 +125,21 @@ async def test_nim_on_the_kit_is_played_to_the_end_over_xml(hub):
     assert history and {p["name"] for p in history[0]["players"]} == {"nina", "nils"}
     await ann.close()
     await bob.close()
+
+
+def test_the_generic_bots_play_a_dropped_in_kit_game_in_the_hub(hub):
+    """The built-in ``kit-mcts`` and ``kit-random`` bots play a game type they never
+    heard of (dropped in after the hub started), in the hub's bot threads."""
+    types = {t["name"]: t for t in hub.get_json("/api/types")["types"]}
+    assert {"kit-mcts", "kit-random"} <= set(types["nim"]["bots"])
+    body = {"type": "nim", "seats": ["bot:kit-mcts", "bot:kit-random"], "options": {"piles": 2}}
+    status, raw, _ = hub.request("POST", "/api/games", body, admin=True)
+    assert status == 201, raw
+    game_id = json.loads(raw)["id"]
+
+    def over() -> bool:
+        return hub.get_json(f"/api/games/{game_id}")["state"] == "over"
+
+    wait_until(over, "the bots' game over", 20.0)
+    result = hub.get_json(f"/api/games/{game_id}")["view"]["result"]
+    assert "ran out of time" not in result["summary"] and len(result["winners"]) == 1
