@@ -7,9 +7,15 @@ import json
 import shutil
 from pathlib import Path
 
+from twisted.internet import defer, reactor
+
+from hub.client import HubClient
 from hub.kit import Json
 from tests.hubprocess import HubProcess
 from tests.support import wait_until
+
+#: seconds any single wait of an XML client may take
+LIMIT = 15.0
 
 FIXTURES = Path(__file__).resolve().parents[1] / "plugins" / "fixtures"
 KIT_GAMES = ("nim", "noughts")
@@ -42,3 +48,15 @@ def payload_json(update) -> tuple[str, Json]:
 def move_payload(move: Json) -> str:
     """The ``game/action`` parameters of a kit move."""
     return f"<action>{json.dumps({'move': move})}</action>"
+
+
+def bounded(d: defer.Deferred) -> defer.Deferred:
+    return d.addTimeout(LIMIT, reactor)
+
+
+async def player(hub: HubProcess, name: str) -> HubClient:
+    """An XML client logged in with a new account ``name``."""
+    client = await bounded(HubClient.connect(reactor, "127.0.0.1", hub.ports["xml"]))
+    await bounded(client.create_account(name, name + "-secret"))
+    await bounded(client.login(name, name + "-secret"))
+    return client

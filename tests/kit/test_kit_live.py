@@ -6,45 +6,13 @@ from __future__ import annotations
 
 import json
 
-import pytest
 import pytest_twisted
-from twisted.internet import defer, reactor
+from twisted.internet import defer
 
-from hub.client import HubClient, RequestFailed
-from tests.hubprocess import HubProcess
+from hub.client import RequestFailed
 from tests.support import wait_until
 
-from .support import KIT_GAMES, drop, move_payload, payload_json, wait_loaded
-
-LIMIT = 15.0
-
-
-def bounded(d: defer.Deferred) -> defer.Deferred:
-    return d.addTimeout(LIMIT, reactor)
-
-
-@pytest.fixture(scope="module")
-def hub(tmp_path_factory):
-    running = HubProcess(
-        tmp_path_factory.mktemp("hub"),
-        xml="tcp:0:interface=127.0.0.1",
-        web="tcp:0:interface=127.0.0.1",
-    ).start()
-    try:
-        for name in KIT_GAMES:
-            drop(running.data, name)
-        wait_loaded(running, *KIT_GAMES)
-        yield running
-    finally:
-        running.stop()
-    assert running.errors() == [], running.log()
-
-
-async def player(hub: HubProcess, name: str) -> HubClient:
-    client = await bounded(HubClient.connect(reactor, "127.0.0.1", hub.ports["xml"]))
-    await bounded(client.create_account(name, name + "-secret"))
-    await bounded(client.login(name, name + "-secret"))
-    return client
+from .support import bounded, move_payload, payload_json, player
 
 
 def event(kind: str, started: bool = False, **fields):
