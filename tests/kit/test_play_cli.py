@@ -87,4 +87,3 @@ def _moves(update) -> int | None:
         return None
     kind, data = payload_json(update)
     return data.get("moves") if kind == "view" and data.get("state") == "running" else None
-
