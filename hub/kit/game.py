@@ -21,9 +21,9 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
-from zope.interface import alsoProvides, implementer
+from zope.interface import alsoProvides, classImplements
 
-from hub.interfaces import IGame, IGameFactory, IGameOptions, IGameRules
+from hub.interfaces import IGame, IGameFactory, IGameOptions
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -37,6 +37,7 @@ from hub.model import (
     GameEvent,
     IllegalAction,
 )
+from hub.web_seams import IGameRules
 
 from .engine import (
     Engine,
@@ -87,7 +88,6 @@ def move_time_option(move_ms: int) -> Option:
     )  # fmt: skip
 
 
-@implementer(IGameFactory, IGameOptions)
 class Game(Engine[S, M]):
     """A game written on the kit: subclass ``Game[State, Move]``, write the engine's
     methods (:class:`~hub.kit.engine.Engine`), and name the class as the ``.meta``'s
@@ -131,7 +131,6 @@ class Game(Engine[S, M]):
         return None
 
 
-@implementer(IGame)
 class KitGame(Generic[S, M]):
     """One game of a kit game type: the engine's state, the players, the clock.
 
@@ -314,5 +313,10 @@ class KitGame(Generic[S, M]):
         self._timer = None
         self._deadline = None
 
+
+# declared here, not by a class decorator: a game author's mypy (without the zope
+# plugin) then still sees the classes as they are
+classImplements(Game, IGameFactory, IGameOptions)
+classImplements(KitGame, IGame)
 
 __all__ = ["FRONTENDS", "MOVE_TIME", "Game", "KitGame", "game_type", "loaded_types"]

@@ -21,13 +21,15 @@ FIXTURES = Path(__file__).resolve().parents[1] / "plugins" / "fixtures"
 KIT_GAMES = ("nim", "noughts")
 
 
-def drop(data: Path, name: str, source: Path = FIXTURES) -> None:
-    """Copy the package folder first, then its ``.meta``, into ``<data>/plugins``, as an
-    operator drops a plugin into a running hub."""
+def drop(data: Path, name: str, source: Path = FIXTURES, meta: str | None = None) -> None:
+    """Copy the package folder ``name`` first, then its ``.meta`` (``meta``, default
+    ``<name>.meta``), into ``<data>/plugins``, as an operator drops a plugin into a
+    running hub."""
     plugins = data / "plugins"
     shutil.copytree(source / name, plugins / name, ignore=shutil.ignore_patterns("__pycache__"))
     (plugins / "meta").mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(source / f"{name}.meta", plugins / "meta" / f"{name}.meta")
+    meta = meta or f"{name}.meta"
+    shutil.copyfile(source / meta, plugins / "meta" / meta)
 
 
 def wait_loaded(hub: HubProcess, *names: str) -> None:
