@@ -113,10 +113,25 @@ async def download(
     if response.code != 200:
         raise PlayError(f"the hub's plugin index answered {response.code}")
     index = await treq.json_content(response)
-    if index.get("require_signed_plugins") is True and not trust.required:
-        trust = PluginTrust.of(True, trust.keys)  # as strict as the hub
+    if index.get("require_signed_plugins") is True:
+        trust = _as_strict_as_the_hub(index, game_type, trust)
     meta_path = await fetch(game_type, web, into, http, stream=err, trust=trust)
     return load_game(meta_path, game_type)
+
+
+def _as_strict_as_the_hub(index: Any, game_type: str, trust: PluginTrust) -> PluginTrust:
+    """The hub requires signed plugins: so does the client.  Keys the user named are
+    the trusted ones; without any, the key the hub trusts for this plugin (its
+    signature is still checked against the package and ``.meta`` downloaded)."""
+    if trust.keys:
+        return PluginTrust.of(True, trust.keys)
+    entries = [p for p in index.get("plugins", ()) if isinstance(p, dict)]
+    signer = next((p.get("signer") for p in entries if p.get("name") == game_type), None)
+    if not isinstance(signer, dict) or signer.get("trusted") is not True:
+        raise PlayError(
+            f"the hub requires signed plugins and {game_type} is not signed by a key it trusts"
+        )
+    return PluginTrust.of(True, [str(signer.get("key"))])
 
 
 def load_game(meta_path: Path, game_type: str) -> kit.Game[Any, Any]:
@@ -264,14 +279,14 @@ async def play(reactor: Any, args: argparse.Namespace, out: IO[str], err: IO[str
                 raise PlayError(f"the hub has no game {args.game}")
             gameid, game_type = args.game, rows[args.game]["gametype"]
         else:
-            game_type = args.type
-            seats = args.seat or None
-            gameid = await client.create_game(
-                game_type, f"{args.name} plays {game_type}", seats=seats, options=args.options
-            )
+            gameid, game_type = None, args.type
         with tempfile.TemporaryDirectory(prefix="gamehub-play-") as tmp:
             http = http_client(reactor, ClientTLS(args.ca) if args.ca else None)
             engine = await download(http, args.web, game_type, Path(tmp), args.trust, err)
+        if gameid is None:  # made once the game can be played here
+            name = f"{args.name} plays {game_type}"
+            seats = args.seat or None
+            gameid = await client.create_game(game_type, name, seats=seats, options=args.options)
         player = Player(engine, args, out)
         if args.bot is None:
             player.lines = Lines()
