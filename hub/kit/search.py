@@ -40,20 +40,19 @@ def random_move(engine: Engine[S, M], state: S, seat: int, rng: random.Random) -
 class _Node(Generic[S, M]):
     __slots__ = ("children", "mover", "proven", "state", "totals", "untried", "visits")
 
-    def __init__(self, engine: Engine[S, M], state: S, seats: int, rng: random.Random) -> None:
+    def __init__(
+        self,
+        state: S,
+        mover: int,
+        untried: list[M],
+        proven: list[float] | None,
+        seats: int,
+    ) -> None:
         self.state = state
-        scores = engine.result(state)
+        self.mover = mover
+        self.untried = untried
         #: each seat's share when the outcome from here is known (MCTS-Solver)
-        self.proven: list[float] | None = None if scores is None else rewards(scores)
-        movers = engine.to_move(state, seats) if scores is None else []
-        self.mover = movers[0] if movers else -1
-        self.untried: list[M] = list(engine.legal(state, self.mover)) if movers else []
-        for move in self.untried:  # a move that wins at once: known (and the only one)
-            scores = engine.result(engine.apply(state, self.mover, move))
-            if scores is not None and rewards(scores)[self.mover] == 1.0:
-                self.proven, self.untried = rewards(scores), [move]
-                break
-        rng.shuffle(self.untried)
+        self.proven = proven
         self.children: list[tuple[M, _Node[S, M]]] = []
         self.visits = 0
         self.totals = [0.0] * seats
@@ -118,16 +117,11 @@ class MCTS(Generic[S, M]):
             raise KitError(f"seat {seat} has no move to make")
         if len(legal) == 1:
             return legal[0]
-        legal, winning = self._screen(state, seat, legal)
-        if winning is not None:
-            return winning
-        if len(legal) == 1:
-            return legal[0]
+        root = self._node(state, seat)
+        if len(root.untried) == 1 or root.proven is not None:
+            return root.untried[0]  # a win at once, the one move that does not lose, or lost
         if iterations is None and seconds is None:
             iterations = 1000
-        root: _Node[S, M] = _Node(self.engine, state, self.seats, self.rng)
-        root.mover, root.untried = seat, list(legal)
-        self.rng.shuffle(root.untried)
         due = None if seconds is None else clock() + seconds
         done = 0
         while iterations is None or done < iterations:
@@ -144,52 +138,72 @@ class MCTS(Generic[S, M]):
     def _best(root: _Node[S, M], seat: int) -> M:
         """A move known to win, else the most visited of those not known to lose."""
         children = root.children
+        if not children:
+            return root.untried[0]
         for move, child in children:
             if child.proven is not None and child.proven[seat] == 1.0:
                 return move
         open_ = [(m, c) for m, c in children if c.proven is None or c.proven[seat] > 0.0]
         return max(open_ or children, key=lambda pair: pair[1].visits)[0]
 
-    def _screen(self, state: S, seat: int, legal: Sequence[M]) -> tuple[Sequence[M], M | None]:
-        """Decisive and anti-decisive moves (Teytaud and Teytaud, 2010): a move that wins
-        at once is played; moves after which the next seat to move wins at once are
-        left out while others remain.  Returns (the moves to search, a winning move)."""
-        engine = self.engine
+    def _node(self, state: S, seat: int | None = None) -> _Node[S, M]:
+        """A node of the tree for ``state`` (``seat``: the one to move, else the first),
+        its moves screened for decisive and anti-decisive ones (Teytaud and Teytaud,
+        2010): a move that wins at once is the only one kept (and the node is known);
+        moves after which the next seat wins at once are left out while others remain
+        (when none remains, the node is known lost)."""
+        engine, seats = self.engine, self.seats
+        scores = engine.result(state)
+        if scores is not None:
+            return _Node(state, -1, [], rewards(scores), seats)
+        if seat is None:
+            movers = engine.to_move(state, seats)
+            if not movers:
+                return _Node(state, -1, [], [0.5] * seats, seats)
+            seat = movers[0]
+        legal = list(engine.legal(state, seat))
         safe: list[M] = []
+        lost: list[float] | None = None
         for move in legal:
             after = engine.apply(state, seat, move)
             scores = engine.result(after)
             if scores is not None:
                 if rewards(scores)[seat] == 1.0:
-                    return legal, move
+                    return _Node(state, seat, [move], rewards(scores), seats)
                 safe.append(move)
                 continue
-            if not self._loses_at_once(after, seat):
+            threat = self._threat(after, seat)
+            if threat is None:
                 safe.append(move)
-        return (safe or legal), None
+            else:
+                lost = threat
+        if not safe and lost is not None:
+            return _Node(state, seat, legal, lost, seats)
+        self.rng.shuffle(safe)
+        return _Node(state, seat, safe, None, seats)
 
-    def _loses_at_once(self, state: S, seat: int) -> bool:
-        """Whether the next seat to move in ``state`` has a move that ends the game
-        with ``seat`` beaten by it."""
+    def _threat(self, state: S, seat: int) -> list[float] | None:
+        """The shares of an end the next seat to move in ``state`` can bring at once with
+        ``seat`` beaten, or ``None``."""
         engine = self.engine
-        for other in engine.to_move(state, self.seats):
+        for other in range(self.seats):  # the state is not over: legal() says who moves
             if other == seat:
                 continue
             for reply in engine.legal(state, other):
                 scores = engine.result(engine.apply(state, other, reply))
                 if scores is not None and rewards(scores)[seat] < 0.5:
-                    return True
-        return False
+                    return rewards(scores)
+        return None
 
     def _iterate(self, root: _Node[S, M]) -> None:
-        engine, rng = self.engine, self.rng
+        engine = self.engine
         node, path = root, [root]
         while node.proven is None and not node.untried and node.children:  # selection
             node = self._select(node)
             path.append(node)
         if node.proven is None and node.untried:  # expansion
             move = node.untried.pop()
-            child = _Node(engine, engine.apply(node.state, node.mover, move), self.seats, rng)
+            child = self._node(engine.apply(node.state, node.mover, move))
             node.children.append((move, child))
             node = child
             path.append(node)

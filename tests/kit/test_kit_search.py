@@ -37,7 +37,7 @@ def test_mcts_never_loses_to_random_at_tictactoe_and_scores_at_least_0_9():
         search = MCTS(engine, 2, random.Random(1000 + game))
 
         def mcts(state, seat, search=search):
-            return search.choose(state, seat, iterations=300)
+            return search.choose(state, seat, iterations=200)
 
         def rand(state, seat):
             return random_move(engine, state, seat, rng)
