@@ -22,7 +22,8 @@ def hub(tmp_path_factory):
     running = start_hub(tmp_path_factory.mktemp("hub"))
     try:
         drop(running.data, "noughts")
-        wait_loaded(running, "noughts")
+        drop(running.data, "nim")
+        wait_loaded(running, "noughts", "nim")
         yield running
     finally:
         running.stop()
@@ -54,3 +55,22 @@ def test_a_kit_game_without_a_page_script_is_played_on_the_generic_page(page, hu
     page.locator("#result-summary").wait_for()
     assert "wins" in page.inner_text("#result-summary")
     assert page.get_by_role("button", name="b3", exact=True).count() == 0
+
+
+def test_nim_is_played_to_the_end_against_the_generic_bot_on_the_generic_page(page, hub):
+    create_in_lobby(page, hub, "nim", ["human", "bot:kit-random"], {"piles": 2})
+    page.wait_for_url("**/game/*")
+    take = page.locator("button.action", has_text="take")
+    for _ in range(30):  # each turn of ours: take a whole pile
+        page.locator("button.action:has-text('take'), #result-summary").first.wait_for()
+        if page.locator("#result-summary").count():
+            break
+        labels = take.all_inner_texts()
+        pile = labels[-1].rsplit(" ", 1)[1]
+        mine = [t for t in labels if t.endswith(f"pile {pile}")]
+        whole = max(mine, key=lambda t: int(t.split()[1]))
+        page.get_by_role("button", name=whole, exact=True).click()
+        page.get_by_role("button", name=whole, exact=True).wait_for(state="detached")
+    page.locator("#result-summary").wait_for()
+    assert "wins" in page.inner_text("#result-summary")
+    assert "pile 1:" in page.inner_text("pre.view-text")
