@@ -67,6 +67,7 @@ HUB_OPTIONS = frozenset({"bot_seed"})
 FRONTENDS = ("xml", "web")
 
 #: game type name → the kit game type loaded under it (what the generic bots play)
+#: (each type its own state and move types: the registry cannot say them)
 _TYPES: weakref.WeakValueDictionary[str, Game[Any, Any]] = weakref.WeakValueDictionary()
 
 
@@ -197,7 +198,7 @@ class KitGame(Generic[S, M]):
         self._emit(GameEvent(LEFT, {"seat": seat}))
         self._lose((seat,), "left")
 
-    def act(self, seat: int, action: Mapping[str, Any]) -> None:
+    def act(self, seat: int, action: Mapping[str, object]) -> None:
         """Make a move: ``{"move": <one of the seat's legal moves, as JSON>}``."""
         if (
             not isinstance(action, Mapping)
