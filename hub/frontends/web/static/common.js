@@ -192,6 +192,7 @@ const Hub = (() => {
 
   // An action as a button label: "move A1:B1", "choose 12".
   function actionLabel(action) {
+    if (typeof action.label === "string" && action.label) return action.label;  // the game's own words
     return Object.entries(action).map(([k, v]) => {
       const text = valueWords(v);
       return text === null || v === true ? words(k) : words(k) + " " + text;
@@ -232,10 +233,11 @@ const Hub = (() => {
     const d = event.data || {};
     const name = who(names, d.seat);
     if (d.line) return String(d.line);
+    if (typeof d.label === "string" && d.label) return (name ? name + ": " : "") + d.label;
     if (d.text && d.seat !== undefined) return name + ": " + d.text;
     const parts = [];
     for (const [key, value] of Object.entries(d)) {
-      if (key === "seat" || key === "legal" || key === "type") continue;
+      if (key === "seat" || key === "legal" || key === "type" || key === "label") continue;
       const text = valueWords(value);
       if (text !== null) parts.push(words(key) + " " + text);
     }
