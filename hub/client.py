@@ -152,6 +152,8 @@ class HubClient:
         self.info: Any = None
         self.session = 0
         self.account: dict[str, Any] | None = None
+        #: the token that resumes this session once it is lost (after :meth:`login`)
+        self.resume_token: str | None = None
         self.game_sessions: dict[int, int] = {}
         self.updates: dict[int, list[GameUpdate]] = {}
         self.lobby_changes: list[tuple[str, int]] = []
@@ -387,7 +389,11 @@ class HubClient:
         """``authentication/login``; fires with ``{"name", "type", "balance": Decimal}``."""
         outer, _ = self._group("authentication", "login", accountname=name, password=password)
         answer = yield self.request(outer, sessionid=0)
+        return self._logged_in(answer)
+
+    def _logged_in(self, answer: Answer) -> dict[str, Any]:
         self.session = answer.sessionid
+        self.resume_token = answer.node.get("resumetoken")
         self.account = {
             "name": answer.node.get("name"),
             "type": int(answer.node.get("type")),
@@ -396,12 +402,26 @@ class HubClient:
         return self.account
 
     @defer.inlineCallbacks
+    def resume(self, name: str, token: str) -> Any:
+        """``authentication/resume``: a lost session back with its resume token (see
+        docs/xml.md); fires with the account, as :meth:`login`.  The games it followed
+        are followed again (:attr:`game_sessions`: their new session ids)."""
+        outer, _ = self._group("authentication", "resume", accountname=name, token=token)
+        answer = yield self.request(outer, sessionid=0)
+        self.game_sessions = {
+            int(g.get("gameid")): int(g.get("sessionid"))
+            for g in answer.node.iterfind("games/game")
+        }
+        return self._logged_in(answer)
+
+    @defer.inlineCallbacks
     def logout(self) -> Any:
         """``authentication/logout``: every session of this connection ends."""
         outer, _ = self._group("authentication", "logout")
         answer = yield self.request(outer)
         self.session = 0
         self.account = None
+        self.resume_token = None
         self.game_sessions.clear()
         return answer
 
