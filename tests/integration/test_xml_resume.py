@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import pytest_twisted
-from twisted.internet import defer, reactor, task
+from twisted.internet import defer, error, reactor, task
 from twisted.logger import globalLogPublisher
 
 from hub.client import HubClient, RequestFailed
@@ -22,6 +22,7 @@ from hub.service import HubService
 from hub.store import open_store
 from hub.store.accounts import ScryptParams
 from tests.store.conftest import fresh_pg_schema, pg_base_dsn
+from tests.tcpproxy import TcpProxy
 
 LIMIT = 10.0
 
@@ -268,3 +269,69 @@ async def test_without_resume_a_lost_connection_leaves_its_seat_at_once(hubs):
     await cut(ann)
     await until(lambda: not game_of(hub).seats[0].present)
     await bob.close()
+
+
+# -- hub.client resumes by itself --------------------------------------------------------
+
+
+async def through(proxy: TcpProxy, hub: HubService, *more: TcpProxy) -> HubClient:
+    """A client that reconnects, to the hub through ``proxy`` (then through ``more``)."""
+    client = await bounded(
+        HubClient.connect(
+            reactor, "127.0.0.1", proxy.port, reconnect=True,
+            hubs=[("127.0.0.1", p.port) for p in more],
+        )
+    )  # fmt: skip
+    client.RECONNECT_DELAY = 0.05
+    return client
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_client_resumes_a_killed_connection_and_the_game_goes_on_to_its_end(hubs):
+    hub = await hubs.start()
+    with TcpProxy(("127.0.0.1", hub.bound_ports["xml"])) as proxy:
+        ann = await through(proxy, hub)
+        bob = await connect(hub)
+        await bounded(ann.create_account("ann", "secret1"))
+        await bounded(bob.create_account("bob", "secret2"))
+        await bounded(ann.login("ann", "secret1"))
+        await bounded(bob.login("bob", "secret2"))
+        gameid = await bounded(ann.create_game("hello", "resume", seats=2))
+        await bounded(ann.join(gameid))
+        await bounded(bob.join(gameid))
+        first = ann.game_sessions[gameid]
+        await bounded(bob.act(gameid, "<hello>before the cut</hello>"))
+        proxy.cut()  # every connection through it reset, new ones refused for now
+        await until(lambda: ann.proto is None)
+        acted = ann.act(gameid, "<hello>after the cut</hello>")  # waits, unnoticed
+        assert not acted.called
+        proxy.restore()
+        await bounded(acted)
+        await bounded(ann.wait_for(said("over")))
+        await bounded(bob.wait_for(said("over")))
+        assert ann.reconnected == 1 and ann.game_sessions[gameid] != first
+        assert not ann.closed.called and ann.invalid == []
+        lines = "".join(
+            "".join(u.payload.itertext()) for u in bob.updates[gameid] if u.payload is not None
+        )
+        assert "after the cut" in lines
+        for client in (ann, bob):
+            await client.close()
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_client_goes_on_at_the_next_address_and_gives_up_when_none_answers(hubs):
+    hub = await hubs.start()
+    target = ("127.0.0.1", hub.bound_ports["xml"])
+    with TcpProxy(target) as door_a, TcpProxy(target) as door_b:
+        ann = await through(door_a, hub, door_b)
+        await bounded(ann.create_account("ann", "secret1"))
+        await bounded(ann.login("ann", "secret1"))
+        door_a.cut()  # door a stays down: the client resumes through door b
+        await until(lambda: ann.reconnected == 1)
+        assert await bounded(ann.game_list()) == []
+        ann.RECONNECTS = 3
+        door_b.cut()
+        await bounded(ann.closed)  # three tries, then it gives up
+        with pytest.raises(error.ConnectionLost):
+            await bounded(ann.game_list())
