@@ -363,6 +363,12 @@ class HubClient:
         return self._closed
 
     @property
+    def resuming(self) -> bool:
+        """Whether the connection was lost and the session is being resumed (requests
+        made now wait for it)."""
+        return self._resuming
+
+    @property
     def closed(self) -> defer.Deferred:
         """Fires when the connection is gone."""
         return self._closed

@@ -19,7 +19,7 @@ secret field).
   each game of the session is joined again (back at the seat the account holds, or
   watching), the answer lists them (``games/game``: ``gameid``, the new game
   ``sessionid``, ``description``) and carries the next token; a full state of each
-  game follows it.  A connection still open with the old token (on this hub) is
+  game follows it, and the turn again when the seat is to act.  A connection still open with the old token (on this hub) is
   closed first, its seats kept.
 - A token that is unknown, forged, expired, already used, logged out or of another
   account: 403, and nothing changes.
@@ -41,7 +41,7 @@ from twisted.internet import defer, task
 from twisted.internet.interfaces import IDelayedCall
 from twisted.logger import Logger
 
-from hub.model import RUNNING
+from hub.model import RUNNING, TURN, GameEvent
 
 from . import codec, encoding, events
 from .adapters import adapter_for
@@ -51,6 +51,7 @@ from .states import State
 if TYPE_CHECKING:
     from .connection import Connection
     from .server import XMLFrontend
+    from .sessions import GameSession
 
 #: the answer to a token that resumes nothing (one text for every reason)
 BAD_TOKEN = "unknown, expired or used resume token"
@@ -381,8 +382,21 @@ class Resumes:
         if not conn.send_first(snapshot):
             conn.send_update(snapshot)
         self.frontend.record(conn, "out", encoding.outgoing_record(snapshot), game, seat)
+        self._turn_again(observer, seat)
         text = "watching" if seat is None else f"back at seat {seat}"
         return observer.wire_id, observer.session_id, text
+
+    def _turn_again(self, observer: GameSession, seat: int | None) -> None:
+        """The seat is to act now: its turn is announced again after the state (the
+        client may have missed it), as when it came."""
+        game = observer.game
+        turn = game.current_turn()
+        if seat is None or turn is None or turn.get("seat") != seat:
+            return
+        name = observer.viewer
+        last = next((e for e in reversed(game.events_for(seat, name)) if e.kind == TURN), None)
+        if last is not None:
+            observer.game_event(game, GameEvent(TURN, last.data, last.seats))
 
     def _relay(self, conn: Connection, wid: int, e: Any) -> defer.Deferred:
         """Join again a game another hub of the cluster runs (a relayed session)."""
