@@ -335,3 +335,28 @@ async def test_the_client_goes_on_at_the_next_address_and_gives_up_when_none_ans
         await bounded(ann.closed)  # three tries, then it gives up
         with pytest.raises(error.ConnectionLost):
             await bounded(ann.game_list())
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_watcher_resumes_watching(hubs):
+    hub = await hubs.start()
+    ann, bob, gameid = await two_players(hub)
+    carl = await connect(hub)
+    await bounded(carl.create_account("carl", "secret3"))
+    await bounded(carl.login("carl", "secret3"))
+    joined = await bounded(carl.join(gameid))
+    assert joined.description == "watching"
+    token = carl.resume_token
+    await cut(carl)
+    await bounded(ann.act(gameid, "<hello>while carl was away</hello>"))
+    back = await connect(hub)
+    await bounded(back.resume("carl", token))
+    answers = [f for f in back.received if b"<resume " in f]
+    assert len(answers) == 1 and b'description="watching"' in answers[0]
+    state = await bounded(back.wait_for(said("hellogame")))
+    assert "while carl was away" in "".join(state.payload.itertext())
+    assert [s.player for s in game_of(hub).seats] == ["ann", "bob"]  # no seat taken
+    await bounded(bob.act(gameid, "<hello>bye</hello>"))
+    await bounded(back.wait_for(said("over")))
+    for client in (ann, bob, back):
+        await client.close()

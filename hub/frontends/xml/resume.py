@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from lxml import etree
@@ -105,6 +106,8 @@ class Resumes:
         self._dirty: set[Connection] = set()
         self._flush: IDelayedCall | None = None
         self._releases: set[IDelayedCall] = set()
+        #: token hash → its last write under way (a token's writes go in order)
+        self._writing: dict[str, defer.Deferred[None]] = {}
         self._loop: task.LoopingCall | None = None
         #: listening (a stopped front end writes and schedules nothing more)
         self.running = False
@@ -248,9 +251,29 @@ class Resumes:
             h = conn.resume_hash
             if store is None or h is None or conn.closing:
                 continue
-            store.resume_save(h, self.games_of(conn), self._expires()).addErrback(
-                lambda f: self.log.failure("xml: saving a resume token failed", f)
-            )
+            self._write(h, partial(store.resume_save, h, self.games_of(conn), self._expires()))
+
+    def _write(self, h: str, run: Callable[[], defer.Deferred[Any]]) -> None:
+        """Write to ``h``'s row once its writes before are done (the store's pool
+        runs them in several connections: in order only so)."""
+        done: defer.Deferred[None] = defer.Deferred()
+
+        def go(_: object) -> None:
+            d = run()
+            d.addErrback(lambda f: self.log.failure("xml: saving a resume token failed", f))
+            d.addBoth(lambda _: done.callback(None))
+
+        def forget(_: object) -> None:
+            if self._writing.get(h) is done:
+                del self._writing[h]
+
+        before = self._writing.get(h)
+        self._writing[h] = done
+        done.addCallback(forget)
+        if before is None:
+            go(None)
+        else:
+            before.addCallback(go)
 
     # -- a lost connection ---------------------------------------------------------------
 
@@ -271,10 +294,7 @@ class Resumes:
         if h is not None:
             self.live.pop(h, None)
             if store is not None and self.running:
-                games = self.games_of(conn)
-                store.resume_save(h, games, self._expires()).addErrback(
-                    lambda f: self.log.failure("xml: saving a resume token failed", f)
-                )
+                self._write(h, partial(store.resume_save, h, self.games_of(conn), self._expires()))
         self.frontend.sessions.end_all(conn, leave=False)
         if held and self.running:
             call: IDelayedCall | None = None
@@ -317,6 +337,9 @@ class Resumes:
         if store is None or accounts is None:
             raise Refused(503, "sessions cannot be resumed on this hub")
         successor = secrets.token_urlsafe(32)
+        writing = self._writing.get(token_hash(r.token))
+        if writing is not None:  # what this hub still writes of the session comes first
+            await writing
         now = float(self.reactor.seconds())
         games = await store.resume_take(
             token_hash(r.token), r.accountname, now, token_hash(successor), self._expires()
@@ -345,7 +368,12 @@ class Resumes:
             try:
                 found = self._back(conn, wid)
                 entry = (await found) if isinstance(found, defer.Deferred) else found
-            except Exception:  # the game is over and gone, or its hub is: not resumed
+            except Refused:  # the game
+                continue
+            except Exception:
+                self.log.failure(
+                    "xml {conn}: resuming game {game} failed", conn=conn.conn_id, game=wid
+                )
                 continue
             if entry is not None and not conn.closing:
                 back.append(entry)
