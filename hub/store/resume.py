@@ -63,11 +63,11 @@ class ResumeMixin(StoreBase):
 
     def resume_touch(self, token_hashes: Sequence[str], expires: float) -> defer.Deferred[set[str]]:
         """Move the expiry of live sessions' tokens to ``expires``; answers the hashes
-        still kept (a missing one was used on another hub, or dropped)."""
+        that were used (on another hub: their successors name them)."""
         hashes = list(token_hashes)
 
         def txn(cur: _Cursor) -> set[str]:
-            kept: set[str] = set()
+            used: set[str] = set()
             for start in range(0, len(hashes), 500):
                 chunk = hashes[start : start + 500]
                 marks = ", ".join("?" for _ in chunk)
@@ -76,10 +76,10 @@ class ResumeMixin(StoreBase):
                     float(expires), *chunk,
                 )  # fmt: skip
                 rows = cur.all(
-                    f"SELECT token_hash FROM resume_token WHERE token_hash IN ({marks})", *chunk
+                    f"SELECT replaces FROM resume_token WHERE replaces IN ({marks})", *chunk
                 )
-                kept.update(str(r[0]) for r in rows)
-            return kept
+                used.update(str(r[0]) for r in rows)
+            return used
 
         if not hashes:
             return defer.succeed(set())
@@ -108,9 +108,9 @@ class ResumeMixin(StoreBase):
                 return None
             games = [int(g) for g in json.loads(row[0])][:MAX_GAMES]
             cur.run(
-                "INSERT INTO resume_token (token_hash, name_key, games, expires)"
-                " VALUES (?, ?, ?, ?)",
-                successor, name_key(account), _games(games), float(expires),
+                "INSERT INTO resume_token (token_hash, name_key, games, expires, replaces)"
+                " VALUES (?, ?, ?, ?, ?)",
+                successor, name_key(account), _games(games), float(expires), token_hash,
             )  # fmt: skip
             return games
 
@@ -121,6 +121,17 @@ class ResumeMixin(StoreBase):
         return self._run(
             lambda cur: cur.run("DELETE FROM resume_token WHERE token_hash = ?", token_hash)
         )
+
+    def resume_drop_account(self, account: str, keep: str | None = None) -> defer.Deferred[None]:
+        """Forget every token of ``account`` but ``keep`` (its password changed)."""
+
+        def txn(cur: _Cursor) -> None:
+            cur.run(
+                "DELETE FROM resume_token WHERE name_key = ? AND token_hash <> ?",
+                name_key(account), keep or "",
+            )  # fmt: skip
+
+        return self._run(txn)
 
     def resume_purge(self, now: float) -> defer.Deferred[int]:
         """Delete the expired tokens; answers how many."""

@@ -489,15 +489,18 @@ def _replay_lz4(cursor: Any, d: Dialect) -> None:
 
 def _v13_resume_tokens(d: Dialect) -> list[Step]:
     """Resume tokens of XML sessions (:mod:`hub.store.resume`): the token's SHA-256,
-    never the token; the account; the session's games; the expiry (epoch seconds)."""
+    never the token; the account; the session's games; the expiry (epoch seconds); the
+    hash of the token it follows, if any."""
     return [
         """CREATE TABLE resume_token (
             token_hash VARCHAR(64) PRIMARY KEY,
             name_key VARCHAR(256) NOT NULL,
             games TEXT NOT NULL,
-            expires DOUBLE PRECISION NOT NULL
+            expires DOUBLE PRECISION NOT NULL,
+            replaces VARCHAR(64)
         )""",
         "CREATE INDEX resume_token_expires ON resume_token (expires)",
+        "CREATE INDEX resume_token_replaces ON resume_token (replaces)",
     ]
 
 

@@ -188,6 +188,18 @@ async def test_bad_tokens_are_refused_and_change_nothing(hubs):
     await bounded(ann.logout())
     assert (await refused(mallory.resume("ann", token))).code == 403
     assert [s.present for s in game_of(hub).seats] == [False, True]
+    # a password change: the account's other sessions' tokens are dropped, not its own
+    first, second = await connect(hub), await connect(hub)
+    await bounded(first.create_account("dan", "secret4"))
+    await bounded(first.login("dan", "secret4"))
+    await bounded(second.login("dan", "secret4"))
+    await bounded(second.change_password("dan", "secret4", "secret4-new"))
+    assert (await refused(mallory.resume("dan", first.resume_token))).code == 403
+    kept = second.resume_token
+    await cut(second)
+    await bounded(mallory.resume("dan", kept))
+    await bounded(mallory.logout())
+    await first.close()
     # a live session taken over by its token: the old connection is closed
     other = await connect(hub)
     await bounded(other.resume("bob", bob_token))
@@ -233,18 +245,20 @@ async def test_the_token_is_never_written_anywhere(hubs, tmp_path):
 
 @pytest_twisted.ensureDeferred
 async def test_another_hub_of_the_database_accepts_the_token(hubs):
-    first = await hubs.start("a")
+    first = await hubs.start("a", xml_resume_seconds=3)  # its tokens kept alive each second
     ann = await connect(first)
     await bounded(ann.create_account("ann", "secret1"))
     await bounded(ann.login("ann", "secret1"))
     token = ann.resume_token
-    await cut(ann)
     second = await hubs.start("b")
     back = await connect(second)
     me = await bounded(back.resume("ann", token))
     assert me["name"] == "ann" and back.game_sessions == {}
     assert await bounded(back.game_list()) == []
-    # and the first hub no longer takes the token the second one used
+    # the first hub learns that the session went on elsewhere: it closes the old one
+    await bounded(ann.closed)
+    assert "resumed on another connection" in ann.notices[-1]
+    # and no longer takes the token the second one used
     again = await connect(first)
     assert (await refused(again.resume("ann", token))).code == 403
     for client in (back, again):

@@ -80,6 +80,10 @@ class ResumeStore(Protocol):
 
     def resume_drop(self, token_hash: str) -> defer.Deferred[None]: ...
 
+    def resume_drop_account(
+        self, account: str, keep: str | None = None
+    ) -> defer.Deferred[None]: ...
+
     def resume_purge(self, now: float) -> defer.Deferred[int]: ...
 
 
@@ -154,14 +158,14 @@ class Resumes:
             return defer.succeed(None)
         hashes = list(self.live)
 
-        def kept(still: set[str]) -> None:
-            for h in hashes:
+        def touched(used: set[str]) -> None:
+            for h in used:
                 conn = self.live.get(h)
-                if h not in still and conn is not None and not conn.closing:
+                if conn is not None and not conn.closing:
                     self._resumed_elsewhere(conn)
 
         d = store.resume_touch(hashes, self._expires())
-        d.addCallback(kept)
+        d.addCallback(touched)
         d.addCallback(lambda _: store.resume_purge(float(self.reactor.seconds())))
         d.addErrback(lambda f: self.log.failure("xml: keeping resume tokens failed", f))
         return d.addCallback(lambda _: None)
@@ -220,6 +224,25 @@ class Resumes:
         self.live.pop(h, None)
         if store is not None:
             await store.resume_drop(h)
+
+    async def password_changed(self, account: str, conn: Connection) -> None:
+        """``account``'s password changed on ``conn``: every other session's token
+        of it resumes nothing any more (``conn``'s own stays good)."""
+        store = self.store
+        if store is None:
+            return
+        keep = conn.resume_hash if conn.account is not None else None
+        if keep is not None and conn.account.name.lower() != account.lower():
+            keep = None
+        await store.resume_drop_account(account, keep)
+        for h, other in list(self.live.items()):
+            if (
+                h != keep
+                and other.account is not None
+                and other.account.name.lower() == account.lower()
+            ):
+                self.live.pop(h, None)
+                other.resume_hash = None
 
     def revoke(self, conn: Connection) -> None:
         """:meth:`logout` without waiting (a kicked connection)."""

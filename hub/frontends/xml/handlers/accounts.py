@@ -76,6 +76,7 @@ async def delete_account(frontend: XMLFrontend, conn: Connection, r: events.Dele
 async def change_password(frontend: XMLFrontend, conn: Connection, r: events.ChangePassword) -> Any:
     """``accountmanagement/changepassword`` with the old password."""
     await store(frontend).change_password(r.accountname, r.oldpassword, r.newpassword, conn.peer)
+    await frontend.resumes.password_changed(r.accountname, conn)
     return encoding.build_response(
         "accountmanagement", "changepassword", description="password changed",
         sessionid=r.sessionid,
