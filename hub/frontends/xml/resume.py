@@ -109,7 +109,8 @@ class Resumes:
         self.live: dict[str, Connection] = {}
         self._dirty: set[Connection] = set()
         self._flush: IDelayedCall | None = None
-        self._releases: set[IDelayedCall] = set()
+        #: the timers that leave the seats of lost connections
+        self._releases: dict[object, IDelayedCall] = {}
         #: token hash → its last write under way (a token's writes go in order)
         self._writing: dict[str, defer.Deferred[None]] = {}
         self._loop: task.LoopingCall | None = None
@@ -146,7 +147,7 @@ class Resumes:
         if self._loop is not None and self._loop.running:
             self._loop.stop()
         self._loop = None
-        for call in (self._flush, *self._releases):
+        for call in (self._flush, *self._releases.values()):
             if call is not None and call.active():
                 call.cancel()
         self._flush = None
@@ -320,18 +321,15 @@ class Resumes:
                 self._write(h, partial(store.resume_save, h, self.games_of(conn), self._expires()))
         self.frontend.sessions.end_all(conn, leave=False)
         if held and self.running:
-            call: IDelayedCall | None = None
-
-            def release() -> None:
-                self._releases.discard(call)  # type: ignore[arg-type]
-                self._release(name, held)
-
-            call = self.reactor.callLater(self.seconds, release)
-            self._releases.add(call)
+            key = object()
+            self._releases[key] = self.reactor.callLater(
+                self.seconds, self._release, name, held, key
+            )
         return True
 
-    def _release(self, name: str, held: list[tuple[Any, int]]) -> None:
+    def _release(self, name: str, held: list[tuple[Any, int]], key: object) -> None:
         """The seats of a lost connection that nobody came back to are left."""
+        self._releases.pop(key, None)
         lobby = {g.id for g in self.frontend.lobby.games()}
         for game, seat in held:
             if game.id not in lobby or not 0 <= seat < len(game.seats):
