@@ -51,7 +51,7 @@ from .states import State
 
 if TYPE_CHECKING:
     from .connection import Connection
-    from .server import XMLFrontend
+    from .context import FrontendContext
     from .sessions import GameSession
 
 #: the answer to a token that resumes nothing (one text for every reason)
@@ -101,7 +101,7 @@ class Resumes:
 
     log = Logger()
 
-    def __init__(self, frontend: XMLFrontend) -> None:
+    def __init__(self, frontend: FrontendContext) -> None:
         self.frontend = frontend
         self.reactor = frontend.reactor
         self.seconds = float(frontend.hub.options.get("xml_resume_seconds", 120))
