@@ -142,6 +142,7 @@ TYPES: dict[str, type] = {
     "server_name": str,
     "xml_max_frame": int,
     "xml_idle_timeout": float,
+    "xml_resume_seconds": float,
     "xml_frame_deadline": float,
     "xml_max_per_address": int,
     "xml_max_connections": int,
