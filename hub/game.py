@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from twisted.internet import defer
 from twisted.logger import Logger
 from zope.interface import implementer
 from zope.interface.verify import verifyObject
@@ -37,6 +38,7 @@ from hub.model import (
     IllegalAction,
     NotFound,
 )
+from hub.optional_interfaces import ISettling
 from hub.seats import Seat, unused_name
 
 if TYPE_CHECKING:
@@ -564,6 +566,15 @@ class GameInstance:
         if not 0 <= seat < len(self.seats) or self.seats[seat].free:
             raise NotFound(f"nobody sits at seat {seat} of game {self.id}")
         self.engine.act(seat, action)
+
+    def settled(self) -> defer.Deferred[None]:
+        """Fires once the game answered every input sent to it (at once but for an
+        isolated game, :class:`hub.optional_interfaces.ISettling`): a front end that
+        answers an action with its verdict acts then."""
+        if ISettling.providedBy(self.engine):
+            d: defer.Deferred[None] = self.engine.settled()
+            return d
+        return defer.succeed(None)
 
     def legal_actions(self, seat: int) -> list[Mapping[str, Any]]:
         """What the player at ``seat`` may do now."""
