@@ -32,7 +32,9 @@ def crowded(tmp_path_factory):
             body = {"type": "hello", "name": f"g{i}", "seats": ["open", "open"]}
             if i >= MANY:
                 body = {"type": "nmmorris", "name": f"m{i}", "seats": ["open", "open"]}
-            conn.request("POST", "/api/games", json.dumps(body), {"Content-Type": "application/json"})
+            conn.request(
+                "POST", "/api/games", json.dumps(body), {"Content-Type": "application/json"}
+            )
             response = conn.getresponse()
             assert response.status == 201, response.read()
             made.append(json.loads(response.read())["id"])
