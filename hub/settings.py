@@ -29,6 +29,7 @@ TYPES: dict[str, type] = {
     "keep_finished": float,
     "keep_finished_count": int,
     "retire_after": float,
+    "keep_waiting": float,
     "unattended_seconds": float,
     "create_rate": float,
     "create_burst": float,
