@@ -97,6 +97,7 @@ TYPES: dict[str, type] = {
     "web_max_connections": int,
     "web_allowed_hosts": str,
     "web_history_limit": int,
+    "web_access_log": str,
     "web_chat_rate": float,
     "web_chat_burst": float,
     # every front end

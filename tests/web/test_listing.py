@@ -5,6 +5,7 @@ In process: a real lobby on a task.Clock, Twisted's DummyRequest (no timing)."""
 from __future__ import annotations
 
 import json
+from urllib.parse import urlencode
 
 import pytest
 from twisted.internet.task import Clock
@@ -43,6 +44,7 @@ def get(index, headers=None, **args):
     """``GET /api/games?args``: (status, games or error, response headers)."""
     request = DummyRequest([])
     request.args = {k.encode(): [str(v).encode()] for k, v in args.items()}
+    request.uri = b"/api/games?" + urlencode(args).encode()
     for name, value in (headers or {}).items():
         request.requestHeaders.setRawHeaders(name.encode(), [value.encode()])
     body = index.serve(request)

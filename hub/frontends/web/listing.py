@@ -146,6 +146,8 @@ class GameIndex:
         self.generation = 0
         self._epoch = secrets.token_hex(4)
         self._pages: OrderedDict[Query, Page] = OrderedDict()
+        #: request URIs already read (a bounded cache: the same poll is parsed once)
+        self._queries: dict[bytes, Query] = {}
         for game in hub.listed_games():
             self._add(game)
         hub.follow_games(self)
@@ -294,7 +296,14 @@ class GameIndex:
         """Answer ``GET /api/games`` (a page, ``304`` or a ``400``)."""
         request.setHeader(b"content-type", b"application/json; charset=utf-8")
         try:
-            page = self.page(self.query(request.args))
+            uri = bytes(request.uri)
+            query = self._queries.get(uri)
+            if query is None:
+                query = self.query(request.args)
+                if len(self._queries) >= CACHED_PAGES:
+                    self._queries.clear()
+                self._queries[uri] = query
+            page = self.page(query)
         except GameError as e:
             request.setResponseCode(e.code)
             request.setHeader(b"cache-control", b"no-store")
