@@ -224,3 +224,23 @@ def test_the_lobby_stream_snapshot_is_one_page_then_changes_only():
     clock.advance(0)
     sent = b"".join(request.written[written:]).decode()
     assert sent.count("event: game\n") == 1 and made[0] in sent
+
+
+def test_a_game_that_comes_as_a_new_record_keeps_its_place():
+    """A remote game of the cluster's directory is a new record with each change."""
+    _, lobby, index, _ = make()
+    made = [lobby.create_game("hello", seats=["open", "open"]) for _ in range(3)]
+
+    class Record:
+        def __init__(self, game, state):
+            self.id, self.type, self.state, self.game = game.id, game.type, state, game
+            self.frontend = game.frontend
+
+        def to_json(self, detail=False):
+            return {**self.game.to_json(), "state": self.state}
+
+    index.lobby_changed("changed", Record(made[0], "running"))
+    assert get(index, state="running")[1][0]["state"] == "running"
+    assert ids(get(index)[1]) == [g.id for g in made]  # in its place
+    index.lobby_changed("removed", Record(made[0], "running"))
+    assert ids(get(index)[1]) == [made[1].id, made[2].id]

@@ -168,14 +168,13 @@ class GameIndex:
             self._pages.clear()
         entry = self._entries.get(game.id)
         if change == "removed":
-            if entry is not None and entry.game is game:
-                self._drop(entry)
-            return
-        if entry is None or entry.game is not game:
             if entry is not None:
                 self._drop(entry)
+            return
+        if entry is None:
             self._add(game)
             return
+        entry.game = game  # a remote game comes as a new record with each change
         entry.raw = None
         state = str(game.state)
         if state != entry.state:
