@@ -46,10 +46,11 @@ from zope.interface import implementer
 from hub.interfaces import IHub, ILobbyListener
 from hub.model import GameError
 
-#: games a page unless the query says
-DEFAULT_LIMIT = 100
 #: most games a page
 MOST = 500
+#: games a page unless the query says: the most (clients of the unpaged list see up
+#: to 500 games as before)
+DEFAULT_LIMIT = MOST
 #: the states a game is listed in
 STATES = ("waiting", "running", "over")
 #: rendered pages kept between two changes

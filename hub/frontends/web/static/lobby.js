@@ -57,6 +57,12 @@
     renderDetails();
   }
   function reload() { before = []; load(null); }
+  // A game older than every game of a full first page belongs to a later page (it
+  // changed, it is not new): the first page does not take it.
+  function olderThanPage(g) {
+    if (games.size < PAGE) return false;
+    return [...games.values()].every(x => g.created < x.created);
+  }
 
   // Client-side, on the page shown: hide empty and hide full.
   function visible() {
@@ -370,7 +376,7 @@
       game: g => {
         if (games.has(g.id) && !matches(g)) { games.delete(g.id); total = Math.max(0, total - 1); }
         else if (games.has(g.id)) games.set(g.id, g);
-        else if (matches(g) && !before.length && !cursor) {
+        else if (matches(g) && !before.length && !cursor && !olderThanPage(g)) {
           games.set(g.id, g); total += 1;
           if (games.size > PAGE) {  // the page keeps its newest games; the next page's cursor: asked again
             const oldest = [...games.values()].reduce((a, b) => (a.created < b.created ? a : b));
