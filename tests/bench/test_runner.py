@@ -95,7 +95,7 @@ def test_quick_mode_measures_every_row_and_writes_the_table(tmp_path):
     assert "Intro." in text and runner.BEGIN in text
     for what in (
         "web game list, GET /api/games?limit=50 per server CPU-s, 50 games",
-        "web game list, GET /api/games?limit=50 per server CPU-s, 10,000 games",
+        "web game list, GET /api/games?limit=50 per server CPU-s, 2,000 games",
         "XML frames per server CPU-s",
         "MNM server CPU per line",
         "memory per idle MNM connection",
