@@ -221,7 +221,7 @@ class TableMoney:
         if game.chips is None or game.id in self._tables:
             return
         self._tables[game.id] = _Table(game)
-        game.chips.hold_hands()
+        game.hold_hands()
         game.watch(self)  # every public event, first; not counted as an observer
 
     def game_event(self, game: Any, event: GameEvent) -> None:
@@ -433,7 +433,7 @@ class TableMoney:
             game.dismiss_bot(seat)
 
     def _hand_settled(self, table: _Table, hand: str, stored: Any) -> None:
-        table.game.chips.settled(hand)
+        table.game.settled(hand)
         for hook in list(self._hooks):
             try:
                 hook(table.game, hand, stored)

@@ -1,0 +1,178 @@
+"""A hub's games outlive its process (issue 31): :class:`Journaling` journals every
+game of the lobby (:mod:`hub.journal`), lets them go when the hub stops, and resumes
+the games whose journal is this hub's when it starts (a restart) or takes one over
+(another hub died or was drained).
+
+- **Start.** After the plugins are loaded and before any front end listens, the hub
+  adopts the journals of hubs whose lease has ended (:meth:`hub.store.journal.JournalMixin.journal_adopt`:
+  its own previous life, stopped or killed; on a cluster, a hub stopped with games
+  running) and resumes each.
+- **Stop.** Before the front ends close their connections (which would leave seats),
+  every running game is sealed (:meth:`hub.journal.Funnel.seal`: a ``pause`` entry, its
+  clock stands still) and the writer drains; the games then stop here without ending
+  and wait in the store for the next hub.
+- **Chip tables** are not resumed yet: their chips went back to their accounts when
+  the hub's lease was recovered (:class:`hub.store.takeover.RefundTables`), the hand in
+  progress void, so their journal is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from twisted.internet import defer
+from twisted.logger import Logger
+
+from hub.game import GameInstance
+from hub.interfaces import IChipGameFactory
+from hub.journal import Journal, JournalStore, JournalWriter
+from hub.lobby import Lobby
+from hub.model import OVER, GameError
+
+
+class ResumeStore(JournalStore, Protocol):
+    """What :class:`Journaling` needs of the store (:class:`hub.store.journal.JournalMixin`)."""
+
+    def journal_adopt(self) -> defer.Deferred[list[str]]:
+        """Take over the journals of ended hubs."""
+        ...
+
+    def journal_read(self, games: Sequence[str] | None = None) -> defer.Deferred[list[Journal]]:
+        """This hub's journals."""
+        ...
+
+
+class Journaling:
+    """The lobby's journal: writer, resume, seal (module text).
+
+    :param lobby: the hub's lobby.
+    :param store: the store (:class:`ResumeStore`).
+    :param reactor: ``IReactorTime``.
+    :param options: the hub's settings (``journal_max_entries``, ``journal_max_waiting``).
+    """
+
+    log = Logger()
+
+    def __init__(
+        self, lobby: Lobby, store: ResumeStore, reactor: Any, options: dict[str, Any]
+    ) -> None:
+        self.lobby = lobby
+        self.store = store
+        self.writer = JournalWriter(
+            store,
+            reactor,
+            max_entries=int(options.get("journal_max_entries", 100_000)),
+            max_waiting=int(options.get("journal_max_waiting", 200_000)),
+        )
+        self.sealed = False
+        #: games resumed here since the start, and the entries they replayed
+        self.resumed: dict[str, int] = {}
+        lobby.journal = self.writer
+        lobby.add_listener(self)
+
+    # -- ILobbyListener ---------------------------------------------------------------
+
+    def lobby_changed(self, change: str, game: GameInstance) -> None:
+        """A game removed before it ended: its journal goes (an ended game's goes once
+        its history is written: :meth:`history_written`)."""
+        if change == "removed" and game.state != OVER:
+            self._drop(game.id)
+
+    def history_written(self, game_id: str) -> None:
+        """The game ended and its history is in the store."""
+        self._drop(game_id)
+
+    def _drop(self, game_id: str) -> None:
+        if self.writer.journaled(game_id) or not self.sealed:  # a sealed game waits
+            self.writer.drop(game_id)
+
+    # -- start ------------------------------------------------------------------------
+
+    async def start(self) -> list[str]:
+        """Adopt the journals of ended hubs and resume every game whose journal is
+        this hub's.  Returns the ids resumed."""
+        adopted = await self.store.journal_adopt()
+        if adopted:
+            self.log.info("journal: {n} games of stopped or dead hubs taken over", n=len(adopted))
+        return await self.resume()
+
+    async def resume(self, games: Sequence[str] | None = None) -> list[str]:
+        """Resume this hub's journaled games (``games`` only, when given) that do not
+        run here yet."""
+        journals = await self.store.journal_read(games)
+        out = []
+        for journal in journals:
+            game_id = journal.header.game_id
+            if game_id in {g.id for g in self.lobby.games()}:
+                continue
+            if self._resume_one(journal):
+                out.append(game_id)
+        return out
+
+    def _resume_one(self, journal: Journal) -> bool:
+        header = journal.header
+        try:
+            factory = self.lobby.registry.game_factory(header.type)
+        except GameError as e:
+            self.log.error(
+                "journal: game {game} ({type}) cannot be resumed: {e}; its journal is dropped",
+                game=header.game_id,
+                type=header.type,
+                e=e.reason,
+            )
+            self.writer.drop(header.game_id)
+            return False
+        if IChipGameFactory.providedBy(factory):
+            self.log.warn(
+                "journal: chip table {game} is not resumed (its chips went back to their"
+                " accounts, the hand in progress void); its journal is dropped",
+                game=header.game_id,
+            )
+            self.writer.drop(header.game_id)
+            return False
+        try:
+            game, resumed = self.lobby.resume(journal)
+        except Exception:
+            self.log.failure("journal: game {game} could not be resumed", game=header.game_id)
+            self.writer.drop(header.game_id)
+            return False
+        self.resumed[game.id] = resumed.entries
+        for n, why in resumed.refused:
+            self.log.warn(
+                "journal: game {game}: entry {n} refused on replay ({why})",
+                game=game.id,
+                n=n,
+                why=why,
+            )
+        self.log.info(
+            "journal: game {game} ({type}) resumed: {n} entries, state {state}",
+            game=game.id,
+            type=game.type,
+            n=resumed.entries,
+            state=game.state,
+        )
+        return True
+
+    # -- stop -------------------------------------------------------------------------
+
+    async def seal(self, timeout: float = 10.0) -> int:
+        """The hub stops: every running game that is no chip table stands still and is
+        left to its journal; the writer drains.  Returns how many were sealed."""
+        sealed = 0
+        for game in self.lobby.games():
+            if game.state == OVER or game.chips is not None:
+                continue
+            if not self.writer.journaled(game.id):
+                continue
+            game.funnel.seal()
+            self.writer.forget(game.id)
+            sealed += 1
+        self.sealed = True
+        await self.writer.drain(timeout)
+        if sealed:
+            self.log.info("journal: {n} running games left to their journal", n=sealed)
+        return sealed
+
+
+__all__ = ["Journaling", "ResumeStore"]

@@ -1,0 +1,209 @@
+"""The games' journal in the store (issue 31): tables ``game_journal`` (one header per
+running game) and ``game_journal_entry`` (its inputs in order).
+
+The reactor's side (:mod:`hub.journal`) gathers every input of every game through
+:class:`hub.game.GameInstance` and writes what gathered in one reactor turn in one
+transaction (:meth:`JournalMixin.journal_write`).  A header names the hub that runs the
+game (``hub_id``); only that hub appends to it or drops it, so a hub recovered although
+it lives (a partition) cannot write into the journal of a game another hub resumed.
+Another hub takes a journal over with :meth:`JournalMixin.journal_claim` (in a
+recovery's transaction) or :meth:`JournalMixin.journal_adopt` (games of hubs whose
+lease ended: a hub stopped, or recovered before), and reads it with
+:meth:`JournalMixin.journal_read`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from twisted.internet import defer
+
+from .base import StoreBase, _Cursor
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One input of a game: its number (from 0), ``kind``, ``seat`` (or ``None``),
+    ``payload`` (JSON text) and the game time ``at``."""
+
+    n: int
+    kind: str
+    seat: int | None
+    payload: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Header:
+    """What a game is made again from: ``data`` (type, variant, name, options, seats,
+    table rules, creator: JSON) and its ``seed`` (hex)."""
+
+    game_id: str
+    type: str
+    data: dict[str, Any]
+    seed: str
+
+
+@dataclass(frozen=True)
+class Journal:
+    """A game's header and its entries in order, as :meth:`JournalMixin.journal_read`
+    finds them."""
+
+    header: Header
+    entries: list[Entry]
+
+
+class JournalMixin(StoreBase):
+    """The ``game_journal`` and ``game_journal_entry`` tables."""
+
+    def journal_write(
+        self, headers: Sequence[Header], entries: Sequence[tuple[str, Entry]], drops: Sequence[str]
+    ) -> defer.Deferred[set[str]]:
+        """In one transaction: the new ``headers`` (this hub's), the ``entries``
+        (``(game id, entry)``) of this hub's games, and the journals of ``drops`` (this
+        hub's) go.  Entries of a game whose journal is not this hub's (another hub
+        took it over) are not written: fires with those games' ids."""
+        hub_id, now = str(self.hub_id), self._now()
+        headers, entries, drops = list(headers), list(entries), list(drops)
+
+        def txn(cur: _Cursor) -> set[str]:
+            for h in headers:
+                cur.run(
+                    "INSERT INTO game_journal (game_id, hub_id, type, header, seed, created)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    h.game_id,
+                    hub_id,
+                    h.type,
+                    json.dumps(h.data, sort_keys=True),
+                    h.seed,
+                    self.dialect.t_in(now),
+                )
+            games = sorted({game for game, _ in entries})
+            mine: set[str] = set()
+            for start in range(0, len(games), 500):
+                part = games[start : start + 500]
+                marks = ", ".join("?" for _ in part)
+                mine.update(
+                    r[0]
+                    for r in cur.all(
+                        f"SELECT game_id FROM game_journal WHERE hub_id = ? AND game_id IN ({marks})",
+                        hub_id,
+                        *part,
+                    )
+                )
+            rows = [(g, e.n, e.kind, e.seat, e.payload, e.at) for g, e in entries if g in mine]
+            if rows:
+                cur.txn.executemany(
+                    self.dialect.sql(
+                        "INSERT INTO game_journal_entry (game_id, n, kind, seat, payload, at)"
+                        " VALUES (?, ?, ?, ?, ?, ?)"
+                    ),
+                    rows,
+                )
+            for game_id in drops:
+                cur.run(
+                    "DELETE FROM game_journal_entry WHERE game_id IN"
+                    " (SELECT game_id FROM game_journal WHERE game_id = ? AND hub_id = ?)",
+                    game_id,
+                    hub_id,
+                )
+                cur.run(
+                    "DELETE FROM game_journal WHERE game_id = ? AND hub_id = ?", game_id, hub_id
+                )
+            return set(games) - mine
+
+        return self._run(txn)
+
+    def journal_claim(self, cur: _Cursor, hubs: Sequence[str]) -> list[str]:
+        """(In a recovery's transaction.)  The journals of the dead ``hubs`` become this
+        hub's; returns their game ids."""
+        claimed: list[str] = []
+        for old in hubs:
+            for (game_id,) in cur.all(
+                "SELECT game_id FROM game_journal WHERE hub_id = ? ORDER BY game_id", old
+            ):
+                cur.run(
+                    "UPDATE game_journal SET hub_id = ? WHERE game_id = ? AND hub_id = ?",
+                    str(self.hub_id),
+                    game_id,
+                    old,
+                )
+                if cur.txn.rowcount:
+                    claimed.append(str(game_id))
+        return claimed
+
+    def journal_adopt(self) -> defer.Deferred[list[str]]:
+        """Take over the journals of hubs whose lease has ended (a hub that stopped
+        with games running, or one recovered before): once each, however many hubs
+        adopt at once.  Returns their game ids."""
+
+        def txn(cur: _Cursor) -> list[str]:
+            hubs = [
+                r[0]
+                for r in cur.all(
+                    "SELECT DISTINCT j.hub_id FROM game_journal j WHERE j.hub_id <> ? AND NOT"
+                    " EXISTS (SELECT 1 FROM hub_lease l WHERE l.hub_id = j.hub_id"
+                    " AND l.ended IS NULL) ORDER BY j.hub_id",
+                    str(self.hub_id),
+                )
+            ]
+            return self.journal_claim(cur, hubs)
+
+        return self._run(txn)
+
+    def journal_give(self, game_id: str, hub_id: str) -> defer.Deferred[bool]:
+        """Hand this hub's journal of ``game_id`` to the live hub ``hub_id`` (a drain);
+        fires with whether it was this hub's to give."""
+
+        def txn(cur: _Cursor) -> bool:
+            cur.run(
+                "UPDATE game_journal SET hub_id = ? WHERE game_id = ? AND hub_id = ?",
+                hub_id,
+                game_id,
+                str(self.hub_id),
+            )
+            return bool(cur.txn.rowcount)
+
+        return self._run(txn)
+
+    def journal_read(self, games: Sequence[str] | None = None) -> defer.Deferred[list[Journal]]:
+        """This hub's journals (of ``games`` only, when given), each with its entries
+        in order, oldest game first."""
+        hub_id = str(self.hub_id)
+        wanted = None if games is None else set(games)
+
+        def txn(cur: _Cursor) -> list[Journal]:
+            out = []
+            for game_id, type_name, data, seed in cur.all(
+                "SELECT game_id, type, header, seed FROM game_journal WHERE hub_id = ?"
+                " ORDER BY created, game_id",
+                hub_id,
+            ):
+                if wanted is not None and game_id not in wanted:
+                    continue
+                entries = [
+                    Entry(
+                        int(n), str(kind), None if seat is None else int(seat), payload, float(at)
+                    )
+                    for n, kind, seat, payload, at in cur.all(
+                        "SELECT n, kind, seat, payload, at FROM game_journal_entry"
+                        " WHERE game_id = ? ORDER BY n",
+                        game_id,
+                    )
+                ]
+                header = Header(str(game_id), str(type_name), json.loads(data), str(seed))
+                out.append(Journal(header, entries))
+            return out
+
+        return self._run(txn, write=False)
+
+    def journal_games(self) -> defer.Deferred[dict[str, str]]:
+        """Every journaled game → the hub whose it is (operators, tests)."""
+
+        def txn(cur: _Cursor) -> dict[str, str]:
+            return {str(g): str(h) for g, h in cur.all("SELECT game_id, hub_id FROM game_journal")}
+
+        return self._run(txn, write=False)
