@@ -8,6 +8,7 @@ Pure Python objects driven by the lobby's injected clock; no sockets, no wire fo
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 from collections import deque
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -618,7 +619,8 @@ class GameInstance:
             if seat.kind == "bot":
                 self._check_paid(buyins.get(seat.index))
         paid = payload_of(**{str(k): v for k, v in buyins.items()})
-        with self.funnel.input("bots", None, {"buyins": paid}):
+        bots = any(seat.kind == "bot" for seat in self.seats)
+        with self.funnel.input("bots", None, {"buyins": paid}) if bots else nullcontext():
             self._bots_seated = True
             for seat in self.seats:
                 if seat.kind == "bot":
