@@ -8,9 +8,9 @@ Pure Python objects driven by the lobby's injected clock; no sockets, no wire fo
 from __future__ import annotations
 
 import re
-from contextlib import nullcontext
 from collections import deque
 from collections.abc import Mapping
+from contextlib import nullcontext
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 

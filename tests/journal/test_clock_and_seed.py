@@ -56,6 +56,7 @@ def test_timers_fire_in_game_time_and_tell_their_number_first():
     reactor = task.Clock()
     reactor.advance(100)
     fired: list[object] = []
+
     def tick(seq: int, fire: object) -> None:
         fired.append(("tick", seq))
         fire()  # type: ignore[operator]
