@@ -180,6 +180,8 @@ class GameInstance:
         if IChipGameFactory.providedBy(factory):
             verifyObject(IChipGame, engine)
             self.chips = engine
+        #: (a resumed game) seat → the player it waits for (:meth:`take_seat`)
+        self.awaiting: dict[int, str] = {}
         self._check_attended()
         if lobby.journal is not None and replay_from is None:
             lobby.journal.open(self)
@@ -287,17 +289,20 @@ class GameInstance:
             raise Conflict(f"seats at {self.type} tables are taken through the hub's table money")
 
     def seat_of(self, player: str) -> int | None:
-        """The seat where ``player`` sits (and is still present), or ``None``."""
+        """The seat where ``player`` sits (and is still present), or ``None`` (also
+        while the seat waits for its player to come back to a resumed game)."""
         for seat in self.seats:
             if seat.player == player and seat.present and seat.kind != "bot":
-                return seat.index
+                return None if seat.index in self.awaiting else seat.index
         return None
 
     def free_seats(self, kind: str = "client", player: str | None = None) -> list[int]:
         """Seats a player of ``kind`` (``client`` or ``human``) may take now (seats
         reserved for someone else are not, :attr:`hub.seats.Seat.reserved`)."""
         allowed = ("open",) if kind == "client" else ("open", "human")
-        return [s.index for s in self.seats if s.free and s.kind in allowed and s.allows(player)]
+        back = [i for i, name in self.awaiting.items() if player in (None, name)]
+        free = [s.index for s in self.seats if s.free and s.kind in allowed and s.allows(player)]
+        return sorted(free + back)
 
     @property
     def observer_count(self) -> int:
@@ -469,6 +474,13 @@ class GameInstance:
         if kind not in ("client", "human"):
             raise BadAction(f"players take seats as 'client' or 'human', not {kind!r}")
         fields.SEATED_NAME.check(player)
+        if seat is None or seat in self.awaiting:  # back to a resumed game's seat
+            back = [i for i, name in self.awaiting.items() if name == player]
+            if back and seat in (None, back[0]):
+                del self.awaiting[back[0]]
+                self.seats[back[0]].kind = kind
+                self.lobby.changed(self)
+                return back[0]
         if self.seat_of(player) is not None:
             raise Conflict(f"{player} already sits in game {self.id}")
         self._check_paid(buyin)

@@ -183,6 +183,9 @@ def go_live(game: GameInstance, resumed: Resumed) -> None:
     funnel = game.funnel
     funnel.replaying = False
     game.clock.go_live()
+    for seat in game.seats:  # its people come back to their seats
+        if seat.player and seat.present and seat.kind in ("client", "human"):
+            game.awaiting[seat.index] = seat.player
     for driver in game.bot_drivers():
         for kind in (SHUFFLE, TURN):
             event = funnel.last.get(kind)

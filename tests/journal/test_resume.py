@@ -107,8 +107,18 @@ async def test_games_resumed_from_their_journal_are_the_same_games(dsn):  # noqa
         again = lobby2.get(morris.id)
         # the clock stood still while no hub ran the game: no time was lost
         assert left is None or again.view(None)["timeleft_ms"] >= left
-        # the same moves after, on both
+        # the same moves after, on both; the people come back to their seats first
         twin = lobby2.get(people.id)
+        assert twin.awaiting == {0: "alice", 1: "bob"} and twin.seat_of("alice") is None
+        for intruder in (lambda: twin.take_seat("mallory", 0), lambda: twin.take_seat("bob", 0)):
+            try:
+                intruder()
+                raise AssertionError("a seat waiting for its player was taken by another")
+            except GameError:
+                pass
+        assert twin.free_seats("client", "alice") == [0] and twin.take_seat("alice") == 0
+        assert twin.take_seat("bob", 1, kind="human") == 1 and twin.awaiting == {}
+        assert twin.seat_of("alice") == 0
         for _ in range(6):
             play_first_legal(people, 1)
             play_first_legal(twin, 1)
