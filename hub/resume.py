@@ -66,6 +66,8 @@ class Journaling:
             max_waiting=int(options.get("journal_max_waiting", 200_000)),
         )
         self.sealed = False
+        #: whether :meth:`start` ran (games claimed before are resumed by it)
+        self.started = False
         #: games resumed here since the start, and the entries they replayed
         self.resumed: dict[str, int] = {}
         lobby.journal = self.writer
@@ -95,6 +97,7 @@ class Journaling:
         adopted = await self.store.journal_adopt()
         if adopted:
             self.log.info("journal: {n} games of stopped or dead hubs taken over", n=len(adopted))
+        self.started = True
         return await self.resume()
 
     async def resume(self, games: Sequence[str] | None = None) -> list[str]:

@@ -42,7 +42,7 @@ from .notify import NoticeListener
 from .once import OneAtATime
 from .plugins import SharedPlugins
 from .remote import RemoteGame, row_of
-from .takeover import AbortAndRefund, Takeover
+from .takeover import AbortAndRefund, ResumeGames, Takeover
 
 #: what ``/api/health`` and ``gamehub cluster status`` say of a hub on SQLite
 SINGLE = "single"
@@ -114,7 +114,10 @@ class Cluster:
         self._plugin_args: tuple[Any, Any] | None = None
         #: how long a rejoin waits between tries while the database is away
         self.rejoin_delays = (0.25, 5.0)
-        self._takeover: Takeover = AbortAndRefund(self)
+        journaling = hub.journaling
+        self._takeover: Takeover = (
+            AbortAndRefund(self) if journaling is None else ResumeGames(self, journaling)
+        )
         # each heartbeat carries the load; a recovery (the hub's own at start too)
         # hands the dead hubs' tables and games to the takeover in its transaction
         self.store.on_beat(lambda: self.store.load_step(self.load()))

@@ -135,6 +135,23 @@ class JournalMixin(StoreBase):
                     claimed.append(str(game_id))
         return claimed
 
+    def journal_delete(self, cur: _Cursor, game_id: str) -> None:
+        """(In a transaction.)  The journal of ``game_id`` goes, whoever's it was."""
+        cur.run("DELETE FROM game_journal_entry WHERE game_id = ?", game_id)
+        cur.run("DELETE FROM game_journal WHERE game_id = ?", game_id)
+
+    def directory_adopt(self, cur: _Cursor, games: Sequence[str]) -> None:
+        """(In a recovery's transaction.)  The directory rows of ``games`` (claimed
+        with their journal) become this hub's: they are not aborted with their dead
+        hub's, and this hub's writes of them count (:mod:`hub.store.cluster`)."""
+        for game_id in games:
+            cur.run(
+                "UPDATE directory SET hub_id = ?, updated = ? WHERE game_id = ?",
+                str(self.hub_id),
+                self.dialect.t_in(self._now()),
+                game_id,
+            )
+
     def journal_adopt(self) -> defer.Deferred[list[str]]:
         """Take over the journals of hubs whose lease has ended (a hub that stopped
         with games running, or one recovered before): once each, however many hubs

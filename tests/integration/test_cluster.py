@@ -189,7 +189,7 @@ async def test_a_game_made_on_one_hub_is_listed_by_the_others(three):
 
 @pytest.mark.slow
 @pytest_twisted.ensureDeferred
-async def test_kill_9_of_a_hub_its_games_aborted_and_tables_refunded_once(three, tmp_path):
+async def test_kill_9_of_a_hub_its_games_resumed_and_tables_refunded_once(three, tmp_path):
     a, b, c = three
     dsn = a.extra[1]
     a_id = health(a)["cluster"]["hub"]
@@ -212,11 +212,18 @@ async def test_kill_9_of_a_hub_its_games_aborted_and_tables_refunded_once(three,
         a.stop(signal.SIGKILL)
         assert a.proc is not None and a.proc.returncode == -signal.SIGKILL
         for hub in (b, c):
-            for game_id in (doomed["id"], other["id"]):
-                wait_for(
-                    lambda h=hub, g=game_id: games_of(h).get(g, {}).get("state") == "aborted",
-                    "B and C mark A's games aborted",
-                )
+            wait_for(
+                lambda h=hub: games_of(h).get(doomed["id"], {}).get("state") == "aborted",
+                "B and C mark A's chip table aborted",
+            )
+            # the other game resumes from its journal on the survivor that recovered A
+            resumed = wait_for(
+                lambda h=hub: (
+                    (g := games_of(h).get(other["id"], {})).get("hub") not in (None, a_id) and g
+                ),
+                "B and C list A's other game on its new hub",
+            )
+            assert resumed["state"] == "waiting" and resumed["seats"][1]["player"] == "hello-bot"
             view = wait_for(
                 lambda h=hub: (v := health(h)["cluster"])["alive"] == 2 and v, "A not alive"
             )
