@@ -37,7 +37,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from hub.gameclock import GameClock
-from hub.model import GAME_OVER, SHUFFLE, TURN, BadAction, GameError, GameEvent
+from hub.model import GAME_OVER, SHUFFLE, TURN, BadAction, Conflict, GameError, GameEvent
 from hub.store.journal import Entry, Header, Journal
 
 if TYPE_CHECKING:
@@ -85,6 +85,8 @@ class Funnel:
         self.clock = clock
         self.sink = sink
         self.replaying = False
+        #: the hub let the game go (:meth:`seal`): it takes no input but a seat left
+        self.sealed = False
         self.depth = 0
         self.last: dict[str, GameEvent] = {}
 
@@ -93,6 +95,8 @@ class Funnel:
         """Around one input: journaled first, taken back when the game refuses it."""
         sink = self.sink
         n = -1
+        if self.sealed and kind not in ("leave", "dismiss") and not self.depth:
+            raise Conflict("this game is moving to another hub: try again in a moment", 503)
         if sink is not None and not self.replaying and not self.depth:
             text = _text({} if payload is None else payload)
             n = sink.append(self.game_id, kind, seat, text, self.clock.seconds())
@@ -122,6 +126,7 @@ class Funnel:
         with self.input("pause"):
             self.clock.pause()
         self.sink = None
+        self.sealed = True
 
 
 # -- replay -----------------------------------------------------------------------------

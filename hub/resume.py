@@ -42,6 +42,10 @@ class ResumeStore(JournalStore, Protocol):
         """This hub's journals."""
         ...
 
+    def journal_hand(self, games: dict[str, str]) -> defer.Deferred[list[str]]:
+        """Hand journals over."""
+        ...
+
 
 class Journaling:
     """The lobby's journal: writer, resume, seal (module text).
@@ -66,6 +70,8 @@ class Journaling:
             max_waiting=int(options.get("journal_max_waiting", 200_000)),
         )
         self.sealed = False
+        #: the games let go (sealed): their journal stays for the next hub
+        self.kept: set[str] = set()
         #: whether :meth:`start` ran (games claimed before are resumed by it)
         self.started = False
         #: games resumed here since the start, and the entries they replayed
@@ -86,7 +92,7 @@ class Journaling:
         self._drop(game_id)
 
     def _drop(self, game_id: str) -> None:
-        if self.writer.journaled(game_id) or not self.sealed:  # a sealed game waits
+        if game_id not in self.kept:  # a sealed game waits for its next hub
             self.writer.drop(game_id)
 
     # -- start ------------------------------------------------------------------------
@@ -159,23 +165,51 @@ class Journaling:
 
     # -- stop -------------------------------------------------------------------------
 
-    async def seal(self, timeout: float = 10.0) -> int:
-        """The hub stops: every running game that is no chip table stands still and is
-        left to its journal; the writer drains.  Returns how many were sealed."""
-        sealed = 0
-        for game in self.lobby.games():
-            if game.state == OVER or game.chips is not None:
-                continue
-            if not self.writer.journaled(game.id):
-                continue
+    def movable(self) -> list[GameInstance]:
+        """The games that can move to another hub: not over, no chip table,
+        journaled here."""
+        return [
+            g
+            for g in self.lobby.games()
+            if g.state != OVER and g.chips is None and self.writer.journaled(g.id)
+        ]
+
+    def _seal(self, games: Sequence[GameInstance]) -> list[str]:
+        for game in games:
             game.funnel.seal()
             self.writer.forget(game.id)
-            sealed += 1
+            self.kept.add(game.id)
+        return [g.id for g in games]
+
+    async def seal(self, timeout: float = 10.0) -> list[str]:
+        """The hub stops: every game that can move stands still and is left to its
+        journal (for the next hub: :meth:`hand_over`, or this one restarted); the
+        writer drains.  Returns their ids."""
+        sealed = self._seal(self.movable())
         self.sealed = True
         await self.writer.drain(timeout)
         if sealed:
-            self.log.info("journal: {n} running games left to their journal", n=sealed)
+            self.log.info("journal: {n} running games left to their journal", n=len(sealed))
         return sealed
+
+    async def hand_over(self, games: Sequence[str], hubs: Sequence[str]) -> list[str]:
+        """Hand ``games`` (sealed: :meth:`seal`, or now) to ``hubs`` in turn, which
+        resume them from their journal; they stop here.  Returns those handed over."""
+        if not hubs:
+            return []
+        here = {g.id: g for g in self.lobby.games()}
+        self._seal([here[g] for g in games if g in here and g not in self.kept])
+        await self.writer.drain()
+        given = await self.store.journal_hand(
+            {game_id: hubs[i % len(hubs)] for i, game_id in enumerate(sorted(games))}
+        )
+        for game_id in given:
+            self.lobby.remove(game_id)
+        if given:
+            self.log.info(
+                "journal: {n} game(s) handed to hub(s) {hubs}", n=len(given), hubs=", ".join(hubs)
+            )
+        return list(given)
 
 
 __all__ = ["Journaling", "ResumeStore"]

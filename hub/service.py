@@ -744,7 +744,9 @@ class HubService(MultiService, Seating):
         if self._starting is not None and not self._starting.called:
             self._starting.cancel()
         if self.journaling is not None:  # before the front ends leave their seats
-            await self.journaling.seal()
+            sealed = await self.journaling.seal()
+            if self.cluster is not None and self.cluster.handover is not None:
+                await self.cluster.handover.hand_over(sealed)
         for service in reversed(list(self)):
             if service.running:
                 try:

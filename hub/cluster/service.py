@@ -35,6 +35,7 @@ from hub.store.errors import StoreUnavailable
 
 from . import credential
 from .directory import Directory
+from .drain import Handover
 from .handoff import Adopter, HandoffClient, HandoffServer
 from .lookup import Lookups
 from .moves import Moves, Place, Seen
@@ -118,6 +119,8 @@ class Cluster:
         self._takeover: Takeover = (
             AbortAndRefund(self) if journaling is None else ResumeGames(self, journaling)
         )
+        #: games handed to the other hubs when this one stops or is drained (:mod:`.drain`)
+        self.handover = None if journaling is None else Handover(self, journaling)
         # each heartbeat carries the load; a recovery (the hub's own at start too)
         # hands the dead hubs' tables and games to the takeover in its transaction
         self.store.on_beat(lambda: self.store.load_step(self.load()))
@@ -348,6 +351,8 @@ class Cluster:
             self.check()  # a hub joined, moved, left or died
         elif op == "plugin" and self.plugins is not None:
             self.plugins.changed()
+        elif op in ("resume", "drain") and self.handover is not None:
+            self.handover.notice(op, text)
 
     def _listening(self) -> None:
         if self.directory is not None:

@@ -21,7 +21,8 @@ from typing import Any
 
 from twisted.internet import defer
 
-from .base import StoreBase, _Cursor
+from .base import _Cursor
+from .cluster import ClusterMixin, notice
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class Journal:
     entries: list[Entry]
 
 
-class JournalMixin(StoreBase):
+class JournalMixin(ClusterMixin):
     """The ``game_journal`` and ``game_journal_entry`` tables."""
 
     def journal_write(
@@ -171,20 +172,61 @@ class JournalMixin(StoreBase):
 
         return self._run(txn)
 
-    def journal_give(self, game_id: str, hub_id: str) -> defer.Deferred[bool]:
-        """Hand this hub's journal of ``game_id`` to the live hub ``hub_id`` (a drain);
-        fires with whether it was this hub's to give."""
+    def journal_hand(self, games: dict[str, str]) -> defer.Deferred[list[str]]:
+        """Hand this hub's journals of ``games`` (game id → live hub id) over, with
+        their directory rows, in one transaction, and tell each hub which games to
+        resume (the notice ``{"op": "resume", "hub": this hub, "to": hub, "games":
+        [...]}``).  Fires with the games handed over (those whose journal was this
+        hub's)."""
+        me, now = str(self.hub_id), self._now()
 
-        def txn(cur: _Cursor) -> bool:
-            cur.run(
-                "UPDATE game_journal SET hub_id = ? WHERE game_id = ? AND hub_id = ?",
-                hub_id,
-                game_id,
-                str(self.hub_id),
-            )
-            return bool(cur.txn.rowcount)
+        def txn(cur: _Cursor) -> list[str]:
+            given: dict[str, list[str]] = {}
+            for game_id, hub_id in sorted(games.items()):
+                cur.run(
+                    "UPDATE game_journal SET hub_id = ? WHERE game_id = ? AND hub_id = ?",
+                    hub_id,
+                    game_id,
+                    me,
+                )
+                if not cur.txn.rowcount:
+                    continue
+                cur.run(
+                    "UPDATE directory SET hub_id = ?, updated = ? WHERE game_id = ?",
+                    hub_id,
+                    self.dialect.t_in(now),
+                    game_id,
+                )
+                given.setdefault(hub_id, []).append(game_id)
+            for hub_id, ids in sorted(given.items()):
+                self._notify(cur, notice("resume", me, to=hub_id, games=ids))
+            return [g for ids in given.values() for g in ids]
 
         return self._run(txn)
+
+    def journal_waiting(self, hub_id: str) -> defer.Deferred[int]:
+        """How many games of ``hub_id`` could still move (journaled there, no open chip
+        table): what ``gamehub cluster drain`` waits for."""
+
+        def txn(cur: _Cursor) -> int:
+            row = cur.one(
+                "SELECT count(*) FROM game_journal j WHERE j.hub_id = ? AND NOT EXISTS"
+                " (SELECT 1 FROM chip_table c WHERE c.game_id = j.game_id AND c.closed IS NULL)",
+                hub_id,
+            )
+            return int(row[0])
+
+        return self._run(txn, write=False)
+
+    def cluster_drain(self, hub_id: str) -> defer.Deferred[None]:
+        """Ask the hub ``hub_id`` to hand its games to the other hubs (``gamehub
+        cluster drain``): the notice ``{"op": "drain", "hub": hub_id}``."""
+
+        def txn(cur: _Cursor) -> None:
+            self._notify(cur, notice("drain", hub_id))
+
+        # a tool's store learns the channel first (a hub's knows it)
+        return self.cluster_channel().addCallback(lambda _: self._run(txn))
 
     def journal_read(self, games: Sequence[str] | None = None) -> defer.Deferred[list[Journal]]:
         """This hub's journals (of ``games`` only, when given), each with its entries
