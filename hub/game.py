@@ -182,6 +182,8 @@ class GameInstance:
             self.chips = engine
         #: (a resumed game) seat → the player it waits for (:meth:`take_seat`)
         self.awaiting: dict[int, str] = {}
+        #: made again from its journal (:func:`hub.journal.replay`)
+        self.resumed = replay_from is not None
         self._check_attended()
         if lobby.journal is not None and replay_from is None:
             lobby.journal.open(self)
@@ -560,7 +562,8 @@ class GameInstance:
 
     def settled(self, hand: str) -> None:
         """(Chip games.)  The hand ``hand`` is settled in the ledger."""
-        if self.chips is not None:
+        if self.chips is not None and not self.funnel.sealed:  # sealed: its next hub
+            self.funnel.settled(hand)
             with self.funnel.input("settled", None, {"hand": hand}):
                 self.chips.settled(hand)
 
@@ -573,6 +576,12 @@ class GameInstance:
     def bot_drivers(self) -> list[BotDriver]:
         """The in-hub bots playing here now."""
         return list(self._drivers)
+
+    def tell_services(self, event: GameEvent) -> None:
+        """Give the hub's services (the table money) ``event`` again (a resumed
+        table's hand not settled yet)."""
+        for service in list(self._services):
+            service.game_event(self, event)
 
     def legal_actions(self, seat: int) -> list[Mapping[str, Any]]:
         """What the player at ``seat`` may do now."""

@@ -37,7 +37,16 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from hub.gameclock import GameClock
-from hub.model import GAME_OVER, SHUFFLE, TURN, BadAction, Conflict, GameError, GameEvent
+from hub.model import (
+    GAME_OVER,
+    HAND_OVER,
+    SHUFFLE,
+    TURN,
+    BadAction,
+    Conflict,
+    GameError,
+    GameEvent,
+)
 from hub.store.journal import Entry, Header, Journal
 
 if TYPE_CHECKING:
@@ -117,8 +126,14 @@ class Funnel:
 
     def seen(self, event: GameEvent) -> None:
         """(Replaying.)  Keep what the bots must be given when the game goes live."""
-        if event.kind in (TURN, SHUFFLE, GAME_OVER):
+        if event.kind in (TURN, SHUFFLE, GAME_OVER, HAND_OVER):
             self.last[event.kind] = event
+
+    def settled(self, hand: str) -> None:
+        """(Replaying.)  The hand ``hand`` was settled: it is owed no settlement."""
+        over = self.last.get(HAND_OVER)
+        if over is not None and str(over.data.get("handid")) == hand:
+            del self.last[HAND_OVER]
 
     def seal(self) -> None:
         """The hub lets the game go (it stops, or hands the game on): a ``pause`` entry
@@ -196,8 +211,11 @@ def go_live(game: GameInstance, resumed: Resumed) -> None:
             event = funnel.last.get(kind)
             if event is not None and event.visible_to(driver.seat):
                 driver.game_event(game, event)
+    unsettled = funnel.last.get(HAND_OVER)
     over = funnel.last.get(GAME_OVER)
     funnel.last.clear()
+    if unsettled is not None:  # the table money settles it once (keyed by its hand)
+        game.tell_services(unsettled)
     if over is not None:
         game.lobby.game_over(game, over)
 

@@ -11,14 +11,18 @@ the games whose journal is this hub's when it starts (a restart) or takes one ov
   every running game is sealed (:meth:`hub.journal.Funnel.seal`: a ``pause`` entry, its
   clock stands still) and the writer drains; the games then stop here without ending
   and wait in the store for the next hub.
-- **Chip tables** are not resumed yet: their chips went back to their accounts when
-  the hub's lease was recovered (:class:`hub.store.takeover.RefundTables`), the hand in
-  progress void, so their journal is dropped.
+- **Chip tables** move with their chips: a recovery keeps a journaled table open for
+  the hub that resumes it (:class:`hub.store.journal.ResumeTables`, a cluster's
+  :class:`hub.cluster.takeover.ResumeGames`), the table money follows it again with
+  its seats' accounts, and a hand whose settlement the journal does not show is given
+  to it again (settled once: the ledger is keyed by hand).  Only a table that cannot
+  be resumed (its journal lost) is void and its chips go back, once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any, Protocol
 
 from twisted.internet import defer
@@ -29,6 +33,8 @@ from hub.interfaces import IChipGameFactory
 from hub.journal import Journal, JournalStore, JournalWriter
 from hub.lobby import Lobby
 from hub.model import OVER, GameError
+from hub.store.journal import ResumeTables
+from hub.store.store import Store
 
 
 class ResumeStore(JournalStore, Protocol):
@@ -44,6 +50,10 @@ class ResumeStore(JournalStore, Protocol):
 
     def journal_hand(self, games: dict[str, str]) -> defer.Deferred[list[str]]:
         """Hand journals over."""
+        ...
+
+    def close_table(self, game_id: str) -> defer.Deferred[dict[str, Decimal]]:
+        """Return a table's chips to their accounts and close it."""
         ...
 
 
@@ -78,6 +88,8 @@ class Journaling:
         self.resumed: dict[str, int] = {}
         lobby.journal = self.writer
         lobby.add_listener(self)
+        if isinstance(store, Store) and store.takeover is None:
+            store.takeover = ResumeTables(store)  # a single hub's (a cluster puts its own)
 
     # -- ILobbyListener ---------------------------------------------------------------
 
@@ -132,19 +144,14 @@ class Journaling:
             )
             self.writer.drop(header.game_id)
             return False
-        if IChipGameFactory.providedBy(factory):
-            self.log.warn(
-                "journal: chip table {game} is not resumed (its chips went back to their"
-                " accounts, the hand in progress void); its journal is dropped",
-                game=header.game_id,
-            )
-            self.writer.drop(header.game_id)
-            return False
         try:
             game, resumed = self.lobby.resume(journal)
         except Exception:
             self.log.failure("journal: game {game} could not be resumed", game=header.game_id)
             self.writer.drop(header.game_id)
+            if IChipGameFactory.providedBy(factory):  # void: its chips go back, once
+                d = self.store.close_table(header.game_id)
+                d.addErrback(lambda f: self.log.failure("journal: closing the table failed", f))
             return False
         self.resumed[game.id] = resumed.entries
         for n, why in resumed.refused:
@@ -166,13 +173,8 @@ class Journaling:
     # -- stop -------------------------------------------------------------------------
 
     def movable(self) -> list[GameInstance]:
-        """The games that can move to another hub: not over, no chip table,
-        journaled here."""
-        return [
-            g
-            for g in self.lobby.games()
-            if g.state != OVER and g.chips is None and self.writer.journaled(g.id)
-        ]
+        """The games that can move to another hub: not over, journaled here."""
+        return [g for g in self.lobby.games() if g.state != OVER and self.writer.journaled(g.id)]
 
     def _seal(self, games: Sequence[GameInstance]) -> list[str]:
         for game in games:

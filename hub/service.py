@@ -48,7 +48,7 @@ from hub.resume import Journaling
 from hub.routes import Routes
 from hub.store.cluster import ClusterMixin
 from hub.store.errors import StoreUnavailable
-from hub.store.journal import JournalMixin
+from hub.store.store import Store
 from hub.telemetry import DETACHED, FrontendTelemetry, Telemetry
 from hub.tournaments.service import TournamentService
 from hub.transcript import Transcripts, TranscriptSettings
@@ -540,7 +540,7 @@ class HubService(MultiService, Seating):
         #: every game journaled in the store, resumed after a restart (``hub.resume``)
         self.journaling = (
             Journaling(self.lobby, store, reactor, self.options)
-            if isinstance(store, JournalMixin)
+            if isinstance(store, Store)
             else None
         )
         #: this hub's part in a cluster of hubs on one PostgreSQL database

@@ -13,11 +13,12 @@ Two sides of one event:
 
 :class:`ResumeGames` (the cluster's) resumes the recovered hub's games from their
 journal (:mod:`hub.journal`) on the survivor that recovered it: in the recovery's
-transaction their journals and directory rows become the survivor's, and after the
-commit it makes them again and runs them on.  What has no journal (a game of a hub
-without one, a journal given up past its bound) is aborted, and the chip tables'
-chips go back (the hands in progress void), as :class:`AbortAndRefund` (the fallback,
-and the part of it that stays) does.
+transaction their journals, directory rows and chip tables (with their chips) become
+the survivor's, and after the commit it makes them again and runs them on (a chip
+table's hand in progress is settled once, at its end).  What has no journal (a game of
+a hub without one, a journal given up past its bound) is aborted, and such a chip
+table's chips go back (its hand in progress void), as :class:`AbortAndRefund` (the
+fallback, and the part of it that stays) does.
 """
 
 from __future__ import annotations
@@ -144,15 +145,16 @@ class ResumeGames(AbortAndRefund):
         """The journals of ``hubs`` and their directory rows become this hub's; then
         :meth:`AbortAndRefund.claim` for the rest."""
         store = self.cluster.store
+        kept = store.tables_resume(cur, tables)  # with their chips: resumed, not refunded
+        refunded = [t for t in tables if t not in kept]
         claimed = store.journal_claim(cur, hubs) if hubs else []
-        refunded = set(tables)  # a chip table's chips go back: it is not resumed
         for game_id in claimed:
-            if game_id in refunded:
+            if game_id in refunded:  # (its journal is stale: the table is void)
                 store.journal_delete(cur, game_id)
-        games = [g for g in claimed if g not in refunded]
+        games = sorted(set(kept) | {g for g in claimed if g not in refunded})
         if games:
             store.directory_adopt(cur, games)
-        claim = super().claim(cur, hubs, tables, key, now)
+        claim = super().claim(cur, hubs, refunded, key, now)
         return Claim(claim.refunds, (claim.detail, games))
 
     def claimed(self, hubs: list[str], claim: Claim) -> None:

@@ -17,12 +17,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from twisted.internet import defer
 
 from .base import _Cursor
 from .cluster import ClusterMixin, notice
+from .takeover import Claim, Refund
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,21 @@ class JournalMixin(ClusterMixin):
                     claimed.append(str(game_id))
         return claimed
 
+    def tables_resume(self, cur: _Cursor, tables: Sequence[str]) -> list[str]:
+        """(In a recovery's transaction, the ``tables`` locked.)  Of the open chip
+        tables no live hub owns, those with a journal become this hub's, with their
+        journal and their chips: they are resumed, not refunded.  Returns them."""
+        me, kept = str(self.hub_id), []
+        for game_id in tables:
+            if cur.one("SELECT 1 FROM game_journal WHERE game_id = ?", game_id) is None:
+                continue
+            cur.run(
+                "UPDATE chip_table SET hub_id = ? WHERE game_id = ? AND closed IS NULL", me, game_id
+            )
+            cur.run("UPDATE game_journal SET hub_id = ? WHERE game_id = ?", me, game_id)
+            kept.append(game_id)
+        return kept
+
     def journal_delete(self, cur: _Cursor, game_id: str) -> None:
         """(In a transaction.)  The journal of ``game_id`` goes, whoever's it was."""
         cur.run("DELETE FROM game_journal_entry WHERE game_id = ?", game_id)
@@ -196,6 +212,13 @@ class JournalMixin(ClusterMixin):
                     hub_id,
                     self.dialect.t_in(now),
                     game_id,
+                )
+                cur.run(  # a chip table goes with its chips
+                    "UPDATE chip_table SET hub_id = ? WHERE game_id = ? AND hub_id = ?"
+                    " AND closed IS NULL",
+                    hub_id,
+                    game_id,
+                    me,
                 )
                 given.setdefault(hub_id, []).append(game_id)
             for hub_id, ids in sorted(given.items()):
@@ -266,3 +289,37 @@ class JournalMixin(ClusterMixin):
             return {str(g): str(h) for g, h in cur.all("SELECT game_id, hub_id FROM game_journal")}
 
         return self._run(txn, write=False)
+
+
+class TableTakeover(Protocol):
+    """What :class:`ResumeTables` needs of the store."""
+
+    def tables_resume(self, cur: _Cursor, tables: Sequence[str]) -> list[str]:
+        """See :meth:`JournalMixin.tables_resume`."""
+        ...
+
+    def refund_tables(self, cur: _Cursor, tables: list[str], key: str, now: float) -> list[Refund]:
+        """See :meth:`hub.store.tables.TablesMixin.refund_tables`."""
+        ...
+
+
+class ResumeTables:
+    """A single hub's takeover (:class:`hub.store.takeover.Takeover`) of its previous
+    life: the chip tables with a journal become this hub's and are resumed
+    (:mod:`hub.resume`); the others' chips go back (:class:`hub.store.takeover.RefundTables`)."""
+
+    def __init__(self, store: TableTakeover) -> None:
+        self.store = store
+
+    def claim(
+        self, cur: _Cursor, hubs: list[str], tables: list[str], key: str, now: float
+    ) -> Claim:
+        """Keep the journaled tables; refund the rest."""
+        store = self.store
+        kept = store.tables_resume(cur, tables)
+        rest = [t for t in tables if t not in kept]
+        refunds = store.refund_tables(cur, rest, key, now) if rest else []
+        return Claim(refunds, kept)
+
+    def claimed(self, hubs: list[str], claim: Claim) -> None:
+        """(The hub's journal resumes them at its start.)"""

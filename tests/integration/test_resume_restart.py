@@ -205,3 +205,56 @@ def test_a_restarted_hub_resumes_its_games_after_sigterm_and_after_kill_9(tmp_pa
         assert not hub.errors(), hub.log()
     finally:
         hub.stop()
+
+
+def table_state(data: Path, game_id: str) -> tuple[int, int, int]:
+    """(hands settled, chips at the table, refund rows) of a chip table."""
+    db = sqlite3.connect(data / "hub.sqlite", timeout=10)
+    try:
+        hands, distinct = db.execute(
+            "SELECT count(*), count(DISTINCT hand_key) FROM finished_hand WHERE game_id = ?",
+            (game_id,),
+        ).fetchone()
+        assert hands == distinct, "a hand settled twice"
+        chips = db.execute(
+            "SELECT coalesce(sum(amount), 0) FROM table_chips WHERE game_id = ?", (game_id,)
+        ).fetchone()[0]
+        refunds = db.execute(
+            "SELECT count(*) FROM ledger WHERE kind = 'refund' AND game_id = ?", (game_id,)
+        ).fetchone()[0]
+        return int(hands), int(chips), int(refunds)
+    finally:
+        db.close()
+
+
+def test_a_chip_table_resumes_with_its_chips_and_settles_every_hand_once(tmp_path):
+    from tests.store.test_cli_and_crash import gamehub
+
+    hub = HubProcess(tmp_path, web=LOOPBACK)
+    hub.start()
+    try:
+        table = create(
+            hub,
+            {
+                "type": "texas-holdem",
+                "seats": ["bot:caller", "bot:raiser"],
+                "options": {"showdown_pause": 0},
+            },
+        )
+        dsn = "sqlite:" + str(hub.data / "hub.sqlite")
+        wait_for(lambda: table_state(hub.data, table)[0] >= 3, "three hands settled")
+        for stop in (signal.SIGTERM, signal.SIGKILL):
+            hub.stop(stop)
+            hands, chips, refunds = table_state(hub.data, table)
+            assert chips > 0 and refunds == 0  # the chips stay at the table for its resume
+            hub.start()
+            assert f"journal: game {table} (texas-holdem) resumed" in hub.log(), hub.log()
+            assert game(hub, table)["state"] == "running"
+            # it deals on: more hands, each settled once, no refund, chips conserved
+            wait_for(lambda h=hands: table_state(hub.data, table)[0] >= h + 3, "more hands")
+            assert table_state(hub.data, table)[2] == 0
+            r = gamehub("ledger", "check", "--db", dsn)
+            assert r.returncode == 0, r.stdout + r.stderr
+            assert not hub.errors(), hub.log()
+    finally:
+        hub.stop()
