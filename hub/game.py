@@ -41,34 +41,10 @@ from hub.model import (
 )
 from hub.seats import Seat, unused_name
 from hub.seeded import SeededRandom
+from hub.tablerules import CLOSING, check_table_rules
 
 if TYPE_CHECKING:
     from hub.lobby import Lobby
-
-#: what a chip table's broke bots do (:meth:`GameInstance.set_table_rules`)
-BROKE_BOTS = ("leave", "rebuy")
-#: data {"reason": str}: the hub closes the table (nobody plays at it); game over follows
-CLOSING = "closing"
-
-
-def check_table_rules(seats: Any, bots_only: Any, broke_bots: Any) -> None:
-    """A new table's rules for its bots (:meth:`GameInstance.set_table_rules`), checked
-    before it is made: ``bots_only`` true or false (true only when every one of
-    ``seats`` is a ``bot:<name>``), ``broke_bots`` one of :data:`BROKE_BOTS`.
-
-    :raises hub.model.BadAction: (400) they are not.
-    """
-    if not isinstance(bots_only, bool):
-        raise BadAction("'bots_only' is true (a table of bots on purpose) or false")
-    if broke_bots not in BROKE_BOTS:
-        raise BadAction(f"'broke_bots' is one of {', '.join(BROKE_BOTS)}")
-    if bots_only and not (
-        isinstance(seats, list | tuple)
-        and seats
-        and all(isinstance(s, str) and s.startswith("bot:") for s in seats)
-    ):
-        raise BadAction("'bots_only' is for tables whose every seat is a bot ('bot:<name>')")
-
 
 #: builds a named tuple from its fields without the keyword handling of its ``__new__``
 _new = tuple.__new__
@@ -248,8 +224,24 @@ class GameInstance:
             self._check_attended()
 
     def attended(self) -> bool:
-        """Whether a person (a network client or a web player) sits here now."""
-        return any(s.player and s.present and s.kind in ("client", "human") for s in self.seats)
+        """Whether a person (a network client or a web player) sits here now (not a
+        seat of a resumed game still waiting for its player)."""
+        return any(
+            s.player
+            and s.present
+            and s.kind in ("client", "human")
+            and s.index not in self.awaiting
+            for s in self.seats
+        )
+
+    def await_players(self) -> None:
+        """(A resumed game goes live.)  Its people's seats wait for them
+        (:meth:`take_seat`); a chip table none comes back to closes as unattended."""
+        with self.funnel.input("await"):
+            for seat in self.seats:
+                if seat.player and seat.present and seat.kind in ("client", "human"):
+                    self.awaiting[seat.index] = seat.player
+            self._check_attended()
 
     def _check_attended(self) -> None:
         """A chip table with no person seated closes after the lobby's
@@ -479,8 +471,10 @@ class GameInstance:
         if seat is None or seat in self.awaiting:  # back to a resumed game's seat
             back = [i for i, name in self.awaiting.items() if name == player]
             if back and seat in (None, back[0]):
-                del self.awaiting[back[0]]
-                self.seats[back[0]].kind = kind
+                with self.funnel.input("seat", back[0], payload_of(player=player, kind=kind)):
+                    del self.awaiting[back[0]]
+                    self.seats[back[0]].kind = kind
+                    self._check_attended()
                 self.lobby.changed(self)
                 return back[0]
         if self.seat_of(player) is not None:

@@ -171,6 +171,7 @@ APPLY: dict[str, Callable[[GameInstance, int | None, dict[str, Any]], object]] =
     "hold": lambda g, s, p: g.hold_hands(),
     "tick": lambda g, s, p: g.clock.fire(int(p["n"])),
     "pause": lambda g, s, p: None,
+    "await": lambda g, s, p: g.await_players(),
 }
 
 
@@ -203,9 +204,7 @@ def go_live(game: GameInstance, resumed: Resumed) -> None:
     funnel = game.funnel
     funnel.replaying = False
     game.clock.go_live()
-    for seat in game.seats:  # its people come back to their seats
-        if seat.player and seat.present and seat.kind in ("client", "human"):
-            game.awaiting[seat.index] = seat.player
+    game.await_players()  # its people come back to their seats
     for driver in game.bot_drivers():
         for kind in (SHUFFLE, TURN):
             event = funnel.last.get(kind)

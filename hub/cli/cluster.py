@@ -92,11 +92,13 @@ async def drain(store: Store, hub: str, wait: float) -> int:
     if len(live) < 2:
         print(f"gamehub: hub {hub} is the only live hub: no other hub can take its games")
         return 1
+    from twisted.internet import reactor as clock  # the one with_store runs
+
     before = await store.journal_waiting(hub)
     await store.cluster_drain(hub)
-    left, deadline = before, store._reactor.seconds() + wait
-    while left and store._reactor.seconds() < deadline:
-        await task.deferLater(store._reactor, 0.2, lambda: None)
+    left, deadline = before, clock.seconds() + wait
+    while left and clock.seconds() < deadline:
+        await task.deferLater(clock, 0.2, lambda: None)
         left = await store.journal_waiting(hub)
     if left:
         print(f"hub {hub}: {left} of {before} game(s) not handed over after {wait:g} s")
