@@ -135,6 +135,13 @@ class Funnel:
         if over is not None and str(over.data.get("handid")) == hand:
             del self.last[HAND_OVER]
 
+    def release(self) -> None:
+        """Another hub took the game over (this one was cut off): nothing more is
+        journaled here and it takes no input; its clock stops."""
+        self.clock.pause()
+        self.sink = None
+        self.sealed = True
+
     def seal(self) -> None:
         """The hub lets the game go (it stops, or hands the game on): a ``pause`` entry
         at the game time it stands still at, then nothing more is journaled."""

@@ -194,6 +194,15 @@ class Journaling:
             self.log.info("journal: {n} running games left to their journal", n=len(sealed))
         return sealed
 
+    def release(self, games: Sequence[str]) -> None:
+        """``games`` were taken over by another hub while this one was cut off: they
+        stop here without a word to their journal or their table (another hub's now)."""
+        for game in self.lobby.games():
+            if game.id in games:
+                game.funnel.release()
+                self.writer.forget(game.id)
+                self.kept.add(game.id)
+
     async def hand_over(self, games: Sequence[str], hubs: Sequence[str]) -> list[str]:
         """Hand ``games`` (sealed: :meth:`seal`, or now) to ``hubs`` in turn, which
         resume them from their journal; they stop here.  Returns those handed over."""

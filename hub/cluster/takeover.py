@@ -129,6 +129,10 @@ class Resumer(Protocol):
         """Resume this hub's journaled ``games``."""
         ...
 
+    def release(self, games: Sequence[str]) -> None:
+        """Let ``games`` go without touching their journal or table."""
+        ...
+
 
 class ResumeGames(AbortAndRefund):
     """The cluster's takeover: the dead hubs' games resume here from their journal;
@@ -189,3 +193,9 @@ class ResumeGames(AbortAndRefund):
             )
 
         return d.addCallback(both)
+
+    def surrender(self, games: set[str]) -> None:
+        """Let them go (their journal and chip table are the resuming hub's: neither
+        is touched), then remove them."""
+        self.resumer.release(sorted(games))
+        super().surrender(games)
