@@ -187,6 +187,18 @@ async def test_a_game_made_on_one_hub_is_listed_by_the_others(three):
         assert hub.errors() == [], hub.log()
 
 
+async def deals_on(tool: Any, game_id: str, what: str, since: int | None = None) -> None:
+    """Wait (bounded) until the chip table ``game_id`` has settled two hands more than
+    ``since`` (default: than now)."""
+    if since is None:
+        since = len(await tool.hands(game_id=game_id, limit=10**6))
+    for _ in range(300):
+        if len(await tool.hands(game_id=game_id, limit=10**6)) > since + 1:
+            return
+        await deferLater(reactor, 0.1, lambda: None)
+    raise AssertionError(f"{what} deals no more hands")
+
+
 @pytest.mark.slow
 @pytest_twisted.ensureDeferred
 async def test_kill_9_of_a_hub_its_games_and_tables_resumed_once(three, tmp_path):
@@ -231,13 +243,7 @@ async def test_kill_9_of_a_hub_its_games_and_tables_resumed_once(three, tmp_path
         # the table moved with its chips and deals on there: nothing refunded
         refunds = [r for r in await tool.ledger(limit=10**6) if r["kind"] == "refund"]
         assert refunds == []
-        hands_a = await tool.hands(game_id=doomed["id"], limit=10**6)
-        for _ in range(300):
-            if len(await tool.hands(game_id=doomed["id"], limit=10**6)) > len(hands_a) + 1:
-                break
-            await deferLater(reactor, 0.1, lambda: None)
-        else:
-            raise AssertionError("A's table deals no more hands where it was resumed")
+        await deals_on(tool, doomed["id"], "A's table, where it was resumed")
         assert sum((await tool.chips_at(doomed["id"])).values()) > 0
         # exactly once: one survivor recovered A (the other found nothing to do)
         gone = [
@@ -247,12 +253,7 @@ async def test_kill_9_of_a_hub_its_games_and_tables_resumed_once(three, tmp_path
         r = gamehub("ledger", "check", "--db", dsn)
         assert r.returncode == 0, r.stdout + r.stderr
         # the games of B and C go on, untouched
-        for _ in range(300):
-            if len(await tool.hands(game_id=on_b["id"], limit=10**6)) > len(hands_before) + 1:
-                break
-            await deferLater(reactor, 0.1, lambda: None)
-        else:
-            raise AssertionError("B's table deals no more hands")
+        await deals_on(tool, on_b["id"], "B's table", len(hands_before))
         # dealt on (above) and not aborted; "waiting" once a bot of it went broke
         assert games_of(b)[on_b["id"]]["state"] in ("running", "waiting")
         assert sum((await tool.chips_at(on_b["id"])).values()) > 0

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.hubprocess import LOOPBACK, HubProcess
+from tests.integration.test_cluster import wait_for
 
 #: the morris player's time per move: the hub stays down longer than this
 MOVE_MS = 3000
@@ -107,16 +108,6 @@ def journal_rows(data: Path) -> tuple[int, int]:
         return int(games), int(entries)
     finally:
         db.close()
-
-
-def wait_for(what: Any, why: str, seconds: float = 20.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = what()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"waited in vain for {why}")
 
 
 def test_a_restarted_hub_resumes_its_games_after_sigterm_and_after_kill_9(tmp_path):

@@ -5,6 +5,8 @@ at the end."""
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest_twisted
@@ -40,6 +42,21 @@ async def written(journaling: Journaling) -> None:
         if not (writer._entries or writer._headers or writer._drops):
             return
     raise AssertionError("the journal was not written")
+
+
+@asynccontextmanager
+async def journaled(
+    url: str, **options: Any
+) -> AsyncIterator[tuple[Any, Clock, Lobby, Journaling]]:
+    """A started store on ``url``, and a lobby on a test clock journaling into it."""
+    store = make_store(url)
+    await store.start()
+    try:
+        clock = Clock()
+        lobby = make_lobby(clock)
+        yield store, clock, lobby, Journaling(lobby, store, clock, options)
+    finally:
+        await store.stop()
 
 
 def still(view: Any) -> Any:
@@ -141,12 +158,7 @@ async def test_games_resumed_from_their_journal_are_the_same_games(dsn):  # noqa
 
 @pytest_twisted.ensureDeferred
 async def test_the_journal_goes_with_the_game_and_is_bounded(dsn):  # noqa: F811
-    store = make_store(dsn)
-    await store.start()
-    try:
-        clock = Clock()
-        lobby = make_lobby(clock)
-        journaling = Journaling(lobby, store, clock, {"journal_max_entries": 6})
+    async with journaled(dsn, journal_max_entries=6) as (store, clock, lobby, journaling):
         short = lobby.create_game("nmmorris")
         short.take_seat("a")
         short.take_seat("b")
@@ -166,18 +178,11 @@ async def test_the_journal_goes_with_the_game_and_is_bounded(dsn):  # noqa: F811
         assert await store.journal_games() == {}
         read = await store.journal_read()
         assert read == []
-    finally:
-        await store.stop()
 
 
 @pytest_twisted.ensureDeferred
 async def test_a_refused_input_is_not_journaled_and_a_sealed_game_waits(dsn):  # noqa: F811
-    store = make_store(dsn)
-    await store.start()
-    try:
-        clock = Clock()
-        lobby = make_lobby(clock)
-        journaling = Journaling(lobby, store, clock, {})
+    async with journaled(dsn) as (store, clock, lobby, journaling):
         game = lobby.create_game("nmmorris")
         game.take_seat("a")
         try:
@@ -198,5 +203,3 @@ async def test_a_refused_input_is_not_journaled_and_a_sealed_game_waits(dsn):  #
         assert [e.kind for e in journal.entries] == ["seat", "seat", "act", "pause"]
         assert journal.header.type == "nmmorris" and len(journal.header.seed) == 64
         assert journal.header.data["seats"] == ["open", "open"]
-    finally:
-        await store.stop()
