@@ -14,6 +14,7 @@ from contextlib import nullcontext
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from twisted.internet import defer
 from twisted.logger import Logger
 from zope.interface.verify import verifyObject
 
@@ -570,6 +571,11 @@ class GameInstance:
     def bot_drivers(self) -> list[BotDriver]:
         """The in-hub bots playing here now."""
         return list(self._drivers)
+
+    def journaled(self) -> defer.Deferred[None]:
+        """Fires once the inputs so far are in the journal (:meth:`hub.journal.JournalWriter.barrier`)."""
+        journal = self.lobby.journal
+        return defer.succeed(None) if journal is None else journal.barrier()
 
     def tell_services(self, event: GameEvent) -> None:
         """Give the hub's services (the table money) ``event`` again (a resumed

@@ -280,6 +280,9 @@ class JournalWriter:
         #: entries written, and writes (transactions)
         self.written = 0
         self.writes = 0
+        #: who waits for the entries not taken by a write yet, and for the write under way
+        self._next_waiters: list[defer.Deferred[None]] = []
+        self._writing_waiters: list[defer.Deferred[None]] = []
 
     # -- Sink ---------------------------------------------------------------------------
 
@@ -333,6 +336,19 @@ class JournalWriter:
         """Stop journaling ``game_id`` without dropping its journal (it is handed on)."""
         self._next.pop(game_id, None)
 
+    def barrier(self) -> defer.Deferred[None]:
+        """Fires once every entry appended so far is in the store (a chip table's
+        hand is settled only after the inputs that made it: a resumed table then
+        deals the same hand again, never another one under its key)."""
+        d: defer.Deferred[None] = defer.Deferred()
+        if self._headers or self._entries or self._drops:
+            self._next_waiters.append(d)
+        elif self._writing is not None:
+            self._writing_waiters.append(d)
+        else:
+            d.callback(None)
+        return d
+
     def journaled(self, game_id: str) -> bool:
         """Whether ``game_id`` is journaled here now."""
         return game_id in self._next
@@ -364,10 +380,14 @@ class JournalWriter:
         drops, self._drops = self._drops, []
         d = self.store.journal_write(headers, entries, drops)
         self._writing = d
+        waiters, self._next_waiters = self._next_waiters, []
+        self._writing_waiters = waiters
 
         def written(lost: set[str]) -> None:
             self.written += len(entries)
             self.writes += 1
+            for waiter in waiters:
+                waiter.callback(None)
             for game_id in sorted(lost):
                 if game_id in self._next:
                     self.log.warn("game {game}: its journal is another hub's now", game=game_id)
@@ -377,11 +397,14 @@ class JournalWriter:
             self._headers = {h.game_id: h for h in headers} | self._headers
             self._entries = entries + self._entries
             self._drops = drops + self._drops
+            for waiter in waiters:  # (the store is away, say: they try again)
+                waiter.errback(failure)
             self.log.warn("journal: not written now ({e}); kept", e=failure.getErrorMessage())
             return False
 
         def done(result: Any) -> Any:
             self._writing = None
+            self._writing_waiters = []
             if self._headers or self._entries or self._drops:
                 self._timer = self.reactor.callLater(0 if result is None else 1.0, self.flush)
             return result

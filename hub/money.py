@@ -404,7 +404,10 @@ class TableMoney:
         d = self._enqueue(
             table,
             f"settling hand {hand}",
-            lambda: self.store.settle_hand(game.id, hand, deltas, record),
+            # after the inputs that made it are journaled (a resume deals it again)
+            lambda: game.journaled().addCallback(
+                lambda _: self.store.settle_hand(game.id, hand, deltas, record)
+            ),
             retry=True,
         )
         d.addCallbacks(
