@@ -149,8 +149,7 @@ class ResumeGames(AbortAndRefund):
         """The journals of ``hubs`` and their directory rows become this hub's; then
         :meth:`AbortAndRefund.claim` for the rest."""
         store = self.cluster.store
-        kept = store.tables_resume(cur, tables)  # with their chips: resumed, not refunded
-        refunded = [t for t in tables if t not in kept]
+        kept, refunded = store.tables_resume(cur, tables)  # with their chips: resumed
         claimed = store.journal_claim(cur, hubs) if hubs else []
         for game_id in claimed:
             if game_id in refunded:  # (its journal is stale: the table is void)

@@ -137,20 +137,32 @@ class JournalMixin(ClusterMixin):
                     claimed.append(str(game_id))
         return claimed
 
-    def tables_resume(self, cur: _Cursor, tables: Sequence[str]) -> list[str]:
+    def tables_resume(self, cur: _Cursor, tables: Sequence[str]) -> tuple[list[str], list[str]]:
         """(In a recovery's transaction, the ``tables`` locked.)  Of the open chip
         tables no live hub owns, those with a journal become this hub's, with their
-        journal and their chips: they are resumed, not refunded.  Returns them."""
-        me, kept = str(self.hub_id), []
+        journal and their chips: they are resumed, not refunded.  Returns them, and
+        those to refund; a table another recovery took a moment ago (its hub's lease
+        is open: it is that hub's now) is in neither."""
+        me, kept, rest = str(self.hub_id), [], []
         for game_id in tables:
+            owner = cur.one(
+                "SELECT c.hub_id FROM chip_table c WHERE c.game_id = ? AND c.closed IS NULL"
+                " AND (c.hub_id = ? OR EXISTS (SELECT 1 FROM hub_lease l"
+                " WHERE l.hub_id = c.hub_id AND l.ended IS NULL))",
+                game_id,
+                me,
+            )
+            if owner is not None:
+                continue  # taken over already (by another hub's recovery, or this one)
             if cur.one("SELECT 1 FROM game_journal WHERE game_id = ?", game_id) is None:
+                rest.append(game_id)
                 continue
             cur.run(
                 "UPDATE chip_table SET hub_id = ? WHERE game_id = ? AND closed IS NULL", me, game_id
             )
             cur.run("UPDATE game_journal SET hub_id = ? WHERE game_id = ?", me, game_id)
             kept.append(game_id)
-        return kept
+        return kept, rest
 
     def journal_delete(self, cur: _Cursor, game_id: str) -> None:
         """(In a transaction.)  The journal of ``game_id`` goes, whoever's it was."""
@@ -294,7 +306,7 @@ class JournalMixin(ClusterMixin):
 class TableTakeover(Protocol):
     """What :class:`ResumeTables` needs of the store."""
 
-    def tables_resume(self, cur: _Cursor, tables: Sequence[str]) -> list[str]:
+    def tables_resume(self, cur: _Cursor, tables: Sequence[str]) -> tuple[list[str], list[str]]:
         """See :meth:`JournalMixin.tables_resume`."""
         ...
 
@@ -316,8 +328,7 @@ class ResumeTables:
     ) -> Claim:
         """Keep the journaled tables; refund the rest."""
         store = self.store
-        kept = store.tables_resume(cur, tables)
-        rest = [t for t in tables if t not in kept]
+        kept, rest = store.tables_resume(cur, tables)
         refunds = store.refund_tables(cur, rest, key, now) if rest else []
         return Claim(refunds, kept)
 
