@@ -27,10 +27,19 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 
+class Movable(Protocol):
+    """A game that can move (:class:`hub.game.GameInstance`)."""
+
+    @property
+    def id(self) -> str:
+        """Its id."""
+        ...
+
+
 class Mover(Protocol):
     """What :class:`Handover` needs of the hub's journal (:class:`hub.resume.Journaling`)."""
 
-    def movable(self) -> Sequence[Any]:
+    def movable(self) -> Sequence[Movable]:
         """The games that can move."""
         ...
 
