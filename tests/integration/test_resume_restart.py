@@ -18,7 +18,7 @@ from tests.hubprocess import LOOPBACK, HubProcess
 from tests.integration.test_cluster import wait_for
 
 #: the morris player's time per move: the hub stays down longer than this
-MOVE_MS = 3000
+MOVE_MS = 6000
 
 
 class Player:
