@@ -36,6 +36,9 @@ from hub.model import OVER, GameError
 from hub.store.journal import ResumeTables
 from hub.store.store import Store
 
+#: why a game a hub lets go stands still (its ``paused`` event and listing)
+MOVING = "the game moves to another hub (or waits for this one to restart)"
+
 
 class ResumeStore(JournalStore, Protocol):
     """What :class:`Journaling` needs of the store (:class:`hub.store.journal.JournalMixin`)."""
@@ -178,6 +181,7 @@ class Journaling:
 
     def _seal(self, games: Sequence[GameInstance]) -> list[str]:
         for game in games:
+            game.pause(MOVING)  # its players see a pause (a paused event), not an error
             game.funnel.seal()
             self.writer.forget(game.id)
             self.kept.add(game.id)
