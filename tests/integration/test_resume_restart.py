@@ -230,6 +230,8 @@ def test_a_chip_table_resumes_with_its_chips_and_settles_every_hand_once(tmp_pat
                 "type": "texas-holdem",
                 "seats": ["bot:caller", "bot:raiser"],
                 "options": {"showdown_pause": 0},
+                "bots_only": True,  # it deals on however long the test runs
+                "broke_bots": "rebuy",  # and a broke bot buys in again
             },
         )
         dsn = "sqlite:" + str(hub.data / "hub.sqlite")
