@@ -10,6 +10,7 @@ from zope.interface import implementer
 
 from hub.interfaces import IGame
 from hub.model import OVER, Conflict, IllegalAction
+from hub.summary import share_equal
 
 
 @implementer(IGame)
@@ -32,7 +33,7 @@ class FinishedEngine:
         for seat in range(seats):
             view = engine.view(seat)
             if view != views[None]:
-                views[seat] = view
+                views[seat] = share_equal(views[None], view)  # a seat keeps what differs
         return cls(seats, views, engine.result())
 
     def seat_player(self, seat: int, name: str, *buyin: Any) -> None:
