@@ -10,17 +10,20 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Mapping
+from contextlib import nullcontext
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from twisted.internet import defer
 from twisted.logger import Logger
-from zope.interface import implementer
 from zope.interface.verify import verifyObject
 
 from hub import fields
 from hub.botdriver import BotDriver
+from hub.finished import FinishedEngine
+from hub.gameclock import GameClock
 from hub.interfaces import IBot, IChipGame, IChipGameFactory, IGame
+from hub.journal import Funnel, payload_of
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -35,40 +38,15 @@ from hub.model import (
     GameConfig,
     GameContext,
     GameEvent,
-    IllegalAction,
     NotFound,
 )
 from hub.optional_interfaces import ISettling
 from hub.seats import Seat, unused_name
-from hub.summary import share_equal
+from hub.seeded import SeededRandom
+from hub.tablerules import CLOSING, check_table_rules
 
 if TYPE_CHECKING:
     from hub.lobby import Lobby
-
-#: what a chip table's broke bots do (:meth:`GameInstance.set_table_rules`)
-BROKE_BOTS = ("leave", "rebuy")
-#: data {"reason": str}: the hub closes the table (nobody plays at it); game over follows
-CLOSING = "closing"
-
-
-def check_table_rules(seats: Any, bots_only: Any, broke_bots: Any) -> None:
-    """A new table's rules for its bots (:meth:`GameInstance.set_table_rules`), checked
-    before it is made: ``bots_only`` true or false (true only when every one of
-    ``seats`` is a ``bot:<name>``), ``broke_bots`` one of :data:`BROKE_BOTS`.
-
-    :raises hub.model.BadAction: (400) they are not.
-    """
-    if not isinstance(bots_only, bool):
-        raise BadAction("'bots_only' is true (a table of bots on purpose) or false")
-    if broke_bots not in BROKE_BOTS:
-        raise BadAction(f"'broke_bots' is one of {', '.join(BROKE_BOTS)}")
-    if bots_only and not (
-        isinstance(seats, list | tuple)
-        and seats
-        and all(isinstance(s, str) and s.startswith("bot:") for s in seats)
-    ):
-        raise BadAction("'bots_only' is for tables whose every seat is a bot ('bot:<name>')")
-
 
 #: builds a named tuple from its fields without the keyword handling of its ``__new__``
 _new = tuple.__new__
@@ -114,56 +92,6 @@ class LoggedEvent(NamedTuple):
         return {"at": int((self.at - since) * 1000), "kind": self.kind, "data": self.public_data()}
 
 
-@implementer(IGame)
-class FinishedEngine:
-    """What a finished game keeps of its engine once it is retired: the final views
-    (public and per seat) and the result.  Everything else is in the store's history
-    and the transcript file."""
-
-    state = OVER
-
-    def __init__(self, seats: int, views: Mapping[int | None, Any], result: Any) -> None:
-        self.seats = seats
-        self._views = dict(views)
-        self._result = result
-
-    @classmethod
-    def of(cls, engine: Any, seats: int) -> FinishedEngine:
-        """The summary of a finished ``engine``."""
-        views: dict[int | None, Any] = {None: engine.view(None)}
-        for seat in range(seats):
-            view = engine.view(seat)
-            if view != views[None]:
-                views[seat] = share_equal(views[None], view)  # a seat keeps what differs
-        return cls(seats, views, engine.result())
-
-    def seat_player(self, seat: int, name: str, *buyin: Any) -> None:
-        """Nobody sits down at a finished game."""
-        raise Conflict("the game is over")
-
-    def leave(self, seat: int) -> None:
-        """Leaving a finished game changes nothing."""
-
-    def act(self, seat: int, action: Mapping[str, Any]) -> None:
-        """Nothing is legal any more."""
-        raise IllegalAction("the game is over")
-
-    def legal_actions(self, seat: int) -> list[Mapping[str, Any]]:
-        """Nothing."""
-        return []
-
-    def view(self, seat: int | None = None) -> Any:
-        """The final view from ``seat``."""
-        return self._views.get(seat, self._views[None])
-
-    def result(self) -> Any:
-        """The result."""
-        return self._result
-
-    def stop(self) -> None:
-        """No timers are left."""
-
-
 class GameInstance:
     """One game in the lobby: its engine, seats, observers and transcript."""
 
@@ -177,7 +105,12 @@ class GameInstance:
         config: GameConfig,
         seats: list[Seat],
         creator: str | None,
+        seed: bytes | None = None,
+        replay_from: float | None = None,
     ) -> None:
+        """``seed``: the game's (:mod:`hub.seeded`; default: a fresh one, or the lobby's
+        test source); ``replay_from``: the game is made again from its journal, its
+        clock replaying from that game time (:func:`hub.journal.resume`)."""
         self.lobby = lobby
         self.id = game_id
         self.factory = factory
@@ -212,12 +145,9 @@ class GameInstance:
         #: closes a chip table nobody sits at (:meth:`_check_attended`)
         self._unattended: Any = None
         self.transcript = lobby.transcripts.for_game(game_id) if lobby.transcripts else None
-        context = GameContext(
-            clock=lobby.clock, emit=self._emit, rng=lobby.game_rng(), game_id=game_id
-        )
         #: what the engine got: its clock is the game's time (timers of the hub's own
         #: on this game use it too)
-        self.context = context
+        self.context = context = self._context(seed, replay_from)
         engine = factory.create(config, context)
         verifyObject(IGame, engine)
         self.engine = engine
@@ -228,7 +158,28 @@ class GameInstance:
         if IChipGameFactory.providedBy(factory):
             verifyObject(IChipGame, engine)
             self.chips = engine
+        #: (a resumed game) seat → the player it waits for (:meth:`take_seat`)
+        self.awaiting: dict[int, str] = {}
+        #: made again from its journal (:func:`hub.journal.replay`)
+        self.resumed = replay_from is not None
         self._check_attended()
+        if lobby.journal is not None and replay_from is None:
+            lobby.journal.open(self)
+
+    def _context(self, seed: bytes | None, replay_from: float | None) -> GameContext:
+        """The game's clock (:mod:`hub.gameclock`), funnel (:mod:`hub.journal`) and
+        seeded random source (:mod:`hub.seeded`)."""
+        self.clock: GameClock = GameClock(self.lobby.clock, start=replay_from)
+        self.clock_start = self.clock.seconds()
+        #: every input goes through here to the game's journal
+        self.funnel = Funnel(self.id, self.clock, self.lobby.journal)
+        self.clock.on_tick = self.funnel.tick
+        if replay_from is not None:
+            self.clock.replaying(replay_from)
+            self.funnel.replaying = True
+            self.transcript = None  # its lines are in the file already
+        seed = self.lobby.game_seed() if seed is None else seed
+        return GameContext(self.clock, self._emit, SeededRandom(seed), self.id, seed)
 
     # -- state ------------------------------------------------------------------------
 
@@ -270,12 +221,29 @@ class GameInstance:
         check_table_rules(["bot:"] * len(self.seats), bots_only, broke_bots)
         if bots_only and any(seat.kind != "bot" for seat in self.seats):
             raise BadAction("bots_only: every seat of the table must be a bot's")
-        self.bots_only, self.broke_bots = bots_only, broke_bots
-        self._check_attended()
+        with self.funnel.input("rules", None, {"bots_only": bots_only, "broke_bots": broke_bots}):
+            self.bots_only, self.broke_bots = bots_only, broke_bots
+            self._check_attended()
 
     def attended(self) -> bool:
-        """Whether a person (a network client or a web player) sits here now."""
-        return any(s.player and s.present and s.kind in ("client", "human") for s in self.seats)
+        """Whether a person (a network client or a web player) sits here now (not a
+        seat of a resumed game still waiting for its player)."""
+        return any(
+            s.player
+            and s.present
+            and s.kind in ("client", "human")
+            and s.index not in self.awaiting
+            for s in self.seats
+        )
+
+    def await_players(self) -> None:
+        """(A resumed game goes live.)  Its people's seats wait for them
+        (:meth:`take_seat`); a chip table none comes back to closes as unattended."""
+        with self.funnel.input("await"):
+            for seat in self.seats:
+                if seat.player and seat.present and seat.kind in ("client", "human"):
+                    self.awaiting[seat.index] = seat.player
+            self._check_attended()
 
     def _check_attended(self) -> None:
         """A chip table with no person seated closes after the lobby's
@@ -317,17 +285,20 @@ class GameInstance:
             raise Conflict(f"seats at {self.type} tables are taken through the hub's table money")
 
     def seat_of(self, player: str) -> int | None:
-        """The seat where ``player`` sits (and is still present), or ``None``."""
+        """The seat where ``player`` sits (and is still present), or ``None`` (also
+        while the seat waits for its player to come back to a resumed game)."""
         for seat in self.seats:
             if seat.player == player and seat.present and seat.kind != "bot":
-                return seat.index
+                return None if seat.index in self.awaiting else seat.index
         return None
 
     def free_seats(self, kind: str = "client", player: str | None = None) -> list[int]:
         """Seats a player of ``kind`` (``client`` or ``human``) may take now (seats
         reserved for someone else are not, :attr:`hub.seats.Seat.reserved`)."""
         allowed = ("open",) if kind == "client" else ("open", "human")
-        return [s.index for s in self.seats if s.free and s.kind in allowed and s.allows(player)]
+        back = [i for i, name in self.awaiting.items() if player in (None, name)]
+        free = [s.index for s in self.seats if s.free and s.kind in allowed and s.allows(player)]
+        return sorted(free + back)
 
     @property
     def observer_count(self) -> int:
@@ -452,7 +423,10 @@ class GameInstance:
             self.finished = self.lobby.clock.seconds()
             if self.transcript is not None:
                 self.transcript.note(f"game over: {event.data.get('result')}")
-        if seats is None and self._services:
+        live = not self.funnel.replaying
+        if not live:
+            self.funnel.seen(event)
+        if seats is None and self._services and live:
             for service in list(self._services):
                 try:
                     service.game_event(self, event)
@@ -460,12 +434,12 @@ class GameInstance:
                     self.log.failure(
                         "service {service!r} of game {game} failed", service=service, game=self.id
                     )
-        if self._drivers:
+        if self._drivers and live:
             for driver in list(self._drivers):
                 if event.visible_to(driver.seat):
                     driver.game_event(self, event)
         observers = self._observers
-        for observer, seat in self._sending:  # a snapshot: one may leave meanwhile
+        for observer, seat in self._sending if live else ():  # a snapshot: one may leave
             if observer in observers and (seats is None or (seat is not None and seat in seats)):
                 try:
                     observer.game_event(self, event)
@@ -480,7 +454,7 @@ class GameInstance:
                 self._check_attended()
         if kind == STATE or kind == GAME_OVER:
             self.lobby.changed(self)
-        if kind == GAME_OVER:
+        if kind == GAME_OVER and live:
             self.lobby.game_over(self, event)
 
     # -- playing ------------------------------------------------------------------------
@@ -496,6 +470,15 @@ class GameInstance:
         if kind not in ("client", "human"):
             raise BadAction(f"players take seats as 'client' or 'human', not {kind!r}")
         fields.SEATED_NAME.check(player)
+        if seat is None or seat in self.awaiting:  # back to a resumed game's seat
+            back = [i for i, name in self.awaiting.items() if name == player]
+            if back and seat in (None, back[0]):
+                with self.funnel.input("seat", back[0], payload_of(player=player, kind=kind)):
+                    del self.awaiting[back[0]]
+                    self.seats[back[0]].kind = kind
+                    self._check_attended()
+                self.lobby.changed(self)
+                return back[0]
         if self.seat_of(player) is not None:
             raise Conflict(f"{player} already sits in game {self.id}")
         self._check_paid(buyin)
@@ -512,10 +495,11 @@ class GameInstance:
         previous_kind = record.kind
         record.player, record.kind = player, kind
         try:
-            if buyin is None:
-                self.engine.seat_player(seat, player)
-            else:
-                self.engine.seat_player(seat, player, buyin)
+            with self.funnel.input("seat", seat, payload_of(player=player, kind=kind, buyin=buyin)):
+                if buyin is None:
+                    self.engine.seat_player(seat, player)
+                else:
+                    self.engine.seat_player(seat, player, buyin)
         except BaseException:
             record.player, record.kind = None, previous_kind
             raise
@@ -533,7 +517,8 @@ class GameInstance:
         record.present = False
         if self.transcript is not None:
             self.transcript.note(f"seat {seat} left by {record.player}")
-        self.engine.leave(seat)
+        with self.funnel.input("leave", seat):
+            self.engine.leave(seat)
         self._check_attended()
         self.lobby.changed(self)
 
@@ -543,8 +528,9 @@ class GameInstance:
         record = self.seats[seat]
         if record.kind != "bot" or record.free:
             return
-        record.spec = "open"
-        self.leave_seat(seat)
+        with self.funnel.input("dismiss", seat):
+            record.spec = "open"
+            self.leave_seat(seat)
 
     def add_chips(self, seat: int, amount: Any) -> None:
         """The player at ``seat`` of a chip game adds ``amount`` chips (the hub's table
@@ -556,7 +542,8 @@ class GameInstance:
             raise BadAction(f"{self.type} is not played for chips")
         if not 0 <= seat < len(self.seats) or self.seats[seat].free:
             raise NotFound(f"nobody sits at seat {seat} of game {self.id}")
-        self.chips.add_chips(seat, amount)
+        with self.funnel.input("chips", seat, payload_of(amount=amount)):
+            self.chips.add_chips(seat, amount)
         if self.transcript is not None:
             self.transcript.note(f"seat {seat} added {amount} chips")
 
@@ -566,7 +553,36 @@ class GameInstance:
             raise BadAction("an action is a mapping")
         if not 0 <= seat < len(self.seats) or self.seats[seat].free:
             raise NotFound(f"nobody sits at seat {seat} of game {self.id}")
-        self.engine.act(seat, action)
+        with self.funnel.input("act", seat, action):
+            self.engine.act(seat, action)
+
+    def settled(self, hand: str) -> None:
+        """(Chip games.)  The hand ``hand`` is settled in the ledger."""
+        if self.chips is not None and not self.funnel.sealed:  # sealed: its next hub
+            self.funnel.settled(hand)
+            with self.funnel.input("settled", None, {"hand": hand}):
+                self.chips.settled(hand)
+
+    def hold_hands(self) -> None:
+        """(Chip games.)  Deal no hand until the last one is :meth:`settled`."""
+        if self.chips is not None:
+            with self.funnel.input("hold"):
+                self.chips.hold_hands()
+
+    def bot_drivers(self) -> list[BotDriver]:
+        """The in-hub bots playing here now."""
+        return list(self._drivers)
+
+    def journaled(self) -> defer.Deferred[None]:
+        """Fires once the inputs so far are in the journal (:meth:`hub.journal.JournalWriter.barrier`)."""
+        journal = self.lobby.journal
+        return defer.succeed(None) if journal is None else journal.barrier()
+
+    def tell_services(self, event: GameEvent) -> None:
+        """Give the hub's services (the table money) ``event`` again (a resumed
+        table's hand not settled yet)."""
+        for service in list(self._services):
+            service.game_event(self, event)
 
     def settled(self) -> defer.Deferred[None]:
         """Fires once the game answered every input sent to it (at once but for an
@@ -633,30 +649,33 @@ class GameInstance:
         for seat in self.seats:
             if seat.kind == "bot":
                 self._check_paid(buyins.get(seat.index))
-        self._bots_seated = True
-        for seat in self.seats:
-            if seat.kind == "bot":
-                factory = self.lobby.registry.bot_factory(seat.bot)
-                bot = factory.create(self.type, seat.index, dict(self.config.options))
-                verifyObject(IBot, bot)
-                self._drivers.append(
-                    BotDriver(
-                        self,
-                        seat.index,
-                        bot,
-                        self.lobby.bot_runner,
-                        self.context.clock,
-                        self.lobby.bot_deadline,
-                        self.lobby.bot_margin,
+        paid = payload_of(**{str(k): v for k, v in buyins.items()})
+        bots = any(seat.kind == "bot" for seat in self.seats)
+        with self.funnel.input("bots", None, {"buyins": paid}) if bots else nullcontext():
+            self._bots_seated = True
+            for seat in self.seats:
+                if seat.kind == "bot":
+                    factory = self.lobby.registry.bot_factory(seat.bot)
+                    bot = factory.create(self.type, seat.index, dict(self.config.options))
+                    verifyObject(IBot, bot)
+                    self._drivers.append(
+                        BotDriver(
+                            self,
+                            seat.index,
+                            bot,
+                            self.lobby.bot_runner,
+                            self.clock.free,
+                            self.lobby.bot_deadline,
+                            self.lobby.bot_margin,
+                        )
                     )
-                )
-        for index, name in self.bot_names().items():
-            seat = self.seats[index]
-            seat.player = name
-            if index in buyins:
-                self.engine.seat_player(index, name, buyins[index])
-            else:
-                self.engine.seat_player(index, name)
+            for index, name in self.bot_names().items():
+                seat = self.seats[index]
+                seat.player = name
+                if index in buyins:
+                    self.engine.seat_player(index, name, buyins[index])
+                else:
+                    self.engine.seat_player(index, name)
         if self.bot_names():
             self.lobby.changed(self)  # the listing shows the bots now
 
@@ -692,18 +711,20 @@ class GameInstance:
             seat,
             bot,
             self.lobby.bot_runner,
-            self.context.clock,
+            self.clock.free,
             self.lobby.bot_deadline,
             self.lobby.bot_margin,
         )
         previous_kind = record.kind
         record.kind, record.bot, record.player = "bot", bot_name, name
         self._drivers.append(driver)
+        paid = payload_of(bot=bot_name, player=player, buyin=buyin)
         try:
-            if buyin is None:
-                self.engine.seat_player(seat, name)
-            else:
-                self.engine.seat_player(seat, name, buyin)
+            with self.funnel.input("bot", seat, paid):
+                if buyin is None:
+                    self.engine.seat_player(seat, name)
+                else:
+                    self.engine.seat_player(seat, name, buyin)
         except BaseException:
             self._drivers.remove(driver)
             record.kind, record.bot, record.player = previous_kind, None, None
@@ -725,6 +746,7 @@ class GameInstance:
         self._sending = ()
         self._services.clear()
         self.engine.stop()
+        self.clock.stop()
 
     @property
     def retired(self) -> bool:

@@ -23,8 +23,10 @@ from hub import fields
 from hub.botdriver import BotDriver, BotRunner, LoadMargin, run_inline, thread_runner
 from hub.game import GameInstance, LoggedEvent
 from hub.interfaces import ILobbyListener
+from hub.journal import Journal, JournalWriter, Resumed, go_live, replay
 from hub.model import BadAction, GameConfig, GameError, GameEvent, NotFound
 from hub.seats import SEAT_KINDS, Seat, parse_seats
+from hub.seeded import SEED_BYTES, new_seed
 
 _ID_ALPHABET = string.ascii_lowercase + string.digits
 
@@ -106,6 +108,8 @@ class Lobby:
         #: ``(owner hub, front end, transport, replay, skip) → bool``: give a client's
         #: socket to the game's hub on this machine (:mod:`hub.cluster.handoff`)
         self.hand_off: Callable[[str, str, Any, bytes, int], bool] | None = None
+        #: where every game's inputs are journaled (:mod:`hub.journal`), or ``None``
+        self.journal: JournalWriter | None = None
 
     # -- ids and randomness ---------------------------------------------------------------
 
@@ -119,11 +123,12 @@ class Lobby:
             if gid not in self._games:
                 return gid
 
-    def game_rng(self) -> random.Random:
-        """The random source handed to a new game."""
+    def game_seed(self) -> bytes:
+        """The seed of a new game's random source (:mod:`hub.seeded`): from the
+        operating system's CSPRNG, or from the lobby's ``rng`` in tests."""
         if self._rng is not None:
-            return random.Random(self._rng.getrandbits(64))
-        return random.SystemRandom()
+            return self._rng.randbytes(SEED_BYTES)
+        return new_seed()
 
     # -- games ----------------------------------------------------------------------------
 
@@ -192,6 +197,46 @@ class Lobby:
                 self.remove(game.id)
                 raise
         return game
+
+    def resume(self, journal: Journal) -> tuple[GameInstance, Resumed]:
+        """Make a game again from its ``journal`` (:mod:`hub.journal`): the same id,
+        factory, config, seats and seed, its entries given again in order, then live
+        (its bots re-attached, its clock running on from where it stood).
+
+        :raises hub.model.GameError: its type is not here, or its header is not valid.
+        """
+        header, data = journal.header, journal.header.data
+        if header.game_id in self._games:
+            raise BadAction(f"game {header.game_id} runs here already")
+        factory = self.registry.game_factory(header.type)
+        seats = parse_seats(list(data["seats"]))
+        config = GameConfig(
+            name=str(data["name"]),
+            variant=data.get("variant"),
+            seats=len(seats),
+            options=dict(data.get("options") or {}),
+        )
+        game = GameInstance(
+            self,
+            header.game_id,
+            factory,
+            config,
+            seats,
+            data.get("creator"),
+            seed=bytes.fromhex(header.seed),
+            replay_from=float(data["start"]),
+        )
+        game.created = float(data.get("created") or game.created)
+        resumed = replay(game, journal.entries)
+        if self.journal is not None:
+            self.journal.reopen(game.id, len(journal.entries))
+        game.transcript = self.transcripts.for_game(game.id) if self.transcripts else None
+        if game.transcript is not None:
+            game.transcript.note(f"game resumed from its journal: {resumed.entries} entries")
+        self._games[game.id] = game
+        self._notify("created", game)
+        go_live(game, resumed)
+        return game, resumed
 
     def get(self, game_id: str) -> GameInstance:
         """The game with id ``game_id``.

@@ -321,15 +321,24 @@ class GameContext:
     :ivar clock: provides :class:`IClock`; the game schedules its timers on it.
     :ivar emit: called with each :class:`GameEvent` the game produces, synchronously
         from ``act``/``seat_player``/``leave`` or later from a timer.
-    :ivar rng: the game's random source (a CSPRNG-backed ``random.SystemRandom`` in
-        the hub, a seeded ``random.Random`` in tests).
+    :ivar rng: the game's only random source: in the hub a
+        :class:`hub.seeded.SeededRandom` of ``seed`` (unpredictable without the seed,
+        the same stream when the game is resumed from its journal); a seeded
+        ``random.Random`` in tests.
     :ivar game_id: the lobby's id for the game (for logs and hand ids).
+    :ivar seed: the 32 bytes ``rng`` comes from (kept in the game's journal in the
+        store, never sent to anyone; empty when the game was given another ``rng``).
+
+    A game takes randomness only from ``rng`` and time only from ``clock`` (never
+    ``random``, ``time`` or the reactor directly): so its journal replays it exactly
+    (:mod:`hub.journal`).
     """
 
     clock: Any
     emit: Callable[[GameEvent], None]
     rng: random.Random
     game_id: str = ""
+    seed: bytes = b""
 
 
 __all__ = [

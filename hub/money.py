@@ -33,6 +33,7 @@ waiting movements are applied (each exactly once: they are keyed) and play resum
 
 from __future__ import annotations
 
+import secrets
 import uuid
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -112,11 +113,22 @@ class _Table:
         self.wake: defer.Deferred | None = None
         self.waiters: list[defer.Deferred] = []
         self.seq = 0
+        #: a table resumed from its journal numbers its movements afresh under an epoch
+        #: of its own (its keys before the resume are in the ledger already)
+        self.epoch = ""
+        if game.resumed:
+            self.epoch = secrets.token_hex(6) + "."
+            for seat in game.seats:
+                if seat.player and seat.present:
+                    bot = seat.kind == "bot"
+                    self.accounts[seat.index] = (
+                        bot_account_name(seat.player) if bot else seat.player
+                    )
 
     def key(self, kind: str) -> str:
         """A fresh idempotency key for a movement of this table."""
         self.seq += 1
-        return f"{kind}:{self.game.id}:{self.seq}"
+        return f"{kind}:{self.game.id}:{self.epoch}{self.seq}"
 
 
 @implementer(ILobbyListener, IGameObserver)
@@ -213,7 +225,10 @@ class TableMoney:
             self._follow(game)
         elif change == "removed":
             table = self._tables.get(game.id)
-            if table is not None:
+            if table is not None and game.funnel.sealed:  # it goes on on another hub
+                table.removed = True
+                self._tables.pop(game.id, None)
+            elif table is not None:
                 table.removed = True
                 self._close(table)
 
@@ -221,7 +236,7 @@ class TableMoney:
         if game.chips is None or game.id in self._tables:
             return
         self._tables[game.id] = _Table(game)
-        game.chips.hold_hands()
+        game.hold_hands()
         game.watch(self)  # every public event, first; not counted as an observer
 
     def game_event(self, game: Any, event: GameEvent) -> None:
@@ -389,7 +404,10 @@ class TableMoney:
         d = self._enqueue(
             table,
             f"settling hand {hand}",
-            lambda: self.store.settle_hand(game.id, hand, deltas, record),
+            # after the inputs that made it are journaled (a resume deals it again)
+            lambda: game.journaled().addCallback(
+                lambda _: self.store.settle_hand(game.id, hand, deltas, record)
+            ),
             retry=True,
         )
         d.addCallbacks(
@@ -433,7 +451,7 @@ class TableMoney:
             game.dismiss_bot(seat)
 
     def _hand_settled(self, table: _Table, hand: str, stored: Any) -> None:
-        table.game.chips.settled(hand)
+        table.game.settled(hand)
         for hook in list(self._hooks):
             try:
                 hook(table.game, hand, stored)

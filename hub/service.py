@@ -45,9 +45,11 @@ from hub.model import GameError, NotFound
 from hub.money import TableMoney
 from hub.optional_interfaces import IHandViews, IHandViewStore
 from hub.ratings.service import RatingService, check_rated
+from hub.resume import Journaling
 from hub.routes import Routes
 from hub.store.cluster import ClusterMixin
 from hub.store.errors import StoreUnavailable
+from hub.store.store import Store
 from hub.telemetry import DETACHED, FrontendTelemetry, Telemetry
 from hub.tournaments.service import TournamentService
 from hub.transcript import Transcripts, TranscriptSettings
@@ -538,6 +540,12 @@ class HubService(MultiService, Seating):
             float(self.options.get("money_retry_most", 10.0)),
         )
         self.money = TableMoney(self.lobby, store, retry) if store is not None else None
+        #: every game journaled in the store, resumed after a restart (``hub.resume``)
+        self.journaling = (
+            Journaling(self.lobby, store, reactor, self.options)
+            if isinstance(store, Store)
+            else None
+        )
         #: this hub's part in a cluster of hubs on one PostgreSQL database
         #: (``hub.cluster``); ``None`` for a single hub (SQLite, or no store)
         self.cluster: Cluster | None = None
@@ -627,6 +635,8 @@ class HubService(MultiService, Seating):
             result=result,
             replay=replay,
         )
+        if self.journaling is not None:
+            d.addCallback(lambda _, j=self.journaling: j.history_written(game.id))
 
         def unavailable(failure: Any) -> None:
             failure.trap(StoreUnavailable)
@@ -673,6 +683,8 @@ class HubService(MultiService, Seating):
         await defer.maybeDeferred(self.registry.load)
         self.registry.start()
         await self._install_views()
+        if self.journaling is not None:
+            await self.journaling.start()
         if self.tournaments is not None:
             await self.tournaments.start()
         for service in list(self):
@@ -734,6 +746,10 @@ class HubService(MultiService, Seating):
         Service.stopService(self)
         if self._starting is not None and not self._starting.called:
             self._starting.cancel()
+        if self.journaling is not None:  # before the front ends leave their seats
+            sealed = await self.journaling.seal()
+            if self.cluster is not None and self.cluster.handover is not None:
+                await self.cluster.handover.hand_over(sealed)
         for service in reversed(list(self)):
             if service.running:
                 try:
@@ -747,6 +763,8 @@ class HubService(MultiService, Seating):
         self.lobby.stop()
         if self.money is not None:
             await self.money.stop(float(self.options.get("money_stop_timeout", 10)))
+        if self.journaling is not None:
+            await self.journaling.writer.drain()
         if self.cluster is not None:
             await self.cluster.stop()
         self.registry.stop()

@@ -34,6 +34,9 @@ TYPES: dict[str, type] = {
     "create_rate": float,
     "create_burst": float,
     "game_event_log": int,
+    # the games' journal (hub.journal)
+    "journal_max_entries": int,
+    "journal_max_waiting": int,
     # ratings
     "rated_default": bool,
     # tournaments

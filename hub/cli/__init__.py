@@ -26,7 +26,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ratings": ("hub.cli.ratings:ratings_main", "rebuild|show: ratings from the rated games"),
     "ladder": ("hub.cli.ratings:ladder_main", "a round robin of a game type's bots, rated"),
     "tournament": ("hub.cli.tournament:main", "create|list|show|register|start on a running hub"),
-    "cluster": ("hub.cli.cluster:main", "status: the hubs sharing the database, their load, games"),
+    "cluster": (
+        "hub.cli.cluster:main",
+        "status: the hubs sharing the database, their load, games; drain HUB",
+    ),
     "audit": ("hub.cli.audit:main", "the audit log of admin actions (API and CLI), newest first"),
     "admin": (
         "hub.cli.admin:main",

@@ -1,7 +1,10 @@
-"""``gamehub cluster status``: the hubs sharing the database, their load and games.
+"""``gamehub cluster status``: the hubs sharing the database, their load and games;
+``gamehub cluster drain HUB``: that hub hands its games to the others.
 
-It reads the cluster's tables (:mod:`hub.store.cluster`) beside the running hubs and
-changes nothing.  A database on SQLite holds one single hub, and the command says so.
+``status`` reads the cluster's tables (:mod:`hub.store.cluster`) beside the running
+hubs and changes nothing.  A database on SQLite holds one single hub, and the command
+says so.  ``drain`` sends the hub the notice ``drain`` (:mod:`hub.cluster.drain`) and
+waits, at most ``--wait`` seconds, until no game of it is left to move.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
+
+from twisted.internet import task
 
 from hub.cluster import CLUSTER, SINGLE
 from hub.cluster.service import endpoint_text
@@ -74,8 +79,36 @@ async def status(store: Store, as_json: bool) -> int:
     return 0
 
 
+async def drain(store: Store, hub: str, wait: float) -> int:
+    """Ask ``hub`` to hand its games to the other hubs; wait until it has."""
+    if not store.clustered:
+        print("gamehub: a single hub (SQLite) has no other hub to hand its games to")
+        return 1
+    members, _ = await store.cluster_members()
+    live = {m["hub_id"] for m in members if m["live"]}
+    if hub not in live:
+        print(f"gamehub: no live hub {hub[:64]!r} in the cluster (live: {', '.join(sorted(live))})")
+        return 1
+    if len(live) < 2:
+        print(f"gamehub: hub {hub} is the only live hub: no other hub can take its games")
+        return 1
+    from twisted.internet import reactor as clock  # the one with_store runs
+
+    before = await store.journal_waiting(hub)
+    await store.cluster_drain(hub)
+    left, deadline = before, clock.seconds() + wait
+    while left and clock.seconds() < deadline:
+        await task.deferLater(clock, 0.2, lambda: None)
+        left = await store.journal_waiting(hub)
+    if left:
+        print(f"hub {hub}: {left} of {before} game(s) not handed over after {wait:g} s")
+        return 1
+    print(f"hub {hub} drained: {before} game(s) handed to the other hubs")
+    return 0
+
+
 def main(argv: Sequence[str]) -> int:
-    """``gamehub cluster status [--json]``."""
+    """``gamehub cluster status [--json]``, ``gamehub cluster drain HUB [--wait S]``."""
     parser = argparse.ArgumentParser(
         prog="gamehub cluster", description="The hubs that share this hub's database."
     )
@@ -83,9 +116,15 @@ def main(argv: Sequence[str]) -> int:
     show = sub.add_parser("status", help="list the hubs, their load and their games")
     show.add_argument("--json", action="store_true", help="print it as JSON")
     store_options(show)
+    hand = sub.add_parser("drain", help="a hub hands its games to the other hubs")
+    hand.add_argument("hub", help="the hub's id (its /api/health says it)")
+    hand.add_argument("--wait", type=float, default=60.0, help="seconds to wait (60)")
+    store_options(hand)
     args = parser.parse_args(list(argv))
     try:
         dsn = store_dsn(args)
     except SystemExit as e:
         return int(e.code or 0)
+    if args.action == "drain":
+        return with_store(dsn, lambda store: drain(store, args.hub, args.wait))
     return with_store(dsn, lambda store: status(store, args.json))

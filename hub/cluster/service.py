@@ -35,6 +35,7 @@ from hub.store.errors import StoreUnavailable
 
 from . import credential
 from .directory import Directory
+from .drain import Handover
 from .handoff import Adopter, HandoffClient, HandoffServer
 from .lookup import Lookups
 from .moves import Moves, Place, Seen
@@ -42,7 +43,7 @@ from .notify import NoticeListener
 from .once import OneAtATime
 from .plugins import SharedPlugins
 from .remote import RemoteGame, row_of
-from .takeover import AbortAndRefund, Takeover
+from .takeover import AbortAndRefund, ResumeGames, Takeover
 
 #: what ``/api/health`` and ``gamehub cluster status`` say of a hub on SQLite
 SINGLE = "single"
@@ -114,7 +115,12 @@ class Cluster:
         self._plugin_args: tuple[Any, Any] | None = None
         #: how long a rejoin waits between tries while the database is away
         self.rejoin_delays = (0.25, 5.0)
-        self._takeover: Takeover = AbortAndRefund(self)
+        journaling = hub.journaling
+        self._takeover: Takeover = (
+            AbortAndRefund(self) if journaling is None else ResumeGames(self, journaling)
+        )
+        #: games handed to the other hubs when this one stops or is drained (:mod:`.drain`)
+        self.handover = None if journaling is None else Handover(self, journaling)
         # each heartbeat carries the load; a recovery (the hub's own at start too)
         # hands the dead hubs' tables and games to the takeover in its transaction
         self.store.on_beat(lambda: self.store.load_step(self.load()))
@@ -345,6 +351,8 @@ class Cluster:
             self.check()  # a hub joined, moved, left or died
         elif op == "plugin" and self.plugins is not None:
             self.plugins.changed()
+        elif op in ("resume", "drain") and self.handover is not None:
+            self.handover.notice(op, text)
 
     def _listening(self) -> None:
         if self.directory is not None:

@@ -11,14 +11,19 @@ Two sides of one event:
   took, gives them up (:meth:`Takeover.surrender`) and then rejoins as a new member
   (:meth:`hub.cluster.Cluster.rejoin`), keeping the games nobody took.
 
-:class:`AbortAndRefund` is the fallback while games are not journaled: the tables'
-chips go back (the hands in progress are void), the games read ``aborted`` in the
-directory, and the recovered hub removes its copies.  A takeover that resumes the games
-from their journal replaces it (``Cluster.takeover``) and keeps the same four calls.
+:class:`ResumeGames` (the cluster's) resumes the recovered hub's games from their
+journal (:mod:`hub.journal`) on the survivor that recovered it: in the recovery's
+transaction their journals, directory rows and chip tables (with their chips) become
+the survivor's, and after the commit it makes them again and runs them on (a chip
+table's hand in progress is settled once, at its end).  What has no journal (a game of
+a hub without one, a journal given up past its bound) is aborted, and such a chip
+table's chips go back (its hand in progress void), as :class:`AbortAndRefund` (the
+fallback, and the part of it that stays) does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from twisted.internet import defer
@@ -113,3 +118,83 @@ class AbortAndRefund:
                 game=game_id,
             )
             lobby.remove(game_id)
+
+
+class Resumer(Protocol):
+    """What :class:`ResumeGames` needs of the hub (:class:`hub.resume.Journaling`)."""
+
+    started: bool
+
+    async def resume(self, games: Sequence[str] | None = None) -> list[str]:
+        """Resume this hub's journaled ``games``."""
+        ...
+
+    def release(self, games: Sequence[str]) -> None:
+        """Let ``games`` go without touching their journal or table."""
+        ...
+
+
+class ResumeGames(AbortAndRefund):
+    """The cluster's takeover: the dead hubs' games resume here from their journal;
+    the rest is :class:`AbortAndRefund`'s (chip tables refunded, unjournaled games
+    aborted)."""
+
+    def __init__(self, cluster: ClusterParts, resumer: Resumer) -> None:
+        super().__init__(cluster)
+        self.resumer = resumer
+
+    def claim(
+        self, cur: _Cursor, hubs: list[str], tables: list[str], key: str, now: float
+    ) -> Claim:
+        """The journals of ``hubs`` and their directory rows become this hub's; then
+        :meth:`AbortAndRefund.claim` for the rest."""
+        store = self.cluster.store
+        kept, refunded = store.tables_resume(cur, tables)  # with their chips: resumed
+        claimed = store.journal_claim(cur, hubs) if hubs else []
+        for game_id in claimed:
+            if game_id in refunded:  # (its journal is stale: the table is void)
+                store.journal_delete(cur, game_id)
+        games = sorted(set(kept) | {g for g in claimed if g not in refunded})
+        if games:
+            store.directory_adopt(cur, games)
+        claim = super().claim(cur, hubs, refunded, key, now)
+        return Claim(claim.refunds, (claim.detail, games))
+
+    def claimed(self, hubs: list[str], claim: Claim) -> None:
+        """Tell the cluster; resume the games claimed (once this hub's journal has
+        started: at the hub's own start it resumes them itself)."""
+        aborted, games = claim.detail or ({}, [])
+        super().claimed(hubs, Claim(claim.refunds, aborted))
+        if games and self.resumer.started:
+            d = defer.ensureDeferred(self.resumer.resume(games))
+            d.addCallback(lambda ids: self._resumed(hubs, ids))
+            d.addErrback(lambda f: self.log.failure("cluster: resuming the games failed", f))
+
+    def _resumed(self, hubs: list[str], ids: list[str]) -> None:
+        self.log.info(
+            "cluster: {n} game(s) of hub {hubs} resumed here: {games}",
+            n=len(ids),
+            hubs=", ".join(hubs),
+            games=", ".join(ids),
+        )
+
+    def taken(self, old_hub: str) -> defer.Deferred[set[str]]:
+        """As :meth:`AbortAndRefund.taken`, and the games whose journal is another
+        hub's now."""
+        lobby = self.cluster.hub.lobby
+        here = {game.id for game in lobby.games()}
+        d = super().taken(old_hub)
+        journals = self.cluster.store.journal_games()
+
+        def both(rows: set[str]) -> defer.Deferred[set[str]]:
+            return journals.addCallback(
+                lambda owners: rows | {g for g in here if owners.get(g, old_hub) != old_hub}
+            )
+
+        return d.addCallback(both)
+
+    def surrender(self, games: set[str]) -> None:
+        """Let them go (their journal and chip table are the resuming hub's: neither
+        is touched), then remove them."""
+        self.resumer.release(sorted(games))
+        super().surrender(games)

@@ -504,6 +504,34 @@ def _v13_resume_tokens(d: Dialect) -> list[Step]:
     ]
 
 
+def _v14_game_journal(d: Dialect) -> list[Step]:
+    """The games' journal (:mod:`hub.store.journal`, issue 31): one header per running
+    game (its type, variant, name, options, seats, seed, table rules and creator as
+    JSON, the hub that runs it) and its entries in order (kind, seat, JSON payload and
+    the game time), so that another hub, or this one restarted, resumes the game.
+    Rows go when the game ends and its history is written."""
+    return [
+        f"""CREATE TABLE game_journal (
+            game_id VARCHAR(64) PRIMARY KEY,
+            hub_id VARCHAR(64) NOT NULL,
+            type VARCHAR(64) NOT NULL,
+            header TEXT NOT NULL,
+            seed VARCHAR(128) NOT NULL,
+            created {d.timestamp} NOT NULL
+        )""",
+        "CREATE INDEX game_journal_hub ON game_journal (hub_id)",
+        """CREATE TABLE game_journal_entry (
+            game_id VARCHAR(64) NOT NULL,
+            n INTEGER NOT NULL,
+            kind VARCHAR(16) NOT NULL,
+            seat INTEGER,
+            payload TEXT NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (game_id, n)
+        )""",
+    ]
+
+
 #: every step, in order; the schema version is the length of this list
 MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
     _v1,
@@ -519,6 +547,7 @@ MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
     _v11_cluster_secret,
     _v12_replay_lz4,
     _v13_resume_tokens,
+    _v14_game_journal,
 ]
 LATEST = len(MIGRATIONS)
 

@@ -28,6 +28,7 @@ from .errors import (
     NameTaken,
     Throttled,
 )
+from .journal import JournalMixin
 from .money import amount as check_amount
 from .plugin_index import PluginIndexMixin
 from .ratings import RatingsMixin
@@ -37,7 +38,15 @@ from .tournaments import TournamentsMixin
 
 
 @implementer(IStore, IAuditStore, IRatingStore, ITournamentStore, IHandViewStore)
-class Store(TablesMixin, PluginIndexMixin, AuditMixin, RatingsMixin, TournamentsMixin, ResumeMixin):
+class Store(
+    TablesMixin,
+    PluginIndexMixin,
+    AuditMixin,
+    RatingsMixin,
+    TournamentsMixin,
+    ResumeMixin,
+    JournalMixin,
+):
     """Accounts, ledger, history, cluster (its plugin index too), audit log, ratings and
     tournaments in one SQL database.
 
