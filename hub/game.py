@@ -40,7 +40,7 @@ from hub.model import (
     GameEvent,
     NotFound,
 )
-from hub.optional_interfaces import ISettling
+from hub.optional_interfaces import ICatchesUp
 from hub.seats import Seat, unused_name
 from hub.seeded import SeededRandom
 from hub.tablerules import CLOSING, check_table_rules
@@ -584,13 +584,10 @@ class GameInstance:
         for service in list(self._services):
             service.game_event(self, event)
 
-    def settled(self) -> defer.Deferred[None]:
-        """Fires once the game answered every input sent to it (at once but for an
-        isolated game, :class:`hub.optional_interfaces.ISettling`): a front end that
-        answers an action with its verdict acts then."""
-        if ISettling.providedBy(self.engine):
-            d: defer.Deferred[None] = self.engine.settled()
-            return d
+    def caught_up(self) -> defer.Deferred[None]:
+        """Fires once the game answered every input sent to it (``ICatchesUp``)."""
+        if ICatchesUp.providedBy(self.engine):
+            return self.engine.caught_up()  # type: ignore[no-any-return]
         return defer.succeed(None)
 
     def legal_actions(self, seat: int) -> list[Mapping[str, Any]]:

@@ -68,11 +68,11 @@ class IDeferredBot(Interface):
         """A Deferred of one of ``legal`` for ``view``, within ``deadline`` seconds."""
 
 
-class ISettling(Interface):
+class ICatchesUp(Interface):
     """A game (``IGame``) whose answers may be behind its inputs for a moment (an
     isolated game: its worker answers each input in turn).  A front end that must
-    answer an action with its verdict waits for :meth:`settled` before ``act``."""
+    answer an action with its verdict waits for :meth:`caught_up` before ``act``."""
 
-    def settled():
+    def caught_up():
         """A Deferred that fires once the game has answered every input sent to it so
         far (its legal actions are then up to date)."""

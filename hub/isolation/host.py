@@ -54,7 +54,7 @@ from hub.model import (
     IllegalAction,
     NotFound,
 )
-from hub.optional_interfaces import IExhaustiveLegal, ISettling
+from hub.optional_interfaces import ICatchesUp, IExhaustiveLegal
 from hub.plugin_files import IOwnFiles
 
 log = Logger()
@@ -502,7 +502,7 @@ _ERRORS: dict[str, type[GameError]] = {
 }
 
 
-@implementer(IGame, ISettling)
+@implementer(IGame, ICatchesUp)
 class IsolatedGame:
     """One game of an isolated plugin, as the hub sees it (see the module's text)."""
 
@@ -559,8 +559,8 @@ class IsolatedGame:
     def legal_actions(self, seat: int) -> list[Mapping[str, Any]]:
         return list(self._legal.get(str(seat), []))
 
-    def settled(self) -> defer.Deferred[None]:
-        """Fires once the worker answered every call sent so far (``ISettling``)."""
+    def caught_up(self) -> defer.Deferred[None]:
+        """Fires once the worker answered every call sent so far (``ICatchesUp``)."""
         if not self._pending:
             return defer.succeed(None)
         d: defer.Deferred[None] = defer.Deferred()

@@ -25,7 +25,7 @@ from hub.kit.xml import KitXMLAdapter
 from hub.lobby import Lobby
 from hub.meta import builtin_meta_dir
 from hub.model import OVER, BadAction, IllegalAction
-from hub.optional_interfaces import IExhaustiveLegal, ISettling
+from hub.optional_interfaces import ICatchesUp, IExhaustiveLegal
 from hub.registry import Registry
 from tests.support import until
 
@@ -72,10 +72,10 @@ async def test_an_isolated_kit_game_is_hosted_as_a_kit_game(hub_parts):
 
     game = lobby.create_game("nim", seats=["open", "bot:kit-mcts"], options={"piles": 3})
     game.take_seat("ann")
-    assert ISettling.providedBy(game.engine)
+    assert ICatchesUp.providedBy(game.engine)
     while game.state != OVER:
         await until(lambda: game.legal_actions(0) or game.state == OVER, "ann's turn or the end")
-        await game.settled()
+        await game.caught_up()
         if game.state == OVER:
             break
         errors = len([e for e in game.events_for(0, "ann") if e.kind == "error"])
@@ -85,7 +85,7 @@ async def test_an_isolated_kit_game_is_hosted_as_a_kit_game(hub_parts):
             game.act(0, {"take": 1})
         assert len([e for e in game.events_for(0, "ann") if e.kind == "error"]) == errors
         game.act(0, {"move": game.legal_actions(0)[0]["move"]})
-        await game.settled()
+        await game.caught_up()
     assert game.result() is not None and game.result()["winners"]
     assert not isolation.incidents
     lobby.stop()

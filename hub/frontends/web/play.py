@@ -603,7 +603,7 @@ class WebGames(WebResource):
             legal = [] if game.state == OVER else list(game.legal_actions(seat))
             return 200, {"ok": True, "seat": seat, "legal": _json_safe(legal)}
 
-        return game.settled().addCallback(act)
+        return game.caught_up().addCallback(act)
 
     def _leave(self, request: Any, game: Any) -> Any:
         session = self.session_for_write(request)

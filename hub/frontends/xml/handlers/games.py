@@ -188,7 +188,7 @@ def game_action(frontend: HandlerContext, conn: Connection, r: events.GameAction
             game.act(seat, parsed)
             return _answer(r, "action")
 
-        return game.settled().addCallback(act)
+        return game.caught_up().addCallback(act)
     return _answer(r, "action")
 
 
