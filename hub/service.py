@@ -266,7 +266,7 @@ class Seating:
     def listed_games(self) -> list[Any]:
         """Every game the lobby lists show: this hub's, then the other hubs' of the
         cluster (:class:`hub.cluster.RemoteGame`, read-only)."""
-        games: list[Any] = list(self.lobby.games())
+        games: list[Any] = list(self.lobby.listed())
         if self.cluster is not None:
             games.extend(self.cluster.remote_games())
         return games
@@ -340,6 +340,7 @@ class Seating:
         rated: Any = None,
         bots_only: bool = False,
         broke_bots: str = "leave",
+        sealed: bool = False,
     ) -> Any:
         """Create a game (see ``POST /api/games``); a chip table through the table money
         (its bots funded first).  ``seat_bots=False``: the bots stand until
@@ -348,7 +349,8 @@ class Seating:
         setting says (``None``); a hub without a store rates nothing.  A chip table's
         rules for its bots: ``bots_only`` (every seat a bot on purpose: it plays on with
         nobody seated) and ``broke_bots`` (``leave`` or ``rebuy``;
-        :meth:`hub.game.GameInstance.set_table_rules`).
+        :meth:`hub.game.GameInstance.set_table_rules`).  ``sealed``: the operator's
+        alone until the lobby unseals it (:meth:`hub.lobby.Lobby.create_game`).
 
         :raises hub.model.GameError: refused (503 for a chip table while the store is
             unavailable).
@@ -360,6 +362,7 @@ class Seating:
             "options": options,
             "creator": creator,
             "seat_bots": seat_bots,
+            "sealed": sealed,
         }
         if not isinstance(type_name, str):
             raise GameError("'type' must be a game type name", 400)

@@ -376,7 +376,9 @@ class WebGames(WebResource):
 
     def _replay(self, game_id: str) -> Any:
         """A game's replay (public events only): from the lobby while it is listed and
-        not retired, else from the store."""
+        not retired, else from the store; none of a sealed game."""
+        if game_id in self.hub.lobby.sealed:
+            raise GameError(f"no game with id {game_id[:40]!r}", 404)
         try:
             game = self.hub.lobby.get(game_id)
         except GameError:
