@@ -211,7 +211,12 @@ async def _take_seat(
 async def _add_bot(
     frontend: XMLFrontend, r: events.GameAction, observer: GameSession, action: Any
 ) -> Any:
-    """Seat an in-hub bot (funded through the ledger at a chip table)."""
+    """Seat an in-hub bot (funded through the ledger at a chip table): by the game's
+    creator or an admin only."""
+    account = observer.conn.account
+    mine = account is not None and observer.game.creator == account.name
+    if not (mine or is_admin(observer.conn)):
+        raise Refused(403, "only the game's creator or an admin seats a bot in it")
     await frontend.hub.add_bot(observer.game, action["add_bot"], action.get("seat"),
                                action.get("buyin"))  # fmt: skip
     return _answer(r, "action")
