@@ -600,9 +600,7 @@ class WebGames(WebResource):
             )
         return 200, line
 
-    def _require_creator(
-        self, request: Any, session: Session | None, game: Any, what: str
-    ) -> None:
+    def _require_creator(self, request: Any, session: Session | None, game: Any, what: str) -> None:
         """Only the game's creator (the browser session that made it, or a logged-in
         account of that name), an admin or the API token (loopback too, for the games
         the API made) may do ``what``.
