@@ -169,6 +169,8 @@ TYPES: dict[str, type] = {
     "acpc_payoffs": str,
     "acpc_cut_short": str,
     "acpc_max_matches": int,
+    "acpc_max_connections": int,
+    "acpc_max_per_address": int,
     # relay
     "relay_max_frame": int,
     "relay_max_tables": int,

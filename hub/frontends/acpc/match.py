@@ -38,6 +38,7 @@ from twisted.logger import Logger
 from zope.interface import implementer
 
 from hub.interfaces import IACPCAdapter, IGameObserver
+from hub.limits import ConnectionCap
 from hub.model import GAME_OVER, HAND_OVER, GameError, NotFound
 from hub.telemetry import DETACHED
 
@@ -600,6 +601,10 @@ class Matches:
             endpoints = getattr(hub, "endpoints", {})  # test hubs may have none
             self.settings["acpc_seat_endpoint"] = seat_endpoint(endpoints.get("acpc"))
         self.counter = [0]
+        #: open program connections, the front end's port and every seat's together
+        self.cap = ConnectionCap(
+            self.settings["acpc_max_per_address"], self.settings["acpc_max_connections"]
+        )
         telemetry = getattr(hub, "telemetry", None)  # test hubs may have none
         #: the front end's metrics, for its own port and every seat's port
         self.telemetry = (telemetry or DETACHED).frontend("acpc")
