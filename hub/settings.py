@@ -180,6 +180,8 @@ TYPES: dict[str, type] = {
     "relay_burst": float,
     "relay_max_queue": int,
     "relay_backlog": int,
+    "relay_max_per_address": int,
+    "relay_max_connections": int,
 }
 
 #: the types of the settings plugins declare, by their ``.meta`` names

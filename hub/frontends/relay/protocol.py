@@ -18,7 +18,10 @@ Limits (settings, docs/settings.md): ``relay_max_frame`` (bytes; larger: ``error
 and closed), ``relay_max_tables``, ``relay_join_seconds`` (to join),
 ``relay_idle_seconds`` (without a frame), ``relay_rate``/``relay_burst`` (frames a
 second), ``relay_max_queue`` (bytes waiting for a peer that does not read; more: it is
-removed), ``relay_backlog`` (frames kept for the lobby's game until the table is full).
+removed), ``relay_backlog`` (frames kept for the lobby's game until the table is full),
+``relay_max_per_address``/``relay_max_connections`` (open connections; more: ``error``
+and closed at once).  A peer's name is shown in the lobby, so no peer takes a name
+reserved for the hub's bots, programs, guests or admins (:mod:`hub.names`).
 """
 
 from __future__ import annotations
@@ -30,15 +33,16 @@ from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from twisted.internet.interfaces import IPushProducer
-from twisted.internet.protocol import ServerFactory
+from twisted.internet.protocol import Protocol, ServerFactory
 from twisted.logger import Logger
 from twisted.protocols.basic import Int32StringReceiver
 from zope.interface import implementer
 
 from hub.frontends import no_delay
 from hub.interfaces import IRelayAdapter
-from hub.limits import Buckets
+from hub.limits import Buckets, ConnectionCap
 from hub.model import GameError
+from hub.names import reserved
 from hub.signing import SignatureError, parse_public_key
 from hub.states import Machine
 from hub.transcript import ConnectionRecord
@@ -56,6 +60,8 @@ DEFAULTS: dict[str, Any] = {
     "relay_burst": 400.0,
     "relay_max_queue": 4 * 1024 * 1024,
     "relay_backlog": 256,
+    "relay_max_per_address": 32,
+    "relay_max_connections": 1024,
 }
 
 
@@ -117,6 +123,7 @@ class RelayProtocol(Int32StringReceiver):
         self._paused = False
         self._queue: deque[bytes] = deque()
         self._queued = 0
+        self.peer = ""  #: the client's address (counted by the factory's cap)
 
     # -- connection ------------------------------------------------------------------------
 
@@ -144,6 +151,7 @@ class RelayProtocol(Int32StringReceiver):
         self._join_timer = self._idle_timer = None
         self.machine.move(Input.LOST)
         self.factory.leave(self)
+        self.factory.cap.release(self.peer)
         self.records.end()
 
     def _touch(self) -> None:
@@ -276,6 +284,20 @@ HANDLERS: dict[Input, Any] = {
 }
 
 
+class Refusal(Protocol):
+    """A connection over the cap: one ``error`` frame, then closed."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+    def connectionMade(self) -> None:  # noqa: N802
+        """Say why and close."""
+        if self.transport is not None:
+            frame = codec.encode("error", reason=self.why)
+            self.transport.write(len(frame).to_bytes(4, "big") + frame)
+            self.transport.loseConnection()
+
+
 class RelayFactory(ServerFactory):
     """The relay's connections and tables.
 
@@ -296,8 +318,23 @@ class RelayFactory(ServerFactory):
         self.max_queue = int(options["relay_max_queue"])
         self.backlog = int(options["relay_backlog"])
         self.rates = Buckets(self.reactor, options["relay_rate"], options["relay_burst"])
+        self.cap = ConnectionCap(
+            int(options["relay_max_per_address"]), int(options["relay_max_connections"])
+        )
         self.rooms: dict[str, Room] = {}
         self._count = 0
+
+    def buildProtocol(self, addr: Any) -> Any:  # noqa: N802
+        """A connection, counted; over the cap a :class:`Refusal` that says why."""
+        host = str(getattr(addr, "host", "") or "")  # foreign: an IAddress
+        why = self.cap.admit(host)
+        if why is not None:
+            self.log.info("relay: {host} refused: {why}", host=host or "-", why=why)
+            return Refusal(why)
+        proto = super().buildProtocol(addr)
+        if isinstance(proto, RelayProtocol):
+            proto.peer = host
+        return proto
 
     def next_connection_id(self) -> str:
         """A name for a new connection in transcripts and logs."""
@@ -308,6 +345,9 @@ class RelayFactory(ServerFactory):
 
     def check_join(self, proto: RelayProtocol, join: codec.Join) -> str | None:
         """Take ``proto``'s join (the room is made if need be); ``None``, or why not."""
+        taken = reserved(join.name)
+        if taken is not None:
+            return f"join: {taken}; choose another name"
         room = self.rooms.get(join.table)
         if room is None:
             if len(self.rooms) >= self.max_tables:
