@@ -180,6 +180,7 @@ TYPES: dict[str, type] = {
     "relay_burst": float,
     "relay_max_queue": int,
     "relay_backlog": int,
+    "relay_backlog_bytes": int,
     "relay_max_per_address": int,
     "relay_max_connections": int,
 }

@@ -18,7 +18,8 @@ Limits (settings, docs/settings.md): ``relay_max_frame`` (bytes; larger: ``error
 and closed), ``relay_max_tables``, ``relay_join_seconds`` (to join),
 ``relay_idle_seconds`` (without a frame), ``relay_rate``/``relay_burst`` (frames a
 second), ``relay_max_queue`` (bytes waiting for a peer that does not read; more: it is
-removed), ``relay_backlog`` (frames kept for the lobby's game until the table is full),
+removed), ``relay_backlog`` and ``relay_backlog_bytes`` (frames, and their bytes in
+all, kept for the lobby's game until the table is full),
 ``relay_max_per_address``/``relay_max_connections`` (open connections; more: ``error``
 and closed at once).  A peer's name is shown in the lobby, so no peer takes a name
 reserved for the hub's bots, programs, guests or admins (:mod:`hub.names`).
@@ -60,6 +61,7 @@ DEFAULTS: dict[str, Any] = {
     "relay_burst": 400.0,
     "relay_max_queue": 4 * 1024 * 1024,
     "relay_backlog": 256,
+    "relay_backlog_bytes": 1024 * 1024,
     "relay_max_per_address": 32,
     "relay_max_connections": 1024,
 }
@@ -82,6 +84,7 @@ class Room:
         self.seat_of: dict[str, int] = {}
         #: frames for the lobby's game, kept until it exists (sender key, data)
         self.backlog: deque[tuple[str, bytes]] = deque()
+        self.backlog_bytes = 0  #: the data's bytes in :attr:`backlog`
 
     @property
     def full(self) -> bool:
@@ -317,6 +320,7 @@ class RelayFactory(ServerFactory):
         self.idle_seconds = float(options["relay_idle_seconds"])
         self.max_queue = int(options["relay_max_queue"])
         self.backlog = int(options["relay_backlog"])
+        self.backlog_bytes = int(options["relay_backlog_bytes"])
         self.rates = Buckets(self.reactor, options["relay_rate"], options["relay_burst"])
         self.cap = ConnectionCap(
             int(options["relay_max_per_address"]), int(options["relay_max_connections"])
@@ -404,7 +408,7 @@ class RelayFactory(ServerFactory):
         room.game = game
         for proto in room.peers.values():
             proto.records.attach(game.transcript)
-        backlog, room.backlog = room.backlog, deque()
+        backlog, room.backlog, room.backlog_bytes = room.backlog, deque(), 0
         for key, data in backlog:
             self._follow(room, key, data)
 
@@ -424,8 +428,10 @@ class RelayFactory(ServerFactory):
             if target is not None:
                 target.send_frame(frame)
         if room.game is None:
-            if len(room.backlog) < self.backlog:
+            size = room.backlog_bytes + len(send.data)
+            if len(room.backlog) < self.backlog and size <= self.backlog_bytes:
                 room.backlog.append((proto.key, send.data))
+                room.backlog_bytes = size
             return
         self._follow(room, proto.key, send.data)
 
