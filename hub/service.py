@@ -40,7 +40,7 @@ from hub.frontends import FRONTENDS
 from hub.game import check_table_rules
 from hub.interfaces import IHTTPResources, IHub
 from hub.lobby import Lobby, thread_runner
-from hub.model import GameError, NotFound
+from hub.model import OVER, GameError, NotFound
 from hub.money import TableMoney
 from hub.optional_interfaces import IHandViews, IHandViewStore
 from hub.ratings.service import RatingService, check_rated
@@ -249,6 +249,7 @@ class Seating:
     lobby: Lobby
     registry: Any
     store: Any
+    options: Mapping[str, Any]
     money: TableMoney | None
     #: rated games (``hub.ratings``); ``None``: nothing is rated (no store)
     ratings: RatingService | None = None
@@ -325,6 +326,22 @@ class Seating:
         data["rated"] = self.ratings is not None and self.ratings.is_rated(game.id)
         return data
 
+    def _may_make_bots_only(self, creator: str | None) -> None:
+        """A table of bots on purpose plays on with nobody seated, so at most
+        ``bots_only_max`` play at once, ``bots_only_per_creator`` of one creator.
+
+        :raises hub.model.GameError: 429 the creator's are playing, 503 the hub's.
+        """
+        running = [g for g in self.lobby.games() if g.bots_only and g.state != OVER]
+        most = int(self.options.get("bots_only_max", 20))
+        if len(running) >= most:
+            raise GameError(f"{most} tables of bots only play already; try later", 503)
+        each = int(self.options.get("bots_only_per_creator", 3))
+        if sum(1 for g in running if g.creator == creator) >= each:
+            raise GameError(
+                f"you have {each} tables of bots only playing already; close one first", 429
+            )
+
     def _chips(self, game: Any) -> bool:
         return self.money is not None and game.chips is not None
 
@@ -368,6 +385,8 @@ class Seating:
             raise GameError("'type' must be a game type name", 400)
         check_rated(rated)
         check_table_rules(seats, bots_only, broke_bots)
+        if bots_only is True:
+            self._may_make_bots_only(creator)
         factory = self.registry.game_factory(type_name)
         if self.money is not None and self.money.plays_for_chips(factory):
             game = await self.money.create_table(type_name, **kwargs)

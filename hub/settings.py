@@ -30,6 +30,8 @@ TYPES: dict[str, type] = {
     "keep_finished_count": int,
     "retire_after": float,
     "unattended_seconds": float,
+    "bots_only_max": int,
+    "bots_only_per_creator": int,
     "create_rate": float,
     "create_burst": float,
     "game_event_log": int,
