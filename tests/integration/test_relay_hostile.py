@@ -103,3 +103,25 @@ def test_reserved_names_and_connection_bounds(tmp_path: Path):
             for peer in peers:
                 peer.close()
     assert hub.errors() == [], hub.log()[-3000:]
+
+
+def test_one_address_makes_tables_no_faster_than_it_may_create_games(tmp_path: Path):
+    """Each full table is a game of the lobby (and of the history): one address made
+    100 of them in 5 s before; now at ``create_rate``/``create_burst``, as on the web."""
+    hub = HubProcess(tmp_path, relay=LOOPBACK, web=LOOPBACK)
+    hub.extra += ["--set", "create_burst=3", "--set", "create_rate=0.001"]
+    with hub:
+        port = hub.ports["relay"]
+        for number in range(3):
+            peer = Peer(port, "ann", table=f"t{number}")
+            assert (peer.join() or {}).get("op") == "joined"
+            peer.close()
+        peer = Peer(port, "ann", table="t3")
+        answer = peer.join()
+        peer.close()
+        assert answer is not None and answer["op"] == "error", answer
+        assert answer["reason"].startswith("too many tables made from your address"), answer
+        other = Peer(port, "bob", table="t4", source="127.0.0.2")  # another address may
+        assert (other.join() or {}).get("op") == "joined"
+        other.close()
+    assert hub.errors() == [], hub.log()[-3000:]

@@ -21,7 +21,8 @@ second), ``relay_max_queue`` (bytes waiting for a peer that does not read; more:
 removed), ``relay_backlog`` and ``relay_backlog_bytes`` (frames, and their bytes in
 all, kept for the lobby's game until the table is full),
 ``relay_max_per_address``/``relay_max_connections`` (open connections; more: ``error``
-and closed at once).  A peer's name is shown in the lobby, so no peer takes a name
+and closed at once).  A new table becomes a game of the lobby, so one address makes
+tables as fast as it may create games anywhere (``create_rate``/``create_burst``).  A peer's name is shown in the lobby, so no peer takes a name
 reserved for the hub's bots, programs, guests or admins (:mod:`hub.names`).
 """
 
@@ -41,7 +42,7 @@ from zope.interface import implementer
 
 from hub.frontends import no_delay
 from hub.interfaces import IRelayAdapter
-from hub.limits import Buckets, ConnectionCap
+from hub.limits import Buckets, ConnectionCap, creation_limits
 from hub.model import GameError
 from hub.names import reserved
 from hub.signing import SignatureError, parse_public_key
@@ -325,6 +326,8 @@ class RelayFactory(ServerFactory):
         self.cap = ConnectionCap(
             int(options["relay_max_per_address"]), int(options["relay_max_connections"])
         )
+        #: new tables per address, as games made on any front end (``create_rate``)
+        self.creations = creation_limits(options, self.reactor)
         self.rooms: dict[str, Room] = {}
         self._count = 0
 
@@ -365,6 +368,9 @@ class RelayFactory(ServerFactory):
                 return f"{join.game} is not a game played peer to peer"
             if not factory.min_seats <= join.seats <= factory.max_seats:
                 return f"{join.game} is played by {factory.min_seats} to {factory.max_seats}"
+            if not self.creations.allow(f"address:{proto.peer}"):
+                wait = self.creations.wait(f"address:{proto.peer}")
+                return f"too many tables made from your address; try again in {wait:.0f} s"
             room = self.rooms[join.table] = Room(join.table, join.game, join.seats, adapter)
         if (room.game_type, room.seats) != (join.game, join.seats):
             return f"table {join.table} plays {room.game_type} with {room.seats} seats"
