@@ -8,12 +8,18 @@ refill at ``rate`` a second; an action costs one.  Memory is bounded: at most
 A :class:`ConnectionCap` counts open connections by client address: past
 ``per_address`` from one address, or ``total`` in all, a new one is refused (the
 front end says why and closes it).
+
+:func:`bots_only_room` bounds the tables of bots made on purpose, which play on with
+nobody seated.
 """
 
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
+
+from hub.model import OVER, GameError
 
 
 class Buckets:
@@ -105,3 +111,32 @@ class ConnectionCap:
         self._count -= 1
         if self._open[host] == 0:
             del self._open[host]
+
+
+class _Table(Protocol):
+    @property
+    def bots_only(self) -> bool: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def creator(self) -> str | None: ...
+
+
+def bots_only_room(
+    games: Iterable[_Table], creator: str | None, options: Mapping[str, Any]
+) -> None:
+    """Whether ``creator`` may make one more table of bots only (``bots_only``: it
+    plays on with nobody seated): at most ``bots_only_max`` play at once among
+    ``games``, ``bots_only_per_creator`` of one creator.
+
+    :raises hub.model.GameError: 429 the creator's are playing, 503 the hub's.
+    """
+    running = [g for g in games if g.bots_only and g.state != OVER]
+    most = int(options.get("bots_only_max", 20))
+    if len(running) >= most:
+        raise GameError(f"{most} tables of bots only play already; try later", 503)
+    each = int(options.get("bots_only_per_creator", 3))
+    if sum(1 for g in running if g.creator == creator) >= each:
+        raise GameError(
+            f"you have {each} tables of bots only playing already; close one first", 429
+        )

@@ -39,8 +39,9 @@ from hub.datalock import DataLock
 from hub.frontends import FRONTENDS
 from hub.game import check_table_rules
 from hub.interfaces import IHTTPResources, IHub
+from hub.limits import bots_only_room
 from hub.lobby import Lobby, thread_runner
-from hub.model import OVER, GameError, NotFound
+from hub.model import GameError, NotFound
 from hub.money import TableMoney
 from hub.optional_interfaces import IHandViews, IHandViewStore
 from hub.ratings.service import RatingService, check_rated
@@ -326,22 +327,6 @@ class Seating:
         data["rated"] = self.ratings is not None and self.ratings.is_rated(game.id)
         return data
 
-    def _may_make_bots_only(self, creator: str | None) -> None:
-        """A table of bots on purpose plays on with nobody seated, so at most
-        ``bots_only_max`` play at once, ``bots_only_per_creator`` of one creator.
-
-        :raises hub.model.GameError: 429 the creator's are playing, 503 the hub's.
-        """
-        running = [g for g in self.lobby.games() if g.bots_only and g.state != OVER]
-        most = int(self.options.get("bots_only_max", 20))
-        if len(running) >= most:
-            raise GameError(f"{most} tables of bots only play already; try later", 503)
-        each = int(self.options.get("bots_only_per_creator", 3))
-        if sum(1 for g in running if g.creator == creator) >= each:
-            raise GameError(
-                f"you have {each} tables of bots only playing already; close one first", 429
-            )
-
     def _chips(self, game: Any) -> bool:
         return self.money is not None and game.chips is not None
 
@@ -386,7 +371,7 @@ class Seating:
         check_rated(rated)
         check_table_rules(seats, bots_only, broke_bots)
         if bots_only is True:
-            self._may_make_bots_only(creator)
+            bots_only_room(self.lobby.games(), creator, self.options)
         factory = self.registry.game_factory(type_name)
         if self.money is not None and self.money.plays_for_chips(factory):
             game = await self.money.create_table(type_name, **kwargs)
