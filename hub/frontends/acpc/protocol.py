@@ -46,7 +46,7 @@ DEFAULTS: dict[str, Any] = {
     "acpc_player_seconds": 30.0,  # time to act for the match's other players
     "acpc_max_matches": 50,  # matches waiting or running at once (each listens on ports)
     "acpc_max_connections": 1024,  # open program connections in all (the port and seats)
-    "acpc_max_per_address": 64,  # open program connections from one address
+    "acpc_max_per_address": 256,  # open program connections from one address (50 matches x 3 + room)
 }
 #: The reference dealer's rules (the defaults) or the hub's stricter choices, each a
 #: setting (docs/acpc.md, "Bad replies" and "The dealer's rules"): the setting → its
