@@ -10,17 +10,19 @@ import time
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 from tests.hubprocess import LOOPBACK, HubProcess
 from tests.integration.test_acpc_access import GAME, Program, create, wait_over
 from tests.integration.test_privacy import Web
+from tests.integration.xmlsocket import XMLClient, ok
 
 HANDS = 2
 
 
 @pytest.fixture
 def hub(tmp_path: Path):
-    h = HubProcess(tmp_path, web=LOOPBACK, acpc=LOOPBACK)
+    h = HubProcess(tmp_path, web=LOOPBACK, acpc=LOOPBACK, xml=LOOPBACK)
     with h:
         yield h
     assert h.errors() == [], h.log()[-3000:]
@@ -69,6 +71,16 @@ def test_nothing_of_a_duplicate_match_is_readable_until_it_ends(hub):
                 assert status == 404, (tail, body)
             opened = who.opened("/api/lobby/events")
             assert first.encode() not in opened and second.encode() not in opened
+        xml = XMLClient(hub.ports["xml"])  # nor over XML: its lobby, its history
+        try:
+            assert ok(xml.login("xmallory", "pw-xmallory-1"))
+            listed = xml.request("<lobby><gamelist/></lobby>")
+            assert listed.find("response/lobby/gamelist/games") is not None
+            assert match["id"].encode() not in etree.tostring(listed)  # "acpc <id> pass 1"
+            history = xml.request('<lobby><history accountname="acpc.ann"/></lobby>')
+            assert len(history.find("response/lobby/history")) == 0, etree.tostring(history)
+        finally:
+            xml.close()
         # the operator reads everything meanwhile
         status, body, _ = hub.request("GET", f"/api/games/{first}/transcript", admin=True)
         assert status == 200 and body
