@@ -35,7 +35,8 @@ def plugin_index(registry: Registry, base: str = PLUGINS_PATH) -> dict[str, Any]
     Each entry: ``name``, ``kind``, ``version``, ``summary``, ``frontends``,
     ``status`` (``loaded``/``failed``), ``reason``, ``source``, ``client``, and for a
     loaded plugin ``file``, ``url``, ``size``, ``sha256``, ``meta_url`` and ``signer``
-    (``{"name", "key", "trusted"}``, or ``null`` when unsigned) (else ``null``).  The
+    (``{"name", "key", "trusted"}``, or ``null`` when unsigned) (else ``null``), and
+    ``isolated`` (its games run in workers: :mod:`hub.isolation`).  The
     top level also says whether the hub requires signed plugins.
     """
     entries = []
@@ -58,6 +59,7 @@ def plugin_index(registry: Registry, base: str = PLUGINS_PATH) -> dict[str, Any]
                 "sha256": record.sha256 if loaded else None,
                 "meta_url": f"{base}/{record.name}/{record.meta_filename}" if loaded else None,
                 "signer": record.signer.to_json() if record.signer is not None else None,
+                "isolated": record.isolated,
             }
         )
     return {"plugins": entries, "require_signed_plugins": registry.trust.required}

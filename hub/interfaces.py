@@ -282,7 +282,7 @@ class IXMLGameAdapter(Interface):
     )
 
     def parse_action(element):
-        """An lxml element (the ``parameters`` child of ``game/action``) → action mapping.
+        """The ``parameters`` element of ``game/action`` → an action or ``hub.seatops`` op.
 
         :raises hub.model.BadAction: the payload is not an action of this game.
         """

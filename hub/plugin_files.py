@@ -14,6 +14,8 @@ import re
 import sys
 from typing import Any
 
+from zope.interface import Interface
+
 #: a plain relative path: ``[A-Za-z0-9_-]`` parts, one dot before the suffix
 _PLAIN = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*\.[a-z]{1,8}$")
 
@@ -32,10 +34,23 @@ def package_of(obj: Any) -> str | None:
     return package or None
 
 
+class IOwnFiles(Interface):
+    """A plugin object whose files are not in the package of its class: one that stands
+    in the hub for a plugin whose code runs elsewhere (:mod:`hub.isolation`)."""
+
+    def read_file(path):
+        """The bytes of the plugin's file ``path`` (a plain relative path), or ``None``."""
+
+
 def package_file(obj: Any, path: str) -> bytes | None:
     """The bytes of the file ``path`` (a plain path) in ``obj``'s package, or ``None``."""
+    if not _PLAIN.match(path):
+        return None
+    if IOwnFiles.providedBy(obj):
+        data: bytes | None = obj.read_file(path)
+        return data
     package = package_of(obj)
-    if package is None or not _PLAIN.match(path):
+    if package is None:
         return None
     try:
         resource = importlib.resources.files(package)

@@ -62,6 +62,7 @@ from zope.interface.verify import verifyObject
 
 import hub
 from hub.interfaces import IBotFactory, IGameFactory, IRegistry
+from hub.isolation.host import Isolation
 from hub.meta import (
     ISettingsReader,
     MetaError,
@@ -71,7 +72,7 @@ from hub.meta import (
     parse_meta,
     version_satisfies,
 )
-from hub.model import NotFound
+from hub.model import GameError, NotFound
 from hub.plugin_packages import (
     SKIP_NAMES,
     SKIP_SUFFIXES,
@@ -132,6 +133,8 @@ class PluginRecord:
     sha256: str | None = None
     size: int | None = None
     signer: Signer | None = None
+    #: whether its games run in workers (:mod:`hub.isolation`), its code never in the hub
+    isolated: bool = False
 
     @property
     def loaded(self) -> bool:
@@ -193,6 +196,8 @@ class Registry:
         import at once.
     :param trust: which drop-ins' signatures are accepted (default: any signature that
         verifies, and unsigned packages).
+    :param isolation: which drop-ins run isolated (:mod:`hub.isolation`); ``None``:
+        every plugin runs in the hub's process.
     :param settings: the hub's settings; a plugin that declares settings in its
         ``.meta`` and provides :class:`hub.meta.ISettingsReader` gets their values.
     """
@@ -208,7 +213,10 @@ class Registry:
         import_timeout: float | None = None,
         trust: PluginTrust | None = None,
         settings: Mapping[str, Any] | None = None,
+        isolation: Isolation | None = None,
     ) -> None:
+        #: runs the games of isolated drop-ins in workers (``None``: none is isolated)
+        self.isolation = isolation
         self._data_dir = Path(data_dir) if data_dir is not None else None
         #: the hub's settings: a plugin gets those it declares (``ISettingsReader``)
         self.settings = dict(settings or {})
@@ -541,16 +549,26 @@ class Registry:
                 signer = self.trust.check(meta, archive_digest if package_path.is_file() else None)
             except SignatureError as e:
                 raise PluginError(f"refused: {e}") from None
-            prefix = f"{PLUGIN_MODULE_ROOT}.p{next(self._counter)}_{meta.name.replace('-', '_')}"
-            entry.module_prefix = prefix
-            make_package(PLUGIN_MODULE_ROOT, [])
-            make_package(prefix, [str(root)])
-            if package_path.is_file():
-                forget_zip(str(root))
-            importlib.invalidate_caches()
-            obj = await self._import(
-                meta.name, f"{prefix}.{meta.server_module}", meta.server_object, prefix + "."
-            )
+            trusted = signer is not None and signer.trusted
+            if (
+                self.isolation
+                and meta.kind == "game"
+                and self.isolation.isolates(meta.name, trusted)
+            ):
+                obj = await self._isolated(entry, meta, package_path)
+            else:
+                prefix = (
+                    f"{PLUGIN_MODULE_ROOT}.p{next(self._counter)}_{meta.name.replace('-', '_')}"
+                )
+                entry.module_prefix = prefix
+                make_package(PLUGIN_MODULE_ROOT, [])
+                make_package(prefix, [str(root)])
+                if package_path.is_file():
+                    forget_zip(str(root))
+                importlib.invalidate_caches()
+                obj = await self._import(
+                    meta.name, f"{prefix}.{meta.server_module}", meta.server_object, prefix + "."
+                )
         owner = self._by_name.get(meta.name)
         if owner is not None:  # another plugin took the name while this one imported
             entry.clash = True
@@ -586,6 +604,20 @@ class Registry:
             size=size,
             signer=signer,
         )
+
+    async def _isolated(self, entry: _Entry, meta: PluginMeta, package_path: Path) -> Any:
+        """The factory of a drop-in whose games run isolated (:mod:`hub.isolation`): a
+        worker imports it, never the hub."""
+        assert self.isolation is not None
+        try:
+            obj = await self.isolation.describe(
+                meta.name, package_path, meta.server_module, meta.server_object, self.import_timeout
+            )
+        except GameError as e:
+            raise PluginError(e.reason) from None
+        client = meta.client or f"{meta.server_module.rpartition('.')[0]}.client".lstrip(".")
+        entry.record = replace(entry.record, isolated=True, client=client)
+        return obj
 
     def _check_package(self, meta: PluginMeta, path: Path, folder: Path) -> tuple[Path, str, int]:
         """Where to import a drop-in from, after checking its place and digest."""
@@ -676,7 +708,7 @@ class Registry:
             verifyObject(interface, obj)
         except Invalid as e:
             raise PluginError(
-                f"{meta.server} does not implement {interface.__name__}: {_explain(e)}"
+                f"{meta.server} does not implement {interface.__name__}: {explain_invalid(e)}"
             ) from e
         # verified: the interface declares them
         if obj.name != meta.name:
@@ -742,10 +774,10 @@ def _package_signature(path: Path | None) -> Any:
     return tuple(parts)
 
 
-def _explain(error: Invalid) -> str:
+def explain_invalid(error: Invalid) -> str:
     """A zope verification error as a short reason naming what is missing."""
     if isinstance(error, MultipleInvalid):
-        return "; ".join(_explain(e) for e in error.exceptions)
+        return "; ".join(explain_invalid(e) for e in error.exceptions)
     if isinstance(error, BrokenImplementation):
         described = error.name
         if isinstance(described, str):

@@ -287,14 +287,21 @@ def makeService(options: Options):
     """The root :class:`hub.service.HubService` for ``options``."""
     from twisted.internet import reactor
 
+    from hub.isolation.host import Isolation, IsolationSettings
     from hub.registry import Registry
     from hub.service import HubService
 
     data_dir = Path(options["data"])
     import_seconds = float(options["settings"].get("plugin_import_seconds", 5.0))
     trust = PluginTrust.from_settings(options["settings"])
+    isolation = Isolation(IsolationSettings.from_settings(options["settings"]), reactor)
     registry = Registry(
-        data_dir, reactor, import_timeout=import_seconds, trust=trust, settings=options["settings"]
+        data_dir,
+        reactor,
+        import_timeout=import_seconds,
+        trust=trust,
+        settings=options["settings"],
+        isolation=isolation,
     )
     store = make_store(options["db"], reactor, options["settings"])
     settings = dict(options["settings"]) | {

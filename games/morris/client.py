@@ -60,7 +60,7 @@ class Connector:
             raise ConnectorError(f"the server refused: {text[2:]}")
         if not text.startswith("+ "):
             raise ConnectorError(f"not a server line: {text[:60]!r}")
-        return getattr(self, f"_on_{self.state}")(text)
+        return self.STATES[self.state](self, text)
 
     def _on_banner(self, text: str) -> list[str]:
         match = _BANNER.match(text)
@@ -187,3 +187,20 @@ class Connector:
 
     def _on_done(self, text: str) -> list[str]:
         return []
+
+    #: state → how a line is read in it: the dispatch table
+    STATES = {
+        "banner": _on_banner,
+        "version": _on_version,
+        "playing": _on_playing,
+        "gamename": _on_gamename,
+        "you": _on_you,
+        "players": _on_players,
+        "idle": _on_idle,
+        "capture": _on_capture,
+        "move_list": _on_move_list,
+        "thinking": _on_thinking,
+        "over_list": _on_over_list,
+        "over_won": _on_over_won,
+        "done": _on_done,
+    }

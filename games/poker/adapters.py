@@ -9,11 +9,11 @@ becomes the game's action mapping (:mod:`games.poker.server`): ``{"name": "raise
 "amount": "40"}``, and ``discarded`` is carried over.  The wire's action numbers are
 this module's (:data:`WIRE_ACTIONS`: the index of each of the game's action names); the
 game knows only the names.  Three indices are the hub's business, not the game's
-(:class:`hub.interfaces.IXMLGameAdapter`): ``12`` (leave seat) becomes
-``{"leave_seat": True}`` (the front end leaves the seat; the stack is cashed out at the
-end of the hand), ``11`` (take seat; from one's own seat: add chips) ``{"take_seat":
-seat, "buyin": amount}`` and ``13`` (add bot) ``{"add_bot": name, "seat": seat,
-"buyin": amount}``: the hub's table money (:mod:`hub.money`) moves the buy-in through
+(:class:`hub.interfaces.IXMLGameAdapter`), typed seat operations (:mod:`hub.seatops`):
+``12`` (leave seat) becomes ``LeaveSeat()`` (the front end leaves the seat; the stack
+is cashed out at the end of the hand), ``11`` (take seat; from one's own seat: add
+chips) ``TakeSeat(seat, amount)`` and ``13`` (add bot) ``AddBot(name, seat,
+amount)``: the hub's table money (:mod:`hub.money`) moves the buy-in through
 the ledger first.  The payload schema is ``texas.xsd`` in this package
 (:class:`hub.interfaces.IXMLPayloadSchema`): the front end validates every action
 against it before :meth:`PokerXMLAdapter.parse_action` reads it, and publishes it at
@@ -50,9 +50,10 @@ ids, which a ``gameinfo`` must repeat exactly.  Nothing else of the front end is
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, ClassVar
 
 from lxml import etree
 from zope.interface import implementer
@@ -69,6 +70,7 @@ from hub.interfaces import (
 )
 from hub.model import CONTRIBUTE, BadAction, GameEvent, NotFound
 from hub.optional_interfaces import IXMLSeatDetails
+from hub.seatops import AddBot, LeaveSeat, Parsed, TakeSeat
 
 from .acpc import ACPCAdapter
 from .rules import ACTION_NAMES
@@ -247,6 +249,10 @@ def _action_child(action: str, amount: Any = None, name: str | None = None, seat
     return node
 
 
+#: how an event is rendered: (adapter, event data, seat) → element
+Renderer = Callable[[Any, dict[str, Any], "int | None"], etree._Element]
+
+
 @implementer(IXMLGameAdapter, IXMLPayloadSchema, IXMLSeatDetails)
 class PokerXMLAdapter(XMLGameAdapter):
     """Translates poker actions, events and views to and from ``texasmessage``."""
@@ -258,9 +264,9 @@ class PokerXMLAdapter(XMLGameAdapter):
 
     # -- client → server ------------------------------------------------------------------
 
-    def parse_action(self, element: Any) -> dict[str, Any]:
+    def parse_action(self, element: Any) -> Parsed:
         """``<parameters><texasmessage><action>…`` (checked against ``texas.xsd`` by
-        the front end) → the game's action mapping, or the hub's for indices 11-13.
+        the front end) → the game's action mapping, or a seat operation for 11-13.
 
         :raises hub.model.BadAction: not a ``texasmessage`` action.
         """
@@ -287,14 +293,14 @@ class PokerXMLAdapter(XMLGameAdapter):
             except InvalidOperation:
                 raise BadAction("an amount is a decimal number") from None
         if name == "leaveseat":
-            return {"leave_seat": True}
+            return LeaveSeat()
         if name == "takeseat":
-            return {"take_seat": seat, "buyin": amount}
+            return TakeSeat(seat, amount)
         if name == "addbot":
             bot = (action.findtext("name") or "").strip()
             if not bot:
                 raise BadAction("add bot needs the bot's name")
-            return {"add_bot": bot, "seat": seat, "buyin": amount}
+            return AddBot(bot, seat, amount)
         if name == CONTRIBUTE:
             value = (action.findtext("entropy") or "").strip()
             if not value:
@@ -350,10 +356,10 @@ class PokerXMLAdapter(XMLGameAdapter):
 
     def render_event(self, event: GameEvent, seat: int | None) -> etree._Element | None:
         """One engine event as the observer at ``seat`` sees it (``None``: nothing)."""
-        render = getattr(self, "_ev_" + event.kind.replace("-", "_"), None)
+        render = self.RENDERERS.get(event.kind)
         if render is None:
             return None
-        return render(dict(event.data), seat)
+        return render(self, dict(event.data), seat)
 
     def _ev_hand(self, d: dict[str, Any], seat: int | None) -> etree._Element:
         return event_element(
@@ -520,6 +526,28 @@ class PokerXMLAdapter(XMLGameAdapter):
             _sub(gi, "commitment", v["commitment"])
         return _message(gi)
 
+    #: event kind → how it is rendered: the dispatch table
+    RENDERERS: ClassVar[dict[str, Renderer]] = {
+        "hand": _ev_hand,
+        "hole": _ev_hole,
+        "deal": _ev_deal,
+        "board": _ev_board,
+        "action": _ev_action,
+        "return": _ev_return,
+        "pots": _ev_pots,
+        "show": _ev_show,
+        "award": _ev_award,
+        "handover": _ev_handover,
+        "shuffle": _ev_shuffle,
+        "entropy": _ev_entropy,
+        "cancel": _ev_cancel,
+        "seat": _ev_seat,
+        "autopost": _ev_autopost,
+        "timeout": _ev_timeout,
+        "turn": _ev_turn,
+        "over": _ev_over,
+    }
+
 
 @implementer(IXMLGameAdapter, IXMLPayloadSchema)
 class SitAndGoXMLAdapter(PokerXMLAdapter):
@@ -532,11 +560,11 @@ class SitAndGoXMLAdapter(PokerXMLAdapter):
 
     seat_on_join = True
 
-    def parse_action(self, element: Any) -> dict[str, Any]:
+    def parse_action(self, element: Any) -> Parsed:
         """As poker's, without buy-ins (an amount sent is ignored)."""
         out = super().parse_action(element)
-        if "take_seat" in out or "add_bot" in out:
-            out.pop("buyin", None)
+        if isinstance(out, (TakeSeat, AddBot)):
+            return replace(out, buyin=None)
         return out
 
     def _ev_level(self, d: dict[str, Any], seat: int | None) -> etree._Element:
@@ -550,6 +578,14 @@ class SitAndGoXMLAdapter(PokerXMLAdapter):
 
     def _ev_away(self, d: dict[str, Any], seat: int | None) -> etree._Element:
         return event_element("away", d.get("seat"), custom="away" if d.get("away") else "back")
+
+    #: event kind → how it is rendered, the dispatch table (poker's and the tournament's)
+    RENDERERS: ClassVar[dict[str, Renderer]] = {
+        **PokerXMLAdapter.RENDERERS,
+        "level": _ev_level,
+        "eliminated": _ev_eliminated,
+        "away": _ev_away,
+    }
 
 
 @implementer(IWebView, IWebAssets)

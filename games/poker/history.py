@@ -143,9 +143,9 @@ class _Streets:
             if plain is not None:
                 self.out.append(plain.format(who=self.who(a.seat)))
                 continue
-            handler = getattr(self, "_on_" + a.kind, None)
+            handler = self.HANDLERS.get(a.kind)
             if handler is not None:
-                handler(a)
+                handler(self, a)
         return self.out
 
     def _on_post(self, a: R.Record) -> None:
@@ -224,6 +224,21 @@ class _Streets:
 
     def _on_cancel(self, a: R.Record) -> None:
         self.out.append(f"Hand cancelled: {a.text}")
+
+    #: record kind → its handler: the dispatch table
+    HANDLERS = {
+        "post": _on_post,
+        "hole": _on_hole,
+        "board": _on_board,
+        "call": _on_call,
+        "bet": _on_bet,
+        "raise": _on_raise,
+        "discard": _on_discard,
+        "return": _on_return,
+        "show": _on_show,
+        "award": _on_award,
+        "cancel": _on_cancel,
+    }
 
 
 def _summary(rec: R.HandRecord, reveal: bool) -> list[str]:

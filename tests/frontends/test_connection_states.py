@@ -4,6 +4,9 @@ every live state can close, and what refuses a client's request is the table."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from hub.frontends.acpc import states as acpc
@@ -13,6 +16,7 @@ from hub.frontends.mnm import states as mnm
 from hub.frontends.relay import states as relay
 from hub.frontends.xml import events
 from hub.frontends.xml import states as xml
+from hub.frontends.xml.handlers import HANDLERS
 from hub.frontends.xml.server import XMLFrontend
 from hub.states import check_table
 
@@ -58,8 +62,27 @@ def test_domino_logs_in_only_while_connected_and_plays_only_while_playing():
 
 def test_xml_every_request_kind_has_an_area_and_one_handler():
     assert set(xml.AREAS) == set(events.REQUESTS)
-    handlers = {name for name in vars(XMLFrontend) if name.startswith("_on_")}
-    assert handlers == {f"_on_{kind.__name__}" for kind in events.REQUESTS}
+    assert set(HANDLERS) == set(events.REQUESTS)
+    assert all(callable(handler) for handler in HANDLERS.values())
+    # dispatch is the table: no handler is named on the front end's class
+    assert not [name for name in vars(XMLFrontend) if name.startswith("_on_")]
+
+
+def test_xml_no_module_imports_the_server_but_the_package():
+    """Handlers, sessions, connections, relays and the protocol get a narrow context
+    (``context.py``): the dispatch table does not tie them to ``server.py``."""
+    folder = Path(xml.__file__).parent
+    importing = sorted(
+        str(p.relative_to(folder))
+        for p in folder.rglob("*.py")
+        if re.search(
+            r"^\s*(from \.+server import|from hub\.frontends\.xml\.server import"
+            r"|from \. import .*\bserver\b)",
+            p.read_text(encoding="utf-8"),
+            re.M,
+        )
+    )
+    assert importing == ["__init__.py"]
 
 
 def test_xml_the_states_that_read_requests_have_rules_for_every_area():

@@ -398,7 +398,10 @@ def test_internal_error_500_connection_survives(hub, frontend, monkeypatch) -> N
     def boom(*a, **k):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(frontend, "_on_GameList", boom)
+    from hub.frontends.xml import events
+    from hub.frontends.xml.handlers import HANDLERS
+
+    monkeypatch.setitem(HANDLERS, events.GameList, boom)
     r, _ = conn.one("<lobby><gamelist/></lobby>")
     assert outcome(r)[:2] == (False, 500)
     r, _ = conn.one("<lobby><availablegames/></lobby>")

@@ -70,7 +70,11 @@ def hub(tmp_path_factory):
         tmp_path_factory.mktemp("hub"),
         xml="tcp:0:interface=127.0.0.1",
         web="tcp:0:interface=127.0.0.1",
-    ).start()
+    )
+    # they bring their own XML adapters and a chip game: they run in the hub's process
+    # (unsigned drop-ins are isolated by default: tests/isolation)
+    running.extra = ["--set", "in_process_plugins=" + ",".join(DROPPED)]
+    running.start()
     try:
         for name in DROPPED:
             drop(running.data, name)

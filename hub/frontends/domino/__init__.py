@@ -17,7 +17,9 @@ moduleProvides(IFrontend)
 
 def make_factory(hub: IHub) -> DominoFactory:
     """The protocol factory for ``hub`` (an :class:`hub.interfaces.IHub`)."""
-    return DominoFactory(hub.lobby, hub.reactor, dict(hub.options), hub.place, routes=hub.routes)
+    return DominoFactory(
+        hub.lobby, hub.reactor, dict(hub.options), hub.place, routes=hub.routes, seating=hub
+    )
 
 
 __all__ = ["DominoFactory", "DominoProtocol", "make_factory"]

@@ -43,6 +43,7 @@ from hub.cluster.splice import Follow, Splice
 from hub.frontends import no_delay, write_now
 from hub.interfaces import IGameObserver, ILobbyListener
 from hub.model import GAME_OVER, WAITING, GameError
+from hub.seatops import SeatingHub
 from hub.states import Machine
 from hub.telemetry import DETACHED, FrontendTelemetry
 from hub.transcript import ConnectionRecord
@@ -224,7 +225,7 @@ class DominoProtocol(Protocol):
         """The routed login's game is there: take its seat (``hub.routes``)."""
         self._routing = None
         if self.state is State.WAITING:
-            self.factory.seat(self, routed.game, routed.seat)
+            defer.ensureDeferred(self.factory.seat(self, routed.game, routed.seat))
 
     def _not_routed(self, failure: Any) -> None:
         self._routing = None
@@ -411,7 +412,9 @@ class DominoProtocol(Protocol):
 class DominoFactory(ServerFactory):
     """Accepts domino clients, queues logged-in players and seats them in games.
 
-    :param lobby: the hub's :class:`hub.lobby.Lobby`.
+    :param lobby: the hub's :class:`hub.lobby.Lobby` (its games, its changes).
+    :param seating: the hub (:class:`hub.seatops.SeatingHub`): games are created and
+        players seated only through it, as every front end does.
     :param reactor: for timers (``task.Clock``/``MemoryReactorClock`` in tests).
     :param options: ``domino_game``, ``domino_answer_seconds``, ``domino_max_invalid``,
         ``domino_login_seconds``, ``domino_idle_seconds`` (see :data:`DEFAULTS`).
@@ -431,10 +434,14 @@ class DominoFactory(ServerFactory):
         options: dict[str, Any] | None = None,
         place: Callable[..., Any] | None = None,
         routes: Any = None,
+        *,
+        seating: SeatingHub,
     ) -> None:
         settings: dict[str, Any] = dict(DEFAULTS)
         settings.update({k: v for k, v in (options or {}).items() if k in DEFAULTS})
         self.lobby = lobby
+        #: how its games are created and its players seated: the hub's one way
+        self.seating = seating
         self.reactor = reactor
         self.options = dict(options or {})
         self._place = place
@@ -510,7 +517,13 @@ class DominoFactory(ServerFactory):
                 self._match_call = self.reactor.callLater(0, self.match)
 
     def match(self) -> None:
-        """Seat waiting players: open lobby games first (oldest first), then new games."""
+        """Seat waiting players: open lobby games first (oldest first), then new games
+        (created and seated through the hub, :attr:`seating`)."""
+        defer.ensureDeferred(self._match()).addErrback(
+            lambda failure: self.log.failure("domino: matching players failed", failure)
+        )
+
+    async def _match(self) -> None:
         for game in self.lobby.games(self.game_type):
             if not self.waiting:
                 return
@@ -521,32 +534,34 @@ class DominoFactory(ServerFactory):
                 continue  # seat players only where the game then starts at once
             for seat in free:
                 player = self.waiting.pop(0)
-                if not self.seat(player, game, seat):
+                if not await self.seat(player, game, seat):
                     self.waiting.insert(0, player)
                     break
         while len(self.waiting) >= 4:
+            players, self.waiting = self.waiting[:4], self.waiting[4:]
             try:
-                game = self.lobby.create_game(
+                game = await self.seating.create_game(
                     self.game_type,
                     seats=["open"] * 4,
                     options={"answer_seconds": self.answer_seconds},
                     creator="domino",
                 )
             except GameError as e:
+                self.waiting[:0] = players
                 self.log.error(
                     "cannot create a {type} game: {reason}", type=self.game_type, reason=e.reason
                 )
                 return
-            players, self.waiting = self.waiting[:4], self.waiting[4:]
             for index, player in enumerate(players):
-                if not self.seat(player, game, index):
+                if not await self.seat(player, game, index):
                     self.waiting.insert(0, player)
 
-    def seat(self, player: DominoProtocol, game: Any, seat: int) -> bool:
-        """Seat ``player`` at ``seat`` of ``game``; ``False``: refused (back to waiting)."""
+    async def seat(self, player: DominoProtocol, game: Any, seat: int) -> bool:
+        """Seat ``player`` at ``seat`` of ``game`` through the hub; ``False``: refused
+        (back to waiting)."""
         player.joining(game, seat)
         try:
-            game.take_seat(player.login, seat, kind="client")
+            await self.seating.take_seat(game, str(player.login), seat, kind="client")
         except GameError as e:
             self.log.warn(
                 "cannot seat {login} in game {game}: {reason}",

@@ -27,6 +27,7 @@ from twisted.internet import defer
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 from twisted.protocols.basic import LineReceiver
+from twisted.python.failure import Failure
 from zope.interface import implementer
 
 from hub.cluster.moves import Place
@@ -526,11 +527,41 @@ class MNMProtocol(LineReceiver):
         if game.seat_of(name) is not None and routed is None:
             name = f"{name}{seat}"
         game.observe(self, seat)
+        # the hub's one way to seat; a game without chips seats at once, else what the
+        # client sends meanwhile waits (as a looked-up game's lines do)
+        seating = defer.ensureDeferred(self.hub.take_seat(game, name, seat, kind="client"))
+        done: list[Any] = []
+        seating.addBoth(done.append)
+        if done:
+            self._seat_taken(done[0], game, seat, name)
+            return
+        self.paused = True
+        transport: Any = self.transport
+        transport.pauseProducing()
+        seating.addCallback(lambda _: self._seat_later(done[0], game, seat, name))
+
+    def _seat_later(self, outcome: Any, game: Any, seat: int, name: str) -> None:
+        self.paused = False
+        transport: Any = self.transport
+        transport.resumeProducing()
+        if self._closed:
+            if not isinstance(outcome, Failure):
+                game.leave_seat(seat)
+            return
         try:
-            game.take_seat(name, seat, kind="client")
-        except GameError as e:
+            self._seat_taken(outcome, game, seat, name)
+        except ProtocolError as e:
+            self.fail(e.reason)
+            return
+        self.dataReceived(b"")
+
+    def _seat_taken(self, outcome: Any, game: Any, seat: int, name: str) -> None:
+        """Seated (``outcome`` the seat), or refused (a failure): ``PLAYERS`` follows."""
+        if isinstance(outcome, Failure):
             game.unobserve(self)
-            raise ProtocolError(f"No free player: {e.reason}") from None
+            outcome.trap(GameError)
+            reason = outcome.value.reason if isinstance(outcome.value, GameError) else ""
+            raise ProtocolError(f"No free player: {reason}")
         self.seat = seat
         self._prolog.cancel(self)
         others = []

@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
+from twisted.internet import defer
 from twisted.internet.interfaces import IPushProducer
 from twisted.internet.protocol import Protocol, ServerFactory
 from twisted.logger import Logger
@@ -82,6 +83,7 @@ class Room:
         self.peers: dict[str, RelayProtocol] = {}
         self.waiting: set[str] = set()  #: keys challenged, not yet joined
         self.game: Any = None  # the lobby's game, once the table is full
+        self.opening = False  #: the hub is creating that game
         self.seat_of: dict[str, int] = {}
         #: frames for the lobby's game, kept until it exists (sender key, data)
         self.backlog: deque[tuple[str, bytes]] = deque()
@@ -397,20 +399,30 @@ class RelayFactory(ServerFactory):
         for key, peer in room.peers.items():
             if key != proto.key:
                 peer.send_op("peer", key=proto.key, name=proto.name)
-        if room.full and room.game is None:
+        if room.full and room.game is None and not room.opening:
             self._open_game(room)
 
     def _open_game(self, room: Room) -> None:
-        """The table is full: its game in the lobby, the peers seated by key."""
-        lobby = self.hub.lobby
+        """The table is full: its game in the lobby, the peers seated by key (created
+        and seated through the hub, as every front end does)."""
+        room.opening = True
+        defer.ensureDeferred(self._open(room)).addErrback(
+            lambda failure: self.log.failure("relay: opening a table's game failed", failure)
+        )
+
+    async def _open(self, room: Room) -> None:
         try:
-            game = lobby.create_game(room.game_type, name=room.name, seats=["open"] * room.seats)
+            game = await self.hub.create_game(
+                room.game_type, name=room.name, seats=["open"] * room.seats
+            )
             for seat, key in enumerate(sorted(room.peers, key=codec.key_bytes)):
-                game.take_seat(room.peers[key].name, seat, kind="client")
+                await self.hub.take_seat(game, room.peers[key].name, seat, kind="client")
                 room.seat_of[key] = seat
         except GameError as e:
             self.log.warn("no lobby game for relayed table {table}: {why}", table=room.name, why=e)
             return
+        finally:
+            room.opening = False
         room.game = game
         for proto in room.peers.values():
             proto.records.attach(game.transcript)

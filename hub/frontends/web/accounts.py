@@ -9,6 +9,7 @@ store, per name and per client address, exactly as for the XML protocol.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from twisted.internet import defer
@@ -58,6 +59,10 @@ def _source(request: Any) -> str | None:
 class SessionResource(WebResource):
     """``/api/session``: who this browser is; log in and out."""
 
+    def methods(self) -> dict[str, Callable[[Any], Any]]:
+        """HTTP method → its handler: this resource's dispatch table."""
+        return {"GET": self.json_GET, "POST": self.json_POST, "DELETE": self.json_DELETE}
+
     def json_GET(self, request: Any) -> Any:
         """The session (a new guest session if the browser has none)."""
         session = self.web.sessions.get_or_create(request)
@@ -88,6 +93,10 @@ class SessionResource(WebResource):
 class AccountsResource(WebResource):
     """``POST /api/accounts``: create an account (and log in as it)."""
 
+    def methods(self) -> dict[str, Callable[[Any], Any]]:
+        """HTTP method → its handler: this resource's dispatch table."""
+        return {"POST": self.json_POST}
+
     def json_POST(self, request: Any) -> Any:
         """Create ``{"name", "password"}``."""
         session = self.session_for_write(request, required=False)
@@ -111,6 +120,10 @@ class AccountResource(WebResource):
         if session is None or session.account is None:
             raise GameError("log in first", 401)
         return session
+
+    def methods(self) -> dict[str, Callable[[Any], Any]]:
+        """HTTP method → its handler: this resource's dispatch table."""
+        return {"GET": self.json_GET, "POST": self.json_POST, "DELETE": self.json_DELETE}
 
     def json_GET(self, request: Any) -> Any:
         """Name, type and balance."""

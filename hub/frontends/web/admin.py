@@ -20,6 +20,7 @@ credentials) or 403 (an account that is not an admin).  Every action goes throug
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from twisted.internet import defer
@@ -61,6 +62,10 @@ class AdminResource(WebResource):
 
     def _parts(self, request: Any) -> list[str]:
         return [p.decode("utf-8", "replace") for p in request.postpath if p]
+
+    def methods(self) -> dict[str, Callable[[Any], Any]]:
+        """HTTP method → its handler: this resource's dispatch table."""
+        return {"GET": self.json_GET, "POST": self.json_POST}
 
     def json_GET(self, request: Any) -> Any:
         """``bans`` or ``audit``."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from twisted.internet import defer
@@ -90,13 +91,18 @@ class JSONResource(Resource):
         self.hub = hub
         self.access = access if access is not None else Access(hub.options)
 
+    def methods(self) -> dict[str, Callable[[Any], Any]]:
+        """HTTP method → its handler: the resource's dispatch table (none here)."""
+        return {}
+
     def render(self, request) -> bytes | int:
-        """Dispatch to ``json_GET``/``json_POST``/..., mapping errors to JSON answers."""
+        """Dispatch by :meth:`methods` (``GET`` → ``json_GET``...), mapping errors to
+        JSON answers."""
         method = request.method.decode("ascii", "replace")
-        handler = getattr(self, f"json_{method}", None)  # dispatch by HTTP method
+        table = self.methods()
+        handler = table.get(method)
         if handler is None:
-            allowed = sorted(n[5:] for n in dir(self) if n.startswith("json_"))
-            request.setHeader(b"allow", ", ".join(allowed).encode())
+            request.setHeader(b"allow", ", ".join(sorted(table)).encode())
             return send_error(request, 405, f"{method} is not allowed here")
         try:
             answer = handler(request)
@@ -155,6 +161,10 @@ class JSONResource(Resource):
 
 class Health(JSONResource):
     """``GET /api/health``."""
+
+    def methods(self) -> dict[str, Callable[[Any], Any]]:
+        """HTTP method → its handler: this resource's dispatch table."""
+        return {"GET": self.json_GET}
 
     def json_GET(self, request):
         """Status (``ok``, or ``degraded`` while the store is unavailable: then

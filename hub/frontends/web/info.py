@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -108,6 +109,10 @@ def finished_games(hub: IHub, web: Any, type_name: str | None, player: str | Non
 class History(WebResource):
     """``GET /api/history?type=&player=&limit=``."""
 
+    def methods(self) -> dict[str, Callable[[Any], Any]]:
+        """HTTP method → its handler: this resource's dispatch table."""
+        return {"GET": self.json_GET}
+
     def json_GET(self, request: Any) -> Any:
         """Finished games and hands, newest first."""
         d = finished_games(
@@ -143,6 +148,10 @@ def statistics(games: list[dict[str, Any]]) -> dict[str, Any]:
 
 class Stats(WebResource):
     """``GET /api/stats?type=``: leaderboard and results over time."""
+
+    def methods(self) -> dict[str, Callable[[Any], Any]]:
+        """HTTP method → its handler: this resource's dispatch table."""
+        return {"GET": self.json_GET}
 
     def json_GET(self, request: Any) -> Any:
         """Statistics of the last (at most 1000) finished games."""
@@ -189,6 +198,10 @@ class Hands(WebResource):
     from the store.  A hand's sealed part goes to admins; its revealed part (a
     shuffle's seed) to the players who were in it once none of them is still at that
     table, or ``seed_reveal`` seconds after it (:mod:`hub.reveal`)."""
+
+    def methods(self) -> dict[str, Callable[[Any], Any]]:
+        """HTTP method → its handler: this resource's dispatch table."""
+        return {"GET": self.json_GET}
 
     def json_GET(self, request: Any) -> Any:
         """Hands, newest first (empty when the hub keeps no store)."""

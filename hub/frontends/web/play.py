@@ -6,7 +6,7 @@ streams; game types.  A person's seat is a real seat of the lobby game (kind
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from twisted.internet import defer
@@ -362,6 +362,10 @@ class WebGames(WebResource):
 
         return self.web.proxy.serve(request, elsewhere.routes["web"], owner, raw, answered)
 
+    def methods(self) -> dict[str, Callable[[Any], Any]]:
+        """HTTP method → its handler: this resource's dispatch table."""
+        return {"GET": self.json_GET, "POST": self.json_POST, "DELETE": self.json_DELETE}
+
     def json_GET(self, request: Any) -> Any:
         """The list, one game, or its replay."""
         parts = [p for p in request.postpath if p]
@@ -648,6 +652,10 @@ def say(hub: IHub, room: str, session: Session, body: Mapping[str, Any]) -> dict
 class LobbyChat(WebResource):
     """``POST /api/chat`` ``{"text"}``: a line in the lobby's chat."""
 
+    def methods(self) -> dict[str, Callable[[Any], Any]]:
+        """HTTP method → its handler: this resource's dispatch table."""
+        return {"POST": self.json_POST}
+
     def json_POST(self, request: Any) -> Any:
         """Say it (any session: guests are marked as such)."""
         session = self.session_for_write(request)
@@ -675,6 +683,10 @@ class LobbyEvents(WebResource):
 
 class Types(WebResource):
     """``GET /api/types``: the loaded game types, with the bots that play each."""
+
+    def methods(self) -> dict[str, Callable[[Any], Any]]:
+        """HTTP method → its handler: this resource's dispatch table."""
+        return {"GET": self.json_GET}
 
     def json_GET(self, request: Any) -> Any:
         """Game types for the lobby's type list and create form."""
@@ -711,6 +723,10 @@ class Rules(WebResource):
     """``GET /api/rules/<type>``: the rules a game's plugin ships (``IGameRules``)."""
 
     isLeaf = True
+
+    def methods(self) -> dict[str, Callable[[Any], Any]]:
+        """HTTP method → its handler: this resource's dispatch table."""
+        return {"GET": self.json_GET}
 
     def json_GET(self, request: Any) -> Any:
         """``{type, summary, text}``; 404 for an unknown type or one without rules."""

@@ -8,6 +8,7 @@ never rated), so a leaderboard shows account names and bot names, nothing else.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from twisted.internet import defer
@@ -43,6 +44,10 @@ def entry(position: int, row: dict[str, Any]) -> dict[str, Any]:
 
 class Ratings(JSONResource):
     """``/api/ratings[/<type>[/history]]``."""
+
+    def methods(self) -> dict[str, Callable[[Any], Any]]:
+        """HTTP method → its handler: this resource's dispatch table."""
+        return {"GET": self.json_GET}
 
     def json_GET(self, request: Any) -> Any:
         """Pools; a pool's leaderboard; the ratings over time of its best players (or

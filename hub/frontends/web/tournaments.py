@@ -16,6 +16,7 @@ shown.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from twisted.internet import defer
@@ -52,6 +53,10 @@ class TournamentsResource(WebResource):
             TournamentStream(request, self.web.streams, self._service(), t.id)
             return NOT_DONE_YET
         return super().render(request)
+
+    def methods(self) -> dict[str, Callable[[Any], Any]]:
+        """HTTP method → its handler: this resource's dispatch table."""
+        return {"GET": self.json_GET, "POST": self.json_POST}
 
     def json_GET(self, request: Any) -> Any:
         """The list (newest first), or one tournament."""

@@ -30,6 +30,7 @@ from hub import fields
 from hub.interfaces import IGameFactory, IXMLGameAdapter, IXMLPayloadSchema
 from hub.model import BadAction, GameError, GameEvent
 from hub.plugin_files import package_file, package_of, plain_path
+from hub.seatops import AddBot, LeaveSeat, Parsed, SeatOperation, TakeSeat
 
 from . import codec
 from .payload import XMLGameAdapter
@@ -42,15 +43,41 @@ _SCHEMA_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,62}\.xsd$")
 
 log = Logger()
 
+#: the generic payload's seat operations (beside ``<action>``)
+SEAT_ELEMENTS = ("takeseat", "leaveseat", "addbot")
+
+
+def _seat_operation(node: Any) -> SeatOperation:
+    """A ``<takeseat/>``, ``<leaveseat/>`` or ``<addbot/>`` element → its operation."""
+    seat_text = node.get("seat")
+    try:
+        seat = int(seat_text) if seat_text is not None else None
+    except ValueError:
+        raise BadAction("a seat is a number") from None
+    buyin = node.get("buyin")
+    if node.tag == "leaveseat":
+        return LeaveSeat()
+    if node.tag == "takeseat":
+        return TakeSeat(seat, buyin)
+    bot = (node.get("name") or "").strip()
+    if not bot:
+        raise BadAction('add a bot with <addbot name="…"/>')
+    return AddBot(bot, seat, buyin)
+
 
 @implementer(IXMLGameAdapter)
 class GenericXMLAdapter(XMLGameAdapter):
     """Payloads as JSON: action ``<action>{"k": v}</action>``, events
-    ``<event kind="…">{json}</event>``, views ``<view>{json}</view>``."""
+    ``<event kind="…">{json}</event>``, views ``<view>{json}</view>``; the seat
+    operations ``<takeseat seat="n" buyin="x"/>``, ``<leaveseat/>`` and ``<addbot
+    name="bot" seat="n" buyin="x"/>`` (attributes optional but ``name``)."""
 
-    def parse_action(self, element: Any) -> dict[str, Any]:
-        """``<parameters><action>{json object}</action></parameters>`` → the object."""
+    def parse_action(self, element: Any) -> Parsed:
+        """``<parameters><action>{json object}</action></parameters>`` → the object;
+        a seat operation's element → it (:mod:`hub.seatops`)."""
         children = [c for c in element if isinstance(c.tag, str)] if element is not None else []
+        if len(children) == 1 and children[0].tag in SEAT_ELEMENTS:
+            return _seat_operation(children[0])
         if len(children) != 1 or children[0].tag != "action":
             raise BadAction('the action payload is <action>{"...": ...}</action>')
         text = children[0].text or ""

@@ -33,8 +33,8 @@ from . import encoding
 from .states import GONE, TRANSITIONS, Input, State
 
 if TYPE_CHECKING:
+    from .context import FrontendContext
     from .protocol import XMLProtocol
-    from .server import XMLFrontend
     from .sessions import GameSession
 
 _ids = itertools.count(1)
@@ -56,7 +56,7 @@ class Connection:
 
     log = Logger()
 
-    def __init__(self, frontend: XMLFrontend, wire: XMLProtocol, peer: str) -> None:
+    def __init__(self, frontend: FrontendContext, wire: XMLProtocol, peer: str) -> None:
         self.frontend = frontend
         self.wire = wire
         self.peer = peer

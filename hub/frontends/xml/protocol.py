@@ -34,7 +34,7 @@ from .framing import BadLength, FrameReader
 from .states import GONE
 
 if TYPE_CHECKING:
-    from .server import XMLFrontend
+    from .context import FrontendContext
 
 
 @implementer(IPushProducer)
@@ -50,7 +50,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
 
     log = Logger()
 
-    def __init__(self, frontend: XMLFrontend, peer: str, over_cap: bool = False) -> None:
+    def __init__(self, frontend: FrontendContext, peer: str, over_cap: bool = False) -> None:
         self.frontend = frontend
         self.over_cap = over_cap
         self.callLater = frontend.reactor.callLater  # type: ignore[method-assign]  # TimeoutMixin's timer source

@@ -55,7 +55,7 @@ from .errors import Refused
 
 if TYPE_CHECKING:
     from .connection import Connection
-    from .server import XMLFrontend
+    from .context import FrontendContext
 
 
 class RelayTo(Refused):
@@ -406,7 +406,7 @@ def _request(body: etree._Element, sessionid: int) -> bytes:
 class Relays:
     """Every relay of one XML front end, and its relayed sessions by the client's id."""
 
-    def __init__(self, frontend: XMLFrontend) -> None:
+    def __init__(self, frontend: FrontendContext) -> None:
         self.frontend = frontend
         self.reactor = frontend.reactor
         options = frontend.hub.options

@@ -5,7 +5,7 @@
 :class:`.connection.Connection`).  Each frame the session hands it is decoded into a
 request event (:mod:`.decoding`), checked against the connection's state
 (:func:`.states.check`), and answered by the handler the dispatch table names for its
-kind (``_on_<kind>``, in :mod:`.handlers`); the response is encoded
+kind (:data:`.handlers.HANDLERS`, which get the narrow :class:`.context.HandlerContext`); the response is encoded
 (:mod:`.encoding`) and recorded in the transcript.  Game events reach the
 connections through their game sessions (:mod:`.sessions`), lobby and chat changes
 through :meth:`XMLFrontend.lobby_changed` and :meth:`XMLFrontend.chat_line`.
@@ -32,7 +32,7 @@ from . import decoding, encoding, events, states
 from .adapters import adapter_for
 from .connection import Connection
 from .errors import ProtocolError, Refused
-from .handlers import accounts, chat, games, history, lobby, ratings
+from .handlers import HANDLERS, chat, lobby
 from .payload import wire_game_id
 from .protocol import XMLProtocol
 from .relay import Relayed, Relays, RelayTo
@@ -73,25 +73,7 @@ class XMLFrontend(protocol.ServerFactory):
     #: the front end's metrics and refusal events (the hub sets its own)
     telemetry: FrontendTelemetry = DETACHED.frontend("xml")
 
-    # -- the dispatch table: request kind → handler --------------------------------------
-    _on_CreateAccount = accounts.create_account
-    _on_DeleteAccount = accounts.delete_account
-    _on_ChangePassword = accounts.change_password
-    _on_Login = accounts.login
-    _on_Logout = accounts.logout
-    _on_AvailableGames = lobby.available_games
-    _on_GameList = lobby.game_list
-    _on_GameDetails = lobby.game_details
-    _on_FindPlayer = lobby.find_player
-    _on_History = history.history
-    _on_Ratings = ratings.ratings
-    _on_CreateGame = games.create_game
-    _on_DeleteGame = games.delete_game
-    _on_JoinGame = games.join_game
-    _on_PartGame = games.part_game
-    _on_GameAction = games.game_action
-    _on_Custom = games.custom
-    _on_Chat = chat.chat
+    # -- listeners ------------------------------------------------------------------------
 
     #: the lobby's changes and the hub's chat lines, to the connections
     lobby_changed = lobby.lobby_changed
@@ -424,8 +406,7 @@ class XMLFrontend(protocol.ServerFactory):
         their rules (:func:`.decoding.check_fields`), else its handler's."""
         decoding.check_fields(request)
         states.check(conn, request)
-        handler = getattr(self, "_on_" + type(request).__name__)  # the dispatch table
-        return handler(conn, request)
+        return HANDLERS[type(request)](self, conn, request)
 
     def _reply(
         self, conn: Connection, root: etree._Element | bytes, game: Any, seat: int | None = None

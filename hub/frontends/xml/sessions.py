@@ -24,7 +24,7 @@ from . import encoding
 
 if TYPE_CHECKING:
     from .connection import Connection
-    from .server import XMLFrontend
+    from .context import FrontendContext
 
 
 @dataclass
@@ -47,7 +47,7 @@ class GameSession:
     :ivar seat: the seat followed (``None``: watching).
     """
 
-    frontend: XMLFrontend
+    frontend: FrontendContext
     conn: Connection
     session_id: int
     game: Any
@@ -140,7 +140,7 @@ class Sessions:
 
     log = Logger()
 
-    def __init__(self, frontend: XMLFrontend) -> None:
+    def __init__(self, frontend: FrontendContext) -> None:
         self.frontend = frontend
         self._by_id: dict[int, Session] = {}
 

@@ -16,6 +16,7 @@ from hub.frontends.xml import codec
 from hub.frontends.xml.adapters import adapter_for, parse_action, payload_schema, seats_on_join
 from hub.lobby import Lobby
 from hub.model import BadAction
+from hub.seatops import AddBot, LeaveSeat, TakeSeat
 from tests.support import DictRegistry
 
 PAYLOAD = payload_schema(PokerXMLAdapter())
@@ -46,23 +47,14 @@ def test_the_factories_give_the_adapter():
 def test_actions_become_engine_actions():
     assert action("<index>0</index>") == {"name": "fold"}
     assert action("<index>4</index><amount>40.50</amount>") == {"name": "raise", "amount": "40.50"}
-    assert action("<index>12</index>") == {"leave_seat": True}
-    # take seat and add bot are the hub's (its table money buys in first)
-    assert action("<index>11</index><amount>200</amount><seat>3</seat>") == {
-        "take_seat": 3,
-        "buyin": "200",
-    }
-    assert action("<index>11</index>") == {"take_seat": None, "buyin": None}
-    assert action("<index>13</index><amount>100</amount><name>holdem</name><seat>2</seat>") == {
-        "add_bot": "holdem",
-        "seat": 2,
-        "buyin": "100",
-    }
-    assert action("<index>13</index><name>caller</name>") == {
-        "add_bot": "caller",
-        "seat": None,
-        "buyin": None,
-    }
+    assert action("<index>12</index>") == LeaveSeat()
+    # take seat and add bot are the hub's, typed (its table money buys in first)
+    assert action("<index>11</index><amount>200</amount><seat>3</seat>") == TakeSeat(3, "200")
+    assert action("<index>11</index>") == TakeSeat(None, None)
+    assert action(
+        "<index>13</index><amount>100</amount><name>holdem</name><seat>2</seat>"
+    ) == AddBot("holdem", 2, "100")
+    assert action("<index>13</index><name>caller</name>") == AddBot("caller")
     with pytest.raises(BadAction):
         action("<index>13</index><seat>2</seat>")
     assert action("<index>10</index><discarded>0</discarded><discarded>3</discarded>") == {

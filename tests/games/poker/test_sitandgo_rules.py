@@ -18,6 +18,7 @@ from games.poker.sitandgo import HoldemSitAndGoFactory
 from hub.frontends.xml.adapters import adapter_for, parse_action, seats_on_join
 from hub.lobby import Lobby
 from hub.model import GAME_OVER, SEAT_OPEN, GameConfig, GameContext, IllegalAction
+from hub.seatops import AddBot, TakeSeat
 from tests.games.poker.test_adapters import SCHEMA, Watcher, params
 from tests.support import DictRegistry
 
@@ -234,14 +235,11 @@ def test_xml_joins_take_a_seat_and_carry_no_buy_in():
     take = params(
         "<texasmessage><action><index>11</index><amount>200</amount></action></texasmessage>"
     )
-    assert parse_action(adapter, take) == {"take_seat": None}
+    assert parse_action(adapter, take) == TakeSeat(None, None)
     bot = "<index>13</index><name>caller</name><seat>2</seat>"
     assert parse_action(
         adapter, params(f"<texasmessage><action>{bot}</action></texasmessage>")
-    ) == {
-        "add_bot": "caller",
-        "seat": 2,
-    }
+    ) == AddBot("caller", 2)
 
 
 class SNGWatcher(Watcher):

@@ -13,19 +13,19 @@ from typing import TYPE_CHECKING, Any
 from twisted.logger import Logger
 
 from .. import encoding, events
+from ..context import HandlerContext
 from ..errors import Refused
 from ..states import State
 
 if TYPE_CHECKING:
     from ..connection import Connection
-    from ..server import XMLFrontend
 
 ACCOUNT_TYPES = {0: "player", 1: "bot", 2: "admin"}
 
 log = Logger()
 
 
-def store(frontend: XMLFrontend) -> Any:
+def store(frontend: HandlerContext) -> Any:
     """The hub's account store.
 
     :raises Refused: 503, the hub has none.
@@ -41,7 +41,9 @@ def is_admin(conn: Connection) -> bool:
     return conn.account is not None and conn.account.type == "admin"
 
 
-async def create_account(frontend: XMLFrontend, conn: Connection, r: events.CreateAccount) -> Any:
+async def create_account(
+    frontend: HandlerContext, conn: Connection, r: events.CreateAccount
+) -> Any:
     """``accountmanagement/create``: only an admin creates admin accounts."""
     kind = ACCOUNT_TYPES.get(r.accounttype)
     if kind is None:
@@ -55,7 +57,9 @@ async def create_account(frontend: XMLFrontend, conn: Connection, r: events.Crea
     )  # fmt: skip
 
 
-async def delete_account(frontend: XMLFrontend, conn: Connection, r: events.DeleteAccount) -> Any:
+async def delete_account(
+    frontend: HandlerContext, conn: Connection, r: events.DeleteAccount
+) -> Any:
     """``accountmanagement/delete`` with the account's password (an admin deletes
     another account with its own); deleting one's own account logs out."""
     accounts = store(frontend)
@@ -72,7 +76,9 @@ async def delete_account(frontend: XMLFrontend, conn: Connection, r: events.Dele
     )  # fmt: skip
 
 
-async def change_password(frontend: XMLFrontend, conn: Connection, r: events.ChangePassword) -> Any:
+async def change_password(
+    frontend: HandlerContext, conn: Connection, r: events.ChangePassword
+) -> Any:
     """``accountmanagement/changepassword`` with the old password."""
     await store(frontend).change_password(r.accountname, r.oldpassword, r.newpassword, conn.peer)
     return encoding.build_response(
@@ -81,7 +87,7 @@ async def change_password(frontend: XMLFrontend, conn: Connection, r: events.Cha
     )  # fmt: skip
 
 
-async def login(frontend: XMLFrontend, conn: Connection, r: events.Login) -> Any:
+async def login(frontend: HandlerContext, conn: Connection, r: events.Login) -> Any:
     """``authentication/login``: the account and a new lobby session.  Another hub of
     the cluster logs in on a client's behalf with a ticket (:mod:`hub.cluster.credential`)
     in place of the password."""
@@ -103,7 +109,7 @@ async def login(frontend: XMLFrontend, conn: Connection, r: events.Login) -> Any
     )  # fmt: skip
 
 
-def logout(frontend: XMLFrontend, conn: Connection, r: events.Logout) -> Any:
+def logout(frontend: HandlerContext, conn: Connection, r: events.Logout) -> Any:
     """``authentication/logout``: every session of the connection ends."""
     sid = conn.lobby_session
     frontend.sessions.end_all(conn)

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 from hub.chat import LOBBY, ChatLine
 
 from .. import encoding, events
+from ..context import HandlerContext
 
 if TYPE_CHECKING:
     from ..connection import Connection
-    from ..server import XMLFrontend
 
 
-def chat(frontend: XMLFrontend, conn: Connection, r: events.Chat) -> Any:
+def chat(frontend: HandlerContext, conn: Connection, r: events.Chat) -> Any:
     """``game/chat``: say a line in the lobby or at a joined game."""
     room = LOBBY if r.gameid == 0 else conn.game_sessions[r.sessionid].game.id
     frontend.hub.chat.say(room, conn.account.name, r.text, type=r.type)
@@ -30,7 +30,7 @@ def chat(frontend: XMLFrontend, conn: Connection, r: events.Chat) -> Any:
     )
 
 
-def chat_line(frontend: XMLFrontend, line: ChatLine) -> None:
+def chat_line(frontend: HandlerContext, line: ChatLine) -> None:
     """A chat line of the lobby (to every logged-in connection, ``gameid`` 0) or of
     a game (to every session that joined it)."""
     if line.room == LOBBY:

@@ -3,8 +3,8 @@
 ``join`` opens a game session (:class:`..sessions.GameSession`), which then follows
 the game for the connection; ``part`` ends it.  An action's payload is read by the
 game's XML adapter (validated against its payload schema first,
-:func:`..adapters.parse_action`); the mappings ``take_seat``, ``leave_seat`` and
-``add_bot`` are the hub's, every other one goes to the game.
+:func:`..adapters.parse_action`) into a game action, which goes to the game, or a seat
+operation (:mod:`hub.seatops`), which the hub carries out.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from hub.model import OVER, RUNNING
+from hub.seatops import AddBot, LeaveSeat, TakeSeat
 
 from .. import codec, encoding, events
 from ..adapters import adapter_for, parse_action, seats_on_join
+from ..context import HandlerContext
 from ..errors import Refused
 from ..payload import element, wire_game_id
 from ..relay import create_request, delete_request
@@ -25,7 +27,6 @@ from .accounts import is_admin
 
 if TYPE_CHECKING:
     from ..connection import Connection
-    from ..server import XMLFrontend
     from ..sessions import GameSession
 
 
@@ -33,7 +34,7 @@ def _answer(r: events.GameRequest, op: str, **extra: Any) -> Any:
     return encoding.build_response("game", op, sessionid=r.sessionid, gameid=r.gameid, **extra)
 
 
-async def create_game(frontend: XMLFrontend, conn: Connection, r: events.CreateGame) -> Any:
+async def create_game(frontend: HandlerContext, conn: Connection, r: events.CreateGame) -> Any:
     """``game/create`` (rate-limited per address and per account)."""
     account = conn.account.name.lower()
     if not frontend.create_limits.allow(f"address:{conn.peer}", f"account:{account}"):
@@ -66,7 +67,7 @@ async def create_game(frontend: XMLFrontend, conn: Connection, r: events.CreateG
 
 
 async def _create_elsewhere(
-    frontend: XMLFrontend, conn: Connection, r: events.CreateGame, elsewhere: Any
+    frontend: HandlerContext, conn: Connection, r: events.CreateGame, elsewhere: Any
 ) -> Any:
     """A new game placed on another hub (named, or the least loaded): made there over
     the client's relay to it; once its owner answered, it is in this hub's view (its
@@ -83,7 +84,7 @@ async def _create_elsewhere(
     return answer
 
 
-def delete_game(frontend: XMLFrontend, conn: Connection, r: events.DeleteGame) -> Any:
+def delete_game(frontend: HandlerContext, conn: Connection, r: events.DeleteGame) -> Any:
     """``game/delete``: by its creator or an admin, of a game that is not running and
     has no chips in play.  Another hub's game: asked of that hub (:mod:`..relay`)."""
     return frontend.with_game(
@@ -93,7 +94,9 @@ def delete_game(frontend: XMLFrontend, conn: Connection, r: events.DeleteGame) -
     )
 
 
-async def _delete(frontend: XMLFrontend, conn: Connection, r: events.DeleteGame, game: Any) -> Any:
+async def _delete(
+    frontend: HandlerContext, conn: Connection, r: events.DeleteGame, game: Any
+) -> Any:
     if game.creator != conn.account.name and not is_admin(conn):
         raise Refused(403, "only its creator or an admin deletes a game")
     if game.state == RUNNING:
@@ -107,7 +110,7 @@ async def _delete(frontend: XMLFrontend, conn: Connection, r: events.DeleteGame,
     return _answer(r, "delete")
 
 
-def join_game(frontend: XMLFrontend, conn: Connection, r: events.JoinGame) -> Any:
+def join_game(frontend: HandlerContext, conn: Connection, r: events.JoinGame) -> Any:
     """``game/join``: a new game session; back at one's seat, or seated at the first
     free one (unless the adapter says join only watches), or watching.  The full state
     follows the response.  A game of another hub of the cluster is joined there, the
@@ -119,7 +122,7 @@ def join_game(frontend: XMLFrontend, conn: Connection, r: events.JoinGame) -> An
     )
 
 
-def _join(frontend: XMLFrontend, conn: Connection, r: events.JoinGame, game: Any) -> Any:
+async def _join(frontend: HandlerContext, conn: Connection, r: events.JoinGame, game: Any) -> Any:
     if any(s.game is game for s in conn.game_sessions.values()):
         raise Refused(409, "you have joined this game already")
     adapter = adapter_for(game.factory)
@@ -127,7 +130,7 @@ def _join(frontend: XMLFrontend, conn: Connection, r: events.JoinGame, game: Any
         raise Refused(400, f"{game.type} cannot be played over XML")
     observer = frontend.sessions.open_game(conn, game, adapter)
     try:
-        description = _follow_on_join(observer, conn.account.name)
+        description = await _follow_on_join(frontend, observer, conn.account.name)
     except BaseException:
         frontend.sessions.end_game(observer.session_id, leave=False)
         raise
@@ -139,7 +142,7 @@ def _join(frontend: XMLFrontend, conn: Connection, r: events.JoinGame, game: Any
     )
 
 
-def _follow_on_join(observer: GameSession, name: str) -> str:
+async def _follow_on_join(frontend: HandlerContext, observer: GameSession, name: str) -> str:
     game = observer.game
     seat = game.seat_of(name)
     if seat is not None:
@@ -149,29 +152,30 @@ def _follow_on_join(observer: GameSession, name: str) -> str:
     if seats_on_join(observer.adapter) and free and game.state != OVER:
         seat = free[0]
         observer.follow(seat)
-        game.take_seat(name, seat)
+        await frontend.hub.take_seat(game, name, seat)  # the hub's one way to seat
         return f"seated at seat {seat}"
     observer.follow(None)
     return "watching"
 
 
-def part_game(frontend: XMLFrontend, conn: Connection, r: events.PartGame) -> Any:
+def part_game(frontend: HandlerContext, conn: Connection, r: events.PartGame) -> Any:
     """``game/part``: the game session ends (and its seat is left)."""
     frontend.sessions.end_game(r.sessionid)
     return _answer(r, "part")
 
 
-def game_action(frontend: XMLFrontend, conn: Connection, r: events.GameAction) -> Any:
-    """``game/action``: take or leave a seat, add a bot, or act at one's seat."""
+def game_action(frontend: HandlerContext, conn: Connection, r: events.GameAction) -> Any:
+    """``game/action``: a seat operation (take or leave a seat, add a bot) or an action
+    at one's seat, as the adapter read the payload."""
     observer = conn.game_sessions[r.sessionid]
     game = observer.game
-    action = parse_action(observer.adapter, r.parameters)
-    if "take_seat" in action and set(action) <= {"take_seat", "buyin"}:
-        return _take_seat(frontend, conn, r, observer, action)
-    if "add_bot" in action and set(action) <= {"add_bot", "seat", "buyin"}:
-        return _add_bot(frontend, r, observer, action)
+    parsed = parse_action(observer.adapter, r.parameters)
+    if isinstance(parsed, TakeSeat):
+        return _take_seat(frontend, conn, r, observer, parsed)
+    if isinstance(parsed, AddBot):
+        return _add_bot(frontend, r, observer, parsed)
     seat = observer.held_seat()
-    if action == {"leave_seat": True}:
+    if isinstance(parsed, LeaveSeat):
         if seat is None:
             raise Refused(422, "you do not sit in this game")
         frontend.hub.leave_seat(game, seat)
@@ -179,16 +183,16 @@ def game_action(frontend: XMLFrontend, conn: Connection, r: events.GameAction) -
     else:
         if seat is None:
             raise Refused(403, "you watch this game; take a seat to play")
-        game.act(seat, action)
+        game.act(seat, parsed)
     return _answer(r, "action")
 
 
 async def _take_seat(
-    frontend: XMLFrontend,
+    frontend: HandlerContext,
     conn: Connection,
     r: events.GameAction,
     observer: GameSession,
-    action: Any,
+    wanted: TakeSeat,
 ) -> Any:
     """Take a seat (at a chip table: the buy-in moves from the account first, and
     from one's own seat it adds chips) and follow the game from it."""
@@ -198,18 +202,16 @@ async def _take_seat(
         if not observer.closed:
             observer.follow(seat)
 
-    wanted = action["take_seat"]
-    wanted = wanted if isinstance(wanted, int) and not isinstance(wanted, bool) else None
+    at = wanted.seat if isinstance(wanted.seat, int) and not isinstance(wanted.seat, bool) else None
     name = conn.account.name
-    seat = await frontend.hub.take_seat(game, name, wanted, buyin=action.get("buyin"),
-                                        observe=observe)  # fmt: skip
+    seat = await frontend.hub.take_seat(game, name, at, buyin=wanted.buyin, observe=observe)
     if observer.closed and observer.seat is None:
         game.leave_seat(seat)  # the connection went while the buy-in was moving
     return _answer(r, "action")
 
 
 async def _add_bot(
-    frontend: XMLFrontend, r: events.GameAction, observer: GameSession, action: Any
+    frontend: HandlerContext, r: events.GameAction, observer: GameSession, wanted: AddBot
 ) -> Any:
     """Seat an in-hub bot (funded through the ledger at a chip table): by the game's
     creator or an admin only."""
@@ -217,12 +219,11 @@ async def _add_bot(
     mine = account is not None and observer.game.creator == account.name
     if not (mine or is_admin(observer.conn)):
         raise Refused(403, "only the game's creator or an admin seats a bot in it")
-    await frontend.hub.add_bot(observer.game, action["add_bot"], action.get("seat"),
-                               action.get("buyin"))  # fmt: skip
+    await frontend.hub.add_bot(observer.game, wanted.bot, wanted.seat, wanted.buyin)
     return _answer(r, "action")
 
 
-def custom(frontend: XMLFrontend, conn: Connection, r: events.Custom) -> Any:
+def custom(frontend: HandlerContext, conn: Connection, r: events.Custom) -> Any:
     """``game/custom``: the adapter's answer (``<ok/>`` when it gives none)."""
     observer = conn.game_sessions[r.sessionid]
     answer = observer.adapter.custom(observer.game, observer.held_seat(), r.payload)

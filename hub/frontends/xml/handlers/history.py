@@ -18,17 +18,17 @@ from hub.interfaces import IHandRecord
 from hub.model import OVER, GameError
 
 from .. import encoding, events
+from ..context import HandlerContext
 from ..errors import Refused
 
 if TYPE_CHECKING:
     from ..connection import Connection
-    from ..server import XMLFrontend
 
 #: most games whose type ``lobby/history`` looks up in the store for their hands
 TYPE_LOOKUPS = 16
 
 
-async def history(frontend: XMLFrontend, conn: Connection, r: events.History) -> Any:
+async def history(frontend: HandlerContext, conn: Connection, r: events.History) -> Any:
     """``lobby/history``: at most ``limit`` entries."""
     game_id = None
     if r.gameid is not None:
@@ -77,7 +77,7 @@ def _result_text(player: dict[str, Any]) -> str | None:
     return None
 
 
-def _stored_game(frontend: XMLFrontend, g: dict[str, Any]) -> encoding.HistoryEntry:
+def _stored_game(frontend: HandlerContext, g: dict[str, Any]) -> encoding.HistoryEntry:
     """One finished game of the store."""
     gid = str(g.get("game_id"))
     finished = g.get("finished")
@@ -95,7 +95,7 @@ def _stored_game(frontend: XMLFrontend, g: dict[str, Any]) -> encoding.HistoryEn
 
 
 async def _game_types(
-    frontend: XMLFrontend, store: Any, game_ids: set[str], known: dict[str, str]
+    frontend: HandlerContext, store: Any, game_ids: set[str], known: dict[str, str]
 ) -> dict[str, str]:
     """The game type of each of ``game_ids``: from the lobby, the finished games
     listed already (``known``), else the store (at most :data:`TYPE_LOOKUPS`)."""
@@ -115,7 +115,7 @@ async def _game_types(
     return types
 
 
-def _describe_hand(frontend: XMLFrontend, gametype: str | None, h: dict[str, Any]) -> str | None:
+def _describe_hand(frontend: HandlerContext, gametype: str | None, h: dict[str, Any]) -> str | None:
     """The summary of a stored hand: its game's words (:class:`hub.interfaces.IHandRecord`
     of the game type's factory), else the summary stored with it."""
     factory = None
@@ -130,7 +130,7 @@ def _describe_hand(frontend: XMLFrontend, gametype: str | None, h: dict[str, Any
 
 
 def _stored_hand(
-    frontend: XMLFrontend, h: dict[str, Any], gametype: str | None
+    frontend: HandlerContext, h: dict[str, Any], gametype: str | None
 ) -> encoding.HistoryEntry:
     """One stored hand of a chip game (``id`` is the store's hand id)."""
     wid = frontend.seen_in_history(str(h.get("game_id")))
@@ -153,7 +153,7 @@ def _stored_hand(
     )
 
 
-def _lobby_game(frontend: XMLFrontend, game: Any) -> encoding.HistoryEntry:
+def _lobby_game(frontend: HandlerContext, game: Any) -> encoding.HistoryEntry:
     """One finished game still in the lobby."""
     result = game.result() or {}
     scores = list(result.get("scores") or [])

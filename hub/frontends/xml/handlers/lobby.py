@@ -17,18 +17,18 @@ from hub.optional_interfaces import IXMLSeatDetails
 
 from .. import encoding, events
 from ..adapters import adapter_for, hosts
+from ..context import HandlerContext
 from ..payload import wire_game_id
 from ..relay import details_request
 
 if TYPE_CHECKING:
     from ..connection import Connection
-    from ..server import XMLFrontend
 
 #: lobby rows kept (one per listed game; all are dropped when there are more)
 ROWS = 100_000
 
 
-def row(frontend: XMLFrontend, game: Any) -> encoding.GameRow:
+def row(frontend: HandlerContext, game: Any) -> encoding.GameRow:
     """The lobby row of ``game``: kept from one listing to the next until the lobby says
     the game changed (:func:`lobby_changed`; only while the front end follows it)."""
     rows = frontend.rows
@@ -43,7 +43,7 @@ def row(frontend: XMLFrontend, game: Any) -> encoding.GameRow:
     return made
 
 
-def _make_row(frontend: XMLFrontend, game: Any) -> encoding.GameRow:
+def _make_row(frontend: HandlerContext, game: Any) -> encoding.GameRow:
     return encoding.GameRow(
         gameid=frontend.wire_id(game),
         name=game.name,
@@ -56,11 +56,11 @@ def _make_row(frontend: XMLFrontend, game: Any) -> encoding.GameRow:
     )
 
 
-def _xml_games(frontend: XMLFrontend) -> list[Any]:
+def _xml_games(frontend: HandlerContext) -> list[Any]:
     return [g for g in frontend.hub.listed_games() if hosts(g.factory)]
 
 
-def available_games(frontend: XMLFrontend, conn: Connection, r: events.AvailableGames) -> Any:
+def available_games(frontend: HandlerContext, conn: Connection, r: events.AvailableGames) -> Any:
     """``lobby/availablegames``: the game types played over XML, by name."""
     hosted = [f for f in frontend.hub.registry.game_types() if adapter_for(f) is not None]
     types = [
@@ -78,7 +78,7 @@ def available_games(frontend: XMLFrontend, conn: Connection, r: events.Available
     return encoding.build_available_games(types, r.sessionid)
 
 
-def game_list(frontend: XMLFrontend, conn: Connection, r: events.GameList) -> Any:
+def game_list(frontend: HandlerContext, conn: Connection, r: events.GameList) -> Any:
     """``lobby/gamelist`` of one type and variant, or of all."""
     rows = tuple(
         row(frontend, g)
@@ -93,7 +93,7 @@ def game_list(frontend: XMLFrontend, conn: Connection, r: events.GameList) -> An
     )
 
 
-def game_details(frontend: XMLFrontend, conn: Connection, r: events.GameDetails) -> Any:
+def game_details(frontend: HandlerContext, conn: Connection, r: events.GameDetails) -> Any:
     """``lobby/gamedetails``: the seats and the settings of one game.  Another hub's
     game: asked of that hub (:mod:`..relay`)."""
     return frontend.with_game(
@@ -103,7 +103,7 @@ def game_details(frontend: XMLFrontend, conn: Connection, r: events.GameDetails)
     )
 
 
-def _details(frontend: XMLFrontend, r: events.GameDetails, game: Any) -> Any:
+def _details(frontend: HandlerContext, r: events.GameDetails, game: Any) -> Any:
     players = [{"seat": s.index, "name": s.player or "", "kind": s.kind} for s in game.seats]
     adapter = adapter_for(game.factory)
     columns: tuple[str, ...] = ()
@@ -124,7 +124,7 @@ def _details(frontend: XMLFrontend, r: events.GameDetails, game: Any) -> Any:
     return encoding.build_game_details(row(frontend, game), players, rules, r.sessionid, columns)
 
 
-def find_player(frontend: XMLFrontend, conn: Connection, r: events.FindPlayer) -> Any:
+def find_player(frontend: HandlerContext, conn: Connection, r: events.FindPlayer) -> Any:
     """``lobby/findplayer``: seated players whose name is, or begins with, the name."""
     wanted = r.name.lower()
     matches = []
@@ -136,7 +136,7 @@ def find_player(frontend: XMLFrontend, conn: Connection, r: events.FindPlayer) -
     return encoding.build_find_player(r.name, matches[:200], r.sessionid)
 
 
-def lobby_changed(frontend: XMLFrontend, change: str, game: Any) -> None:
+def lobby_changed(frontend: HandlerContext, change: str, game: Any) -> None:
     """Tell every logged-in connection; end the game sessions of a removed game;
     nothing of a sealed game (no session can be opened on it)."""
     if game.id in frontend.lobby.sealed:

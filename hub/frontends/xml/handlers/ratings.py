@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import encoding, events
+from ..context import HandlerContext
 from ..errors import Refused
 
 if TYPE_CHECKING:
     from ..connection import Connection
-    from ..server import XMLFrontend
 
 
-async def ratings(frontend: XMLFrontend, conn: Connection, r: events.Ratings) -> Any:
+async def ratings(frontend: HandlerContext, conn: Connection, r: events.Ratings) -> Any:
     """At most ``limit`` players, best first."""
     store = frontend.hub.store
     if store is None:
