@@ -30,6 +30,7 @@ from bench.common import ROOT, Figure, Row  # noqa: E402
 
 #: name → the module whose ``rows(quick)`` gives its rows, in the table's order
 SOURCES: dict[str, str] = {
+    "web": "bench.web_list",
     "xml": "bench.xml_frames",
     "mnm-lines": "bench.mnm_lines",
     "mnm-memory": "bench.mnm_memory",
@@ -43,12 +44,33 @@ END = "<!-- bench:end -->"
 DOC = Path(ROOT) / "docs" / "performance.md"
 
 
+#: the 1-minute load averages seen before and after each source
+LOADS: list[float] = []
+
+
+def load_now(what: str) -> float:
+    """The machine's 1-minute load average, printed (with a warning over the cores)."""
+    load = os.getloadavg()[0]
+    LOADS.append(load)
+    cores = os.cpu_count() or 1
+    print(f"[bench] load average {load:.1f} on {cores} cores ({what})", file=sys.stderr, flush=True)
+    if load > cores:
+        print(
+            f"[bench] WARNING: the load ({load:.1f}) exceeds the {cores} cores: other work "
+            "competes with the benchmarks; trust only the ratios, and rerun on a quieter machine",
+            file=sys.stderr,
+            flush=True,
+        )
+    return load
+
+
 def collect(names: Sequence[str], quick: bool) -> list[Row]:
     """The rows of the sources ``names``, in order."""
     rows: list[Row] = []
     for name in names:
         module_name = SOURCES[name]
         t0 = time.monotonic()
+        load_now(f"before {name}")
         print(f"[bench] {name} ...", file=sys.stderr, flush=True)
         try:
             module = importlib.import_module(module_name)
@@ -63,6 +85,7 @@ def collect(names: Sequence[str], quick: bool) -> list[Row]:
             traceback.print_exc()
             rows.append(Row(f"{name}: failed ({type(e).__name__}: {e})", Figure(name, "")))
         print(f"[bench] {name}: {time.monotonic() - t0:.0f} s", file=sys.stderr, flush=True)
+    load_now("at the end")
     return rows
 
 
@@ -105,13 +128,25 @@ def heading(quick: bool, seconds: float) -> list[str]:
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     mode = "--quick" if quick else "full"
-    return [
+    cores = os.cpu_count() or 1
+    seen = ""
+    if LOADS:
+        seen = f" (1-minute load {min(LOADS):.1f} to {max(LOADS):.1f} during the run)"
+    lines = [
         f"Measured {when} by `python -m bench` ({mode}, {seconds:.0f} s) on "
-        f"{platform.machine()} with {os.cpu_count()} CPUs, Python "
-        f"{platform.python_version()}, load average {load}: medians of interleaved "
+        f"{platform.machine()} with {cores} CPUs, Python "
+        f"{platform.python_version()}, load average {load}{seen}: medians of interleaved "
         "rounds; only the ratios of one run mean something.",
         "",
     ]
+    if LOADS and max(LOADS) > cores:
+        lines[-1:-1] = [
+            "",
+            f"**Warning: the load exceeded the {cores} cores during the run** (other work "
+            "on the machine): the absolute figures are low and noisy; the ratios of "
+            "interleaved rounds by CPU time are what to read.",
+        ]
+    return lines
 
 
 def write(lines: Sequence[str], doc: Path = DOC) -> None:

@@ -69,7 +69,7 @@ def poker(quick: bool) -> list[Row]:
             unit="hands/s",
             note=f"{anchor} not installed" if anchor in missing else "",
         )
-        for anchor, goal in (("pokerkit", (">=", 10.0)), ("OpenSpiel", (">=", 0.2)))
+        for anchor, goal in (("pokerkit", (">=", 12.0)), ("OpenSpiel", (">=", 0.2)))
     ]
 
 

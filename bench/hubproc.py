@@ -24,8 +24,6 @@ from bench.common import ROOT, twistd_command
 
 LISTENING = re.compile(r"gamehub (\w+) front end listening on [^:]+:(\d+)")
 TOKEN = "bench-token"
-#: the front ends a hub may have; those not asked for are turned off
-FRONTENDS = ("xml", "mnm", "domino", "acpc")
 #: limits a benchmark's one client would hit at once
 UNLIMITED = {"xml_rate": 1e9, "xml_burst": 1e9, "chat_rate": 10**9, "create_rate": 1e9,
              "create_burst": 1e9}  # fmt: skip
@@ -65,11 +63,10 @@ class Hub:
         loopback = "tcp:0:interface=127.0.0.1"
         args = [*twistd_command(self.profile), "-n", "--pidfile=", "gamehub",
                 "--data", str(tmp / "data"), "--web", loopback, "--api-token", TOKEN]  # fmt: skip
-        for name in FRONTENDS:
-            if name in self.frontends:
-                args += [f"--{name}", loopback]
-            elif name != "acpc" or _has_option(name):
-                args += [f"--{name}", "none"]
+        for name in _known():  # every front end not asked for is off (no default ports)
+            if name == "web":
+                continue
+            args += [f"--{name}", loopback if name in self.frontends else "none"]
         for key, value in self.settings.items():
             args += ["--set", f"{key}={value}"]
         log_path = tmp / "hub.log"
@@ -122,7 +119,8 @@ class Hub:
         return self.api("GET", f"/api/games/{game_id}")
 
 
-def _has_option(name: str) -> bool:
+def _known() -> list[str]:
+    """Every front end of this build (the relay's, ACPC's... as they come)."""
     from hub.frontends import FRONTENDS as known
 
-    return name in known
+    return list(known)

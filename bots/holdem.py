@@ -52,7 +52,10 @@ def parser() -> argparse.ArgumentParser:
 async def play(reactor: Any, args: argparse.Namespace, out: Any = None) -> int:
     """Connect, sit down, play; returns the number of hands played."""
     out = out if out is not None else sys.stdout
-    client = await HubClient.connect(reactor, args.host, args.port, tls=from_args(args))
+    # a lost connection is resumed with the session's token (docs/xml.md): the bot plays on
+    client = await HubClient.connect(
+        reactor, args.host, args.port, tls=from_args(args), reconnect=True
+    )
     try:
         try:
             await client.login(args.account, args.password)

@@ -99,20 +99,27 @@ class GameUpdate:
 
 
 class XMLClientProtocol(Int32StringReceiver):
-    """The client side of the framing: requests go out, answers are matched in order."""
+    """The client side of the framing: requests go out, answers are matched in order.
+
+    :ivar pending: the requests sent and not answered yet (their Deferred and bytes).
+    :ivar adopted: whether this is the client's connection (not yet while a session
+        is being resumed on it).
+    """
 
     log = Logger()
     MAX_LENGTH = 1 << 20
 
-    def __init__(self, client: HubClient) -> None:
+    def __init__(self, client: HubClient, adopted: bool = True) -> None:
         self.client = client
-        self.pending: deque[defer.Deferred] = deque()
+        self.adopted = adopted
+        self.pending: deque[tuple[defer.Deferred, bytes]] = deque()
+        self.greeted: defer.Deferred = defer.Deferred()
 
     def connectionMade(self) -> None:  # noqa: N802
         self.client._connected(self)
 
     def stringReceived(self, frame: bytes) -> None:  # noqa: N802
-        self.client._received(frame)
+        self.client._received(frame, self)
 
     def lengthLimitExceeded(self, length: int) -> None:  # noqa: N802
         self.log.warn("server frame of {length} bytes is too large", length=length)
@@ -121,9 +128,7 @@ class XMLClientProtocol(Int32StringReceiver):
 
     def connectionLost(self, reason: Any = protocol.connectionDone) -> None:  # noqa: N802
         pending, self.pending = self.pending, deque()
-        for d in pending:
-            d.errback(error.ConnectionLost("the hub closed the connection"))
-        self.client._lost(reason)
+        self.client._lost(reason, self, list(pending))
 
 
 class HubClient:
@@ -143,15 +148,41 @@ class HubClient:
     #: (0.25 + 0.5 + 1 + 2 + 4 s: within any move clock)
     RETRIES = 5
     SLOW_DOWN = 0.25
+    #: with ``reconnect``: tries to connect again after a lost connection, the first
+    #: after :attr:`RECONNECT_DELAY` seconds, each later one after twice as long (at
+    #: most :attr:`RECONNECT_MAX_DELAY`), going round the hub addresses
+    RECONNECTS = 8
+    RECONNECT_DELAY = 0.1
+    RECONNECT_MAX_DELAY = 5.0
 
-    def __init__(self, validate: bool = True, reactor: Any = None) -> None:
+    def __init__(
+        self,
+        validate: bool = True,
+        reactor: Any = None,
+        reconnect: bool = False,
+        hubs: Iterable[tuple[str, int]] = (),
+    ) -> None:
         self.validate = validate
+        #: resume the session by itself when the connection is lost (see :meth:`connect`)
+        self.reconnect = reconnect
+        #: where to connect again: the first address, then these
+        self.hubs: list[tuple[str, int]] = list(hubs)
+        #: how many times the session was resumed on a new connection
+        self.reconnected = 0
+        self._tls: ClientTLS | None = None
+        self._timeout = 10.0
+        self._closing = False
+        self._resuming = False
+        #: requests waiting for the session to be resumed (their bytes and Deferred)
+        self._queue: list[tuple[bytes, defer.Deferred]] = []
         #: for the pauses before an action is sent again (set by :meth:`connect`)
         self.reactor = reactor
         self.proto: XMLClientProtocol | None = None
         self.info: Any = None
         self.session = 0
         self.account: dict[str, Any] | None = None
+        #: the token that resumes this session once it is lost (after :meth:`login`)
+        self.resume_token: str | None = None
         self.game_sessions: dict[int, int] = {}
         self.updates: dict[int, list[GameUpdate]] = {}
         self.lobby_changes: list[tuple[str, int]] = []
@@ -184,6 +215,15 @@ class HubClient:
         """Connect and wait for the greeting; fires with the :class:`HubClient`.
 
         :param timeout: seconds for the connection, and then for the greeting.
+        :param reconnect: (keyword) once logged in, a lost connection is made again
+            and the session resumed with its resume token, unnoticed by the caller:
+            requests made meanwhile (and those that were under way) wait and are sent
+            once it is back (with the new session ids); after :attr:`RECONNECTS`
+            failed tries, or a token the hub refuses, they fail and :attr:`closed`
+            fires.  A request under way when the connection broke is sent again: an
+            action the hub had taken is then refused (422).
+        :param hubs: (keyword) more ``(host, port)`` addresses to try, in turn, after
+            ``host:port`` (the doors of a cluster).
 
         :param tls: connect with TLS and check the hub's certificate (:mod:`hub.tls`);
             a certificate that does not verify fails the Deferred with
@@ -191,6 +231,8 @@ class HubClient:
         """
         client = cls(**kw)
         client.reactor = reactor
+        client.hubs.insert(0, (host, port))
+        client._tls, client._timeout = tls, timeout
         endpoint = client_endpoint(reactor, host, port, tls, timeout)
         d = connectProtocol(endpoint, XMLClientProtocol(client))
 
@@ -209,10 +251,25 @@ class HubClient:
         return d
 
     def _connected(self, proto: XMLClientProtocol) -> None:
-        self.proto = proto
+        if proto.adopted:
+            self.proto = proto
 
-    def _lost(self, reason: Any) -> None:
+    def _lost(self, reason: Any, proto: XMLClientProtocol, pending: list[Any]) -> None:
+        lost = error.ConnectionLost("the hub closed the connection")
+        if not proto.adopted:  # a try at resuming: the next one follows
+            if not proto.greeted.called:
+                proto.greeted.errback(lost)
+            for d, _ in pending:
+                d.errback(lost)
+            return
         self.proto = None
+        if self._resumable():
+            self._queue[:0] = [(data, d) for d, data in pending]
+            self._resuming = True
+            self._again(self.RECONNECTS, self.RECONNECT_DELAY, 1)
+            return
+        for d, _ in pending:
+            d.errback(lost)
         if not self._greeted.called:
             why = describe(reason) if reason is not None else ""
             clean = why in ("", "Connection was closed cleanly.")
@@ -223,11 +280,93 @@ class HubClient:
         if self.on_close is not None:
             self.on_close(reason)
 
+    def _resumable(self) -> bool:
+        return (
+            self.reconnect
+            and not self._closing
+            and self.resume_token is not None
+            and self.account is not None
+            and self.reactor is not None
+        )
+
+    def _again(self, tries: int, delay: float, index: int) -> None:
+        """Connect to the next hub address, and resume the session there."""
+        if self._closing:
+            self._give_up("closed")
+            return
+        host, port = self.hubs[index % len(self.hubs)]
+        attempt = XMLClientProtocol(self, adopted=False)
+        endpoint = client_endpoint(self.reactor, host, port, self._tls, self._timeout)
+        d = connectProtocol(endpoint, attempt)
+        d.addCallback(lambda _: attempt.greeted.addTimeout(self._timeout, self.reactor))
+        d.addCallback(lambda _: self._resume_on(attempt))
+
+        def failed(failure: Failure) -> None:
+            transport: Any = attempt.transport
+            if transport is not None:
+                transport.abortConnection()
+            refused = isinstance(failure.value, RequestFailed) and failure.value.code == 403
+            if refused or tries <= 1 or self._closing:
+                self._give_up(describe(failure))
+                return
+            later = min(delay * 2, self.RECONNECT_MAX_DELAY)
+            self.reactor.callLater(delay, self._again, tries - 1, later, index + 1)
+
+        d.addErrback(failed)
+
+    def _resume_on(self, attempt: XMLClientProtocol) -> defer.Deferred:
+        name, token = str((self.account or {}).get("name")), str(self.resume_token)
+        outer, _ = self._group("authentication", "resume", accountname=name, token=token)
+        data = _document(outer, 0)
+        d: defer.Deferred = defer.Deferred()
+        attempt.pending.append((d, data))
+        attempt.sendString(data)
+
+        def resumed(answer: Answer) -> None:
+            before, lobby = dict(self.game_sessions), self.session
+            self.game_sessions = {
+                int(g.get("gameid")): int(g.get("sessionid"))
+                for g in answer.node.iterfind("games/game")
+            }
+            self._logged_in(answer)
+            renamed = {lobby: self.session}
+            for gameid, sid in before.items():
+                if gameid in self.game_sessions:
+                    renamed[sid] = self.game_sessions[gameid]
+            attempt.adopted, self.proto, self._resuming = True, attempt, False
+            self.reconnected += 1
+            queue, self._queue = self._queue, []
+            for data, waiting in queue:
+                root = etree.fromstring(data, codec.hardened_parser())
+                sid = int(root.get("sessionid") or 0)
+                if sid in renamed:
+                    root.set("sessionid", str(renamed[sid]))
+                again = etree.tostring(root, encoding="UTF-8", xml_declaration=True)
+                attempt.pending.append((waiting, again))
+                attempt.sendString(again)
+
+        return d.addCallback(_checked).addCallback(resumed)
+
+    def _give_up(self, why: str) -> None:
+        """The session could not be resumed: what waits fails, and the client is closed."""
+        self._resuming, self._closing = False, True
+        queue, self._queue = self._queue, []
+        for _, d in queue:
+            d.errback(error.ConnectionLost(f"the session could not be resumed: {why}"))
+        self._lost(None, XMLClientProtocol(self), [])
+
     def close(self) -> defer.Deferred:
         """Close the connection; fires when it is closed."""
+        self._closing = True
         if self.proto is not None and self.proto.transport is not None:
             self.proto.transport.loseConnection()
         return self._closed
+
+    @property
+    def resuming(self) -> bool:
+        """Whether the connection was lost and the session is being resumed (requests
+        made now wait for it)."""
+        return self._resuming
 
     @property
     def closed(self) -> defer.Deferred:
@@ -236,7 +375,7 @@ class HubClient:
 
     # -- receiving ------------------------------------------------------------------------
 
-    def _received(self, frame: bytes) -> None:
+    def _received(self, frame: bytes, proto: XMLClientProtocol) -> None:
         self.received.append(frame)
         try:
             root = codec.parse_document(frame) if self.validate else _parse_unchecked(frame)
@@ -250,11 +389,13 @@ class HubClient:
         kind = root[0].tag
         if kind == "info":
             self.info = root.find("info/parameters")
+            if not proto.greeted.called:
+                proto.greeted.callback(self)
             if not self._greeted.called:
                 self._greeted.callback(self)
         elif kind == "response":
-            if self.proto is not None and self.proto.pending:
-                self.proto.pending.popleft().callback(Answer.of(root))
+            if proto.pending:
+                proto.pending.popleft()[0].callback(Answer.of(root))
             else:
                 self.unmatched.append(Answer.of(root))
         elif kind == "stateupdate":
@@ -321,10 +462,17 @@ class HubClient:
     def send_frame(self, data: bytes) -> defer.Deferred:
         """Send one frame of arbitrary bytes (tests of hostile input); fires with the
         :class:`Answer` to it (no check)."""
-        if self.proto is None:
-            return defer.fail(error.ConnectionLost("not connected"))
+        return self._send(data)
+
+    def _send(self, data: bytes) -> defer.Deferred:
+        """Send one frame (or keep it while the session is being resumed)."""
         d: defer.Deferred = defer.Deferred()
-        self.proto.pending.append(d)
+        if self.proto is None:
+            if not self._resuming:
+                return defer.fail(error.ConnectionLost("not connected"))
+            self._queue.append((data, d))
+            return d
+        self.proto.pending.append((d, data))
         self.proto.sendString(data)
         return d
 
@@ -339,17 +487,8 @@ class HubClient:
     ) -> defer.Deferred:
         """Send ``<request>body</request>`` (an element or XML text); fires with the
         :class:`Answer` (failing with :class:`RequestFailed` if ``check`` and refused)."""
-        if self.proto is None:
-            return defer.fail(error.ConnectionLost("not connected"))
-        root = etree.Element("message")
         sid = self.session if sessionid is None else sessionid
-        if sid:
-            root.set("sessionid", str(sid))
-        request = etree.SubElement(root, "request")
-        request.append(body if not isinstance(body, str) else etree.fromstring(body))
-        d: defer.Deferred = defer.Deferred()
-        self.proto.pending.append(d)
-        self.proto.sendString(etree.tostring(root, encoding="UTF-8", xml_declaration=True))
+        d = self._send(_document(body, sid))
         if check:
             d.addCallback(_checked)
         return d
@@ -387,7 +526,11 @@ class HubClient:
         """``authentication/login``; fires with ``{"name", "type", "balance": Decimal}``."""
         outer, _ = self._group("authentication", "login", accountname=name, password=password)
         answer = yield self.request(outer, sessionid=0)
+        return self._logged_in(answer)
+
+    def _logged_in(self, answer: Answer) -> dict[str, Any]:
         self.session = answer.sessionid
+        self.resume_token = answer.node.get("resumetoken")
         self.account = {
             "name": answer.node.get("name"),
             "type": int(answer.node.get("type")),
@@ -396,12 +539,26 @@ class HubClient:
         return self.account
 
     @defer.inlineCallbacks
+    def resume(self, name: str, token: str) -> Any:
+        """``authentication/resume``: a lost session back with its resume token (see
+        docs/xml.md); fires with the account, as :meth:`login`.  The games it followed
+        are followed again (:attr:`game_sessions`: their new session ids)."""
+        outer, _ = self._group("authentication", "resume", accountname=name, token=token)
+        answer = yield self.request(outer, sessionid=0)
+        self.game_sessions = {
+            int(g.get("gameid")): int(g.get("sessionid"))
+            for g in answer.node.iterfind("games/game")
+        }
+        return self._logged_in(answer)
+
+    @defer.inlineCallbacks
     def logout(self) -> Any:
         """``authentication/logout``: every session of this connection ends."""
         outer, _ = self._group("authentication", "logout")
         answer = yield self.request(outer)
         self.session = 0
         self.account = None
+        self.resume_token = None
         self.game_sessions.clear()
         return answer
 
@@ -566,6 +723,16 @@ class HubClient:
 
     def _me(self) -> str:
         return str((self.account or {}).get("name") or "-")
+
+
+def _document(body: Any, sessionid: int) -> bytes:
+    """``<message sessionid=…><request>body</request></message>`` as bytes."""
+    root = etree.Element("message")
+    if sessionid:
+        root.set("sessionid", str(sessionid))
+    request = etree.SubElement(root, "request")
+    request.append(body if not isinstance(body, str) else etree.fromstring(body))
+    return etree.tostring(root, encoding="UTF-8", xml_declaration=True)
 
 
 def _checked(answer: Answer) -> Answer:

@@ -38,6 +38,7 @@ from hub.model import (
     NotFound,
 )
 from hub.seats import Seat, unused_name
+from hub.summary import share_equal
 
 if TYPE_CHECKING:
     from hub.lobby import Lobby
@@ -131,7 +132,7 @@ class FinishedEngine:
         for seat in range(seats):
             view = engine.view(seat)
             if view != views[None]:
-                views[seat] = view
+                views[seat] = share_equal(views[None], view)  # a seat keeps what differs
         return cls(seats, views, engine.result())
 
     def seat_player(self, seat: int, name: str, *buyin: Any) -> None:

@@ -36,6 +36,7 @@ from hub.admin import Admin, Bans
 from hub.chat import ChatService
 from hub.cluster import SINGLE, Cluster
 from hub.datalock import DataLock
+from hub.expiry import WaitingExpiry
 from hub.frontends import FRONTENDS
 from hub.game import check_table_rules
 from hub.interfaces import IHTTPResources, IHub
@@ -476,7 +477,7 @@ class HubService(MultiService, Seating):
     #: the log observer twistd is to use (see :meth:`setServiceParent`)
     log_observer: Any = None
 
-    def __init__(
+    def __init__(  # long: builds every part of the hub, in order
         self,
         reactor: Any,
         data_dir: Path,
@@ -520,6 +521,8 @@ class HubService(MultiService, Seating):
             event_log=int(self.options.get("game_event_log", 5000)),
             unattended_seconds=float(self.options.get("unattended_seconds", 180)),
         )
+        #: waiting games nobody joins expire (``keep_waiting``, :mod:`hub.expiry`)
+        self.waiting_expiry = WaitingExpiry.configured(self.lobby, self.options)
         #: the chat of the lobby and every game, for every front end (``hub.chat``)
         self.chat = ChatService(
             reactor,

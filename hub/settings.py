@@ -29,6 +29,7 @@ TYPES: dict[str, type] = {
     "keep_finished": float,
     "keep_finished_count": int,
     "retire_after": float,
+    "keep_waiting": float,
     "unattended_seconds": float,
     "bots_only_max": int,
     "bots_only_per_creator": int,
@@ -106,6 +107,7 @@ TYPES: dict[str, type] = {
     "web_max_connections": int,
     "web_allowed_hosts": str,
     "web_history_limit": int,
+    "web_access_log": str,
     "web_chat_rate": float,
     "web_chat_burst": float,
     # every front end
@@ -144,6 +146,7 @@ TYPES: dict[str, type] = {
     "server_name": str,
     "xml_max_frame": int,
     "xml_idle_timeout": float,
+    "xml_resume_seconds": float,
     "xml_frame_deadline": float,
     "xml_max_per_address": int,
     "xml_max_connections": int,

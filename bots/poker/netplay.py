@@ -61,6 +61,9 @@ class NetPlayer:
         self.done: defer.Deferred = defer.Deferred()
         self.errors: list[str] = []
         self.actions = 0
+        #: an action sent and not answered yet: a turn announced again meanwhile (after
+        #: a resumed connection, :mod:`hub.client`) is not answered twice
+        self._acting = False
         self._leaving = False
         self._previous = client.on_state
         client.on_state = self._on_state
@@ -102,7 +105,8 @@ class NetPlayer:
         ):
             self.leave()
         if todo is not None and todo["legal"] and todo["seat"] == self.table.seat:
-            self._think(todo)
+            if not self._acting:
+                self._think(todo)
 
     def _think(self, todo: Mapping[str, Any]) -> None:
         view = _copy(self.table.view)
@@ -119,12 +123,18 @@ class NetPlayer:
         d.addErrback(self._failed)
 
     def _play(self, action: Mapping[str, Any]) -> defer.Deferred | None:
-        if self._leaving or self.client.proto is None:
+        if self._leaving or (self.client.proto is None and not self.client.resuming):
             return None
         self.actions += 1
+        self._acting = True
         d = self.client.act(self.gameid, action_xml(wire_action(action)))
         d.addErrback(self._failed)
-        return d
+
+        def answered(result: Any) -> Any:
+            self._acting = False
+            return result
+
+        return d.addBoth(answered)
 
     def _failed(self, failure: Any) -> None:
         self.errors.append(failure.getErrorMessage())

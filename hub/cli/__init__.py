@@ -36,6 +36,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fetch": ("hub.cli.fetch:main", "download a plugin from a hub, verify it, install it into DIR"),
     "plugin": ("hub.cli.plugin:main", "keygen|sign|verify: Ed25519 signatures of plugin packages"),
     "xml-client": ("hub.cli.xml_client:main", "interactive XML protocol client (--hub HOST:PORT)"),
+    "new-game": ("hub.cli.new_game:main", "write a working game on the kit (engine, tests, .meta)"),
+    "play": (
+        "hub.cli.play:main",
+        "play a kit game of a hub as a person or a bot (its module fetched)",
+    ),
     "acpc-match": ("hub.cli.acpc:main", "make an ACPC match on a running hub; print its ports"),
 }
 

@@ -47,6 +47,22 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         metavar="FILE",
         help="for an https:// hub: trust only the certificate authorities of this PEM file",
     )
+    add_signature_options(parser)
+    args = parser.parse_args(list(argv))
+    if args.ca is not None and not args.hub.startswith("https://"):
+        parser.error("--ca is for an https:// hub URL")
+    try:
+        args.trust = trust_of(args)
+        if args.ca is not None:
+            load_certificates(args.ca)
+    except (ConfigError, SignatureError, TLSConfigError, ValueError) as e:
+        parser.error(str(e))
+    return args
+
+
+def add_signature_options(parser: argparse.ArgumentParser) -> None:
+    """``--config FILE``, ``--require-signed`` and ``--trusted-key KEY`` (read by
+    :func:`trust_of`)."""
     signed = parser.add_argument_group("signatures (docs/plugins.md)")
     signed.add_argument(
         "--config",
@@ -65,19 +81,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         metavar="KEY",
         help="a trusted public key (ed25519:...; repeatable)",
     )
-    args = parser.parse_args(list(argv))
-    if args.ca is not None and not args.hub.startswith("https://"):
-        parser.error("--ca is for an https:// hub URL")
-    try:
-        args.trust = _trust(args)
-        if args.ca is not None:
-            load_certificates(args.ca)
-    except (ConfigError, SignatureError, TLSConfigError, ValueError) as e:
-        parser.error(str(e))
-    return args
 
 
-def _trust(args: argparse.Namespace) -> PluginTrust:
+def trust_of(args: argparse.Namespace) -> PluginTrust:
     """The signature policy: the config file's settings, then the options."""
     settings: dict[str, Any] = {}
     if args.config:

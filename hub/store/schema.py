@@ -487,6 +487,23 @@ def _replay_lz4(cursor: Any, d: Dialect) -> None:
         cursor.execute("ALTER TABLE game_replay ALTER COLUMN replay SET COMPRESSION lz4", ())
 
 
+def _v13_resume_tokens(d: Dialect) -> list[Step]:
+    """Resume tokens of XML sessions (:mod:`hub.store.resume`): the token's SHA-256,
+    never the token; the account; the session's games; the expiry (epoch seconds); the
+    hash of the token it follows, if any."""
+    return [
+        """CREATE TABLE resume_token (
+            token_hash VARCHAR(64) PRIMARY KEY,
+            name_key VARCHAR(256) NOT NULL,
+            games TEXT NOT NULL,
+            expires DOUBLE PRECISION NOT NULL,
+            replaces VARCHAR(64)
+        )""",
+        "CREATE INDEX resume_token_expires ON resume_token (expires)",
+        "CREATE INDEX resume_token_replaces ON resume_token (replaces)",
+    ]
+
+
 #: every step, in order; the schema version is the length of this list
 MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
     _v1,
@@ -501,6 +518,7 @@ MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
     _v10_tournaments,
     _v11_cluster_secret,
     _v12_replay_lz4,
+    _v13_resume_tokens,
 ]
 LATEST = len(MIGRATIONS)
 

@@ -31,12 +31,13 @@ from .errors import (
 from .money import amount as check_amount
 from .plugin_index import PluginIndexMixin
 from .ratings import RatingsMixin
+from .resume import ResumeMixin
 from .tables import TablesMixin
 from .tournaments import TournamentsMixin
 
 
 @implementer(IStore, IAuditStore, IRatingStore, ITournamentStore, IHandViewStore)
-class Store(TablesMixin, PluginIndexMixin, AuditMixin, RatingsMixin, TournamentsMixin):
+class Store(TablesMixin, PluginIndexMixin, AuditMixin, RatingsMixin, TournamentsMixin, ResumeMixin):
     """Accounts, ledger, history, cluster (its plugin index too), audit log, ratings and
     tournaments in one SQL database.
 

@@ -65,6 +65,21 @@ def test_a_source_missing_from_the_checkout_is_a_row_that_says_so(monkeypatch):
     assert len(rows) == 1 and "not in this checkout" in rows[0].what
 
 
+def test_the_load_is_printed_and_a_load_over_the_cores_warned(monkeypatch, capsys):
+    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(runner, "LOADS", [])
+    monkeypatch.setattr(runner.os, "getloadavg", lambda: (1.5, 1.0, 1.0))
+    runner.load_now("before x")
+    assert "load average 1.5 on 2 cores" in capsys.readouterr().err
+    assert "WARNING" not in "\n".join(runner.heading(True, 1.0))
+    monkeypatch.setattr(runner.os, "getloadavg", lambda: (7.25, 5.0, 3.0))
+    runner.load_now("after x")
+    err = capsys.readouterr().err
+    assert "WARNING: the load (7.2) exceeds the 2 cores" in err
+    head = "\n".join(runner.heading(True, 1.0))
+    assert "load 1.5 to 7.2 during the run" in head and "exceeded the 2 cores" in head
+
+
 @pytest.mark.slow
 def test_quick_mode_measures_every_row_and_writes_the_table(tmp_path):
     """The whole quick run (real hubs, bare servers, engines): every row is there and
@@ -79,6 +94,8 @@ def test_quick_mode_measures_every_row_and_writes_the_table(tmp_path):
     text = doc.read_text()
     assert "Intro." in text and runner.BEGIN in text
     for what in (
+        "web game list, GET /api/games?limit=50 per server CPU-s, 50 games",
+        "web game list, GET /api/games?limit=50 per server CPU-s, 2,000 games",
         "XML frames per server CPU-s",
         "MNM server CPU per line",
         "memory per idle MNM connection",

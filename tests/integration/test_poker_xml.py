@@ -359,3 +359,53 @@ async def test_network_bot_command_line(hub):
     chips = await hub.store.chips_at(game.id)
     assert "cli" not in chips and account.type == "bot"
     assert (await hub.store.ledger_check()).ok
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_network_player_whose_connection_is_cut_plays_on(hub):
+    """(issue 31) A network bot's TCP connection is cut (reset) three times mid-game:
+    ``hub.client`` resumes the session each time, the turn it may have missed is
+    announced again, and it plays its hands to the end; the chips add up."""
+    from tests.tcpproxy import TcpProxy
+
+    store = hub.store
+    ann = await player(hub, "ann")
+    gameid = await bounded(
+        ann.create_game(
+            "texas-holdem",
+            "cuts",
+            seats=["bot:caller", "open"],
+            options={"stakes": "1/2", "showdown_pause": 0, "buyin": 300},
+        )
+    )
+    game = hub.lobby.games()[0]
+    await ann.close()
+    with TcpProxy(("127.0.0.1", hub.bound_ports["xml"])) as proxy:
+        client = await bounded(HubClient.connect(reactor, "127.0.0.1", proxy.port, reconnect=True))
+        client.RECONNECT_DELAY = 0.05
+        await bounded(client.create_account("cut", "secret-cut"))
+        await bounded(client.login("cut", "secret-cut"))
+        await bounded(client.join(gameid))
+        holder: dict = {}
+        decide = bot_decider("caller", lambda: holder["p"].table.seat, seed=1)
+        played = NetPlayer(client, gameid, decide, reactor, hands=12)
+        holder["p"] = played
+        await bounded(played.take_seat(1, "150"))
+        for cut in (1, 2, 3):
+            await until(lambda n=cut: played.table.hands >= 3 * n, f"{3 * cut} hands", 60)
+            proxy.cut()
+            await until(lambda: client.proto is None, "the connection cut", 10)
+            proxy.restore()
+            await until(lambda n=cut: client.reconnected == n, "the session resumed", 20)
+        hands = await bounded(played.done, 120)
+        assert hands >= 12 and not client.closed.called
+        # a resent action the hub had taken before the cut is refused, nothing else
+        assert all(e.startswith("422") for e in played.errors), played.errors
+        await until(lambda: game.seats[1].player != "cut" or not game.seats[1].present, "left", 10)
+        await client.close()
+    await bounded(hub.money.idle())
+    hub.lobby.remove(game.id)
+    await bounded(hub.money.idle())
+    assert await store.chips_at(game.id) == {}
+    assert (await store.ledger_check()).ok
+    assert hub.money.problems == []

@@ -269,7 +269,7 @@ async def test_hostile_inputs_leave_other_players_and_accounts_alone(hub, errors
             d = evil.send_frame(data)
         else:
             d = defer.Deferred()
-            evil.proto.pending.append(d)  # expect one answer to the raw bytes
+            evil.proto.pending.append((d, data))  # expect one answer to the raw bytes
             evil.write_raw(data)
         d.addCallbacks(answers.append, lambda f: None)
         await bounded(evil.closed if closes else d)

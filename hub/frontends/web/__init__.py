@@ -42,6 +42,9 @@ PAGES = {
     b"plugins": "plugins.html",
     b"stats": "stats.html",
 }
+#: ``web_access_log`` values; the methods that only read
+ACCESS_LOGS = ("all", "changes", "none")
+READS = (b"GET", b"HEAD")
 SECURITY_HEADERS = {
     b"content-security-policy": (
         b"default-src 'self'; img-src 'self' data:; style-src 'self'; "
@@ -236,6 +239,10 @@ class WebSite(Site):
         self.root = root
         self.limits = limits if limits is not None else WebLimits(root.hub.options)
         self.displayTracebacks = False
+        #: which requests get an access log line (``web_access_log``)
+        self.access_log = str(root.hub.options.get("web_access_log", "changes"))
+        if self.access_log not in ACCESS_LOGS:
+            raise ValueError(f"web_access_log is one of {', '.join(ACCESS_LOGS)}")
 
     def buildProtocol(self, addr: Any) -> Any:
         """A guarded channel (or a refusal over the connection caps)."""
@@ -248,11 +255,18 @@ class WebSite(Site):
 
     def log(self, request: Any) -> None:
         """Count the answer; a refusal or an error is one event with its reason (what
-        :func:`~.api.send_error` said) and the game its path names."""
-        super().log(request)
+        :func:`~.api.send_error` said) and the game its path names.  The access log
+        line (``web_access_log``): every request (``all``), every one but a successful
+        read (``changes``, the default: a lobby polled by thousands of pages writes no
+        line per poll; metrics count them all), or none (``none``)."""
         telemetry = self.telemetry
         telemetry.message_out()
         code = int(request.code or 200)
+        access = self.access_log
+        if access == "all" or (
+            access == "changes" and (code >= 400 or request.method not in READS)
+        ):
+            super().log(request)
         if code < 400:
             return
         parts = request.path.split(b"/")

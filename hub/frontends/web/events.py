@@ -27,6 +27,8 @@ from hub.chat import LOBBY
 from hub.interfaces import IChatListener, IGameObserver, IHub, ILobbyListener
 from hub.model import TURN
 
+from .listing import GameIndex, Query
+
 RETRY_MS = 2000
 HEARTBEAT = 15.0
 
@@ -181,11 +183,17 @@ class GameStream(EventStream):
 
 
 class LobbyStream(EventStream):
-    """The list of games, then every change to it."""
+    """One page of the list of games (``query``: :class:`.listing.Query`), then every
+    change to the list (changes only: one game's JSON, or its removal)."""
 
-    def __init__(self, request: Any, streams: Streams) -> None:
+    def __init__(self, request: Any, streams: Streams, query: Query | None = None) -> None:
         super().__init__(request, streams)
-        games = [streams.game_json(g) for g in streams.hub.listed_games()]
+        index = streams.index
+        if index is not None:
+            page = index.page(query if query is not None else index.query({}))
+            games = json.loads(page.body)
+        else:
+            games = [streams.game_json(g) for g in streams.hub.listed_games()]
         chat = [line.to_json() for line in streams.chat.history(LOBBY)]
         self.send("snapshot", {"games": games, "chat": chat})
 
@@ -211,6 +219,9 @@ class Streams:
         self._per_address: Counter[str] = Counter()
         self._changed: dict[str, Any] = {}
         self._flush: Any = None
+        #: the lobby list's index (:class:`.listing.GameIndex`): a lobby stream's
+        #: snapshot is one page of it; ``None``: every listed game
+        self.index: GameIndex | None = None
         hub.follow_games(self)
         self.chat.add_listener(self)
 

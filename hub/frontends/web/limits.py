@@ -77,6 +77,10 @@ def host_name(header: bytes | None) -> str | None:
     return text.rstrip(".")
 
 
+#: ``Host`` answers a :class:`HostPolicy` remembers
+HOSTS_KEPT = 1024
+
+
 class HostPolicy:
     """Which ``Host`` names a request may carry.
 
@@ -87,6 +91,7 @@ class HostPolicy:
     """
 
     def __init__(self, allowed: Iterable[str] = (), endpoint_names: Iterable[str] = ()) -> None:
+        self._answers: dict[tuple[str | None, str | None], bool] = {}
         bound = [n.strip().lower().rstrip(".") for n in endpoint_names]
         names = {n.strip().lower().rstrip(".") for n in allowed if n.strip()} | set(bound)
         self.any = "*" in names
@@ -97,7 +102,17 @@ class HostPolicy:
 
     def allows(self, host: str | None, local: str | None) -> bool:
         """Whether ``host`` (from the ``Host`` header) may be served on a connection
-        whose own end is the address ``local``."""
+        whose own end is the address ``local`` (the answers are remembered, at most
+        :data:`HOSTS_KEPT`: a request's check is then one look-up)."""
+        key = (host, local)
+        known = self._answers.get(key)
+        if known is None:
+            if len(self._answers) >= HOSTS_KEPT:
+                self._answers.clear()
+            known = self._answers[key] = self._allows(host, local)
+        return known
+
+    def _allows(self, host: str | None, local: str | None) -> bool:
         if self.any or host is None:
             return True  # no Host header: not a browser, so no rebinding
         if host in self.names or host.endswith(".localhost"):
@@ -140,8 +155,7 @@ class GuardedRequest(Request):
     def gotLength(self, length: int | None) -> None:
         """Headers are in: refuse a foreign ``Host`` or a body over the limit now."""
         limits = self.channel.limits
-        transport: Any = self.channel.transport
-        local = getattr(transport.getHost(), "host", None)  # foreign: an IAddress
+        local = self.channel.local_host
         host = host_name(self.requestHeaders.getRawHeaders(b"host", [b""])[0])
         if not limits.hosts.allows(host, local):
             self._refuse(400, "this server does not answer for that host name")
@@ -212,10 +226,14 @@ class GuardedChannel(HTTPChannel):
         self._body_timer: Any = None
         self._refused = False
         self.peer_host = ""
+        self.local_host: str | None = None
 
     def connectionMade(self) -> None:
         """Start the clock for the first request line."""
         super().connectionMade()
+        transport: Any = self.transport
+        #: the address of this connection's own end (the ``Host`` check's)
+        self.local_host = getattr(transport.getHost(), "host", None)  # foreign: an IAddress
         self._start_headers()
 
     def dataReceived(self, data: bytes) -> None:

@@ -25,6 +25,7 @@ from . import transcripts
 from .api import JSONResource, game_fields, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
 from .limits import web_endpoint
+from .listing import GameIndex
 from .proxy import DOOR_HEADER, GameProxy
 from .scripts import history_url, read_rules, rules_path, script_url, styles_url
 from .sessions import Session, Sessions, check_origin
@@ -58,7 +59,10 @@ class WebFrontend:
         self.access = Access(hub.options, self.sessions)
         self.proxy = GameProxy(hub, self.sessions)
         heartbeat = float(hub.options.get("web_heartbeat", 15.0))
+        #: the lobby list, indexed for ``GET /api/games`` in O(page) (:mod:`.listing`)
+        self.listing = GameIndex(hub, lambda: [f.name for f in hub.registry.game_types()])
         self.streams = Streams(hub, clock, self.snapshot, heartbeat=heartbeat)
+        self.streams.index = self.listing
         self.finished: list[dict[str, Any]] = []
         self.history_limit = int(hub.options.get("web_history_limit", self.HISTORY_LIMIT))
         self.create_limits = creation_limits(hub.options, clock)
@@ -106,6 +110,7 @@ class WebFrontend:
     def stop(self) -> None:
         """Close every stream (the front end stops)."""
         self.streams.close_all()
+        self.listing.close()
 
     # -- what pages see --------------------------------------------------------------
 
@@ -270,6 +275,8 @@ class WebGames(WebResource):
 
     def _render(self, request: Any, look: bool) -> Any:
         parts = [p for p in request.postpath if p]
+        if request.method == b"GET" and not parts:
+            return self.web.listing.serve(request)  # the list: a page, from the index
         if request.method == b"POST" and not parts:
             placed = self._placed(request)
             if placed is not None:
@@ -370,8 +377,6 @@ class WebGames(WebResource):
         """The list, one game, or its replay."""
         parts = [p for p in request.postpath if p]
         lobby = self.hub.lobby
-        if not parts:
-            return 200, [self.hub.game_json(g) for g in self.hub.listed_games()]
         if len(parts) == 1:
             return 200, self.hub.game_json(lobby.get(parts[0].decode("utf-8", "replace")), True)
         if len(parts) == 2 and parts[1] == b"replay":
@@ -668,7 +673,8 @@ class LobbyChat(WebResource):
 
 
 class LobbyEvents(WebResource):
-    """``GET /api/lobby/events``: the live game list."""
+    """``GET /api/lobby/events``: the live game list: its snapshot is the page of
+    ``GET /api/games`` the same query asks for, then every change (changes only)."""
 
     def render(self, request: Any) -> Any:
         """Open a lobby stream."""
@@ -677,7 +683,11 @@ class LobbyEvents(WebResource):
         refused = self.web.refuse_stream(request)
         if refused is not None:
             return refused
-        LobbyStream(request, self.web.streams)
+        try:
+            query = self.web.listing.query(request.args)
+        except GameError as e:
+            return send_error(request, e.code, e.reason)
+        LobbyStream(request, self.web.streams, query)
         return NOT_DONE_YET
 
 

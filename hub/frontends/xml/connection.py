@@ -65,6 +65,10 @@ class Connection:
         self.account: Any = None
         self.lobby_session = 0
         self.game_sessions: dict[int, GameSession] = {}
+        #: the SHA-256 of the session's resume token (:mod:`.resume`; ``None``: none)
+        self.resume_hash: str | None = None
+        #: whether a loss of the connection keeps its seats for a resume
+        self.resumable = False
         self._requests: deque[bytes] = deque()
         self._busy = False
         self._in_next = False

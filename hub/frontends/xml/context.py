@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .connection import Connection
     from .encoding import GameRow
     from .relay import Relays, RelayTo
+    from .resume import Resumes
     from .sessions import Sessions
     from .shared import Shared
 
@@ -37,6 +38,7 @@ class HandlerContext(Protocol):
     lobby: Any
     sessions: Sessions
     relays: Relays
+    resumes: Resumes
     create_limits: Buckets
     connections: set[Connection]
     listings: Shared

@@ -49,6 +49,7 @@ from .events import (
     PartGame,
     Ratings,
     Request,
+    Resume,
 )
 from .payload import clean
 from .schema import FORBIDDEN, hardened_parser, message_schema, short, validate
@@ -216,6 +217,8 @@ def _account(sessionid: int, group: etree._Element, which: Any) -> Request:
 def _authentication(sessionid: int, group: etree._Element, which: Any) -> Request:
     if which is not None and which.tag == "login":
         return Login(sessionid, which.get("accountname", ""), which.get("password", ""))
+    if which is not None and which.tag == "resume":
+        return Resume(sessionid, which.get("accountname", ""), which.get("token", ""))
     return Logout(sessionid)
 
 
@@ -301,7 +304,7 @@ PUBLIC_ACCOUNT_FIELDS = frozenset({"accountname", "accounttype"})
 #: the fields marked :data:`.events.SECRET` in the request events (``password``...)
 SECRET_FIELDS = frozenset(
     f.name
-    for cls in (CreateAccount, DeleteAccount, ChangePassword, Login)
+    for cls in (CreateAccount, DeleteAccount, ChangePassword, Login, Resume)
     for f in fields(cls)
     if f.metadata.get("secret")
 )
@@ -406,6 +409,7 @@ FIELD_RULES: dict[type[Request], dict[str, hub_fields.Field]] = {
         "newpassword": hub_fields.PASSWORD,
     },
     Login: {"accountname": hub_fields.ACCOUNT_NAME, "password": hub_fields.GIVEN_PASSWORD},
+    Resume: {"accountname": hub_fields.ACCOUNT_NAME},
     FindPlayer: {"name": hub_fields.SEARCH},
     History: {"accountname": hub_fields.ACCOUNT_NAME},
     CreateGame: {"name": hub_fields.GAME_NAME},

@@ -398,6 +398,7 @@ _OWN_RESPONSE: dict[type[events.Request], tuple[str, str]] = {
     events.DeleteAccount: ("accountmanagement", "delete"),
     events.ChangePassword: ("accountmanagement", "changepassword"),
     events.Login: ("authentication", "login"),
+    events.Resume: ("authentication", "resume"),
     events.Logout: ("authentication", "logout"),
     events.CreateGame: ("game", "create"),
     events.DeleteGame: ("game", "delete"),
@@ -417,7 +418,7 @@ def build_refusal(request: events.Request, code: int, reason: str) -> etree._Ele
         return build_error(code, reason, request.sessionid)
     group, op = which
     extra: dict[str, Any] = {}
-    if op == "login":
+    if op in ("login", "resume"):
         # any request may be refused: only some event types have these fields
         extra = {"name": getattr(request, "accountname", ""), "type": 0}
     return build_response(
@@ -435,13 +436,22 @@ def build_refusal(request: events.Request, code: int, reason: str) -> etree._Ele
 _OWN_PREFIX = b"<?xml version='1.0' encoding='UTF-8'?>\n<message sessionid=\""
 
 
+_TOKEN = b' resumetoken="'
+
+
 def outgoing_record(document: bytes) -> bytes:
     """A document built by :func:`encode` as a transcript keeps it: the envelope's
-    session id (a session token) hidden.  Its place is fixed by our own serialiser."""
+    session id (a session token) hidden, and a resume token (of a login or resume
+    answer).  The session id's place is fixed by our own serialiser."""
     if document.startswith(_OWN_PREFIX):
         end = document.find(b'"', len(_OWN_PREFIX))
         if end > 0:
-            return _OWN_PREFIX + b"*" + document[end:]
+            document = _OWN_PREFIX + b"*" + document[end:]
+    at = document.find(_TOKEN)
+    if at >= 0:
+        start = at + len(_TOKEN)
+        end = document.find(b'"', start)
+        document = document[:start] + b"*" + document[end:]
     return document
 
 

@@ -67,6 +67,15 @@ class Login(Request):
 
 
 @dataclass(frozen=True)
+class Resume(Request):
+    """``authentication/resume`` (Gamehub's): a lost session back with its resume
+    token (:mod:`.resume`)."""
+
+    accountname: str
+    token: str = field(repr=False, metadata=SECRET)
+
+
+@dataclass(frozen=True)
 class Logout(Request):
     """``authentication/logout``."""
 
@@ -189,6 +198,7 @@ REQUESTS: tuple[type[Request], ...] = (
     DeleteAccount,
     ChangePassword,
     Login,
+    Resume,
     Logout,
     AvailableGames,
     GameList,

@@ -36,6 +36,7 @@ from .handlers import HANDLERS, chat, lobby
 from .payload import wire_game_id
 from .protocol import XMLProtocol
 from .relay import Relayed, Relays, RelayTo
+from .resume import Resumes
 from .sessions import Sessions
 from .shared import Shared
 
@@ -112,6 +113,8 @@ class XMLFrontend(protocol.ServerFactory):
         self.rows: dict[str, encoding.GameRow] = {}
         #: game sessions relayed to the other hubs of a cluster
         self.relays = Relays(self)
+        #: resume tokens, and the seats of lost connections (:mod:`.resume`)
+        self.resumes = Resumes(self)
 
     @property
     def following(self) -> bool:
@@ -131,6 +134,7 @@ class XMLFrontend(protocol.ServerFactory):
             self.hub.chat.add_listener(self)
             self._listening = True
             self.rows.clear()
+        self.resumes.start()
 
     def stopFactory(self) -> None:
         """Tell every client the hub is going away; stop following the lobby."""
@@ -138,6 +142,7 @@ class XMLFrontend(protocol.ServerFactory):
         for conn in list(self.connections):
             if not conn.closing:
                 conn.send_update(notice)
+        self.resumes.stop()
         if self._listening:
             self.hub.unfollow_games(self)
             self.hub.chat.remove_listener(self)
@@ -167,6 +172,7 @@ class XMLFrontend(protocol.ServerFactory):
             if c.account is not None and c.account.name == player and not c.closing
         ]
         for conn in kicked:
+            self.resumes.revoke(conn)  # a kicked player resumes nothing
             conn.wire.fail(403, reason, notice=True)
         return len(kicked)
 
@@ -178,7 +184,8 @@ class XMLFrontend(protocol.ServerFactory):
             if self.per_address[conn.peer] <= 0:
                 del self.per_address[conn.peer]
         games = [observer.game for observer in conn.game_sessions.values()]
-        self.sessions.end_all(conn)
+        if not self.resumes.lost(conn):  # else its seats wait for a resume
+            self.sessions.end_all(conn)
         for transcript in {id(t): t for t in map(self._transcript, [None, *games])}.values():
             if transcript is not None:
                 transcript.end_connection(conn.conn_id)

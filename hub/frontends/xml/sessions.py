@@ -172,11 +172,13 @@ class Sessions:
         )
         session.observer = observer
         conn.game_sessions[session.id] = observer
+        self.frontend.resumes.changed(conn)
         return observer
 
     def open_relayed(self, conn: Connection) -> int:
         """A new session id of ``conn`` for a game session relayed to another hub
         (:mod:`.relay`)."""
+        self.frontend.resumes.changed(conn)
         return self._new(conn, "relay").id
 
     def end_game(self, session_id: int, leave: bool = True) -> None:
@@ -187,6 +189,7 @@ class Sessions:
             return
         conn, observer = session.conn, session.observer
         conn.game_sessions.pop(session.id, None)
+        self.frontend.resumes.changed(conn)
         if observer is None:
             return
         observer.closed = True
@@ -202,11 +205,12 @@ class Sessions:
     def _lobby_ids(self) -> set[str]:
         return {g.id for g in self.frontend.lobby.games()}
 
-    def end_all(self, conn: Connection) -> None:
-        """End every session of ``conn`` (logout, its account deleted, its end)."""
+    def end_all(self, conn: Connection, leave: bool = True) -> None:
+        """End every session of ``conn`` (logout, its account deleted, its end);
+        ``leave``: give up the seats it holds (not while they wait for a resume)."""
         self.frontend.relays.drop(conn)
         for sid in list(conn.game_sessions):
-            self.end_game(sid)
+            self.end_game(sid, leave)
         conn.game_sessions.clear()
         if conn.lobby_session:
             self._by_id.pop(conn.lobby_session, None)

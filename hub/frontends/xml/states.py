@@ -74,6 +74,7 @@ AREAS: dict[type[events.Request], Area] = {
     events.DeleteAccount: Area.ACCOUNT,
     events.ChangePassword: Area.ACCOUNT,
     events.Login: Area.LOGIN,
+    events.Resume: Area.LOGIN,
     events.Logout: Area.LOBBY,
     events.AvailableGames: Area.LOBBY,
     events.GameList: Area.LOBBY,

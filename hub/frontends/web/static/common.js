@@ -114,10 +114,24 @@ const Hub = (() => {
   function error(e, host) { return notify(e && e.message ? e.message : String(e), "error", host); }
   function ok(message, host) { return notify(message, "ok", host); }
 
-  // A live stream that survives dropped connections and hub restarts.
+  // While a live stream is down the page says so in a pause banner at its top (a status,
+  // never an error); the banner goes once the stream is back (its first message is a
+  // fresh snapshot, so the page has caught up) or closed for good.
+  function pauseBanner(on) {
+    let banner = document.getElementById("pause-banner");
+    if (!on) { if (banner) banner.remove(); return; }
+    if (banner) return;
+    banner = el("div", {id: "pause-banner", class: "pause-banner", role: "status", "aria-live": "polite"},
+      "Connection to the hub lost: paused here until it is back. Reconnecting…");
+    (document.querySelector("main") || document.body).prepend(banner);
+  }
+
+  // A live stream that survives dropped connections and hub restarts: the browser
+  // reconnects (after the server's retry time), and once it gives up this retries with
+  // a delay that doubles from 1 s to 10 s.
   function stream(path, handlers, onStatus) {
     let source = null, timer = null, closed = false, delay = 1000;
-    function status(s) { if (onStatus) onStatus(s); }
+    function status(s) { pauseBanner(s === "reconnecting"); if (onStatus) onStatus(s); }
     function open() {
       if (closed) return;
       source = new EventSource(path);
@@ -192,6 +206,7 @@ const Hub = (() => {
 
   // An action as a button label: "move A1:B1", "choose 12".
   function actionLabel(action) {
+    if (typeof action.label === "string" && action.label) return action.label;  // the game's own words
     return Object.entries(action).map(([k, v]) => {
       const text = valueWords(v);
       return text === null || v === true ? words(k) : words(k) + " " + text;
@@ -232,10 +247,11 @@ const Hub = (() => {
     const d = event.data || {};
     const name = who(names, d.seat);
     if (d.line) return String(d.line);
+    if (typeof d.label === "string" && d.label) return (name ? name + ": " : "") + d.label;
     if (d.text && d.seat !== undefined) return name + ": " + d.text;
     const parts = [];
     for (const [key, value] of Object.entries(d)) {
-      if (key === "seat" || key === "legal" || key === "type") continue;
+      if (key === "seat" || key === "legal" || key === "type" || key === "label") continue;
       const text = valueWords(value);
       if (text !== null) parts.push(words(key) + " " + text);
     }

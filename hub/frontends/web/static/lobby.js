@@ -1,10 +1,15 @@
-// The lobby: game types | sortable game list with filters | details, create form, chat.
+// The lobby: game types | one page of the game list, filtered and paged on the server
+// (GET /api/games: type, state, a cursor) and kept live by the lobby stream's changes |
+// details, create form, chat.
 "use strict";
 
 (() => {
   const {el, clear} = Hub;
-  const games = new Map();
+  const PAGE = 50;
+  const games = new Map();  // the games of the page shown
   let types = [], selected = null, typeFilter = null, sort = {key: "created", dir: -1};
+  // paging: the cursors of the pages before (a stack), this page's and the next one's
+  let before = [], cursor = null, next = null, total = 0, loading = 0, refresh = null;
 
   const $ = id => document.getElementById(id);
 
@@ -15,13 +20,55 @@
     return (g[key] === null || g[key] === undefined) ? "" : String(g[key]).toLowerCase();
   }
 
+  // The server's filters: the type, and the states (a state chosen, or all but finished).
+  function states() {
+    const chosen = $("state-filter").value;
+    if (chosen) return [chosen];
+    return $("hide-over").checked ? ["waiting", "running"] : [];
+  }
+  function matches(g) {
+    const wanted = states();
+    return (!typeFilter || g.type === typeFilter) && (!wanted.length || wanted.includes(g.state));
+  }
+  function query(at) {
+    const args = new URLSearchParams({limit: String(PAGE), order: "newest"});
+    if (typeFilter) args.set("type", typeFilter);
+    if (states().length) args.set("state", states().join(","));
+    if (at) args.set("cursor", at);
+    return "/api/games?" + args.toString();
+  }
+
+  // Load one page (``at``: its cursor, null for the first).
+  async function load(at) {
+    const mine = ++loading;
+    let response;
+    try {
+      response = await fetch(query(at), {headers: {"Accept": "application/json"}, credentials: "same-origin"});
+    } catch (e) { Hub.error("the game list could not be loaded"); return; }
+    if (mine !== loading) return;  // a newer request was sent meanwhile
+    const body = await response.json();
+    if (!response.ok) { Hub.error(body.error || "the game list could not be loaded"); return; }
+    cursor = at;
+    next = response.headers.get("X-Next-Cursor");
+    total = Number(response.headers.get("X-Total-Count") || body.length);
+    games.clear();
+    for (const g of body) games.set(g.id, g);
+    renderList();
+    renderDetails();
+  }
+  function reload() { before = []; load(null); }
+  // A game older than every game of a full first page belongs to a later page (it
+  // changed, it is not new): the first page does not take it.
+  function olderThanPage(g) {
+    if (games.size < PAGE) return false;
+    return [...games.values()].every(x => g.created < x.created);
+  }
+
+  // Client-side, on the page shown: hide empty and hide full.
   function visible() {
-    const hideEmpty = $("hide-empty").checked, hideFull = $("hide-full").checked, hideOver = $("hide-over").checked;
+    const hideEmpty = $("hide-empty").checked, hideFull = $("hide-full").checked;
     return [...games.values()].filter(g =>
-      (!typeFilter || g.type === typeFilter) &&
-      !(hideEmpty && players(g) === 0) &&
-      !(hideFull && players(g) === g.seats.length) &&
-      !(hideOver && g.state === "over"));
+      !(hideEmpty && players(g) === 0) && !(hideFull && players(g) === g.seats.length));
   }
 
   function stateBadge(g) {
@@ -48,19 +95,21 @@
         el("td", {}, g.remote ? g.frontend + " · hub " + g.hub.slice(0, 8) : g.frontend), el("td", {}, g.observers),
         el("td", {class: "small"}, Hub.time(g.created)))));
     $("empty").hidden = rows.length > 0;
+    const first = before.length * PAGE;
+    $("page-info").textContent = games.size ? (first + 1) + "–" + (first + games.size) + " of " + total : "";
+    $("page-newer").disabled = before.length === 0;
+    $("page-older").disabled = !next;
     renderTypes();
   }
 
   function renderTypes() {
-    const counts = {};
-    for (const g of games.values()) counts[g.type] = (counts[g.type] || 0) + 1;
     clear($("types"),
-      el("li", {}, el("button", {class: typeFilter ? "" : "current", onclick: () => { typeFilter = null; renderList(); }},
-        "All games (" + games.size + ")")),
+      el("li", {}, el("button", {class: typeFilter ? "" : "current", onclick: () => { typeFilter = null; reload(); }},
+        "All games" + (typeFilter ? "" : " (" + total + ")"))),
       types.map(t => el("li", {}, el("button", {
         class: typeFilter === t.name ? "current" : "", title: t.summary, dataset: {type: t.name},
-        onclick: () => { typeFilter = t.name; chooseType(t.name); renderList(); }},
-        t.name + " (" + (counts[t.name] || 0) + ")"))));
+        onclick: () => { typeFilter = t.name; chooseType(t.name); reload(); }},
+        t.name + (typeFilter === t.name ? " (" + total + ")" : "")))));
   }
 
   function select(id) {
@@ -310,16 +359,39 @@
       const t = types.find(x => x.name === $("c-type").value); const rows = $("c-seats");
       if (t && rows.children.length > t.min_seats) rows.lastChild.remove(); });
     $("create").addEventListener("submit", create);
-    for (const id of ["hide-empty", "hide-full", "hide-over"]) $(id).addEventListener("change", renderList);
+    for (const id of ["hide-empty", "hide-full"]) $(id).addEventListener("change", renderList);
+    for (const id of ["hide-over", "state-filter"]) $(id).addEventListener("change", reload);
+    $("page-older").addEventListener("click", () => { if (next) { before.push(cursor); load(next); } });
+    $("page-newer").addEventListener("click", () => { if (before.length) load(before.pop()); });
     document.querySelectorAll("#games th.sortable").forEach(th => {
       const resort = () => { sort = {key: th.dataset.key, dir: sort.key === th.dataset.key ? -sort.dir : 1}; renderList(); };
       th.addEventListener("click", resort);
       th.addEventListener("keydown", ev => { if (ev.key === "Enter") resort(); });
     });
-    Hub.stream("/api/lobby/events", {
-      snapshot: data => { games.clear(); for (const g of data.games) games.set(g.id, g); chat.reset(data.chat); renderList(); renderDetails(); },
-      game: g => { games.set(g.id, g); renderList(); if (g.id === selected) { renderDetails(); loadDetailView(g.id); } },
-      removed: data => { games.delete(data.id); renderList(); if (data.id === selected) renderDetails(); },
+    // The stream's snapshot is one page (the first, as the page asks for it); after it,
+    // changes only: a game shown is updated (or leaves the page when it no longer
+    // matches the filters), a new one that matches joins the first page.
+    Hub.stream("/api/lobby/events?limit=1", {
+      snapshot: data => { chat.reset(data.chat); load(before.length ? cursor : null); },
+      game: g => {
+        if (games.has(g.id) && !matches(g)) { games.delete(g.id); total = Math.max(0, total - 1); }
+        else if (games.has(g.id)) games.set(g.id, g);
+        else if (matches(g) && !before.length && !cursor && !olderThanPage(g)) {
+          games.set(g.id, g); total += 1;
+          if (games.size > PAGE) {  // the page keeps its newest games; the next page's cursor: asked again
+            const oldest = [...games.values()].reduce((a, b) => (a.created < b.created ? a : b));
+            games.delete(oldest.id);
+            if (!refresh) refresh = setTimeout(() => { refresh = null; if (!cursor) load(null); }, 1000);
+          }
+        } else return;
+        renderList();
+        if (g.id === selected) { renderDetails(); loadDetailView(g.id); }
+      },
+      removed: data => {
+        if (!games.has(data.id)) return;
+        games.delete(data.id); total = Math.max(0, total - 1);
+        renderList(); if (data.id === selected) renderDetails();
+      },
       chat: line => chat.add(line),
     }, status => { $("live").textContent = status; $("live").className = "small status-" + status; });
   }

@@ -60,12 +60,17 @@ const GameScripts = (() => {
   return {load, typeInfo, describe};
 })();
 
-// The generic renderer: the view in words, the legal actions as buttons.
+// The generic renderer: the view in words (a game's text view as it writes it), the
+// legal actions as buttons (labelled with the game's words when it gives them).
 const GenericRenderer = {
   board(ctx) {
     const {el} = Hub;
-    const rows = Object.entries(ctx.view || {}).filter(([, v]) => Hub.valueWords(v) !== null);
-    return el("dl", {class: "view-words"}, rows.map(([k, v]) => [el("dt", {}, Hub.words(k)), el("dd", {}, Hub.valueWords(v))]));
+    const view = ctx.view || {};
+    const text = typeof view.text === "string" ? view.text : null;
+    const rows = Object.entries(view).filter(([k, v]) => !(text !== null && k === "text") && k !== "timeleft_ms"
+      && !(v && typeof v === "object" && !Array.isArray(v)) && Hub.valueWords(v) !== null);
+    const words = el("dl", {class: "view-words"}, rows.map(([k, v]) => [el("dt", {}, Hub.words(k)), el("dd", {}, Hub.valueWords(v))]));
+    return text === null ? words : el("div", {}, el("pre", {class: "view-text", "aria-label": "the game"}, text), words);
   },
   actions(ctx) {
     const {el} = Hub;

@@ -27,6 +27,7 @@ HANDLERS: dict[type[events.Request], Handler] = {
     events.ChangePassword: accounts.change_password,
     events.Login: accounts.login,
     events.Logout: accounts.logout,
+    events.Resume: accounts.resume,
     events.AvailableGames: lobby.available_games,
     events.GameList: lobby.game_list,
     events.GameDetails: lobby.game_details,

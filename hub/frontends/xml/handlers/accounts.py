@@ -70,6 +70,7 @@ async def delete_account(
         await accounts.authenticate(r.accountname, r.password, conn.peer)
     await accounts.delete_account(r.accountname)
     if me is not None and me.lower() == r.accountname.lower():
+        await frontend.resumes.logout(conn)
         frontend.sessions.end_all(conn)
     return encoding.build_response(
         "accountmanagement", "delete", description=f"account {r.accountname} deleted",
@@ -81,6 +82,7 @@ async def change_password(
 ) -> Any:
     """``accountmanagement/changepassword`` with the old password."""
     await store(frontend).change_password(r.accountname, r.oldpassword, r.newpassword, conn.peer)
+    await frontend.resumes.password_changed(r.accountname, conn)
     return encoding.build_response(
         "accountmanagement", "changepassword", description="password changed",
         sessionid=r.sessionid,
@@ -92,13 +94,18 @@ async def login(frontend: HandlerContext, conn: Connection, r: events.Login) -> 
     the cluster logs in on a client's behalf with a ticket (:mod:`hub.cluster.credential`)
     in place of the password."""
     cluster = getattr(frontend.hub, "cluster", None)
-    if cluster is not None and cluster.trusts(r.accountname, r.password, conn.peer):
+    token = None
+    ticket = cluster is not None and cluster.trusts(r.accountname, r.password, conn.peer)
+    if ticket:
         account = await store(frontend).get_account(r.accountname)
     else:
         account = await store(frontend).authenticate(r.accountname, r.password, conn.peer)
+        token = await frontend.resumes.issue(account.name)
     if conn.state is not State.CONNECTED:  # logged in or gone meanwhile
+        frontend.resumes.abandoned(token)
         raise Refused(409, "already logged in")
     conn.log_in(account, frontend.sessions.open_lobby(conn))
+    frontend.resumes.logged_in(conn, token, ticket)
     log.info(
         "xml {conn}: {name} logged in from {peer}",
         conn=conn.conn_id, name=account.name, peer=conn.peer,
@@ -106,11 +113,19 @@ async def login(frontend: HandlerContext, conn: Connection, r: events.Login) -> 
     return encoding.build_response(
         "authentication", "login", sessionid=conn.lobby_session, name=account.name,
         type=account.type_code, balance=encoding.money(Decimal(account.balance)),
+        resumetoken=token,
     )  # fmt: skip
 
 
-def logout(frontend: HandlerContext, conn: Connection, r: events.Logout) -> Any:
-    """``authentication/logout``: every session of the connection ends."""
+def resume(frontend: HandlerContext, conn: Connection, r: events.Resume) -> Any:
+    """``authentication/resume``: a lost session back (:mod:`..resume`)."""
+    return frontend.resumes.resume(conn, r)
+
+
+async def logout(frontend: HandlerContext, conn: Connection, r: events.Logout) -> Any:
+    """``authentication/logout``: every session of the connection ends (its seats are
+    left) and its resume token is dropped."""
     sid = conn.lobby_session
+    await frontend.resumes.logout(conn)
     frontend.sessions.end_all(conn)
     return encoding.build_response("authentication", "logout", sessionid=sid)

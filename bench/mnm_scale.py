@@ -1,0 +1,255 @@
+"""One hub holding many MNM games at once (issue 36: 2,500 games, each moving once a
+second, p99 move latency ≤ 50 ms, RSS ≤ 1.5 GB).
+
+A real hub (``twistd -n gamehub`` with the MNM front end on loopback) gets ``--games``
+Nine Men's Morris games through ``POST /api/games``; two network clients a game play
+them over loopback from ``--clients`` processes, each one ``epoll`` (the course-style
+clients of :mod:`bench.mnm_replay`, replaying games recorded with the rules engine), each
+thinking ``--think`` seconds (1) before each of its moves, so every game moves about
+once a second.  A move's latency is the time from sending its ``PLAY`` to the hub's
+``+ MOVEOK``.  The games are started over ``--ramp`` seconds, then measured for
+``--seconds``: the moves made, their latency (median, p90, p99, most), the hub's
+resident memory (``VmRSS``, and its peak ``VmHWM``) and its CPU share.  Bounded: the
+whole run ends after ramp + measure + about a minute, whatever happens.
+
+    python bench/mnm_scale.py [--games 2500] [--seconds 60] [--think 1.0] [--ramp 30] [--clients 4]
+
+The client's own CPU shares the machine with the hub: on a loaded machine (say, two
+cores and other work) the latencies include waiting for a core; the script prints the
+load average before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench.common import cpu_seconds  # noqa: E402
+from bench.hubproc import Hub  # noqa: E402
+from bench.mnm_replay import Creator, Loop, Recording, Seat, record  # noqa: E402
+
+#: turns a recorded game lasts (the hub's ``max_turns`` for these games)
+TURNS = 400
+
+
+class Clock(Loop):
+    """The client loop, with timers (a heap of ``(due, order, call)``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.timers: list[tuple[float, int, Callable[[], None]]] = []
+        self._order = 0
+
+    def later(self, delay: float, call: Callable[[], None]) -> None:
+        self._order += 1
+        heapq.heappush(self.timers, (time.monotonic() + delay, self._order, call))
+
+    def run(self, deadline: float, finished: Callable[[], bool]) -> None:
+        """Dispatch events and timers until ``finished()``, an abort or ``deadline``."""
+        poll, conns, monotonic, timers = self.poll.poll, self.conns, time.monotonic, self.timers
+        while self.running and not finished():
+            now = monotonic()
+            if now >= deadline:
+                break
+            while timers and timers[0][0] <= now:
+                heapq.heappop(timers)[2]()
+            wait = min(0.5, deadline - now, (timers[0][0] - now) if timers else 0.5)
+            for fd, events in poll(max(0.0, wait)):
+                conn = conns.get(fd)
+                if conn is None:
+                    continue
+                if events & 4:  # EPOLLOUT
+                    conn.writable()
+                if events & ~4 and conn.open:
+                    conn.readable()
+
+
+class PacedSeat(Seat):
+    """A seat that thinks ``think`` seconds before each move and times the hub's
+    answer (``+ MOVEOK``) to each."""
+
+    def __init__(self, loop: Clock, port: int, game_id: str, seat: int, game: Recording,
+                 done: Callable[[str | None], None], think: float, latencies: list[float]):  # fmt: skip
+        super().__init__(loop, port, game_id, seat, game, done)
+        self.clock = loop
+        self.think = think
+        self.latencies = latencies
+        self.sent_at = 0.0
+
+    def readable(self) -> None:
+        if self.buf:
+            Seat.readable(self)
+            return
+        try:
+            data = self._recv(65536)
+        except BlockingIOError:
+            return
+        except OSError as e:
+            self.close(f"recv: {e}")
+            return
+        if not data:
+            self.close(None)
+        else:
+            self.received(data)
+
+    def received(self, data: bytes) -> None:
+        if b"+ MOVEOK" in data and self.sent_at:
+            self.latencies.append(time.monotonic() - self.sent_at)
+            self.sent_at = 0.0
+        super().received(data)
+
+    def _play(self) -> None:
+        self.clock.later(self.think, self._send_play)
+
+    def _send_play(self) -> None:
+        if self.open:
+            self.sent_at = time.monotonic()
+            Seat._play(self)
+
+
+def rss(pid: int) -> tuple[int, int]:
+    """The process's resident memory now and at its peak, in bytes."""
+    found = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(("VmRSS:", "VmHWM:")):
+                found[line[:5]] = int(line.split()[1]) * 1024
+    return found.get("VmRSS", 0), found.get("VmHWM", 0)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+def clients(share: int, web: int, mnm: int, think: float, ramp: float, window: tuple[float, float],
+            out: Any) -> None:  # fmt: skip
+    """One client process: ``share`` games started over ``ramp`` seconds, played until
+    the end of ``window`` (wall-clock times); the latencies of the moves answered in
+    the window, the games started and the failures go to ``out`` (a pipe's end)."""
+    recordings = [g for g in record(32, TURNS) if len(g.plays[0]) > 20]
+    body = b'{"type": "nmmorris", "seats": ["open", "open"], "options": {"max_turns": %d}}' % TURNS
+    loop = Clock()
+    latencies: list[float] = []
+    failures: list[str] = []
+    creator = Creator(loop, web, body)
+    started = [0]
+
+    def done(error: str | None) -> None:
+        if error and "pass ended" not in error:
+            failures.append(error)
+
+    def seat_game(game_id: str) -> None:
+        game = recordings[started[0] % len(recordings)]
+        for seat in (0, 1):
+            PacedSeat(loop, mnm, game_id, seat, game, done, think, latencies)
+        started[0] += 1
+        if started[0] < share:
+            loop.later(ramp / share, lambda: creator.create(seat_game))
+
+    creator.create(seat_game)
+    start, end = window
+    loop.run(time.monotonic() + max(0.0, start - time.time()), lambda: False)
+    latencies.clear()
+    loop.run(time.monotonic() + max(0.0, end - time.time()), lambda: False)
+    out.send((started[0], latencies, failures[:20], len(failures), loop.error))
+    loop.close_all()
+
+
+def run(games: int, seconds: float, think: float, ramp: float, procs: int) -> dict[str, Any]:
+    """Start ``games`` paced games over ``ramp`` seconds from ``procs`` client
+    processes, measure ``seconds`` after them (and 5 s for the last ones to settle)."""
+    settings = {"keep_waiting": 0, "retire_after": 5, "keep_finished": 30}
+    with Hub(("mnm",), settings=settings) as hub:
+        start = time.time() + ramp + 5
+        window = (start, start + seconds)
+        context = multiprocessing.get_context("fork")
+        pipes, workers = [], []
+        for i in range(procs):
+            mine, theirs = context.Pipe(duplex=False)
+            share = games // procs + (1 if i < games % procs else 0)
+            args = (share, hub.ports["web"], hub.ports["mnm"], think, ramp, window, theirs)
+            worker = context.Process(target=clients, args=args, daemon=True)
+            worker.start()
+            pipes.append(mine)
+            workers.append(worker)
+        time.sleep(max(0.0, start - time.time()))
+        cpu0, m0 = cpu_seconds(hub.pid), time.monotonic()
+        time.sleep(max(0.0, window[1] - time.time()))
+        cpu1, m1 = cpu_seconds(hub.pid), time.monotonic()
+        now, peak = rss(hub.pid)
+        latencies: list[float] = []
+        failures: list[str] = []
+        started = failed = 0
+        errors = []
+        for pipe in pipes:
+            if not pipe.poll(60):
+                errors.append("a client process did not answer")
+                continue
+            n, found, some, count, error = pipe.recv()
+            started += n
+            latencies += found
+            failures += some
+            failed += count
+            if error:
+                errors.append(error)
+        for worker in workers:
+            worker.join(30)
+            if worker.is_alive():
+                worker.terminate()
+    return {
+        "games": started,
+        "moves": len(latencies),
+        "seconds": m1 - m0,
+        "latencies": latencies,
+        "cpu": (cpu1 - cpu0) / max(1e-9, m1 - m0),
+        "rss": now,
+        "peak": peak,
+        "failures": failures,
+        "failed": failed,
+        "error": "; ".join(errors),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2500)
+    parser.add_argument("--seconds", type=float, default=60.0, help="measured seconds")
+    parser.add_argument("--think", type=float, default=1.0, help="seconds before each move")
+    parser.add_argument("--ramp", type=float, default=30.0, help="seconds to start the games")
+    parser.add_argument("--clients", type=int, default=4, help="client processes")
+    args = parser.parse_args()
+    before = os.getloadavg()[0]
+    found = run(args.games, args.seconds, args.think, args.ramp, args.clients)
+    after = os.getloadavg()[0]
+    ms = [x * 1000 for x in found["latencies"]]
+    print(f"MNM at scale: {found['games']:,} games started (of {args.games:,}), each seat "
+          f"thinking {args.think:g} s a move; {found['seconds']:.0f} s measured")  # fmt: skip
+    print(
+        f"  moves answered         {found['moves']:,} ({found['moves'] / found['seconds']:,.0f}/s)"
+    )
+    print(f"  move latency (ms)      median {percentile(ms, 0.5):.1f}, p90 "
+          f"{percentile(ms, 0.9):.1f}, p99 {percentile(ms, 0.99):.1f}, most "
+          f"{max(ms, default=float('nan')):.1f}   (goal p99 ≤ 50)")  # fmt: skip
+    print(f"  hub resident memory    {found['rss'] / 2**20:,.0f} MB now, {found['peak'] / 2**20:,.0f} "
+          "MB at its peak   (goal ≤ 1,536 MB)")  # fmt: skip
+    print(f"  hub CPU                {found['cpu']:.2f} cores")
+    print(
+        f"  load average           {before:.1f} before, {after:.1f} after, on {os.cpu_count()} cores"
+    )
+    if found["failures"] or found["error"]:
+        print(
+            f"  failures: {len(found['failures'])} {found['failures'][:3]} {found['error'] or ''}"
+        )
+
+
+if __name__ == "__main__":
+    main()
