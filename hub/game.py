@@ -151,8 +151,9 @@ class GameInstance:
         engine = factory.create(config, context)
         verifyObject(IGame, engine)
         self.engine = engine
-        #: the public view before anything happened: where a replay starts
-        self.start_view = engine.view(None)
+        #: the public view before anything happened: where a replay starts (read only:
+        #: equal ones are one object, :meth:`Lobby.shared_start`)
+        self.start_view: dict[str, Any] | None = lobby.shared_start(self.type, engine.view(None))
         #: the engine as a chip game (its factory provides ``IChipGameFactory``), else None
         self.chips: IChipGame | None = None
         if IChipGameFactory.providedBy(factory):

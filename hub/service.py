@@ -40,7 +40,9 @@ from hub.expiry import WaitingExpiry
 from hub.frontends import FRONTENDS
 from hub.game import check_table_rules
 from hub.interfaces import IHTTPResources, IHub
+from hub.limits import bots_only_room
 from hub.lobby import Lobby, thread_runner
+from hub.metrics_service import MetricsService, StartError
 from hub.model import GameError, NotFound
 from hub.money import TableMoney
 from hub.optional_interfaces import IHandViews, IHandViewStore
@@ -57,10 +59,6 @@ from hub.transcript import Transcripts, TranscriptSettings
 DATA_FOLDERS = ("plugins", "plugins/meta", "bots", "bots/meta", "transcripts")
 #: permissions of the folders the hub creates (owner only)
 FOLDER_MODE = 0o700
-
-
-class StartError(Exception):
-    """The hub cannot start; the message is the one line an operator reads."""
 
 
 #: connections the kernel queues for a listening port before the hub accepts them
@@ -190,57 +188,6 @@ class FrontendService(Service):
         return defer.maybeDeferred(port.stopListening)
 
 
-class MetricsService(Service):
-    """``/metrics`` on an endpoint of its own (setting ``metrics_endpoint``), for a
-    Prometheus server on a private network: no token asked, so bind it to an interface
-    only the scraper reaches (``tcp:9464:interface=127.0.0.1``)."""
-
-    log = Logger()
-
-    def __init__(self, hub_service: HubService, description: str) -> None:
-        self.setName("metrics")
-        self.hub = hub_service
-        self.description = description
-        self.port: Any = None
-
-    def startService(self) -> defer.Deferred:
-        """Listen; logs the port bound."""
-        from twisted.web.resource import Resource
-        from twisted.web.server import Site
-
-        from hub.telemetry import MetricsResource
-
-        Service.startService(self)
-        root = Resource()
-        root.putChild(b"metrics", MetricsResource(self.hub.telemetry))
-        site = Site(root, reactor=self.hub.reactor)
-        site.displayTracebacks = False
-        d = serverFromString(self.hub.reactor, self.description).listen(site)
-
-        def listening(port: Any) -> None:
-            self.port = port
-            address = port.getHost()
-            self.log.info(
-                "gamehub metrics listening on {host}:{port} ({description})",
-                host=getattr(address, "host", "?"),
-                port=getattr(address, "port", None),
-                description=self.description,
-            )
-
-        def failed(failure: Any) -> None:
-            raise StartError(
-                f"metrics cannot listen on {self.description}: {failure.getErrorMessage()}"
-            )
-
-        return d.addCallbacks(listening, failed)
-
-    def stopService(self) -> defer.Deferred | None:
-        """Stop listening."""
-        Service.stopService(self)
-        port, self.port = self.port, None
-        return None if port is None else defer.maybeDeferred(port.stopListening)
-
-
 class Seating:
     """The methods of :class:`hub.interfaces.IHub`, for the hub and the test fakes of
     it: creating games and seating players and bots (chip games through the table
@@ -252,6 +199,7 @@ class Seating:
     lobby: Lobby
     registry: Any
     store: Any
+    options: Mapping[str, Any]
     money: TableMoney | None
     #: rated games (``hub.ratings``); ``None``: nothing is rated (no store)
     ratings: RatingService | None = None
@@ -269,7 +217,7 @@ class Seating:
     def listed_games(self) -> list[Any]:
         """Every game the lobby lists show: this hub's, then the other hubs' of the
         cluster (:class:`hub.cluster.RemoteGame`, read-only)."""
-        games: list[Any] = list(self.lobby.games())
+        games: list[Any] = list(self.lobby.listed())
         if self.cluster is not None:
             games.extend(self.cluster.remote_games())
         return games
@@ -343,6 +291,7 @@ class Seating:
         rated: Any = None,
         bots_only: bool = False,
         broke_bots: str = "leave",
+        sealed: bool = False,
     ) -> Any:
         """Create a game (see ``POST /api/games``); a chip table through the table money
         (its bots funded first).  ``seat_bots=False``: the bots stand until
@@ -351,7 +300,8 @@ class Seating:
         setting says (``None``); a hub without a store rates nothing.  A chip table's
         rules for its bots: ``bots_only`` (every seat a bot on purpose: it plays on with
         nobody seated) and ``broke_bots`` (``leave`` or ``rebuy``;
-        :meth:`hub.game.GameInstance.set_table_rules`).
+        :meth:`hub.game.GameInstance.set_table_rules`).  ``sealed``: the operator's
+        alone until the lobby unseals it (:meth:`hub.lobby.Lobby.create_game`).
 
         :raises hub.model.GameError: refused (503 for a chip table while the store is
             unavailable).
@@ -363,11 +313,14 @@ class Seating:
             "options": options,
             "creator": creator,
             "seat_bots": seat_bots,
+            "sealed": sealed,
         }
         if not isinstance(type_name, str):
             raise GameError("'type' must be a game type name", 400)
         check_rated(rated)
         check_table_rules(seats, bots_only, broke_bots)
+        if bots_only is True:
+            bots_only_room(self.lobby.games(), creator, self.options)
         factory = self.registry.game_factory(type_name)
         if self.money is not None and self.money.plays_for_chips(factory):
             game = await self.money.create_table(type_name, **kwargs)
