@@ -40,6 +40,7 @@ from hub.model import (
     GameEvent,
     NotFound,
 )
+from hub.optional_interfaces import ICatchesUp
 from hub.seats import Seat, unused_name
 from hub.seeded import SeededRandom
 from hub.tablerules import CLOSING, check_table_rules
@@ -583,6 +584,12 @@ class GameInstance:
         table's hand not settled yet)."""
         for service in list(self._services):
             service.game_event(self, event)
+
+    def caught_up(self) -> defer.Deferred[None]:
+        """Fires once the game answered every input sent to it (``ICatchesUp``)."""
+        if ICatchesUp.providedBy(self.engine):
+            return self.engine.caught_up()  # type: ignore[no-any-return]
+        return defer.succeed(None)
 
     def legal_actions(self, seat: int) -> list[Mapping[str, Any]]:
         """What the player at ``seat`` may do now."""
