@@ -384,9 +384,9 @@ const GamePage = (() => {
 
   // A game missing on reconnect may be resuming (a restarted hub, or another hub of the
   // cluster taking it over): the page stays paused, its stream retrying, and says the
-  // game is gone only after GONE_AFTER misses in a row (the retries are 1 s to 10 s
-  // apart, so about a minute).
-  const GONE_AFTER = 8;
+  // game is gone only after GONE_AFTER misses in a row (the retries wait 1, 2, 4, 8 s:
+  // some 15 s, time for a restarted or another hub to resume it).
+  const GONE_AFTER = 5;
   let misses = 0;
   async function checkGone() {
     try {
