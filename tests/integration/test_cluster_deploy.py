@@ -13,7 +13,10 @@ test stays within a minute. Waits poll with a deadline; nothing is timed.
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +27,8 @@ from twisted.internet import reactor, task, threads
 from hub.client import HubClient
 from hub.frontends.xml.payload import wire_game_id
 from tests.hubprocess import HubProcess
-from tests.integration.test_cluster import cluster_dsn, health, wait_for  # noqa: F401
-from tests.integration.test_cluster_outage import hands_of, ledger_ok, refunds
+from tests.integration.test_cluster import cluster_dsn, health, wait_for
+from tests.integration.test_cluster_outage import hands_of, ledger_ok, postgres, refunds
 from tests.integration.test_resume_restart import Player, create, game, play
 from tests.store.test_cli_and_crash import gamehub
 
@@ -93,9 +96,16 @@ def deploy(hub: HubProcess, dsn: str) -> list[str]:
     """Drain, stop and start ``hub`` again (blocking); the errors of its old life."""
     r = gamehub("cluster", "drain", hub_id(hub), "--db", dsn, "--wait", str(int(LIMIT)))
     assert r.returncode == 0, r.stdout + r.stderr + hub.log()[-4000:]
-    hub.stop()
+    return restart(hub)
+
+
+def restart(hub: HubProcess, sig: int = signal.SIGTERM) -> list[str]:
+    """Stop ``hub`` with ``sig`` and start it again on its ports: its old life's errors
+    (that life's log is kept beside, numbered)."""
+    hub.stop(sig)
     errors = hub.errors()
-    hub.log_path.rename(hub.log_path.with_suffix(".before-deploy"))
+    n = len(list(hub.tmp.glob("hub.log.*")))
+    hub.log_path.rename(hub.log_path.with_name(f"hub.log.{n}"))
     hub.start()
     return errors
 
@@ -114,10 +124,27 @@ async def until(check: Any, what: str) -> None:
     raise AssertionError(f"never: {what}")
 
 
+#: what happens to the hubs while the games are in flight: the errors of the hubs'
+#: lives that ended meanwhile
+Disruption = Callable[[list[HubProcess]], Awaitable[list[str]]]
+
+
 @pytest.mark.slow
 @pytest_twisted.ensureDeferred
 async def test_a_rolling_deploy_of_three_hubs_loses_no_game(tmp_path: Path, cluster_dsn: str):  # noqa: F811
-    dsn = cluster_dsn
+    async def rolling(hubs: list[HubProcess]) -> list[str]:
+        errors: list[str] = []
+        for hub in hubs:  # one hub at a time, drained, stopped, started again
+            errors += await threads.deferToThread(deploy, hub, cluster_dsn)
+            await threads.deferToThread(all_alive, hubs)
+        return errors
+
+    await in_flight_through(tmp_path, cluster_dsn, rolling)
+
+
+async def in_flight_through(tmp_path: Path, dsn: str, disrupt: Disruption) -> None:
+    """Three hubs on ``dsn`` with the games of ``MIX`` in flight through ``disrupt``:
+    then every game is played to its end; nothing aborted, refunded or lost."""
     hubs: list[HubProcess] = []
     clients: list[HubClient] = []
     try:
@@ -190,12 +217,8 @@ async def test_a_rolling_deploy_of_three_hubs_loses_no_game(tmp_path: Path, clus
             assert joined.description == "seated at seat 0", joined.description
         hands = [await threads.deferToThread(hands_of, dsn, t) for t in tables]
 
-        # the deploy: one hub at a time, drained, stopped, started again
-        errors: list[str] = []
-        for hub in hubs:
-            errors += await threads.deferToThread(deploy, hub, dsn)
-            await threads.deferToThread(all_alive, hubs)
-        assert errors == [], [h.log_path.with_suffix(".before-deploy").read_text() for h in hubs]
+        errors = await disrupt(hubs)
+        assert errors == [], errors
 
         # every game goes on to its end
         # a relayed XML game session does not yet follow its game to a new hub: the
@@ -239,7 +262,7 @@ async def test_a_rolling_deploy_of_three_hubs_loses_no_game(tmp_path: Path, clus
         for hub in hubs:
             assert hub.errors() == [], hub.log()
         print(
-            f"rolling deploy: {in_flight} games in flight, XML sessions resumed {resumed}x,"
+            f"in flight: {in_flight} games in flight, XML sessions resumed {resumed}x,"
             f" {len(lost)} of {len(mine)} relayed hello sessions joined again"
         )
     finally:
@@ -247,3 +270,48 @@ async def test_a_rolling_deploy_of_three_hubs_loses_no_game(tmp_path: Path, clus
             await client.close()
         for hub in hubs:
             hub.stop()
+
+
+__all__ = ["cluster_dsn", "postgres"]  # the fixtures, used by name
+
+SOAK = os.environ.get("GAMEHUB_SOAK") == "full"
+#: the soak's cycles: PostgreSQL stopped for 12 s, kill -9 of a hub (started again),
+#: ``gamehub cluster drain`` of a hub (stopped and started again), in turn
+CYCLES = 20
+#: the hubs' default lease grace (the soak runs with the defaults)
+GRACE = 15.0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not SOAK,
+    reason="a soak of 20 outage, kill -9 and drain cycles (some minutes): GAMEHUB_SOAK=full",
+)
+@pytest_twisted.ensureDeferred
+async def test_soak_outage_kill_and_drain_cycles_lose_no_game_and_no_chip(tmp_path, postgres):
+    dsn = postgres.dsn
+
+    async def cycles(hubs: list[HubProcess]) -> list[str]:
+        errors: list[str] = []
+        for n in range(CYCLES):
+            hub = hubs[n % 3]
+            if n % 3 == 0:  # the database goes away for 12 s: nobody is recovered
+                members = [hub_id(h) for h in hubs]
+                await threads.deferToThread(postgres.stop)
+                await task.deferLater(reactor, 12.0, lambda: None)
+                await threads.deferToThread(postgres.start)
+                await threads.deferToThread(all_alive, hubs)
+                await task.deferLater(reactor, GRACE + 3, lambda: None)
+                assert [hub_id(h) for h in hubs] == members, f"cycle {n}: a hub was recovered"
+            elif n % 3 == 1:  # kill -9, started again: a survivor resumes its games
+                errors += await threads.deferToThread(restart, hub, signal.SIGKILL)
+                await threads.deferToThread(all_alive, hubs)
+            else:  # drained, stopped and started again
+                errors += await threads.deferToThread(deploy, hub, dsn)
+                await threads.deferToThread(all_alive, hubs)
+            assert await threads.deferToThread(refunds, dsn) == [], f"cycle {n}: a refund"
+            await threads.deferToThread(ledger_ok, dsn)
+            print(f"soak: cycle {n + 1} of {CYCLES} done")
+        return errors
+
+    await in_flight_through(tmp_path, dsn, cycles)
