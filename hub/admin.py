@@ -342,7 +342,7 @@ class Admin:
     async def close_game(self, game_id: str) -> dict[str, Any]:
         """Remove a game from the lobby; a chip table's chips go back to the accounts
         (through the table money) before this fires."""
-        game = self.hub.lobby.get(game_id)
+        game = self.hub.lobby.get(game_id, sealed=True)  # the operator: sealed ones too
         chips = self.hub.money is not None and game.chips is not None
         self.hub.lobby.remove(game.id)
         if chips:

@@ -110,6 +110,9 @@ class Lobby:
         self.hand_off: Callable[[str, str, Any, bytes, int], bool] | None = None
         #: where every game's inputs are journaled (:mod:`hub.journal`), or ``None``
         self.journal: JournalWriter | None = None
+        #: ids of sealed games (:meth:`create_game`'s ``sealed``): the operator's alone
+        #: until :meth:`unseal` (a duplicate ACPC match's tables until the match ends)
+        self.sealed: set[str] = set()
 
     # -- ids and randomness ---------------------------------------------------------------
 
@@ -141,8 +144,13 @@ class Lobby:
         options: Mapping[str, Any] | None = None,
         creator: str | None = None,
         seat_bots: bool = True,
+        sealed: bool = False,
     ) -> GameInstance:
         """Create a game of type ``type_name``; see the JSON API's ``POST /api/games``.
+
+        :param sealed: the game is the operator's alone until :meth:`unseal`: never
+            listed nor found by :meth:`get` (every route of a front end), its stored
+            hands, replay, transcript and seeds refused (docs/privacy.md).
 
         :param seat_bots: seat the bots of ``bot:<name>`` seats now (``False``: they
             stand until the caller seats them with :meth:`GameInstance.seat_bots`: after
@@ -183,6 +191,10 @@ class Lobby:
             name=name, variant=variant, seats=len(seat_records), options=dict(options)
         )
         game = GameInstance(self, self.new_id(), factory, config, seat_records, creator)
+        if sealed:
+            self.sealed.add(game.id)
+            if self.journal is not None:  # a resumed copy would be public: it is not kept
+                self.journal.drop(game.id)
         self._games[game.id] = game
         if game.transcript is not None:
             game.transcript.note(
@@ -238,12 +250,15 @@ class Lobby:
         go_live(game, resumed)
         return game, resumed
 
-    def get(self, game_id: str) -> GameInstance:
-        """The game with id ``game_id``.
+    def get(self, game_id: str, *, sealed: bool = False) -> GameInstance:
+        """The game with id ``game_id`` (a sealed one only with ``sealed``: the
+        operator's own routes).
 
-        :raises hub.model.NotFound: there is none.
+        :raises hub.model.NotFound: there is none (or it is sealed).
         """
         game = self._games.get(game_id) if isinstance(game_id, str) else None
+        if game is not None and game_id in self.sealed and not sealed:
+            raise NotFound(f"no game with id {game_id[:40]!r}")
         if game is None:
             elsewhere = self.elsewhere(game_id) if self.elsewhere is not None else None
             if elsewhere is not None:
@@ -265,8 +280,20 @@ class Lobby:
         return d
 
     def games(self, type_name: str | None = None) -> list[GameInstance]:
-        """Every game (of one type), oldest first."""
+        """Every game (of one type), oldest first, sealed ones too (the hub's own use)."""
         return [g for g in self._games.values() if type_name is None or g.type == type_name]
+
+    def listed(self) -> list[GameInstance]:
+        """Every game the front ends may show: :meth:`games` but the sealed ones."""
+        return [g for g in self._games.values() if g.id not in self.sealed]
+
+    def unseal(self, game_id: str) -> None:
+        """Game ``game_id`` is no longer sealed: listed, found, its records readable."""
+        if game_id in self.sealed:
+            self.sealed.discard(game_id)
+            game = self._games.get(game_id)
+            if game is not None:
+                self._notify("changed", game)
 
     def remove(self, game_id: str) -> None:
         """Remove a game: stop its engine and bots, close its transcript."""

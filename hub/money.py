@@ -65,6 +65,7 @@ from hub.store.errors import (
     LeaseEnded,
     NotAtTable,
     StoreUnavailable,
+    TableNotOpen,
 )
 
 BOT_PREFIX = "bot."
@@ -107,6 +108,7 @@ class _Table:
         self.running = False
         self.closing = False
         self.removed = False
+        self.surrendered = False  # it goes on on another hub, which owns its movements
         self.stuck = False  # waiting for the store
         self.refused: str | None = None  # the ledger refused a hand: held for good
         self.delay = 0.0
@@ -226,8 +228,10 @@ class TableMoney:
         elif change == "removed":
             table = self._tables.get(game.id)
             if table is not None and game.funnel.sealed:  # it goes on on another hub
-                table.removed = True
+                table.removed = table.surrendered = True
                 self._tables.pop(game.id, None)
+                if not table.running:
+                    self._drop(table)
             elif table is not None:
                 table.removed = True
                 self._close(table)
@@ -270,6 +274,9 @@ class TableMoney:
     async def _work(self, table: _Table) -> None:
         try:
             while table.jobs:
+                if table.surrendered:
+                    self._drop(table)
+                    break
                 job = table.jobs[0]
                 try:
                     result = await defer.maybeDeferred(job.run)
@@ -303,6 +310,16 @@ class TableMoney:
                     waiter.callback(None)
             if table.removed and not table.jobs:
                 self._tables.pop(table.game.id, None)
+
+    def _drop(self, table: _Table) -> None:
+        """A surrendered table's waiting movements are not made here: the hub that
+        resumes it from its journal makes them (under its lease)."""
+        jobs, table.jobs = list(table.jobs), deque()
+        for job in jobs:
+            if not job.done.called:
+                job.done.errback(
+                    Failure(LeaseEnded(f"the table {table.game.id} goes on elsewhere"))
+                )
 
     def _stuck(self, table: _Table) -> None:
         if not table.stuck:
@@ -354,7 +371,7 @@ class TableMoney:
     def _hold(self, table: _Table, text: str, failure: Failure | None = None) -> None:
         """Something the ledger cannot settle: the table deals no new hand (for good),
         and the operator learns of it (log, the store's problems)."""
-        if failure is not None and failure.check(LeaseEnded):
+        if failure is not None and self._elsewhere(table, failure):
             self._taken(table, failure)
             return
         self._problem(table, text, failure)
@@ -363,8 +380,16 @@ class TableMoney:
         d = self.store.record_problem("hold", text, table.game.id)
         d.addErrback(lambda f: None)  # best effort: it is logged already
 
+    @staticmethod
+    def _elsewhere(table: _Table, failure: Failure) -> bool:
+        """The table was taken over, or handed to another hub while a movement of it
+        was on its way: the other hub makes it."""
+        return bool(failure.check(LeaseEnded)) or (
+            table.surrendered and bool(failure.check(TableNotOpen))
+        )
+
     def _failed(self, failure: Failure, table: _Table, what: str) -> None:
-        if failure.check(LeaseEnded):
+        if self._elsewhere(table, failure):
             self._taken(table, failure)
             return
         self._problem(table, f"{what} failed: {failure.getErrorMessage()}", failure)

@@ -6,8 +6,8 @@ and admins are told apart by names such as ``admin`` (``api-token`` is the API t
 the audit log).  A person who took one of those names would take what goes with it:
 every table seating ``bot:caller`` refused (409), a guest's seat and cards, a name an
 operator reads as an admin's.  So no front end lets a person create an account (web,
-XML) or log in to a line protocol (domino) under them, and tournaments enter no
-network client under them; the operator may create admin accounts under the admins' names (``gamehub account
+XML) or log in to a line protocol (domino) under them, no peer joins a relayed table
+under them, and tournaments enter no network client under them; the operator may create admin accounts under the admins' names (``gamehub account
 create admin --type admin``; the hub makes the bots' and programs' accounts itself,
 with no password), and ``gamehub doctor`` lists the accounts that took one before
 this rule.

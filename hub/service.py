@@ -40,6 +40,7 @@ from hub.expiry import WaitingExpiry
 from hub.frontends import FRONTENDS
 from hub.game import check_table_rules
 from hub.interfaces import IHTTPResources, IHub
+from hub.limits import bots_only_room
 from hub.lobby import Lobby, thread_runner
 from hub.model import GameError, NotFound
 from hub.money import TableMoney
@@ -252,6 +253,7 @@ class Seating:
     lobby: Lobby
     registry: Any
     store: Any
+    options: Mapping[str, Any]
     money: TableMoney | None
     #: rated games (``hub.ratings``); ``None``: nothing is rated (no store)
     ratings: RatingService | None = None
@@ -269,7 +271,7 @@ class Seating:
     def listed_games(self) -> list[Any]:
         """Every game the lobby lists show: this hub's, then the other hubs' of the
         cluster (:class:`hub.cluster.RemoteGame`, read-only)."""
-        games: list[Any] = list(self.lobby.games())
+        games: list[Any] = list(self.lobby.listed())
         if self.cluster is not None:
             games.extend(self.cluster.remote_games())
         return games
@@ -343,6 +345,7 @@ class Seating:
         rated: Any = None,
         bots_only: bool = False,
         broke_bots: str = "leave",
+        sealed: bool = False,
     ) -> Any:
         """Create a game (see ``POST /api/games``); a chip table through the table money
         (its bots funded first).  ``seat_bots=False``: the bots stand until
@@ -351,7 +354,8 @@ class Seating:
         setting says (``None``); a hub without a store rates nothing.  A chip table's
         rules for its bots: ``bots_only`` (every seat a bot on purpose: it plays on with
         nobody seated) and ``broke_bots`` (``leave`` or ``rebuy``;
-        :meth:`hub.game.GameInstance.set_table_rules`).
+        :meth:`hub.game.GameInstance.set_table_rules`).  ``sealed``: the operator's
+        alone until the lobby unseals it (:meth:`hub.lobby.Lobby.create_game`).
 
         :raises hub.model.GameError: refused (503 for a chip table while the store is
             unavailable).
@@ -363,11 +367,14 @@ class Seating:
             "options": options,
             "creator": creator,
             "seat_bots": seat_bots,
+            "sealed": sealed,
         }
         if not isinstance(type_name, str):
             raise GameError("'type' must be a game type name", 400)
         check_rated(rated)
         check_table_rules(seats, bots_only, broke_bots)
+        if bots_only is True:
+            bots_only_room(self.lobby.games(), creator, self.options)
         factory = self.registry.game_factory(type_name)
         if self.money is not None and self.money.plays_for_chips(factory):
             game = await self.money.create_table(type_name, **kwargs)

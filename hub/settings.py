@@ -31,6 +31,8 @@ TYPES: dict[str, type] = {
     "retire_after": float,
     "keep_waiting": float,
     "unattended_seconds": float,
+    "bots_only_max": int,
+    "bots_only_per_creator": int,
     "create_rate": float,
     "create_burst": float,
     "game_event_log": int,
@@ -183,6 +185,8 @@ TYPES: dict[str, type] = {
     "acpc_payoffs": str,
     "acpc_cut_short": str,
     "acpc_max_matches": int,
+    "acpc_max_connections": int,
+    "acpc_max_per_address": int,
     # relay
     "relay_max_frame": int,
     "relay_max_tables": int,
@@ -192,6 +196,9 @@ TYPES: dict[str, type] = {
     "relay_burst": float,
     "relay_max_queue": int,
     "relay_backlog": int,
+    "relay_backlog_bytes": int,
+    "relay_max_per_address": int,
+    "relay_max_connections": int,
 }
 
 #: the types of the settings plugins declare, by their ``.meta`` names

@@ -444,15 +444,18 @@ def existing_parts(path: Path, keep: int) -> list[Path]:
 class ConnectionRecord:
     """One line connection's records in its game's transcript (the MNM and Domino
     front ends): what it says and is told before it has a game is kept (at most
-    :attr:`EARLY` records) and written once it has one.
+    :attr:`EARLY` records of at most :attr:`EARLY_BYTES` in all) and written once it
+    has one.
 
     :ivar conn_id: the connection's name in the transcript (set before recording).
     """
 
     #: records kept while the connection has no game yet
     EARLY = 512
+    #: most bytes (characters) of those records kept (a relay's frames are large)
+    EARLY_BYTES = 256 * 1024
 
-    __slots__ = ("_attached", "_early", "_tags", "_transcript", "conn_id")
+    __slots__ = ("_attached", "_early", "_early_bytes", "_tags", "_transcript", "conn_id")
 
     def __init__(self, conn_id: str) -> None:
         self.conn_id = conn_id
@@ -462,13 +465,14 @@ class ConnectionRecord:
         self._tags: dict[str, bytes] = {}
         #: direction, content, direction, content... (no tuple per record)
         self._early: list[str | bytes] = []
+        self._early_bytes = 0
 
     def attach(self, transcript: Transcript | None) -> None:
         """The connection joined a game with ``transcript`` (``None``: it keeps none):
         write the early records there."""
         self._transcript, self._attached = transcript, True
         self._tags = {direction: _tag(self.conn_id, direction) for direction in DIRECTIONS}
-        early, self._early = self._early, []
+        early, self._early, self._early_bytes = self._early, [], 0
         if transcript is not None:
             for direction, content in zip(early[::2], early[1::2], strict=True):
                 transcript.record(self.conn_id, direction, content)  # type: ignore[arg-type]
@@ -485,7 +489,10 @@ class ConnectionRecord:
         elif not self._attached and len(self._early) < 2 * self.EARLY:
             if direction not in DIRECTIONS:
                 raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
+            if self._early_bytes + len(content) > self.EARLY_BYTES:
+                return  # beyond what is kept before the game
             self._early += (direction, content)
+            self._early_bytes += len(content)
 
     def record_plain(self, direction: str, text: bytes) -> None:
         """:meth:`record` of a line known to need no escape (a constant of the

@@ -48,6 +48,9 @@ from .p2p.wire import MAX_FRAME, WireError
 
 #: seconds a mirror waits for a first message before it closes (nobody plays here)
 IDLE_CLOSE = 600.0
+#: messages kept until the table is agreed, and their bytes in all (a peer's own
+#: valid messages could otherwise make the hub hold a lot)
+MAX_EARLY, MAX_EARLY_BYTES = 1000, 1024 * 1024
 
 
 class _NoLink:
@@ -165,7 +168,8 @@ class PeerTableMirror:
         except WireError:
             return
         if roster is None:
-            if len(self._early) < 1000:
+            early_bytes = sum(len(d) for _, d in self._early) + len(data)
+            if len(self._early) < MAX_EARLY and early_bytes <= MAX_EARLY_BYTES:
                 self._early.append((seat, data))
             return
         self.table = PeerTable(roster, None, self._clock, _NoLink(), NoPlayer(), self)

@@ -299,7 +299,9 @@ class PokerGame(SharedShuffle):
             if name == "post" and amount is not None and turn != rules.Turn(seat, rules.BLIND):
                 self.table.set_auto_post(seat, amount != 0)
             elif name == "muck" and "auto" in action:
-                self.table.set_auto_muck(seat, action["auto"] is True)
+                if not isinstance(action["auto"], bool):
+                    raise BadAction("'auto' (auto-muck) is true or false")
+                self.table.set_auto_muck(seat, action["auto"])
             elif name == "discard":
                 discarded = action.get("discarded", ())
                 if not isinstance(discarded, list | tuple):

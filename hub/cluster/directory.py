@@ -111,8 +111,8 @@ class Directory:
     def lobby_changed(self, change: str, game: Any) -> None:
         """A local game changed: write its row (or remove it) soon (the row is made
         when it is written: one for all the changes of a game gathered meanwhile)."""
-        if not self._running:
-            return
+        if not self._running or game.id in self.lobby.sealed:
+            return  # a sealed game's row is written once it is unsealed ("changed")
         self._pending[game.id] = None if change == "removed" else game
         self._schedule()
 
@@ -192,7 +192,7 @@ class Directory:
     def resync(self) -> defer.Deferred[None]:
         """Write every local game's row and remove this hub's other rows."""
         self._stale = False
-        rows = [self._snapshot(game) for game in self.lobby.games()]
+        rows = [self._snapshot(game) for game in self.lobby.listed()]
         d = self.store.directory_sync(rows)
         d.addErrback(self._not_written)
         return d

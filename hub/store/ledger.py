@@ -319,6 +319,18 @@ class LedgerMixin(StoreBase):
         if self.hub_id is None or row[0] != self.hub_id:
             raise TableNotOpen(f"the table {game_id} belongs to another hub ({row[0]})")
 
+    def _not_elsewhere(self, cur: _Cursor, game_id: str) -> None:
+        """A hub cashes out no chips of an open table that another hub owns (one it
+        handed over, or that was taken over while it was cut off): that hub does."""
+        if self.hub_id is None:
+            return  # the operator's tools
+        row = cur.one(
+            "SELECT hub_id, closed FROM chip_table WHERE game_id = ?" + self.dialect.for_share,
+            game_id,
+        )
+        if row is not None and row[1] is None and row[0] != self.hub_id:
+            raise TableNotOpen(f"the table {game_id} belongs to another hub ({row[0]})")
+
     def _lease_open(self, cur: _Cursor, lock: bool = False) -> bool:
         """Whether this hub's lease is still open (share-locked with ``lock``: a
         recovery that would end it waits for the transaction)."""
@@ -380,6 +392,8 @@ class LedgerMixin(StoreBase):
         m = d.m_in
         if game_id is not None and kind in ("buy_in", "settle"):
             self._own_table(cur, game_id)
+        elif game_id is not None and kind == "cash_out":
+            self._not_elsewhere(cur, game_id)
         # lock every account involved, in ascending id order (no deadlocks)
         ids: dict[str, int] = {}
         for name in legs:
@@ -645,13 +659,15 @@ class LedgerMixin(StoreBase):
         return problems
 
     def _check_tables(self, cur: _Cursor, window: float) -> list[str]:
-        """No chips at a table that no live hub's open game holds."""
+        """No chips at a table that no live hub's open game holds, or that waits in its
+        journal for a hub to resume it (a stopped hub's table: docs/journal.md)."""
         live = self._live_hubs(cur, window)
         problems = []
         for r in cur.all(
-            "SELECT t.game_id, a.name, t.amount, c.hub_id, c.closed FROM table_chips t"
-            " JOIN account a ON a.id = t.account_id"
+            "SELECT t.game_id, a.name, t.amount, c.hub_id, c.closed, j.game_id"
+            " FROM table_chips t JOIN account a ON a.id = t.account_id"
             " LEFT JOIN chip_table c ON c.game_id = t.game_id"
+            " LEFT JOIN game_journal j ON j.game_id = t.game_id"
             " WHERE t.amount > 0 ORDER BY t.game_id, a.name_key"
         ):
             where = f"{self.dialect.m_out(r[2])} chips of {r[1]} at {r[0]}"
@@ -659,8 +675,8 @@ class LedgerMixin(StoreBase):
                 problems.append(f"{where}: no chip table of that id")
             elif r[4] is not None:
                 problems.append(f"{where}: the table is closed")
-            elif r[3] not in live:
-                problems.append(f"{where}: its hub {r[3]} is not alive")
+            elif r[3] not in live and r[5] is None:
+                problems.append(f"{where}: its hub {r[3]} is not alive and it has no journal")
         return problems
 
 

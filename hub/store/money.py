@@ -16,6 +16,13 @@ CENT = Decimal("0.01")
 LIMIT = Decimal("1000000000000")
 
 
+def _shown(value: object) -> str:
+    """``value`` as an error names it: at most 40 characters (a client's 5,000-digit
+    amount is not sent back whole)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def amount(value: object, *, allow_zero: bool = False, allow_negative: bool = False) -> Decimal:
     """Check and convert ``value`` (``Decimal``, ``int`` or a decimal string) to a
     ``Decimal`` quantized to cents.
@@ -32,14 +39,14 @@ def amount(value: object, *, allow_zero: bool = False, allow_negative: bool = Fa
         try:
             number = Decimal(value.strip() if isinstance(value, str) else value)
         except InvalidOperation:
-            raise BadAmount(f"not an amount: {value!r}") from None
+            raise BadAmount(f"not an amount: {_shown(value)}") from None
     if not number.is_finite():
-        raise BadAmount(f"not an amount: {value!r}")
+        raise BadAmount(f"not an amount: {_shown(value)}")
     if abs(number) >= LIMIT:
-        raise BadAmount(f"amount too large: {value!r}")
+        raise BadAmount(f"amount too large: {_shown(value)}")
     cents = number.quantize(CENT, rounding=ROUND_DOWN)
     if number != cents:
-        raise BadAmount(f"at most two fraction digits: {value!r}")
+        raise BadAmount(f"at most two fraction digits: {_shown(value)}")
     if number == 0 and not allow_zero:
         raise BadAmount("the amount must not be zero")
     if number < 0 and not allow_negative:

@@ -228,3 +228,17 @@ def test_the_tables_are_listed(factory):
     (tables,) = lister.frames()
     assert tables["tables"] == [{"table": "poker-night", "game": "holdem-p2p", "seats": 3,
                                  "peers": [{"key": a.id.text, "name": "a"}], "game_id": None}]  # fmt: skip
+
+
+def test_a_peer_alone_at_a_table_makes_the_hub_hold_a_bounded_backlog(factory):
+    """Frames before the table is full wait for its lobby game: at most
+    ``relay_backlog`` of them and ``relay_backlog_bytes`` of data (issue 37's relay,
+    hostile: one peer of a 3-seat table sent 400 frames of 500 KB and the hub held
+    380 MB; what its transcript kept before the game: tests/hub/test_transcript.py)."""
+    factory.backlog_bytes = 10_000
+    alone = Peer(factory, "alone")
+    alone.join(seats=3)
+    for _ in range(12):
+        alone.relay(b"z" * 1000)
+    room = factory.rooms["t1"]
+    assert len(room.backlog) == 10 and room.backlog_bytes == 10_000

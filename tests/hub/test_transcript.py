@@ -10,6 +10,7 @@ from twisted.internet.task import Clock
 from hub.transcript import (
     SHARED_STAMP,
     Access,
+    ConnectionRecord,
     Transcripts,
     TranscriptSettings,
     _Stamp,
@@ -262,3 +263,11 @@ def test_records_close_together_share_a_stamp_and_stamps_never_go_back():
     assert later == b"2023-11-14T22:13:20.251000Z"
     assert stamp(1700000000.2) == b"2023-11-14T22:13:20.200000Z"  # a clock set back
     assert stamp(1700000001.0) == b"2023-11-14T22:13:21.000000Z"
+
+
+def test_what_a_connection_says_before_its_game_is_bounded_in_bytes():
+    record = ConnectionRecord("r1")
+    for _ in range(20):
+        record.record("in", b"x" * (ConnectionRecord.EARLY_BYTES // 8))
+    kept = record._early[1::2]
+    assert len(kept) == 8 and sum(len(c) for c in kept) == ConnectionRecord.EARLY_BYTES

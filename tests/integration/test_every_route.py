@@ -27,9 +27,9 @@ from tests.web.test_web_api import Browser
 #: who may use a route: ``public`` (anyone), ``session`` (a browser session of its
 #: own: its seats, its chat, its account; 401 without one), ``reader`` (below),
 #: ``manager`` (a logged-in
-#: account, loopback or the token: creating games, tournaments, seating bots),
+#: account, loopback or the token: creating games, tournaments),
 #: ``writer`` (loopback or the token, or an admin: matches, starting a tournament of
-#: another), ``admin`` (the token or an admin session)
+#: another, seating a bot in or cancelling a game the API made), ``admin`` (the token or an admin session)
 PUBLIC, SESSION, MANAGER, WRITER, ADMIN = "public", "session", "manager", "writer", "admin"
 #: ``reader``: a session reads its own lines of a game in play, the token all of them
 READER = "reader"
@@ -65,7 +65,8 @@ ROUTES: dict[str, list[tuple[str, str, object, str]]] = {
         ("GET", "/api/games/{game}/events", None, PUBLIC),
         ("GET", "/api/games/{game}/transcript", None, READER),
         ("POST", "/api/games", {"type": "hello", "seats": ["open", "open"]}, MANAGER),
-        ("POST", "/api/games/{game}/bots", {"seat": 1, "bot": "hello-bot"}, MANAGER),
+        # (a game the API made: its creator is the token, or loopback; an account is not)
+        ("POST", "/api/games/{game}/bots", {"seat": 1, "bot": "hello-bot"}, WRITER),
         ("POST", "/api/games/{game}/seats", {"seat": 0}, SESSION),
         ("POST", "/api/games/{game}/leave", {}, SESSION),
         ("POST", "/api/games/{game}/chat", {"text": "hi"}, SESSION),

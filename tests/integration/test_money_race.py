@@ -79,4 +79,6 @@ async def test_twenty_tables_created_at_once_share_three_bots(dsn, tmp_path):  #
     await tool.stop()
     # every bot's account was granted exactly what its buy-ins needed, no more
     assert granted == expected
-    assert report.ok and report.at_tables == 0 and report.issued == expected, str(report)
+    # the stopped hub's tables keep their chips in their journals, to be resumed at its
+    # next start (docs/journal.md): the books hold with every chip still at a table
+    assert report.ok and report.at_tables == expected and report.issued == expected, str(report)

@@ -38,6 +38,7 @@ from twisted.logger import Logger
 from zope.interface import implementer
 
 from hub.interfaces import IACPCAdapter, IGameObserver
+from hub.limits import ConnectionCap
 from hub.model import GAME_OVER, HAND_OVER, GameError, NotFound
 from hub.telemetry import DETACHED
 
@@ -220,12 +221,14 @@ class Match:
             seats=seats,
             options=options,
             creator="acpc",
+            sealed=self.duplicate,  # the other pass deals the same cards: see unseal
         )
+        self.games.append(game.id)
         if self.over:
             game.engine.stop()
+            self.hub.lobby.unseal(game.id)
             return
         self.game = game
-        self.games.append(game.id)
         self.seat_of = {p.index: seat for seat, p in enumerate(order)}
         first = number * self.hands
         self.spectator = self.adapter.seat_view(None, self.game_name, first)
@@ -435,6 +438,8 @@ class Match:
             if player.connection is not None:
                 player.connection.match_over(why)
         self._finish_log()
+        for game_id in self.games:  # a duplicate match's tables: public now (docs/acpc.md)
+            self.hub.lobby.unseal(game_id)
         self.log.info("acpc match {id} over: {why}", id=self.id, why=why)
         self.matches.ended(self)
 
@@ -596,6 +601,10 @@ class Matches:
             endpoints = getattr(hub, "endpoints", {})  # test hubs may have none
             self.settings["acpc_seat_endpoint"] = seat_endpoint(endpoints.get("acpc"))
         self.counter = [0]
+        #: open program connections, the front end's port and every seat's together
+        self.cap = ConnectionCap(
+            self.settings["acpc_max_per_address"], self.settings["acpc_max_connections"]
+        )
         telemetry = getattr(hub, "telemetry", None)  # test hubs may have none
         #: the front end's metrics, for its own port and every seat's port
         self.telemetry = (telemetry or DETACHED).frontend("acpc")
@@ -659,6 +668,13 @@ class Matches:
         players = parse_players(spec.get("players", ["acpc", "acpc"]))
         if len(players) != int(table["seats"]):
             raise GameError(f"{table['game']} is played by {table['seats']} players", 400)
+        if duplicate and any(p.kind == "open" for p in players):
+            raise GameError(
+                "a duplicate match seats programs and bots only: its tables are sealed"
+                " until it ends (the second pass deals the first's cards again), so"
+                " nobody could find an open seat",
+                400,
+            )
         for player in players:
             if player.kind == "bot":
                 self.hub.registry.bot_factory(player.bot)

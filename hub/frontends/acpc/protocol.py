@@ -26,6 +26,7 @@ from zope.interface import implementer
 
 from hub.frontends import no_delay
 from hub.interfaces import IGameObserver
+from hub.limits import ConnectionCap
 from hub.settings import boolean
 from hub.states import Machine
 from hub.telemetry import DETACHED, FrontendTelemetry
@@ -44,6 +45,8 @@ DEFAULTS: dict[str, Any] = {
     "acpc_seat_endpoint": "",  # where each acpc seat listens ("": seat_endpoint())
     "acpc_player_seconds": 30.0,  # time to act for the match's other players
     "acpc_max_matches": 50,  # matches waiting or running at once (each listens on ports)
+    "acpc_max_connections": 1024,  # open program connections in all (the port and seats)
+    "acpc_max_per_address": 256,  # open program connections from one address (50 matches x 3 + room)
 }
 #: The reference dealer's rules (the defaults) or the hub's stricter choices, each a
 #: setting (docs/acpc.md, "Bad replies" and "The dealer's rules"): the setting → its
@@ -283,16 +286,21 @@ class ACPCProtocol(Protocol):
 
 
 class _Factory(Factory):
-    """What both factories share: settings, the reactor, connection ids."""
+    """What both factories share: settings, the reactor, connection ids, and the
+    front end's bound on open connections (``cap``: ``acpc_max_per_address``,
+    ``acpc_max_connections``; the front end's port and every seat's count together)."""
 
     protocol = ACPCProtocol
     #: the front end's metrics and refusal events
     telemetry: FrontendTelemetry = DETACHED.frontend("acpc")
 
-    def __init__(self, reactor: Any, settings: dict[str, Any], counter: list[int]) -> None:
+    def __init__(
+        self, reactor: Any, settings: dict[str, Any], counter: list[int], cap: ConnectionCap
+    ) -> None:
         self.reactor = reactor
         self.settings = settings
         self._counter = counter
+        self.cap = cap
         self.connections: set[ACPCProtocol] = set()
 
     def next_connection_id(self) -> str:
@@ -301,16 +309,26 @@ class _Factory(Factory):
         return f"a{self._counter[0]}"
 
     def buildProtocol(self, addr: Any) -> Any:
-        """A new connection (kept until it is gone)."""
+        """A new connection (kept until it is gone); over the cap, a :class:`Refusal`
+        that says why and closes."""
+        host = str(getattr(addr, "host", "") or "")  # foreign: an IAddress
+        why = self.cap.admit(host)
+        if why is not None:
+            self.telemetry.refused("connections", why, peer=host)
+            return Refusal(why)
         protocol = super().buildProtocol(addr)
-        if isinstance(protocol, ACPCProtocol):
-            protocol.peer = str(getattr(addr, "host", "") or "")  # foreign: an IAddress
-            self.connections.add(protocol)
+        if not isinstance(protocol, ACPCProtocol):  # pragma: no cover - our protocol
+            self.cap.release(host)
+            return protocol
+        protocol.peer = host
+        self.connections.add(protocol)
         return protocol
 
     def connection_gone(self, protocol: ACPCProtocol) -> None:
         """``protocol``'s transport is gone."""
-        self.connections.discard(protocol)
+        if protocol in self.connections:
+            self.connections.discard(protocol)
+            self.cap.release(protocol.peer)
 
     def ready(self, protocol: ACPCProtocol) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -336,7 +354,7 @@ class SeatFactory(_Factory):
     a connection while the seat is taken is closed."""
 
     def __init__(self, match: Any, index: int, counter: list[int]) -> None:
-        super().__init__(match.reactor, match.settings, counter)
+        super().__init__(match.reactor, match.settings, counter, match.matches.cap)
         self.telemetry = match.matches.telemetry
         self.match = match
         self.index = index
@@ -352,7 +370,8 @@ class SeatFactory(_Factory):
         if self.match.connection(self.index) is not None or self.match.over:
             return None
         protocol = super().buildProtocol(addr)
-        self.match.attach(self.index, protocol)
+        if isinstance(protocol, ACPCProtocol):  # else refused: too many connections
+            self.match.attach(self.index, protocol)
         return protocol
 
     def ready(self, protocol: ACPCProtocol) -> None:
@@ -366,13 +385,15 @@ class ACPCFactory(_Factory):
     served), or waits for one until ``acpc_wait_seconds``."""
 
     def __init__(self, matches: Any) -> None:
-        super().__init__(matches.reactor, matches.settings, matches.counter)
+        super().__init__(matches.reactor, matches.settings, matches.counter, matches.cap)
         self.telemetry = matches.telemetry  # the hub may set its own
         self.matches = matches
 
     def buildProtocol(self, addr: Any) -> Any:
         """A connection; it may wait for a seat up to ``acpc_wait_seconds``."""
         protocol = super().buildProtocol(addr)
+        if not isinstance(protocol, ACPCProtocol):  # refused: too many connections
+            return protocol
         protocol.wait_timer = self.reactor.callLater(
             self.settings["acpc_wait_seconds"], self._no_seat, protocol
         )

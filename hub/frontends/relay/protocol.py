@@ -18,7 +18,12 @@ Limits (settings, docs/settings.md): ``relay_max_frame`` (bytes; larger: ``error
 and closed), ``relay_max_tables``, ``relay_join_seconds`` (to join),
 ``relay_idle_seconds`` (without a frame), ``relay_rate``/``relay_burst`` (frames a
 second), ``relay_max_queue`` (bytes waiting for a peer that does not read; more: it is
-removed), ``relay_backlog`` (frames kept for the lobby's game until the table is full).
+removed), ``relay_backlog`` and ``relay_backlog_bytes`` (frames, and their bytes in
+all, kept for the lobby's game until the table is full),
+``relay_max_per_address``/``relay_max_connections`` (open connections; more: ``error``
+and closed at once).  A new table becomes a game of the lobby, so one address makes
+tables as fast as it may create games anywhere (``create_rate``/``create_burst``).  A peer's name is shown in the lobby, so no peer takes a name
+reserved for the hub's bots, programs, guests or admins (:mod:`hub.names`).
 """
 
 from __future__ import annotations
@@ -31,15 +36,16 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from twisted.internet import defer
 from twisted.internet.interfaces import IPushProducer
-from twisted.internet.protocol import ServerFactory
+from twisted.internet.protocol import Protocol, ServerFactory
 from twisted.logger import Logger
 from twisted.protocols.basic import Int32StringReceiver
 from zope.interface import implementer
 
 from hub.frontends import no_delay
 from hub.interfaces import IRelayAdapter
-from hub.limits import Buckets
+from hub.limits import Buckets, ConnectionCap, creation_limits
 from hub.model import GameError
+from hub.names import reserved
 from hub.signing import SignatureError, parse_public_key
 from hub.states import Machine
 from hub.transcript import ConnectionRecord
@@ -57,6 +63,9 @@ DEFAULTS: dict[str, Any] = {
     "relay_burst": 400.0,
     "relay_max_queue": 4 * 1024 * 1024,
     "relay_backlog": 256,
+    "relay_backlog_bytes": 1024 * 1024,
+    "relay_max_per_address": 32,
+    "relay_max_connections": 1024,
 }
 
 
@@ -78,6 +87,7 @@ class Room:
         self.seat_of: dict[str, int] = {}
         #: frames for the lobby's game, kept until it exists (sender key, data)
         self.backlog: deque[tuple[str, bytes]] = deque()
+        self.backlog_bytes = 0  #: the data's bytes in :attr:`backlog`
 
     @property
     def full(self) -> bool:
@@ -119,6 +129,7 @@ class RelayProtocol(Int32StringReceiver):
         self._paused = False
         self._queue: deque[bytes] = deque()
         self._queued = 0
+        self.peer = ""  #: the client's address (counted by the factory's cap)
 
     # -- connection ------------------------------------------------------------------------
 
@@ -146,6 +157,7 @@ class RelayProtocol(Int32StringReceiver):
         self._join_timer = self._idle_timer = None
         self.machine.move(Input.LOST)
         self.factory.leave(self)
+        self.factory.cap.release(self.peer)
         self.records.end()
 
     def _touch(self) -> None:
@@ -278,6 +290,20 @@ HANDLERS: dict[Input, Any] = {
 }
 
 
+class Refusal(Protocol):
+    """A connection over the cap: one ``error`` frame, then closed."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+    def connectionMade(self) -> None:  # noqa: N802
+        """Say why and close."""
+        if self.transport is not None:
+            frame = codec.encode("error", reason=self.why)
+            self.transport.write(len(frame).to_bytes(4, "big") + frame)
+            self.transport.loseConnection()
+
+
 class RelayFactory(ServerFactory):
     """The relay's connections and tables.
 
@@ -297,9 +323,27 @@ class RelayFactory(ServerFactory):
         self.idle_seconds = float(options["relay_idle_seconds"])
         self.max_queue = int(options["relay_max_queue"])
         self.backlog = int(options["relay_backlog"])
+        self.backlog_bytes = int(options["relay_backlog_bytes"])
         self.rates = Buckets(self.reactor, options["relay_rate"], options["relay_burst"])
+        self.cap = ConnectionCap(
+            int(options["relay_max_per_address"]), int(options["relay_max_connections"])
+        )
+        #: new tables per address, as games made on any front end (``create_rate``)
+        self.creations = creation_limits(options, self.reactor)
         self.rooms: dict[str, Room] = {}
         self._count = 0
+
+    def buildProtocol(self, addr: Any) -> Any:  # noqa: N802
+        """A connection, counted; over the cap a :class:`Refusal` that says why."""
+        host = str(getattr(addr, "host", "") or "")  # foreign: an IAddress
+        why = self.cap.admit(host)
+        if why is not None:
+            self.log.info("relay: {host} refused: {why}", host=host or "-", why=why)
+            return Refusal(why)
+        proto = super().buildProtocol(addr)
+        if isinstance(proto, RelayProtocol):
+            proto.peer = host
+        return proto
 
     def next_connection_id(self) -> str:
         """A name for a new connection in transcripts and logs."""
@@ -310,6 +354,9 @@ class RelayFactory(ServerFactory):
 
     def check_join(self, proto: RelayProtocol, join: codec.Join) -> str | None:
         """Take ``proto``'s join (the room is made if need be); ``None``, or why not."""
+        taken = reserved(join.name)
+        if taken is not None:
+            return f"join: {taken}; choose another name"
         room = self.rooms.get(join.table)
         if room is None:
             if len(self.rooms) >= self.max_tables:
@@ -323,6 +370,9 @@ class RelayFactory(ServerFactory):
                 return f"{join.game} is not a game played peer to peer"
             if not factory.min_seats <= join.seats <= factory.max_seats:
                 return f"{join.game} is played by {factory.min_seats} to {factory.max_seats}"
+            if not self.creations.allow(f"address:{proto.peer}"):
+                wait = self.creations.wait(f"address:{proto.peer}")
+                return f"too many tables made from your address; try again in {wait:.0f} s"
             room = self.rooms[join.table] = Room(join.table, join.game, join.seats, adapter)
         if (room.game_type, room.seats) != (join.game, join.seats):
             return f"table {join.table} plays {room.game_type} with {room.seats} seats"
@@ -376,7 +426,7 @@ class RelayFactory(ServerFactory):
         room.game = game
         for proto in room.peers.values():
             proto.records.attach(game.transcript)
-        backlog, room.backlog = room.backlog, deque()
+        backlog, room.backlog, room.backlog_bytes = room.backlog, deque(), 0
         for key, data in backlog:
             self._follow(room, key, data)
 
@@ -396,8 +446,10 @@ class RelayFactory(ServerFactory):
             if target is not None:
                 target.send_frame(frame)
         if room.game is None:
-            if len(room.backlog) < self.backlog:
+            size = room.backlog_bytes + len(send.data)
+            if len(room.backlog) < self.backlog and size <= self.backlog_bytes:
                 room.backlog.append((proto.key, send.data))
+                room.backlog_bytes = size
             return
         self._follow(room, proto.key, send.data)
 

@@ -252,7 +252,10 @@ class Streams:
 
     def lobby_changed(self, change: str, game: Any) -> None:
         """Tell lobby streams and the game's streams (batched per reactor turn); close
-        the streams of removed games."""
+        the streams of removed games; nothing of a sealed game (its streams cannot
+        be opened)."""
+        if game.id in self.lobby.sealed:
+            return
         if change == "removed":
             self._changed.pop(game.id, None)
             frame = sse_frame("removed", {"id": game.id})

@@ -98,7 +98,8 @@ def finished_games(hub: IHub, web: Any, type_name: str | None, player: str | Non
     games = [
         g
         for g in found.values()
-        if (type_name is None or g["type"] == type_name)
+        if str(g["game_id"]) not in hub.lobby.sealed
+        and (type_name is None or g["type"] == type_name)
         and (player is None or any(p["name"] == player for p in g["players"]))
     ]
     games.sort(key=lambda g: g["finished_ts"] or 0, reverse=True)
@@ -230,6 +231,8 @@ class Hands(WebResource):
         out = [dict(h) for h in hands]
         if admin:
             return out
+        sealed_games = self.hub.lobby.sealed  # the operator's alone while sealed
+        out = [h for h in out if str(h.get("game_id")) not in sealed_games]
         played = [h for h in out if reader is not None and reader in reveal.hand_players(h)]
         if not played:
             for hand in out:

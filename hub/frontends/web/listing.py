@@ -163,7 +163,10 @@ class GameIndex:
     # -- keeping the index --------------------------------------------------------------
 
     def lobby_changed(self, change: str, game: Any) -> None:
-        """A game was created, changed or removed: update its lists, forget pages."""
+        """A game was created, changed or removed: update its lists, forget pages
+        (nothing of a sealed game: listed once it is unsealed, as a change)."""
+        if game.id in self.hub.lobby.sealed:
+            return
         self.generation += 1
         if self._pages:
             self._pages.clear()

@@ -385,7 +385,9 @@ class WebGames(WebResource):
 
     def _replay(self, game_id: str) -> Any:
         """A game's replay (public events only): from the lobby while it is listed and
-        not retired, else from the store."""
+        not retired, else from the store; none of a sealed game."""
+        if game_id in self.hub.lobby.sealed:
+            raise GameError(f"no game with id {game_id[:40]!r}", 404)
         try:
             game = self.hub.lobby.get(game_id)
         except GameError:
@@ -512,21 +514,8 @@ class WebGames(WebResource):
         if len(parts) != 1:
             raise GameError("DELETE /api/games/<id> cancels a game", 404)
         session = self.session_for_write(request, required=False)
-        caller = self.caller(request)
         game = self.hub.lobby.get(parts[0])
-        mine = (
-            session is not None
-            and game.creator == session.name
-            and (session.account is not None or game.id in session.created)
-        )
-        # the token (or loopback) made the games of the API: it may cancel those
-        ours = caller.admin or (caller.writer and game.creator == "api")
-        if not (mine or ours):
-            if session is not None and not caller.bad_token:  # known, but not its creator
-                raise GameError("cancelling a game: only its creator or an admin may", 403)
-            raise caller.refuse(
-                "cancelling a game", "its creator's session, an admin's or the hub's API token"
-            )
+        self._require_creator(request, session, game, "cancelling a game")
         if game.state != WAITING:
             raise GameError(f"the game is {game.state}: only a waiting game is cancelled", 409)
         others = [
@@ -620,9 +609,30 @@ class WebGames(WebResource):
             )
         return 200, line
 
+    def _require_creator(self, request: Any, session: Session | None, game: Any, what: str) -> None:
+        """Only the game's creator (the browser session that made it, or a logged-in
+        account of that name), an admin or the API token (loopback too, for the games
+        the API made) may do ``what``.
+
+        :raises hub.model.GameError: 401 without credentials, 403 with others'.
+        """
+        caller = self.caller(request)
+        mine = (
+            session is not None
+            and game.creator == session.name
+            and (session.account is not None or game.id in session.created)
+        )
+        # the token (or loopback) made the games of the API: it may manage those
+        ours = caller.admin or (caller.writer and game.creator == "api")
+        if not (mine or ours):
+            if session is not None and not caller.bad_token:  # known, but not its creator
+                raise GameError(f"{what}: only the game's creator or an admin may", 403)
+            raise caller.refuse(what, "its creator's session, an admin's or the hub's API token")
+
     def _add_bot(self, request: Any, game: Any) -> Any:
-        self.session_for_write(request, required=False)
+        session = self.session_for_write(request, required=False)
         self.may_manage(request, "seating bots")
+        self._require_creator(request, session, game, "seating a bot")
         body = self.body(request)
         seat, bot = body.get("seat"), body.get("bot")
         if not isinstance(seat, int) or isinstance(seat, bool):

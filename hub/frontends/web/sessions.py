@@ -64,6 +64,7 @@ class Session:
             "name": self.name,
             "account": self.account,
             "logged_in": self.account is not None,
+            "admin": self.admin,
             "csrf": self.csrf,
             "seats": dict(self.seats),
         }

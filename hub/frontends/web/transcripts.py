@@ -103,6 +103,8 @@ def serve(hub: IHub, request: Any, name: str, admin: bool, owners: frozenset[str
     """
     tail = tail_of(request)
     transcripts = hub.transcripts
+    if name in hub.lobby.sealed and not admin:  # a sealed game: the operator's alone
+        raise GameError("no such game or transcript", 404)
     try:
         game = hub.lobby.get(name)
     except GameError:

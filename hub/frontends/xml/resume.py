@@ -41,8 +41,10 @@ from lxml import etree
 from twisted.internet import defer, task
 from twisted.internet.interfaces import IDelayedCall
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from hub.model import RUNNING, TURN, GameEvent
+from hub.store.errors import StoreUnavailable
 
 from . import codec, encoding, events
 from .adapters import adapter_for
@@ -56,6 +58,8 @@ if TYPE_CHECKING:
 
 #: the answer to a token that resumes nothing (one text for every reason)
 BAD_TOKEN = "unknown, expired or used resume token"
+#: seconds before a resume token the database could not take is written again
+RETRY_SECONDS = 1.0
 
 
 @runtime_checkable
@@ -275,16 +279,30 @@ class Resumes:
             h = conn.resume_hash
             if store is None or h is None or conn.closing:
                 continue
-            self._write(h, partial(store.resume_save, h, self.games_of(conn), self._expires()))
+            save = partial(store.resume_save, h, self.games_of(conn), self._expires())
+            self._write(h, save, conn)
 
-    def _write(self, h: str, run: Callable[[], defer.Deferred[Any]]) -> None:
+    def _later(self, failure: Failure, conn: Connection | None) -> None:
+        """A write the database could not take now is made again a second later
+        (while the connection lives); anything else is logged."""
+        if not failure.check(StoreUnavailable) or conn is None:
+            self.log.failure("xml: saving a resume token failed", failure)
+            return
+        self.log.warn("xml: a resume token not saved now (the database is unavailable); again soon")
+        self._dirty.add(conn)
+        if self._flush is None and self.running:
+            self._flush = self.reactor.callLater(RETRY_SECONDS, self._save)
+
+    def _write(
+        self, h: str, run: Callable[[], defer.Deferred[Any]], conn: Connection | None = None
+    ) -> None:
         """Write to ``h``'s row once its writes before are done (the store's pool
         runs them in several connections: in order only so)."""
         done: defer.Deferred[None] = defer.Deferred()
 
         def go(_: object) -> None:
             d = run()
-            d.addErrback(lambda f: self.log.failure("xml: saving a resume token failed", f))
+            d.addErrback(self._later, conn)
             d.addBoth(lambda _: done.callback(None))
 
         def forget(_: object) -> None:

@@ -356,7 +356,13 @@ const Hub = (() => {
     return [svg, legend];
   }
 
-  return {el, append, clear, request, write, getSession, setSession, notify, error, ok,
+  // Who may seat a bot in game g: its creator or an admin (a game the API made: the
+  // hub decides, by its token or loopback).
+  function mayGiveBot(g) {
+    return !!session && (g.creator === session.name || g.creator === "api" || session.admin === true);
+  }
+
+  return {el, append, clear, request, write, getSession, setSession, notify, error, ok, mayGiveBot,
     stream, nav, time, actionLabel, describeEvent, summarize, shownState, words, valueWords, who, clock, chatPanel,
     linePlot, get session() { return session; }};
 })();

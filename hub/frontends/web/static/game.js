@@ -198,7 +198,7 @@ const GamePage = (() => {
     clear($("seats"), g.seats.map(s => {
       const free = !s.player && !over && (s.kind === "open" || s.kind === "human")
         && (!s.reserved || (Hub.session && s.reserved === Hub.session.name));
-      const botSelect = free && bots.length ? el("select", {"aria-label": "bot for seat " + s.seat},
+      const botSelect = free && bots.length && Hub.mayGiveBot(g) ? el("select", {"aria-label": "bot for seat " + s.seat},
         bots.map(b => el("option", {value: b}, b))) : null;
       const mine = s.seat === state.seat;
       const acting = s.seat === toMove && !over;

@@ -172,7 +172,7 @@
       el("ul", {class: "seat-list"}, g.seats.map(s => el("li", {},
         "Seat " + s.seat + ": ", s.player ? el("b", {}, s.player) : el("i", {class: "muted"}, "free"),
         " (" + s.kind + (s.present === false ? ", left" : "") + ")", seatExtra(view, s.seat),
-        !s.player && !over && !g.remote && bots.length ? el("span", {}, " ",
+        !s.player && !over && !g.remote && bots.length && Hub.mayGiveBot(g) ? el("span", {}, " ",
           el("button", {class: "secondary small", onclick: () => giveBot(g, s.seat, bots[0])}, "bot: " + bots[0])) : null))),
       (g.watchers || []).length ? el("p", {class: "small"}, "Watching: " + g.watchers.join(", ")) : null,
       el("div", {class: "row"}, link,

@@ -213,7 +213,12 @@ async def _take_seat(
 async def _add_bot(
     frontend: HandlerContext, r: events.GameAction, observer: GameSession, wanted: AddBot
 ) -> Any:
-    """Seat an in-hub bot (funded through the ledger at a chip table)."""
+    """Seat an in-hub bot (funded through the ledger at a chip table): by the game's
+    creator or an admin only."""
+    account = observer.conn.account
+    mine = account is not None and observer.game.creator == account.name
+    if not (mine or is_admin(observer.conn)):
+        raise Refused(403, "only the game's creator or an admin seats a bot in it")
     await frontend.hub.add_bot(observer.game, wanted.bot, wanted.seat, wanted.buyin)
     return _answer(r, "action")
 

@@ -43,16 +43,18 @@ async def history(frontend: HandlerContext, conn: Connection, r: events.History)
     store = frontend.hub.store
     if store is not None:
         for g in await store.games(game_id=game_id, player=r.accountname, limit=r.limit):
+            if str(g.get("game_id")) in frontend.lobby.sealed:
+                continue  # the operator's alone while sealed
             seen[str(g.get("game_id"))] = str(g.get("type"))
             entries.append(_stored_game(frontend, g))
     if store is not None:
         hands = await store.hands(game_id=game_id, player=r.accountname, limit=r.limit)
         untyped = {str(h.get("game_id")) for h in hands if not h.get("game_type")}
         types = await _game_types(frontend, store, untyped, seen)
-        for h in hands:
+        for h in [h for h in hands if str(h.get("game_id")) not in frontend.lobby.sealed]:
             gametype = h.get("game_type") or types.get(str(h.get("game_id")))
             entries.append(_stored_hand(frontend, h, gametype))
-    for game in frontend.lobby.games():
+    for game in frontend.lobby.listed():
         if game.state != OVER or game.id in seen:
             continue
         if game_id is not None and game.id != game_id:

@@ -137,7 +137,10 @@ def find_player(frontend: HandlerContext, conn: Connection, r: events.FindPlayer
 
 
 def lobby_changed(frontend: HandlerContext, change: str, game: Any) -> None:
-    """Tell every logged-in connection; end the game sessions of a removed game."""
+    """Tell every logged-in connection; end the game sessions of a removed game;
+    nothing of a sealed game (no session can be opened on it)."""
+    if game.id in frontend.lobby.sealed:
+        return
     frontend.rows.pop(game.id, None)
     removed = change == "removed"
     if removed:
