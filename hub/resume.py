@@ -21,7 +21,7 @@ the games whose journal is this hub's when it starts (a restart) or takes one ov
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any, Protocol
 
@@ -36,8 +36,6 @@ from hub.model import OVER, GameError
 from hub.store.journal import ResumeTables
 from hub.store.store import Store
 
-#: how long a hand-over waits for a table's last settlement (seconds)
-HAND_OVER_WAIT = 10.0
 #: why a game a hub lets go stands still (its ``paused`` event and listing)
 MOVING = "the game moves to another hub (or waits for this one to restart)"
 
@@ -78,11 +76,6 @@ class Journaling:
     ) -> None:
         self.lobby = lobby
         self.store = store
-        self.reactor = reactor
-        #: fires once the chip movements queued for a table are done (the hub's
-        #: ``TableMoney.idle``); a table is handed over only after its last hand's
-        #: settlement, which its new hub could not make here any more
-        self.settled: Callable[[str], defer.Deferred[None]] | None = None
         self.writer = JournalWriter(
             store,
             reactor,
@@ -222,12 +215,6 @@ class Journaling:
         here = {g.id: g for g in self.lobby.games()}
         self._seal([here[g] for g in games if g in here and g not in self.kept])
         await self.writer.drain()
-        if self.settled is not None:  # bounded: what is not done then, the new hub does
-            for game_id in games:
-                try:
-                    await self.settled(game_id).addTimeout(HAND_OVER_WAIT, self.reactor)
-                except defer.TimeoutError:
-                    self.log.warn("journal: table {game} still moves chips", game=game_id)
         given = await self.store.journal_hand(
             {game_id: hubs[i % len(hubs)] for i, game_id in enumerate(sorted(games))}
         )

@@ -553,8 +553,6 @@ class HubService(MultiService, Seating):
             if isinstance(store, Store)
             else None
         )
-        if self.journaling is not None and self.money is not None:
-            self.journaling.settled = self.money.idle
         #: this hub's part in a cluster of hubs on one PostgreSQL database
         #: (``hub.cluster``); ``None`` for a single hub (SQLite, or no store)
         self.cluster: Cluster | None = None
