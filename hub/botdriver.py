@@ -26,6 +26,7 @@ from hub.model import (
     GameEvent,
     contribution,
 )
+from hub.optional_interfaces import IDeferredBot
 
 if TYPE_CHECKING:
     from hub.game import GameInstance
@@ -201,8 +202,14 @@ class BotDriver:
             action = bot.choose(view, legal, left)
             return action, clock.seconds() - started
 
-        # bound to the bot, as its ``choose`` would be: the runner's timing names it
-        d = self._runner(types.MethodType(think, self.bot))
+        if IDeferredBot.providedBy(self.bot):  # it thinks in another process
+            started = clock.seconds()
+            left = max(0.01, due - started - keep)
+            d = defer.maybeDeferred(self.bot.choose_later, view, legal, left)
+            d.addCallback(lambda action: (action, clock.seconds() - started))
+        else:
+            # bound to the bot, as its ``choose`` would be: the runner's timing names it
+            d = self._runner(types.MethodType(think, self.bot))
         d.addCallback(self._play, turn, since)
         d.addErrback(self._failed)
 

@@ -40,6 +40,7 @@ from hub.model import (
     GameEvent,
     NotFound,
 )
+from hub.optional_interfaces import ICatchesUp
 from hub.seats import Seat, unused_name
 from hub.seeded import SeededRandom
 from hub.tablerules import CLOSING, check_table_rules
@@ -150,8 +151,9 @@ class GameInstance:
         engine = factory.create(config, context)
         verifyObject(IGame, engine)
         self.engine = engine
-        #: the public view before anything happened: where a replay starts
-        self.start_view = engine.view(None)
+        #: the public view before anything happened: where a replay starts (read only:
+        #: equal ones are one object, :meth:`Lobby.shared_start`)
+        self.start_view: dict[str, Any] | None = lobby.shared_start(self.type, engine.view(None))
         #: the engine as a chip game (its factory provides ``IChipGameFactory``), else None
         self.chips: IChipGame | None = None
         if IChipGameFactory.providedBy(factory):
@@ -582,6 +584,12 @@ class GameInstance:
         table's hand not settled yet)."""
         for service in list(self._services):
             service.game_event(self, event)
+
+    def caught_up(self) -> defer.Deferred[None]:
+        """Fires once the game answered every input sent to it (``ICatchesUp``)."""
+        if ICatchesUp.providedBy(self.engine):
+            return self.engine.caught_up()  # type: ignore[no-any-return]
+        return defer.succeed(None)
 
     def legal_actions(self, seat: int) -> list[Mapping[str, Any]]:
         """What the player at ``seat`` may do now."""

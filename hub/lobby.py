@@ -110,9 +110,21 @@ class Lobby:
         self.hand_off: Callable[[str, str, Any, bytes, int], bool] | None = None
         #: where every game's inputs are journaled (:mod:`hub.journal`), or ``None``
         self.journal: JournalWriter | None = None
+        #: game type → the last start view made (:meth:`shared_start`)
+        self._starts: dict[str, dict[str, Any]] = {}
         #: ids of sealed games (:meth:`create_game`'s ``sealed``): the operator's alone
         #: until :meth:`unseal` (a duplicate ACPC match's tables until the match ends)
         self.sealed: set[str] = set()
+
+    def shared_start(self, game_type: str, view: dict[str, Any]) -> dict[str, Any]:
+        """``view`` (a new game's public view before anything happened, read only), or
+        the last one of ``game_type`` when equal: the games of a type mostly start
+        alike, and each live game keeps its start view for its replay (issue 36)."""
+        last = self._starts.get(game_type)
+        if last is not None and last == view:
+            return last
+        self._starts[game_type] = view
+        return view
 
     # -- ids and randomness ---------------------------------------------------------------
 

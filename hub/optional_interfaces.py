@@ -5,7 +5,7 @@ size limit of a module).  The hub asks ``providedBy`` before it uses any of them
 
 from __future__ import annotations
 
-from zope.interface import Interface
+from zope.interface import Attribute, Interface
 
 
 class IRevealedHands(Interface):
@@ -47,3 +47,32 @@ class IXMLSeatDetails(Interface):
     def seat_details(engine):
         """``(column names, {seat: {column: text}})`` of the game ``engine`` now (the
         columns after ``seat``, ``name`` and ``kind``; a seat left out is empty)."""
+
+
+class IExhaustiveLegal(Interface):
+    """A game type whose games list, in ``legal_actions(seat)``, every action they
+    accept from ``seat`` (every kit game): an action is accepted only if its
+    ``legal_key`` value equals that of one of the seat's legal actions.  A host that
+    knows the legal actions (the hub, for an isolated game) may then refuse any other
+    action at once, without asking the game."""
+
+    legal_key = Attribute("the key of an action (and of each legal action) that names it")
+
+
+class IDeferredBot(Interface):
+    """A bot (beside :class:`hub.interfaces.IBot`) whose thinking happens elsewhere
+    (another process): the bot driver asks :meth:`choose_later` on the reactor's
+    thread instead of ``IBot.choose`` in a worker thread."""
+
+    def choose_later(view, legal, deadline):
+        """A Deferred of one of ``legal`` for ``view``, within ``deadline`` seconds."""
+
+
+class ICatchesUp(Interface):
+    """A game (``IGame``) whose answers may be behind its inputs for a moment (an
+    isolated game: its worker answers each input in turn).  A front end that must
+    answer an action with its verdict waits for :meth:`caught_up` before ``act``."""
+
+    def caught_up():
+        """A Deferred that fires once the game has answered every input sent to it so
+        far (its legal actions are then up to date)."""

@@ -42,6 +42,7 @@ from hub.game import check_table_rules
 from hub.interfaces import IHTTPResources, IHub
 from hub.limits import bots_only_room
 from hub.lobby import Lobby, thread_runner
+from hub.metrics_service import MetricsService, StartError
 from hub.model import GameError, NotFound
 from hub.money import TableMoney
 from hub.optional_interfaces import IHandViews, IHandViewStore
@@ -58,10 +59,6 @@ from hub.transcript import Transcripts, TranscriptSettings
 DATA_FOLDERS = ("plugins", "plugins/meta", "bots", "bots/meta", "transcripts")
 #: permissions of the folders the hub creates (owner only)
 FOLDER_MODE = 0o700
-
-
-class StartError(Exception):
-    """The hub cannot start; the message is the one line an operator reads."""
 
 
 #: connections the kernel queues for a listening port before the hub accepts them
@@ -189,57 +186,6 @@ class FrontendService(Service):
             return None
         port, self.port = self.port, None
         return defer.maybeDeferred(port.stopListening)
-
-
-class MetricsService(Service):
-    """``/metrics`` on an endpoint of its own (setting ``metrics_endpoint``), for a
-    Prometheus server on a private network: no token asked, so bind it to an interface
-    only the scraper reaches (``tcp:9464:interface=127.0.0.1``)."""
-
-    log = Logger()
-
-    def __init__(self, hub_service: HubService, description: str) -> None:
-        self.setName("metrics")
-        self.hub = hub_service
-        self.description = description
-        self.port: Any = None
-
-    def startService(self) -> defer.Deferred:
-        """Listen; logs the port bound."""
-        from twisted.web.resource import Resource
-        from twisted.web.server import Site
-
-        from hub.telemetry import MetricsResource
-
-        Service.startService(self)
-        root = Resource()
-        root.putChild(b"metrics", MetricsResource(self.hub.telemetry))
-        site = Site(root, reactor=self.hub.reactor)
-        site.displayTracebacks = False
-        d = serverFromString(self.hub.reactor, self.description).listen(site)
-
-        def listening(port: Any) -> None:
-            self.port = port
-            address = port.getHost()
-            self.log.info(
-                "gamehub metrics listening on {host}:{port} ({description})",
-                host=getattr(address, "host", "?"),
-                port=getattr(address, "port", None),
-                description=self.description,
-            )
-
-        def failed(failure: Any) -> None:
-            raise StartError(
-                f"metrics cannot listen on {self.description}: {failure.getErrorMessage()}"
-            )
-
-        return d.addCallbacks(listening, failed)
-
-    def stopService(self) -> defer.Deferred | None:
-        """Stop listening."""
-        Service.stopService(self)
-        port, self.port = self.port, None
-        return None if port is None else defer.maybeDeferred(port.stopListening)
 
 
 class Seating:

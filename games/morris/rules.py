@@ -290,7 +290,7 @@ class MorrisState:
     outcome: Outcome | None = None
     history: list[MoveRecord] = field(default_factory=list)
     #: how often each position (see :meth:`position_key`) occurred
-    seen: dict[tuple[int, ...], int] = field(default_factory=dict)
+    seen: dict[int, int] = field(default_factory=dict)
     #: ``own[p]``: the mask of player ``p``'s pieces on the board
     own: list[int] = field(init=False, repr=False, compare=False)
     #: ``hand[p]``: pieces player ``p`` has still to place
@@ -374,10 +374,12 @@ class MorrisState:
         mine = self.own[who]
         return any(mine & pair == pair for pair in MILL_PAIRS[point])
 
-    def position_key(self) -> tuple[int, ...]:
-        """The position for repetition: both masks, both hands and the player to move."""
+    def position_key(self) -> int:
+        """The position for repetition: both masks, both hands and the player to move,
+        packed in one number (24 bits a mask, 4 a hand, 1 the player: a number costs
+        less than a tuple of five, and :attr:`seen` keeps one a position)."""
         own, hand = self.own, self.hand
-        return (own[0], own[1], hand[0], hand[1], self.to_move)
+        return own[0] | own[1] << 24 | hand[0] << 48 | hand[1] << 52 | self.to_move << 56
 
     def piece_list(self) -> list[list[str]]:
         """Per player, per piece: ``"A"`` (in hand), ``"A0"``..``"C7"``, or ``"C"``."""

@@ -107,6 +107,8 @@ class MorrisGame:
         self._timer: Any = None
         #: the turn the move clock runs for: its seat and the moves played before it
         self._timing: tuple[int, int] = (0, 0)
+        #: the data of the last ``turn`` event (its moves are let go when the next comes)
+        self._turn: TurnData | None = None
         self._loser: int | None = None
         self._deadline: float | None = None
         #: the piece list after ``n`` moves, as ``(n, list)``: made once a position
@@ -169,19 +171,7 @@ class MorrisGame:
         except rules.MorrisError as e:
             raise IllegalAction(e.reason) from None
         # the move clock runs on: the next turn resets it, the game's end cancels it
-        self._context.emit(
-            GameEvent(
-                "moved",
-                {
-                    "seat": seat,
-                    "move": move.wire,
-                    "kind": move.kind,
-                    "piece": record.piece,
-                    "mills": record.mills,
-                    "capture": record.captures,
-                },
-            )
-        )
+        self._context.emit(GameEvent("moved", MovedData(record)))
         if engine.outcome is not None:
             self._game_over()
         else:
@@ -290,7 +280,11 @@ class MorrisGame:
         else:
             self._timer = clock.callLater(self._delay, self._timed_out)
         moves = engine.legal_moves() if engine.outcome is None and self._started else ()
-        self._context.emit(GameEvent(TURN, TurnData(seat, moves, move_ms, engine.pending_captures)))
+        last = self._turn
+        if last is not None:
+            last.passed()
+        self._turn = turn = TurnData(seat, moves, move_ms, engine.pending_captures)
+        self._context.emit(GameEvent(TURN, turn))
 
     def _timed_out(self) -> None:
         self._timer = None
@@ -318,8 +312,11 @@ class TurnData(Mapping[str, Any]):
     as a read-only mapping whose ``legal`` actions (``{"move": TEXT}`` each, as
     :meth:`MorrisGame.legal_actions` gives them) are built when first read: most
     observers (the MNM front end) never read them.  The moves are the engine's at the
-    time of the event (shared :class:`~.rules.Move` records), so a late reader sees the
-    same list."""
+    time of the event (shared :class:`~.rules.Move` records), so a late reader of the
+    turn that waits sees the same list; once the next turn is announced the passed one
+    lets its moves go (:meth:`passed`: its ``legal`` is then ``[]``): a game's event log
+    keeps every ``turn`` event, and the log never reads ``legal`` (issue 36: a live
+    game's memory)."""
 
     __slots__ = ("_capture", "_legal", "_moves", "_seat", "_timeleft")
     _KEYS = ("seat", "legal", "timeleft_ms", "capture")
@@ -330,6 +327,11 @@ class TurnData(Mapping[str, Any]):
         self._legal: list[dict[str, Any]] | None = None
         self._timeleft = timeleft
         self._capture = capture
+
+    def passed(self) -> None:
+        """The turn is over: let its moves go (``legal`` is ``[]`` from now on)."""
+        self._moves = ()
+        self._legal = None
 
     def __getitem__(self, key: str) -> Any:
         if key == "seat":
@@ -360,6 +362,55 @@ class TurnData(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return 4
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+class MovedData(Mapping[str, Any]):
+    """The data of a ``moved`` event: ``seat``, ``move``, ``kind``, ``piece``, ``mills``,
+    ``capture``, as a read-only mapping over the engine's :class:`~.rules.MoveRecord`
+    of the move (which the engine's history keeps anyway): a game's event log keeps
+    every ``moved`` event, and a dictionary of six each cost about 270 bytes a move
+    (issue 36: a live game's memory).  Readers copy it (``dict(data)``) to send it."""
+
+    __slots__ = ("_record",)
+    _KEYS = ("seat", "move", "kind", "piece", "mills", "capture")
+
+    def __init__(self, record: rules.MoveRecord) -> None:
+        self._record = record
+
+    def __getitem__(self, key: str) -> Any:
+        r = self._record
+        if key == "seat":
+            return r.player
+        if key == "move":
+            return r.move.wire
+        if key == "kind":
+            return r.move.kind
+        if key == "piece":
+            return r.piece
+        if key == "mills":
+            return r.mills
+        if key == "capture":
+            return r.captures
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """``self[key]``, or ``default`` for another key (without the ABC's detour)."""
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._KEYS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._KEYS)
+
+    def __len__(self) -> int:
+        return 6
 
     def __repr__(self) -> str:
         return repr(dict(self))

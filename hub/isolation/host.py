@@ -54,6 +54,7 @@ from hub.model import (
     IllegalAction,
     NotFound,
 )
+from hub.optional_interfaces import ICatchesUp, IExhaustiveLegal
 from hub.plugin_files import IOwnFiles
 
 log = Logger()
@@ -64,6 +65,22 @@ MODES = ("unsigned", "all", "none")
 STDERR_KEEP = 2048
 #: failures kept in :attr:`Isolation.incidents`
 INCIDENTS_KEEP = 100
+#: seconds a kit game's search may take beyond the time it was given (its answer)
+THINK_MARGIN = 1.0
+
+#: game type name → the isolated kit game type loaded under it (the generic bots play
+#: them through :meth:`IsolatedFactory.think`)
+_KIT_TYPES: weakref.WeakValueDictionary[str, IsolatedFactory] = weakref.WeakValueDictionary()
+
+
+def kit_types() -> list[str]:
+    """The names of the isolated game types that their workers declared kit games."""
+    return sorted(_KIT_TYPES)
+
+
+def kit_type(name: str) -> IsolatedFactory | None:
+    """The isolated kit game type loaded as ``name``, or ``None``."""
+    return _KIT_TYPES.get(name)
 
 
 @dataclass(frozen=True)
@@ -357,8 +374,22 @@ class IsolatedFactory:
         if "rules" in self.files:
             self.rules = self.files["rules"]
             alsoProvides(self, IGameRules)
+        #: a game of the kit (its worker says so): hosted with the kit's XML payloads,
+        #: played by the generic bots
+        self.kit = described.get("kit") is True
+        key = described.get("legal_key")
+        #: its legal actions are all it accepts (``IExhaustiveLegal``): the key naming one
+        self.legal_key: str | None = key if isinstance(key, str) and key else None
+        if self.legal_key is not None:
+            alsoProvides(self, IExhaustiveLegal)
+        #: the worker that runs the kit's search for the generic bots (started on the
+        #: first :meth:`think`, replaced when it ends)
+        self._thinker: Worker | None = None
+        self._thought = False
         stage = package if package.is_dir() else package.parent
         weakref.finalize(self, shutil.rmtree, stage, True)
+        if self.kit:
+            _KIT_TYPES[self.name] = self
 
     def read_file(self, path: str) -> bytes | None:
         """The plugin's file ``path`` (below its server module's package), from the
@@ -378,12 +409,75 @@ class IsolatedFactory:
             raise Conflict("too many isolated games are running; try again later")
         return IsolatedGame(self, config, context)
 
-    def adapter(self, frontend: str) -> StagedWebView | None:
-        """The web view its files declare; for every other front end ``None``: they
-        host an isolated game with their generic adapter."""
+    def adapter(self, frontend: str) -> object | None:
+        """The web view its files declare; for a kit game over XML the kit's payloads
+        (hub code: :class:`hub.kit.xml.KitXMLAdapter`); for every other front end
+        ``None``: they host an isolated game with their generic adapter."""
+        if frontend == "xml" and self.kit:
+            from hub.kit.xml import KitXMLAdapter  # a front end's helpers load when asked
+
+            return KitXMLAdapter()
         if frontend != "web" or "script" not in self.files:
             return None
         return StagedWebView(self)
+
+    def think(
+        self,
+        seat: int,
+        policy: str,
+        view: Mapping[str, Any],
+        legal: list[Mapping[str, Any]],
+        seconds: float,
+        seed: bytes,
+    ) -> defer.Deferred[Any]:
+        """The move (as JSON) the kit's ``policy`` plays for ``seat`` from its ``view``
+        and ``legal`` actions, searched in a worker of this type (the sandbox and its
+        limits of a game's worker) within ``seconds``.  The Deferred fails when the
+        worker cannot answer in time or at all (it is then stopped; the next call
+        starts another).
+
+        :raises GameError: not a kit game."""
+        if not self.kit:
+            raise GameError(f"{self.name} is not a kit game")
+        thinker = self._thinker
+        if thinker is None or thinker.done:
+            thinker = self._thinker = Worker(
+                self.isolation, self.package, {"module": self.module, "object": self.attr}
+            )
+            weakref.finalize(self, thinker.kill)
+            self._thought = False
+        settings = self.isolation.settings
+        allowance = THINK_MARGIN if self._thought else settings.start_seconds
+        d = thinker.call(
+            wire.Think,
+            seconds + allowance,
+            seat=seat,
+            policy=policy,
+            view=dict(view),
+            legal=[dict(a) for a in legal],
+            budget=float(seconds),
+            seed=seed,
+        )
+
+        def answered(answer: Mapping[str, Any]) -> Any:
+            self._thought = True
+            move = answer["move"]
+            if isinstance(move, dict) and "violation" in move:
+                thinker.kill()
+                reason = f"refused: {move['violation']}"
+                self.isolation.report(self.name, "", reason)
+                raise GameError(reason)
+            if not isinstance(move, dict) or "move" not in move:
+                raise GameError(str(move.get("error") if isinstance(move, dict) else move))
+            return move["move"]
+
+        def failed(failure: Failure) -> Failure:
+            if not failure.check(GameError):
+                self.isolation.report(self.name, "", f"its search failed: {failure.value!r}")
+                thinker.kill()
+            return failure
+
+        return d.addCallback(answered).addErrback(failed)
 
 
 @implementer(IWebView, IWebAssets, IOwnFiles)
@@ -408,7 +502,7 @@ _ERRORS: dict[str, type[GameError]] = {
 }
 
 
-@implementer(IGame)
+@implementer(IGame, ICatchesUp)
 class IsolatedGame:
     """One game of an isolated plugin, as the hub sees it (see the module's text)."""
 
@@ -454,13 +548,41 @@ class IsolatedGame:
 
     def act(self, seat: int, action: Mapping[str, Any]) -> None:
         self._check_running()
-        if not self._pending and not self._legal.get(str(seat)):
-            raise IllegalAction("you have nothing to do now")  # judged on a fresh answer
+        if not self._pending:  # judged on a fresh answer
+            legal = self._legal.get(str(seat))
+            if not legal:
+                raise IllegalAction("you have nothing to do now")
+            self._judge(action, legal)
         self._legal.pop(str(seat), None)  # until the worker answers
         self._send(wire.Act, seat=seat, action=dict(action), on_error_seat=seat)
 
     def legal_actions(self, seat: int) -> list[Mapping[str, Any]]:
         return list(self._legal.get(str(seat), []))
+
+    def caught_up(self) -> defer.Deferred[None]:
+        """Fires once the worker answered every call sent so far (``ICatchesUp``)."""
+        if not self._pending:
+            return defer.succeed(None)
+        d: defer.Deferred[None] = defer.Deferred()
+
+        def fire(result: Any) -> Any:
+            d.callback(None)
+            return result
+
+        self._queue.addBoth(fire)
+        return d
+
+    def _judge(self, action: Mapping[str, Any], legal: list[Any]) -> None:
+        """Refuse at once an action that is none of the ``legal`` ones of a game type
+        that declares them exhaustive (:class:`IExhaustiveLegal`)."""
+        key = self.factory.legal_key
+        if key is None:
+            return
+        if not isinstance(action, Mapping) or key not in action:
+            raise BadAction(f"an action is {{{key!r}: …}}, one of the legal ones")
+        sent = json.loads(json.dumps(action[key], default=str))
+        if not any(isinstance(a, Mapping) and a.get(key) == sent for a in legal):
+            raise IllegalAction(f"{sent!r} is not a legal move now")
 
     def view(self, seat: int | None = None) -> Any:
         key = "" if seat is None else str(seat)
@@ -592,4 +714,12 @@ class IsolatedGame:
         self._timers.clear()
 
 
-__all__ = ["Incident", "IsolatedFactory", "IsolatedGame", "Isolation", "IsolationSettings"]
+__all__ = [
+    "Incident",
+    "IsolatedFactory",
+    "IsolatedGame",
+    "Isolation",
+    "IsolationSettings",
+    "kit_type",
+    "kit_types",
+]

@@ -67,6 +67,23 @@ class Fire(amp.Command):
     response = [(b"update", Json())]
 
 
+class Think(amp.Command):
+    """A kit game's generic search (the ``kit-mcts`` bot's): the move ``policy`` plays
+    for ``seat`` from that seat's ``view`` and ``legal`` actions (what the bot would be
+    shown in the hub: never more), thinking at most ``budget`` seconds; ``seed`` draws its
+    random playouts.  ``move`` is the move as JSON, or ``{"error": reason}``."""
+
+    arguments = [
+        (b"seat", amp.Integer()),
+        (b"policy", amp.Unicode()),
+        (b"view", Json()),
+        (b"legal", Json()),
+        (b"budget", amp.Float()),
+        (b"seed", amp.String()),
+    ]
+    response = [(b"move", Json())]
+
+
 class Stop(amp.Command):
     """Cancel every timer: the game is being removed (the worker then exits)."""
 

@@ -36,7 +36,10 @@ from hub.interfaces import (
     IWebView,
 )
 from hub.isolation import sandbox, wire
+from hub.kit.game import Game
+from hub.kit.players import choose_move
 from hub.model import GameConfig, GameContext, GameError, GameEvent
+from hub.optional_interfaces import IExhaustiveLegal
 from hub.plugin_packages import make_package
 from hub.registry import explain_invalid
 
@@ -187,6 +190,9 @@ class Worker(amp.AMP):
             "options": options,
             "protection": self.protection,
             "files": {k: v for k, v in files.items() if isinstance(v, str)},
+            # a game of the kit: the hub hosts it with the kit's own front-end helpers
+            "kit": isinstance(f, Game),
+            "legal_key": str(f.legal_key) if IExhaustiveLegal.providedBy(f) else None,
         }
 
     def _emit(self, event: GameEvent) -> None:
@@ -254,6 +260,26 @@ class Worker(amp.AMP):
     @wire.Fire.responder
     def fire(self, timer: int, now: float) -> dict[str, Any]:
         return self._run(now, lambda: self.clock.fire(timer))
+
+    @wire.Think.responder
+    def think(
+        self,
+        seat: int,
+        policy: str,
+        view: Mapping[str, Any],
+        legal: list[Mapping[str, Any]],
+        budget: float,
+        seed: bytes,
+    ) -> dict[str, Any]:
+        if not isinstance(self.factory, Game):
+            return {"move": {"error": "not a game of the kit"}}
+        try:
+            move = choose_move(self.factory, policy, view, legal, seat, KeyedRandom(seed), budget)
+        except Exception as e:  # noqa: BLE001 - the game's code failed: the hub falls back
+            return {"move": {"error": f"{type(e).__name__}: {e}"}}
+        if sandbox.VIOLATIONS:
+            return {"move": {"violation": sandbox.VIOLATIONS[0]}}
+        return {"move": {"move": _plain(move)}}
 
     @wire.Stop.responder
     def stop(self) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from hub.model import (
     GameEvent,
     IllegalAction,
 )
+from hub.optional_interfaces import IExhaustiveLegal
 from hub.web_seams import IGameRules
 
 from .engine import (
@@ -102,6 +103,9 @@ class Game(Engine[S, M]):
     variants: ClassVar[tuple[str, ...]] = ()
     frontends: ClassVar[tuple[str, ...]] = FRONTENDS
     adapters: ClassVar[Mapping[str, Callable[[], object]]] = {}
+    #: an action names its move under this key; the legal moves are all of them
+    #: (``IExhaustiveLegal``: a host may refuse any other move without asking the game)
+    legal_key: ClassVar[str] = "move"
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -317,7 +321,7 @@ class KitGame(Generic[S, M]):
 
 # declared here, not by a class decorator: a game author's mypy (without the zope
 # plugin) then still sees the classes as they are
-classImplements(Game, IGameFactory, IGameOptions)
+classImplements(Game, IGameFactory, IGameOptions, IExhaustiveLegal)
 classImplements(KitGame, IGame)
 
 __all__ = ["FRONTENDS", "MOVE_TIME", "Game", "KitGame", "game_type", "loaded_types"]

@@ -191,19 +191,23 @@ def test_the_view_formats_each_move_once(monkeypatch) -> None:
 
 def test_turn_data_reads_as_the_dict_it_replaces() -> None:
     """A turn event's data is a mapping whose legal actions are built when read: it
-    reads (keys, order, values, ``dict()``, ``get``, ``in``) as the plain dict did, and
-    a reader after later moves still sees the legal actions of its turn."""
+    reads (keys, order, values, ``dict()``, ``get``, ``in``) as the plain dict did while
+    its turn waits; once the next turn is announced it lets its moves go (a live game's
+    memory, issue 36): ``legal`` is then empty, the rest as it was."""
     clock, game, rec = start()
     first = turns(rec)[-1]
     legal_then = game.legal_actions(0)
     expected = {"seat": 0, "legal": legal_then, "timeleft_ms": 3000, "capture": 0}
-    game.act(0, {"move": "A0"})
-    game.act(1, {"move": "B0"})
     assert list(first) == ["seat", "legal", "timeleft_ms", "capture"]
     assert dict(first) == expected and first == expected and len(first) == 4
     assert first["legal"] is first.get("legal") and first["legal"] == legal_then
     assert first.get("nothing", 7) == 7 and "legal" in first and "nothing" not in first
     with pytest.raises(KeyError):
         first["nothing"]
+    game.act(0, {"move": "A0"})
+    second = turns(rec)[-1]
+    assert dict(first) == {**expected, "legal": []} and second["legal"] == game.legal_actions(1)
+    game.act(1, {"move": "B0"})
+    assert second["legal"] == [] and turns(rec)[-1]["legal"] == game.legal_actions(0) != []
     logged = [e.public_data() for e in game.events_for(None) if e.kind == "turn"][0]
     assert type(logged) is dict and logged == {"seat": 0, "timeleft_ms": 3000, "capture": 0}

@@ -76,7 +76,7 @@ async def test_an_isolated_plugin_in_a_running_hub(tmp_path):
 
 def hub_id(hub: HubProcess, name: str) -> str:
     """The lobby id of the game called ``name``."""
-    games = hub.get_json("/api/games?state=all")
+    games = hub.get_json("/api/games?state=waiting,running,over")
     listed = games["games"] if isinstance(games, dict) else games
     return next(g["id"] for g in listed if g["name"] == name)
 

@@ -579,16 +579,20 @@ class WebGames(WebResource):
         conn = f"web:{session.name}"
         if game.transcript is not None:
             game.transcript.record(conn, "in", f"seat {seat} action {text}", owner=session.owner)
-        try:
-            game.act(seat, dict(action))
-        except GameError as e:
-            if game.transcript is not None:
-                game.transcript.record(
-                    conn, "out", f"refused ({e.code}): {e.reason}", owner=session.owner
-                )
-            raise
-        legal = [] if game.state == OVER else list(game.legal_actions(seat))
-        return 200, {"ok": True, "seat": seat, "legal": _json_safe(legal)}
+
+        def act(_: object) -> tuple[int, dict[str, Any]]:  # on an up-to-date game
+            try:
+                game.act(seat, dict(action))
+            except GameError as e:
+                if game.transcript is not None:
+                    game.transcript.record(
+                        conn, "out", f"refused ({e.code}): {e.reason}", owner=session.owner
+                    )
+                raise
+            legal = [] if game.state == OVER else list(game.legal_actions(seat))
+            return 200, {"ok": True, "seat": seat, "legal": _json_safe(legal)}
+
+        return game.caught_up().addCallback(act)
 
     def _leave(self, request: Any, game: Any) -> Any:
         session = self.session_for_write(request)

@@ -183,7 +183,12 @@ def game_action(frontend: HandlerContext, conn: Connection, r: events.GameAction
     else:
         if seat is None:
             raise Refused(403, "you watch this game; take a seat to play")
-        game.act(seat, parsed)
+
+        def act(_: object) -> Any:  # on an up-to-date game: its verdict is the answer
+            game.act(seat, parsed)
+            return _answer(r, "action")
+
+        return game.caught_up().addCallback(act)
     return _answer(r, "action")
 
 
