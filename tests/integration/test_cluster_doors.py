@@ -49,7 +49,9 @@ def listed_on(hub: HubProcess, game_id: str) -> dict[str, Any]:
     )
 
 
-def morris_bot(port: int, game_id: str, player: int, cwd: Path) -> subprocess.Popen:
+def morris_bot(
+    port: int, game_id: str, player: int, cwd: Path, think: float = 0.05
+) -> subprocess.Popen:
     """The project's network morris bot (a course-style MNM client) on ``port``."""
     return subprocess.Popen(
         [
@@ -63,7 +65,7 @@ def morris_bot(port: int, game_id: str, player: int, cwd: Path) -> subprocess.Po
             "--player",
             str(player),
             "--max-seconds",
-            "0.05",
+            str(think),
             "--seed",
             str(player + 1),
         ],

@@ -172,8 +172,16 @@ class Resumes:
         d = store.resume_touch(hashes, self._expires())
         d.addCallback(touched)
         d.addCallback(lambda _: store.resume_purge(float(self.reactor.seconds())))
-        d.addErrback(lambda f: self.log.failure("xml: keeping resume tokens failed", f))
+        d.addErrback(self._not_kept)
         return d.addCallback(lambda _: None)
+
+    def _not_kept(self, failure: Failure) -> None:
+        """The database is away (an outage): the next round keeps the tokens, which
+        live far longer than a round; anything else is an error."""
+        if failure.check(StoreUnavailable):
+            self.log.warn("xml: resume tokens not kept now: {e}", e=failure.value)
+            return
+        self.log.failure("xml: keeping resume tokens failed", failure)
 
     def _resumed_elsewhere(self, conn: Connection) -> None:
         """The session of ``conn`` was resumed on another connection: close this one,
