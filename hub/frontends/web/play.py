@@ -157,8 +157,10 @@ class WebFrontend:
             # guest's is found only through the session that took it, or its cookie
             # kept across a restart: another guest may draw the same random name)
             found = game.seat_of(session.name)
-            if found is None and session.name in game.awaiting.values():
-                found = game.take_seat(session.name, kind="human")  # back, resumed
+            back = [i for i, name in game.awaiting.items() if name == session.name]
+            if found is None and back and game.seats[back[0]].kind == "human":
+                # a web seat of a resumed game: the page is back at it (not an XML one)
+                found = game.take_seat(session.name, back[0], kind="human")
             if found is not None and game.seats[found].kind == "human":
                 seat = session.seats[game.id] = found
         if seat is None or not 0 <= seat < len(game.seats):
