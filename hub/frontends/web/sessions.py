@@ -20,11 +20,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from twisted.internet import defer
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from hub.model import GameError
 from hub.store.accounts import GUEST_PREFIX
@@ -38,6 +40,8 @@ MAX_SESSIONS = 10_000
 CREATED_KEPT = 100
 #: a session in use has its expiry in the store moved on at most this often (seconds)
 KEEP_EVERY = 3600.0
+#: store writes of sessions waiting at most (more are skipped and logged)
+MAX_PENDING = 1000
 
 
 def token_hash(token: str) -> str:
@@ -135,6 +139,9 @@ class Sessions:
         self._secure = secure
         self._store = store
         self._by_token: dict[str, Session] = {}
+        #: the store writes, one after the other (:meth:`_write`)
+        self._writes: defer.Deferred[None] = defer.succeed(None)
+        self._pending = 0
         #: the kept sessions are being taken back (:meth:`restore`): an unknown cookie
         #: is answered 503 meanwhile, not given a new guest
         self.restoring = False
@@ -170,24 +177,42 @@ class Sessions:
             restored += 1
         return restored
 
-    def _keep(self, session: Session) -> None:
-        if self._store is None:
+    def _write(self, what: str, write: Callable[[WebSessionStore], defer.Deferred[Any]]) -> None:
+        """Run one store write after the ones before (in order: a drop never overtakes
+        the keep it undoes); at most :data:`MAX_PENDING` wait, further ones are skipped
+        and logged (the store is too slow: sessions are still kept in memory)."""
+        store = self._store
+        if store is None:
             return
+        if self._pending >= MAX_PENDING:
+            self.log.warn("web sessions: {what} not written (the store is behind)", what=what)
+            return
+        self._pending += 1
+
+        def run(_: object) -> defer.Deferred[Any]:
+            return write(store)
+
+        def done(result: object) -> None:
+            self._pending -= 1
+            if isinstance(result, Failure):
+                self.log.warn(
+                    "web sessions: cannot {what}: {e}", what=what, e=result.getErrorMessage()
+                )
+
+        self._writes.addCallback(run)
+        self._writes.addBoth(done)
+
+    def _keep(self, session: Session) -> None:
         session.kept = self._clock.seconds()
-        d = self._store.web_session_keep(
-            session.token, session.name, session.account, session.admin, session.kept + IDLE_LIMIT
-        )
-        d.addErrback(
-            lambda f: self.log.warn("cannot keep a web session: {e}", e=f.getErrorMessage())
+        token, name, account, admin = session.token, session.name, session.account, session.admin
+        expires = session.kept + IDLE_LIMIT
+        self._write(
+            "keep a session", lambda s: s.web_session_keep(token, name, account, admin, expires)
         )
 
     def _drop(self, session: Session) -> None:
-        if self._store is None:
-            return
-        d = self._store.web_session_drop(session.token)
-        d.addErrback(
-            lambda f: self.log.warn("cannot drop a web session: {e}", e=f.getErrorMessage())
-        )
+        token = session.token
+        self._write("drop a session", lambda s: s.web_session_drop(token))
 
     def __len__(self) -> int:
         return len(self._by_token)
@@ -297,11 +322,7 @@ class Sessions:
             if session.account == account:
                 del self._by_token[token]
                 dropped += 1
-        if self._store is not None:
-            d = self._store.web_session_drop_account(account)
-            d.addErrback(
-                lambda f: self.log.warn("cannot drop web sessions: {e}", e=f.getErrorMessage())
-            )
+        self._write("drop an account's sessions", lambda s: s.web_session_drop_account(account))
         return dropped
 
     def check_csrf(self, request: Any, session: Session) -> None:
