@@ -532,6 +532,23 @@ def _v14_game_journal(d: Dialect) -> list[Step]:
     ]
 
 
+def _v15_web_sessions(d: Dialect) -> list[Step]:
+    """Browser sessions of the web front end (:mod:`hub.store.websessions`): the
+    cookie's SHA-256, never the cookie; the player name; the account (``NULL`` for a
+    guest); admin; the expiry (epoch seconds)."""
+    return [
+        """CREATE TABLE web_session (
+            token_hash VARCHAR(64) PRIMARY KEY,
+            name VARCHAR(256) NOT NULL,
+            account VARCHAR(256),
+            admin INTEGER NOT NULL,
+            expires DOUBLE PRECISION NOT NULL
+        )""",
+        "CREATE INDEX web_session_expires ON web_session (expires)",
+        "CREATE INDEX web_session_account ON web_session (account)",
+    ]
+
+
 #: every step, in order; the schema version is the length of this list
 MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
     _v1,
@@ -548,6 +565,7 @@ MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
     _v12_replay_lz4,
     _v13_resume_tokens,
     _v14_game_journal,
+    _v15_web_sessions,
 ]
 LATEST = len(MIGRATIONS)
 

@@ -35,6 +35,7 @@ from .ratings import RatingsMixin
 from .resume import ResumeMixin
 from .tables import TablesMixin
 from .tournaments import TournamentsMixin
+from .websessions import WebSessionMixin
 
 
 @implementer(IStore, IAuditStore, IRatingStore, ITournamentStore, IHandViewStore)
@@ -46,6 +47,7 @@ class Store(
     TournamentsMixin,
     ResumeMixin,
     JournalMixin,
+    WebSessionMixin,
 ):
     """Accounts, ledger, history, cluster (its plugin index too), audit log, ratings and
     tournaments in one SQL database.

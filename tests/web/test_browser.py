@@ -294,7 +294,11 @@ def test_lobby_recovers_after_a_hub_restart(page, tmp_path):
         page.wait_for_selector("#live.status-live")
         assert page.locator(f"tr[data-id='{before['id']}']").count() == 0
         # the game page learns that its game did not survive the restart, and says so
-        watcher.wait_for_selector("#turn:has-text('No game')", timeout=20_000)
+        # (after a few tries: a missing game may be resuming, and the page waits paused)
+        watcher.wait_for_selector("#pause-banner[role=status]")
+        assert watcher.locator(".notice.error").count() == 0
+        watcher.wait_for_selector("#turn:has-text('No game')", timeout=60_000)
+        watcher.wait_for_selector("#pause-banner", state="detached")
         assert watcher.locator(".notice.error").count() == 1
         screenshot(watcher, "game-gone-after-restart", both=False)
     finally:

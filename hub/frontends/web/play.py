@@ -19,6 +19,7 @@ from hub.interfaces import IGameOptions, IHub
 from hub.limits import Buckets, creation_limits
 from hub.model import OVER, WAITING, GameError
 from hub.money import plays_for_chips
+from hub.store.websessions import WebSessionMixin
 from hub.transcript import owner_token
 
 from . import transcripts
@@ -28,7 +29,12 @@ from .limits import web_endpoint
 from .listing import GameIndex
 from .proxy import DOOR_HEADER, GameProxy
 from .scripts import history_url, read_rules, rules_path, script_url, styles_url
-from .sessions import Session, Sessions, check_origin
+from .sessions import Session, Sessions, WebSessionStore, check_origin
+
+
+def web_session_store(hub: IHub) -> WebSessionStore | None:
+    """The hub's store where it keeps web sessions (an SQL store), or ``None``."""
+    return hub.store if isinstance(hub.store, WebSessionMixin) else None
 
 
 def served_over_tls(hub: IHub) -> bool:
@@ -54,7 +60,7 @@ class WebFrontend:
     def __init__(self, hub: IHub, clock: Any) -> None:
         self.hub = hub
         self.clock = clock
-        self.sessions = Sessions(clock, secure=served_over_tls(hub))
+        self.sessions = Sessions(clock, secure=served_over_tls(hub), store=web_session_store(hub))
         #: the one access check of every route (:mod:`hub.access`)
         self.access = Access(hub.options, self.sessions)
         self.proxy = GameProxy(hub, self.sessions)
@@ -72,6 +78,10 @@ class WebFrontend:
             float(hub.options.get("web_chat_burst", 50)),
         )
         hub.lobby.on_game_over(self._game_over)
+        restoring = defer.ensureDeferred(self.sessions.restore())
+        restoring.addErrback(
+            lambda f: self.log.warn("web sessions not restored: {e}", e=f.getErrorMessage())
+        )
 
     def refuse_stream(self, request: Any) -> bytes | None:
         """A 503 answer when the hub already serves ``web_max_streams`` streams, or
@@ -142,11 +152,15 @@ class WebFrontend:
         if session is None:
             return None
         seat = session.seats.get(game.id)
-        if seat is None and session.account is not None:
+        if seat is None and (session.account is not None or session.restored):
             # an account's web seat stays its own after logging out and in again (a
-            # guest's is found only through the session that took it: another guest
-            # may draw the same random name)
+            # guest's is found only through the session that took it, or its cookie
+            # kept across a restart: another guest may draw the same random name)
             found = game.seat_of(session.name)
+            back = [i for i, name in game.awaiting.items() if name == session.name]
+            if found is None and back and game.seats[back[0]].kind == "human":
+                # a web seat of a resumed game: the page is back at it (not an XML one)
+                found = game.take_seat(session.name, back[0], kind="human")
             if found is not None and game.seats[found].kind == "human":
                 seat = session.seats[game.id] = found
         if seat is None or not 0 <= seat < len(game.seats):
@@ -308,7 +322,10 @@ class WebGames(WebResource):
             refused = self.web.refuse_stream(request)
             if refused is not None:
                 return refused
-            session = self.web.sessions.find(request)
+            try:
+                session = self.web.sessions.find(request)
+            except GameError as e:
+                return send_error(request, e.code, e.reason)
             seat = self.web.seat_of(session, game)
             player = session.name if session is not None and seat is not None else None
             conn = f"web:{player}" if player is not None else None

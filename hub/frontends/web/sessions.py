@@ -5,14 +5,28 @@ A browser gets a session on its first ``GET /api/session``: a random token in an
 back in the ``X-CSRF-Token`` header of every write.  A session is a guest
 (``guest-xxxxxx``) until it logs in with an account of the store (the same accounts as
 the XML protocol); logging in or out replaces the token.
+
+With a store, every session is also kept there (:mod:`hub.store.websessions`: the
+cookie's SHA-256, never the cookie; the name, the account, the expiry) and a hub
+restarted on that database takes the live ones back when it starts
+(:meth:`Sessions.restore`): the page's cookie still names its player, who keeps the
+seats of the games the hub resumed (issue 31).  In memory, sessions are also keyed by
+the cookie's hash, and the CSRF token is derived from the cookie (an HMAC), so that a
+restored session answers the page's writes with the token the page already holds.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
+
+from twisted.internet import defer
+from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from hub.model import GameError
 from hub.store.accounts import GUEST_PREFIX
@@ -24,6 +38,39 @@ IDLE_LIMIT = 7 * 24 * 3600.0
 MAX_SESSIONS = 10_000
 #: games a session remembers having created
 CREATED_KEPT = 100
+#: a session in use has its expiry in the store moved on at most this often (seconds)
+KEEP_EVERY = 3600.0
+#: store writes of sessions waiting at most (more are skipped and logged)
+MAX_PENDING = 1000
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 (hex) of a cookie value: the only form it is kept in."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def csrf_of(token: str) -> str:
+    """The CSRF token of the session whose cookie is ``token`` (one-way: it tells
+    nothing of the cookie)."""
+    return hmac.new(token.encode("utf-8", "replace"), b"gamehub csrf", "sha256").hexdigest()
+
+
+class WebSessionStore(Protocol):
+    """What :class:`Sessions` needs of the store (:class:`hub.store.websessions.WebSessionMixin`)."""
+
+    def web_session_keep(
+        self, token_hash: str, name: str, account: str | None, admin: bool, expires: float
+    ) -> defer.Deferred[None]: ...
+
+    def web_sessions_live(
+        self, now: float
+    ) -> defer.Deferred[list[tuple[str, str, str | None, bool, float]]]: ...
+
+    def web_session_drop(self, token_hash: str) -> defer.Deferred[None]: ...
+
+    def web_session_drop_account(self, account: str) -> defer.Deferred[None]: ...
+
+    def web_session_purge(self, now: float) -> defer.Deferred[int]: ...
 
 
 @dataclass
@@ -36,6 +83,9 @@ class Session:
     :ivar admin: the account is an admin account (it reads every transcript).
     :ivar created: ids of the games this browser created, newest last (the last
         :data:`CREATED_KEPT`): its creator may cancel a game while it waits.
+    :ivar token: the SHA-256 of the cookie (the key of the session, never the cookie).
+    :ivar restored: taken back from the store after a restart: a guest's seats of the
+        games the hub resumed are found through its name (it was this cookie's before).
     """
 
     token: str
@@ -46,6 +96,8 @@ class Session:
     last_used: float = 0.0
     admin: bool = False
     created: list[str] = field(default_factory=list)
+    restored: bool = False
+    kept: float = 0.0
 
     def made(self, game_id: str) -> None:
         """This browser created ``game_id`` (bounded: the oldest are forgotten)."""
@@ -75,50 +127,154 @@ class Sessions:
 
     :param clock: ``IReactorTime`` for idle expiry.
     :param secure: add ``Secure`` to the cookie (the web endpoint is TLS).
+    :param store: keeps the sessions across restarts (``None``: memory only).
     """
 
-    def __init__(self, clock: Any, secure: bool = False) -> None:
+    log = Logger()
+
+    def __init__(
+        self, clock: Any, secure: bool = False, store: WebSessionStore | None = None
+    ) -> None:
         self._clock = clock
         self._secure = secure
+        self._store = store
         self._by_token: dict[str, Session] = {}
+        #: the store writes, one after the other (:meth:`_write`)
+        self._writes: defer.Deferred[None] = defer.succeed(None)
+        self._pending = 0
+        #: the kept sessions are being taken back (:meth:`restore`): an unknown cookie
+        #: is answered 503 meanwhile, not given a new guest
+        self.restoring = False
+
+    async def restore(self) -> int:
+        """Take back the live sessions kept in the store (a restart) → how many."""
+        if self._store is None:
+            return 0
+        self.restoring = True
+        try:
+            return await self._restore(self._store)
+        finally:
+            self.restoring = False
+
+    async def _restore(self, store: WebSessionStore) -> int:
+        now = self._clock.seconds()
+        await store.web_session_purge(now)
+        rows = await store.web_sessions_live(now)
+        restored = 0
+        for key, name, account, admin, expires in rows[:MAX_SESSIONS]:
+            if key in self._by_token:
+                continue
+            self._by_token[key] = Session(
+                token=key,
+                csrf="",  # derived from the cookie when the browser comes back
+                name=name,
+                account=account,
+                admin=admin,
+                last_used=expires - IDLE_LIMIT,
+                restored=True,
+                kept=expires - IDLE_LIMIT,
+            )
+            restored += 1
+        return restored
+
+    def _write(self, what: str, write: Callable[[WebSessionStore], defer.Deferred[Any]]) -> None:
+        """Run one store write after the ones before (in order: a drop never overtakes
+        the keep it undoes); at most :data:`MAX_PENDING` wait, further ones are skipped
+        and logged (the store is too slow: sessions are still kept in memory)."""
+        store = self._store
+        if store is None:
+            return
+        if self._pending >= MAX_PENDING:
+            self.log.warn("web sessions: {what} not written (the store is behind)", what=what)
+            return
+        self._pending += 1
+
+        def run(_: object) -> defer.Deferred[Any]:
+            return write(store)
+
+        def done(result: object) -> None:
+            self._pending -= 1
+            if isinstance(result, Failure):
+                self.log.warn(
+                    "web sessions: cannot {what}: {e}", what=what, e=result.getErrorMessage()
+                )
+
+        self._writes.addCallback(run)
+        self._writes.addBoth(done)
+
+    def _keep(self, session: Session) -> None:
+        session.kept = self._clock.seconds()
+        token, name, account, admin = session.token, session.name, session.account, session.admin
+        expires = session.kept + IDLE_LIMIT
+        self._write(
+            "keep a session", lambda s: s.web_session_keep(token, name, account, admin, expires)
+        )
+
+    def _drop(self, session: Session) -> None:
+        token = session.token
+        self._write("drop a session", lambda s: s.web_session_drop(token))
 
     def __len__(self) -> int:
         return len(self._by_token)
 
     def find(self, request: Any) -> Session | None:
-        """The session named by the request's cookie, or ``None``."""
+        """The session named by the request's cookie, or ``None``.
+
+        :raises hub.model.GameError: 503 while the kept sessions are being restored.
+        """
         token = request.getCookie(COOKIE)
         if not token:
             return None
-        session = self._by_token.get(token.decode("ascii", "replace"))
+        raw = token.decode("ascii", "replace")
+        session = self._by_token.get(token_hash(raw))
         if session is None:
+            if self.restoring:
+                raise GameError("the hub is starting: try again in a moment", 503)
             return None
         now = self._clock.seconds()
         if now - session.last_used > IDLE_LIMIT:
             del self._by_token[session.token]
+            self._drop(session)
             return None
         session.last_used = now
+        if not session.csrf:
+            session.csrf = csrf_of(raw)
+        if now - session.kept > KEEP_EVERY:
+            self._keep(session)
         return session
 
     def get_or_create(self, request: Any) -> Session:
         """The request's session, or a new guest session (and its cookie)."""
         session = self.find(request)
         if session is None:
-            session = self._new(request, name=GUEST_PREFIX + secrets.token_hex(3))
+            session = self._new(request, name=self._guest_name())
         return session
 
-    def _new(self, request: Any, name: str, account: str | None = None) -> Session:
+    def _guest_name(self) -> str:
+        """A new guest name no session of this hub has (a restored guest keeps its own)."""
+        taken = {s.name for s in self._by_token.values()}
+        name = GUEST_PREFIX + secrets.token_hex(3)
+        while name in taken:
+            name = GUEST_PREFIX + secrets.token_hex(3)
+        return name
+
+    def _new(
+        self, request: Any, name: str, account: str | None = None, admin: bool = False
+    ) -> Session:
         if len(self._by_token) >= MAX_SESSIONS:
             self._expire()
+        cookie = secrets.token_urlsafe(32)
         session = Session(
-            token=secrets.token_urlsafe(32),
-            csrf=secrets.token_urlsafe(32),
+            token=token_hash(cookie),
+            csrf=csrf_of(cookie),
             name=name,
             account=account,
+            admin=admin,
             last_used=self._clock.seconds(),
         )
         self._by_token[session.token] = session
-        self._set_cookie(request, session.token)
+        self._set_cookie(request, cookie)
+        self._keep(session)
         return session
 
     def _set_cookie(self, request: Any, token: str, max_age: int | None = None) -> None:
@@ -149,15 +305,15 @@ class Sessions:
         """
         if old is not None:
             self._by_token.pop(old.token, None)
-        session = self._new(request, name=account, account=account)
-        session.admin = admin
-        return session
+            self._drop(old)
+        return self._new(request, name=account, account=account, admin=admin)
 
     def log_out(self, request: Any, session: Session | None) -> Session:
         """Forget ``session``; the browser continues as a new guest."""
         if session is not None:
             self._by_token.pop(session.token, None)
-        return self._new(request, name=GUEST_PREFIX + secrets.token_hex(3))
+            self._drop(session)
+        return self._new(request, name=self._guest_name())
 
     def drop_account(self, account: str) -> int:
         """Forget every session of ``account`` (it was deleted, or kicked) → how many."""
@@ -166,6 +322,7 @@ class Sessions:
             if session.account == account:
                 del self._by_token[token]
                 dropped += 1
+        self._write("drop an account's sessions", lambda s: s.web_session_drop_account(account))
         return dropped
 
     def check_csrf(self, request: Any, session: Session) -> None:

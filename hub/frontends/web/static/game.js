@@ -382,11 +382,18 @@ const GamePage = (() => {
     renderLog(event);
   }
 
+  // A game missing on reconnect may be resuming (a restarted hub, or another hub of the
+  // cluster taking it over): the page stays paused, its stream retrying, and says the
+  // game is gone only after GONE_AFTER misses in a row (the retries wait 1, 2, 4, 8 s:
+  // some 15 s, time for a restarted or another hub to resume it).
+  const GONE_AFTER = 5;
+  let misses = 0;
   async function checkGone() {
     try {
       await Hub.request("GET", "/api/games/" + gameId);
+      misses = 0;
     } catch (e) {
-      if (e.status === 404) {
+      if (e.status === 404 && ++misses >= GONE_AFTER && !state.gone) {
         state.gone = true;
         live.close();
         clear($("turn"), el("b", {}, "No game " + gameId + " on this hub (it ended and was removed, or the hub restarted). "),
@@ -424,6 +431,7 @@ const GamePage = (() => {
     }, status => {
       $("live").textContent = status; $("live").className = "small status-" + status;
       if (status === "reconnecting") checkGone();
+      if (status === "live") misses = 0;
     });
   }
 
