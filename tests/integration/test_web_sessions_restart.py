@@ -81,6 +81,13 @@ def test_web_players_keep_their_seats_across_restarts_and_forged_cookies_do_not(
                 expire(hub, late.name)
             hub.start()
             assert not hub.errors(), hub.log()
+            # a cookie is answered 503 while the hub loads the kept sessions (documented)
+            wait_for(
+                lambda: (
+                    hub.request("GET", "/api/session", headers={"Cookie": guest.cookie})[0] != 503
+                ),
+                "the kept sessions loaded",
+            )
             for who in (guest, alice):
                 g = games[who.cookie]
                 assert game(hub, g)["state"] == "running"

@@ -44,7 +44,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from hub.model import RUNNING, TURN, GameEvent
-from hub.store.errors import StoreUnavailable
+from hub.store.errors import CommitUnknown, StoreUnavailable
 
 from . import codec, encoding, events
 from .adapters import adapter_for
@@ -293,7 +293,7 @@ class Resumes:
     def _later(self, failure: Failure, conn: Connection | None) -> None:
         """A write the database could not take now is made again a second later
         (while the connection lives); anything else is logged."""
-        if not failure.check(StoreUnavailable) or conn is None:
+        if not failure.check(StoreUnavailable, CommitUnknown) or conn is None:
             self.log.failure("xml: saving a resume token failed", failure)
             return
         self.log.warn("xml: a resume token not saved now (the database is unavailable); again soon")
