@@ -307,7 +307,34 @@ class MorrisGame:
         self._timer = None
 
 
-class TurnData(Mapping[str, Any]):
+class _EventData(Mapping[str, Any]):
+    """A read-only mapping of an event's data over fixed keys (:attr:`_KEYS`), its
+    values computed by ``__getitem__`` (which raises ``KeyError`` for another key)."""
+
+    __slots__ = ()
+    _KEYS: tuple[str, ...] = ()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """``self[key]``, or ``default`` for another key (without the ABC's detour)."""
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._KEYS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._KEYS)
+
+    def __len__(self) -> int:
+        return len(self._KEYS)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+class TurnData(_EventData):
     """The data of a ``turn`` event: ``seat``, ``legal``, ``timeleft_ms``, ``capture``,
     as a read-only mapping whose ``legal`` actions (``{"move": TEXT}`` each, as
     :meth:`MorrisGame.legal_actions` gives them) are built when first read: most
@@ -347,27 +374,8 @@ class TurnData(Mapping[str, Any]):
             return legal
         raise KeyError(key)
 
-    def get(self, key: str, default: Any = None) -> Any:
-        """``self[key]``, or ``default`` for another key (without the ABC's detour)."""
-        try:
-            return self[key]
-        except KeyError:
-            return default
 
-    def __contains__(self, key: object) -> bool:
-        return key in self._KEYS
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._KEYS)
-
-    def __len__(self) -> int:
-        return 4
-
-    def __repr__(self) -> str:
-        return repr(dict(self))
-
-
-class MovedData(Mapping[str, Any]):
+class MovedData(_EventData):
     """The data of a ``moved`` event: ``seat``, ``move``, ``kind``, ``piece``, ``mills``,
     ``capture``, as a read-only mapping over the engine's :class:`~.rules.MoveRecord`
     of the move (which the engine's history keeps anyway): a game's event log keeps
@@ -395,25 +403,6 @@ class MovedData(Mapping[str, Any]):
         if key == "capture":
             return r.captures
         raise KeyError(key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """``self[key]``, or ``default`` for another key (without the ABC's detour)."""
-        try:
-            return self[key]
-        except KeyError:
-            return default
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._KEYS
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._KEYS)
-
-    def __len__(self) -> int:
-        return 6
-
-    def __repr__(self) -> str:
-        return repr(dict(self))
 
 
 _REASONS = {
