@@ -460,26 +460,31 @@ class GameInstance:
 
     # -- playing ------------------------------------------------------------------------
 
+    def come_back(self, player: str, kind: str, seat: int | None = None) -> int | None:
+        """``player`` is back at a resumed game's seat kept for it (no chips move), or ``None``."""
+        back = [i for i, name in self.awaiting.items() if name == player]
+        if not back or seat not in (None, back[0]):
+            return None
+        with self.funnel.input("seat", back[0], payload_of(player=player, kind=kind)):
+            del self.awaiting[back[0]]
+            self.seats[back[0]].kind = kind
+            self._check_attended()
+        self.lobby.changed(self)
+        return back[0]
+
     def take_seat(
         self, player: str, seat: int | None = None, kind: str = "client", buyin: Any = None
     ) -> int:
-        """Seat ``player`` (a network ``client`` or a web ``human``); returns the seat.
-        ``buyin`` (chip games) goes to ``IGame.seat_player`` when given.
+        """Seat ``player`` (``client`` or web ``human``) → the seat; ``buyin``: a chip seat's.
 
         :raises hub.model.Conflict: no such free seat, or the player already sits here.
         """
         if kind not in ("client", "human"):
             raise BadAction(f"players take seats as 'client' or 'human', not {kind!r}")
         fields.SEATED_NAME.check(player)
-        if seat is None or seat in self.awaiting:  # back to a resumed game's seat
-            back = [i for i, name in self.awaiting.items() if name == player]
-            if back and seat in (None, back[0]):
-                with self.funnel.input("seat", back[0], payload_of(player=player, kind=kind)):
-                    del self.awaiting[back[0]]
-                    self.seats[back[0]].kind = kind
-                    self._check_attended()
-                self.lobby.changed(self)
-                return back[0]
+        back = self.come_back(player, kind, seat) if seat is None or seat in self.awaiting else None
+        if back is not None:  # back to a resumed game's seat
+            return back
         if self.seat_of(player) is not None:
             raise Conflict(f"{player} already sits in game {self.id}")
         self._check_paid(buyin)

@@ -160,7 +160,7 @@ class WebFrontend:
             back = [i for i, name in game.awaiting.items() if name == session.name]
             if found is None and back and game.seats[back[0]].kind == "human":
                 # a web seat of a resumed game: the page is back at it (not an XML one)
-                found = game.take_seat(session.name, back[0], kind="human")
+                found = game.come_back(session.name, "human", back[0])
             if found is not None and game.seats[found].kind == "human":
                 seat = session.seats[game.id] = found
         if seat is None or not 0 <= seat < len(game.seats):

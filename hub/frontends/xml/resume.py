@@ -292,9 +292,13 @@ class Resumes:
 
     def _later(self, failure: Failure, conn: Connection | None) -> None:
         """A write the database could not take now is made again a second later
-        (while the connection lives); anything else is logged."""
-        if not failure.check(StoreUnavailable, CommitUnknown) or conn is None:
+        while the connection lives (a lost one's last write is not: its token keeps
+        the games saved before); anything else is logged as a failure."""
+        if not failure.check(StoreUnavailable, CommitUnknown):
             self.log.failure("xml: saving a resume token failed", failure)
+            return
+        if conn is None or conn.closing:
+            self.log.warn("xml: a lost connection's resume token not saved: {e}", e=failure.value)
             return
         self.log.warn("xml: a resume token not saved now (the database is unavailable); again soon")
         self._dirty.add(conn)
@@ -344,7 +348,8 @@ class Resumes:
         if h is not None:
             self.live.pop(h, None)
             if store is not None and self.running:
-                self._write(h, partial(store.resume_save, h, self.games_of(conn), self._expires()))
+                save = partial(store.resume_save, h, self.games_of(conn), self._expires())
+                self._write(h, save, conn)
         self.frontend.sessions.end_all(conn, leave=False)
         if held and self.running:
             key = object()
