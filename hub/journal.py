@@ -11,8 +11,8 @@ Three parts:
   under way (the hub's own reaction to an event) are the outer input's, and inputs
   while replaying are not journaled again.
 - :class:`JournalWriter`: gathers the entries of every game and writes what gathered
-  in one reactor turn in one transaction (:meth:`hub.store.journal.JournalMixin.journal_write`),
-  one at a time; while the store is away they wait and go with the next write.  A game
+  in ``journal_flush_ms`` (20 ms) in one transaction (:meth:`hub.store.journal.JournalMixin.journal_write`),
+  one at a time (a chip table's barrier writes at once); while the store is away they wait and go with the next write.  A game
   has at most ``journal_max_entries`` entries: past that its journal is dropped and the
   game runs on unjournaled (it would not survive its hub; a warning says so).  The
   journal is dropped when the game ends and its history is written, or when the game is
@@ -247,13 +247,17 @@ def header_of(game: GameInstance) -> Header:
 
 
 class JournalWriter:
-    """Gathers every game's entries and writes them per reactor turn (module text).
+    """Gathers every game's entries and writes them at most every ``interval``
+    seconds, one write at a time (module text).
 
     :param store: the store (:class:`JournalStore`).
     :param reactor: ``IReactorTime``.
     :param max_entries: most entries a game's journal keeps (``journal_max_entries``).
     :param max_waiting: most entries waiting for the store (``journal_max_waiting``);
         past it the games with entries waiting are no longer journaled.
+    :param interval: seconds between writes at most (``journal_flush_ms``): the
+        entries of every game meanwhile go in one transaction; 0 writes every reactor
+        turn.  A barrier (a hand to settle) writes at once.
     """
 
     log = Logger()
@@ -264,11 +268,13 @@ class JournalWriter:
         reactor: Any,
         max_entries: int = 100_000,
         max_waiting: int = 200_000,
+        interval: float = 0.0,
     ) -> None:
         self.store = store
         self.reactor = reactor
         self.max_entries = max_entries
         self.max_waiting = max_waiting
+        self.interval = max(0.0, interval)
         self._next: dict[str, int] = {}
         self._headers: dict[str, Header] = {}
         self._entries: list[tuple[str, Entry]] = []
@@ -343,6 +349,7 @@ class JournalWriter:
         d: defer.Deferred[None] = defer.Deferred()
         if self._headers or self._entries or self._drops:
             self._next_waiters.append(d)
+            self._schedule(at_once=True)
         elif self._writing is not None:
             self._writing_waiters.append(d)
         else:
@@ -364,9 +371,14 @@ class JournalWriter:
 
     # -- writing ------------------------------------------------------------------------
 
-    def _schedule(self) -> None:
-        if self._timer is None and self._writing is None:
-            self._timer = self.reactor.callLater(0, self.flush)
+    def _schedule(self, at_once: bool = False) -> None:
+        if self._writing is not None:
+            return
+        if at_once and self._timer is not None and self._timer.getTime() > self.reactor.seconds():
+            self._timer.cancel()
+            self._timer = None
+        if self._timer is None:
+            self._timer = self.reactor.callLater(0 if at_once else self.interval, self.flush)
 
     def flush(self) -> defer.Deferred[Any]:
         """Write what waits now (one transaction); fires when it is written."""
@@ -406,7 +418,8 @@ class JournalWriter:
             self._writing = None
             self._writing_waiters = []
             if self._headers or self._entries or self._drops:
-                self._timer = self.reactor.callLater(0 if result is None else 1.0, self.flush)
+                wait = (0.0 if self._next_waiters else self.interval) if result is None else 1.0
+                self._timer = self.reactor.callLater(wait, self.flush)
             return result
 
         d.addCallbacks(written, failed)
