@@ -17,7 +17,7 @@ Three parts:
   game runs on unjournaled (it would not survive its hub; a warning says so).  The
   journal is dropped when the game ends and its history is written, or when the game is
   removed before it ended.
-- :func:`resume`: a game made again from its journal: the same factory, config, seats
+- :mod:`hub.replay`: a game made again from its journal: the same factory, config, seats
   and seed (:class:`hub.seeded.SeededRandom`), the entries fed in order with its clock
   replaying (:mod:`hub.gameclock`: ``tick`` fires the timer of that number, no waiting),
   and then live, the clock running on from where it stood.  In-hub bots are re-attached
@@ -31,7 +31,7 @@ import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from twisted.internet import defer
 from twisted.logger import Logger
@@ -44,13 +44,12 @@ from hub.model import (
     TURN,
     BadAction,
     Conflict,
-    GameError,
+    GameConfig,
+    GameContext,
     GameEvent,
 )
+from hub.seats import Seat
 from hub.store.journal import Entry, Header, Journal
-
-if TYPE_CHECKING:
-    from hub.game import GameInstance
 
 
 class JournalStore(Protocol):
@@ -151,82 +150,36 @@ class Funnel:
         self.sealed = True
 
 
-# -- replay -----------------------------------------------------------------------------
+class JournaledGame(Protocol):
+    """What the journal reads of a game to make its header (:class:`hub.game.GameInstance`)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def variant(self) -> str | None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def config(self) -> GameConfig: ...
+    @property
+    def seats(self) -> Sequence[Seat]: ...
+    @property
+    def creator(self) -> str | None: ...
+    @property
+    def bots_only(self) -> bool: ...
+    @property
+    def broke_bots(self) -> str: ...
+    @property
+    def clock_start(self) -> float: ...
+    @property
+    def created(self) -> float: ...
+    @property
+    def context(self) -> GameContext: ...
 
 
-def _amount(value: Any) -> Decimal | None:
-    return None if value is None else Decimal(str(value))
-
-
-def _int(value: Any) -> int:
-    if not isinstance(value, int):
-        raise BadAction("a journal entry's seat is a number")
-    return value
-
-
-#: kind → how an entry is given to the game again
-APPLY: dict[str, Callable[[GameInstance, int | None, dict[str, Any]], object]] = {
-    "seat": lambda g, s, p: g.take_seat(p["player"], s, p["kind"], _amount(p.get("buyin"))),
-    "leave": lambda g, s, p: g.leave_seat(_int(s)),
-    "dismiss": lambda g, s, p: g.dismiss_bot(_int(s)),
-    "chips": lambda g, s, p: g.add_chips(_int(s), _amount(p["amount"])),
-    "act": lambda g, s, p: g.act(_int(s), p),
-    "bot": lambda g, s, p: g.seat_bot(_int(s), p["bot"], p.get("player"), _amount(p.get("buyin"))),
-    "bots": lambda g, s, p: g.seat_bots({int(k): _amount(v) for k, v in p["buyins"].items()}),
-    "rules": lambda g, s, p: g.set_table_rules(p["bots_only"], p["broke_bots"]),
-    "settled": lambda g, s, p: g.settled(p["hand"]),
-    "hold": lambda g, s, p: g.hold_hands(),
-    "tick": lambda g, s, p: g.clock.fire(int(p["n"])),
-    "pause": lambda g, s, p: None,
-    "await": lambda g, s, p: g.await_players(),
-}
-
-
-class Resumed:
-    """How a resume went: entries given again, and those the game refused (a game
-    that is not deterministic, or a journal of another version)."""
-
-    def __init__(self) -> None:
-        self.entries = 0
-        self.refused: list[tuple[int, str]] = []
-
-
-def replay(game: GameInstance, entries: Sequence[Entry]) -> Resumed:
-    """Give ``entries`` to ``game`` (made with its funnel replaying) in order."""
-    out = Resumed()
-    clock = game.clock
-    for entry in entries:
-        clock.set_time(entry.at)
-        out.entries += 1
-        try:
-            APPLY[entry.kind](game, entry.seat, json.loads(entry.payload))
-        except (GameError, KeyError, ValueError, TypeError) as e:
-            out.refused.append((entry.n, f"{entry.kind}: {e}"))
-    return out
-
-
-def go_live(game: GameInstance, resumed: Resumed) -> None:
-    """The replay is over: the clock runs on, the bots are given the waiting turn, a
-    game that ended in its journal ends here (its history is written)."""
-    funnel = game.funnel
-    funnel.replaying = False
-    game.clock.go_live()
-    game.await_players()  # its people come back to their seats
-    for driver in game.bot_drivers():
-        for kind in (SHUFFLE, TURN):
-            event = funnel.last.get(kind)
-            if event is not None and event.visible_to(driver.seat):
-                driver.game_event(game, event)
-    unsettled = funnel.last.get(HAND_OVER)
-    over = funnel.last.get(GAME_OVER)
-    funnel.last.clear()
-    if unsettled is not None:  # the table money settles it once (keyed by its hand)
-        game.tell_services(unsettled)
-    if over is not None:
-        game.lobby.game_over(game, over)
-
-
-def header_of(game: GameInstance) -> Header:
+def header_of(game: JournaledGame) -> Header:
     """What ``game`` is made again from (:func:`resume`)."""
     seats = [s.spec if s.spec != "bot" else f"bot:{s.bot}" for s in game.seats]
     data = {
@@ -292,7 +245,7 @@ class JournalWriter:
 
     # -- Sink ---------------------------------------------------------------------------
 
-    def open(self, game: GameInstance) -> None:
+    def open(self, game: JournaledGame) -> None:
         """A new game: its header goes with the next write."""
         self._headers[game.id] = header_of(game)
         self._next[game.id] = 0
@@ -455,15 +408,12 @@ def payload_of(**fields: Any) -> Mapping[str, Any]:
 
 
 __all__ = [
-    "APPLY",
     "Funnel",
     "Journal",
     "JournalStore",
     "JournalWriter",
-    "Resumed",
+    "JournaledGame",
     "Sink",
-    "go_live",
     "header_of",
     "payload_of",
-    "replay",
 ]
