@@ -55,7 +55,7 @@ from hub.model import (
     NotFound,
 )
 from hub.optional_interfaces import ICatchesUp, IExhaustiveLegal
-from hub.plugin_files import IOwnFiles
+from hub.plugins.files import IOwnFiles
 
 log = Logger()
 

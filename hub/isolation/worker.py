@@ -40,8 +40,8 @@ from hub.kit.game import Game
 from hub.kit.players import choose_move
 from hub.model import GameConfig, GameContext, GameError, GameEvent
 from hub.optional_interfaces import IExhaustiveLegal
-from hub.plugin_packages import make_package
-from hub.registry import explain_invalid
+from hub.plugins.packages import make_package
+from hub.plugins.registry import explain_invalid
 
 #: the private package the plugin is imported under
 PACKAGE = "_gamehub_isolated"

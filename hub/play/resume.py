@@ -1,5 +1,5 @@
 """A hub's games outlive its process (issue 31): :class:`Journaling` journals every
-game of the lobby (:mod:`hub.journal`), lets them go when the hub stops, and resumes
+game of the lobby (:mod:`hub.play.journal`), lets them go when the hub stops, and resumes
 the games whose journal is this hub's when it starts (a restart) or takes one over
 (another hub died or was drained).
 
@@ -8,7 +8,7 @@ the games whose journal is this hub's when it starts (a restart) or takes one ov
   its own previous life, stopped or killed; on a cluster, a hub stopped with games
   running) and resumes each.
 - **Stop.** Before the front ends close their connections (which would leave seats),
-  every running game is sealed (:meth:`hub.journal.Funnel.seal`: a ``pause`` entry, its
+  every running game is sealed (:meth:`hub.play.journal.Funnel.seal`: a ``pause`` entry, its
   clock stands still) and the writer drains; the games then stop here without ending
   and wait in the store for the next hub.
 - **Chip tables** move with their chips: a recovery keeps a journaled table open for
@@ -28,11 +28,11 @@ from typing import Any, Protocol
 from twisted.internet import defer
 from twisted.logger import Logger
 
-from hub.game import GameInstance
 from hub.interfaces import IChipGameFactory
-from hub.journal import Journal, JournalStore, JournalWriter
-from hub.lobby import Lobby
 from hub.model import OVER, GameError
+from hub.play.game import GameInstance
+from hub.play.journal import Journal, JournalStore, JournalWriter
+from hub.play.lobby import Lobby
 from hub.store.journal import ResumeTables
 from hub.store.store import Store
 

@@ -19,7 +19,7 @@ store's ledger (``docs/money.md`` tells where the chips are at each moment):
 - **a player leaves** (:data:`hub.model.CASH_OUT`): ``store.leave_table`` returns the
   ledger's chips at the table and records any difference from the game's stack.
 - **a bot goes broke** (its stack in the hand-over's ``stacks`` is gone): by the table's
-  rule (:meth:`hub.game.GameInstance.set_table_rules`) it leaves its seat, or its
+  rule (:meth:`hub.play.game.GameInstance.set_table_rules`) it leaves its seat, or its
   account is funded and it buys in again (one transaction), before the next hand.
 - **the table ends** (game over, removed): ``store.close_table`` returns the rest.
 
@@ -137,7 +137,7 @@ class _Table:
 class TableMoney:
     """Moves the chips of every chip table of the hub through the store's ledger.
 
-    :param lobby: the hub's :class:`hub.lobby.Lobby` (chip tables are created and
+    :param lobby: the hub's :class:`hub.play.lobby.Lobby` (chip tables are created and
         seated through this service from now on: ``lobby.money``).
     :param store: the :class:`hub.interfaces.IStore`, started for a hub (with a lease).
     :param retry_delays: ``(first, most)`` seconds between tries of a movement while
@@ -584,7 +584,7 @@ class TableMoney:
         return key
 
     async def create_table(self, type_name: str, *, seat_bots: bool = True, **kwargs: Any) -> Any:
-        """Create a chip table (``kwargs``: those of :meth:`hub.lobby.Lobby.create_game`):
+        """Create a chip table (``kwargs``: those of :meth:`hub.play.lobby.Lobby.create_game`):
         registered as this hub's, its bots funded and bought in (one transaction each),
         then seated.  Refused as a whole if any step fails.  ``seat_bots=False``: the
         bots stand until :meth:`seat_bots` (a creator sits down first).

@@ -9,7 +9,7 @@ mode, so
 - without the seed the stream cannot be predicted (a keyed hash is a pseudorandom
   function), and
 - with it the stream is the same on every hub and every run: a game resumed from its
-  journal (:mod:`hub.journal`) draws the same cards, tiles and first movers again.
+  journal (:mod:`hub.play.journal`) draws the same cards, tiles and first movers again.
 
 Only ``random()`` and ``getrandbits()`` are the source; every other method of
 ``random.Random`` (``choice``, ``shuffle``, ``randbytes``, ``sample``, ``randint``...)

@@ -1,4 +1,4 @@
-"""A chip table's rules for its bots (:meth:`hub.game.GameInstance.set_table_rules`),
+"""A chip table's rules for its bots (:meth:`hub.play.game.GameInstance.set_table_rules`),
 checked before the table is made."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Small summaries of finished games: what a retired game keeps in memory
-(:meth:`hub.game.GameInstance.retire`; docs/performance.md, "memory").
+(:meth:`hub.play.game.GameInstance.retire`; docs/performance.md, "memory").
 
 A finished game keeps its final views, public and per seat.  Most of a seat's view is
 the public one (a board, a move list): :func:`share_equal` makes the seat's view reuse

@@ -2,7 +2,7 @@
 
 A game that still waits for players ``seconds`` after it was created, or after the last
 change to who sits in it, is removed from the lobby as a cancel would (a chip table's
-chips go back as at any close, :meth:`hub.lobby.Lobby.remove`): a lobby does not
+chips go back as at any close, :meth:`hub.play.lobby.Lobby.remove`): a lobby does not
 collect thousands of tables nobody took.  Games that started, and waiting games whose
 seats keep changing, stay.  An :class:`ILobbyListener` of the lobby: one timer a
 waiting game, nothing else.
@@ -31,7 +31,7 @@ def _seated(game: Any) -> tuple[Any, ...]:
 class WaitingExpiry:
     """Remove the lobby's waiting games nobody joined for ``seconds``.
 
-    :param lobby: the hub's :class:`hub.lobby.Lobby` (its clock: ``task.Clock`` in tests).
+    :param lobby: the hub's :class:`hub.play.lobby.Lobby` (its clock: ``task.Clock`` in tests).
     :param seconds: how long a waiting game waits; ``0`` or less: for ever.
     """
 

@@ -7,7 +7,7 @@ timer keeps the time it had left, so the player to move gets the time they had).
 
 Every timer is numbered in the order the game set it (``seq``).  When a timer is due
 live, the clock hands it to its owner (``on_tick(seq, fire)``: the game's funnel writes
-a ``tick`` entry, :mod:`hub.journal`, and fires it).  A game rebuilt from its journal
+a ``tick`` entry, :mod:`hub.play.journal`, and fires it).  A game rebuilt from its journal
 runs with the clock in **replay** mode (:meth:`GameClock.replaying`): no timer fires by
 itself, time is what each journal entry says (:meth:`GameClock.set_time`), and a
 ``tick`` entry fires the timer of that number (:meth:`GameClock.fire`).  Since the game

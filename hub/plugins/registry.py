@@ -2,7 +2,7 @@
 
 The registry reads every ``.meta`` file in three folders, in this order:
 
-1. the built-in ``meta/`` folder (:func:`hub.meta.builtin_meta_dir`),
+1. the built-in ``meta/`` folder (:func:`hub.plugins.meta.builtin_meta_dir`),
 2. ``<data>/plugins/meta/`` (games dropped in; packages in ``<data>/plugins/``),
 3. ``<data>/bots/meta/`` (bots dropped in; packages in ``<data>/bots/``).
 
@@ -14,7 +14,7 @@ the reason, and skipped; the others go on.
 
 Before a drop-in's code is imported, its signature (a ``[signature]`` table in its
 ``.meta``) is checked against the package and the ``.meta`` with the registry's
-:class:`~hub.signing.PluginTrust`: a signature that does not verify is always refused;
+:class:`~hub.plugins.signing.PluginTrust`: a signature that does not verify is always refused;
 with ``require_signed_plugins`` so are unsigned packages and keys not in
 ``trusted_plugin_keys``.  Built-ins come with the hub and are not checked.
 
@@ -63,7 +63,9 @@ from zope.interface.verify import verifyObject
 import hub
 from hub.interfaces import IBotFactory, IGameFactory, IRegistry
 from hub.isolation.host import Isolation
-from hub.meta import (
+from hub.model import GameError, NotFound
+from hub.ops.settings import TYPES as SETTING_TYPES
+from hub.plugins.meta import (
     ISettingsReader,
     MetaError,
     PluginMeta,
@@ -72,8 +74,7 @@ from hub.meta import (
     parse_meta,
     version_satisfies,
 )
-from hub.model import GameError, NotFound
-from hub.plugin_packages import (
+from hub.plugins.packages import (
     SKIP_NAMES,
     SKIP_SUFFIXES,
     ArchiveError,
@@ -82,8 +83,7 @@ from hub.plugin_packages import (
     forget_zip,
     make_package,
 )
-from hub.settings import TYPES as SETTING_TYPES
-from hub.signing import PluginTrust, SignatureError, Signer
+from hub.plugins.signing import PluginTrust, SignatureError, Signer
 
 LOADED = "loaded"
 FAILED = "failed"
@@ -199,7 +199,7 @@ class Registry:
     :param isolation: which drop-ins run isolated (:mod:`hub.isolation`); ``None``:
         every plugin runs in the hub's process.
     :param settings: the hub's settings; a plugin that declares settings in its
-        ``.meta`` and provides :class:`hub.meta.ISettingsReader` gets their values.
+        ``.meta`` and provides :class:`hub.plugins.meta.ISettingsReader` gets their values.
     """
 
     log = Logger()

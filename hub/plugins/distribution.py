@@ -20,8 +20,8 @@ from typing import Any
 from twisted.web import http, pages
 from twisted.web.resource import IResource, Resource
 
-from hub.meta import NAME_RE
-from hub.registry import Registry
+from hub.plugins.meta import NAME_RE
+from hub.plugins.registry import Registry
 
 #: Where :class:`PluginsResource` is mounted (the index's URLs start with it).
 PLUGINS_PATH = "/plugins"

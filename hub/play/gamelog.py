@@ -1,4 +1,4 @@
-"""A game's log of events (:class:`LoggedEvent`, kept by :class:`hub.game.GameInstance`
+"""A game's log of events (:class:`LoggedEvent`, kept by :class:`hub.play.game.GameInstance`
 for late viewers and replays)."""
 
 from __future__ import annotations

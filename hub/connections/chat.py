@@ -21,7 +21,7 @@ from typing import Any
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub import fields
+from hub.connections import fields
 from hub.interfaces import ILobbyListener
 from hub.model import GameError
 
@@ -64,7 +64,7 @@ class ChatLine:
 
 def clean(text: Any) -> str:
     """The text of a chat line, checked: tabs and line breaks become spaces, then it
-    keeps the rules of :data:`hub.fields.CHAT_TEXT` (1 to :data:`MAX_CHAT` characters,
+    keeps the rules of :data:`hub.connections.fields.CHAT_TEXT` (1 to :data:`MAX_CHAT` characters,
     no control characters).
 
     :raises hub.model.GameError: 400, or 413 when too long.

@@ -11,10 +11,10 @@ so ``DIR`` works at once as another hub's data folder (archives are imported wit
 ``zipimport``; nothing is unpacked).  A digest mismatch, a short or interrupted
 download, a bad ``.meta`` or a refused signature leaves ``DIR`` as it was.
 
-A signed plugin's signature (:mod:`hub.signing`) must verify against the downloaded
-package and ``.meta``; with a :class:`~hub.signing.PluginTrust` that requires it,
+A signed plugin's signature (:mod:`hub.plugins.signing`) must verify against the downloaded
+package and ``.meta``; with a :class:`~hub.plugins.signing.PluginTrust` that requires it,
 unsigned packages and keys not trusted are refused too.  ``DIR`` must not be the data
-folder of a running hub (:func:`hub.datalock.in_use`): that hub would load the package
+folder of a running hub (:func:`hub.ops.datalock.in_use`): that hub would load the package
 at once, before anyone looked at it; ``force`` installs there all the same.
 """
 
@@ -32,10 +32,10 @@ from urllib.parse import urljoin
 
 import treq
 
-from hub.datalock import in_use
-from hub.meta import NAME_RE, PACKAGE_RE, MetaError, parse_meta
-from hub.progress import bar
-from hub.signing import PluginTrust, SignatureError
+from hub.ops.datalock import in_use
+from hub.ops.progress import bar
+from hub.plugins.meta import NAME_RE, PACKAGE_RE, MetaError, parse_meta
+from hub.plugins.signing import PluginTrust, SignatureError
 from hub.tls import describe
 
 DEFAULT_HUB = "http://127.0.0.1:8080"

@@ -12,7 +12,7 @@ ended.  Anyone else sees only the commitment.
 :func:`may_reveal` answers for one hand and one reader; it never reveals to a reader
 who was not in the hand, and it reveals a hand of a table this hub does not know to be
 over (another hub's live table) only by time, and a hand of a sealed game
-(:attr:`hub.lobby.Lobby.sealed`) never while it is sealed.
+(:attr:`hub.play.lobby.Lobby.sealed`) never while it is sealed.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def may_reveal(
     """
     players = hand_players(hand)
     if reader is None or reader not in players or str(hand.get("game_id")) in lobby.sealed:
-        return False  # a sealed game's hands are the operator's (hub.lobby.Lobby.sealed)
+        return False  # a sealed game's hands are the operator's (hub.play.lobby.Lobby.sealed)
     if delay > 0 and ended is not None and now - ended >= delay:
         return True
     seated = still_seated(lobby, hand.get("game_id"), players)

@@ -28,11 +28,11 @@ from hub.model import (
     contribution,
 )
 from hub.optional_interfaces import IDeferredBot
-from hub.seats import Seat
+from hub.play.seats import Seat
 
 
 class DrivenGame(Protocol):
-    """What a driver uses of the game it plays a seat of (:class:`hub.game.GameInstance`)."""
+    """What a driver uses of the game it plays a seat of (:class:`hub.play.game.GameInstance`)."""
 
     @property
     def id(self) -> str: ...

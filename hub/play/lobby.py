@@ -3,8 +3,8 @@ while when finished and removed.
 
 Pure Python objects driven by an injected clock; no sockets, no wire formats. Every
 front end creates and finds games through a :class:`Lobby`; each game is a
-:class:`hub.game.GameInstance` (its seats: :mod:`hub.seats`; its bots:
-:mod:`hub.botdriver`), whose names stay importable from here.
+:class:`hub.play.game.GameInstance` (its seats: :mod:`hub.play.seats`; its bots:
+:mod:`hub.play.botdriver`), whose names stay importable from here.
 """
 
 from __future__ import annotations
@@ -19,16 +19,16 @@ from typing import Any
 from twisted.internet import defer
 from twisted.logger import Logger
 
-from hub import fields
-from hub.botdriver import BotDriver, BotRunner, LoadMargin, run_inline, thread_runner
-from hub.game import GameInstance
-from hub.gamelog import LoggedEvent
+from hub.connections import fields
 from hub.interfaces import ILobbyListener
-from hub.journal import Journal, JournalWriter
 from hub.model import BadAction, GameConfig, GameError, GameEvent, NotFound
-from hub.replay import Resumed, go_live, replay
-from hub.seats import SEAT_KINDS, Seat, parse_seats
-from hub.seeded import SEED_BYTES, new_seed
+from hub.play.botdriver import BotDriver, BotRunner, LoadMargin, run_inline, thread_runner
+from hub.play.game import GameInstance
+from hub.play.gamelog import LoggedEvent
+from hub.play.journal import Journal, JournalWriter
+from hub.play.replay import Resumed, go_live, replay
+from hub.play.seats import SEAT_KINDS, Seat, parse_seats
+from hub.play.seeded import SEED_BYTES, new_seed
 
 _ID_ALPHABET = string.ascii_lowercase + string.digits
 
@@ -36,9 +36,9 @@ _ID_ALPHABET = string.ascii_lowercase + string.digits
 class Lobby:
     """Every game instance of the hub.
 
-    :param registry: finds game and bot factories by name (``hub.registry.Registry``).
+    :param registry: finds game and bot factories by name (``hub.plugins.registry.Registry``).
     :param clock: ``IReactorTime`` (``task.Clock`` in tests).
-    :param transcripts: a ``hub.transcript.Transcripts``, or ``None`` for none.
+    :param transcripts: a ``hub.connections.transcript.Transcripts``, or ``None`` for none.
     :param bot_runner: how bots think: :func:`thread_runner` in the hub,
         :func:`run_inline` (the default) in tests.
     :param id_length: length of game ids (13; 11 for MNM v1 hubs).
@@ -93,7 +93,7 @@ class Lobby:
         self._trim: Any = None
         self._over_hooks: list[Callable[[GameInstance, GameEvent], Any]] = []
         self._counter = 0
-        #: the hub's table money (:class:`hub.money.TableMoney`), when chips are real:
+        #: the hub's table money (:class:`hub.play.money.TableMoney`), when chips are real:
         #: chip tables are then created, and seats at them taken, through it
         self.money: Any = None
         #: ``(game id) → GameError or None``: why a game that is not here cannot be
@@ -110,7 +110,7 @@ class Lobby:
         #: ``(owner hub, front end, transport, replay, skip) → bool``: give a client's
         #: socket to the game's hub on this machine (:mod:`hub.cluster.handoff`)
         self.hand_off: Callable[[str, str, Any, bytes, int], bool] | None = None
-        #: where every game's inputs are journaled (:mod:`hub.journal`), or ``None``
+        #: where every game's inputs are journaled (:mod:`hub.play.journal`), or ``None``
         self.journal: JournalWriter | None = None
         #: game type → the last start view made (:meth:`shared_start`)
         self._starts: dict[str, dict[str, Any]] = {}
@@ -141,7 +141,7 @@ class Lobby:
                 return gid
 
     def game_seed(self) -> bytes:
-        """The seed of a new game's random source (:mod:`hub.seeded`): from the
+        """The seed of a new game's random source (:mod:`hub.play.seeded`): from the
         operating system's CSPRNG, or from the lobby's ``rng`` in tests."""
         if self._rng is not None:
             return self._rng.randbytes(SEED_BYTES)
@@ -225,7 +225,7 @@ class Lobby:
         return game
 
     def resume(self, journal: Journal) -> tuple[GameInstance, Resumed]:
-        """Make a game again from its ``journal`` (:mod:`hub.journal`): the same id,
+        """Make a game again from its ``journal`` (:mod:`hub.play.journal`): the same id,
         factory, config, seats and seed, its entries given again in order, then live
         (its bots re-attached, its clock running on from where it stood).
 

@@ -1,5 +1,5 @@
 """What a finished game keeps of its engine once it is retired: :class:`FinishedEngine`
-(:meth:`hub.game.GameInstance.retire`)."""
+(:meth:`hub.play.game.GameInstance.retire`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from zope.interface import implementer
 
 from hub.interfaces import IGame
 from hub.model import OVER, Conflict, IllegalAction
-from hub.summary import share_equal
+from hub.play.summary import share_equal
 
 
 @implementer(IGame)

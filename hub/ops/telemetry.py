@@ -36,7 +36,7 @@ from twisted.logger import ILogObserver, Logger, LogLevel, globalLogPublisher
 from twisted.web.resource import Resource
 from zope.interface import implementer
 
-from hub.access import challenge
+from hub.connections.access import challenge
 from hub.model import GameError
 from hub.store.ledger import Movement
 
@@ -294,7 +294,7 @@ class Telemetry:
             self.ledger_chips.labels(movement.kind).inc(float(moved))
 
     def timed_bots(self, runner: Callable[..., Any]) -> Callable[..., Any]:
-        """A bot runner (:func:`hub.lobby.thread_runner`) that times each choice."""
+        """A bot runner (:func:`hub.play.lobby.thread_runner`) that times each choice."""
         histogram = self.bot_think
 
         def run(function: Callable[..., Any], *args: Any) -> Any:
@@ -414,7 +414,7 @@ class MetricsResource(Resource):
     """``/metrics``: every metric of ``telemetry`` in the Prometheus text format.
 
     :param check: ``check(request)`` raises :class:`hub.model.GameError` (401 or 403,
-        as every route of the web front end: :class:`hub.access.Caller`) for a reader
+        as every route of the web front end: :class:`hub.connections.access.Caller`) for a reader
         who may not read them (``None``: anyone, the metrics endpoint of its own).
     """
 

@@ -1,13 +1,13 @@
-"""A game made again from its journal (issue 31, :mod:`hub.journal`): the same
-factory, config, seats and seed (made by :meth:`hub.lobby.Lobby.resume`), the entries
-given to it again in order with its clock replaying (:mod:`hub.gameclock`: ``tick``
+"""A game made again from its journal (issue 31, :mod:`hub.play.journal`): the same
+factory, config, seats and seed (made by :meth:`hub.play.lobby.Lobby.resume`), the entries
+given to it again in order with its clock replaying (:mod:`hub.play.gameclock`: ``tick``
 fires the timer of that number, no waiting), then live, the clock running on from
 where it stood.  In-hub bots are re-attached (they are given the turn that waits); a
 person's seat keeps its player, who comes back to it under the game's ordinary time
 rules.
 
-Above :mod:`hub.game` (it drives a :class:`~hub.game.GameInstance`) and below
-:mod:`hub.lobby`, which uses it.
+Above :mod:`hub.play.game` (it drives a :class:`~hub.play.game.GameInstance`) and below
+:mod:`hub.play.lobby`, which uses it.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
-from hub.game import GameInstance
 from hub.model import GAME_OVER, HAND_OVER, SHUFFLE, TURN, BadAction, GameError
+from hub.play.game import GameInstance
 from hub.store.journal import Entry
 
 

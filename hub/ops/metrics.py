@@ -10,7 +10,7 @@ from twisted.internet import defer
 from twisted.internet.endpoints import serverFromString
 from twisted.logger import Logger
 
-from hub.telemetry import Telemetry
+from hub.ops.telemetry import Telemetry
 
 
 class StartError(Exception):
@@ -42,7 +42,7 @@ class MetricsService(Service):
         from twisted.web.resource import Resource
         from twisted.web.server import Site
 
-        from hub.telemetry import MetricsResource
+        from hub.ops.telemetry import MetricsResource
 
         Service.startService(self)
         root = Resource()

@@ -18,13 +18,9 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from zope.interface.verify import verifyObject
 
-from hub import fields
-from hub.botdriver import BotDriver, BotRunner, LoadMargin
-from hub.finished import FinishedEngine
-from hub.gameclock import GameClock, ReactorTime
-from hub.gamelog import LoggedEvent, deadline_of
+from hub.connections import fields
+from hub.connections.transcript import Transcripts
 from hub.interfaces import IBot, IBotFactory, IChipGame, IChipGameFactory, IGame
-from hub.journal import Funnel, JournalWriter, payload_of
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -42,17 +38,21 @@ from hub.model import (
     NotFound,
 )
 from hub.optional_interfaces import ICatchesUp
-from hub.seats import Seat, unused_name
-from hub.seeded import SeededRandom
-from hub.tablerules import CLOSING, check_table_rules
-from hub.transcript import Transcripts
+from hub.play.botdriver import BotDriver, BotRunner, LoadMargin
+from hub.play.finished import FinishedEngine
+from hub.play.gameclock import GameClock, ReactorTime
+from hub.play.gamelog import LoggedEvent, deadline_of
+from hub.play.journal import Funnel, JournalWriter, payload_of
+from hub.play.seats import Seat, unused_name
+from hub.play.seeded import SeededRandom
+from hub.play.tablerules import CLOSING, check_table_rules
 
 #: builds a named tuple from its fields without the keyword handling of its ``__new__``
 _new = tuple.__new__
 
 
 class BotFactories(Protocol):
-    """Where a game finds the bots it seats (:class:`hub.registry.Registry`)."""
+    """Where a game finds the bots it seats (:class:`hub.plugins.registry.Registry`)."""
 
     def bot_factory(self, name: str) -> IBotFactory:
         """The loaded bot called ``name`` (``NotFound``: none)."""
@@ -60,7 +60,7 @@ class BotFactories(Protocol):
 
 
 class GameHost(Protocol):
-    """What a game uses of the lobby that holds it (:class:`hub.lobby.Lobby`)."""
+    """What a game uses of the lobby that holds it (:class:`hub.play.lobby.Lobby`)."""
 
     @property
     def clock(self) -> ReactorTime: ...
@@ -104,9 +104,9 @@ class GameInstance:
         seed: bytes | None = None,
         replay_from: float | None = None,
     ) -> None:
-        """``seed``: the game's (:mod:`hub.seeded`; default: a fresh one, or the lobby's
+        """``seed``: the game's (:mod:`hub.play.seeded`; default: a fresh one, or the lobby's
         test source); ``replay_from``: the game is made again from its journal, its
-        clock replaying from that game time (:func:`hub.journal.resume`)."""
+        clock replaying from that game time (:func:`hub.play.journal.resume`)."""
         self.lobby = lobby
         self.id = game_id
         self.factory = factory
@@ -157,15 +157,15 @@ class GameInstance:
             self.chips = engine
         #: (a resumed game) seat → the player it waits for (:meth:`take_seat`)
         self.awaiting: dict[int, str] = {}
-        #: made again from its journal (:func:`hub.replay.replay`)
+        #: made again from its journal (:func:`hub.play.replay.replay`)
         self.resumed = replay_from is not None
         self._check_attended()
         if lobby.journal is not None and replay_from is None:
             lobby.journal.open(self)
 
     def _context(self, seed: bytes | None, replay_from: float | None) -> GameContext:
-        """The game's clock (:mod:`hub.gameclock`), funnel (:mod:`hub.journal`) and
-        seeded random source (:mod:`hub.seeded`)."""
+        """The game's clock (:mod:`hub.play.gameclock`), funnel (:mod:`hub.play.journal`) and
+        seeded random source (:mod:`hub.play.seeded`)."""
         self.clock: GameClock = GameClock(self.lobby.clock, start=replay_from)
         self.clock_start = self.clock.seconds()
         #: every input goes through here to the game's journal
@@ -291,7 +291,7 @@ class GameInstance:
 
     def free_seats(self, kind: str = "client", player: str | None = None) -> list[int]:
         """Seats a player of ``kind`` (``client`` or ``human``) may take now (seats
-        reserved for someone else are not, :attr:`hub.seats.Seat.reserved`)."""
+        reserved for someone else are not, :attr:`hub.play.seats.Seat.reserved`)."""
         allowed = ("open",) if kind == "client" else ("open", "human")
         back = [i for i, name in self.awaiting.items() if player in (None, name)]
         free = [s.index for s in self.seats if s.free and s.kind in allowed and s.allows(player)]
@@ -312,7 +312,7 @@ class GameInstance:
 
     def watch(self, service: Any) -> None:
         """Send ``service`` (an :class:`IGameObserver` of the hub itself, e.g. the
-        table money of :mod:`hub.money`) every public event, first; it is no observer (not
+        table money of :mod:`hub.play.money`) every public event, first; it is no observer (not
         counted, no lobby change)."""
         self._services.append(service)
 
@@ -576,7 +576,7 @@ class GameInstance:
         return list(self._drivers)
 
     def journaled(self) -> defer.Deferred[None]:
-        """Fires once the inputs so far are in the journal (:meth:`hub.journal.JournalWriter.barrier`)."""
+        """Fires once the inputs so far are in the journal (:meth:`hub.play.journal.JournalWriter.barrier`)."""
         journal = self.lobby.journal
         return defer.succeed(None) if journal is None else journal.barrier()
 

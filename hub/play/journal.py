@@ -4,7 +4,7 @@ this hub after a restart or on another hub after this one died or was drained.
 
 Three parts:
 
-- :class:`Funnel` (one per :class:`hub.game.GameInstance`): every input reaches the
+- :class:`Funnel` (one per :class:`hub.play.game.GameInstance`): every input reaches the
   game through the instance (a seat taken or left, an action, chips added, a hand
   settled, a timer due: ``tick``), and the instance hands it to its funnel *before* the
   game sees it; an input the game refuses is taken back.  Inputs made while another is
@@ -17,9 +17,9 @@ Three parts:
   game runs on unjournaled (it would not survive its hub; a warning says so).  The
   journal is dropped when the game ends and its history is written, or when the game is
   removed before it ended.
-- :mod:`hub.replay`: a game made again from its journal: the same factory, config, seats
-  and seed (:class:`hub.seeded.SeededRandom`), the entries fed in order with its clock
-  replaying (:mod:`hub.gameclock`: ``tick`` fires the timer of that number, no waiting),
+- :mod:`hub.play.replay`: a game made again from its journal: the same factory, config, seats
+  and seed (:class:`hub.play.seeded.SeededRandom`), the entries fed in order with its clock
+  replaying (:mod:`hub.play.gameclock`: ``tick`` fires the timer of that number, no waiting),
   and then live, the clock running on from where it stood.  In-hub bots are re-attached
   (they are given the turn that waits); a person's seat keeps its player, who comes back
   to it under the game's ordinary time rules.
@@ -36,7 +36,6 @@ from typing import Any, Protocol
 from twisted.internet import defer
 from twisted.logger import Logger
 
-from hub.gameclock import GameClock
 from hub.model import (
     GAME_OVER,
     HAND_OVER,
@@ -48,7 +47,8 @@ from hub.model import (
     GameContext,
     GameEvent,
 )
-from hub.seats import Seat
+from hub.play.gameclock import GameClock
+from hub.play.seats import Seat
 from hub.store.journal import Entry, Header, Journal
 
 
@@ -119,7 +119,7 @@ class Funnel:
             self.depth -= 1
 
     def tick(self, seq: int, fire: Callable[[], None]) -> None:
-        """A timer of the game is due (:class:`hub.gameclock.GameClock`)."""
+        """A timer of the game is due (:class:`hub.play.gameclock.GameClock`)."""
         with self.input("tick", None, {"n": seq}):
             fire()
 
@@ -151,7 +151,7 @@ class Funnel:
 
 
 class JournaledGame(Protocol):
-    """What the journal reads of a game to make its header (:class:`hub.game.GameInstance`)."""
+    """What the journal reads of a game to make its header (:class:`hub.play.game.GameInstance`)."""
 
     @property
     def id(self) -> str: ...

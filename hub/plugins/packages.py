@@ -1,5 +1,5 @@
 """A plugin's package: imported under a private name, forgotten when it changes, and
-offered as a drop-in archive (:func:`build_archive`) by :mod:`hub.registry`."""
+offered as a drop-in archive (:func:`build_archive`) by :mod:`hub.plugins.registry`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from hub.meta import PluginMeta
+from hub.plugins.meta import PluginMeta
 
 #: A fixed time stamp for the archives the hub builds, so their digest is stable.
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
