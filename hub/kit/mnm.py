@@ -47,7 +47,7 @@ class KitMNMAdapter:
         """
         for part in text.split(JOIN):
             if part not in self._fields:
-                raise BadAction(f"Invalid move: {part[:40]} is not a field")
+                raise BadAction(f"Invalid move: {(part or text)[:40]} is not a field")
         legal = turn.get("legal")
         for action in legal if isinstance(legal, list) else ():
             if isinstance(action, Mapping) and action.get("play") == text:
