@@ -417,8 +417,9 @@ class IsolatedFactory:
     def adapter(self, frontend: str) -> object | None:
         """The web view its files declare; for a kit game over XML the kit's payloads
         (hub code: :class:`hub.kit.xml.KitXMLAdapter`), over MNM the kit's board
-        adapter when it declares a board (:class:`hub.kit.mnm.KitMNMAdapter`); for every other front end
-        ``None``: they host an isolated game with their generic adapter."""
+        adapter when it declares a board (:class:`hub.kit.mnm.KitMNMAdapter`); for
+        every other front end ``None``: they host an isolated game with their generic
+        adapter."""
         if frontend == "xml" and self.kit:
             from hub.kit.xml import KitXMLAdapter  # a front end's helpers load when asked
 

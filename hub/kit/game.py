@@ -271,6 +271,8 @@ class KitGame(Generic[S, M]):
         board = engine.board
         if board is not None:  # the piece list of MNM
             rows = engine.board_pieces(self.position)
+            if len(rows) != self.seats:
+                raise KitError(f"board_pieces gives {len(rows)} rows, not one per seat")
             view["board"] = {"pieces": [list(board.row(r)) for r in rows]}
         return view
 

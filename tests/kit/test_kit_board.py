@@ -115,3 +115,22 @@ def test_a_whole_game_through_the_adapter():
     assert game.view(None)["board"]["pieces"][0][:3] == ["A1", "B1", "C1"]
     with pytest.raises(GameError):
         game.act(1, {"move": 2})
+
+
+def test_a_board_that_shows_a_row_too_few_or_a_stray_field_is_an_engine_bug():
+    class OneRow(Noughts):
+        name = "noughts-one-row"
+
+        def board_pieces(self, state):
+            return [["A0"]]
+
+    class Stray(Noughts):
+        name = "noughts-stray"
+
+        def board_pieces(self, state):
+            return [["Z9"], []]
+
+    for factory, why in ((OneRow(), "one per seat"), (Stray(), "not a field")):
+        game, _ = started(factory)
+        with pytest.raises(kit.KitError, match=why):
+            game.view(0)
