@@ -193,6 +193,8 @@ class Worker(amp.AMP):
             # a game of the kit: the hub hosts it with the kit's own front-end helpers
             "kit": isinstance(f, Game),
             "legal_key": str(f.legal_key) if IExhaustiveLegal.providedBy(f) else None,
+            # a kit game's board: the hub hosts it over MNM with the kit's adapter
+            "board": f.board.to_json() if isinstance(f, Game) and f.board else None,
         }
 
     def _emit(self, event: GameEvent) -> None:

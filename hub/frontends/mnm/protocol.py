@@ -435,7 +435,10 @@ class MNMProtocol(LineReceiver):
     def _join(self, game: Any) -> None:
         adapter = game.factory.adapter("mnm")
         if adapter is None:
-            raise ProtocolError("Not a valid game ID: that game is not played over MNM")
+            raise ProtocolError(
+                f"Not a valid game ID: {game.type} is not played over MNM"
+                " (MNM plays two-player games that declare a board)"
+            )
         if game.state == OVER:
             raise ProtocolError("Not a valid game ID: that game is over")
         self.game, self.adapter = game, adapter
