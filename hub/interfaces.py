@@ -779,10 +779,10 @@ class IConnectionControl(Interface):
 
 class IRatingStore(Interface):
     """Ratings in the store (``hub.store.ratings``), SQLite or PostgreSQL.  Every method
-    returns a ``Deferred``; records are those of :mod:`hub.ratings.model`."""
+    returns a ``Deferred``; records are those of :mod:`hub.rating`."""
 
     def rate_game(game):
-        """Apply a finished :class:`hub.ratings.model.RatedGame` to its pool → the list
+        """Apply a finished :class:`hub.rating.RatedGame` to its pool → the list
         of ``Update`` (empty: not rated, or rated before)."""
 
     def leaderboard(game_type, variant="", limit=100):

@@ -31,6 +31,7 @@ from twisted.python.components import Componentized
 from zope.interface import implementer
 
 import hub
+from hub import settings as typed
 from hub.cluster import SINGLE, Cluster
 from hub.connections.chat import ChatService
 from hub.connections.limits import bots_only_room
@@ -38,7 +39,6 @@ from hub.connections.transcript import Transcripts, TranscriptSettings
 from hub.frontends import FRONTENDS
 from hub.interfaces import IHTTPResources, IHub
 from hub.model import GameError, NotFound
-from hub.ops import settings as typed
 from hub.ops.admin import Admin, Bans
 from hub.ops.datalock import DataLock
 from hub.ops.metrics import MetricsService, StartError

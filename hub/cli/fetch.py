@@ -16,9 +16,9 @@ from typing import Any
 
 from twisted.internet import defer, task
 
-from hub.ops import settings as typed
+from hub import settings as typed
+from hub.meta import MetaError, parse_meta
 from hub.plugins.fetch import DEFAULT_HUB, FetchError, describe_error, fetch
-from hub.plugins.meta import MetaError, parse_meta
 from hub.plugins.signing import PluginTrust, SignatureError
 from hub.tap import ConfigError, read_config
 from hub.tls import ClientTLS, TLSConfigError, http_client, load_certificates

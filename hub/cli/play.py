@@ -33,8 +33,8 @@ from twisted.protocols.basic import LineReceiver
 from hub import kit
 from hub.client import GameUpdate, HubClient, RequestFailed
 from hub.kit.players import POLICIES, choose_move
+from hub.meta import parse_meta
 from hub.plugins.fetch import FetchError, describe_error, fetch
-from hub.plugins.meta import parse_meta
 from hub.plugins.packages import forget_modules, forget_zip, make_package
 from hub.plugins.signing import PluginTrust
 from hub.tls import ClientTLS, add_client_options, http_client, parse_client_args

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from hub.plugins.meta import MetaError, PluginMeta, parse_meta
+from hub.meta import MetaError, PluginMeta, parse_meta
 from hub.plugins.signing import (
     PluginTrust,
     SignatureError,

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from hub.model import GameError
-from hub.ops.settings import boolean
+from hub.settings import boolean
 
 #: the header that marks a request passed on by another hub (never loopback here)
 DOOR_HEADER = b"x-gamehub-door"

@@ -1,6 +1,6 @@
 """The kinds of the events a kit game sends besides the hub's own (``state``,
 ``turn``, ``game_over``...): shared by the game base (:mod:`hub.kit.game`) and the
-front ends' helpers (:mod:`hub.kit.xml`), which must not import the game base."""
+isolated host (:mod:`hub.plugins.isolation.host`), which must not import the game base."""
 
 from __future__ import annotations
 

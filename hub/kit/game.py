@@ -3,7 +3,7 @@ also its own game type (``IGameFactory``), and :class:`KitGame`, the ``IGame`` i
 creates, which does the seating, the turns, the move clock, the events and the end.
 
 A kit game is played on every front end with no adapter code: the XML front end gets
-the kit's JSON payloads (:class:`KitXMLAdapter`: ``<action>{"move": …}</action>`` in,
+the hub's JSON payloads (``<action>{"move": …}</action>`` in,
 ``<event kind=…>{json}</event>`` out, a fresh ``<view>`` after every move), the web
 front end the generic page (the text view, the legal moves as buttons, the clock), and
 any kit game is playable by the generic bots (``hub.kit.search``).
@@ -38,7 +38,7 @@ from hub.model import (
     GameEvent,
     IllegalAction,
 )
-from hub.optional_interfaces import IExhaustiveLegal
+from hub.optional_interfaces import IExhaustiveLegal, IFullViewAfter
 from hub.web_seams import IGameRules
 
 from .engine import (
@@ -104,6 +104,8 @@ class Game(Engine[S, M]):
     #: an action names its move under this key; the legal moves are all of them
     #: (``IExhaustiveLegal``: a host may refuse any other move without asking the game)
     legal_key: ClassVar[str] = "move"
+    #: over XML the whole view follows the start and every move (``IFullViewAfter``)
+    snapshot_kinds: ClassVar[frozenset[str]] = frozenset({MOVED, STATE})
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -128,14 +130,12 @@ class Game(Engine[S, M]):
         return KitGame(self, config, context)
 
     def adapter(self, frontend: str) -> object | None:
-        """The adapter of ``frontend``: the game's own (``adapters``), else the kit's."""
+        """The adapter of ``frontend``: the game's own (``adapters``), else the kit's
+        (over XML none: the generic payloads, a full view after every move,
+        :class:`~hub.optional_interfaces.IFullViewAfter`)."""
         own = self.adapters.get(frontend)
         if own is not None:
             return own()
-        if frontend == "xml":
-            from .xml import KitXMLAdapter  # a front end's helpers load when it asks
-
-            return KitXMLAdapter()
         if frontend == "mnm" and self.board is not None:
             from .mnm import KitMNMAdapter
 
@@ -339,7 +339,7 @@ class KitGame(Generic[S, M]):
 
 # declared here, not by a class decorator: a game author's mypy (without the zope
 # plugin) then still sees the classes as they are
-classImplements(Game, IGameFactory, IGameOptions, IExhaustiveLegal)
+classImplements(Game, IGameFactory, IGameOptions, IExhaustiveLegal, IFullViewAfter)
 classImplements(KitGame, IGame)
 
 __all__ = ["FRONTENDS", "MOVE_TIME", "Game", "KitGame", "game_type", "loaded_types"]

@@ -20,7 +20,7 @@ from typing import Any
 from twisted.web import http, pages
 from twisted.web.resource import IResource, Resource
 
-from hub.plugins.meta import NAME_RE
+from hub.meta import NAME_RE
 from hub.plugins.registry import Registry
 
 #: Where :class:`PluginsResource` is mounted (the index's URLs start with it).
@@ -36,7 +36,7 @@ def plugin_index(registry: Registry, base: str = PLUGINS_PATH) -> dict[str, Any]
     ``status`` (``loaded``/``failed``), ``reason``, ``source``, ``client``, and for a
     loaded plugin ``file``, ``url``, ``size``, ``sha256``, ``meta_url`` and ``signer``
     (``{"name", "key", "trusted"}``, or ``null`` when unsigned) (else ``null``), and
-    ``isolated`` (its games run in workers: :mod:`hub.isolation`).  The
+    ``isolated`` (its games run in workers: :mod:`hub.plugins.isolation`).  The
     top level also says whether the hub requires signed plugins.
     """
     entries = []

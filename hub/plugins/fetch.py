@@ -32,9 +32,9 @@ from urllib.parse import urljoin
 
 import treq
 
+from hub.meta import NAME_RE, PACKAGE_RE, MetaError, parse_meta
 from hub.ops.datalock import in_use
 from hub.ops.progress import bar
-from hub.plugins.meta import NAME_RE, PACKAGE_RE, MetaError, parse_meta
 from hub.plugins.signing import PluginTrust, SignatureError
 from hub.tls import describe
 

@@ -36,7 +36,7 @@ def package_of(obj: Any) -> str | None:
 
 class IOwnFiles(Interface):
     """A plugin object whose files are not in the package of its class: one that stands
-    in the hub for a plugin whose code runs elsewhere (:mod:`hub.isolation`)."""
+    in the hub for a plugin whose code runs elsewhere (:mod:`hub.plugins.isolation`)."""
 
     def read_file(path):
         """The bytes of the plugin's file ``path`` (a plain relative path), or ``None``."""

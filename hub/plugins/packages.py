@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from hub.plugins.meta import PluginMeta
+from hub.meta import PluginMeta
 
 #: A fixed time stamp for the archives the hub builds, so their digest is stable.
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)

@@ -2,7 +2,7 @@
 
 The registry reads every ``.meta`` file in three folders, in this order:
 
-1. the built-in ``meta/`` folder (:func:`hub.plugins.meta.builtin_meta_dir`),
+1. the built-in ``meta/`` folder (:func:`hub.meta.builtin_meta_dir`),
 2. ``<data>/plugins/meta/`` (games dropped in; packages in ``<data>/plugins/``),
 3. ``<data>/bots/meta/`` (bots dropped in; packages in ``<data>/bots/``).
 
@@ -62,10 +62,7 @@ from zope.interface.verify import verifyObject
 
 import hub
 from hub.interfaces import IBotFactory, IGameFactory, IRegistry
-from hub.isolation.host import Isolation
-from hub.model import GameError, NotFound
-from hub.ops.settings import TYPES as SETTING_TYPES
-from hub.plugins.meta import (
+from hub.meta import (
     ISettingsReader,
     MetaError,
     PluginMeta,
@@ -74,6 +71,8 @@ from hub.plugins.meta import (
     parse_meta,
     version_satisfies,
 )
+from hub.model import GameError, NotFound
+from hub.plugins.isolation.host import Isolation
 from hub.plugins.packages import (
     SKIP_NAMES,
     SKIP_SUFFIXES,
@@ -84,6 +83,7 @@ from hub.plugins.packages import (
     make_package,
 )
 from hub.plugins.signing import PluginTrust, SignatureError, Signer
+from hub.settings import TYPES as SETTING_TYPES
 
 LOADED = "loaded"
 FAILED = "failed"
@@ -133,7 +133,7 @@ class PluginRecord:
     sha256: str | None = None
     size: int | None = None
     signer: Signer | None = None
-    #: whether its games run in workers (:mod:`hub.isolation`), its code never in the hub
+    #: whether its games run in workers (:mod:`hub.plugins.isolation`), its code never in the hub
     isolated: bool = False
 
     @property
@@ -196,10 +196,10 @@ class Registry:
         import at once.
     :param trust: which drop-ins' signatures are accepted (default: any signature that
         verifies, and unsigned packages).
-    :param isolation: which drop-ins run isolated (:mod:`hub.isolation`); ``None``:
+    :param isolation: which drop-ins run isolated (:mod:`hub.plugins.isolation`); ``None``:
         every plugin runs in the hub's process.
     :param settings: the hub's settings; a plugin that declares settings in its
-        ``.meta`` and provides :class:`hub.plugins.meta.ISettingsReader` gets their values.
+        ``.meta`` and provides :class:`hub.meta.ISettingsReader` gets their values.
     """
 
     log = Logger()
@@ -606,7 +606,7 @@ class Registry:
         )
 
     async def _isolated(self, entry: _Entry, meta: PluginMeta, package_path: Path) -> Any:
-        """The factory of a drop-in whose games run isolated (:mod:`hub.isolation`): a
+        """The factory of a drop-in whose games run isolated (:mod:`hub.plugins.isolation`): a
         worker imports it, never the hub."""
         assert self.isolation is not None
         try:

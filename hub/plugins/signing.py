@@ -38,7 +38,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
-from hub.plugins.meta import SIGNATURE_LINE, MetaSignature, PluginMeta, split_signature
+from hub.meta import SIGNATURE_LINE, MetaSignature, PluginMeta, split_signature
 
 #: what every signed message starts with (a signature of anything else never fits)
 LABEL = b"gamehub plugin signature v1\n"
@@ -237,7 +237,7 @@ class PluginTrust:
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> PluginTrust:
         """From the hub's settings ``require_signed_plugins`` and ``trusted_plugin_keys``
-        (already converted by :mod:`hub.ops.settings`).
+        (already converted by :mod:`hub.settings`).
 
         :raises SignatureError: a key is not ``ed25519:<base64>``.
         """

@@ -3,7 +3,7 @@
 The creator of a game chooses rated or casual (:meth:`RatingService.choose`; the
 ``rated_default`` setting when they do not say).  When a rated game is over, its
 result ranks the seats (the game's :class:`hub.interfaces.IRatedGameFactory`, else
-:func:`hub.ratings.model.default_ranks`): a player who timed out, left or was removed
+:func:`hub.rating.default_ranks`): a player who timed out, left or was removed
 ranks where the game's rules put them.  The store applies the ranking in a pool thread
 (:meth:`hub.store.ratings.RatingsMixin.rate_game`), never on the reactor.
 """
@@ -18,9 +18,8 @@ from zope.interface import implementer
 
 from hub.interfaces import ILobbyListener, IRatedGameFactory
 from hub.model import GameError
+from hub.rating import Placed, Player, RatedGame, default_ranks
 from hub.store.errors import StoreUnavailable
-
-from .model import Placed, Player, RatedGame, default_ranks
 
 
 def pool_of(factory: Any, variant: str | None) -> tuple[str, str]:

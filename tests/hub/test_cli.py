@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from hub import cli
-from hub.plugins.meta import builtin_meta_dir
+from hub.meta import builtin_meta_dir
 
 PLUGIN = """
 [plugin]

@@ -18,11 +18,11 @@ from typing import Any
 import pytest_twisted
 from twisted.internet import reactor
 
-from hub.isolation.host import IsolatedFactory, Isolation, IsolationSettings
+from hub.meta import builtin_meta_dir
 from hub.model import OVER
 from hub.play.lobby import Lobby
 from hub.play.resume import Journaling
-from hub.plugins.meta import builtin_meta_dir
+from hub.plugins.isolation.host import IsolatedFactory, Isolation, IsolationSettings
 from hub.plugins.registry import Registry
 from tests.journal.test_resume import written
 from tests.store.conftest import dsn, make_store  # noqa: F401  (the fixture)

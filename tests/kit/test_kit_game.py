@@ -13,8 +13,10 @@ from twisted.internet import task
 from zope.interface.verify import verifyObject
 
 from hub import kit
+from hub.frontends.xml.adapters import adapter_for
 from hub.interfaces import IGame, IGameFactory, IGameOptions, IGameRules, IXMLGameAdapter
 from hub.model import GAME_OVER, TURN, BadAction, Conflict, GameConfig, GameContext, GameError
+from hub.optional_interfaces import IFullViewAfter
 from tests.plugins.fixtures.nim.game import Nim, Piles
 from tests.plugins.fixtures.noughts.game import Board, Noughts
 
@@ -47,7 +49,9 @@ def test_a_kit_game_provides_the_hub_interfaces():
         board = () if factory.board is None else ("mnm",)  # Tic-Tac-Toe declares a board
         assert tuple(factory.frontends) == ("xml", "web", *board)
         assert factory.default_seats == 2
-        assert IXMLGameAdapter.providedBy(factory.adapter("xml"))
+        assert factory.adapter("xml") is None  # the generic payloads, and a whole view
+        assert IFullViewAfter.providedBy(factory) and "moved" in factory.snapshot_kinds
+        assert IXMLGameAdapter.providedBy(adapter_for(factory))
         assert factory.adapter("web") is None  # the generic page
         game, _, _ = make(factory)
         verifyObject(IGame, game)

@@ -512,7 +512,7 @@ def test_a_plugin_gets_the_settings_it_declares(builtin, data):
 
 
 def test_the_settings_plugins_declare_are_known(builtin, data):
-    from hub.ops.settings import TYPES, declared
+    from hub.settings import TYPES, declared
 
     meta = write_meta(data / "bots" / "meta", "web", FIRSTBOT, kind="bot")
     meta.write_text(meta.read_text() + '[settings]\nweb_max_body = "int"\nweb_colour = "str"\n')

@@ -25,11 +25,11 @@ from twisted.logger import Logger
 from zope.interface import implementer
 
 from hub.connections.limits import ConnectionCap
+from hub.connections.sockets import no_delay
 from hub.connections.states import Machine
-from hub.frontends import no_delay
 from hub.interfaces import IGameObserver
-from hub.ops.settings import boolean
 from hub.ops.telemetry import DETACHED, FrontendTelemetry
+from hub.settings import boolean
 
 from . import codec
 from .states import REFUSALS, TRANSITIONS, Input, State

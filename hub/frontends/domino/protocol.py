@@ -40,9 +40,9 @@ from zope.interface import implementer
 from hub.cluster.moves import Place
 from hub.cluster.splice import Follow, Splice
 from hub.connections import names
+from hub.connections.sockets import no_delay, write_now
 from hub.connections.states import Machine
 from hub.connections.transcript import ConnectionRecord
-from hub.frontends import no_delay, write_now
 from hub.interfaces import IGameObserver, ILobbyListener
 from hub.model import GAME_OVER, WAITING, GameError
 from hub.ops.telemetry import DETACHED, FrontendTelemetry

@@ -33,9 +33,9 @@ from zope.interface import implementer
 from hub.cluster.moves import Place
 from hub.cluster.splice import Follow, Splice
 from hub.connections.deadlines import Deadlines
+from hub.connections.sockets import no_delay, write_now
 from hub.connections.states import Machine
 from hub.connections.transcript import ConnectionRecord
-from hub.frontends import no_delay, write_now
 from hub.interfaces import IGameObserver, IHub
 from hub.model import GAME_OVER, OVER, RUNNING, TURN, Elsewhere, GameError, GameEvent
 from hub.ops.telemetry import DETACHED, FrontendTelemetry

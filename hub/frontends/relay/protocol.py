@@ -43,9 +43,9 @@ from zope.interface import implementer
 
 from hub.connections.limits import Buckets, ConnectionCap, creation_limits
 from hub.connections.names import reserved
+from hub.connections.sockets import no_delay
 from hub.connections.states import Machine
 from hub.connections.transcript import ConnectionRecord
-from hub.frontends import no_delay
 from hub.interfaces import IRelayAdapter
 from hub.model import GameError
 from hub.plugins.signing import SignatureError, parse_public_key

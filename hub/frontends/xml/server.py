@@ -25,8 +25,8 @@ from zope.interface import implementer
 from hub.connections.limits import creation_limits
 from hub.interfaces import IChatListener, IConnectionControl, IHub, ILobbyListener
 from hub.model import Elsewhere, GameError
-from hub.ops.settings import boolean
 from hub.ops.telemetry import DETACHED, FrontendTelemetry, scrub
+from hub.settings import boolean
 
 from . import decoding, encoding, events, states
 from .adapters import adapter_for

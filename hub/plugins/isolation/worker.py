@@ -1,10 +1,10 @@
-"""An isolated game's worker: ``python -I -m hub.isolation.worker SPEC`` (SPEC: JSON).
+"""An isolated game's worker: ``python -I -m hub.plugins.isolation.worker SPEC`` (SPEC: JSON).
 
-Spawned by :mod:`hub.isolation.host` in an empty folder with an empty environment; it
-locks itself in (:func:`hub.isolation.sandbox.enter`), imports the plugin from its own
-copy, and serves the AMP commands of :mod:`hub.isolation.wire` on its standard input
-and output: :class:`~hub.isolation.wire.Describe` once, or one game from
-:class:`~hub.isolation.wire.Create` to :class:`~hub.isolation.wire.Stop`.
+Spawned by :mod:`hub.plugins.isolation.host` in an empty folder with an empty environment; it
+locks itself in (:func:`hub.plugins.isolation.sandbox.enter`), imports the plugin from its own
+copy, and serves the AMP commands of :mod:`hub.plugins.isolation.wire` on its standard input
+and output: :class:`~hub.plugins.isolation.wire.Describe` once, or one game from
+:class:`~hub.plugins.isolation.wire.Create` to :class:`~hub.plugins.isolation.wire.Stop`.
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ from hub.interfaces import (
     IWebAssets,
     IWebView,
 )
-from hub.isolation import sandbox, wire
 from hub.kit.game import Game
 from hub.kit.players import choose_move
 from hub.model import GameConfig, GameContext, GameError, GameEvent
 from hub.optional_interfaces import IExhaustiveLegal
+from hub.plugins.isolation import sandbox, wire
 from hub.plugins.packages import make_package
 from hub.plugins.registry import explain_invalid
 

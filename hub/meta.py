@@ -103,7 +103,7 @@ def builtin_meta_dir() -> Path:
     The installed package data ``hub/builtin_meta/`` after ``pip install``; the
     repository's top-level ``meta/`` in a checkout.
     """
-    here = Path(__file__).resolve().parent.parent  # hub/
+    here = Path(__file__).resolve().parent
     installed = here / "builtin_meta"
     if installed.is_dir():
         return installed

@@ -8,7 +8,7 @@ whose items are separated by commas or spaces.
 
 A setting the hub does not know is an error (:func:`check_known`: one line naming it
 and the closest known setting), never silently ignored: plugins declare the settings
-they read in their ``.meta`` (``[settings]``, :class:`hub.plugins.meta.PluginSetting`), and
+they read in their ``.meta`` (``[settings]``, :class:`hub.meta.PluginSetting`), and
 :func:`declared` reads those of every ``.meta`` folder, so they are known too.
 """
 
@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from hub.plugins.meta import MetaError, PluginSetting, parse_meta
+from hub.meta import MetaError, PluginSetting, parse_meta
 
 #: setting name → its type (bool, int, float, str or tuple: a list of strings)
 TYPES: dict[str, type] = {

@@ -3,7 +3,7 @@ and each game's worker process.
 
 An :class:`IsolatedGame` answers the synchronous part of the game seam (``state``,
 ``view``, ``legal_actions``, ``result``) from the worker's last
-:class:`~hub.isolation.wire.Update`, and sends every input (seat, leave, act, a timer
+:class:`~hub.plugins.isolation.wire.Update`, and sends every input (seat, leave, act, a timer
 that is due) to the worker in order.  An action of a seat that has no legal action in
 an up-to-date mirror (no call unanswered) is refused at once
 (:class:`hub.model.IllegalAction`); any other goes to the worker, and one the game
@@ -37,8 +37,8 @@ from twisted.python.failure import Failure
 from zope.interface import alsoProvides, implementer
 
 from hub.interfaces import IGame, IGameFactory, IGameOptions, IGameRules, IWebAssets, IWebView
-from hub.isolation import wire
 from hub.kit.board import Board
+from hub.kit.events import MOVED
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -55,8 +55,9 @@ from hub.model import (
     IllegalAction,
     NotFound,
 )
-from hub.optional_interfaces import ICatchesUp, IExhaustiveLegal
+from hub.optional_interfaces import ICatchesUp, IExhaustiveLegal, IFullViewAfter
 from hub.plugins.files import IOwnFiles
+from hub.plugins.isolation import wire
 
 log = Logger()
 
@@ -221,7 +222,7 @@ class Worker:
         isolation.reactor.spawnProcess(
             self.pipe,
             sys.executable,
-            [sys.executable, "-I", "-B", "-m", "hub.isolation.worker", json.dumps(full)],
+            [sys.executable, "-I", "-B", "-m", "hub.plugins.isolation.worker", json.dumps(full)],
             env={"LANG": "C.UTF-8"},
             path=str(self.workdir),
             childFDs={0: "w", 1: "r", 2: "r"},
@@ -378,6 +379,10 @@ class IsolatedFactory:
         #: a game of the kit (its worker says so): hosted with the kit's XML payloads,
         #: played by the generic bots
         self.kit = described.get("kit") is True
+        #: over XML a kit game's whole view follows the start and every move
+        self.snapshot_kinds: frozenset[str] = frozenset({MOVED, STATE}) if self.kit else frozenset()
+        if self.kit:
+            alsoProvides(self, IFullViewAfter)
         key = described.get("legal_key")
         #: its legal actions are all it accepts (``IExhaustiveLegal``): the key naming one
         self.legal_key: str | None = key if isinstance(key, str) and key else None
@@ -415,15 +420,11 @@ class IsolatedFactory:
         return IsolatedGame(self, config, context)
 
     def adapter(self, frontend: str) -> object | None:
-        """The web view its files declare; for a kit game over XML the kit's payloads
-        (hub code: :class:`hub.kit.xml.KitXMLAdapter`), over MNM the kit's board
+        """The web view its files declare; for a kit game over XML none (the generic
+        payloads and a whole view after every move: ``IFullViewAfter``), over MNM the kit's board
         adapter when it declares a board (:class:`hub.kit.mnm.KitMNMAdapter`); for
         every other front end ``None``: they host an isolated game with their generic
         adapter."""
-        if frontend == "xml" and self.kit:
-            from hub.kit.xml import KitXMLAdapter  # a front end's helpers load when asked
-
-            return KitXMLAdapter()
         if frontend == "mnm" and self.board is not None:
             from hub.kit.mnm import KitMNMAdapter
 
