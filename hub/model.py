@@ -11,9 +11,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 from zope.interface import Interface
+
+#: A JSON-able mapping in a game's own words: an action, a view, a result, an event's
+#: data.  The one ``Any`` of the game seam: the hub carries these values between the
+#: wire and the game and never reads them; each game reads its own.
+JsonMapping: TypeAlias = Mapping[str, Any]  # Any: JSON values, read by each game in its own words
+#: An amount of chips as the hub takes it: a ``Decimal``, an ``int`` or decimal text
+#: (never a float).
+Chips: TypeAlias = Decimal | int | str
 
 #: States of a game instance, as the lobby and the JSON API report them.
 WAITING = "waiting"
@@ -367,6 +375,8 @@ __all__ = [
     "HandSummary",
     "IClock",
     "IllegalAction",
+    "JsonMapping",
+    "Chips",
     "NotFound",
     "OPTION_KINDS",
 ]

@@ -9,14 +9,15 @@ action mapping or a :data:`SeatOperation`), and the front end carries it out thr
 the hub's seating (``IHub.take_seat``, ``IHub.leave_seat``, ``IHub.add_bot``), which
 moves a chip table's buy-in through the ledger first.
 
-Plugins may import this module (as :mod:`hub.model`); it imports nothing of the hub.
+Plugins may import this module (as :mod:`hub.model`); it imports only :mod:`hub.model`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from hub.model import JsonMapping
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ class AddBot:
 #: what a player may ask of the hub about seats
 SeatOperation = TakeSeat | LeaveSeat | AddBot
 #: what a front end's adapter reads from a message: a game action or a seat operation
-Parsed = Mapping[str, Any] | SeatOperation
+Parsed = JsonMapping | SeatOperation
 
 
 class SeatingHub(Protocol):

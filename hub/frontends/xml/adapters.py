@@ -17,8 +17,9 @@ import json
 import re
 import weakref
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeGuard
 
 from lxml import etree
 from twisted.logger import Logger
@@ -124,7 +125,24 @@ def _unusable(adapter: Any) -> str | None:
     return _checked[kind]
 
 
-def adapter_for(factory: IGameFactory) -> IXMLGameAdapter | None:
+class GameType(Protocol):
+    """What :func:`adapter_for` reads of a game type: a loaded :class:`IGameFactory`, or
+    the type of another hub's game in a cluster's listing (which offers no adapter)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def frontends(self) -> Sequence[str]: ...
+
+    def adapter(self, frontend: str) -> object | None: ...
+
+
+def _usable(adapter: object) -> TypeGuard[IXMLGameAdapter]:
+    return _unusable(adapter) is None
+
+
+def adapter_for(factory: GameType | IGameFactory) -> IXMLGameAdapter | None:
     """The XML adapter of a game type, or ``None`` if it cannot be hosted here (not
     listed for ``xml``, or its adapter does not provide :class:`IXMLGameAdapter`)."""
     if "xml" not in tuple(factory.frontends):
@@ -136,14 +154,14 @@ def adapter_for(factory: IGameFactory) -> IXMLGameAdapter | None:
         return None
     if adapter is None:
         return _GENERIC
-    return None if _unusable(adapter) else adapter
+    return adapter if _usable(adapter) else None
 
 
 #: factory → whether it is hosted here (a registry reload brings new factories)
 _hosted: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
 
 
-def hosts(factory: IGameFactory) -> bool:
+def hosts(factory: GameType | IGameFactory) -> bool:
     """Whether this front end hosts games of ``factory`` (:func:`adapter_for` gives an
     adapter), asked once per factory: listings ask it for every game they list."""
     try:
