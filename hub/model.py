@@ -11,9 +11,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
-from typing import Any, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from zope.interface import Interface
+
+if TYPE_CHECKING:
+    from twisted.internet.interfaces import IDelayedCall
+
+    from hub.kit.seams import Clock
 
 #: A JSON-able mapping in a game's own words: an action, a view, a result, an event's
 #: data.  The one ``Any`` of the game seam: the hub carries these values between the
@@ -58,10 +63,10 @@ CONTRIBUTED = "entropy"
 CONTRIBUTE = "entropy"
 
 
-def contribution(value: bytes, number: int | None = None) -> dict[str, Any]:
+def contribution(value: bytes, number: int | None = None) -> dict[str, str | int]:
     """The action by which a seat adds ``value`` (1 to 64 bytes) to a shared shuffle
     (with ``number``: only to the shuffle that :data:`SHUFFLE` event announced)."""
-    action: dict[str, Any] = {"name": CONTRIBUTE, "value": value.hex()}
+    action: dict[str, str | int] = {"name": CONTRIBUTE, "value": value.hex()}
     if number is not None:
         action["number"] = number
     return action
@@ -137,7 +142,7 @@ class Elsewhere(Conflict):
 
 
 #: the data of an event that has none (shared, so read-only)
-NO_DATA: Mapping[str, Any] = MappingProxyType({})
+NO_DATA: JsonMapping = MappingProxyType({})
 
 
 class GameEvent(NamedTuple):
@@ -151,7 +156,7 @@ class GameEvent(NamedTuple):
     """
 
     kind: str
-    data: Mapping[str, Any] = NO_DATA
+    data: JsonMapping = NO_DATA
     seats: frozenset[int] | None = None
 
     def visible_to(self, seat: int | None) -> bool:
@@ -172,7 +177,7 @@ class GameConfig:
     name: str
     variant: str | None
     seats: int
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: JsonMapping = field(default_factory=dict)
 
 
 #: Kinds of :class:`GameOption` values (how a creation form asks for them).
@@ -203,13 +208,13 @@ class GameOption:
 
     name: str
     kind: str
-    default: Any = None
+    default: Any = None  # Any: a value of the option's kind, read by the game that declares it
     label: str = ""
-    minimum: Any = None
-    maximum: Any = None
-    choices: tuple[Any, ...] = ()
+    minimum: Any = None  # Any: a value of the option's kind (int, float or decimal text)
+    maximum: Any = None  # Any: a value of the option's kind (int, float or decimal text)
+    choices: tuple[Any, ...] = ()  # Any: values of the option's kind
     unit: str = ""
-    for_people: Any = None
+    for_people: Any = None  # Any: a value of the option's kind
     help: str = ""
     variants: tuple[str, ...] = ()
 
@@ -217,7 +222,7 @@ class GameOption:
         if self.kind not in OPTION_KINDS:
             raise ValueError(f"option {self.name}: kind {self.kind!r} is not one of {OPTION_KINDS}")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The option as the web API describes it."""
         return {
             "name": self.name,
@@ -247,7 +252,7 @@ class BuyinRange:
     default: Decimal
     maximum: Decimal | None = None
 
-    def check(self, amount: Any) -> Decimal:
+    def check(self, amount: object) -> Decimal:
         """``amount`` (``None``: the default) as a ``Decimal`` within the range.
 
         :raises BadAction: not a positive decimal amount.
@@ -286,7 +291,7 @@ class HandPlayer:
     name: str
     money_in: Decimal = Decimal(0)
     winnings: Decimal = Decimal(0)
-    private: Any = None
+    private: object = None
 
 
 @dataclass(frozen=True)
@@ -306,9 +311,9 @@ class HandSummary:
 
     hand: str
     players: Sequence[HandPlayer]
-    record: Any = None
+    record: object = None
     summary: str | None = None
-    sealed: Any = None
+    sealed: object = None
     started: float | None = None
 
 
@@ -318,7 +323,9 @@ class IClock(Interface):
     def seconds() -> float:
         """The current time in seconds."""
 
-    def callLater(delay: float, f: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+    def callLater(
+        delay: float, f: Callable[..., object], *args: object, **kw: object
+    ) -> IDelayedCall:
         """Call ``f`` after ``delay`` seconds; returns an ``IDelayedCall``."""
 
 
@@ -342,7 +349,7 @@ class GameContext:
     (:mod:`hub.journal`).
     """
 
-    clock: Any
+    clock: Clock
     emit: Callable[[GameEvent], None]
     rng: random.Random
     game_id: str = ""

@@ -14,10 +14,14 @@ Plugins may import this module (as :mod:`hub.model`); it imports only :mod:`hub.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from hub.model import JsonMapping
+from hub.model import Chips, JsonMapping
+
+if TYPE_CHECKING:
+    from hub.game import GameInstance
 
 
 @dataclass(frozen=True)
@@ -63,20 +67,20 @@ class SeatingHub(Protocol):
         type_name: str,
         name: str | None = None,
         variant: str | None = None,
-        seats: Any = None,
-        options: Any = None,
+        seats: Sequence[str | None] | None = None,
+        options: JsonMapping | None = None,
         creator: str | None = None,
-    ) -> Any:
+    ) -> GameInstance:
         """Create a game (a ``hub.game.GameInstance``)."""
 
     async def take_seat(
         self,
-        game: Any,
+        game: GameInstance,
         player: str,
         seat: int | None = None,
         kind: str = "client",
-        buyin: Any = None,
-        observe: Any = None,
+        buyin: Chips | None = None,
+        observe: Callable[[int | None], object] | None = None,
     ) -> int:
         """Seat ``player`` in ``game``; returns the seat."""
 
