@@ -585,7 +585,7 @@ class IHub(Interface):
     transcripts: Transcripts | None = Attribute(
         "The transcripts (``hub.transcript.Transcripts``), or ``None``."
     )
-    options: Mapping[str, Any] = Attribute(
+    options: Mapping[str, Any] = Attribute(  # Any: settings of every kind, each read by its name
         "A mapping of the other settings (``mnm_version``, ``api_token``...)."
     )
     endpoints: Mapping[str, str] = Attribute(

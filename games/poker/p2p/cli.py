@@ -139,7 +139,7 @@ async def list_tables(reactor: Any, hub: str) -> int:
         def stringReceived(self, data: bytes) -> None:  # noqa: N802
             if not answer.called:
                 answer.callback(data)
-            self.transport.loseConnection()  # type: ignore[union-attr]
+            self.transport.loseConnection()  # type: ignore[union-attr]  # connected: it has one
 
     host, _, port = hub.rpartition(":")
     try:
