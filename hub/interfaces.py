@@ -1,5 +1,11 @@
 """Every zope Interface of the hub, in one place (the web pages' seams are written in
-:mod:`hub.web_seams` and imported from here like the others).
+:mod:`hub.web_seams`, the store's in :mod:`hub.store_seams`, and imported from here
+like the others).
+
+Each is typed (checked by mypy in strict mode, with the ``mypy_zope`` plugin): its
+methods are annotated without ``self`` and its attributes declared ``name: type =
+Attribute(...)``, so mypy checks the classes that declare an interface against it and
+reads typed attributes, while zope and ``verifyObject`` see the same ``Attribute``.
 
 A game plugin provides :class:`IGameFactory` (its games :class:`IGame`), a bot plugin
 :class:`IBotFactory`.  Front ends talk to a game through the lobby (``hub.lobby``) and,
