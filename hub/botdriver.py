@@ -9,8 +9,8 @@ import hashlib
 import secrets
 import types
 from collections import deque
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from twisted.internet import defer
 from twisted.logger import Logger
@@ -22,14 +22,30 @@ from hub.model import (
     OVER,
     SHUFFLE,
     TURN,
+    GameConfig,
     GameError,
     GameEvent,
     contribution,
 )
 from hub.optional_interfaces import IDeferredBot
+from hub.seats import Seat
 
-if TYPE_CHECKING:
-    from hub.game import GameInstance
+
+class DrivenGame(Protocol):
+    """What a driver uses of the game it plays a seat of (:class:`hub.game.GameInstance`)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def config(self) -> GameConfig: ...
+    @property
+    def seats(self) -> Sequence[Seat]: ...
+    def act(self, seat: int, action: Mapping[str, Any]) -> None: ...
+    def legal_actions(self, seat: int) -> list[Mapping[str, Any]]: ...
+    def view(self, seat: int | None = None) -> Mapping[str, Any]: ...
+
 
 BotRunner = Callable[..., defer.Deferred]
 
@@ -108,7 +124,7 @@ class BotDriver:
 
     def __init__(
         self,
-        game: GameInstance,
+        game: DrivenGame,
         seat: int,
         bot: Any,
         runner: BotRunner,
@@ -128,7 +144,7 @@ class BotDriver:
         self._guard: Any = None
         self._entropy: Any = None  # the contribution to the announced shuffle, to come
 
-    def game_event(self, game: GameInstance, event: GameEvent) -> None:
+    def game_event(self, game: DrivenGame, event: GameEvent) -> None:
         """React to ``turn`` events for this seat; stop at the end of the game."""
         if event.kind == TURN and event.data.get("seat") == self.seat:
             self._turn += 1

@@ -12,18 +12,19 @@ from collections import deque
 from collections.abc import Mapping
 from contextlib import nullcontext
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, Protocol
 
 from twisted.internet import defer
 from twisted.logger import Logger
 from zope.interface.verify import verifyObject
 
 from hub import fields
-from hub.botdriver import BotDriver
+from hub.botdriver import BotDriver, BotRunner, LoadMargin
 from hub.finished import FinishedEngine
-from hub.gameclock import GameClock
-from hub.interfaces import IBot, IChipGame, IChipGameFactory, IGame
-from hub.journal import Funnel, payload_of
+from hub.gameclock import GameClock, ReactorTime
+from hub.gamelog import LoggedEvent, deadline_of
+from hub.interfaces import IBot, IBotFactory, IChipGame, IChipGameFactory, IGame
+from hub.journal import Funnel, JournalWriter, payload_of
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -44,52 +45,47 @@ from hub.optional_interfaces import ICatchesUp
 from hub.seats import Seat, unused_name
 from hub.seeded import SeededRandom
 from hub.tablerules import CLOSING, check_table_rules
-
-if TYPE_CHECKING:
-    from hub.lobby import Lobby
+from hub.transcript import Transcripts
 
 #: builds a named tuple from its fields without the keyword handling of its ``__new__``
 _new = tuple.__new__
 
 
-def _deadline(turn: LoggedEvent) -> float | None:
-    """When a logged turn must be answered: its time plus its ``timeleft_ms``."""
-    left = turn.data.get("timeleft_ms")
-    if isinstance(left, int | float) and not isinstance(left, bool):
-        return turn.at + left / 1000.0
-    return None
+class BotFactories(Protocol):
+    """Where a game finds the bots it seats (:class:`hub.registry.Registry`)."""
+
+    def bot_factory(self, name: str) -> IBotFactory:
+        """The loaded bot called ``name`` (``NotFound``: none)."""
+        ...
 
 
-class LoggedEvent(NamedTuple):
-    """One event in a game's log (:meth:`GameInstance.events_for`); a named tuple (one
-    is made for every event of every game).
+class GameHost(Protocol):
+    """What a game uses of the lobby that holds it (:class:`hub.lobby.Lobby`)."""
 
-    :ivar at: the clock's time when it happened.
-    :ivar kind: the event's kind.
-    :ivar data: its data as the game gave it (a ``turn`` event's ``legal`` list is
-        never read from the log: :meth:`public_data` leaves it out).
-    :ivar seats: as :attr:`hub.model.GameEvent.seats`: ``None`` for a public event.
-    :ivar to: for a private event, who sat at each of its seats then (a later occupant
-        of the seat never sees it).
-    """
-
-    at: float
-    kind: str
-    data: Mapping[str, Any]
-    seats: frozenset[int] | None = None
-    to: tuple[tuple[int, str | None], ...] = ()
-
-    def public_data(self) -> dict[str, Any]:
-        """The data as the log shows it: a copy, a ``turn`` event's without ``legal``
-        (a game may build that list only when it is read)."""
-        data = self.data
-        if self.kind == TURN:
-            return {k: data[k] for k in data if k != "legal"}
-        return dict(data)
-
-    def to_json(self, since: float = 0.0) -> dict[str, Any]:
-        """``{"at": ms since ``since``, "kind", "data"}`` (:meth:`public_data`)."""
-        return {"at": int((self.at - since) * 1000), "kind": self.kind, "data": self.public_data()}
+    @property
+    def clock(self) -> ReactorTime: ...
+    @property
+    def registry(self) -> BotFactories: ...
+    @property
+    def transcripts(self) -> Transcripts | None: ...
+    @property
+    def journal(self) -> JournalWriter | None: ...
+    @property
+    def money(self) -> object | None: ...
+    @property
+    def event_log(self) -> int: ...
+    @property
+    def unattended_seconds(self) -> float | None: ...
+    @property
+    def bot_runner(self) -> BotRunner: ...
+    @property
+    def bot_deadline(self) -> float: ...
+    @property
+    def bot_margin(self) -> LoadMargin: ...
+    def changed(self, game: GameInstance) -> None: ...
+    def game_over(self, game: GameInstance, event: GameEvent) -> None: ...
+    def game_seed(self) -> bytes: ...
+    def shared_start(self, game_type: str, view: dict[str, Any]) -> dict[str, Any]: ...
 
 
 class GameInstance:
@@ -99,7 +95,7 @@ class GameInstance:
 
     def __init__(
         self,
-        lobby: Lobby,
+        lobby: GameHost,
         game_id: str,
         factory: Any,
         config: GameConfig,
@@ -161,7 +157,7 @@ class GameInstance:
             self.chips = engine
         #: (a resumed game) seat → the player it waits for (:meth:`take_seat`)
         self.awaiting: dict[int, str] = {}
-        #: made again from its journal (:func:`hub.journal.replay`)
+        #: made again from its journal (:func:`hub.replay.replay`)
         self.resumed = replay_from is not None
         self._check_attended()
         if lobby.journal is not None and replay_from is None:
@@ -369,7 +365,7 @@ class GameInstance:
     def turn_clock(self) -> dict[str, Any]:
         """``deadline`` (the clock's time by which the last announced turn must be
         answered, or ``None``) and ``timeleft_ms`` (what is left of it now)."""
-        deadline = None if self._turn is None else _deadline(self._turn)
+        deadline = None if self._turn is None else deadline_of(self._turn)
         if deadline is None:
             return {"deadline": None, "timeleft_ms": None}
         left = max(0, int((deadline - self.lobby.clock.seconds()) * 1000))
@@ -658,7 +654,7 @@ class GameInstance:
             self._bots_seated = True
             for seat in self.seats:
                 if seat.kind == "bot":
-                    factory = self.lobby.registry.bot_factory(seat.bot)
+                    factory = self.lobby.registry.bot_factory(str(seat.bot))
                     bot = factory.create(self.type, seat.index, dict(self.config.options))
                     verifyObject(IBot, bot)
                     self._drivers.append(

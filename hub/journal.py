@@ -11,13 +11,13 @@ Three parts:
   under way (the hub's own reaction to an event) are the outer input's, and inputs
   while replaying are not journaled again.
 - :class:`JournalWriter`: gathers the entries of every game and writes what gathered
-  in one reactor turn in one transaction (:meth:`hub.store.journal.JournalMixin.journal_write`),
-  one at a time; while the store is away they wait and go with the next write.  A game
+  in ``journal_flush_ms`` (20 ms) in one transaction (:meth:`hub.store.journal.JournalMixin.journal_write`),
+  one at a time (a chip table's barrier writes at once); while the store is away they wait and go with the next write.  A game
   has at most ``journal_max_entries`` entries: past that its journal is dropped and the
   game runs on unjournaled (it would not survive its hub; a warning says so).  The
   journal is dropped when the game ends and its history is written, or when the game is
   removed before it ended.
-- :func:`resume`: a game made again from its journal: the same factory, config, seats
+- :mod:`hub.replay`: a game made again from its journal: the same factory, config, seats
   and seed (:class:`hub.seeded.SeededRandom`), the entries fed in order with its clock
   replaying (:mod:`hub.gameclock`: ``tick`` fires the timer of that number, no waiting),
   and then live, the clock running on from where it stood.  In-hub bots are re-attached
@@ -31,7 +31,7 @@ import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from twisted.internet import defer
 from twisted.logger import Logger
@@ -44,13 +44,12 @@ from hub.model import (
     TURN,
     BadAction,
     Conflict,
-    GameError,
+    GameConfig,
+    GameContext,
     GameEvent,
 )
+from hub.seats import Seat
 from hub.store.journal import Entry, Header, Journal
-
-if TYPE_CHECKING:
-    from hub.game import GameInstance
 
 
 class JournalStore(Protocol):
@@ -151,82 +150,36 @@ class Funnel:
         self.sealed = True
 
 
-# -- replay -----------------------------------------------------------------------------
+class JournaledGame(Protocol):
+    """What the journal reads of a game to make its header (:class:`hub.game.GameInstance`)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def variant(self) -> str | None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def config(self) -> GameConfig: ...
+    @property
+    def seats(self) -> Sequence[Seat]: ...
+    @property
+    def creator(self) -> str | None: ...
+    @property
+    def bots_only(self) -> bool: ...
+    @property
+    def broke_bots(self) -> str: ...
+    @property
+    def clock_start(self) -> float: ...
+    @property
+    def created(self) -> float: ...
+    @property
+    def context(self) -> GameContext: ...
 
 
-def _amount(value: Any) -> Decimal | None:
-    return None if value is None else Decimal(str(value))
-
-
-def _int(value: Any) -> int:
-    if not isinstance(value, int):
-        raise BadAction("a journal entry's seat is a number")
-    return value
-
-
-#: kind → how an entry is given to the game again
-APPLY: dict[str, Callable[[GameInstance, int | None, dict[str, Any]], object]] = {
-    "seat": lambda g, s, p: g.take_seat(p["player"], s, p["kind"], _amount(p.get("buyin"))),
-    "leave": lambda g, s, p: g.leave_seat(_int(s)),
-    "dismiss": lambda g, s, p: g.dismiss_bot(_int(s)),
-    "chips": lambda g, s, p: g.add_chips(_int(s), _amount(p["amount"])),
-    "act": lambda g, s, p: g.act(_int(s), p),
-    "bot": lambda g, s, p: g.seat_bot(_int(s), p["bot"], p.get("player"), _amount(p.get("buyin"))),
-    "bots": lambda g, s, p: g.seat_bots({int(k): _amount(v) for k, v in p["buyins"].items()}),
-    "rules": lambda g, s, p: g.set_table_rules(p["bots_only"], p["broke_bots"]),
-    "settled": lambda g, s, p: g.settled(p["hand"]),
-    "hold": lambda g, s, p: g.hold_hands(),
-    "tick": lambda g, s, p: g.clock.fire(int(p["n"])),
-    "pause": lambda g, s, p: None,
-    "await": lambda g, s, p: g.await_players(),
-}
-
-
-class Resumed:
-    """How a resume went: entries given again, and those the game refused (a game
-    that is not deterministic, or a journal of another version)."""
-
-    def __init__(self) -> None:
-        self.entries = 0
-        self.refused: list[tuple[int, str]] = []
-
-
-def replay(game: GameInstance, entries: Sequence[Entry]) -> Resumed:
-    """Give ``entries`` to ``game`` (made with its funnel replaying) in order."""
-    out = Resumed()
-    clock = game.clock
-    for entry in entries:
-        clock.set_time(entry.at)
-        out.entries += 1
-        try:
-            APPLY[entry.kind](game, entry.seat, json.loads(entry.payload))
-        except (GameError, KeyError, ValueError, TypeError) as e:
-            out.refused.append((entry.n, f"{entry.kind}: {e}"))
-    return out
-
-
-def go_live(game: GameInstance, resumed: Resumed) -> None:
-    """The replay is over: the clock runs on, the bots are given the waiting turn, a
-    game that ended in its journal ends here (its history is written)."""
-    funnel = game.funnel
-    funnel.replaying = False
-    game.clock.go_live()
-    game.await_players()  # its people come back to their seats
-    for driver in game.bot_drivers():
-        for kind in (SHUFFLE, TURN):
-            event = funnel.last.get(kind)
-            if event is not None and event.visible_to(driver.seat):
-                driver.game_event(game, event)
-    unsettled = funnel.last.get(HAND_OVER)
-    over = funnel.last.get(GAME_OVER)
-    funnel.last.clear()
-    if unsettled is not None:  # the table money settles it once (keyed by its hand)
-        game.tell_services(unsettled)
-    if over is not None:
-        game.lobby.game_over(game, over)
-
-
-def header_of(game: GameInstance) -> Header:
+def header_of(game: JournaledGame) -> Header:
     """What ``game`` is made again from (:func:`resume`)."""
     seats = [s.spec if s.spec != "bot" else f"bot:{s.bot}" for s in game.seats]
     data = {
@@ -247,13 +200,17 @@ def header_of(game: GameInstance) -> Header:
 
 
 class JournalWriter:
-    """Gathers every game's entries and writes them per reactor turn (module text).
+    """Gathers every game's entries and writes them at most every ``interval``
+    seconds, one write at a time (module text).
 
     :param store: the store (:class:`JournalStore`).
     :param reactor: ``IReactorTime``.
     :param max_entries: most entries a game's journal keeps (``journal_max_entries``).
     :param max_waiting: most entries waiting for the store (``journal_max_waiting``);
         past it the games with entries waiting are no longer journaled.
+    :param interval: seconds between writes at most (``journal_flush_ms``): the
+        entries of every game meanwhile go in one transaction; 0 writes every reactor
+        turn.  A barrier (a hand to settle) writes at once.
     """
 
     log = Logger()
@@ -264,11 +221,13 @@ class JournalWriter:
         reactor: Any,
         max_entries: int = 100_000,
         max_waiting: int = 200_000,
+        interval: float = 0.0,
     ) -> None:
         self.store = store
         self.reactor = reactor
         self.max_entries = max_entries
         self.max_waiting = max_waiting
+        self.interval = max(0.0, interval)
         self._next: dict[str, int] = {}
         self._headers: dict[str, Header] = {}
         self._entries: list[tuple[str, Entry]] = []
@@ -286,7 +245,7 @@ class JournalWriter:
 
     # -- Sink ---------------------------------------------------------------------------
 
-    def open(self, game: GameInstance) -> None:
+    def open(self, game: JournaledGame) -> None:
         """A new game: its header goes with the next write."""
         self._headers[game.id] = header_of(game)
         self._next[game.id] = 0
@@ -343,6 +302,7 @@ class JournalWriter:
         d: defer.Deferred[None] = defer.Deferred()
         if self._headers or self._entries or self._drops:
             self._next_waiters.append(d)
+            self._schedule(at_once=True)
         elif self._writing is not None:
             self._writing_waiters.append(d)
         else:
@@ -364,9 +324,14 @@ class JournalWriter:
 
     # -- writing ------------------------------------------------------------------------
 
-    def _schedule(self) -> None:
-        if self._timer is None and self._writing is None:
-            self._timer = self.reactor.callLater(0, self.flush)
+    def _schedule(self, at_once: bool = False) -> None:
+        if self._writing is not None:
+            return
+        if at_once and self._timer is not None and self._timer.getTime() > self.reactor.seconds():
+            self._timer.cancel()
+            self._timer = None
+        if self._timer is None:
+            self._timer = self.reactor.callLater(0 if at_once else self.interval, self.flush)
 
     def flush(self) -> defer.Deferred[Any]:
         """Write what waits now (one transaction); fires when it is written."""
@@ -406,7 +371,8 @@ class JournalWriter:
             self._writing = None
             self._writing_waiters = []
             if self._headers or self._entries or self._drops:
-                self._timer = self.reactor.callLater(0 if result is None else 1.0, self.flush)
+                wait = (0.0 if self._next_waiters else self.interval) if result is None else 1.0
+                self._timer = self.reactor.callLater(wait, self.flush)
             return result
 
         d.addCallbacks(written, failed)
@@ -442,15 +408,12 @@ def payload_of(**fields: Any) -> Mapping[str, Any]:
 
 
 __all__ = [
-    "APPLY",
     "Funnel",
     "Journal",
     "JournalStore",
     "JournalWriter",
-    "Resumed",
+    "JournaledGame",
     "Sink",
-    "go_live",
     "header_of",
     "payload_of",
-    "replay",
 ]

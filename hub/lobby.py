@@ -21,10 +21,12 @@ from twisted.logger import Logger
 
 from hub import fields
 from hub.botdriver import BotDriver, BotRunner, LoadMargin, run_inline, thread_runner
-from hub.game import GameInstance, LoggedEvent
+from hub.game import GameInstance
+from hub.gamelog import LoggedEvent
 from hub.interfaces import ILobbyListener
-from hub.journal import Journal, JournalWriter, Resumed, go_live, replay
+from hub.journal import Journal, JournalWriter
 from hub.model import BadAction, GameConfig, GameError, GameEvent, NotFound
+from hub.replay import Resumed, go_live, replay
 from hub.seats import SEAT_KINDS, Seat, parse_seats
 from hub.seeded import SEED_BYTES, new_seed
 

@@ -66,7 +66,8 @@ class Journaling:
     :param lobby: the hub's lobby.
     :param store: the store (:class:`ResumeStore`).
     :param reactor: ``IReactorTime``.
-    :param options: the hub's settings (``journal_max_entries``, ``journal_max_waiting``).
+    :param options: the hub's settings (``journal_max_entries``, ``journal_max_waiting``,
+        ``journal_flush_ms``).
     """
 
     log = Logger()
@@ -81,6 +82,7 @@ class Journaling:
             reactor,
             max_entries=int(options.get("journal_max_entries", 100_000)),
             max_waiting=int(options.get("journal_max_waiting", 200_000)),
+            interval=float(options.get("journal_flush_ms", 20)) / 1000,
         )
         self.sealed = False
         #: the games let go (sealed): their journal stays for the next hub

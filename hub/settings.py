@@ -39,6 +39,7 @@ TYPES: dict[str, type] = {
     # the games' journal (hub.journal)
     "journal_max_entries": int,
     "journal_max_waiting": int,
+    "journal_flush_ms": float,
     # ratings
     "rated_default": bool,
     # tournaments

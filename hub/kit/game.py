@@ -51,15 +51,12 @@ from .engine import (
     outcome_words,
     winners,
 )
+from .events import LEFT, MOVED, SEATED, TIMEOUT
 from .seams import Config, Context, DelayedCall
 
 S = TypeVar("S")
 M = TypeVar("M")
 
-MOVED = "moved"
-SEATED = "seated"
-LEFT = "left"
-TIMEOUT = "timeout"
 #: the option every kit game has: a move's time, in milliseconds
 MOVE_TIME = "move_time"
 #: options the hub itself puts in a game's options (not the game's to check)
