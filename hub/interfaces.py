@@ -17,11 +17,11 @@ JSON-able mappings, so the same game serves every front end.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from zope.interface import Attribute, Interface
 
-from hub.model import Chips, JsonMapping
+from hub.model import Chips, JsonMapping, LiveGame
 from hub.seatops import Parsed
 from hub.store_seams import IAuditStore as IAuditStore
 from hub.store_seams import IRatingStore as IRatingStore
@@ -41,10 +41,6 @@ if TYPE_CHECKING:
     from twisted.web.resource import IResource
 
     from hub.access import Access
-    from hub.chat import ChatLine, ChatService
-    from hub.cluster.remote import RemoteGame
-    from hub.game import GameInstance
-    from hub.lobby import Lobby
     from hub.model import (
         BuyinRange,
         Elsewhere,
@@ -54,16 +50,9 @@ if TYPE_CHECKING:
         GameOption,
         HandSummary,
     )
-    from hub.money import TableMoney
-    from hub.ratings.service import RatingService
-    from hub.registry import Registry
     from hub.routes import Routes
     from hub.telemetry import Telemetry
-    from hub.tournaments.service import TournamentService
     from hub.transcript import Transcripts
-
-    #: a game the lobby lists show: this hub's, or another hub's of the cluster (read-only)
-    ListedGame: TypeAlias = GameInstance | RemoteGame
 
 
 class IGameFactory(Interface):
@@ -282,19 +271,19 @@ class IGameObserver(Interface):
 
     Optional attribute ``viewer`` (not declared, so that any object with
     :meth:`game_event` observes): the name of the person who follows the game this way,
-    listed among its watchers (``hub.game.GameInstance.watchers``) while they have no
+    listed among its watchers (``hub.game.LiveGame.watchers``) while they have no
     seat; absent or ``None`` for anonymous observers.
     """
 
-    def game_event(game: GameInstance, event: GameEvent) -> None:
+    def game_event(game: LiveGame, event: GameEvent) -> None:
         """``event`` (a :class:`hub.model.GameEvent`) happened in ``game``
-        (a ``hub.game.GameInstance``); only events this observer may see arrive."""
+        (a ``hub.game.LiveGame``); only events this observer may see arrive."""
 
 
 class ILobbyListener(Interface):
     """Follows the list of games (the XML lobby updates, the web lobby page)."""
 
-    def lobby_changed(change: str, game: ListedGame) -> None:
+    def lobby_changed(change: str, game: LiveGame) -> None:
         """``change`` is ``created``, ``changed`` or ``removed``."""
 
 
@@ -324,7 +313,7 @@ class IXMLGameAdapter(Interface):
     :class:`hub.frontends.xml.payload.XMLGameAdapter` (or defines them all itself).
 
     - An action mapping ``{"take_seat": seat or None}`` returned by
-      :meth:`parse_action` makes the front end seat the player (``GameInstance.take_seat``)
+      :meth:`parse_action` makes the front end seat the player (``LiveGame.take_seat``)
       and follow the game from that seat; ``{"leave_seat": True}`` leaves it.  For a
       chip game (:class:`IChipGameFactory`) ``{"take_seat": seat, "buyin": amount}``
       buys in through the hub's table money (from one's own seat: adds chips), and
@@ -349,7 +338,7 @@ class IXMLGameAdapter(Interface):
     def render_view(view: JsonMapping) -> _Element:
         """A view (``IGame.view``) → an lxml element for a full-state update."""
 
-    def custom(game: GameInstance, seat: int | None, element: _Element) -> _Element | None:
+    def custom(game: LiveGame, seat: int | None, element: _Element) -> _Element | None:
         """Answer ``game/custom`` with an element, or ``None`` for ``<ok/>``.  The answer
         is made for the asker's ``seat``, so a seated asker's answer is private to that
         seat in the transcript.
@@ -528,6 +517,61 @@ class IHTTPResources(Interface):
         and an ``IResource`` for ``hub``, checked by ``access`` (:mod:`hub.access`)."""
 
 
+# -- the hub's parts above its seams --------------------------------------------------
+# They import this module, so it cannot name them: what front ends use of each is a
+# typing Protocol here (a part not yet written as one is an alias, with its reason).
+
+#: ``hub.lobby.Lobby``: every live game
+GameLobby: TypeAlias = Any  # Any: hub.lobby.Lobby, above the seams (it imports them)
+#: ``hub.registry.Registry``: an :class:`IRegistry` that also serves the plugins' files
+PluginRegistry: TypeAlias = Any  # Any: hub.registry.Registry, above the seams too
+
+
+class ChatLine(Protocol):
+    """One line said in a room (``hub.chat.ChatLine``)."""
+
+    @property
+    def room(self) -> str: ...
+    @property
+    def sender(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def at(self) -> float: ...
+    @property
+    def guest(self) -> bool: ...
+    @property
+    def type(self) -> int: ...
+    def to_json(self) -> dict[str, object]: ...
+
+
+class Chat(Protocol):
+    """The chat of the lobby and the games (``hub.chat.ChatService``)."""
+
+    def say(
+        self, room: str, sender: str, text: object, *, guest: bool = False, type: int = 0
+    ) -> ChatLine: ...
+    def history(self, room: str) -> Sequence[ChatLine]: ...
+    def add_listener(self, listener: IChatListener) -> None: ...
+    def remove_listener(self, listener: IChatListener) -> None: ...
+
+
+class ChipTables(Protocol):
+    """The table money (``hub.money.TableMoney``), as front ends use it."""
+
+    def idle(self, game_id: str | None = None) -> Deferred[object]: ...
+
+
+class Ratings(Protocol):
+    """The ratings of rated games (``hub.ratings.service.RatingService``): front ends
+    read them from the store (:class:`IRatingStore`), not from here."""
+
+
+class Tournaments(Protocol):
+    """The tournaments (``hub.tournaments.service.TournamentService``): the web API
+    drives them through its own resource."""
+
+
 # -- the hub, as front ends see it ----------------------------------------------------
 
 
@@ -577,17 +621,17 @@ class IHub(Interface):
         "The reactor: ``IReactorTime`` and more (``MemoryReactorClock`` in tests)."
     )
     version: str = Attribute("The hub's version, text.")
-    lobby: Lobby = Attribute("The ``hub.lobby.Lobby``: every live game.")
-    registry: Registry = Attribute(
+    lobby: GameLobby = Attribute("The ``hub.lobby.Lobby``: every live game.")
+    registry: PluginRegistry = Attribute(
         "The plugins (``hub.registry.Registry``), an :class:`IRegistry`."
     )
     store: IStore | None = Attribute(
         "The accounts, ledger and history (an :class:`IStore`), or ``None``."
     )
-    money: TableMoney | None = Attribute(
+    money: ChipTables | None = Attribute(
         "The table money (``hub.money.TableMoney``), or ``None`` without a store."
     )
-    chat: ChatService = Attribute("The chat of the lobby and the games (``hub.chat.ChatService``).")
+    chat: Chat = Attribute("The chat of the lobby and the games (``hub.chat.ChatService``).")
     transcripts: Transcripts | None = Attribute(
         "The transcripts (``hub.transcript.Transcripts``), or ``None``."
     )
@@ -601,13 +645,13 @@ class IHub(Interface):
         "Front-end name → the port it is bound to, while it listens."
     )
     telemetry: Telemetry = Attribute("The hub's metrics (``hub.telemetry.Telemetry``).")
-    ratings: RatingService | None = Attribute(
+    ratings: Ratings | None = Attribute(
         "The ratings of rated games (``hub.ratings``), or ``None``."
     )
     routes: Routes | None = Attribute(
         "Keys that lead to a game (``hub.routes.Routes``), or ``None``."
     )
-    tournaments: TournamentService | None = Attribute(
+    tournaments: Tournaments | None = Attribute(
         "The tournaments (``hub.tournaments``), or ``None``."
     )
 
@@ -622,18 +666,18 @@ class IHub(Interface):
         rated: bool | None = None,
         bots_only: bool = False,
         broke_bots: str = "leave",
-    ) -> GameInstance:
-        """Create a game (a coroutine → ``hub.game.GameInstance``); a chip table goes
+    ) -> LiveGame:
+        """Create a game (a coroutine → ``hub.game.LiveGame``); a chip table goes
         through the table money (``bots_only``, ``broke_bots``: its rules for its bots);
         ``rated``: ``True``, ``False``, ``None`` (the default).
 
         :raises hub.model.GameError: refused."""
 
-    async def seat_bots(game: GameInstance) -> None:
+    async def seat_bots(game: LiveGame) -> None:
         """Seat the bots of a game created with ``seat_bots=False`` (a coroutine)."""
 
     async def take_seat(
-        game: GameInstance,
+        game: LiveGame,
         player: str,
         seat: int | None = None,
         kind: str = "client",
@@ -644,11 +688,11 @@ class IHub(Interface):
         ``observe(seat)`` is called just before the game seats the player."""
 
     async def add_bot(
-        game: GameInstance, bot: str, seat: int | None = None, buyin: Chips | None = None
+        game: LiveGame, bot: str, seat: int | None = None, buyin: Chips | None = None
     ) -> tuple[int, str]:
         """Seat the in-hub bot ``bot`` (a coroutine → ``(seat, player name)``)."""
 
-    def leave_seat(game: GameInstance, seat: int) -> None:
+    def leave_seat(game: LiveGame, seat: int) -> None:
         """The player at ``seat`` asks to leave."""
 
     def health() -> JsonMapping:
@@ -657,10 +701,10 @@ class IHub(Interface):
     def place(hub: str | None = None, gather: bool = False) -> Elsewhere | None:
         """Where a new game goes: ``None`` (here) or a ``hub.model.Elsewhere``."""
 
-    def game_json(game: ListedGame, detail: bool = False) -> JsonMapping:
+    def game_json(game: LiveGame, detail: bool = False) -> JsonMapping:
         """A game as the JSON API shows it, with the port of its front end."""
 
-    def listed_games() -> Sequence[ListedGame]:
+    def listed_games() -> Sequence[LiveGame]:
         """The games lobby lists show: this hub's, then a cluster's other hubs'."""
 
     def follow_games(listener: ILobbyListener) -> None:

@@ -11,19 +11,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeAlias
 
 from zope.interface import Interface
 
 if TYPE_CHECKING:
     from twisted.internet.interfaces import IDelayedCall
 
-    from hub.kit.seams import Clock
-
 #: A JSON-able mapping in a game's own words: an action, a view, a result, an event's
 #: data.  The one ``Any`` of the game seam: the hub carries these values between the
 #: wire and the game and never reads them; each game reads its own.
 JsonMapping: TypeAlias = Mapping[str, Any]  # Any: JSON values, read by each game in its own words
+#: A live game as the seams hand it over: a ``hub.game.GameInstance`` (in a cluster's
+#: listings also a ``hub.cluster.remote.RemoteGame``).  Both import the seams, which so
+#: cannot name them; a typing Protocol of what front ends use of a game is to replace it.
+LiveGame: TypeAlias = Any  # Any: hub.game.GameInstance, above the seams (it imports them)
 #: An amount of chips as the hub takes it: a ``Decimal``, an ``int`` or decimal text
 #: (never a float).
 Chips: TypeAlias = Decimal | int | str
@@ -317,6 +319,24 @@ class HandSummary:
     started: float | None = None
 
 
+class DelayedCall(Protocol):
+    """A timer the clock gave (``twisted.internet.interfaces.IDelayedCall``)."""
+
+    def active(self) -> bool: ...
+
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    """The part of the reactor's time a game may use (``task.Clock`` in tests)."""
+
+    def seconds(self) -> float: ...
+
+    def callLater(  # noqa: N802  (Twisted's name)
+        self, delay: float, f: Callable[..., object], *args: object, **kw: object
+    ) -> DelayedCall: ...
+
+
 class IClock(Interface):
     """The part of ``IReactorTime`` a game may use (``task.Clock`` in tests)."""
 
@@ -380,7 +400,10 @@ __all__ = [
     "GameOption",
     "HandPlayer",
     "HandSummary",
+    "Clock",
+    "DelayedCall",
     "IClock",
+    "LiveGame",
     "IllegalAction",
     "JsonMapping",
     "Chips",

@@ -16,12 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-from hub.model import Chips, JsonMapping
-
-if TYPE_CHECKING:
-    from hub.game import GameInstance
+from hub.model import Chips, JsonMapping, LiveGame
 
 
 @dataclass(frozen=True)
@@ -70,12 +67,12 @@ class SeatingHub(Protocol):
         seats: Sequence[str | None] | None = None,
         options: JsonMapping | None = None,
         creator: str | None = None,
-    ) -> GameInstance:
+    ) -> LiveGame:
         """Create a game (a ``hub.game.GameInstance``)."""
 
     async def take_seat(
         self,
-        game: GameInstance,
+        game: LiveGame,
         player: str,
         seat: int | None = None,
         kind: str = "client",
