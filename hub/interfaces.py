@@ -8,7 +8,7 @@ Attribute(...)``, so mypy checks the classes that declare an interface against i
 reads typed attributes, while zope and ``verifyObject`` see the same ``Attribute``.
 
 A game plugin provides :class:`IGameFactory` (its games :class:`IGame`), a bot plugin
-:class:`IBotFactory`.  Front ends talk to a game through the lobby (``hub.lobby``) and,
+:class:`IBotFactory`.  Front ends talk to a game through the lobby (``hub.play.lobby``) and,
 where the wire format needs game-specific translation, through the game factory's
 adapter for that front end (:meth:`IGameFactory.adapter`).  Actions and views are plain
 JSON-able mappings, so the same game serves every front end.
@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from twisted.internet.interfaces import IProtocolFactory
     from twisted.web.resource import IResource
 
-    from hub.access import Access
+    from hub.connections.access import Access
+    from hub.connections.transcript import Transcripts
     from hub.model import (
         BuyinRange,
         Elsewhere,
@@ -50,9 +51,8 @@ if TYPE_CHECKING:
         GameOption,
         HandSummary,
     )
-    from hub.routes import Routes
-    from hub.telemetry import Telemetry
-    from hub.transcript import Transcripts
+    from hub.ops.telemetry import Telemetry
+    from hub.play.routes import Routes
 
 
 class IGameFactory(Interface):
@@ -169,7 +169,7 @@ class IWholeTournamentFactory(IGameFactory):
 
 class IChipGameFactory(IGameFactory):
     """A game type whose games play for chips from the players' accounts (table
-    stakes: poker).  The hub's table money (:mod:`hub.money`) then owns every chip
+    stakes: poker).  The hub's table money (:mod:`hub.play.money`) then owns every chip
     movement: it moves a buy-in from the account to the table in the ledger before it
     seats anyone, settles each hand, and takes the stack back when a player leaves.
     Its games provide :class:`IChipGame`.
@@ -271,13 +271,13 @@ class IGameObserver(Interface):
 
     Optional attribute ``viewer`` (not declared, so that any object with
     :meth:`game_event` observes): the name of the person who follows the game this way,
-    listed among its watchers (``hub.game.LiveGame.watchers``) while they have no
+    listed among its watchers (``hub.play.game.GameInstance.watchers``) while they have no
     seat; absent or ``None`` for anonymous observers.
     """
 
     def game_event(game: LiveGame, event: GameEvent) -> None:
         """``event`` (a :class:`hub.model.GameEvent`) happened in ``game``
-        (a ``hub.game.LiveGame``); only events this observer may see arrive."""
+        (a ``hub.play.game.GameInstance``); only events this observer may see arrive."""
 
 
 class ILobbyListener(Interface):
@@ -288,11 +288,11 @@ class ILobbyListener(Interface):
 
 
 class IChatListener(Interface):
-    """Follows the hub's chat (``hub.chat.ChatService``): the front ends that carry it."""
+    """Follows the hub's chat (``hub.connections.chat.ChatService``): the front ends that carry it."""
 
     def chat_line(line: ChatLine) -> None:
-        """``line`` (a ``hub.chat.ChatLine``) was said in the lobby (``room`` is
-        ``hub.chat.LOBBY``) or at a game (``room`` is the game's id)."""
+        """``line`` (a ``hub.connections.chat.ChatLine``) was said in the lobby (``room``
+        is ``hub.connections.chat.LOBBY``) or at a game (``room`` is the game's id)."""
 
 
 # -- front-end adapters --------------------------------------------------------------
@@ -313,7 +313,7 @@ class IXMLGameAdapter(Interface):
     :class:`hub.frontends.xml.payload.XMLGameAdapter` (or defines them all itself).
 
     - An action mapping ``{"take_seat": seat or None}`` returned by
-      :meth:`parse_action` makes the front end seat the player (``LiveGame.take_seat``)
+      :meth:`parse_action` makes the front end seat the player (``GameInstance.take_seat``)
       and follow the game from that seat; ``{"leave_seat": True}`` leaves it.  For a
       chip game (:class:`IChipGameFactory`) ``{"take_seat": seat, "buyin": amount}``
       buys in through the hub's table money (from one's own seat: adds chips), and
@@ -514,21 +514,21 @@ class IHTTPResources(Interface):
         hub: IHub, access: Access | None = None
     ) -> Sequence[tuple[bytes, IResource]]:
         """``[(name, resource)]``: a top-level path segment (``bytes``, ``[a-z0-9-]``)
-        and an ``IResource`` for ``hub``, checked by ``access`` (:mod:`hub.access`)."""
+        and an ``IResource`` for ``hub``, checked by ``access`` (:mod:`hub.connections.access`)."""
 
 
 # -- the hub's parts above its seams --------------------------------------------------
 # They import this module, so it cannot name them: what front ends use of each is a
 # typing Protocol here (a part not yet written as one is an alias, with its reason).
 
-#: ``hub.lobby.Lobby``: every live game
-GameLobby: TypeAlias = Any  # Any: hub.lobby.Lobby, above the seams (it imports them)
-#: ``hub.registry.Registry``: an :class:`IRegistry` that also serves the plugins' files
-PluginRegistry: TypeAlias = Any  # Any: hub.registry.Registry, above the seams too
+#: ``hub.play.lobby.Lobby``: every live game
+GameLobby: TypeAlias = Any  # Any: hub.play.lobby.Lobby, above the seams (it imports them)
+#: ``hub.plugins.registry.Registry``: an :class:`IRegistry` that also serves the plugins' files
+PluginRegistry: TypeAlias = Any  # Any: hub.plugins.registry.Registry, above the seams too
 
 
 class ChatLine(Protocol):
-    """One line said in a room (``hub.chat.ChatLine``)."""
+    """One line said in a room (``hub.connections.chat.ChatLine``)."""
 
     @property
     def room(self) -> str: ...
@@ -546,7 +546,7 @@ class ChatLine(Protocol):
 
 
 class Chat(Protocol):
-    """The chat of the lobby and the games (``hub.chat.ChatService``)."""
+    """The chat of the lobby and the games (``hub.connections.chat.ChatService``)."""
 
     def say(
         self, room: str, sender: str, text: object, *, guest: bool = False, type: int = 0
@@ -557,7 +557,7 @@ class Chat(Protocol):
 
 
 class ChipTables(Protocol):
-    """The table money (``hub.money.TableMoney``), as front ends use it."""
+    """The table money (``hub.play.money.TableMoney``), as front ends use it."""
 
     def idle(self, game_id: str | None = None) -> Deferred[object]: ...
 
@@ -576,7 +576,7 @@ class Tournaments(Protocol):
 
 
 class IRegistry(Interface):
-    """The loaded plugins (``hub.registry.Registry``), as the lobby and the front ends
+    """The loaded plugins (``hub.plugins.registry.Registry``), as the lobby and the front ends
     use them."""
 
     def game_factory(name: str) -> IGameFactory:
@@ -621,19 +621,21 @@ class IHub(Interface):
         "The reactor: ``IReactorTime`` and more (``MemoryReactorClock`` in tests)."
     )
     version: str = Attribute("The hub's version, text.")
-    lobby: GameLobby = Attribute("The ``hub.lobby.Lobby``: every live game.")
+    lobby: GameLobby = Attribute("The ``hub.play.lobby.Lobby``: every live game.")
     registry: PluginRegistry = Attribute(
-        "The plugins (``hub.registry.Registry``), an :class:`IRegistry`."
+        "The plugins (``hub.plugins.registry.Registry``), an :class:`IRegistry`."
     )
     store: IStore | None = Attribute(
         "The accounts, ledger and history (an :class:`IStore`), or ``None``."
     )
     money: ChipTables | None = Attribute(
-        "The table money (``hub.money.TableMoney``), or ``None`` without a store."
+        "The table money (``hub.play.money.TableMoney``), or ``None`` without a store."
     )
-    chat: Chat = Attribute("The chat of the lobby and the games (``hub.chat.ChatService``).")
+    chat: Chat = Attribute(
+        "The chat of the lobby and the games (``hub.connections.chat.ChatService``)."
+    )
     transcripts: Transcripts | None = Attribute(
-        "The transcripts (``hub.transcript.Transcripts``), or ``None``."
+        "The transcripts (``hub.connections.transcript.Transcripts``), or ``None``."
     )
     options: Mapping[str, Any] = Attribute(  # Any: settings of every kind, each read by its name
         "A mapping of the other settings (``mnm_version``, ``api_token``...)."
@@ -644,12 +646,12 @@ class IHub(Interface):
     bound_ports: Mapping[str, int | None] = Attribute(
         "Front-end name → the port it is bound to, while it listens."
     )
-    telemetry: Telemetry = Attribute("The hub's metrics (``hub.telemetry.Telemetry``).")
+    telemetry: Telemetry = Attribute("The hub's metrics (``hub.ops.telemetry.Telemetry``).")
     ratings: Ratings | None = Attribute(
         "The ratings of rated games (``hub.ratings``), or ``None``."
     )
     routes: Routes | None = Attribute(
-        "Keys that lead to a game (``hub.routes.Routes``), or ``None``."
+        "Keys that lead to a game (``hub.play.routes.Routes``), or ``None``."
     )
     tournaments: Tournaments | None = Attribute(
         "The tournaments (``hub.tournaments``), or ``None``."
@@ -667,7 +669,7 @@ class IHub(Interface):
         bots_only: bool = False,
         broke_bots: str = "leave",
     ) -> LiveGame:
-        """Create a game (a coroutine → ``hub.game.LiveGame``); a chip table goes
+        """Create a game (a coroutine → ``hub.play.game.GameInstance``); a chip table goes
         through the table money (``bots_only``, ``broke_bots``: its rules for its bots);
         ``rated``: ``True``, ``False``, ``None`` (the default).
 

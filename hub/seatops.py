@@ -68,7 +68,7 @@ class SeatingHub(Protocol):
         options: JsonMapping | None = None,
         creator: str | None = None,
     ) -> LiveGame:
-        """Create a game (a ``hub.game.GameInstance``)."""
+        """Create a game (a ``hub.play.game.GameInstance``)."""
 
     async def take_seat(
         self,

@@ -28,7 +28,7 @@ SEAMS = {
     "hub.seatops": "all",
     "hub.model": "all",
     "hub.kit.seams": "all",
-    "hub.access": "protocols",
+    "hub.connections.access": "protocols",
 }
 MAX_ANY = 15
 #: the comment that says why an ``Any`` stays
