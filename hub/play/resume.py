@@ -6,7 +6,8 @@ the games whose journal is this hub's when it starts (a restart) or takes one ov
 - **Start.** After the plugins are loaded and before any front end listens, the hub
   adopts the journals of hubs whose lease has ended (:meth:`hub.store.journal.JournalMixin.journal_adopt`:
   its own previous life, stopped or killed; on a cluster, a hub stopped with games
-  running) and resumes each.
+  running) and resumes each.  A running hub of a cluster adopts them now and then too
+  (:meth:`Journaling.adopt`): those a hub left when no other could take them.
 - **Stop.** Before the front ends close their connections (which would leave seats),
   every running game is sealed (:meth:`hub.play.journal.Funnel.seal`: a ``pause`` entry, its
   clock stands still) and the writer drains; the games then stop here without ending
@@ -117,11 +118,24 @@ class Journaling:
     async def start(self) -> list[str]:
         """Adopt the journals of ended hubs and resume every game whose journal is
         this hub's.  Returns the ids resumed."""
+        await self._adopt()
+        self.started = True
+        return await self.resume()
+
+    async def adopt(self) -> list[str]:
+        """(A running hub of a cluster, now and then.)  Adopt and resume the journals
+        that ended hubs left with nobody to take them (a hub stopped while no other
+        was live, or its hand-over failed).  Returns the ids resumed."""
+        if not self.started or self.sealed:
+            return []
+        adopted = await self._adopt()
+        return await self.resume(adopted) if adopted else []
+
+    async def _adopt(self) -> list[str]:
         adopted = await self.store.journal_adopt()
         if adopted:
             self.log.info("journal: {n} games of stopped or dead hubs taken over", n=len(adopted))
-        self.started = True
-        return await self.resume()
+        return adopted
 
     async def resume(self, games: Sequence[str] | None = None) -> list[str]:
         """Resume this hub's journaled games (``games`` only, when given) that do not

@@ -183,8 +183,8 @@ class JournalMixin(ClusterMixin):
 
     def journal_adopt(self) -> defer.Deferred[list[str]]:
         """Take over the journals of hubs whose lease has ended (a hub that stopped
-        with games running, or one recovered before): once each, however many hubs
-        adopt at once.  Returns their game ids."""
+        with games running, or one recovered before), with their directory rows: once
+        each, however many hubs adopt at once.  Returns their game ids."""
 
         def txn(cur: _Cursor) -> list[str]:
             hubs = [
@@ -196,7 +196,11 @@ class JournalMixin(ClusterMixin):
                     str(self.hub_id),
                 )
             ]
-            return self.journal_claim(cur, hubs)
+            claimed = self.journal_claim(cur, hubs)
+            # their directory rows too: this hub's writes of them count (a row left
+            # with its ended hub reads "aborted" for the whole cluster)
+            self.directory_adopt(cur, claimed)
+            return claimed
 
         return self._run(txn)
 

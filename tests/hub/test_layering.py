@@ -257,11 +257,6 @@ def test_no_import_cycle_in_the_hub():
 #: and an undone one must be struck off here
 KNOWN_CIRCLES = [
     {
-        "hub.frontends.web",
-        *(f"hub.frontends.web.{m}" for m in ("accounts", "admin", "info", "play")),
-        *(f"hub.frontends.web.{m}" for m in ("scripts", "tournaments")),
-    },
-    {
         f"hub.frontends.xml.{m}"
         for m in ("connection", "context", "protocol", "relay", "resume", "sessions", "states")
     },
