@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from zope.interface import implementer
@@ -16,7 +17,9 @@ class HelloBot:
     def __init__(self, seat: int) -> None:
         self.seat = seat
 
-    def choose(self, view: Any, legal: list[dict[str, Any]], deadline: float) -> dict[str, Any]:
+    def choose(
+        self, view: Any, legal: Sequence[Mapping[str, Any]], deadline: float
+    ) -> dict[str, Any]:
         """Say hello."""
         return {"hello": f"Hello, I am a bot at seat {self.seat}"}
 

@@ -1,5 +1,11 @@
 """Every zope Interface of the hub, in one place (the web pages' seams are written in
-:mod:`hub.web_seams` and imported from here like the others).
+:mod:`hub.web_seams`, the store's in :mod:`hub.store_seams`, and imported from here
+like the others).
+
+Each is typed (checked by mypy in strict mode, with the ``mypy_zope`` plugin): its
+methods are annotated without ``self`` and its attributes declared ``name: type =
+Attribute(...)``, so mypy checks the classes that declare an interface against it and
+reads typed attributes, while zope and ``verifyObject`` see the same ``Attribute``.
 
 A game plugin provides :class:`IGameFactory` (its games :class:`IGame`), a bot plugin
 :class:`IBotFactory`.  Front ends talk to a game through the lobby (``hub.play.lobby``) and,
@@ -10,26 +16,62 @@ JSON-able mappings, so the same game serves every front end.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+
 from zope.interface import Attribute, Interface
 
-from hub.web_seams import IGameRules, IWebAssets, IWebView  # noqa: F401  (re-exported)
+from hub.model import Chips, JsonMapping, LiveGame
+from hub.seatops import Parsed
+from hub.store_seams import IAuditStore as IAuditStore
+from hub.store_seams import IRatingStore as IRatingStore
+from hub.store_seams import IStore as IStore
+from hub.store_seams import ITournamentStore as ITournamentStore
+from hub.web_seams import IGameRules as IGameRules
+from hub.web_seams import IWebAssets as IWebAssets
+from hub.web_seams import IWebView as IWebView
+
+if TYPE_CHECKING:
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from lxml.etree import _Element
+    from twisted.internet.defer import Deferred
+    from twisted.internet.interfaces import IProtocolFactory
+    from twisted.web.resource import IResource
+
+    from hub.connections.access import Access
+    from hub.connections.transcript import Transcripts
+    from hub.model import (
+        BuyinRange,
+        Elsewhere,
+        GameConfig,
+        GameContext,
+        GameEvent,
+        GameOption,
+        HandSummary,
+    )
+    from hub.ops.telemetry import Telemetry
+    from hub.play.routes import Routes
 
 
 class IGameFactory(Interface):
     """A game type offered by a plugin (``hello``, ``nmmorris``, ``texas-holdem``...)."""
 
-    name = Attribute("Unique game type name, ``[a-z0-9-]+``.")
-    summary = Attribute("One line for people.")
-    variants = Attribute("Sequence of variant names; the first is the default. May be empty.")
-    min_seats = Attribute("Fewest seats a game of this type may have.")
-    max_seats = Attribute("Most seats a game of this type may have.")
-    default_seats = Attribute("Seats when the creator does not say.")
-    frontends = Attribute(
+    name: str = Attribute("Unique game type name, ``[a-z0-9-]+``.")
+    summary: str = Attribute("One line for people.")
+    variants: Sequence[str] = Attribute(
+        "Sequence of variant names; the first is the default. May be empty."
+    )
+    min_seats: int = Attribute("Fewest seats a game of this type may have.")
+    max_seats: int = Attribute("Most seats a game of this type may have.")
+    default_seats: int = Attribute("Seats when the creator does not say.")
+    frontends: Sequence[str] = Attribute(
         "Sequence of front-end names that can host it: xml, mnm, domino, web (the same as"
         " its ``.meta``'s ``frontends``; the registry refuses a plugin where they differ)."
     )
 
-    def create(config, context):
+    def create(config: GameConfig, context: GameContext) -> IGame:
         """Create a game.
 
         :param config: a :class:`hub.model.GameConfig` (already checked by the lobby
@@ -39,7 +81,7 @@ class IGameFactory(Interface):
         :raises hub.model.GameError: for options the game does not accept.
         """
 
-    def adapter(frontend):
+    def adapter(frontend: str) -> object | None:
         """The adapter that lets front end ``frontend`` host this game, or ``None``.
 
         ``xml`` → :class:`IXMLGameAdapter`, ``mnm`` → :class:`IMNMGameAdapter`,
@@ -54,7 +96,9 @@ class IGameOptions(Interface):
     factory's ``create`` still checks every value it is given.
     """
 
-    options = Attribute("A sequence of :class:`hub.model.GameOption`: what ``create`` takes.")
+    options: Sequence[GameOption] = Attribute(
+        "A sequence of :class:`hub.model.GameOption`: what ``create`` takes."
+    )
 
 
 class IGame(Interface):
@@ -66,10 +110,10 @@ class IGame(Interface):
     with an ``over`` event (``hub.model.GAME_OVER``).
     """
 
-    state = Attribute("``waiting``, ``running`` or ``over`` (``hub.model``).")
-    seats = Attribute("Number of seats.")
+    state: str = Attribute("``waiting``, ``running`` or ``over`` (``hub.model``).")
+    seats: int = Attribute("Number of seats.")
 
-    def seat_player(seat, name):
+    def seat_player(seat: int, name: str) -> None:
         """A player called ``name`` sits down at ``seat`` (0-based).
 
         A game usually starts when every seat is taken.
@@ -77,30 +121,30 @@ class IGame(Interface):
         :raises hub.model.GameError: the seat is taken or the game is not accepting.
         """
 
-    def leave(seat):
+    def leave(seat: int) -> None:
         """The player at ``seat`` left (or was removed, or disconnected).
 
         The game decides what that means: a forfeit, a folded hand, an empty seat.
         """
 
-    def act(seat, action):
+    def act(seat: int, action: JsonMapping) -> None:
         """The player at ``seat`` does ``action`` (a mapping).
 
         :raises hub.model.BadAction: the action is malformed.
         :raises hub.model.IllegalAction: it is not legal now; nothing changed.
         """
 
-    def legal_actions(seat):
+    def legal_actions(seat: int) -> Sequence[JsonMapping]:
         """The actions the player at ``seat`` may take now (a list of mappings)."""
 
-    def view(seat):
+    def view(seat: int | None) -> JsonMapping:
         """A JSON-able snapshot as the player at ``seat`` (``None``: a spectator) sees it."""
 
-    def result():
+    def result() -> JsonMapping | None:
         """``None`` while running; when over a mapping with at least ``winners`` (seat
         numbers), ``scores`` (list, one per seat) and ``summary`` (text)."""
 
-    def stop():
+    def stop() -> None:
         """Cancel every timer; the game is being removed."""
 
 
@@ -110,11 +154,11 @@ class IRatedGameFactory(IGameFactory):
     game ranks its seats by ``scores`` (higher is better, equal is a tie), else by
     ``winners`` (first) against the rest."""
 
-    def rating_variant(variant):
+    def rating_variant(variant: str | None) -> str:
         """The rating pool of a game of ``variant`` (text; ``""``: the type's one pool).
         Variants that play differently (betting limits) keep apart pools."""
 
-    def rating_ranks(result):
+    def rating_ranks(result: JsonMapping) -> Sequence[int] | None:
         """The rank of each seat in a finished game's ``result`` (0 is best, equal
         ranks tie), or ``None`` to use the hub's default ranking."""
 
@@ -131,7 +175,7 @@ class IChipGameFactory(IGameFactory):
     Its games provide :class:`IChipGame`.
     """
 
-    def buyin_range(config):
+    def buyin_range(config: GameConfig) -> BuyinRange:
         """The buy-ins a table created with ``config`` (a :class:`hub.model.GameConfig`)
         accepts → :class:`hub.model.BuyinRange`.
 
@@ -149,26 +193,26 @@ class IChipGame(IGame):
     event whose record :meth:`hand_summary` gives.
     """
 
-    def seat_player(seat, name, buyin):  # type: ignore[override]  # a chip seat needs a buy-in
+    def seat_player(seat: int, name: str, buyin: Decimal) -> None:  # type: ignore[override]  # a chip seat needs a buy-in
         """``name`` sits down at ``seat`` with ``buyin`` chips (a ``Decimal``).
 
         :raises hub.model.GameError: the seat is taken, the amount out of range.
         """
 
-    def add_chips(seat, amount):
+    def add_chips(seat: int, amount: Decimal) -> None:
         """The player at ``seat`` adds ``amount`` chips (between hands).
 
         :raises hub.model.GameError: not now, or the stack would exceed the maximum.
         """
 
-    def hold_hands():
+    def hold_hands() -> None:
         """From now on, after each :data:`hub.model.HAND_OVER` event deal no new hand
         until :meth:`settled` is called for it (the hub's ledger has it)."""
 
-    def settled(hand):
+    def settled(hand: str) -> None:
         """The hand with key ``hand`` is settled in the ledger: the next may be dealt."""
 
-    def hand_summary(hand):
+    def hand_summary(hand: str) -> HandSummary | None:
         """The :class:`hub.model.HandSummary` of the finished hand ``hand`` (its
         ``handid``), available from its :data:`hub.model.HAND_OVER` event on; ``None``
         for an unknown hand.  The hub stores it with the hand's settlement: its
@@ -188,11 +232,11 @@ class IHandRecord(Interface):
     list hands with these methods; without them they show the stored ``summary``.
     """
 
-    def describe(hand):
+    def describe(hand: JsonMapping) -> str | None:
         """A stored hand → one public line for lists of hands (the XML
         ``lobby/history`` entry's summary), or ``None``."""
 
-    def hand_json(hand):
+    def hand_json(hand: JsonMapping) -> JsonMapping:
         """A stored hand → a JSON-able mapping of the fields people see of it in the
         game's words (the web's ``/api/hands``), from what the mapping holds for this
         reader (never more: no ``sealed`` key, nothing sealed in the answer)."""
@@ -201,11 +245,11 @@ class IHandRecord(Interface):
 class IBotFactory(Interface):
     """A bot offered by a plugin (``random``, ``morris``, ``holdem``...)."""
 
-    name = Attribute("Unique bot name, ``[a-z0-9-]+``.")
-    summary = Attribute("One line for people.")
-    games = Attribute("Sequence of game type names this bot can play.")
+    name: str = Attribute("Unique bot name, ``[a-z0-9-]+``.")
+    summary: str = Attribute("One line for people.")
+    games: Sequence[str] = Attribute("Sequence of game type names this bot can play.")
 
-    def create(game_type, seat, options):
+    def create(game_type: str, seat: int, options: JsonMapping) -> IBot:
         """A fresh :class:`IBot` for one seat of one game."""
 
 
@@ -215,7 +259,7 @@ class IBot(Interface):
     The hub calls :meth:`choose` in a worker thread with a deadline; a bot that is late
     or raises is treated like a player who timed out."""
 
-    def choose(view, legal, deadline):
+    def choose(view: JsonMapping, legal: Sequence[JsonMapping], deadline: float) -> JsonMapping:
         """Pick one of ``legal`` given ``view`` (what this seat may see).
 
         :param deadline: seconds the bot has (wall clock).
@@ -231,7 +275,7 @@ class IGameObserver(Interface):
     seat; absent or ``None`` for anonymous observers.
     """
 
-    def game_event(game, event):
+    def game_event(game: LiveGame, event: GameEvent) -> None:
         """``event`` (a :class:`hub.model.GameEvent`) happened in ``game``
         (a ``hub.play.game.GameInstance``); only events this observer may see arrive."""
 
@@ -239,16 +283,16 @@ class IGameObserver(Interface):
 class ILobbyListener(Interface):
     """Follows the list of games (the XML lobby updates, the web lobby page)."""
 
-    def lobby_changed(change, game):
+    def lobby_changed(change: str, game: LiveGame) -> None:
         """``change`` is ``created``, ``changed`` or ``removed``."""
 
 
 class IChatListener(Interface):
     """Follows the hub's chat (``hub.connections.chat.ChatService``): the front ends that carry it."""
 
-    def chat_line(line):
-        """``line`` (a ``hub.connections.chat.ChatLine``) was said in the lobby (``room`` is
-        ``hub.connections.chat.LOBBY``) or at a game (``room`` is the game's id)."""
+    def chat_line(line: ChatLine) -> None:
+        """``line`` (a ``hub.connections.chat.ChatLine``) was said in the lobby (``room``
+        is ``hub.connections.chat.LOBBY``) or at a game (``room`` is the game's id)."""
 
 
 # -- front-end adapters --------------------------------------------------------------
@@ -277,24 +321,24 @@ class IXMLGameAdapter(Interface):
       in-hub bot funded by the hub.  Every other mapping goes to ``IGame.act``.
     """
 
-    seat_on_join = Attribute(
+    seat_on_join: bool = Attribute(
         "Whether ``game/join`` takes the first free seat (default ``True``); ``False``: it observes."
     )
 
-    def parse_action(element):
+    def parse_action(element: _Element) -> Parsed:
         """The ``parameters`` element of ``game/action`` → an action or ``hub.seatops`` op.
 
         :raises hub.model.BadAction: the payload is not an action of this game.
         """
 
-    def render_event(event, seat):
+    def render_event(event: GameEvent, seat: int | None) -> _Element | None:
         """A game event → an lxml element for the ``parameters`` of a state update,
         as the observer at ``seat`` sees it, or ``None`` to send nothing."""
 
-    def render_view(view):
+    def render_view(view: JsonMapping) -> _Element:
         """A view (``IGame.view``) → an lxml element for a full-state update."""
 
-    def custom(game, seat, element):
+    def custom(game: LiveGame, seat: int | None, element: _Element) -> _Element | None:
         """Answer ``game/custom`` with an element, or ``None`` for ``<ok/>``.  The answer
         is made for the asker's ``seat``, so a seated asker's answer is private to that
         seat in the transcript.
@@ -302,13 +346,13 @@ class IXMLGameAdapter(Interface):
         :raises hub.model.GameError: refused; by default (400) every custom request is:
             the game has none."""
 
-    def private_to(event, seat):
+    def private_to(event: GameEvent, seat: int) -> bool:
         """Whether the frame rendered of ``event`` for the player at ``seat`` carries that
         seat's private information (transcripts then show it to that player and admins
         only).  Default: the event is meant for some seats only (``event.seats`` is set).
         Full views of a seat are always private."""
 
-    def snapshot_on(event):
+    def snapshot_on(event: GameEvent) -> bool:
         """Whether a full-state update follows ``event`` (on the next turn of the
         reactor, after the rest of the step's events).  Default: never."""
 
@@ -322,7 +366,7 @@ class IXMLPayloadSchema(Interface):
     :meth:`IXMLGameAdapter.parse_action` sees it (a mismatch is refused with 400), and
     publishes it over HTTP at ``/schema/<file name>`` beside ``message.xsd``."""
 
-    payload_schema = Attribute(
+    payload_schema: str = Attribute(
         "Path inside the adapter's own package of one self-contained XSD file"
         ' (``"game.xsd"``; ``[A-Za-z0-9_-]`` path parts, ending in ``.xsd``).'
         " Its file name is the name it is published under; ``message.xsd`` is the"
@@ -337,18 +381,18 @@ class IMNMGameAdapter(Interface):
     ``THINKING``, ``PLAY``, ``GAMEOVER``); the adapter knows the game: its kind name,
     how its view becomes a piece list, and how a ``PLAY`` text becomes an action."""
 
-    kind = Attribute("The game kind announced as ``+ PLAYING <kind>`` (no spaces).")
-    default_names = Attribute("Player names for seats 0 and 1 when nobody gave one.")
+    kind: str = Attribute("The game kind announced as ``+ PLAYING <kind>`` (no spaces).")
+    default_names: Sequence[str] = Attribute("Player names for seats 0 and 1 when nobody gave one.")
 
-    def piece_list(view):
+    def piece_list(view: JsonMapping) -> Sequence[Sequence[str]]:
         """The pieces of a view (``IGame.view``): one list per player, each the
         positions of that player's pieces in a fixed order (piece ``i`` stays ``i``),
         as the protocol writes them (``A``, ``A0``...``C7``, ``C`` for morris)."""
 
-    def capture_count(turn):
+    def capture_count(turn: JsonMapping) -> int:
         """The ``n`` of ``+ CAPTURE n`` for a ``turn`` event's data."""
 
-    def parse_move(text, turn):
+    def parse_move(text: str, turn: JsonMapping) -> JsonMapping:
         """The text after ``PLAY `` → an action mapping for the game.
 
         :param turn: the data of the ``turn`` event the move answers.
@@ -356,7 +400,7 @@ class IMNMGameAdapter(Interface):
             ``Invalid move: A9 is not a field``.
         """
 
-    def winners(result):
+    def winners(result: JsonMapping) -> Sequence[bool]:
         """``[won0, won1]`` booleans for ``PLAYERnWON`` from ``IGame.result()``
         (a draw is reported as won by both)."""
 
@@ -370,17 +414,19 @@ class IDominoAdapter(Interface):
     by the front end, before any line the command causes, so the lines of a seat's
     own move (``chosen``, ``placed``) are usually none: its ``OK`` says it."""
 
-    verbs = Attribute("Upper-case command words the game takes (``CHOOSE``, ``MOVE``).")
+    verbs: Collection[str] = Attribute(
+        "Upper-case command words the game takes (``CHOOSE``, ``MOVE``)."
+    )
 
-    def parse_command(verb, args):
+    def parse_command(verb: str, args: Sequence[str]) -> JsonMapping:
         """A command line split into ``verb`` and ``args`` (strings) → action mapping.
 
         :raises hub.model.BadAction: not a well-formed command of this game."""
 
-    def render_event(event, seat):
+    def render_event(event: GameEvent, seat: int) -> Sequence[str]:
         """The lines (without ``\\n``) the player at ``seat`` gets for ``event``."""
 
-    def removes(event, seat):
+    def removes(event: GameEvent, seat: int) -> bool:
         """Whether ``event`` removes ``seat`` from the game (→ close its connection)."""
 
 
@@ -390,21 +436,28 @@ class IACPCAdapter(Interface):
     states, and the match log's lines.  The front end frames lines, keeps time, runs
     matches and writes the log; it knows no game."""
 
-    game_type = Attribute("The game type (registry name) whose tables play the matches.")
-    games = Attribute("Names of the games a match may be played in, as the protocol names them.")
+    game_type: str = Attribute("The game type (registry name) whose tables play the matches.")
+    games: Collection[str] = Attribute(
+        "Names of the games a match may be played in, as the protocol names them."
+    )
 
-    def table(game, hands, deal_seed):
+    def table(game: str, hands: int, deal_seed: str | None) -> JsonMapping:
         """``{"type", "variant", "seats", "options", "game", "big_blind"}``: the table
         that plays ``hands`` hands of ``game`` (its seeds derived from ``deal_seed``, a
         hex string, or fresh when ``None``).
 
         :raises hub.model.GameError: an unknown game or a bad number of hands."""
 
-    def seat_view(seat, game, first_hand=0):
+    def seat_view(seat: int | None, game: str, first_hand: int = 0) -> IACPCSeatView:
         """A new :class:`IACPCSeatView` of ``seat`` (``None``: a spectator, for the
         log) at a table of ``game`` whose first hand is the match's ``first_hand``."""
 
-    def log_line(engine, event, view, names):
+    def log_line(
+        engine: IGame,
+        event: GameEvent,
+        view: Any,  # Any: the adapter's own seat view (its seat_view's), read in its own terms
+        names: Mapping[int, str],
+    ) -> tuple[str, Mapping[int, Fraction]] | None:
         """``(line, {seat: payoff})`` for the hand that ``event`` ended (``None`` for
         other events): the log's line, from the spectator's ``view`` and the game
         ``engine``'s own record of the hand; ``names``: seat → player."""
@@ -414,17 +467,17 @@ class IACPCSeatView(Interface):
     """One seat's view of a table in the protocol's words (made by
     :meth:`IACPCAdapter.seat_view`), fed every event the seat may see."""
 
-    prompt = Attribute("The state the seat must answer now, or ``None``.")
-    number = Attribute("The match's number of the current hand.")
+    prompt: str | None = Attribute("The state the seat must answer now, or ``None``.")
+    number: int = Attribute("The match's number of the current hand.")
 
-    def feed(event):
+    def feed(event: GameEvent) -> Sequence[str]:
         """Follow ``event``; the state lines to send the seat for it."""
 
-    def automatic(event):
+    def automatic(event: GameEvent) -> JsonMapping | None:
         """The action for a decision of the seat the protocol cannot express (or
         ``None``): the front end plays it at once."""
 
-    def read(line, strict=False):
+    def read(line: str, strict: bool = False) -> tuple[JsonMapping | None, bool, str]:
         """``(action or None, invalid, note)`` for a reply line: ``None`` ignores the
         line (with ``note`` as a warning) or, with ``invalid`` and ``strict``, ends the
         match; with ``invalid`` and not ``strict``, ``action`` is the corrected one."""
@@ -433,7 +486,7 @@ class IACPCSeatView(Interface):
 class IRelayAdapter(Interface):
     """Lets the relay front end pass on the messages of a game played peer to peer."""
 
-    def relayed(data):
+    def relayed(data: bytes) -> JsonMapping:
         """One relayed message (bytes) as the action, for ``IGame.act``, that gives it."""
 
 
@@ -445,7 +498,7 @@ class IRelayAdapter(Interface):
 class IFrontend(Interface):
     """A front end module (``hub.frontends.<name>``): one wire format."""
 
-    def make_factory(hub):
+    def make_factory(hub: IHub) -> IProtocolFactory:
         """The protocol factory the hub listens with for ``hub`` (the root service)."""
 
 
@@ -457,9 +510,66 @@ class IHTTPResources(Interface):
     (``hub.service.HubService.http_resources``), and the web front end mounts each at
     ``/<name>`` (its own paths win); no front end imports another."""
 
-    def http_resources(hub, access=None):
+    def http_resources(
+        hub: IHub, access: Access | None = None
+    ) -> Sequence[tuple[bytes, IResource]]:
         """``[(name, resource)]``: a top-level path segment (``bytes``, ``[a-z0-9-]``)
         and an ``IResource`` for ``hub``, checked by ``access`` (:mod:`hub.connections.access`)."""
+
+
+# -- the hub's parts above its seams --------------------------------------------------
+# They import this module, so it cannot name them: what front ends use of each is a
+# typing Protocol here (a part not yet written as one is an alias, with its reason).
+
+#: ``hub.play.lobby.Lobby``: every live game
+GameLobby: TypeAlias = Any  # Any: hub.play.lobby.Lobby, above the seams (it imports them)
+#: ``hub.plugins.registry.Registry``: an :class:`IRegistry` that also serves the plugins' files
+PluginRegistry: TypeAlias = Any  # Any: hub.plugins.registry.Registry, above the seams too
+
+
+class ChatLine(Protocol):
+    """One line said in a room (``hub.connections.chat.ChatLine``)."""
+
+    @property
+    def room(self) -> str: ...
+    @property
+    def sender(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def at(self) -> float: ...
+    @property
+    def guest(self) -> bool: ...
+    @property
+    def type(self) -> int: ...
+    def to_json(self) -> dict[str, object]: ...
+
+
+class Chat(Protocol):
+    """The chat of the lobby and the games (``hub.connections.chat.ChatService``)."""
+
+    def say(
+        self, room: str, sender: str, text: object, *, guest: bool = False, type: int = 0
+    ) -> ChatLine: ...
+    def history(self, room: str) -> Sequence[ChatLine]: ...
+    def add_listener(self, listener: IChatListener) -> None: ...
+    def remove_listener(self, listener: IChatListener) -> None: ...
+
+
+class ChipTables(Protocol):
+    """The table money (``hub.play.money.TableMoney``), as front ends use it."""
+
+    def idle(self, game_id: str | None = None) -> Deferred[object]: ...
+
+
+class Ratings(Protocol):
+    """The ratings of rated games (``hub.ratings.service.RatingService``): front ends
+    read them from the store (:class:`IRatingStore`), not from here."""
+
+
+class Tournaments(Protocol):
+    """The tournaments (``hub.tournaments.service.TournamentService``): the web API
+    drives them through its own resource."""
 
 
 # -- the hub, as front ends see it ----------------------------------------------------
@@ -469,33 +579,33 @@ class IRegistry(Interface):
     """The loaded plugins (``hub.plugins.registry.Registry``), as the lobby and the front ends
     use them."""
 
-    def game_factory(name):
+    def game_factory(name: str) -> IGameFactory:
         """The :class:`IGameFactory` called ``name``.
 
         :raises hub.model.NotFound: no such game type is loaded."""
 
-    def bot_factory(name):
+    def bot_factory(name: str) -> IBotFactory:
         """The :class:`IBotFactory` called ``name``.
 
         :raises hub.model.NotFound: no such bot is loaded."""
 
-    def game_types():
+    def game_types() -> Sequence[IGameFactory]:
         """Every loaded :class:`IGameFactory`."""
 
-    def bots():
+    def bots() -> Sequence[IBotFactory]:
         """Every loaded :class:`IBotFactory`."""
 
-    def client_module(factory):
+    def client_module(factory: IGameFactory) -> str:
         """The dotted name of the module clients download to play ``factory``'s game:
         its ``.meta``'s ``client``, else ``<the factory's package>.client``."""
 
-    def load():
+    def load() -> Deferred[None] | None:
         """Load every plugin (may return a ``Deferred``)."""
 
-    def start():
+    def start() -> None:
         """Start watching the plugin folders (hot reload)."""
 
-    def stop():
+    def stop() -> None:
         """Stop watching."""
 
 
@@ -507,293 +617,111 @@ class IHub(Interface):
     providing it; the test fakes of the hub provide it too.
     """
 
-    reactor = Attribute("The reactor: ``IReactorTime`` and more (``MemoryReactorClock`` in tests).")
-    version = Attribute("The hub's version, text.")
-    lobby = Attribute("The ``hub.play.lobby.Lobby``: every live game.")
-    registry = Attribute("The plugins, an :class:`IRegistry`.")
-    store = Attribute("The accounts, ledger and history (an :class:`IStore`), or ``None``.")
-    money = Attribute("The table money (``hub.play.money.TableMoney``), or ``None``.")
-    chat = Attribute("The chat of the lobby and the games (``hub.connections.chat.ChatService``).")
-    transcripts = Attribute("The ``hub.connections.transcript.Transcripts``, or ``None``.")
-    options = Attribute("A mapping of the other settings (``mnm_version``, ``api_token``...).")
-    endpoints = Attribute("Front-end name → the endpoint description it listens on (``none``).")
-    bound_ports = Attribute("Front-end name → the port it is bound to, while it listens.")
-    telemetry = Attribute("The hub's metrics (``hub.ops.telemetry.Telemetry``).")
-    ratings = Attribute("The ratings of rated games (``hub.ratings``), or ``None``.")
-    routes = Attribute("Keys that lead to a game (``hub.play.routes.Routes``), or ``None``.")
-    tournaments = Attribute("The tournaments (``hub.tournaments``), or ``None``.")
+    reactor: Any = Attribute(  # Any: IReactorTime, IReactorSocket and more; Twisted has no one type
+        "The reactor: ``IReactorTime`` and more (``MemoryReactorClock`` in tests)."
+    )
+    version: str = Attribute("The hub's version, text.")
+    lobby: GameLobby = Attribute("The ``hub.play.lobby.Lobby``: every live game.")
+    registry: PluginRegistry = Attribute(
+        "The plugins (``hub.plugins.registry.Registry``), an :class:`IRegistry`."
+    )
+    store: IStore | None = Attribute(
+        "The accounts, ledger and history (an :class:`IStore`), or ``None``."
+    )
+    money: ChipTables | None = Attribute(
+        "The table money (``hub.play.money.TableMoney``), or ``None`` without a store."
+    )
+    chat: Chat = Attribute(
+        "The chat of the lobby and the games (``hub.connections.chat.ChatService``)."
+    )
+    transcripts: Transcripts | None = Attribute(
+        "The transcripts (``hub.connections.transcript.Transcripts``), or ``None``."
+    )
+    options: Mapping[str, Any] = Attribute(  # Any: settings of every kind, each read by its name
+        "A mapping of the other settings (``mnm_version``, ``api_token``...)."
+    )
+    endpoints: Mapping[str, str] = Attribute(
+        "Front-end name → the endpoint description it listens on (``none``)."
+    )
+    bound_ports: Mapping[str, int | None] = Attribute(
+        "Front-end name → the port it is bound to, while it listens."
+    )
+    telemetry: Telemetry = Attribute("The hub's metrics (``hub.ops.telemetry.Telemetry``).")
+    ratings: Ratings | None = Attribute(
+        "The ratings of rated games (``hub.ratings``), or ``None``."
+    )
+    routes: Routes | None = Attribute(
+        "Keys that lead to a game (``hub.play.routes.Routes``), or ``None``."
+    )
+    tournaments: Tournaments | None = Attribute(
+        "The tournaments (``hub.tournaments``), or ``None``."
+    )
 
-    def create_game(
-        type_name,
-        name=None,
-        variant=None,
-        seats=None,
-        options=None,
-        creator=None,
-        seat_bots=True,
-        rated=None,
-        bots_only=False,
-        broke_bots="leave",
-    ):
+    async def create_game(
+        type_name: str,
+        name: str | None = None,
+        variant: str | None = None,
+        seats: Sequence[str | None] | None = None,
+        options: JsonMapping | None = None,
+        creator: str | None = None,
+        seat_bots: bool = True,
+        rated: bool | None = None,
+        bots_only: bool = False,
+        broke_bots: str = "leave",
+    ) -> LiveGame:
         """Create a game (a coroutine → ``hub.play.game.GameInstance``); a chip table goes
         through the table money (``bots_only``, ``broke_bots``: its rules for its bots);
         ``rated``: ``True``, ``False``, ``None`` (the default).
 
         :raises hub.model.GameError: refused."""
 
-    def seat_bots(game):
+    async def seat_bots(game: LiveGame) -> None:
         """Seat the bots of a game created with ``seat_bots=False`` (a coroutine)."""
 
-    def take_seat(game, player, seat=None, kind="client", buyin=None, observe=None):
+    async def take_seat(
+        game: LiveGame,
+        player: str,
+        seat: int | None = None,
+        kind: str = "client",
+        buyin: Chips | None = None,
+        observe: Callable[[int | None], object] | None = None,
+    ) -> int:
         """Seat ``player`` (a coroutine → the seat), buying in at a chip table;
         ``observe(seat)`` is called just before the game seats the player."""
 
-    def add_bot(game, bot, seat=None, buyin=None):
+    async def add_bot(
+        game: LiveGame, bot: str, seat: int | None = None, buyin: Chips | None = None
+    ) -> tuple[int, str]:
         """Seat the in-hub bot ``bot`` (a coroutine → ``(seat, player name)``)."""
 
-    def leave_seat(game, seat):
+    def leave_seat(game: LiveGame, seat: int) -> None:
         """The player at ``seat`` asks to leave."""
 
-    def health():
+    def health() -> JsonMapping:
         """``{"status", "store", "paused_tables"}`` for health checks."""
 
-    def place(hub=None, gather=False):
+    def place(hub: str | None = None, gather: bool = False) -> Elsewhere | None:
         """Where a new game goes: ``None`` (here) or a ``hub.model.Elsewhere``."""
 
-    def game_json(game, detail=False):
+    def game_json(game: LiveGame, detail: bool = False) -> JsonMapping:
         """A game as the JSON API shows it, with the port of its front end."""
 
-    def listed_games():
+    def listed_games() -> Sequence[LiveGame]:
         """The games lobby lists show: this hub's, then a cluster's other hubs'."""
 
-    def follow_games(listener):
+    def follow_games(listener: ILobbyListener) -> None:
         """Tell ``listener`` (an :class:`ILobbyListener`) of changes to those."""
 
-    def unfollow_games(listener):
+    def unfollow_games(listener: ILobbyListener) -> None:
         """Stop telling ``listener``."""
 
-    def http_resources(access=None):
+    def http_resources(access: Access | None = None) -> Sequence[tuple[bytes, IResource]]:
         """``[(path segment, resource)]`` of every :class:`IHTTPResources` front end."""
-
-
-# -- the store -----------------------------------------------------------------------
-
-
-class IStore(Interface):
-    """Accounts, the chip ledger and history (``hub.store``; SQLite or PostgreSQL).
-
-    Every method returns a ``Deferred``.  Refusals fail it with
-    :class:`hub.model.GameError` subclasses from ``hub.store.errors`` (``code``: 400 bad
-    name/amount, 401 bad login, 404 unknown, 409 taken/in play, 422 not enough chips,
-    429 throttled).  Amounts are ``Decimal`` (or ``int``/decimal ``str``); a float is a
-    ``TypeError``.  Movements take an idempotency ``key``: a replayed key changes
-    nothing and fires with a ``Movement`` whose ``applied`` is false.  When the
-    database cannot be reached a call fails with ``StoreUnavailable`` (503) and
-    ``available`` is false until a call (or the store's own probe) works again.
-    """
-
-    new_account_grant = Attribute("Decimal chips a new account receives.")
-    available = Attribute("Whether the database answered the last call (see on_availability).")
-    hub_id = Attribute("This hub's lease id while started for a hub, else None.")
-
-    def start(recover=True):
-        """Open, migrate the schema; for a hub (``recover``) take this hub's lease and
-        return the chips of tables no live hub owns to their accounts.  Tools beside
-        running hubs pass ``recover=False``."""
-
-    def stop():
-        """End this hub's lease, close the database connections."""
-
-    def on_availability(listener):
-        """Call ``listener(available)`` when the database goes away or comes back."""
-
-    def create_account(name, password, type="player", grant=None, reserved=False):
-        """Create an account (type ``player``/``bot``/``admin`` or 0/1/2) → ``Account``."""
-
-    def delete_account(name):
-        """Delete an account (not while it has chips at a table) → closed balance."""
-
-    def authenticate(name, password, source=None):
-        """Check a login → ``Account``; the same error for unknown name and wrong password.
-        Failures are throttled per (name, ``source``: the client's address) and per
-        source, never for other sources."""
-
-    def change_password(name, old, new, source=None):
-        """Set a new password after checking the old one (throttled as a login)."""
-
-    def set_password(name, new):
-        """Set a new password (admin)."""
-
-    def get_account(name):
-        """The ``Account`` called ``name`` (any case)."""
-
-    def list_accounts(prefix="", type=None, limit=None):
-        """Accounts by name, optionally by name prefix and type."""
-
-    def find_players(prefix, limit=50):
-        """Accounts whose name is or starts with ``prefix``; exact match first."""
-
-    def set_type(name, type):
-        """Change an account's type → ``Account``."""
-
-    def grant(name, chips, key=None):
-        """Create (or, negative, destroy) chips on an account → ``Movement``."""
-
-    def buy_in(name, game_id, chips, key, bot=False):
-        """Balance → chips at this hub's open table ``game_id`` → ``Movement``; ``bot``:
-        an in-hub bot's account, created and funded when short in the same transaction."""
-
-    def cash_out(name, game_id, chips, key):
-        """Chips at ``game_id`` (``chips``, or all when ``None``) → balance → ``Movement``."""
-
-    def settle(game_id, deltas, key):
-        """Move chips between players at one table (``{name: signed amount}``, sum 0)."""
-
-    def chips_at(game_id):
-        """``{account name: chips}`` recorded at ``game_id``."""
-
-    def tables_of(name):
-        """``{game id: chips}`` of one account."""
-
-    def open_table(game_id, game_type):
-        """Make ``game_id`` a chip table owned by this hub."""
-
-    def close_table(game_id):
-        """Return every chip at this hub's table ``game_id`` and close it → returned."""
-
-    def settle_hand(game_id, hand_key, deltas, hand=None):
-        """One finished hand: its chip movements (``{name: signed amount}``, sum 0) and
-        its history (``record_hand``'s arguments besides ``game_id``) in one
-        transaction, once per hand → ``Movement`` (with ``hand_id``)."""
-
-    def leave_table(name, game_id, stack, key):
-        """A player left with ``stack``: the ledger's chips there go back; a difference
-        is recorded (``Movement.problem``)."""
-
-    def record_problem(kind, detail, game_id=None, account=None, expected=None, recorded=None):
-        """Record a money problem for the operator."""
-
-    def problems(limit=100):
-        """Recorded money problems (dicts), newest first."""
-
-    def live_hubs():
-        """The ids of the hubs alive now (lease open, lock held)."""
-
-    def hubs():
-        """Every hub lease (dicts with ``live`` and open ``tables``)."""
-
-    def recover():
-        """Return the chips of every table no live hub owns → refunds."""
-
-    def ledger_check():
-        """Prove the books (balances + chips at tables = chips issued, every hand
-        settled once by its payoffs, no chips at a table no live hub holds) →
-        ``LedgerReport``."""
-
-    def ledger(name=None, game_id=None, key=None, limit=100):
-        """Ledger rows (dicts), newest first."""
-
-    def record_game(
-        game_id,
-        game_type,
-        name,
-        players,
-        *,
-        variant=None,
-        started=None,
-        finished=None,
-        summary=None,
-        result=None,
-        replay=None,
-    ):
-        """Store a finished game with per-seat results (and its replay, as
-        :meth:`record_replay` does, in the same transaction) → ``True`` if new."""
-
-    def games(game_id=None, player=None, since=None, until=None, limit=50):
-        """Finished games (dicts with ``players``), newest first."""
-
-    def record_replay(game_id, replay):
-        """Store a finished game's replay (JSON-able; public events only) → ``True``
-        if new."""
-
-    def replay(game_id):
-        """The stored replay of a finished game, or ``None``."""
-
-    def record_hand(game_id, players, *, game_type=None, record=None, summary=None,
-                    sealed=None, started=None, at=None, hand_key=None):  # fmt: skip
-        """Store a finished hand (per seat: account, seat, chips in and won, the
-        seat's private part; the game's public record and summary; its sealed part)
-        → hand id."""
-
-    def hands(game_id=None, player=None, since=None, until=None, limit=50, hand_id=None,
-              hand_key=None, private_for=None, sealed=False):  # fmt: skip
-        """Finished hands (dicts with ``players``), newest first; a seat's ``private``
-        part only on the seats of account ``private_for``, the ``sealed`` part only
-        when asked for (the operator, admins)."""
-
-
-class IAuditStore(Interface):
-    """The audit log of admin actions and the banned addresses (``hub.store.audit``).
-    Every method returns a ``Deferred``."""
-
-    def record_audit(actor, action, *, via, source, target=None, detail=None, outcome="ok",
-                     keep=100000):  # fmt: skip
-        """Append one row (who, what, from where, how it ended); trim to ``keep`` rows
-        → the row's id."""
-
-    def audit_log(limit=100, action=None, actor=None, target=None):
-        """Rows of the audit log, newest first."""
-
-    def ban_address(address, actor, reason=None):
-        """Ban an address or network → ``True`` if it was not banned."""
-
-    def unban_address(address):
-        """Lift a ban → ``True`` if there was one."""
-
-    def banned_addresses():
-        """Every ban (``address``, ``created``, ``actor``, ``reason``)."""
-
-
-class ITournamentStore(Interface):
-    """Tournaments in the store (``hub.store.tournaments``), SQLite or PostgreSQL; each
-    a record of ``hub.tournaments.model.Tournament.to_record``.  Every method returns a
-    ``Deferred``."""
-
-    def save_tournament(data):
-        """Write one tournament's record whole, in place of what was stored."""
-
-    def load_tournaments():
-        """Every stored tournament's record, oldest first."""
-
-    def delete_tournament(tournament_id):
-        """Forget a tournament, its entries and games."""
 
 
 class IConnectionControl(Interface):
     """A front end's factory that can close the connections of one player (the admin
     API's kick)."""
 
-    def kick(player, reason):
+    def kick(player: str, reason: str) -> int:
         """Close every connection logged in as ``player`` → how many."""
-
-
-class IRatingStore(Interface):
-    """Ratings in the store (``hub.store.ratings``), SQLite or PostgreSQL.  Every method
-    returns a ``Deferred``; records are those of :mod:`hub.rating`."""
-
-    def rate_game(game):
-        """Apply a finished :class:`hub.rating.RatedGame` to its pool → the list
-        of ``Update`` (empty: not rated, or rated before)."""
-
-    def leaderboard(game_type, variant="", limit=100):
-        """A pool's players, best first (dicts: name, kind, mu, sigma, ordinal, games)."""
-
-    def rating_pools():
-        """Every pool with ratings (dicts: type, variant, players)."""
-
-    def rating_history(game_type, variant="", player=None, limit=2000):
-        """The rating after each rated game of a pool (of one ``Player``), oldest first."""
-
-    def rebuild_ratings(write=True):
-        """Recompute every rating from the stored rankings in order → ``games``,
-        ``players``, ``differences`` (what the recomputation does not equal)."""

@@ -11,9 +11,24 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeAlias
 
 from zope.interface import Interface
+
+if TYPE_CHECKING:
+    from twisted.internet.interfaces import IDelayedCall
+
+#: A JSON-able mapping in a game's own words: an action, a view, a result, an event's
+#: data.  The one ``Any`` of the game seam: the hub carries these values between the
+#: wire and the game and never reads them; each game reads its own.
+JsonMapping: TypeAlias = Mapping[str, Any]  # Any: JSON values, read by each game in its own words
+#: A live game as the seams hand it over: a ``hub.play.game.GameInstance`` (in a cluster's
+#: listings also a ``hub.cluster.remote.RemoteGame``).  Both import the seams, which so
+#: cannot name them; a typing Protocol of what front ends use of a game is to replace it.
+LiveGame: TypeAlias = Any  # Any: hub.play.game.GameInstance, above the seams (it imports them)
+#: An amount of chips as the hub takes it: a ``Decimal``, an ``int`` or decimal text
+#: (never a float).
+Chips: TypeAlias = Decimal | int | str
 
 #: States of a game instance, as the lobby and the JSON API report them.
 WAITING = "waiting"
@@ -50,10 +65,10 @@ CONTRIBUTED = "entropy"
 CONTRIBUTE = "entropy"
 
 
-def contribution(value: bytes, number: int | None = None) -> dict[str, Any]:
+def contribution(value: bytes, number: int | None = None) -> dict[str, str | int]:
     """The action by which a seat adds ``value`` (1 to 64 bytes) to a shared shuffle
     (with ``number``: only to the shuffle that :data:`SHUFFLE` event announced)."""
-    action: dict[str, Any] = {"name": CONTRIBUTE, "value": value.hex()}
+    action: dict[str, str | int] = {"name": CONTRIBUTE, "value": value.hex()}
     if number is not None:
         action["number"] = number
     return action
@@ -129,7 +144,7 @@ class Elsewhere(Conflict):
 
 
 #: the data of an event that has none (shared, so read-only)
-NO_DATA: Mapping[str, Any] = MappingProxyType({})
+NO_DATA: JsonMapping = MappingProxyType({})
 
 
 class GameEvent(NamedTuple):
@@ -143,7 +158,7 @@ class GameEvent(NamedTuple):
     """
 
     kind: str
-    data: Mapping[str, Any] = NO_DATA
+    data: JsonMapping = NO_DATA
     seats: frozenset[int] | None = None
 
     def visible_to(self, seat: int | None) -> bool:
@@ -164,7 +179,7 @@ class GameConfig:
     name: str
     variant: str | None
     seats: int
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: JsonMapping = field(default_factory=dict)
 
 
 #: Kinds of :class:`GameOption` values (how a creation form asks for them).
@@ -195,13 +210,13 @@ class GameOption:
 
     name: str
     kind: str
-    default: Any = None
+    default: Any = None  # Any: a value of the option's kind, read by the game that declares it
     label: str = ""
-    minimum: Any = None
-    maximum: Any = None
-    choices: tuple[Any, ...] = ()
+    minimum: Any = None  # Any: a value of the option's kind (int, float or decimal text)
+    maximum: Any = None  # Any: a value of the option's kind (int, float or decimal text)
+    choices: tuple[Any, ...] = ()  # Any: values of the option's kind
     unit: str = ""
-    for_people: Any = None
+    for_people: Any = None  # Any: a value of the option's kind
     help: str = ""
     variants: tuple[str, ...] = ()
 
@@ -209,7 +224,7 @@ class GameOption:
         if self.kind not in OPTION_KINDS:
             raise ValueError(f"option {self.name}: kind {self.kind!r} is not one of {OPTION_KINDS}")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The option as the web API describes it."""
         return {
             "name": self.name,
@@ -239,7 +254,7 @@ class BuyinRange:
     default: Decimal
     maximum: Decimal | None = None
 
-    def check(self, amount: Any) -> Decimal:
+    def check(self, amount: object) -> Decimal:
         """``amount`` (``None``: the default) as a ``Decimal`` within the range.
 
         :raises BadAction: not a positive decimal amount.
@@ -278,7 +293,7 @@ class HandPlayer:
     name: str
     money_in: Decimal = Decimal(0)
     winnings: Decimal = Decimal(0)
-    private: Any = None
+    private: object = None
 
 
 @dataclass(frozen=True)
@@ -298,10 +313,28 @@ class HandSummary:
 
     hand: str
     players: Sequence[HandPlayer]
-    record: Any = None
+    record: object = None
     summary: str | None = None
-    sealed: Any = None
+    sealed: object = None
     started: float | None = None
+
+
+class DelayedCall(Protocol):
+    """A timer the clock gave (``twisted.internet.interfaces.IDelayedCall``)."""
+
+    def active(self) -> bool: ...
+
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    """The part of the reactor's time a game may use (``task.Clock`` in tests)."""
+
+    def seconds(self) -> float: ...
+
+    def callLater(  # noqa: N802  (Twisted's name)
+        self, delay: float, f: Callable[..., object], *args: object, **kw: object
+    ) -> DelayedCall: ...
 
 
 class IClock(Interface):
@@ -310,7 +343,9 @@ class IClock(Interface):
     def seconds() -> float:
         """The current time in seconds."""
 
-    def callLater(delay: float, f: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+    def callLater(
+        delay: float, f: Callable[..., object], *args: object, **kw: object
+    ) -> IDelayedCall:
         """Call ``f`` after ``delay`` seconds; returns an ``IDelayedCall``."""
 
 
@@ -334,7 +369,7 @@ class GameContext:
     (:mod:`hub.play.journal`).
     """
 
-    clock: Any
+    clock: Clock
     emit: Callable[[GameEvent], None]
     rng: random.Random
     game_id: str = ""
@@ -365,8 +400,13 @@ __all__ = [
     "GameOption",
     "HandPlayer",
     "HandSummary",
+    "Clock",
+    "DelayedCall",
     "IClock",
+    "LiveGame",
     "IllegalAction",
+    "JsonMapping",
+    "Chips",
     "NotFound",
     "OPTION_KINDS",
 ]

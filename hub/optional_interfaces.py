@@ -5,7 +5,17 @@ size limit of a module).  The hub asks ``providedBy`` before it uses any of them
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
 from zope.interface import Attribute, Interface
+
+from hub.model import JsonMapping
+
+if TYPE_CHECKING:
+    from twisted.internet.defer import Deferred
+
+    from hub.interfaces import IGame
 
 
 class IRevealedHands(Interface):
@@ -15,7 +25,7 @@ class IRevealedHands(Interface):
     (:mod:`hub.play.reveal`).  Poker: the shuffle's seed, so each player can check every
     hand it played."""
 
-    def revealed(hand):
+    def revealed(hand: JsonMapping) -> JsonMapping:
         """A stored hand read with its ``sealed`` part → the JSON-able part its players
         may read; :meth:`hub.interfaces.IHandRecord.hand_json` then finds it under the
         hand's ``revealed`` key."""
@@ -26,7 +36,7 @@ class IHandViews(Interface):
     people who query the store in SQL: the hub (re)creates them at every start
     (:class:`IHandViewStore`)."""
 
-    def hand_views(dialect):
+    def hand_views(dialect: str) -> Sequence[tuple[str, str]]:
         """``(view name, SELECT)`` pairs for ``dialect`` (``sqlite`` or ``postgresql``),
         over the store's ``finished_hand`` and ``hand_seat`` tables; a view of private
         columns says so in its name (it is the operator's)."""
@@ -35,7 +45,9 @@ class IHandViews(Interface):
 class IHandViewStore(Interface):
     """A store that makes SQL views over its stored hands (the SQL stores)."""
 
-    def install_views(views_of):
+    def install_views(
+        views_of: Callable[[str], Sequence[tuple[str, str]]],
+    ) -> Deferred[list[str]]:
         """(Re)create the views ``views_of(dialect name)`` gives, ``(name, SELECT)``
         each (:class:`IHandViews`), in one transaction → a Deferred of their names."""
 
@@ -44,7 +56,9 @@ class IXMLSeatDetails(Interface):
     """An XML adapter that tells more of each seat in ``lobby/gamedetails`` (beside
     :class:`hub.interfaces.IXMLGameAdapter`): a chip game's chips at the table."""
 
-    def seat_details(engine):
+    def seat_details(
+        engine: IGame,
+    ) -> tuple[Sequence[str], Mapping[int, Mapping[str, str]]]:
         """``(column names, {seat: {column: text}})`` of the game ``engine`` now (the
         columns after ``seat``, ``name`` and ``kind``; a seat left out is empty)."""
 
@@ -56,7 +70,7 @@ class IExhaustiveLegal(Interface):
     knows the legal actions (the hub, for an isolated game) may then refuse any other
     action at once, without asking the game."""
 
-    legal_key = Attribute("the key of an action (and of each legal action) that names it")
+    legal_key: str = Attribute("the key of an action (and of each legal action) that names it")
 
 
 class IDeferredBot(Interface):
@@ -64,7 +78,9 @@ class IDeferredBot(Interface):
     (another process): the bot driver asks :meth:`choose_later` on the reactor's
     thread instead of ``IBot.choose`` in a worker thread."""
 
-    def choose_later(view, legal, deadline):
+    def choose_later(
+        view: JsonMapping, legal: Sequence[JsonMapping], deadline: float
+    ) -> Deferred[JsonMapping]:
         """A Deferred of one of ``legal`` for ``view``, within ``deadline`` seconds."""
 
 
@@ -73,7 +89,7 @@ class ICatchesUp(Interface):
     isolated game: its worker answers each input in turn).  A front end that must
     answer an action with its verdict waits for :meth:`caught_up` before ``act``."""
 
-    def caught_up():
+    def caught_up() -> Deferred[None]:
         """A Deferred that fires once the game has answered every input sent to it so
         far (its legal actions are then up to date)."""
 
@@ -83,7 +99,7 @@ class IFullViewAfter(Interface):
     is ``None``) whose players get the whole view after some events, not only at the
     start: a game with no adapter code of its own (the kit's: after every move)."""
 
-    snapshot_kinds = Attribute(
+    snapshot_kinds: frozenset[str] = Attribute(
         "The event kinds (a frozenset of str) after which the XML front end sends the"
         " player the whole view."
     )

@@ -9,14 +9,16 @@ action mapping or a :data:`SeatOperation`), and the front end carries it out thr
 the hub's seating (``IHub.take_seat``, ``IHub.leave_seat``, ``IHub.add_bot``), which
 moves a chip table's buy-in through the ledger first.
 
-Plugins may import this module (as :mod:`hub.model`); it imports nothing of the hub.
+Plugins may import this module (as :mod:`hub.model`); it imports only :mod:`hub.model`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
+
+from hub.model import Chips, JsonMapping, LiveGame
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class AddBot:
 #: what a player may ask of the hub about seats
 SeatOperation = TakeSeat | LeaveSeat | AddBot
 #: what a front end's adapter reads from a message: a game action or a seat operation
-Parsed = Mapping[str, Any] | SeatOperation
+Parsed = JsonMapping | SeatOperation
 
 
 class SeatingHub(Protocol):
@@ -62,20 +64,20 @@ class SeatingHub(Protocol):
         type_name: str,
         name: str | None = None,
         variant: str | None = None,
-        seats: Any = None,
-        options: Any = None,
+        seats: Sequence[str | None] | None = None,
+        options: JsonMapping | None = None,
         creator: str | None = None,
-    ) -> Any:
+    ) -> LiveGame:
         """Create a game (a ``hub.play.game.GameInstance``)."""
 
     async def take_seat(
         self,
-        game: Any,
+        game: LiveGame,
         player: str,
         seat: int | None = None,
         kind: str = "client",
-        buyin: Any = None,
-        observe: Any = None,
+        buyin: Chips | None = None,
+        observe: Callable[[int | None], object] | None = None,
     ) -> int:
         """Seat ``player`` in ``game``; returns the seat."""
 

@@ -249,7 +249,7 @@ class Seating:
                 continue
             module = importlib.import_module(module_name)
             if IHTTPResources.providedBy(module):
-                out.extend(module.http_resources(self, access))
+                out.extend(module.http_resources(IHub(self), access))
         return out
 
     def place(self, hub: str | None = None, gather: bool = False) -> Any:

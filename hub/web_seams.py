@@ -11,15 +11,17 @@ from zope.interface import Attribute, Interface
 class IWebView(Interface):
     """Lets the web front end show and play a game in the browser."""
 
-    script = Attribute("Path (inside the plugin) of the page script that draws the game.")
+    script: str = Attribute("Path (inside the plugin) of the page script that draws the game.")
 
 
 class IWebAssets(Interface):
     """What else a game's web view brings to the pages (optional, beside
     :class:`IWebView`): the hub's own pages style and show no game."""
 
-    styles = Attribute("Path (inside the plugin) of the game's stylesheet, or ``None``.")
-    history = Attribute(
+    styles: str | None = Attribute(
+        "Path (inside the plugin) of the game's stylesheet, or ``None``."
+    )
+    history: str | None = Attribute(
         "Path of a script that draws the game's own panel of the history page (it"
         " registers ``HistoryPanels[key] = {title, draw(box)}``), or ``None``."
     )
@@ -29,7 +31,7 @@ class IGameRules(Interface):
     """A game factory that ships the rules of its game (optional, beside
     :class:`IGameFactory`): ``/rules/<type>`` shows them."""
 
-    rules = Attribute(
+    rules: str = Attribute(
         "Path (inside the plugin) of the rules as text: ``#`` headings, ``-`` list items,"
         " paragraphs between blank lines."
     )

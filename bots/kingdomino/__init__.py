@@ -9,7 +9,7 @@ domino line protocol with the same decision code (:mod:`.policy`).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from zope.interface import implementer
@@ -88,8 +88,8 @@ class KingDominoBot:
         return state
 
     def choose(
-        self, view: Mapping[str, Any], legal: list[dict[str, Any]], deadline: float
-    ) -> dict[str, Any]:
+        self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], deadline: float
+    ) -> Mapping[str, Any]:
         """Follow the game to ``view`` and decide; always one of ``legal``."""
         if len(legal) == 1:
             return legal[0]
@@ -97,7 +97,7 @@ class KingDominoBot:
         seconds = max(0.01, min(self.cap, deadline * self.think))
         hard = max(seconds, min(2 * self.cap, deadline * self.most))
         action = to_action(self.brain.decide(state, self.seat, seconds, hard))
-        return action if action in legal else self.brain.rng.choice(legal)
+        return action if action in legal else self.brain.rng.choice(list(legal))
 
 
 class _Factory:

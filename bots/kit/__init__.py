@@ -65,19 +65,19 @@ class IsolatedKitBot:
 
     def choose_later(
         self, view: Mapping[str, object], legal: Sequence[Mapping[str, object]], deadline: float
-    ) -> defer.Deferred[dict[str, object]]:
+    ) -> defer.Deferred[Mapping[str, object]]:
         """The search's move, from the game type's worker, within ``deadline``."""
-        fallback = self.choose(view, legal, deadline)
+        fallback: Mapping[str, object] = self.choose(view, legal, deadline)
         if self.policy == "random":
             return defer.succeed(fallback)
         seconds = min(MAX_SECONDS, max(0.01, deadline * TIME_SHARE))
         seed = self.rng.getrandbits(256).to_bytes(32, "big")
         d = self.game_type.think(self.seat, self.policy, view, list(legal), seconds, seed)
 
-        def searched(move: object) -> dict[str, object]:
+        def searched(move: object) -> Mapping[str, object]:
             return {"move": move}
 
-        def failed(failure: object) -> dict[str, object]:
+        def failed(failure: object) -> Mapping[str, object]:
             log.warn(
                 "kit bot {policy} on {game}: no search ({why}); a random move",
                 policy=self.policy,

@@ -215,7 +215,9 @@ class PokerBot:
         self.tracker = ActionTracker()
         self._lock = threading.Lock()  # the hub thinks in worker threads
 
-    def choose(self, view: Any, legal: list[Any], deadline: float) -> dict[str, Any]:
+    def choose(
+        self, view: Any, legal: Sequence[Mapping[str, Any]], deadline: float
+    ) -> dict[str, Any]:
         """The action for ``legal`` given ``view``, within ``deadline`` seconds."""
         with self._lock:
             obs = observation_from_view(

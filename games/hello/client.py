@@ -6,6 +6,8 @@ events a client receives. No imports from the hub, so it runs anywhere.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 from xml.sax.saxutils import escape
 
 MAX_TEXT = 200
@@ -18,6 +20,6 @@ def action_payload(text: str) -> str:
     return f"<hello>{escape(text)}</hello>"
 
 
-def describe(event: dict) -> str:
+def describe(event: Mapping[str, Any]) -> str:
     """A line for people from a ``hello`` event's data."""
     return str(event.get("line") or f"Hello from {event.get('name')}: {event.get('text')}")

@@ -7,6 +7,7 @@ On the domino front end (:class:`DominoAdapter`) player ids are seat + 1 and log
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from zope.interface import implementer
@@ -31,7 +32,7 @@ class DominoAdapter:
 
     verbs = ("CHOOSE", "MOVE")
 
-    def parse_command(self, verb: str, args: list[str]) -> dict[str, Any]:
+    def parse_command(self, verb: str, args: Sequence[str]) -> dict[str, Any]:
         """``CHOOSE n`` → ``{"choose": n}``; ``MOVE x y o`` → ``{"move": [x, y, o]}``.
 
         :raises BadAction: wrong verb or arguments.

@@ -31,7 +31,8 @@ class MorrisMNMAdapter:
         """:meth:`piece_list` of the game's view now, without building the whole view
         (the game's shared list: the caller only reads it)."""
         if isinstance(getattr(game, "engine", None), rules.MorrisState):
-            return game.current_pieces()  # a running MorrisGame's shared list
+            pieces: Sequence[Sequence[str]] = game.current_pieces()  # a running game's shared list
+            return pieces
         return self.piece_list(game.view(seat))  # a finished game's summary
 
     def capture_count(self, turn: Mapping[str, Any]) -> int:

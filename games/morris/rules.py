@@ -80,7 +80,7 @@ def _build_geometry() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, int
 NEIGHBOURS, MILLS = _build_geometry()
 #: ``MILLS_OF[p]``: for each mill through ``p``, the other two points.
 MILLS_OF: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple(tuple(q for q in mill if q != p) for mill in MILLS if p in mill)  # type: ignore[misc]
+    tuple(tuple(q for q in mill if q != p) for mill in MILLS if p in mill)  # type: ignore[misc]  # a mill's other points: two
     for p in range(POINTS)
 )
 

@@ -164,7 +164,7 @@ class ACPCAdapter:
             "big_blind": g.big_blind,
         }
 
-    def seat_view(self, seat: int, game: str, first_hand: int = 0) -> SeatView:
+    def seat_view(self, seat: int | None, game: str, first_hand: int = 0) -> SeatView:
         """The match states of ``seat`` at a table of ``game``; the table's hand 1 is
         the match's hand ``first_hand``."""
         _, g = game_of(game)

@@ -154,7 +154,9 @@ def _seat(value: Any) -> int:
     return -1 if value is None else int(value)
 
 
-def _hand(parent: etree._Element | None, seat: int, cards: Iterable[int], tag: str = "hand"):
+def _hand(
+    parent: etree._Element | None, seat: int, cards: Iterable[int], tag: str = "hand"
+) -> etree._Element:
     """A ``parserhand``: ``<hand seat=><cards><card>n</card></cards>…</hand>``."""
     node = _el(tag) if parent is None else etree.SubElement(parent, tag)
     node.set("seat", str(seat))
@@ -237,7 +239,9 @@ def event_element(
     return _message(ev)
 
 
-def _action_child(action: str, amount: Any = None, name: str | None = None, seat: Any = None):
+def _action_child(
+    action: str, amount: Any = None, name: str | None = None, seat: Any = None
+) -> etree._Element:
     node = _el("action")
     _sub(node, "index", wire_index(action))
     if amount is not None:

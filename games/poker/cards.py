@@ -10,6 +10,7 @@ may not see.  Text form: rank character (``23456789TJQKA``) then suit character
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypeGuard
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
@@ -52,7 +53,7 @@ def suit(c: int) -> int:
     return c & 3
 
 
-def is_card(c: object) -> bool:
+def is_card(c: object) -> TypeGuard[int]:
     """Whether ``c`` is a valid card integer (``bool`` is not a card)."""
     return type(c) is int and 0 <= c <= 51
 
@@ -61,7 +62,7 @@ def check(c: object) -> int:
     """Return ``c`` when it is a card, else raise :class:`ValueError`."""
     if not is_card(c):
         raise ValueError(f"not a card: {c!r} (cards are integers 0..51)")
-    return c  # type: ignore[return-value]
+    return c
 
 
 def parse(text: str) -> int:

@@ -91,7 +91,8 @@ class TableState:
     def _player(self, seat: int) -> dict[str, Any]:
         for p in self.view["players"]:
             if p["seat"] == seat:
-                return p
+                player: dict[str, Any] = p
+                return player
         p = {"seat": seat, "bankroll": "0", "inpot": "0", "inpotthisround": "0"}
         self.view["players"].append(p)
         return p

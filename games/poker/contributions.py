@@ -47,7 +47,9 @@ class SharedShuffle:
         after its commitment, unless every player sitting in has given one)."""
         if not hand.open or all(s in hand.contributions for s in self.table.sitting_in()):
             return 0.0
-        return hand.published + self.options["entropy_time"] - self._reactor.seconds()
+        entropy_time: float = self.options["entropy_time"]
+        wait: float = hand.published + entropy_time - self._reactor.seconds()
+        return wait
 
     def _contribute(self, seat: int, value: Any, number: Any = None) -> None:
         """``seat`` adds its entropy to the next shuffle (an ``entropy`` action; with

@@ -255,7 +255,8 @@ def evaluate_batch(hands: Sequence[Sequence[int]], check: bool = True) -> list[i
         size = len(hands[0])
         if all(len(h) == size for h in hands):
             array = _numpy().array(hands, dtype="int64")
-            return evaluate_array(array, check=check).tolist()
+            ranks: list[int] = evaluate_array(array, check=check).tolist()
+            return ranks
     if check:
         return [evaluate(h) for h in hands]
     return list(map(evaluate_unchecked, hands))

@@ -22,7 +22,7 @@ import base64
 import binascii
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zope.interface import implementer
 
@@ -45,6 +45,9 @@ from .p2p.gather import Witness
 from .p2p.params import Params
 from .p2p.table import NoPlayer, PeerTable
 from .p2p.wire import MAX_FRAME, WireError
+
+if TYPE_CHECKING:
+    from hub.kit.seams import DelayedCall
 
 #: seconds a mirror waits for a first message before it closes (nobody plays here)
 IDLE_CLOSE = 600.0
@@ -78,7 +81,9 @@ class PeerTableMirror:
         self._over = False
         self._result: dict[str, Any] | None = None
         self._shown_state = WAITING
-        self._idle = self._clock.callLater(IDLE_CLOSE, self._close, "nobody played here")
+        self._idle: DelayedCall | None = self._clock.callLater(
+            IDLE_CLOSE, self._close, "nobody played here"
+        )
 
     # -- IGame -------------------------------------------------------------------------------
 

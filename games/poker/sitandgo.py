@@ -62,7 +62,7 @@ from hub.model import (
 )
 from hub.optional_interfaces import IRevealedHands
 
-from . import history, rules, server
+from . import events, history, rules, server
 from .rules import tournament
 from .rules.tournament import Level, Schedule
 
@@ -309,7 +309,7 @@ class SitAndGoGame(server.PokerGame):
             return
         self._halt()
         for rec in self.table.drain():
-            for event in server.events.events_of(rec, self._shuffle()):
+            for event in events.events_of(rec, self._shuffle()):
                 self._emit(event)
         left = {s: p.stack for s, p in self.table.players.items() if s not in self._places}
         ranked = sorted(left, key=lambda s: -left[s])

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TextIO
 
 from hub.cli.store import store_dsn, store_options, with_store
 
@@ -37,7 +37,7 @@ async def find_hand(store: Any, hand: str) -> dict[str, Any] | None:
     """The stored hand with id or key ``hand``, with its sealed part (the operator's
     command); ``None`` (and a line on stderr) when there is none, or more than one with
     that key."""
-    found = []
+    found: list[dict[str, Any]] = []
     if hand.isdigit():
         found = await store.hands(hand_id=int(hand), limit=1, sealed=True)
     if not found:
@@ -51,7 +51,7 @@ async def find_hand(store: Any, hand: str) -> dict[str, Any] | None:
     return found[0]
 
 
-async def verify_work(store: Any, hand: str, out=None) -> int:
+async def verify_work(store: Any, hand: str, out: TextIO | None = None) -> int:
     """Look ``hand`` up in ``store`` and verify it; print the verdict; 0 if it holds."""
     out = out if out is not None else sys.stdout
     record = await find_hand(store, hand)

@@ -26,10 +26,13 @@ import hmac
 import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from hub.model import GameError
 from hub.settings import boolean
+
+if TYPE_CHECKING:
+    from twisted.web.iweb import IRequest
 
 #: the header that marks a request passed on by another hub (never loopback here)
 DOOR_HEADER = b"x-gamehub-door"
@@ -52,7 +55,7 @@ class SessionView(Protocol):
 class SessionFinder(Protocol):
     """Finds the session a request's cookie names (the web front end's sessions)."""
 
-    def find(self, request: Any) -> SessionView | None:
+    def find(self, request: IRequest) -> SessionView | None:
         """The session, or ``None``."""
 
 

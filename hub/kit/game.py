@@ -88,61 +88,6 @@ def move_time_option(move_ms: int) -> Option:
     )  # fmt: skip
 
 
-class Game(Engine[S, M]):
-    """A game written on the kit: subclass ``Game[State, Move]``, write the engine's
-    methods (:class:`~hub.kit.engine.Engine`), and name the class as the ``.meta``'s
-    ``server``.  The hub instantiates it with no arguments; it is the game type.
-
-    ``frontends`` are those the game is played on (``xml`` and ``web`` by default: no
-    adapter code); ``adapters`` may give a front end's adapter of the game's own (a
-    web view with a page script, an MNM board): front end → a class of the plugin
-    instantiated with no arguments."""
-
-    variants: ClassVar[tuple[str, ...]] = ()
-    frontends: ClassVar[tuple[str, ...]] = FRONTENDS
-    adapters: ClassVar[Mapping[str, Callable[[], object]]] = {}
-    #: an action names its move under this key; the legal moves are all of them
-    #: (``IExhaustiveLegal``: a host may refuse any other move without asking the game)
-    legal_key: ClassVar[str] = "move"
-    #: over XML the whole view follows the start and every move (``IFullViewAfter``)
-    snapshot_kinds: ClassVar[frozenset[str]] = frozenset({MOVED, STATE})
-
-    def __init_subclass__(cls, **kwargs: object) -> None:
-        super().__init_subclass__(**kwargs)
-        if cls.default_seats is None:
-            cls.default_seats = cls.min_seats
-        if cls.board is not None:  # played over MNM too: a two-player game only
-            if (cls.min_seats, cls.max_seats) != (2, 2):
-                raise KitError(f"{cls.__name__} declares a board: it must have two seats")
-            if "mnm" not in cls.frontends:
-                cls.frontends = (*cls.frontends, "mnm")
-        if not any(o.name == MOVE_TIME for o in cls.options):
-            cls.options = (*cls.options, move_time_option(cls.move_ms))
-
-    def __init__(self) -> None:
-        if self.rules is not None:
-            alsoProvides(self, IGameRules)
-        if self.name:
-            _TYPES[self.name] = self
-
-    def create(self, config: Config, context: Context) -> KitGame[S, M]:
-        """A new game (the options checked: a :class:`hub.model.BadAction` if not)."""
-        return KitGame(self, config, context)
-
-    def adapter(self, frontend: str) -> object | None:
-        """The adapter of ``frontend``: the game's own (``adapters``), else the kit's
-        (over XML none: the generic payloads, a full view after every move,
-        :class:`~hub.optional_interfaces.IFullViewAfter`)."""
-        own = self.adapters.get(frontend)
-        if own is not None:
-            return own()
-        if frontend == "mnm" and self.board is not None:
-            from .mnm import KitMNMAdapter
-
-            return KitMNMAdapter(self.board)
-        return None
-
-
 class KitGame(Generic[S, M]):
     """One game of a kit game type: the engine's state, the players, the clock.
 
@@ -337,9 +282,66 @@ class KitGame(Generic[S, M]):
         self._deadline = None
 
 
-# declared here, not by a class decorator: a game author's mypy (without the zope
+# declared by calls, not by class decorators: a game author's mypy (without the zope
 # plugin) then still sees the classes as they are
-classImplements(Game, IGameFactory, IGameOptions, IExhaustiveLegal, IFullViewAfter)
 classImplements(KitGame, IGame)
+
+
+class Game(Engine[S, M]):
+    """A game written on the kit: subclass ``Game[State, Move]``, write the engine's
+    methods (:class:`~hub.kit.engine.Engine`), and name the class as the ``.meta``'s
+    ``server``.  The hub instantiates it with no arguments; it is the game type.
+
+    ``frontends`` are those the game is played on (``xml`` and ``web`` by default: no
+    adapter code); ``adapters`` may give a front end's adapter of the game's own (a
+    web view with a page script, an MNM board): front end → a class of the plugin
+    instantiated with no arguments."""
+
+    variants: ClassVar[tuple[str, ...]] = ()
+    frontends: ClassVar[tuple[str, ...]] = FRONTENDS
+    adapters: ClassVar[Mapping[str, Callable[[], object]]] = {}
+    #: an action names its move under this key; the legal moves are all of them
+    #: (``IExhaustiveLegal``: a host may refuse any other move without asking the game)
+    legal_key: ClassVar[str] = "move"
+    #: over XML the whole view follows the start and every move (``IFullViewAfter``)
+    snapshot_kinds: ClassVar[frozenset[str]] = frozenset({MOVED, STATE})
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.default_seats is None:
+            cls.default_seats = cls.min_seats
+        if cls.board is not None:  # played over MNM too: a two-player game only
+            if (cls.min_seats, cls.max_seats) != (2, 2):
+                raise KitError(f"{cls.__name__} declares a board: it must have two seats")
+            if "mnm" not in cls.frontends:
+                cls.frontends = (*cls.frontends, "mnm")
+        if not any(o.name == MOVE_TIME for o in cls.options):
+            cls.options = (*cls.options, move_time_option(cls.move_ms))
+
+    def __init__(self) -> None:
+        if self.rules is not None:
+            alsoProvides(self, IGameRules)
+        if self.name:
+            _TYPES[self.name] = self
+
+    def create(self, config: Config, context: Context) -> KitGame[S, M]:
+        """A new game (the options checked: a :class:`hub.model.BadAction` if not)."""
+        return KitGame(self, config, context)
+
+    def adapter(self, frontend: str) -> object | None:
+        """The adapter of ``frontend``: the game's own (``adapters``), else the kit's
+        (over XML none: the generic payloads, a full view after every move,
+        :class:`~hub.optional_interfaces.IFullViewAfter`)."""
+        own = self.adapters.get(frontend)
+        if own is not None:
+            return own()
+        if frontend == "mnm" and self.board is not None:
+            from .mnm import KitMNMAdapter
+
+            return KitMNMAdapter(self.board)
+        return None
+
+
+classImplements(Game, IGameFactory, IGameOptions, IExhaustiveLegal, IFullViewAfter)
 
 __all__ = ["FRONTENDS", "MOVE_TIME", "Game", "KitGame", "game_type", "loaded_types"]

@@ -15,25 +15,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
-from hub.model import GameEvent
-
-
-class DelayedCall(Protocol):
-    """A timer the clock gave (``twisted.internet.interfaces.IDelayedCall``)."""
-
-    def active(self) -> bool: ...
-
-    def cancel(self) -> None: ...
-
-
-class Clock(Protocol):
-    """The part of the reactor's time a game may use (``task.Clock`` in tests)."""
-
-    def seconds(self) -> float: ...
-
-    def callLater(  # noqa: N802  (Twisted's name)
-        self, delay: float, f: Callable[..., object], *args: object, **kw: object
-    ) -> DelayedCall: ...
+from hub.model import Clock, DelayedCall, GameEvent
 
 
 class Context(Protocol):

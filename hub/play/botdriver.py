@@ -221,8 +221,9 @@ class BotDriver:
         if IDeferredBot.providedBy(self.bot):  # it thinks in another process
             started = clock.seconds()
             left = max(0.01, due - started - keep)
-            d = defer.maybeDeferred(self.bot.choose_later, view, legal, left)
-            d.addCallback(lambda action: (action, clock.seconds() - started))
+            d: defer.Deferred[tuple[Mapping[str, Any], float]] = defer.maybeDeferred(
+                self.bot.choose_later, view, legal, left
+            ).addCallback(lambda action: (action, clock.seconds() - started))
         else:
             # bound to the bot, as its ``choose`` would be: the runner's timing names it
             d = self._runner(types.MethodType(think, self.bot))

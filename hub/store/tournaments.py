@@ -10,6 +10,7 @@ a restart reads back is always one consistent moment of it.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from twisted.internet import defer
@@ -20,7 +21,7 @@ from .base import StoreBase, _Cursor
 class TournamentsMixin(StoreBase):
     """Save, load and delete tournaments (plain dicts, see :meth:`save_tournament`)."""
 
-    def save_tournament(self, data: dict[str, Any]) -> defer.Deferred[None]:
+    def save_tournament(self, data: Mapping[str, Any]) -> defer.Deferred[None]:
         """Write tournament ``data`` (``id``, ``name``, ``game_type``, ``format``,
         ``state``, ``round``, ``settings`` dict, ``created``, ``finished``, ``entries``:
         dicts of ``id``, ``name``, ``kind``, ``frontend``, ``bot``, ``key``; ``games``: dicts of

@@ -59,7 +59,7 @@ class Player(Protocol):
     """Who decides for this peer."""
 
     def ask(
-        self, view: Mapping[str, Any], legal: list[dict], seconds: float, answer: Answer
+        self, view: Mapping[str, Any], legal: list[dict[str, Any]], seconds: float, answer: Answer
     ) -> None:
         """Decide on one of ``legal`` (``{"name": ...}``) within ``seconds``; call
         ``answer`` with it (on the reactor's thread)."""

@@ -134,16 +134,16 @@ async def list_tables(reactor: Any, hub: str) -> int:
 
     class Lister(Int32StringReceiver):
         def connectionMade(self) -> None:  # noqa: N802
-            self.sendString(encode("list"))
+            self.sendString(encode("list"))  # type: ignore[no-untyped-call]  # Twisted leaves it unannotated
 
         def stringReceived(self, data: bytes) -> None:  # noqa: N802
             if not answer.called:
                 answer.callback(data)
-            self.transport.loseConnection()  # type: ignore[union-attr]
+            self.transport.loseConnection()  # type: ignore[union-attr]  # connected: it has one
 
     host, _, port = hub.rpartition(":")
     try:
-        await connectProtocol(TCP4ClientEndpoint(reactor, host, int(port), timeout=10), Lister())
+        await connectProtocol(TCP4ClientEndpoint(reactor, host, int(port), timeout=10), Lister())  # type: ignore[no-untyped-call]  # Twisted leaves it unannotated
         tables = json.loads(await answer).get("tables", [])
     except (OSError, ValueError, error.ConnectError) as e:
         print(f"gamehub p2p: cannot list the tables of {hub}: {e}", file=sys.stderr)
@@ -177,7 +177,7 @@ async def run(reactor: Any, args: argparse.Namespace) -> int:
     me = Identity.from_pem(args.key) if args.key else Identity()
     lines = Lines()
     if args.bot is None or args.name is None:
-        stdio.StandardIO(lines, reactor=reactor)
+        stdio.StandardIO(lines, reactor=reactor)  # type: ignore[no-untyped-call]  # Twisted leaves it unannotated
     player: Any
     if args.bot:
         try:

@@ -162,7 +162,9 @@ class HandPlay:
         """Whether the betting is over with two or more hands still in."""
         return self.turn is None and len(self.live()) >= 2
 
-    def view(self, seat: int | None, cards: Mapping[int, int], facts: views.TableFacts) -> dict:
+    def view(
+        self, seat: int | None, cards: Mapping[int, int], facts: views.TableFacts
+    ) -> dict[str, Any]:
         """The table as ``seat`` sees it during the hand, in the hub's view words, with
         the cards opened so far (``cards``: position → card) in place of positions; a
         board card not yet opened is left out, a hole card unseen is ``-1``."""

@@ -115,7 +115,7 @@ class LinkProtocol(Int32StringReceiver):
         if setter is not None:
             setter(True)
         me = self.mesh.me
-        self.sendString(me.sign({"k": "link", "key": me.text, "nonce": self.nonce.hex()}))
+        self.sendString(me.sign({"k": "link", "key": me.text, "nonce": self.nonce.hex()}))  # type: ignore[no-untyped-call]  # Twisted leaves it unannotated
 
     def stringReceived(self, data: bytes) -> None:  # noqa: N802
         """A frame: the challenge and its answer first, then the peers' frames."""
@@ -138,7 +138,7 @@ class LinkProtocol(Int32StringReceiver):
             nonce = body.get("nonce")
             if not isinstance(nonce, str) or len(nonce) != 64:
                 raise WireError("a challenge is 32 bytes in hex")
-            self.sendString(self.mesh.me.sign({"k": LINK_LABEL, "nonce": nonce}))
+            self.sendString(self.mesh.me.sign({"k": LINK_LABEL, "nonce": nonce}))  # type: ignore[no-untyped-call]  # Twisted leaves it unannotated
             return
         if body.get("k") == LINK_LABEL and self._claimed is not None:
             # the answer to our challenge, signed by the key the other end named
@@ -208,7 +208,7 @@ class Mesh(Transport):
         """Listen (when asked to) and connect to every known address."""
         d: defer.Deferred[Any] = defer.succeed(None)
         if self.listen is not None:
-            d = serverFromString(self.reactor, self.listen).listen(self.factory)
+            d = serverFromString(self.reactor, self.listen).listen(self.factory)  # type: ignore[no-untyped-call]  # Twisted leaves it unannotated
             d.addCallback(self._listening)
         d.addCallback(self._dial_all)
         return d
@@ -263,7 +263,7 @@ class Mesh(Transport):
         links.append(link)
         if len(links) == 1:
             for frame in self.unsent.pop(link.key, ()):
-                link.sendString(frame)
+                link.sendString(frame)  # type: ignore[no-untyped-call]  # Twisted leaves it unannotated
             self.on_peer(link.key)
 
     def lost(self, link: LinkProtocol) -> None:
@@ -282,11 +282,11 @@ class Mesh(Transport):
         agreed before every link is), or to every peer reached."""
         if key is None:
             for each in list(self.links.values()):
-                each[0].sendString(frame)
+                each[0].sendString(frame)  # type: ignore[no-untyped-call]  # Twisted leaves it unannotated
             return
         links = self.links.get(key)
         if links:
-            links[0].sendString(frame)
+            links[0].sendString(frame)  # type: ignore[no-untyped-call]  # Twisted leaves it unannotated
             return
         waiting = self.unsent.setdefault(key, [])
         if len(waiting) < MAX_EARLY:
@@ -337,7 +337,7 @@ class RelayProtocol(Int32StringReceiver):
 
     def send_json(self, body: dict[str, Any]) -> None:
         """One control frame."""
-        self.sendString(json.dumps(body, sort_keys=True, separators=(",", ":")).encode())
+        self.sendString(json.dumps(body, sort_keys=True, separators=(",", ":")).encode())  # type: ignore[no-untyped-call]  # Twisted leaves it unannotated
 
     def stringReceived(self, data: bytes) -> None:  # noqa: N802
         """A frame from the hub."""

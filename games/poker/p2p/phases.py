@@ -298,7 +298,7 @@ class PhasesPart(PeerBase):
         hand, _, seq = phase.key.partition("/")
         frame = self._sign({"k": "claim", "h": int(hand), "ph": int(seq),
                             "prev": self.prev[phase.key].hex(), "silent": sorted(silent)})  # fmt: skip
-        phase.claims[self.me] = verify(frame, self.roster.keys[self.me])  # type: ignore[index]
+        phase.claims[self.me] = verify(frame, self.roster.keys[self.me])  # type: ignore[index]  # me is set with identity
         self.link.send(None, frame)
         self._check()
 

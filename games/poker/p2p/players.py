@@ -55,7 +55,7 @@ class BotPlayer:
         self._question = 0
 
     def ask(
-        self, view: Mapping[str, Any], legal: list[dict], seconds: float, answer: Answer
+        self, view: Mapping[str, Any], legal: list[dict[str, Any]], seconds: float, answer: Answer
     ) -> None:
         """Think in a worker thread; answer once (the bot's choice, or a fallback)."""
         self._question += 1
@@ -105,7 +105,7 @@ class TerminalPlayer:
         self._timer: Any = None
 
     def ask(
-        self, view: Mapping[str, Any], legal: list[dict], seconds: float, answer: Answer
+        self, view: Mapping[str, Any], legal: list[dict[str, Any]], seconds: float, answer: Answer
     ) -> None:
         """Show the situation and the choices; wait for a line."""
         self._answer, self._legal = answer, legal

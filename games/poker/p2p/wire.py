@@ -216,7 +216,7 @@ def field(body: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> 
 
 def text(body: Mapping[str, Any], name: str, most: int = 200) -> str:
     """A printable text field of at most ``most`` characters."""
-    value = field(body, name, str)
+    value: str = field(body, name, str)
     if len(value) > most or not value.isprintable():
         raise WireError(f"field {name!r} is not a printable text of at most {most} characters")
     return value

@@ -177,9 +177,9 @@ class Root(Resource):
         self.putChild(b"plugin-scripts", PluginScripts(hub.registry))
         self.putChild(b"plugins", PluginsResource(hub.registry))
         self._pages = {path: page(name) for path, name in PAGES.items()}
-        for path, resource in self._pages.items():
+        for path, page_resource in self._pages.items():
             if path != b"plugins":
-                self.putChild(path, resource)
+                self.putChild(path, page_resource)
         for path, resource in hub.http_resources(self.web.access):
             if path in self.children or path in self._pages:
                 self.log.warn("web: /{path} is the web front end's own; not mounted", path=path)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from twisted.internet.task import LoopingCall
@@ -228,7 +229,7 @@ class Streams:
     def __len__(self) -> int:
         return len(self._streams)
 
-    def game_json(self, game: Any) -> dict[str, Any]:
+    def game_json(self, game: Any) -> Mapping[str, Any]:
         """A game as the lobby list shows it."""
         return self.hub.game_json(game)
 

@@ -17,8 +17,9 @@ import json
 import re
 import weakref
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeGuard
 
 from lxml import etree
 from twisted.logger import Logger
@@ -125,7 +126,24 @@ def _unusable(adapter: Any) -> str | None:
     return _checked[kind]
 
 
-def adapter_for(factory: IGameFactory) -> IXMLGameAdapter | None:
+class GameType(Protocol):
+    """What :func:`adapter_for` reads of a game type: a loaded :class:`IGameFactory`, or
+    the type of another hub's game in a cluster's listing (which offers no adapter)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def frontends(self) -> Sequence[str]: ...
+
+    def adapter(self, frontend: str) -> object | None: ...
+
+
+def _usable(adapter: object) -> TypeGuard[IXMLGameAdapter]:
+    return _unusable(adapter) is None
+
+
+def adapter_for(factory: GameType | IGameFactory) -> IXMLGameAdapter | None:
     """The XML adapter of a game type, or ``None`` if it cannot be hosted here (not
     listed for ``xml``, or its adapter does not provide :class:`IXMLGameAdapter`)."""
     if "xml" not in tuple(factory.frontends):
@@ -139,7 +157,7 @@ def adapter_for(factory: IGameFactory) -> IXMLGameAdapter | None:
         if IFullViewAfter.providedBy(factory):
             return _with_views(frozenset(factory.snapshot_kinds))
         return _GENERIC
-    return None if _unusable(adapter) else adapter
+    return adapter if _usable(adapter) else None
 
 
 class _FullViews(GenericXMLAdapter):
@@ -171,7 +189,7 @@ def _with_views(kinds: frozenset[str]) -> _FullViews:
 _hosted: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
 
 
-def hosts(factory: IGameFactory) -> bool:
+def hosts(factory: GameType | IGameFactory) -> bool:
     """Whether this front end hosts games of ``factory`` (:func:`adapter_for` gives an
     adapter), asked once per factory: listings ask it for every game they list."""
     try:

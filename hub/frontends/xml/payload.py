@@ -37,10 +37,10 @@ _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-
 
 def clean(text: Any) -> str:
     """``text`` as a string XML can carry (characters XML 1.0 forbids become U+FFFD)."""
-    text = str(text)
-    if text.isascii() and text.isprintable():  # the common case: nothing to replace
-        return text
-    return _NOT_XML.sub("\ufffd", text)
+    value = str(text)
+    if value.isascii() and value.isprintable():  # the common case: nothing to replace
+        return value
+    return _NOT_XML.sub("\ufffd", value)
 
 
 @functools.lru_cache(maxsize=4096)  # every listing asks it for every game it lists

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hub.connections.chat import LOBBY, ChatLine
+from hub.connections.chat import LOBBY
+from hub.interfaces import ChatLine
 
 from .. import encoding, events
 from ..context import HandlerContext

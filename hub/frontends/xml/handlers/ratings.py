@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hub.interfaces import IRatingStore
+
 from .. import encoding, events
 from ..context import HandlerContext
 from ..errors import Refused
@@ -16,7 +18,8 @@ if TYPE_CHECKING:
 async def ratings(frontend: HandlerContext, conn: Connection, r: events.Ratings) -> Any:
     """At most ``limit`` players, best first."""
     store = frontend.hub.store
-    if store is None:
+    ratings = None if store is None else IRatingStore(store, None)
+    if ratings is None:
         raise Refused(404, "this hub keeps no ratings")
-    rows = await store.leaderboard(r.gametype, r.gamevariant, r.limit)
+    rows = await ratings.leaderboard(r.gametype, r.gamevariant, r.limit)
     return encoding.build_ratings(r.gametype, r.gamevariant, rows, r.sessionid)
