@@ -131,16 +131,20 @@ def test_random_cookies_cost_bounded_queries_make_no_row_and_are_told_to_wait(
         g = create(hub, {"type": "hello", "seats": ["human", "bot:hello-bot"]})
         before = rows(cluster_dsn)
         started = time.monotonic()
-        cookies = [secrets.token_urlsafe(32) for _ in range(150)]
+        cookies = [secrets.token_urlsafe(32) for _ in range(160)]
         reasons: set[str] = set()
+        # a new guest, a write, a transcript, the hands: each asks who the cookie is
+        routes = [
+            ("GET", "/api/session"),
+            ("POST", f"/api/games/{g}/seats"),
+            ("GET", f"/api/games/{g}/transcript"),
+            ("GET", "/api/hands"),
+        ]
         for i, value in enumerate(cookies):
             headers = {"Cookie": f"gamehub_session={value}", "X-CSRF-Token": "x" * 64}
-            if i % 2:
-                status, raw, answered = hub.request(
-                    "POST", f"/api/games/{g}/seats", {"seat": 0}, headers=headers
-                )
-            else:
-                status, raw, answered = hub.request("GET", "/api/session", headers=headers)
+            method, path = routes[i % len(routes)]
+            body = {"seat": 0} if method == "POST" else None
+            status, raw, answered = hub.request(method, path, body, headers=headers)
             # a clear answer: wait and ask again; never a new guest over the cookie
             assert status == 503, (status, raw)
             assert int(answered["Retry-After"]) >= 1 and "Set-Cookie" not in answered

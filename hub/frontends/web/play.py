@@ -314,8 +314,8 @@ class WebGames(WebResource):
                     return send_error(request, e.code, e.reason)
             return self.web.proxy.serve(request, *remote)
         if request.method == b"GET" and len(parts) == 2 and parts[1] == b"transcript":
-            admin, owners = self.reader(request)
             try:
+                admin, owners = self.reader(request)  # 503 while its cookie is looked up
                 return transcripts.serve(
                     self.hub, request, parts[0].decode("utf-8", "replace"), admin, owners
                 )
