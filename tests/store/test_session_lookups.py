@@ -247,3 +247,26 @@ def test_an_expired_row_and_the_settings_checked():
             LookupLimits.from_options(bad)
     with pytest.raises(ValueError):
         Sessions(Clock(), most=0)
+
+
+class AtOnce(Store):
+    """A store that answers at once (in memory), or fails before it answers."""
+
+    broken = False
+
+    def web_session_find(self, token_hash: str, now: float) -> defer.Deferred[WebSessionRow | None]:
+        if self.broken:
+            raise StoreUnavailable("the pool is closed")
+        return defer.succeed(self.rows.get(token_hash))
+
+
+def test_a_store_that_answers_at_once_is_no_503_and_one_that_raises_is():
+    store = AtOnce()
+    kept(store, "cookie-of-a", "guest-a1b2c3")
+    s = sessions(store)
+    found = s.find(Request("cookie-of-a"))
+    assert found is not None and found.name == "guest-a1b2c3"
+    assert s.find(Request("forged")) is None
+    store.broken = True
+    reason, _ = refused(s, "another")
+    assert "cannot reach its database" in reason

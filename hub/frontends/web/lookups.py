@@ -171,7 +171,7 @@ class Lookups:
         if len(self._pending) >= self.limits.pending or not self._bucket.allow("all"):
             return Answer.BUSY
         self.asked += 1
-        d = self._store.web_session_find(key, self._clock.seconds())
+        d = defer.maybeDeferred(self._store.web_session_find, key, self._clock.seconds())
         done: defer.Deferred[None] = d.addBoth(self._answered, key)
         if not done.called:
             self._pending[key] = done
