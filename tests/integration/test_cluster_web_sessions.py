@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
+import urllib.error
 from pathlib import Path
 
 import psycopg2
@@ -65,6 +66,15 @@ def known_at(hub: HubProcess, who: Player) -> tuple[int, dict[str, object], dict
     return status, json.loads(raw), headers
 
 
+def seated(who: Player, game_id: str) -> dict[str, object] | None:
+    """The first message of ``who``'s stream of the game, once it has a seat there."""
+    try:
+        snapshot = who.snapshot(game_id)
+    except urllib.error.HTTPError:
+        return None  # not taken up yet
+    return snapshot if snapshot["seat"] is not None else None
+
+
 @pytest.mark.slow
 def test_a_session_made_on_a_after_b_started_is_known_at_b_with_its_seat(
     tmp_path: Path,
@@ -106,8 +116,9 @@ def test_a_session_made_on_a_after_b_started_is_known_at_b_with_its_seat(
             g = games[who.cookie]
             wait_for(lambda g=g: hub_of(b, g) == b_id, f"B runs {g}")
             who.hub = b
-            snapshot = who.snapshot(g)
-            assert snapshot["seat"] == 0, snapshot
+            # the page's stream retries while B takes the game up (docs/web.md)
+            snapshot = wait_for(lambda who=who, g=g: seated(who, g), "seated at B")
+            assert snapshot["seat"] == 0 and snapshot["game"]["state"] == "running", snapshot
             assert my_turn(who, g)
             status, answer = who.call(
                 "POST", f"/api/games/{g}/actions", {"action": {"hello": "from b"}}

@@ -270,3 +270,32 @@ def test_a_store_that_answers_at_once_is_no_503_and_one_that_raises_is():
     store.broken = True
     reason, _ = refused(s, "another")
     assert "cannot reach its database" in reason
+
+
+def test_a_guest_of_another_hub_with_a_name_taken_here_finds_no_seat_by_its_name():
+    store = Store()
+    s = sessions(store)
+    made = Request()
+    mine = s.get_or_create(made)  # a guest of this hub
+    (header,) = made.responseHeaders.getRawHeaders(b"set-cookie")
+    my_cookie = header.split(b";", 1)[0].split(b"=", 1)[1].decode()
+    kept(store, "cookie-of-a", mine.name)  # another hub drew the same guest name
+    kept(store, "cookie-of-ann", "ann", account="ann")
+    kept(store, "cookie-of-a2", "guest-a2a2a2")
+    for cookie in ("cookie-of-a", "cookie-of-ann", "cookie-of-a2"):
+        refused(s, cookie)
+    store.answer()
+    twin = s.find(Request("cookie-of-a"))
+    assert twin is not None and twin.name == mine.name and twin is not mine
+    assert not twin.restored  # its seats: only the ones it takes now (WebFrontend.seat_of)
+    other = s.find(Request("cookie-of-a2"))
+    assert other is not None and other.restored  # a name of its own: found by name
+    ann = s.find(Request("cookie-of-ann"))
+    assert ann is not None and ann.restored and ann.account == "ann"
+
+    # and so at a restart: of the kept guests of one name, one finds seats by name
+    again = sessions(store)
+    restoring = defer.ensureDeferred(again.restore())
+    assert restoring.called
+    same = [again.find(Request(c)) for c in (my_cookie, "cookie-of-a")]
+    assert sorted(bool(x and x.restored) for x in same) == [False, True]

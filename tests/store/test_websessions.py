@@ -93,7 +93,7 @@ async def test_a_new_sessions_of_the_same_store_knows_the_cookies_and_nothing_el
     cookie = _cookie(made)
     gone = Request()
     first.log_out(gone, first.log_in(gone, None, "bob"))
-    for _ in range(200):  # the writes go on in the pool's threads (bounded wait)
+    for _ in range(2000):  # the writes go on in the pool's threads (bounded wait)
         hashes = {r[0] for r in await store.web_sessions_live(NOW)}
         if len(hashes) == 3:
             break

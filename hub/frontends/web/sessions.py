@@ -185,15 +185,21 @@ class Sessions:
         await store.web_session_purge(now)
         rows = await store.web_sessions_live(now)
         restored = 0
+        names = {s.name for s in self._by_token.values()}
         for row in rows[: self.most]:
             if row[0] in self._by_token:
                 continue
-            self._take(row)
+            self._take(row, twin=row[2] is None and row[1] in names)
+            names.add(row[1])
             restored += 1
         return restored
 
-    def _take(self, row: WebSessionRow) -> Session:
-        """Keep in memory the session of a row of the store (restored or looked up)."""
+    def _take(self, row: WebSessionRow, twin: bool) -> Session:
+        """Keep in memory the session of a row of the store (restored or looked up).
+
+        ``twin``: a guest whose name another session here has (hubs of a cluster
+        draw guest names each on its own): it finds no seat through its name, only
+        the seats it takes now (never the other guest's)."""
         key, name, account, admin, expires = row
         session = self._by_token[key] = Session(
             token=key,
@@ -202,7 +208,7 @@ class Sessions:
             account=account,
             admin=admin,
             last_used=expires - IDLE_LIMIT,
-            restored=True,
+            restored=not twin,
             kept=expires - IDLE_LIMIT,
         )
         return session
@@ -213,7 +219,11 @@ class Sessions:
             return
         if len(self._by_token) >= self.most:
             self._expire()
-        self._take(row)
+        key, name, account = row[:3]
+        twin = account is None and any(
+            s.name == name and s.token != key for s in self._by_token.values()
+        )
+        self._take(row, twin)
 
     def _write(self, what: str, write: Callable[[WebSessionStore], defer.Deferred[Any]]) -> None:
         """Run one store write after the ones before (in order: a drop never overtakes
