@@ -11,7 +11,7 @@ from hub.frontends.xml.adapters import GenericXMLAdapter
 from hub.interfaces import IXMLGameAdapter
 from hub.model import STATE, GameEvent
 
-from .game import MOVED
+from .events import MOVED
 
 
 @implementer(IXMLGameAdapter)

@@ -13,7 +13,9 @@ cannot be fooled by what happens to be imported already:
   outside their comments).  ``domino`` on its own is also the name of a front end (the
   Domino line protocol, ``hub.frontends.domino``): as a whole word it is the hub's;
   ``kingdomino`` is the game;
-- the modules of ``hub/`` import each other without a cycle at import time.
+- the modules of ``hub/`` import each other without a cycle at import time, and
+  without a circle even through lazy and type-checking imports (but for the known
+  ones, :data:`KNOWN_CIRCLES`).
 """
 
 from __future__ import annotations
@@ -247,6 +249,70 @@ def test_no_import_cycle_in_the_hub():
         if name not in state:
             walk(name, [name])
     assert cycles == []
+
+
+#: circles of modules that import each other through lazy or type-checking imports
+#: (no cycle at import time, :func:`test_no_import_cycle_in_the_hub`), left to undo
+#: (issue 34, 7b): each an exact set, so that a new circle, or one that grows, fails,
+#: and an undone one must be struck off here
+KNOWN_CIRCLES = [
+    {
+        "hub.frontends.web",
+        *(f"hub.frontends.web.{m}" for m in ("accounts", "admin", "info", "play")),
+        *(f"hub.frontends.web.{m}" for m in ("scripts", "tournaments")),
+    },
+    {
+        f"hub.frontends.xml.{m}"
+        for m in ("connection", "context", "protocol", "relay", "resume", "sessions", "states")
+    },
+]
+
+
+def circles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected parts of ``graph`` of more than one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[set[str]] = []
+
+    def visit(name: str) -> None:
+        index[name] = low[name] = len(index)
+        stack.append(name)
+        for target in sorted(graph[name]):
+            if target not in index:
+                visit(target)
+                low[name] = min(low[name], low[target])
+            elif target in stack:
+                low[name] = min(low[name], index[target])
+        if low[name] == index[name]:
+            part = set()
+            while True:
+                member = stack.pop()
+                part.add(member)
+                if member == name:
+                    break
+            if len(part) > 1:
+                out.append(part)
+
+    for name in sorted(graph):
+        if name not in index:
+            visit(name)
+    return out
+
+
+def test_no_circle_of_imports_even_lazy_or_for_types():
+    """A game seam, the journal, the bot driver, the kit: modules that lean one way,
+    also through imports inside functions and under ``TYPE_CHECKING`` (what another
+    module needs of one above it is a typing Protocol of its own)."""
+    graph = {name: {t for t in imports(name) if t in MODULES} for name in MODULES}
+    found = circles(graph)
+    assert sorted(map(sorted, found)) == sorted(map(sorted, KNOWN_CIRCLES))
+
+
+def test_the_circle_finder_can_fail():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert circles(graph) == [{"a", "b", "c"}]
+    assert circles({"a": {"b"}, "b": set()}) == []
 
 
 def test_the_import_reader_sees_relative_lazy_and_guarded_imports():

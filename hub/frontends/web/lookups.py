@@ -32,7 +32,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from hub.limits import Buckets
+from hub.connections.limits import Buckets
 from hub.store.websessions import WebSessionRow
 
 
