@@ -114,6 +114,12 @@ TYPES: dict[str, type] = {
     "web_access_log": str,
     "web_chat_rate": float,
     "web_chat_burst": float,
+    "web_max_sessions": int,
+    "web_session_lookup_rate": float,
+    "web_session_lookup_burst": float,
+    "web_session_lookups_pending": int,
+    "web_session_unknown_kept": int,
+    "web_session_unknown_seconds": float,
     # every front end
     "listen_backlog": int,
     "timeout_granularity": float,

@@ -23,7 +23,7 @@ WebSessionRow = tuple[str, str, str | None, bool, float]
 
 
 class WebSessionMixin(StoreBase):
-    """Web sessions: keep, list the live ones, drop, drop an account's, purge."""
+    """Web sessions: keep, list the live ones, find one, drop, drop an account's, purge."""
 
     def web_session_keep(
         self, token_hash: str, name: str, account: str | None, admin: bool, expires: float
@@ -59,6 +59,24 @@ class WebSessionMixin(StoreBase):
                 (str(r[0]), str(r[1]), None if r[2] is None else str(r[2]), bool(r[3]), float(r[4]))
                 for r in rows
             ]
+
+        return self._run(txn)
+
+    def web_session_find(self, token_hash: str, now: float) -> defer.Deferred[WebSessionRow | None]:
+        """The kept session whose cookie hashes to ``token_hash``, if it is live at
+        ``now`` (another hub of the cluster may have made it after this one started)."""
+
+        def txn(cur: _Cursor) -> WebSessionRow | None:
+            r = cur.one(
+                "SELECT token_hash, name, account, admin, expires FROM web_session"
+                " WHERE token_hash = ? AND expires > ?",
+                token_hash, float(now),
+            )  # fmt: skip
+            if r is None:
+                return None
+            return (
+                str(r[0]), str(r[1]), None if r[2] is None else str(r[2]), bool(r[3]), float(r[4])
+            )  # fmt: skip
 
         return self._run(txn)
 

@@ -23,7 +23,20 @@ class Guest(Player):
     def __init__(self, hub: HubProcess, cookie: str | None = None) -> None:
         self.hub = hub
         headers = {"Cookie": cookie} if cookie else {}
-        status, raw, answered = hub.request("GET", "/api/session", headers=headers)
+        asked: list[tuple[int, bytes, dict[str, str]]] = []
+
+        def answered_() -> bool:
+            # a cookie the hub does not hold is looked up in the store first: 503 with
+            # Retry-After meanwhile, no cookie set (docs/web.md)
+            asked.append(hub.request("GET", "/api/session", headers=headers))
+            status, _, answered = asked[-1]
+            if status == 503:
+                assert answered.get("Retry-After") and "Set-Cookie" not in answered
+                return False
+            return True
+
+        wait_for(answered_, "the session answered")
+        status, raw, answered = asked[-1]
         assert status == 200, raw
         sent = answered.get("Set-Cookie")
         self.cookie = sent.split(";", 1)[0] if sent else str(cookie)

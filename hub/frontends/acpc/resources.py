@@ -129,8 +129,8 @@ class MatchesResource(Resource):
         """Create a match (201 with its JSON)."""
         if self._path(request) != ["matches"]:
             return _send(request, 404, {"error": "no such resource"})
-        caller = self.access.caller(request)
-        try:
+        try:  # the caller's session cookie may be looked up first (503)
+            caller = self.access.caller(request)
             caller.require_writer("creating matches")
         except GameError as e:
             return _send(request, e.code, {"error": e.reason})

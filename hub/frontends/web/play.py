@@ -27,9 +27,10 @@ from .api import JSONResource, game_fields, read_json, send_error
 from .events import GameStream, LobbyStream, Streams
 from .limits import web_endpoint
 from .listing import GameIndex
+from .lookups import LookupLimits
 from .proxy import DOOR_HEADER, GameProxy
 from .scripts import history_url, read_rules, rules_path, script_url, styles_url
-from .sessions import Session, Sessions, WebSessionStore, check_origin
+from .sessions import MAX_SESSIONS, Session, Sessions, WebSessionStore, check_origin
 
 
 def web_session_store(hub: IHub) -> WebSessionStore | None:
@@ -60,7 +61,13 @@ class WebFrontend:
     def __init__(self, hub: IHub, clock: Any) -> None:
         self.hub = hub
         self.clock = clock
-        self.sessions = Sessions(clock, secure=served_over_tls(hub), store=web_session_store(hub))
+        self.sessions = Sessions(
+            clock,
+            secure=served_over_tls(hub),
+            store=web_session_store(hub),
+            limits=LookupLimits.from_options(hub.options),
+            most=int(hub.options.get("web_max_sessions", MAX_SESSIONS)),
+        )
         #: the one access check of every route (:mod:`hub.connections.access`)
         self.access = Access(hub.options, self.sessions)
         self.proxy = GameProxy(hub, self.sessions)
@@ -307,8 +314,8 @@ class WebGames(WebResource):
                     return send_error(request, e.code, e.reason)
             return self.web.proxy.serve(request, *remote)
         if request.method == b"GET" and len(parts) == 2 and parts[1] == b"transcript":
-            admin, owners = self.reader(request)
             try:
+                admin, owners = self.reader(request)  # 503 while its cookie is looked up
                 return transcripts.serve(
                     self.hub, request, parts[0].decode("utf-8", "replace"), admin, owners
                 )

@@ -10,7 +10,10 @@ With a store, every session is also kept there (:mod:`hub.store.websessions`: th
 cookie's SHA-256, never the cookie; the name, the account, the expiry) and a hub
 restarted on that database takes the live ones back when it starts
 (:meth:`Sessions.restore`): the page's cookie still names its player, who keeps the
-seats of the games the hub resumed (issue 31).  In memory, sessions are also keyed by
+seats of the games the hub resumed (issue 31).  A cookie it does not know in memory
+(another hub of the cluster made it after this one started, or it was forgotten here)
+is looked up in the store (:mod:`.lookups`: asynchronously, bounded; 503 with
+``Retry-After`` meanwhile) and then known as well.  In memory, sessions are also keyed by
 the cookie's hash, and the CSRF token is derived from the cookie (an HMAC), so that a
 restored session answers the page's writes with the token the page already holds.
 """
@@ -30,6 +33,9 @@ from twisted.python.failure import Failure
 
 from hub.model import GameError
 from hub.store.accounts import GUEST_PREFIX
+from hub.store.websessions import WebSessionRow
+
+from .lookups import Answer, LookupLimits, Lookups
 
 COOKIE = b"gamehub_session"
 CSRF_HEADER = b"x-csrf-token"
@@ -62,9 +68,11 @@ class WebSessionStore(Protocol):
         self, token_hash: str, name: str, account: str | None, admin: bool, expires: float
     ) -> defer.Deferred[None]: ...
 
-    def web_sessions_live(
-        self, now: float
-    ) -> defer.Deferred[list[tuple[str, str, str | None, bool, float]]]: ...
+    def web_sessions_live(self, now: float) -> defer.Deferred[list[WebSessionRow]]: ...
+
+    def web_session_find(
+        self, token_hash: str, now: float
+    ) -> defer.Deferred[WebSessionRow | None]: ...
 
     def web_session_drop(self, token_hash: str) -> defer.Deferred[None]: ...
 
@@ -128,17 +136,33 @@ class Sessions:
     :param clock: ``IReactorTime`` for idle expiry.
     :param secure: add ``Secure`` to the cookie (the web endpoint is TLS).
     :param store: keeps the sessions across restarts (``None``: memory only).
+    :param limits: the bounds of looking up unknown cookies in the store.
+    :param most: sessions kept in memory at most (``web_max_sessions``).
     """
 
     log = Logger()
 
     def __init__(
-        self, clock: Any, secure: bool = False, store: WebSessionStore | None = None
+        self,
+        clock: Any,
+        secure: bool = False,
+        store: WebSessionStore | None = None,
+        limits: LookupLimits | None = None,
+        most: int = MAX_SESSIONS,
     ) -> None:
+        if most < 1:
+            raise ValueError("web_max_sessions is 1 or more")
         self._clock = clock
         self._secure = secure
         self._store = store
+        self.most = most
         self._by_token: dict[str, Session] = {}
+        #: unknown cookies looked up in the store (``None``: no store)
+        self.lookups = (
+            None
+            if store is None
+            else Lookups(clock, store, limits or LookupLimits(), self._looked_up)
+        )
         #: the store writes, one after the other (:meth:`_write`)
         self._writes: defer.Deferred[None] = defer.succeed(None)
         self._pending = 0
@@ -161,21 +185,45 @@ class Sessions:
         await store.web_session_purge(now)
         rows = await store.web_sessions_live(now)
         restored = 0
-        for key, name, account, admin, expires in rows[:MAX_SESSIONS]:
-            if key in self._by_token:
+        names = {s.name for s in self._by_token.values()}
+        for row in rows[: self.most]:
+            if row[0] in self._by_token:
                 continue
-            self._by_token[key] = Session(
-                token=key,
-                csrf="",  # derived from the cookie when the browser comes back
-                name=name,
-                account=account,
-                admin=admin,
-                last_used=expires - IDLE_LIMIT,
-                restored=True,
-                kept=expires - IDLE_LIMIT,
-            )
+            self._take(row, twin=row[2] is None and row[1] in names)
+            names.add(row[1])
             restored += 1
         return restored
+
+    def _take(self, row: WebSessionRow, twin: bool) -> Session:
+        """Keep in memory the session of a row of the store (restored or looked up).
+
+        ``twin``: a guest whose name another session here has (hubs of a cluster
+        draw guest names each on its own): it finds no seat through its name, only
+        the seats it takes now (never the other guest's)."""
+        key, name, account, admin, expires = row
+        session = self._by_token[key] = Session(
+            token=key,
+            csrf="",  # derived from the cookie when the browser comes back
+            name=name,
+            account=account,
+            admin=admin,
+            last_used=expires - IDLE_LIMIT,
+            restored=not twin,
+            kept=expires - IDLE_LIMIT,
+        )
+        return session
+
+    def _looked_up(self, row: WebSessionRow) -> None:
+        """A cookie looked up in the store names this kept session (:mod:`.lookups`)."""
+        if row[0] in self._by_token:
+            return
+        if len(self._by_token) >= self.most:
+            self._expire()
+        key, name, account = row[:3]
+        twin = account is None and any(
+            s.name == name and s.token != key for s in self._by_token.values()
+        )
+        self._take(row, twin)
 
     def _write(self, what: str, write: Callable[[WebSessionStore], defer.Deferred[Any]]) -> None:
         """Run one store write after the ones before (in order: a drop never overtakes
@@ -212,6 +260,8 @@ class Sessions:
 
     def _drop(self, session: Session) -> None:
         token = session.token
+        if self.lookups is not None:  # a look-up racing the drop finds nothing
+            self.lookups.unknown.add(token)
         self._write("drop a session", lambda s: s.web_session_drop(token))
 
     def __len__(self) -> int:
@@ -229,8 +279,11 @@ class Sessions:
         session = self._by_token.get(token_hash(raw))
         if session is None:
             if self.restoring:
+                _retry(request, 1)
                 raise GameError("the hub is starting: try again in a moment", 503)
-            return None
+            session = self._look_up(request, token_hash(raw))
+            if session is None:
+                return None
         now = self._clock.seconds()
         if now - session.last_used > IDLE_LIMIT:
             del self._by_token[session.token]
@@ -242,6 +295,31 @@ class Sessions:
         if now - session.kept > KEEP_EVERY:
             self._keep(session)
         return session
+
+    def _look_up(self, request: Any, key: str) -> Session | None:
+        """The session of a cookie not in memory, as far as the store is asked
+        (:mod:`.lookups`): ``None`` when it names none.
+
+        :raises hub.model.GameError: 503 with ``Retry-After`` while it is looked up,
+            or no look-up may start now.
+        """
+        lookups = self.lookups
+        if lookups is None:
+            return None
+        answer = lookups.ask(key)
+        if answer is Answer.UNKNOWN:
+            return None
+        found = self._by_token.get(key)  # answered at once (a store in memory)
+        if found is not None:
+            return found
+        if answer is Answer.BUSY:
+            wait = lookups.wait()
+            _retry(request, wait)
+            raise GameError(f"too many unknown session cookies at once: try again in {wait} s", 503)
+        _retry(request, 1)
+        if lookups.failing:
+            raise GameError("the hub cannot reach its database: try again in a moment", 503)
+        raise GameError("looking your session up: try again in a moment", 503)
 
     def get_or_create(self, request: Any) -> Session:
         """The request's session, or a new guest session (and its cookie)."""
@@ -261,7 +339,7 @@ class Sessions:
     def _new(
         self, request: Any, name: str, account: str | None = None, admin: bool = False
     ) -> Session:
-        if len(self._by_token) >= MAX_SESSIONS:
+        if len(self._by_token) >= self.most:
             self._expire()
         cookie = secrets.token_urlsafe(32)
         session = Session(
@@ -290,7 +368,7 @@ class Sessions:
         old = [t for t, s in self._by_token.items() if now - s.last_used > IDLE_LIMIT]
         for token in old:
             del self._by_token[token]
-        if len(self._by_token) >= MAX_SESSIONS:
+        if len(self._by_token) >= self.most:
             oldest = sorted(self._by_token.values(), key=lambda s: s.last_used)
             for session in oldest[: len(oldest) // 10 + 1]:
                 del self._by_token[session.token]
@@ -321,6 +399,8 @@ class Sessions:
         for token, session in list(self._by_token.items()):
             if session.account == account:
                 del self._by_token[token]
+                if self.lookups is not None:
+                    self.lookups.unknown.add(token)
                 dropped += 1
         self._write("drop an account's sessions", lambda s: s.web_session_drop_account(account))
         return dropped
@@ -333,6 +413,11 @@ class Sessions:
         sent = request.getHeader(CSRF_HEADER) or b""
         if not hmac.compare_digest(sent, session.csrf.encode()):
             raise GameError("missing or wrong CSRF token: reload the page and try again", 403)
+
+
+def _retry(request: Any, seconds: int) -> None:
+    """Tell the client when to ask again (a 503 that follows)."""
+    request.setHeader(b"retry-after", str(seconds).encode("ascii"))
 
 
 def check_origin(request: Any) -> None:

@@ -33,9 +33,21 @@ const Hub = (() => {
     return append(node, children);
   }
 
+  // The session: a hub that is looking the cookie up (it came from another hub of
+  // the cluster, or the hub is starting) answers 503 with Retry-After: ask again (at
+  // most 10 times, at most 5 s apart) rather than fail.
   async function getSession(force) {
     if (session && !force) return session;
-    session = await request("GET", "/api/session");
+    for (let tries = 1; ; tries++) {
+      try {
+        session = await request("GET", "/api/session");
+        break;
+      } catch (e) {
+        if (e.status !== 503 || tries >= 10) throw e;
+        const wait = Math.min(5, Math.max(1, Number(e.retryAfter) || 1));
+        await new Promise(resolve => setTimeout(resolve, wait * 1000));
+      }
+    }
     renderWho();
     return session;
   }
@@ -67,6 +79,7 @@ const Hub = (() => {
       const message = data && data.error ? data.error : "HTTP " + response.status;
       const error = new Error(message);
       error.status = response.status;
+      error.retryAfter = response.headers.get("Retry-After");
       throw error;
     }
     return data;
