@@ -113,6 +113,10 @@ class TournamentService:
         self._waiting: dict[tuple[str, str], list[defer.Deferred[Routed]]] = {}
         self._listeners: list[Callable[[str, Tournament], Any]] = []
         self._saving: set[defer.Deferred[Any]] = set()
+        #: the latest record of each tournament whose previous save is still running
+        #: (one save of a tournament at a time, in order; at most one waits)
+        self._next: dict[str, dict[str, Any]] = {}
+        self._writing: set[str] = set()
         self._counter = 0
         self._stopped = False
         #: where tournaments are kept (a store that keeps them), else nowhere
@@ -201,7 +205,12 @@ class TournamentService:
                 if not d.called:
                     d.errback(GameError("the hub is stopping", 503))
         self._waiting.clear()
-        return defer.DeferredList(list(self._saving))
+        return defer.ensureDeferred(self.saved())
+
+    async def saved(self) -> None:
+        """Fires once every save asked for so far is written (or failed)."""
+        while self._saving:
+            await defer.DeferredList(list(self._saving))
 
     def add_listener(self, listener: Callable[[str, Tournament], Any]) -> None:
         """Call ``listener(change, tournament)`` on every change (``created``,
@@ -233,14 +242,36 @@ class TournamentService:
     def _save(self, t: Tournament) -> None:
         if self.store is None or self._stopped or not self.mine(t):
             return
-        d = self.store.save_tournament(t.to_record())
+        record = t.to_record()
+        if t.id in self._writing:  # written after the save under way, not beside it
+            self._next[t.id] = record
+            return
+        self._write(t.id, record, in_order=self.cluster is not None)
+
+    def _write(self, tournament_id: str, record: dict[str, Any], in_order: bool = True) -> None:
+        """Save ``record``; ``in_order`` (a cluster, whose other hubs read the rows): the
+        next save of the tournament waits for this one."""
+        assert self.store is not None
+        if in_order:
+            self._writing.add(tournament_id)
+        d = self.store.save_tournament(record)
         if self.cluster is not None:
-            d.addErrback(self.cluster.not_saved, t.id)
+            d.addErrback(self.cluster.not_saved, tournament_id)
         d.addErrback(
-            lambda f: self.log.warn("tournament {t} not saved: {e}", t=t.id, e=f.getErrorMessage())
+            lambda f: self.log.warn(
+                "tournament {t} not saved: {e}", t=tournament_id, e=f.getErrorMessage()
+            )
         )
         self._saving.add(d)
-        d.addBoth(lambda r: self._saving.discard(d))
+
+        def written(_: Any) -> None:
+            self._writing.discard(tournament_id)
+            later = self._next.pop(tournament_id, None)
+            if later is not None:
+                self._write(tournament_id, later)
+            self._saving.discard(d)
+
+        d.addBoth(written)
 
     # -- creating and registering -----------------------------------------------------
 
@@ -467,6 +498,7 @@ class TournamentService:
         if timer is not None and timer.active():
             timer.cancel()
         if self.cluster is not None:  # registration closed in the store: every entry
+            await self.saved()  # (its row written first)
             await self.cluster.close(t)
         if len(t.entries) < int(t.settings["min_entrants"]):
             t.state, t.finished = CANCELLED, self.clock.seconds()
