@@ -265,6 +265,8 @@ class TournamentCluster:
 
     async def enter(self, t: Tournament, entry: Entry) -> Entry:
         """Write ``entry`` (checked here) into the stored ``t``; the owner hears it."""
+        if self.runner.mine(t):
+            await self.runner.saved()  # (a tournament made a moment ago: its row first)
         entry.id = await self.store.tournament_enter(t.id, entry.to_json(private=True))
         self._add_entries(self.runner.tournaments.get(t.id), [entry])
         return entry
