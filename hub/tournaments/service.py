@@ -355,10 +355,7 @@ class TournamentService:
             "withdraw_forfeits": withdraw,
             "creator": creator,
         }
-        self._counter += 1
-        tid = f"t{self._counter}"
-        if self.cluster is not None:  # unique in the cluster: the hub's mark
-            tid += "-" + self.cluster.here[:4]
+        tid = self._new_id()
         name = spec.get("name") or f"{factory.name} {fmt} {self._counter}"
         fields.GAME_NAME.check(name)
         t = Tournament(tid, name, str(factory.name), str(fmt), settings, self.clock.seconds())
@@ -372,6 +369,14 @@ class TournamentService:
         if t.full and settings["start_when_full"]:
             self.clock.callLater(0, self.start_soon, t.id)
         return t
+
+    def _new_id(self) -> str:
+        """The next tournament's id: ``t<n>``, on a cluster with this hub's mark
+        (``t<n>-<4 characters of the hub id>``: unique among the hubs)."""
+        self._counter += 1
+        if self.cluster is None:
+            return f"t{self._counter}"
+        return f"t{self._counter}-{self.cluster.here[:4]}"
 
     def register(
         self,
