@@ -1,6 +1,8 @@
 """Tournaments on a cluster (issue 31: database restarts, deploys and crashes cost
 players no game): two ``twistd gamehub`` processes on one PostgreSQL database
-(docs/tournaments.md, "On a cluster of hubs").
+(docs/tournaments.md, "On a cluster of hubs"); the second test kills the owner
+(``kill -9``) mid-round instead: B recovers A, resumes its game and adopts the
+tournament.
 
 One tournament is run by one hub, its owner: a hub started while the owner's round is
 under way lists the tournament and makes no game of it; a registration and a start at
@@ -157,3 +159,50 @@ def test_one_hub_runs_a_tournament_and_another_adopts_it_mid_round(
         for hub in (a, b):
             if hub is not None:
                 hub.stop()
+
+
+def test_kill_9_of_the_owner_mid_round_costs_the_tournament_no_game(
+    tmp_path: Path,
+    cluster_dsn: str,  # noqa: F811
+) -> None:
+    a = start_hub(tmp_path, "a", cluster_dsn, extra=SETTINGS)
+    b = start_hub(tmp_path, "b", cluster_dsn, extra=SETTINGS)
+    try:
+        b_id = health(b)["cluster"]["hub"]
+        wait_for(lambda: len(health(a)["cluster"]["hubs"]) == 2, "A sees B")
+        t = post(a, "/api/tournaments", {
+            "type": "nmmorris", "format": "round-robin", "max_entrants": 2,
+            "name": "Crash Robin", "options": MORRIS,
+        })  # fmt: skip
+        tid = t["id"]
+        keys = [  # one at each door; full: A starts it
+            post(hub, f"/api/tournaments/{tid}/entries", {"kind": "client", "name": n})["key"]
+            for hub, n in ((a, "netA"), (b, "netB"))
+        ]
+        running = wait_for(
+            lambda: (
+                (r := tournament(a, tid))["state"] == "running" and r["games"][0]["game_id"] and r
+            ),
+            "the game on A",
+        )
+        game_id = running["games"][0]["game_id"]
+        a.stop(signal.SIGKILL)  # no goodbye: its lease is ended by B's recovery
+        wait_for(lambda: tournament(b, tid).get("hub") == b_id, "B adopts the tournament")
+        runs = run_clients(
+            [
+                ["-m", "bots.morris", "--port", str(b.ports["mnm"]), "--game-id", key,
+                 "--max-seconds", "0.05", "--seed", str(i)]
+                for i, key in enumerate(keys)
+            ], 3)  # fmt: skip
+        final = wait_finished(b, tid, 120)
+        assert final["state"] == "finished", final
+        for played in runs:
+            assert [p.returncode for p in played] == [0, 1], [p.stderr for p in played]
+        [game] = final["games"]
+        assert game["game_id"] == game_id and game["state"] == "done"  # resumed, not made again
+        assert not any(game["absent"] or []) and sum(game["points"]) == 1
+        assert sum(s["points"] for s in final["standings"]) == 1
+        assert b.errors() == [], b.log()
+    finally:
+        for hub in (a, b):
+            hub.stop()
