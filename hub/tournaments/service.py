@@ -372,11 +372,11 @@ class TournamentService:
 
     def _new_id(self) -> str:
         """The next tournament's id: ``t<n>``, on a cluster with this hub's mark
-        (``t<n>-<4 characters of the hub id>``: unique among the hubs)."""
+        (``t<n>-<6 characters of the hub id>``: unique among the hubs)."""
         self._counter += 1
         if self.cluster is None:
             return f"t{self._counter}"
-        return f"t{self._counter}-{self.cluster.here[:4]}"
+        return f"t{self._counter}-{self.cluster.here[:6]}"
 
     def register(
         self,
