@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import Any, Protocol, cast
 
 from twisted.internet import defer, task
 from twisted.logger import Logger
@@ -43,10 +43,66 @@ from twisted.logger import Logger
 from hub.model import Conflict, GameError
 from hub.store.errors import NotOwner, StoreUnavailable
 
-from .model import CANCELLED, PENDING, PLAYING, REGISTERING, RUNNING, Entry, Tournament
+from .model import CANCELLED, PENDING, PLAYING, REGISTERING, RUNNING, Entry, TGame, Tournament
 
-if TYPE_CHECKING:
-    from .service import TournamentService
+
+class Runner(Protocol):
+    """What the cluster's part needs of the hub's runner
+    (:class:`hub.tournaments.service.TournamentService`)."""
+
+    tournaments: dict[str, Tournament]
+    clock: Any
+    hub: Any
+    keep: int
+    max_active: int
+
+    def mine(self, t: Tournament) -> bool:
+        """Whether this hub runs ``t``."""
+        ...
+
+    def know(self, t: Tournament) -> None:
+        """Keep ``t`` as read from the store."""
+        ...
+
+    def tell(self, t: Tournament, change: str = "changed") -> None:
+        """Tell the listeners."""
+        ...
+
+    def forget(self, t: Tournament) -> None:
+        """Run ``t`` no more."""
+        ...
+
+    def arm_start(self, t: Tournament) -> None:
+        """Arm the start timer."""
+        ...
+
+    def maybe_full(self, t: Tournament) -> None:
+        """Start soon when full."""
+        ...
+
+    def start_soon(self, tournament_id: str) -> None:
+        """Start it now (the owner)."""
+        ...
+
+    def follow(self, t: Tournament, g: TGame) -> bool:
+        """Follow ``g``'s game when it runs here."""
+        ...
+
+    def followed(self, game_id: str) -> bool:
+        """Whether ``game_id`` is followed here."""
+        ...
+
+    async def play_round(self, t: Tournament) -> None:
+        """Create the round's missing games."""
+        ...
+
+    def game_ended(self, t: Tournament, g: TGame, factory: Any, result: Any) -> None:
+        """``g`` is over."""
+        ...
+
+    async def saved(self) -> None:
+        """Every save written."""
+        ...
 
 
 class ClusterLink(Protocol):
@@ -110,9 +166,7 @@ class TournamentCluster:
     #: how long a door waits for the owner to start a tournament asked for there
     ask_seconds = 10.0
 
-    def __init__(
-        self, runner: TournamentService, link: ClusterLink, store: Any, seconds: float
-    ) -> None:
+    def __init__(self, runner: Runner, link: ClusterLink, store: Any, seconds: float) -> None:
         self.runner = runner
         self.link = link
         self.store = cast(ClusterTournamentStore, store)
