@@ -40,7 +40,7 @@ from typing import Any, Protocol, cast
 from twisted.internet import defer, task
 from twisted.logger import Logger
 
-from hub.model import Conflict, GameError
+from hub.model import Conflict, Elsewhere, GameError
 from hub.store.errors import NotOwner, StoreUnavailable
 
 from .model import CANCELLED, PENDING, PLAYING, REGISTERING, RUNNING, Entry, TGame, Tournament
@@ -115,6 +115,10 @@ class ClusterLink(Protocol):
 
     def on_notice(self, op: str, hear: Callable[[str], None]) -> None:
         """Call ``hear(text)`` with every notice of ``op``."""
+        ...
+
+    def route_to(self, hub_id: str, reason: str) -> Elsewhere:
+        """An :class:`~hub.model.Elsewhere` naming ``hub_id`` and its front ends."""
         ...
 
 
@@ -315,7 +319,16 @@ class TournamentCluster:
             return False
         return True
 
-    # -- any door: registrations and starts -----------------------------------------------
+    # -- any door: registrations, starts, keys -------------------------------------------
+
+    def elsewhere(self, t: Tournament) -> GameError:
+        """Why an entrant's key of ``t`` (run by another hub) is not routed here: an
+        :class:`~hub.model.Elsewhere` naming its owner and how to reach it (an MNM
+        door passes the connection through: the owner routes the key), or 503 while
+        nobody runs it (being adopted)."""
+        if t.owner is None:
+            return GameError(f"tournament {t.id} is being taken over by another hub", 503)
+        return self.link.route_to(t.owner, f"tournament {t.id} runs on hub {t.owner}")
 
     async def enter(self, t: Tournament, entry: Entry) -> Entry:
         """Write ``entry`` (checked here) into the stored ``t``; the owner hears it."""

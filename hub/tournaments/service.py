@@ -676,10 +676,8 @@ class TournamentService:
                 entry = entry if entry is not None and entry.frontend == "domino" else None
             else:
                 entry = None
-            if entry is not None and not self.mine(t):
-                return defer.fail(
-                    Conflict(f"tournament {t.id} runs on hub {t.owner}: connect to that hub")
-                )
+            if entry is not None and self.cluster is not None and not self.mine(t):
+                return defer.fail(self.cluster.elsewhere(t))  # (MNM: passed through)
             if entry is not None:
                 return self._route(t, entry)
         now = self.clock.seconds()

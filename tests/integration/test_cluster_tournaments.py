@@ -6,7 +6,8 @@ tournament.
 
 One tournament is run by one hub, its owner: a hub started while the owner's round is
 under way lists the tournament and makes no game of it; a registration and a start at
-the other hub's door reach the owner; when the owner is stopped (SIGTERM) mid-round,
+the other hub's door reach the owner, and so does an entrant's MNM key (passed
+through to the owner); when the owner is stopped (SIGTERM) mid-round,
 the other hub adopts the tournament, follows the round's game that moved to it and
 plays the tournament to its end with the right standings.  Waits poll with a deadline;
 nothing is timed.
@@ -101,20 +102,28 @@ def test_one_hub_runs_a_tournament_and_another_adopts_it_mid_round(
             "name": "Door Robin", "options": MORRIS, "start_when_full": False,
         })  # fmt: skip
         wait_for(lambda: listed(b, other["id"]).get("hub") == a_id, "B lists A's second one")
-        for bot in ("morris", "morris-random"):
-            entry = post(b, f"/api/tournaments/{other['id']}/entries", {"kind": "bot", "bot": bot})
-            assert entry["kind"] == "bot" and entry["id"].startswith("e")
+        bot = post(b, f"/api/tournaments/{other['id']}/entries", {"kind": "bot", "bot": "morris"})
+        assert bot["kind"] == "bot" and bot["id"] == "e1"
+        door = post(
+            b, f"/api/tournaments/{other['id']}/entries", {"kind": "client", "name": "netC"}
+        )
         wait_for(
             lambda: (
-                [e["name"] for e in tournament(a, other["id"])["entries"]]
-                == ["morris", "morris-random"]
+                [e["name"] for e in tournament(a, other["id"])["entries"]] == ["morris", "netC"]
             ),
             "A has the entries made at B's door",
         )
         started = post(b, f"/api/tournaments/{other['id']}/start", {}, code=200)
-        assert started["state"] in ("running", "finished") and started["hub"] == a_id
+        assert started["state"] == "running" and started["hub"] == a_id
+        # netC's key at B's MNM door: passed through to A, which routes it to its game
+        [door_runs] = run_clients(
+            [["-m", "bots.morris", "--port", str(b.ports["mnm"]), "--game-id", door["key"],
+              "--max-seconds", "0.05"]], 3)  # fmt: skip
+        assert [p.returncode for p in door_runs] == [0, 1], [p.stderr for p in door_runs]
+        assert "tournament is over" in door_runs[1].stderr
         done = wait_finished(b, other["id"], 120)  # played on A, followed from B
         assert done["state"] == "finished" and sum(s["points"] for s in done["standings"]) == 1
+        assert not any(done["games"][0]["absent"] or [])  # netC came, through B
 
         # A stops mid-round: B adopts the tournament and the game that moved to it
         a.stop(signal.SIGTERM)

@@ -28,7 +28,7 @@ from twisted.internet.task import Clock
 
 from bots.hello import HelloBotFactory
 from games.hello.server import HelloGameFactory
-from hub.model import GameError
+from hub.model import Elsewhere, GameError
 from hub.routes import Routes
 from hub.tournaments.model import DONE, PLAYING, REGISTERING, RUNNING
 from hub.tournaments.service import TournamentService
@@ -51,6 +51,9 @@ class Link:
     def on_notice(self, op: str, hear: Any) -> None:
         assert op == "tournament"
         self.hear = hear
+
+    def route_to(self, hub_id: str, reason: str) -> Elsewhere:
+        return Elsewhere(reason, hub_id, {"mnm": "127.0.0.1:1"}, {"mnm": ("127.0.0.1", 1, False)})
 
 
 class Member:
@@ -160,6 +163,7 @@ async def test_a_second_hub_lists_the_owners_tournament_and_creates_no_game(pg_d
         refused: list = []
         b.service.route("mnm", entries[0].key).addErrback(refused.append)
         assert refused and f"runs on hub {a.id}" in refused[0].getErrorMessage()
+        assert refused[0].value.hub == a.id and refused[0].value.routes["mnm"]  # passed through
         b.clock.advance(60)  # B times nothing of A's
         assert b.hub.lobby.games() == [] and all(g.state == PLAYING for g in seen.games)
     finally:
