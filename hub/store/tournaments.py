@@ -342,6 +342,7 @@ class TournamentsMixin(ClusterMixin):
                 ("tournament", "id"),
             ):
                 cur.run(f"DELETE FROM {table} WHERE {column} = ?", tournament_id)
+            self._announce(cur, tournament_id)
 
         return self._run(txn)
 

@@ -43,7 +43,17 @@ from twisted.logger import Logger
 from hub.model import Conflict, Elsewhere, GameError
 from hub.store.errors import NotOwner, StoreUnavailable
 
-from .model import CANCELLED, PENDING, PLAYING, REGISTERING, RUNNING, Entry, TGame, Tournament
+from .model import (
+    CANCELLED,
+    FINISHED,
+    PENDING,
+    PLAYING,
+    REGISTERING,
+    RUNNING,
+    Entry,
+    TGame,
+    Tournament,
+)
 
 
 class Runner(Protocol):
@@ -102,6 +112,10 @@ class Runner(Protocol):
 
     async def saved(self) -> None:
         """Every save written."""
+        ...
+
+    def trim(self) -> None:
+        """Forget the finished tournaments past ``tournament_keep``."""
         ...
 
 
@@ -453,6 +467,8 @@ class TournamentCluster:
         runner.tell(fresh)
         if fresh.state != REGISTERING:
             self._answer(tid)
+        if fresh.state in (FINISHED, CANCELLED):
+            runner.trim()  # (a hub that only lists keeps no more than one that runs)
 
     def not_saved(self, failure: Any, tournament_id: str) -> None:
         """A save refused: another hub runs the tournament now (this hub was cut off

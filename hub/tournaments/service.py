@@ -363,7 +363,7 @@ class TournamentService:
         self.tournaments[tid] = t
         for bot in bots:
             self._register(t, bot, "bot", "hub", bot)
-        self._trim()
+        self.trim()
         self._changed(t, "created")
         self.arm_start(t)
         if t.full and settings["start_when_full"]:
@@ -458,7 +458,9 @@ class TournamentService:
         key = "".join(secrets.choice(_KEY_ALPHABET) for _ in range(self.hub.lobby.id_length))
         return Entry(f"e{len(t.entries) + 1}", name, kind, frontend, bot, key)
 
-    def _trim(self) -> None:
+    def trim(self) -> None:
+        """Forget (and delete from the store) the finished tournaments past
+        ``tournament_keep``, oldest first."""
         over = [t for t in self.tournaments.values() if t.state in (FINISHED, CANCELLED)]
         over.sort(key=lambda t: (t.finished or 0.0, t.id))
         while len(over) > self.keep:
@@ -519,7 +521,7 @@ class TournamentService:
             self._changed(t)
             self._fail_waiters(t, "the tournament is over")
             self.log.info("tournament {t} finished", t=t.id)
-            self._trim()
+            self.trim()
             return
         t.round += 1
         try:
