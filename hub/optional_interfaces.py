@@ -12,7 +12,7 @@ class IRevealedHands(Interface):
     """A chip game type whose stored hands have a part their own players may read once
     the hand is revealed (on the factory, beside :class:`hub.interfaces.IHandRecord`):
     none of them is still at that table, or ``seed_reveal`` seconds passed
-    (:mod:`hub.reveal`).  Poker: the shuffle's seed, so each player can check every
+    (:mod:`hub.play.reveal`).  Poker: the shuffle's seed, so each player can check every
     hand it played."""
 
     def revealed(hand):

@@ -19,11 +19,11 @@ from typing import Any
 
 from twisted.python import usage
 
-from hub import settings as typed
 from hub.frontends import FRONTENDS
-from hub.logs import FORMATS, json_observer, twistd_log_file
-from hub.meta import builtin_meta_dir, meta_folders
-from hub.signing import PluginTrust, SignatureError
+from hub.ops import settings as typed
+from hub.ops.logs import FORMATS, json_observer, twistd_log_file
+from hub.plugins.meta import builtin_meta_dir, meta_folders
+from hub.plugins.signing import PluginTrust, SignatureError
 
 DEFAULT_DATA = "./gamehub-data"
 DEFAULT_MNM_VERSION = "3.1"
@@ -142,7 +142,7 @@ def resolve_place(data: str | None, db: str | None, config: str | None) -> Place
 
 def known_settings(data: str) -> dict[str, Any]:
     """Every setting a hub with the data folder ``data`` knows: the hub's own
-    (:data:`hub.settings.TYPES`) and those its plugins declare (built in, dropped into
+    (:data:`hub.ops.settings.TYPES`) and those its plugins declare (built in, dropped into
     ``<data>/plugins`` or ``<data>/bots``)."""
     folders = [folder for _, folder in meta_folders(Path(data), builtin_meta_dir())]
     return {**typed.TYPES, **typed.declared(folders)}
@@ -288,7 +288,7 @@ def makeService(options: Options):
     from twisted.internet import reactor
 
     from hub.isolation.host import Isolation, IsolationSettings
-    from hub.registry import Registry
+    from hub.plugins.registry import Registry
     from hub.service import HubService
 
     data_dir = Path(options["data"])

@@ -1,7 +1,7 @@
 """The generic bots of kit games (``hub.kit``): ``kit-random`` (a random legal move) and
 ``kit-mcts`` (a Monte-Carlo tree search over the game's own engine).  They play every
 kit game type loaded in the hub, dropped-in ones included, with no code of the game's:
-the driver (``hub.botdriver``) asks them in its worker thread with the decision's time
+the driver (``hub.play.botdriver``) asks them in its worker thread with the decision's time
 left, and the search stops by then.
 
 A kit game of an isolated plugin (``hub.isolation``) has no engine in the hub:

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from hub.meta import MetaError, builtin_meta_dir, parse_meta
+from hub.plugins.meta import MetaError, builtin_meta_dir, parse_meta
 
 #: the hub's own sub-commands: name → ("module:function", one line of help)
 COMMANDS: dict[str, tuple[str, str]] = {

@@ -38,6 +38,7 @@ from zope.interface import alsoProvides, implementer
 
 from hub.interfaces import IGame, IGameFactory, IGameOptions, IGameRules, IWebAssets, IWebView
 from hub.isolation import wire
+from hub.kit.board import Board
 from hub.model import (
     GAME_OVER,
     OVER,
@@ -55,7 +56,7 @@ from hub.model import (
     NotFound,
 )
 from hub.optional_interfaces import ICatchesUp, IExhaustiveLegal
-from hub.plugin_files import IOwnFiles
+from hub.plugins.files import IOwnFiles
 
 log = Logger()
 
@@ -382,6 +383,10 @@ class IsolatedFactory:
         self.legal_key: str | None = key if isinstance(key, str) and key else None
         if self.legal_key is not None:
             alsoProvides(self, IExhaustiveLegal)
+        #: a kit game's board (:mod:`hub.kit.board`): played over MNM with the kit's adapter
+        self.board: Board | None = None
+        if self.kit and described.get("board") is not None:
+            self.board = Board.from_json(described["board"])
         #: the worker that runs the kit's search for the generic bots (started on the
         #: first :meth:`think`, replaced when it ends)
         self._thinker: Worker | None = None
@@ -411,12 +416,18 @@ class IsolatedFactory:
 
     def adapter(self, frontend: str) -> object | None:
         """The web view its files declare; for a kit game over XML the kit's payloads
-        (hub code: :class:`hub.kit.xml.KitXMLAdapter`); for every other front end
-        ``None``: they host an isolated game with their generic adapter."""
+        (hub code: :class:`hub.kit.xml.KitXMLAdapter`), over MNM the kit's board
+        adapter when it declares a board (:class:`hub.kit.mnm.KitMNMAdapter`); for
+        every other front end ``None``: they host an isolated game with their generic
+        adapter."""
         if frontend == "xml" and self.kit:
             from hub.kit.xml import KitXMLAdapter  # a front end's helpers load when asked
 
             return KitXMLAdapter()
+        if frontend == "mnm" and self.board is not None:
+            from hub.kit.mnm import KitMNMAdapter
+
+            return KitMNMAdapter(self.board)
         if frontend != "web" or "script" not in self.files:
             return None
         return StagedWebView(self)

@@ -40,8 +40,8 @@ from hub.kit.game import Game
 from hub.kit.players import choose_move
 from hub.model import GameConfig, GameContext, GameError, GameEvent
 from hub.optional_interfaces import IExhaustiveLegal
-from hub.plugin_packages import make_package
-from hub.registry import explain_invalid
+from hub.plugins.packages import make_package
+from hub.plugins.registry import explain_invalid
 
 #: the private package the plugin is imported under
 PACKAGE = "_gamehub_isolated"
@@ -193,6 +193,8 @@ class Worker(amp.AMP):
             # a game of the kit: the hub hosts it with the kit's own front-end helpers
             "kit": isinstance(f, Game),
             "legal_key": str(f.legal_key) if IExhaustiveLegal.providedBy(f) else None,
+            # a kit game's board: the hub hosts it over MNM with the kit's adapter
+            "board": f.board.to_json() if isinstance(f, Game) and f.board else None,
         }
 
     def _emit(self, event: GameEvent) -> None:

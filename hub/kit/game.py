@@ -11,8 +11,9 @@ any kit game is playable by the generic bots (``hub.kit.search``).
 Events (``GameEvent.kind`` and data): ``seated`` {seat, name}, ``seat_open`` {seat},
 ``state`` {state}, ``turn`` {seat, legal, timeleft_ms}, ``moved`` {seat, move, label},
 ``left`` {seat}, ``timeout`` {seats}, ``over`` {result}.  A legal action is
-``{"move": <the move as JSON>, "label": <its words>}``; an action is ``{"move": …}``
-(a ``label`` in it is ignored).
+``{"move": <the move as JSON>, "label": <its words>}`` (and ``"play"``: its ``PLAY``
+text, in a game that declares a board, :mod:`hub.kit.board`); an action is
+``{"move": …}`` (a ``label`` or ``play`` in it is ignored).
 """
 
 from __future__ import annotations
@@ -108,6 +109,11 @@ class Game(Engine[S, M]):
         super().__init_subclass__(**kwargs)
         if cls.default_seats is None:
             cls.default_seats = cls.min_seats
+        if cls.board is not None:  # played over MNM too: a two-player game only
+            if (cls.min_seats, cls.max_seats) != (2, 2):
+                raise KitError(f"{cls.__name__} declares a board: it must have two seats")
+            if "mnm" not in cls.frontends:
+                cls.frontends = (*cls.frontends, "mnm")
         if not any(o.name == MOVE_TIME for o in cls.options):
             cls.options = (*cls.options, move_time_option(cls.move_ms))
 
@@ -130,6 +136,10 @@ class Game(Engine[S, M]):
             from .xml import KitXMLAdapter  # a front end's helpers load when it asks
 
             return KitXMLAdapter()
+        if frontend == "mnm" and self.board is not None:
+            from .mnm import KitMNMAdapter
+
+            return KitMNMAdapter(self.board)
         return None
 
 
@@ -204,7 +214,7 @@ class KitGame(Generic[S, M]):
         if (
             not isinstance(action, Mapping)
             or "move" not in action
-            or set(action) - {"move", "label"}
+            or set(action) - {"move", "label", "play"}
         ):
             raise BadAction('a move is {"move": …}, one of the legal moves')
         if self.state != RUNNING:
@@ -225,13 +235,17 @@ class KitGame(Generic[S, M]):
         self._next()
 
     def legal_actions(self, seat: int) -> list[dict[str, Json]]:
-        """``{"move", "label"}`` for each legal move of ``seat`` now."""
+        """``{"move", "label"}`` for each legal move of ``seat`` now (and ``play``,
+        its ``PLAY`` text, in a game with a board)."""
         if self.state != RUNNING:
             return []
         engine = self.engine
+        legal = engine.legal(self.position, seat)
+        if engine.board is None:
+            return [{"move": jsonable(m), "label": engine.describe(m)} for m in legal]
         return [
-            {"move": jsonable(m), "label": engine.describe(m)}
-            for m in engine.legal(self.position, seat)
+            {"move": jsonable(m), "label": engine.describe(m), "play": engine.board_move(m)}
+            for m in legal
         ]
 
     def view(self, seat: int | None) -> dict[str, Json]:
@@ -241,7 +255,7 @@ class KitGame(Generic[S, M]):
         timeleft = None
         if self._deadline is not None and state == RUNNING:
             timeleft = max(0, round((self._deadline - self._clock.seconds()) * 1000))
-        return {
+        view: dict[str, Json] = {
             "state": state,
             "players": [self.names.get(s) for s in range(self.seats)],
             "to_move": list(self._to_move()) if state == RUNNING else [],
@@ -251,6 +265,13 @@ class KitGame(Generic[S, M]):
             "game": engine.view(self.position, seat),
             "result": self.result(),
         }
+        board = engine.board
+        if board is not None:  # the piece list of MNM
+            rows = engine.board_pieces(self.position)
+            if len(rows) != self.seats:
+                raise KitError(f"board_pieces gives {len(rows)} rows, not one per seat")
+            view["board"] = {"pieces": [list(board.row(r)) for r in rows]}
+        return view
 
     def result(self) -> dict[str, Json] | None:
         """``winners``, ``scores`` (the engine's, or 1 for those who stayed and 0 for a

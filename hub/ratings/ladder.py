@@ -17,8 +17,8 @@ from typing import Any
 
 from twisted.internet import task
 
-from hub.lobby import Lobby, run_inline
 from hub.model import OVER
+from hub.play.lobby import Lobby, run_inline
 
 from .model import RatedGame
 from .service import rated_game

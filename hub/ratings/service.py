@@ -42,7 +42,7 @@ def ranks_of(factory: Any, result: Any, seats: int) -> list[int] | None:
 
 
 def rated_game(game: Any, source: str = "hub") -> RatedGame | None:
-    """A finished lobby game (``hub.lobby.GameInstance``) as a rated game: every seat
+    """A finished lobby game (``hub.play.lobby.GameInstance``) as a rated game: every seat
     someone sat in, an in-hub bot under its bot's name, anyone else under the name they
     sat with (the store keeps only those that are accounts).  ``None``: no ranking."""
     ranks = ranks_of(game.factory, game.result(), len(game.seats))

@@ -10,12 +10,12 @@ once; an entrant not seated within ``grace`` seconds loses that game by forfeit)
 (:func:`hub.ratings.service.ranks_of`: the game's ``IRatedGameFactory`` or the
 default from scores and winners), so the runner knows no game.
 
-Network clients reach their games through :class:`hub.routes.Routes`: an entry's
+Network clients reach their games through :class:`hub.play.routes.Routes`: an entry's
 secret key is an MNM Game-ID, an entrant's name a Domino login; the connection waits
 until the entrant's next game exists (at most ``tournament_route_wait`` seconds).
 
 On restart the stored tournaments are read back; the games of the round in progress
-that the hub resumed from their journal (:mod:`hub.resume`) go on and are followed
+that the hub resumed from their journal (:mod:`hub.play.resume`) go on and are followed
 again (a seat still waiting for its entrant gets a new grace period); those that
 could not be resumed are created again (a new grace period), while the round's
 finished games keep their results.
@@ -35,11 +35,11 @@ from typing import Any
 from twisted.internet import defer
 from twisted.logger import Logger
 
-from hub import fields, names
+from hub.connections import fields, names
 from hub.interfaces import IGameOptions, ITournamentStore, IWholeTournamentFactory
 from hub.model import OVER, WAITING, BadAction, Conflict, GameError, NotFound
+from hub.play.routes import Routed
 from hub.ratings.service import ranks_of
-from hub.routes import Routed
 
 from .cluster import ClusterLink, TournamentCluster
 from .model import (
@@ -156,7 +156,7 @@ class TournamentService:
                 await self.play_round(t)
 
     def follow(self, t: Tournament, g: TGame) -> bool:
-        """Whether ``g``'s game was resumed from its journal (:mod:`hub.resume`, before
+        """Whether ``g``'s game was resumed from its journal (:mod:`hub.play.resume`, before
         this start): it goes on, followed again; a seat still waiting for its entrant
         has a new grace period."""
         if g.state != PLAYING or g.game_id is None:
@@ -663,7 +663,7 @@ class TournamentService:
     # -- routes: network clients to their games --------------------------------------
 
     def route(self, frontend: str, key: str) -> defer.Deferred[Routed] | None:
-        """The game a routed key leads to (:class:`hub.routes.Routes`): on ``mnm`` an
+        """The game a routed key leads to (:class:`hub.play.routes.Routes`): on ``mnm`` an
         entry's secret key, on ``domino`` the name of an entrant registered for
         ``domino``, in a tournament not over.  A key of a tournament that is over is
         refused (an MNM key always, a Domino login for ``tournament_route_wait`` seconds

@@ -15,7 +15,7 @@ from games.kingdomino.server import KingDominoGameFactory
 from hub.frontends.domino import make_factory
 from hub.frontends.domino.states import State
 from hub.model import Conflict, Elsewhere
-from hub.routes import Routes
+from hub.play.routes import Routes
 from tests.frontends.test_domino_protocol import Client
 from tests.support import DictRegistry, FakeHub
 

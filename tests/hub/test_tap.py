@@ -119,11 +119,11 @@ def test_boolean_settings_take_true_false_yes_no_1_0(text, value):
 
 def test_every_documented_setting_has_a_type():
     """docs/settings.md's table lists the hub's settings; each must be declared in
-    hub.settings, or a bad value of it would reach the hub unchecked."""
+    hub.ops.settings, or a bad value of it would reach the hub unchecked."""
     import re
     from pathlib import Path
 
-    from hub.settings import TYPES
+    from hub.ops.settings import TYPES
 
     docs = (Path(__file__).resolve().parents[2] / "docs" / "settings.md").read_text()
     table = docs.split("| setting | default | meaning |", 1)[1].split("\n\n", 1)[0]

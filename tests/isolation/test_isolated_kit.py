@@ -22,11 +22,11 @@ from bots.kit import IsolatedKitBot
 from hub import kit
 from hub.isolation.host import IsolatedFactory, Isolation, IsolationSettings, kit_types
 from hub.kit.xml import KitXMLAdapter
-from hub.lobby import Lobby
-from hub.meta import builtin_meta_dir
 from hub.model import OVER, BadAction, IllegalAction
 from hub.optional_interfaces import ICatchesUp, IExhaustiveLegal
-from hub.registry import Registry
+from hub.play.lobby import Lobby
+from hub.plugins.meta import builtin_meta_dir
+from hub.plugins.registry import Registry
 from tests.support import until
 
 FIXTURES = Path(__file__).resolve().parents[1] / "plugins" / "fixtures"

@@ -21,11 +21,11 @@ import pytest_twisted
 from twisted.internet import reactor
 
 from hub.isolation.host import IsolatedFactory, Isolation, IsolationSettings
-from hub.lobby import Lobby
-from hub.meta import builtin_meta_dir
 from hub.model import GAME_OVER, OVER, Conflict, IllegalAction
-from hub.plugin_files import package_file
-from hub.registry import Registry
+from hub.play.lobby import Lobby
+from hub.plugins.files import package_file
+from hub.plugins.meta import builtin_meta_dir
+from hub.plugins.registry import Registry
 from tests.support import until
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -19,11 +19,11 @@ import pytest_twisted
 from twisted.internet import reactor
 
 from hub.isolation.host import IsolatedFactory, Isolation, IsolationSettings
-from hub.lobby import Lobby
-from hub.meta import builtin_meta_dir
 from hub.model import OVER
-from hub.registry import Registry
-from hub.resume import Journaling
+from hub.play.lobby import Lobby
+from hub.play.resume import Journaling
+from hub.plugins.meta import builtin_meta_dir
+from hub.plugins.registry import Registry
 from tests.journal.test_resume import written
 from tests.store.conftest import dsn, make_store  # noqa: F401  (the fixture)
 from tests.support import until

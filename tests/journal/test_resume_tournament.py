@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest_twisted
 
 from hub.model import WAITING
-from hub.resume import Journaling
+from hub.play.resume import Journaling
 from hub.tournaments.model import FINISHED, PLAYING, RUNNING
 from tests.journal.test_resume import written
 from tests.store.conftest import make_store

@@ -1,4 +1,4 @@
-"""The journal writer's rhythm (``hub.journal.JournalWriter``) on a test clock: the
+"""The journal writer's rhythm (``hub.play.journal.JournalWriter``) on a test clock: the
 entries of every game gather for ``journal_flush_ms`` and go in one transaction, one
 write at a time; a barrier (a chip table's hand to settle) writes at once."""
 
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from twisted.internet import defer
 from twisted.internet.task import Clock
 
-from hub.journal import Entry, Header, JournalWriter
+from hub.play.journal import Entry, Header, JournalWriter
 
 
 class Writes:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hub.meta import MetaError, parse_meta, version_satisfies
+from hub.plugins.meta import MetaError, parse_meta, version_satisfies
 
 GOOD = """
 [plugin]

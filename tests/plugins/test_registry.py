@@ -16,7 +16,7 @@ from zope.interface.verify import verifyObject
 
 from hub.interfaces import IBotFactory, IGameFactory
 from hub.model import GameConfig, GameContext, NotFound
-from hub.registry import (
+from hub.plugins.registry import (
     FAILED,
     LOADED,
     PLUGIN_MODULE_ROOT,
@@ -512,7 +512,7 @@ def test_a_plugin_gets_the_settings_it_declares(builtin, data):
 
 
 def test_the_settings_plugins_declare_are_known(builtin, data):
-    from hub.settings import TYPES, declared
+    from hub.ops.settings import TYPES, declared
 
     meta = write_meta(data / "bots" / "meta", "web", FIRSTBOT, kind="bot")
     meta.write_text(meta.read_text() + '[settings]\nweb_max_body = "int"\nweb_colour = "str"\n')

@@ -29,7 +29,7 @@ from twisted.internet.task import Clock
 from bots.hello import HelloBotFactory
 from games.hello.server import HelloGameFactory
 from hub.model import Elsewhere, GameError
-from hub.routes import Routes
+from hub.play.routes import Routes
 from hub.tournaments.model import DONE, PLAYING, REGISTERING, RUNNING
 from hub.tournaments.service import TournamentService
 from tests.store.conftest import fresh_pg_schema, make_store, pg_base_dsn

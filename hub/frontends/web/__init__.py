@@ -17,9 +17,9 @@ from twisted.web.resource import IResource, Resource
 from twisted.web.server import Site
 from zope.interface import implementer, moduleProvides
 
-from hub.distribution import PluginsResource
 from hub.interfaces import IConnectionControl, IFrontend, IHub
-from hub.telemetry import DETACHED, FrontendTelemetry, MetricsResource
+from hub.ops.telemetry import DETACHED, FrontendTelemetry, MetricsResource
+from hub.plugins.distribution import PluginsResource
 
 from .accounts import AccountResource, AccountsResource, SessionResource
 from .admin import AdminResource

@@ -23,7 +23,7 @@ from twisted.web.resource import IResource, Resource
 
 from hub.interfaces import IGameRules, IWebAssets
 from hub.model import GameError
-from hub.plugin_files import package_file, plain_path
+from hub.plugins.files import package_file, plain_path
 
 _TYPE_NAME = re.compile(r"^[a-z0-9-]{1,64}$")
 

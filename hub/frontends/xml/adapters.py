@@ -26,10 +26,10 @@ from zope.interface import implementer
 from zope.interface.exceptions import Invalid
 from zope.interface.verify import verifyObject
 
-from hub import fields
+from hub.connections import fields
 from hub.interfaces import IGameFactory, IXMLGameAdapter, IXMLPayloadSchema
 from hub.model import BadAction, GameError, GameEvent
-from hub.plugin_files import package_file, package_of, plain_path
+from hub.plugins.files import package_file, package_of, plain_path
 from hub.seatops import AddBot, LeaveSeat, Parsed, SeatOperation, TakeSeat
 
 from . import codec
