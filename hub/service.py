@@ -511,7 +511,7 @@ class HubService(MultiService, Seating):
         #: the admin actions, each audited (``hub.ops.admin``)
         self.admin = Admin(self)
         self.routes = Routes()
-        self.tournaments = TournamentService(self, self.options)
+        self.tournaments = TournamentService(self, self.options, self.cluster)
         self._listen(endpoints)
 
     def _listen(self, endpoints: Mapping[str, str]) -> None:
@@ -699,6 +699,8 @@ class HubService(MultiService, Seating):
         Service.stopService(self)
         if self._starting is not None and not self._starting.called:
             self._starting.cancel()
+        if self.tournaments is not None:  # (a cluster's: another hub adopts them)
+            await self.tournaments.release()
         if self.journaling is not None:  # before the front ends leave their seats
             sealed = await self.journaling.seal()
             if self.cluster is not None and self.cluster.handover is not None:

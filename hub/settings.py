@@ -50,6 +50,7 @@ TYPES: dict[str, type] = {
     "tournament_keep": int,
     "tournament_grace": float,
     "tournament_route_wait": float,
+    "tournament_cluster_seconds": float,
     # chat (the lobby and every game)
     "chat_history": int,
     "chat_rate": int,

@@ -121,6 +121,9 @@ class Cluster:
         self._stopping = False
         self._rejoining: defer.Deferred[None] | None = None
         self._plugin_args: tuple[Any, Any] | None = None
+        #: op → what hears the notices of that op another part of the hub announces
+        #: (:meth:`on_notice`: the tournaments' ``tournament``)
+        self._heard: dict[str, Callable[[str], None]] = {}
         #: how long a rejoin waits between tries while the database is away
         self.rejoin_delays = (0.25, 5.0)
         journaling = hub.journaling
@@ -381,6 +384,14 @@ class Cluster:
             self.plugins.changed()
         elif op in ("resume", "drain") and self.handover is not None:
             self.handover.notice(op, text)
+        elif op is not None and op in self._heard:
+            self._heard[op](text)
+
+    def on_notice(self, op: str, hear: Callable[[str], None]) -> None:
+        """Call ``hear(text)`` with every notice of ``op`` on the cluster's channel (this
+        hub's own too): how a part of the hub that writes its own rows, such as the
+        tournaments (:mod:`hub.tournaments.cluster`), hears the other hubs' changes."""
+        self._heard[op] = hear
 
     def _listening(self) -> None:
         if self.directory is not None:

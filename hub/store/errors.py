@@ -103,6 +103,20 @@ class LeaseEnded(TableNotOpen):
     was moved; nothing will be under that lease (:mod:`hub.store.lease`)."""
 
 
+class TournamentRefused(Conflict):
+    """A registration the stored tournament refuses (409): not open, full, or the name
+    taken (:meth:`hub.store.tournaments.TournamentsMixin.tournament_enter`)."""
+
+    code = 409
+
+
+class NotOwner(Conflict):
+    """This hub does not run that tournament (any more): another hub adopted it (409).
+    Nothing was written."""
+
+    code = 409
+
+
 class KeyReused(Conflict):
     """An idempotency key was used before for a different movement (409)."""
 
@@ -120,10 +134,12 @@ __all__ = [
     "LoginFailed",
     "NameTaken",
     "NotAtTable",
+    "NotOwner",
     "SchemaTooNew",
     "StoreError",
     "StoreUnavailable",
     "TableNotOpen",
     "Throttled",
+    "TournamentRefused",
     "UnknownAccount",
 ]

@@ -549,6 +549,14 @@ def _v15_web_sessions(d: Dialect) -> list[Step]:
     ]
 
 
+def _v16_tournament_owner(d: Dialect) -> list[Step]:
+    """The hub that runs each tournament (:mod:`hub.tournaments.cluster`, issue 31): on
+    a cluster only that hub pairs, creates games, times and records; ``NULL`` on a
+    single hub, and for a tournament whose hub let it go (the next live hub adopts
+    it)."""
+    return ["ALTER TABLE tournament ADD COLUMN owner_hub VARCHAR(64)"]
+
+
 #: every step, in order; the schema version is the length of this list
 MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
     _v1,
@@ -566,6 +574,7 @@ MIGRATIONS: list[Callable[[Dialect], Sequence[Step]]] = [
     _v13_resume_tokens,
     _v14_game_journal,
     _v15_web_sessions,
+    _v16_tournament_owner,
 ]
 LATEST = len(MIGRATIONS)
 

@@ -110,7 +110,8 @@ class Tournament:
     ``rounds``, ``max_entrants``, ``min_entrants``, ``starts_at`` (seconds since the
     epoch, or ``None``), ``start_when_full``, ``grace`` (seconds to take one's seat),
     ``table_size``, ``rated``, ``withdraw_forfeits`` (an entrant who loses a game by
-    forfeit is withdrawn: lichess's rule; true unless told)."""
+    forfeit is withdrawn: lichess's rule; true unless told).  ``owner``: on a cluster,
+    the hub that runs it (:mod:`.cluster`); ``None`` on a single hub."""
 
     id: str
     name: str
@@ -123,6 +124,7 @@ class Tournament:
     finished: float | None = None
     entries: list[Entry] = field(default_factory=list)
     games: list[TGame] = field(default_factory=list)
+    owner: str | None = None
 
     # -- records ------------------------------------------------------------------
 
@@ -141,6 +143,7 @@ class Tournament:
             "finished": self.finished,
             "entries": [e.to_json(private=True) for e in self.entries],
             "games": [g.to_json() for g in self.games],
+            "owner": self.owner,
         }
 
     @classmethod
@@ -157,6 +160,7 @@ class Tournament:
             int(data["round"]),
             data.get("finished"),
         )
+        t.owner = data.get("owner")
         t.entries = [Entry(**e) for e in data.get("entries") or ()]
         gone = set(t.settings.pop("withdrawn", None) or ())
         for entry in t.entries:
@@ -303,6 +307,9 @@ class Tournament:
         names = {e.id: e.name for e in self.entries}
         gone = {e.id for e in self.entries if e.withdrawn}
         data = self.to_record()
+        owner = data.pop("owner")
+        if owner is not None:  # on a cluster: the hub that runs it
+            data["hub"] = owner
         data["entries"] = [e.to_json() for e in self.entries]
         data["total_rounds"] = self.total_rounds if self.entries else None
         data["tiebreak"] = self.tiebreak

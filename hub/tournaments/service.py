@@ -19,6 +19,11 @@ that the hub resumed from their journal (:mod:`hub.play.resume`) go on and are f
 again (a seat still waiting for its entrant gets a new grace period); those that
 could not be resumed are created again (a new grace period), while the round's
 finished games keep their results.
+
+On a cluster of hubs each tournament is run by one hub, its owner (:mod:`.cluster`):
+the others list it from the store, take registrations for it into the store and ask
+its owner to start it; a tournament whose owner stopped or died is adopted by another
+live hub, which follows the round's games wherever they run.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from hub.model import OVER, WAITING, BadAction, Conflict, GameError, NotFound
 from hub.play.routes import Routed
 from hub.ratings.service import ranks_of
 
+from .cluster import ClusterLink, TournamentCluster
 from .model import (
     BYE,
     CANCELLED,
@@ -62,6 +68,7 @@ DEFAULTS: dict[str, Any] = {
     "tournament_keep": 100,
     "tournament_grace": 60.0,
     "tournament_route_wait": 600.0,
+    "tournament_cluster_seconds": 1.0,
 }
 _KEY_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
 #: the fields of a new tournament (``POST /api/tournaments``)
@@ -77,11 +84,18 @@ class TournamentService:
 
     :param hub: the hub (an ``IHub``): its lobby, registry, store, seating, routes.
     :param options: the hub's settings (:data:`DEFAULTS` are read from them).
+    :param cluster: the hub's cluster (``None``: a single hub, which runs every
+        tournament of its store).
     """
 
     log = Logger()
 
-    def __init__(self, hub: Any, options: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        hub: Any,
+        options: Mapping[str, Any] | None = None,
+        cluster: ClusterLink | None = None,
+    ) -> None:
         self.hub = hub
         self.clock = hub.reactor
         settings = dict(DEFAULTS)
@@ -99,10 +113,22 @@ class TournamentService:
         self._waiting: dict[tuple[str, str], list[defer.Deferred[Routed]]] = {}
         self._listeners: list[Callable[[str, Tournament], Any]] = []
         self._saving: set[defer.Deferred[Any]] = set()
+        #: the latest record of each tournament whose previous save is still running
+        #: (one save of a tournament at a time, in order; at most one waits)
+        self._next: dict[str, dict[str, Any]] = {}
+        self._writing: set[str] = set()
         self._counter = 0
         self._stopped = False
         #: where tournaments are kept (a store that keeps them), else nowhere
         self.store = hub.store if ITournamentStore.providedBy(hub.store) else None
+        #: on a cluster, which tournaments this hub runs, and the others' (:mod:`.cluster`)
+        self.cluster = (
+            TournamentCluster(
+                self, cluster, self.store, float(settings["tournament_cluster_seconds"])
+            )
+            if cluster is not None and self.store is not None
+            else None
+        )
         hub.lobby.on_game_over(self._game_over)
         if hub.routes is not None:
             hub.routes.add(self.route)
@@ -113,20 +139,23 @@ class TournamentService:
         """Read the stored tournaments back; go on with those under way."""
         if self.store is None:
             return
+        if self.cluster is not None:
+            await self.cluster.start()
+            return
         for record in await self.store.load_tournaments():
             t = Tournament.from_record(record)
             self.tournaments[t.id] = t
             self._counter = max(self._counter, _number(t.id))
         for t in list(self.tournaments.values()):
             if t.state == REGISTERING:
-                self._arm_start(t)
+                self.arm_start(t)
             elif t.state == RUNNING:
                 for g in t.round_games(t.round):
-                    if g.state in (PENDING, PLAYING) and not self._resumed(t, g):
+                    if g.state in (PENDING, PLAYING) and not self.follow(t, g):
                         g.state, g.game_id = PENDING, None  # lost with the old lobby
-                await self._play_round(t)
+                await self.play_round(t)
 
-    def _resumed(self, t: Tournament, g: TGame) -> bool:
+    def follow(self, t: Tournament, g: TGame) -> bool:
         """Whether ``g``'s game was resumed from its journal (:mod:`hub.play.resume`, before
         this start): it goes on, followed again; a seat still waiting for its entrant
         has a new grace period."""
@@ -145,8 +174,25 @@ class TournamentService:
             )
         return True
 
+    def mine(self, t: Tournament) -> bool:
+        """Whether this hub runs ``t`` (a single hub runs them all)."""
+        return self.cluster is None or t.owner == self.cluster.here
+
+    def followed(self, game_id: str) -> bool:
+        """Whether this hub follows ``game_id`` as a game of a tournament it runs."""
+        return game_id in self._by_game
+
+    async def release(self) -> None:
+        """(A hub of a cluster that stops, before its games move.)  Stop running the
+        tournaments and let the next live hub adopt them at once."""
+        if self.cluster is not None:
+            await self.stop()
+            await self.cluster.release()
+
     def stop(self) -> defer.Deferred[Any]:
         """Cancel the timers and the waiting connections; fires once saved."""
+        if self.cluster is not None:
+            self.cluster.stop()
         self._stopped = True
         if self.hub.routes is not None:
             self.hub.routes.remove(self.route)
@@ -159,7 +205,12 @@ class TournamentService:
                 if not d.called:
                     d.errback(GameError("the hub is stopping", 503))
         self._waiting.clear()
-        return defer.DeferredList(list(self._saving))
+        return defer.ensureDeferred(self.saved())
+
+    async def saved(self) -> None:
+        """Fires once every save asked for so far is written (or failed)."""
+        while self._saving:
+            await defer.DeferredList(list(self._saving))
 
     def add_listener(self, listener: Callable[[str, Tournament], Any]) -> None:
         """Call ``listener(change, tournament)`` on every change (``created``,
@@ -171,8 +222,17 @@ class TournamentService:
         if listener in self._listeners:
             self._listeners.remove(listener)
 
+    def know(self, t: Tournament) -> None:
+        """Keep ``t`` (read from the store) among this hub's tournaments."""
+        self.tournaments[t.id] = t
+        self._counter = max(self._counter, _number(t.id))
+
     def _changed(self, t: Tournament, change: str = "changed") -> None:
         self._save(t)
+        self.tell(t, change)
+
+    def tell(self, t: Tournament, change: str = "changed") -> None:
+        """Tell the listeners of a change of ``t`` (without saving it)."""
         for listener in list(self._listeners):
             try:
                 listener(change, t)
@@ -180,14 +240,38 @@ class TournamentService:
                 self.log.failure("tournament listener failed")
 
     def _save(self, t: Tournament) -> None:
-        if self.store is None or self._stopped:
+        if self.store is None or self._stopped or not self.mine(t):
             return
-        d = self.store.save_tournament(t.to_record())
+        record = t.to_record()
+        if t.id in self._writing:  # written after the save under way, not beside it
+            self._next[t.id] = record
+            return
+        self._write(t.id, record, in_order=self.cluster is not None)
+
+    def _write(self, tournament_id: str, record: dict[str, Any], in_order: bool = True) -> None:
+        """Save ``record``; ``in_order`` (a cluster, whose other hubs read the rows): the
+        next save of the tournament waits for this one."""
+        assert self.store is not None
+        if in_order:
+            self._writing.add(tournament_id)
+        d = self.store.save_tournament(record)
+        if self.cluster is not None:
+            d.addErrback(self.cluster.not_saved, tournament_id)
         d.addErrback(
-            lambda f: self.log.warn("tournament {t} not saved: {e}", t=t.id, e=f.getErrorMessage())
+            lambda f: self.log.warn(
+                "tournament {t} not saved: {e}", t=tournament_id, e=f.getErrorMessage()
+            )
         )
         self._saving.add(d)
-        d.addBoth(lambda r: self._saving.discard(d))
+
+        def written(_: Any) -> None:
+            self._writing.discard(tournament_id)
+            later = self._next.pop(tournament_id, None)
+            if later is not None:
+                self._write(tournament_id, later)
+            self._saving.discard(d)
+
+        d.addBoth(written)
 
     # -- creating and registering -----------------------------------------------------
 
@@ -271,20 +355,28 @@ class TournamentService:
             "withdraw_forfeits": withdraw,
             "creator": creator,
         }
-        self._counter += 1
-        tid = f"t{self._counter}"
+        tid = self._new_id()
         name = spec.get("name") or f"{factory.name} {fmt} {self._counter}"
         fields.GAME_NAME.check(name)
         t = Tournament(tid, name, str(factory.name), str(fmt), settings, self.clock.seconds())
+        t.owner = None if self.cluster is None else self.cluster.here
         self.tournaments[tid] = t
         for bot in bots:
             self._register(t, bot, "bot", "hub", bot)
-        self._trim()
+        self.trim()
         self._changed(t, "created")
-        self._arm_start(t)
+        self.arm_start(t)
         if t.full and settings["start_when_full"]:
-            self.clock.callLater(0, self._start_soon, t.id)
+            self.clock.callLater(0, self.start_soon, t.id)
         return t
+
+    def _new_id(self) -> str:
+        """The next tournament's id: ``t<n>``, on a cluster with this hub's mark
+        (``t<n>-<6 characters of the hub id>``: unique among the hubs)."""
+        self._counter += 1
+        if self.cluster is None:
+            return f"t{self._counter}"
+        return f"t{self._counter}-{self.cluster.here[:6]}"
 
     def register(
         self,
@@ -303,11 +395,43 @@ class TournamentService:
         t = self.get(tournament_id)
         entry = self._register(t, name, kind, frontend, bot)
         self._changed(t)
-        if t.full and t.settings["start_when_full"]:
-            self.clock.callLater(0, self._start_soon, t.id)
+        self.maybe_full(t)
         return entry
 
+    async def enter(
+        self,
+        tournament_id: str,
+        name: str,
+        kind: str = "client",
+        frontend: str = "mnm",
+        bot: str | None = None,
+    ) -> Entry:
+        """:meth:`register` at any hub of a cluster (``POST …/entries``): the entry is
+        checked here, written into the stored tournament (the row locked: registration
+        open, a place left, the name free) and its owner is told.  On a single hub,
+        :meth:`register`.
+
+        :raises hub.model.GameError: as :meth:`register`.
+        """
+        if self.cluster is None:
+            return self.register(tournament_id, name, kind, frontend, bot)
+        t = self.get(tournament_id)
+        entry = self._new_entry(t, name, kind, frontend, bot)
+        return await self.cluster.enter(t, entry)
+
+    def maybe_full(self, t: Tournament) -> None:
+        """Start ``t`` soon if it is full and starts when full (its owner only)."""
+        if t.full and t.settings["start_when_full"] and self.mine(t):
+            self.clock.callLater(0, self.start_soon, t.id)
+
     def _register(
+        self, t: Tournament, name: str, kind: str, frontend: str, bot: str | None
+    ) -> Entry:
+        entry = self._new_entry(t, name, kind, frontend, bot)
+        t.entries.append(entry)
+        return entry
+
+    def _new_entry(
         self, t: Tournament, name: str, kind: str, frontend: str, bot: str | None
     ) -> Entry:
         if t.state != REGISTERING:
@@ -332,11 +456,11 @@ class TournamentService:
         if t.entry_named(name) is not None:
             raise Conflict(f"{name} is registered already")
         key = "".join(secrets.choice(_KEY_ALPHABET) for _ in range(self.hub.lobby.id_length))
-        entry = Entry(f"e{len(t.entries) + 1}", name, kind, frontend, bot, key)
-        t.entries.append(entry)
-        return entry
+        return Entry(f"e{len(t.entries) + 1}", name, kind, frontend, bot, key)
 
-    def _trim(self) -> None:
+    def trim(self) -> None:
+        """Forget (and delete from the store) the finished tournaments past
+        ``tournament_keep``, oldest first."""
         over = [t for t in self.tournaments.values() if t.state in (FINISHED, CANCELLED)]
         over.sort(key=lambda t: (t.finished or 0.0, t.id))
         while len(over) > self.keep:
@@ -349,15 +473,15 @@ class TournamentService:
 
     # -- starting ---------------------------------------------------------------------
 
-    def _arm_start(self, t: Tournament) -> None:
+    def arm_start(self, t: Tournament) -> None:
         at = t.settings.get("starts_at")
-        if at is not None and t.state == REGISTERING:
+        if at is not None and t.state == REGISTERING and self.mine(t):
             delay = max(0.0, float(at) - self.clock.seconds())
-            self._timers[("start", t.id)] = self.clock.callLater(delay, self._start_soon, t.id)
+            self._timers[("start", t.id)] = self.clock.callLater(delay, self.start_soon, t.id)
 
-    def _start_soon(self, tournament_id: str) -> None:
+    def start_soon(self, tournament_id: str) -> None:
         t = self.tournaments.get(tournament_id)
-        if t is None or t.state != REGISTERING:
+        if t is None or t.state != REGISTERING or not self.mine(t) or self._stopped:
             return
         d = defer.ensureDeferred(self.start_tournament(t.id))
         d.addErrback(
@@ -375,9 +499,14 @@ class TournamentService:
         t = self.get(tournament_id)
         if t.state != REGISTERING:
             raise Conflict(f"tournament {t.id} has started already")
+        if self.cluster is not None and not self.mine(t):
+            return await self.cluster.ask_start(t)
         timer = self._timers.pop(("start", t.id), None)
         if timer is not None and timer.active():
             timer.cancel()
+        if self.cluster is not None:  # registration closed in the store: every entry
+            await self.saved()  # (its row written first)
+            await self.cluster.close(t)
         if len(t.entries) < int(t.settings["min_entrants"]):
             t.state, t.finished = CANCELLED, self.clock.seconds()
             self._changed(t)
@@ -392,7 +521,7 @@ class TournamentService:
             self._changed(t)
             self._fail_waiters(t, "the tournament is over")
             self.log.info("tournament {t} finished", t=t.id)
-            self._trim()
+            self.trim()
             return
         t.round += 1
         try:
@@ -402,9 +531,9 @@ class TournamentService:
             self._changed(t)
             self.log.warn("tournament {t} cancelled: {e}", t=t.id, e=str(e))
             return
-        await self._play_round(t)
+        await self.play_round(t)
 
-    async def _play_round(self, t: Tournament) -> None:
+    async def play_round(self, t: Tournament) -> None:
         for g in t.round_games(t.round):
             if g.state == PENDING and g.game_id is None:
                 try:
@@ -461,6 +590,8 @@ class TournamentService:
             game = None
         if game is not None and game.state != WAITING:
             return
+        if game is None and self.cluster is not None:
+            return  # it moved to another hub: its end is learnt from the store (.cluster)
         absent = tuple(game is None or game.seats[i].free for i in range(len(g.entries)))
         g.forfeit(absent)
         self._by_game.pop(game_id, None)
@@ -480,17 +611,35 @@ class TournamentService:
         found = self._game_of(game.id)
         if found is None:
             return
-        t, g = found
-        self._by_game.pop(game.id, None)
-        timer = self._timers.pop(("grace", game.id), None)
-        if timer is not None and timer.active():
-            timer.cancel()
-        ranks = ranks_of(game.factory, game.result(), len(g.entries))
+        self.game_ended(found[0], found[1], game.factory, game.result())
+
+    def game_ended(self, t: Tournament, g: TGame, factory: Any, result: Any) -> None:
+        """``g`` of ``t`` is over with ``result`` (its game's ``result()``, here or, on a
+        cluster, as another hub wrote it into the history): it counts."""
+        if g.game_id is not None:
+            self._by_game.pop(g.game_id, None)
+            timer = self._timers.pop(("grace", g.game_id), None)
+            if timer is not None and timer.active():
+                timer.cancel()
+        ranks = ranks_of(factory, result, len(g.entries))
         if ranks is None or len(ranks) != len(g.entries):
             ranks = [0] * len(g.entries)
         g.finish(ranks)
         self._changed(t)
         defer.ensureDeferred(self._round_maybe_over(t)).addErrback(self._failed, t.id)
+
+    def forget(self, t: Tournament) -> None:
+        """This hub runs ``t`` no more (another hub adopted it): its timers stop, its
+        games are not followed here."""
+        for game_id, where in list(self._by_game.items()):
+            if where[0] == t.id:
+                del self._by_game[game_id]
+                timer = self._timers.pop(("grace", game_id), None)
+                if timer is not None and timer.active():
+                    timer.cancel()
+        timer = self._timers.pop(("start", t.id), None)
+        if timer is not None and timer.active():
+            timer.cancel()
 
     def _failed(self, failure: Any, tournament_id: str) -> None:
         self.log.failure("tournament {t} failed", failure, t=tournament_id)
@@ -508,7 +657,7 @@ class TournamentService:
         return None
 
     async def _round_maybe_over(self, t: Tournament) -> None:
-        if t.state == RUNNING and t.round_over() and not self._stopped:
+        if t.state == RUNNING and t.round_over() and not self._stopped and self.mine(t):
             await self._next_round(t)
 
     # -- routes: network clients to their games --------------------------------------
@@ -529,6 +678,8 @@ class TournamentService:
                 entry = entry if entry is not None and entry.frontend == "domino" else None
             else:
                 entry = None
+            if entry is not None and self.cluster is not None and not self.mine(t):
+                return defer.fail(self.cluster.elsewhere(t))  # (MNM: passed through)
             if entry is not None:
                 return self._route(t, entry)
         now = self.clock.seconds()
@@ -627,7 +778,7 @@ def _unused(base: str, taken: set[str]) -> str:
 
 
 def _number(tournament_id: str) -> int:
-    digits = tournament_id[1:]
+    digits = tournament_id[1:].partition("-")[0]
     return int(digits) if digits.isdigit() else 0
 
 

@@ -41,7 +41,7 @@ async def rows(store, table):
 
 @pytest_twisted.ensureDeferred
 async def test_fresh_database_gets_the_newest_schema(store):
-    assert await version(store) == LATEST == 15
+    assert await version(store) == LATEST == 16
     for tables in STEP_TABLES.values():
         for table in tables:
             assert await rows(store, table) >= 0  # it exists

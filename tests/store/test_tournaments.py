@@ -3,8 +3,10 @@ read back as it was (what a restarting hub reads), rewritten in place, deleted."
 
 from __future__ import annotations
 
+import pytest
 import pytest_twisted
 
+from hub.store.errors import NotOwner, TournamentRefused
 from hub.tournaments.model import DONE, PLAYING, RUNNING, Entry, TGame, Tournament
 
 T0 = 1_800_000_000.0
@@ -54,3 +56,46 @@ async def test_a_tournament_reads_back_as_it_was_written(store):
     assert [r["id"] for r in await store.load_tournaments()] == ["t1", "t2"]
     await store.delete_tournament("t1")
     assert [r["id"] for r in await store.load_tournaments()] == ["t2"]
+
+
+@pytest_twisted.ensureDeferred
+async def test_entries_from_any_door_are_kept_and_checked_under_the_rows_lock(store):
+    t = tournament()
+    t.state, t.round, t.games = "registering", 0, []
+    t.owner = str(store.hub_id)
+    t.settings["max_entrants"] = 5
+    await store.save_tournament(t.to_record())
+    entry = {"name": "dora", "kind": "client", "frontend": "mnm", "bot": None, "key": "d" * 13}
+    assert await store.tournament_enter("t1", entry) == "e4"
+    # the owner saves its older view (without dora): she stays
+    await store.save_tournament(t.to_record())
+    [back] = await store.load_tournaments(["t1"])
+    assert [e["name"] for e in back["entries"]] == ["alice", "morris", "white", "dora"]
+    for name, why in (("DORA", "registered already"), ("ed", None), ("fay", "full")):
+        if why is None:
+            assert await store.tournament_enter("t1", {**entry, "name": name}) == "e5"
+            continue
+        with pytest.raises(TournamentRefused, match=why):
+            await store.tournament_enter("t1", {**entry, "name": name})
+    with pytest.raises(NotOwner):
+        await store.tournament_close("t1", "another-hub")
+    closed = await store.tournament_close("t1", t.owner)
+    assert closed["state"] == "registering" and len(closed["entries"]) == 5  # as it was read
+    with pytest.raises(TournamentRefused, match="not open"):
+        await store.tournament_enter("t1", {**entry, "name": "gus"})
+    with pytest.raises(TournamentRefused, match="started already"):
+        await store.tournament_close("t1", t.owner)
+    # another hub's save of a tournament this hub owns is refused, nothing written
+    other = Tournament.from_record(back)
+    other.owner, other.name = "another-hub", "taken over?"
+    with pytest.raises(NotOwner):
+        await store.save_tournament(other.to_record())
+    [back] = await store.load_tournaments(["t1"])
+    assert back["name"] == "Sunday Swiss" and back["owner"] == t.owner
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_games_fate_is_its_history_else_its_journal_else_lost(store):
+    await store.record_game("g1", "hello", "g1", [], result={"winners": [0]})
+    fates = await store.game_fates(["g1", "g2"])
+    assert fates == {"g1": ("over", "hello", {"winners": [0]}), "g2": "lost"}

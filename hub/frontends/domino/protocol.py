@@ -35,6 +35,7 @@ from typing import Any
 from twisted.internet import defer
 from twisted.internet.protocol import Protocol, ServerFactory
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 from zope.interface import implementer
 
 from hub.cluster.moves import Place
@@ -44,7 +45,7 @@ from hub.connections.sockets import no_delay, write_now
 from hub.connections.states import Machine
 from hub.connections.transcript import ConnectionRecord
 from hub.interfaces import IGameObserver, ILobbyListener
-from hub.model import GAME_OVER, WAITING, GameError
+from hub.model import GAME_OVER, WAITING, Elsewhere, GameError
 from hub.ops.telemetry import DETACHED, FrontendTelemetry
 from hub.seatops import SeatingHub
 
@@ -196,6 +197,10 @@ class DominoProtocol(Protocol):
             return
         routes = self.factory.routes
         routing = routes.route("domino", name) if routes is not None else None
+        owner = _routed_elsewhere(routing)
+        if owner is not None:  # an entrant of another hub's tournament: to that hub
+            self._pass_through(owner, name)
+            return
         if routing is None:  # not an entrant of this hub's: the cluster's queue, if any
             gathering = self.factory.gathering()
             if gathering is not None:
@@ -578,3 +583,25 @@ class DominoFactory(ServerFactory):
         if self._match_call is not None and self._match_call.active():
             self._match_call.cancel()
         self.lobby.remove_listener(self)
+
+
+def _routed_elsewhere(routing: defer.Deferred[Any] | None) -> Place | None:
+    """The hub to pass a login through to when its route answered at once that
+    another hub of the cluster routes it (:class:`hub.model.Elsewhere` with a Domino
+    route: a tournament another hub runs), else ``None`` (the route is left as it
+    was)."""
+    if routing is None or not routing.called:
+        return None
+    found: list[Elsewhere] = []
+
+    def keep(failure: Failure) -> Failure | None:
+        error = failure.value
+        if isinstance(error, Elsewhere) and error.routes.get("domino") is not None:
+            found.append(error)
+            return None
+        return failure
+
+    routing.addErrback(keep)
+    if not found:
+        return None
+    return found[0].hub, found[0].routes["domino"]

@@ -371,7 +371,7 @@ class MNMProtocol(LineReceiver):
                 return
             self._prolog.cancel(self)  # the route's own bound applies
             self._routing = routing
-            routing.addCallbacks(self._on_routed, self._not_routed)
+            routing.addCallbacks(self._on_routed, self._not_routed, errbackArgs=(gid,))
             return
         self._join(game)
 
@@ -425,9 +425,16 @@ class MNMProtocol(LineReceiver):
         except ProtocolError as e:
             self.fail(e.reason)
 
-    def _not_routed(self, failure: Any) -> None:
+    def _not_routed(self, failure: Any, gid: str) -> None:
         self._routing = None
         if failure.check(defer.CancelledError):
+            return
+        error = failure.value
+        if isinstance(error, Elsewhere) and error.routes.get("mnm") is not None:
+            # the key is another hub's to route (a cluster's tournament): that hub
+            # reads the same ID line
+            self._pass_through(error.routes["mnm"], error.reason, gid, error.hub)
+            self.dataReceived(b"")  # what the client sent after the ID line, passed on
             return
         reason = failure.value.reason if failure.check(GameError) else "no game"
         self.fail(f"Not a valid game ID: {reason}")

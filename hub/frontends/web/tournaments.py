@@ -97,17 +97,18 @@ class TournamentsResource(WebResource):
         if kind == "account":
             if session is None or session.account is None:
                 raise GameError("log in to register yourself", 401)
-            entry = service.register(t.id, session.account, "account", "web")
+            entered = service.enter(t.id, session.account, "account", "web")
         else:
             self._may_run(request, session, t)
-            entry = service.register(
+            entered = service.enter(
                 t.id,
                 str(body.get("name") or ""),
                 str(kind),
                 str(body.get("frontend") or ("hub" if kind == "bot" else "mnm")),
                 body.get("bot"),
             )
-        return 201, entry.to_json(private=True)
+        d = defer.ensureDeferred(entered)  # (on a cluster: into the store, any door)
+        return d.addCallback(lambda entry: (201, entry.to_json(private=True)))
 
     def _may_run(self, request: Any, session: Any, t: Any) -> None:
         """Starting a tournament, entering bots and network clients: its creator, an
