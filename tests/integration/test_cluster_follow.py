@@ -28,13 +28,6 @@ THINK = 0.4
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 31 open: the old owner answers a move sent while the game is sealed with"
-    " '- this game is moving to another hub' (a course client stops there), and a handed-over"
-    " game's MNM connections are not closed (Game.stop drops its observers silently), so the"
-    " door's Follow never starts",
-)
 def test_a_spliced_mnm_client_keeps_its_connection_when_the_owner_is_drained(
     tmp_path: Path,
     cluster_dsn: str,  # noqa: F811

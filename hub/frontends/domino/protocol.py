@@ -38,7 +38,7 @@ from twisted.logger import Logger
 from zope.interface import implementer
 
 from hub.cluster.moves import Place
-from hub.cluster.splice import Follow, Splice
+from hub.cluster.splice import Follow, Rejoin, Splice
 from hub.connections import names
 from hub.connections.sockets import no_delay, write_now
 from hub.connections.states import Machine
@@ -46,6 +46,7 @@ from hub.connections.transcript import ConnectionRecord
 from hub.interfaces import IGameObserver, ILobbyListener
 from hub.model import GAME_OVER, WAITING, GameError
 from hub.ops.telemetry import DETACHED, FrontendTelemetry
+from hub.optional_interfaces import IFollowsMoves
 from hub.seatops import SeatingHub
 
 from . import codec
@@ -71,7 +72,7 @@ DEFAULTS = {
 }
 
 
-@implementer(IGameObserver)
+@implementer(IGameObserver, IFollowsMoves)
 class DominoProtocol(Protocol):
     """One client connection of the domino line protocol."""
 
@@ -267,7 +268,7 @@ class DominoProtocol(Protocol):
             1,  # CONNECT
             failed,
             self.factory.options,
-            follow=Follow(where=where_now, replay=lambda: login, skip=1, final=_final),
+            follow=Follow(where=where_now, replay=lambda: Rejoin(login, 1), final=_final),
         )
         self.splice.start()
 
@@ -380,6 +381,14 @@ class DominoProtocol(Protocol):
             self._idle_timer = self.factory.reactor.callLater(
                 self.factory.idle_seconds, self._idle_timeout
             )
+
+    def game_moved(self, game: Any) -> None:
+        """The game runs on another hub now: close without a word, leaving no seat (a
+        door that spliced this connection follows the game there)."""
+        if self.state is State.PLAYING:
+            self.seat = None
+            self.machine.move(Input.REMOVE)
+            self.close("the game moved to another hub")
 
     def game_event(self, game: Any, event: Any) -> None:
         """Turn a game event into lines; close when removed or when the game is over."""
