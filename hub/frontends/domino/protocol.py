@@ -288,7 +288,8 @@ class DominoProtocol(Protocol):
             self.game.act(self.seat, action)
         except GameError as e:
             self._pending_ok = False
-            self.invalid_command(e.reason)
+            if e.code != 503:  # (503: the game moves to another hub: no answer here)
+                self.invalid_command(e.reason)
             return
         if self._pending_ok:
             self.ok()
