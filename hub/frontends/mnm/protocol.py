@@ -171,7 +171,7 @@ class MNMProtocol(LineReceiver):
         self.splice: Splice | None = None
         #: (passed through) the hub that runs the game, and the conversation with it
         self._owner_hub = ""
-        self._talk = Conversation(b"")
+        self._talk: Conversation | None = None
         #: lines not to write (a connection a door handed over: it said them already)
         self._mute = 0
         #: a routed Game-ID (``hub.play.routes``): the seat and name it leads to
@@ -501,7 +501,7 @@ class MNMProtocol(LineReceiver):
     def rawDataReceived(self, data: bytes) -> None:
         """Passed through: the client's bytes go to the game's hub (the conversation
         keeps what a new owner must hear: :mod:`.rejoin`)."""
-        if self.splice is not None:
+        if self.splice is not None and self._talk is not None:
             self.splice.client_data(self._talk.client(data))
 
     def _on_player(self, cmd: codec.Command) -> None:
