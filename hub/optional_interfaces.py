@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from zope.interface import Attribute, Interface
 
-from hub.model import JsonMapping
+from hub.model import JsonMapping, LiveGame
 
 if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
@@ -103,3 +103,14 @@ class IFullViewAfter(Interface):
         "The event kinds (a frozenset of str) after which the XML front end sends the"
         " player the whole view."
     )
+
+
+class IFollowsMoves(Interface):
+    """A game observer (a front end's connection) that is told when its game moves to
+    another hub of the cluster (a drain or a stop hands it over: :mod:`hub.play.resume`),
+    rather than dropped without a word as the game stops here."""
+
+    def game_moved(game: LiveGame) -> None:
+        """``game`` runs on another hub now and stops here: end the connection without
+        a word and leave no seat (the game keeps it for the player there); a door that
+        spliced the connection follows the game to its new hub."""

@@ -462,15 +462,15 @@ class Cluster:
         return defer.succeed(None)
 
     def _seen_game(self, game_id: str) -> Seen | None:
-        """How this hub sees ``game_id``: listed by another hub, or in its own lobby."""
-        remote = self.directory.get(game_id) if self.directory is not None else None
-        if remote is not None:
-            return _seen(remote, remote.hub)
+        """How this hub sees ``game_id``: in its own lobby (first: a game handed here
+        runs here, though the row of its old hub may still be in the view), or listed
+        by another hub."""
         try:
-            local = self.hub.lobby.get(game_id)
-        except GameError:  # not here (nor anywhere this hub knows of)
-            return None
-        return _seen(local, self.hub_id)
+            return _seen(self.hub.lobby.get(game_id), self.hub_id)
+        except GameError:  # not here
+            pass
+        remote = self.directory.get(game_id) if self.directory is not None else None
+        return None if remote is None else _seen(remote, remote.hub)
 
     def hand_off(self, owner: str, frontend: str, transport: Any, replay: bytes, skip: int) -> bool:
         """Give a client's socket to ``owner``, the hub of its game, when that hub runs

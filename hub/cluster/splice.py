@@ -24,12 +24,15 @@ cannot be reached (``failed``).
 **Following a game that moves** (issue 31).  With a :class:`Follow`, an owner that
 closes without the session's end (``Follow.final`` of its last bytes: a game's last
 line, a refusal) may have handed the game to another hub, or died and been resumed
-elsewhere: the splice asks where the game is now (``Follow.where``, bounded:
+elsewhere: the splice asks the front end at once what the new owner must hear
+(``Follow.replay()``, a :class:`Rejoin`: what seats the client there again and brings
+the conversation back to where the client is, and which lines of the answer the client
+already had), asks where the game is now (``Follow.where``, bounded:
 :mod:`hub.cluster.moves`) while it keeps what the client sends (bounded as while
-connecting), and passes the connection through to the new owner with
-``Follow.replay()`` (what seats the client there again), dropping the ``Follow.skip``
-lines of its answer the client already had.  The client keeps its connection; when
-the game did not move (it ended, was aborted, stayed), the client is closed as before.
+connecting), and passes the connection through to the new owner, dropping those lines.
+``Follow.seen`` sees every byte of an owner that reaches the client (the front end
+follows the conversation).  The client keeps its connection; when the game did not
+move (it ended, was aborted, stayed), the client is closed as before.
 """
 
 from __future__ import annotations
@@ -66,25 +69,40 @@ class SpliceError(Exception):
 
 
 @dataclass(frozen=True)
+class Rejoin:
+    """What a new owner hears first from a following splice, and what of its answer
+    the client already had.
+
+    :ivar data: what the new owner must hear to seat the client again (and to reach
+        the point of the conversation where the client is).
+    :ivar skip: how many lines of the new owner's answer the client already had (at
+        most, with ``until``).
+    :ivar until: the last line of those (without its newline): the lines are dropped
+        up to it, however many there are (``None``: exactly ``skip`` lines).
+    """
+
+    data: bytes
+    skip: int
+    until: bytes | None = None
+
+
+@dataclass(frozen=True)
 class Follow:
     """How a splice follows its client's game to a new owner (see the module's
     docstring).
 
     :ivar where: fires with the route to the game's new owner, or ``None``.
-    :ivar replay: what the new owner must hear to seat the client again.
-    :ivar skip: how many lines of the new owner's answer the client already had (at
-        most, with ``until``).
-    :ivar until: the last line of those (without its newline): the lines are dropped
-        up to it, however many there are (``None``: exactly ``skip`` lines).
+    :ivar replay: called once the owner closed (before anything the client sends
+        later): the :class:`Rejoin` for the new owner.
     :ivar final: whether the owner's last bytes (at most :data:`TAIL`) end the
         session (no follow: the client is closed at once).
+    :ivar seen: given every byte of an owner that goes on to the client.
     """
 
     where: Callable[[], defer.Deferred[Route | None]]
-    replay: Callable[[], bytes]
-    skip: int
+    replay: Callable[[], Rejoin]
     final: Callable[[bytes], bool]
-    until: bytes | None = None
+    seen: Callable[[bytes], None] | None = None
 
 
 def settings(options: Any) -> dict[str, Any]:
@@ -152,8 +170,11 @@ class _Owner(Protocol):
             splice._begin()
             if not data:
                 return
-        if splice.follow is not None:
+        follow = splice.follow
+        if follow is not None:
             splice.tail = (splice.tail + data)[-TAIL:]
+            if follow.seen is not None:
+                follow.seen(data)
         write_now(splice.client, data)
 
     def connectionLost(self, reason: Any = connectionDone) -> None:
@@ -315,12 +336,13 @@ class Splice:
         self.client.unregisterProducer()  # the old owner
         self.client.pauseProducing()
         self._pending, self._size = [], 0
+        rejoin = follow.replay()  # now: before anything the client sends from here on
         d = self._following = follow.where()
-        d.addCallback(self._moved, follow)
+        d.addCallback(self._moved, rejoin)
         d.addErrback(lambda f: f.trap(defer.CancelledError))
         d.addErrback(lambda f: self.log.failure("splice: following the game failed", f))
 
-    def _moved(self, route: Route | None, follow: Follow) -> None:
+    def _moved(self, route: Route | None, rejoin: Rejoin) -> None:
         self._following = None
         if self.closed:
             return
@@ -332,8 +354,8 @@ class Splice:
         self.log.info(
             "splice: the game moved; passed on to {host}:{port}", host=route[0], port=route[1]
         )
-        self.route, self.skip, self.until = route, follow.skip, follow.until
-        self._pending.insert(0, follow.replay())
+        self.route, self.skip, self.until = route, rejoin.skip, rejoin.until
+        self._pending.insert(0, rejoin.data)
         self._connect()
 
     def _not_connected(self, failure: Any) -> None:

@@ -733,19 +733,19 @@ class GameInstance:
         self.lobby.changed(self)
         return name
 
-    def stop(self) -> None:
-        """Stop the engine's timers and the bots (the game is being removed)."""
+    def stop(self) -> list[Any]:
+        """Stop the timers, bots and engine (the game is being removed) → its observers."""
         if self._unattended is not None and self._unattended.active():
             self._unattended.cancel()
         self._unattended = None
         for driver in self._drivers:
             driver.cancel()
         self._drivers.clear()
-        self._observers.clear()
-        self._sending = ()
+        dropped, self._observers, self._sending = list(self._observers), {}, ()
         self._services.clear()
         self.engine.stop()
         self.clock.stop()
+        return dropped
 
     @property
     def retired(self) -> bool:

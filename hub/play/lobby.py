@@ -22,6 +22,7 @@ from twisted.logger import Logger
 from hub.connections import fields
 from hub.interfaces import ILobbyListener
 from hub.model import BadAction, GameConfig, GameError, GameEvent, NotFound
+from hub.optional_interfaces import IFollowsMoves
 from hub.play.botdriver import BotDriver, BotRunner, LoadMargin, run_inline, thread_runner
 from hub.play.game import GameInstance
 from hub.play.gamelog import LoggedEvent
@@ -309,15 +310,20 @@ class Lobby:
             if game is not None:
                 self._notify("changed", game)
 
-    def remove(self, game_id: str) -> None:
-        """Remove a game: stop its engine and bots, close its transcript."""
+    def remove(self, game_id: str, moved: bool = False) -> None:
+        """Remove a game: stop its engine and bots, close its transcript.  ``moved``:
+        it runs on another hub now; its observers that follow moves are told so
+        (:class:`hub.optional_interfaces.IFollowsMoves`)."""
         game = self._games.pop(game_id, None)
         if game is None:
             return
         for timer in self._finished.pop(game_id, ()):
             if timer.active():
                 timer.cancel()
-        game.stop()
+        dropped = game.stop()
+        for observer in dropped if moved else ():
+            if IFollowsMoves.providedBy(observer):
+                observer.game_moved(game)
         if self.transcripts is not None:
             self.transcripts.close(game_id)
         self._notify("removed", game)

@@ -234,8 +234,8 @@ class Journaling:
         given = await self.store.journal_hand(
             {game_id: hubs[i % len(hubs)] for i, game_id in enumerate(sorted(games))}
         )
-        for game_id in given:
-            self.lobby.remove(game_id)
+        for game_id in given:  # its connections here end: a door follows it
+            self.lobby.remove(game_id, moved=True)
         if given:
             self.log.info(
                 "journal: {n} game(s) handed to hub(s) {hubs}", n=len(given), hubs=", ".join(hubs)

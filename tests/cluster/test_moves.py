@@ -95,3 +95,27 @@ def test_stopping_ends_every_wait() -> None:
     d = m.game("g1", "a", "mnm")
     m.stop()
     assert d.result is None and not clock.getDelayedCalls()
+
+
+def test_a_game_handed_here_is_found_here_though_the_old_hubs_row_is_still_in_the_view():
+    """Issue 31: the game was resumed on this hub (the door) before the old owner closed
+    its splice, and the old hub's row has not left this hub's view yet: the splice is
+    passed on here at once, not after the wait's deadline."""
+    from types import SimpleNamespace
+
+    from hub.cluster.remote import RemoteGame
+    from hub.cluster.service import Cluster
+    from tests.support import FakeHub
+
+    hub = FakeHub(reactor=Clock())
+    hub.journaling = None  # type: ignore[attr-defined]
+    ignore = lambda hook: None  # noqa: E731 (the store's hooks: not used here)
+    hub.store = SimpleNamespace(hub_id="door", on_beat=ignore, on_fenced=ignore)
+    game = hub.lobby.create_game("hello", seats=["open", "open"])
+    cluster = Cluster(hub)
+    row = {"id": game.id, "hub": "old", "rev": 1, "type": "hello", "name": "x", "state": "running"}
+    cluster.directory = SimpleNamespace(get=lambda game_id: RemoteGame.of(row))  # type: ignore[assignment]
+    cluster.members["door"] = {"endpoints": {"mnm": {"host": "127.0.0.1", "port": 1357}}}
+    got: list[object] = []
+    cluster.follow(game.id, None, "old", "mnm").addCallback(got.append)
+    assert got == [("door", ("127.0.0.1", 1357, False))]

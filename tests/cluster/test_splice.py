@@ -341,7 +341,7 @@ class FollowingDoor(Door):
     """A door whose splice follows the game to the hub ``where`` names."""
 
     def connectionMade(self) -> None:
-        from hub.cluster.splice import Follow
+        from hub.cluster.splice import Follow, Rejoin
 
         conf = self.factory.conf  # type: ignore[attr-defined]
 
@@ -355,9 +355,7 @@ class FollowingDoor(Door):
 
         follow = Follow(
             where=where,
-            replay=lambda: b"HELLO\nSEAT\n",
-            skip=10,
-            until=b"+ ENDPLAYERS",
+            replay=lambda: Rejoin(b"HELLO\nSEAT\n", 10, b"+ ENDPLAYERS"),
             final=lambda tail: tail.rstrip(b"\n").rsplit(b"\n", 1)[-1] == b"+ QUIT",
         )
         self.splice = Splice(

@@ -550,3 +550,23 @@ def test_a_logged_in_client_without_a_game_is_closed_after_the_idle_limit(tmp_pa
 def test_nagle_is_off_on_every_connection(hub):
     """Short lines both ways: without TCP_NODELAY each waits for a delayed ACK."""
     assert hub.client().transport.getTcpNoDelay() is True
+
+
+def test_a_game_handed_to_another_hub_ends_its_connections_without_a_word(hub):
+    """Issue 31: the game moves to another hub (a drain): its players' connections close
+    without a line and leave no seat (a door that spliced one follows the game)."""
+    clients = hub.four()
+    for c in clients:
+        c.lines()
+    game = clients[0].proto.game
+    game.funnel.seal()  # the hub lets it go: a command meanwhile gets no answer
+    for c in clients:
+        c.send("CHOOSE 1")
+        assert c.lines() == [] and not c.closed
+    left: list[int] = []
+    game.leave_seat = left.append
+    hub.lobby.remove(game.id, moved=True)
+    for c in clients:
+        assert c.closed and c.lines() == []
+        c.proto.connectionLost(None)
+    assert left == []

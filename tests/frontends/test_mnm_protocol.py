@@ -526,3 +526,38 @@ def test_a_move_request_is_the_spec_lines_in_one_text(pieces):
     lines = ["+ MOVE 3000", "+ CAPTURE 1"] + codec.lines_piecelist(pieces)
     assert codec.block_move(3000, 1, pieces) == "".join(line + "\n" for line in lines)
     assert codec.block_move(3000, 1, pieces).splitlines()[2].startswith("+ PIECELIST 2,")
+
+
+# -- a game that moves to another hub (issue 31) -----------------------------------------
+
+
+def test_a_move_sent_while_the_game_moves_is_held_and_the_connection_ends_without_a_word(
+    tmp_path,
+) -> None:
+    """The hub lets the game go (a drain seals it): a PLAY that comes meanwhile gets no
+    answer (no error: a door passes it on to the game's new hub); when the game is
+    handed over its connections close without a line, leaving no seat."""
+    hub, game, a, b = two_players(tmp_path)
+    assert a.lines()[0] == "+ MOVE 3000"
+    game.pause("moving")
+    game.funnel.seal()
+    a.send("THINKING")
+    assert a.lines() == ["+ OKTHINK"]
+    a.send("PLAY A0")
+    assert a.lines() == [] and not a.closed and a.proto.state is State.ACTING
+    left: list[int] = []
+    game.leave_seat = left.append  # type: ignore[method-assign]
+    hub.lobby.remove(game.id, moved=True)
+    assert a.closed and b.closed
+    assert a.lines() == [] and b.lines() == []
+    assert left == []  # the seat waits for its player at the game's new hub
+    a.proto.connectionLost(None)
+    b.proto.connectionLost(None)
+    assert left == []
+
+
+def test_a_game_removed_here_does_not_close_its_connections_as_moved(tmp_path) -> None:
+    hub, game, a, b = two_players(tmp_path)
+    a.lines()
+    hub.lobby.remove(game.id)
+    assert not a.closed and not b.closed

@@ -39,7 +39,7 @@ from twisted.python.failure import Failure
 from zope.interface import implementer
 
 from hub.cluster.moves import Place
-from hub.cluster.splice import Follow, Splice
+from hub.cluster.splice import Follow, Rejoin, Splice
 from hub.connections import names
 from hub.connections.sockets import no_delay, write_now
 from hub.connections.states import Machine
@@ -47,6 +47,7 @@ from hub.connections.transcript import ConnectionRecord
 from hub.interfaces import IGameObserver, ILobbyListener
 from hub.model import GAME_OVER, WAITING, Elsewhere, GameError
 from hub.ops.telemetry import DETACHED, FrontendTelemetry
+from hub.optional_interfaces import IFollowsMoves
 from hub.seatops import SeatingHub
 
 from . import codec
@@ -72,7 +73,7 @@ DEFAULTS = {
 }
 
 
-@implementer(IGameObserver)
+@implementer(IGameObserver, IFollowsMoves)
 class DominoProtocol(Protocol):
     """One client connection of the domino line protocol."""
 
@@ -272,7 +273,7 @@ class DominoProtocol(Protocol):
             1,  # CONNECT
             failed,
             self.factory.options,
-            follow=Follow(where=where_now, replay=lambda: login, skip=1, final=_final),
+            follow=Follow(where=where_now, replay=lambda: Rejoin(login, 1), final=_final),
         )
         self.splice.start()
 
@@ -292,7 +293,8 @@ class DominoProtocol(Protocol):
             self.game.act(self.seat, action)
         except GameError as e:
             self._pending_ok = False
-            self.invalid_command(e.reason)
+            if e.code != 503:  # (503: the game moves to another hub: no answer here)
+                self.invalid_command(e.reason)
             return
         if self._pending_ok:
             self.ok()
@@ -385,6 +387,14 @@ class DominoProtocol(Protocol):
             self._idle_timer = self.factory.reactor.callLater(
                 self.factory.idle_seconds, self._idle_timeout
             )
+
+    def game_moved(self, game: Any) -> None:
+        """The game runs on another hub now: close without a word, leaving no seat (a
+        door that spliced this connection follows the game there)."""
+        if self.state is State.PLAYING:
+            self.seat = None
+            self.machine.move(Input.REMOVE)
+            self.close("the game moved to another hub")
 
     def game_event(self, game: Any, event: Any) -> None:
         """Turn a game event into lines; close when removed or when the game is over."""

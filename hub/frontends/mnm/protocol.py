@@ -39,10 +39,12 @@ from hub.connections.transcript import ConnectionRecord
 from hub.interfaces import IGameObserver, IHub
 from hub.model import GAME_OVER, OVER, RUNNING, TURN, Elsewhere, GameError, GameEvent
 from hub.ops.telemetry import DETACHED, FrontendTelemetry
+from hub.optional_interfaces import IFollowsMoves
 from hub.play.routes import Routed
 
 from . import codec
 from .codec import ProtocolError
+from .rejoin import Conversation
 from .states import TRANSITIONS, Input, State, refusal
 
 DEFAULTS: dict[str, Any] = {
@@ -57,12 +59,6 @@ DEFAULTS: dict[str, Any] = {
 _conn_ids = itertools.count(1)
 #: a client command's verb → its input of the connection's table
 _INPUTS: dict[str, Input] = {verb: Input(verb) for verb in codec.VERBS}
-#: a spliced client that follows its game to a new hub: the new owner's answer to the
-#: replayed VERSION, ID and PLAYER lines ends with the seating's last line, at most so
-#: many lines in all (banner, announcement, version, game prolog, players)
-_ENDPLAYERS = b"+ ENDPLAYERS"
-_RESEAT_LINES = 64
-_SEATED_MAX = 128
 #: the last lines of the hub that end a session: the game's end, a refusal
 _QUIT = b"+ QUIT"
 
@@ -106,7 +102,7 @@ def prolog_deadlines(clock: Any, options: Mapping[str, Any]) -> Deadlines[MNMPro
     )
 
 
-@implementer(IGameObserver)
+@implementer(IGameObserver, IFollowsMoves)
 class MNMProtocol(LineReceiver):
     """One MNM client connection (see the module docstring)."""
 
@@ -173,9 +169,9 @@ class MNMProtocol(LineReceiver):
         self._said = b""
         self._sent = 0
         self.splice: Splice | None = None
-        #: (passed through) the hub that runs the game, and the client's PLAYER line
+        #: (passed through) the hub that runs the game, and the conversation with it
         self._owner_hub = ""
-        self._seated = b""
+        self._talk: Conversation | None = None
         #: lines not to write (a connection a door handed over: it said them already)
         self._mute = 0
         #: a routed Game-ID (``hub.play.routes``): the seat and name it leads to
@@ -486,13 +482,8 @@ class MNMProtocol(LineReceiver):
                 return defer.succeed(None)
             return follow(game_id, None, self._owner_hub, "mnm").addCallback(self._moved)
 
-        follow = Follow(
-            where=where_now,
-            replay=lambda: self._said + self._seated,
-            skip=_RESEAT_LINES,
-            until=_ENDPLAYERS,
-            final=_final,
-        )
+        self._talk = talk = Conversation(self._said)
+        follow = Follow(where=where_now, replay=talk.rejoin, final=_final, seen=talk.owner)
         self.splice = Splice(
             self._reactor,
             self.transport,
@@ -515,12 +506,10 @@ class MNMProtocol(LineReceiver):
         return route
 
     def rawDataReceived(self, data: bytes) -> None:
-        """Passed through: the client's bytes go to the game's hub (its first line, the
-        ``PLAYER`` that seats it, is kept: a new owner must hear it too)."""
-        if len(self._seated) < _SEATED_MAX and not self._seated.endswith(b"\n"):
-            self._seated += data[: data.find(b"\n") + 1 or len(data)][:_SEATED_MAX]
-        if self.splice is not None:
-            self.splice.client_data(data)
+        """Passed through: the client's bytes go to the game's hub (the conversation
+        keeps what a new owner must hear: :mod:`.rejoin`)."""
+        if self.splice is not None and self._talk is not None:
+            self.splice.client_data(self._talk.client(data))
 
     def _on_player(self, cmd: codec.Command) -> None:
         game = self.game
@@ -624,6 +613,8 @@ class MNMProtocol(LineReceiver):
                 action = self.adapter.parse_move(cmd.arg, self._turn)
                 self.game.act(self.seat, action)
             except GameError as e:
+                if e.code == 503:  # the game moves to another hub: no answer here
+                    return  # (game_moved closes; a door passes the move on)
                 raise ProtocolError(e.reason) from None
             if self._closed:
                 return
@@ -643,6 +634,12 @@ class MNMProtocol(LineReceiver):
     }
 
     # -- game events ----------------------------------------------------------------------
+
+    def game_moved(self, game: Any) -> None:
+        """The game runs on another hub now: close without a word, leaving no seat (a
+        door that spliced this connection follows the game there: :mod:`.rejoin`)."""
+        self.seat = None
+        self._end()
 
     def game_event(self, game: Any, event: GameEvent) -> None:
         """Queue the events that need lines; send them when the client may listen."""
