@@ -618,6 +618,11 @@ class PokerFactory:
     ``IGameRules`` itself when it ships a rules text (``rules``, a file of its package).
     """
 
+    #: the game type's (a subclass names it): its name, one line, its seats
+    name: str
+    summary: str
+    max_seats: int
+    default_seats: int
     variants: tuple[str, ...] = ("fixed-limit", "no-limit", "pot-limit")
     frontends: tuple[str, ...] = ("xml", "web")
     min_seats = 2

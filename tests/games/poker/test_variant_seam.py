@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from twisted.internet import task
@@ -15,6 +16,10 @@ from games.poker import rules
 from games.poker.server import FiveCardDrawFactory, PokerFactory, TexasHoldemFactory
 from hub.interfaces import IChipGameFactory, IGameFactory, IHandRecord, IRatedGameFactory
 from hub.model import GameConfig, GameContext
+from hub.plugins.files import package_file
+
+HERE = Path(__file__).resolve().parent
+POKER = HERE.parents[2] / "games" / "poker"
 
 THREE = rules.Variant(
     "three-card-holdem",
@@ -74,3 +79,11 @@ def test_a_variant_shows_down_five_to_seven_cards() -> None:
         steps = (*deal, rules.Step(rules.DEAL_CARDS, board), rules.Step(rules.SHOWDOWN))
         with pytest.raises(ValueError, match="5 to 7 cards"):
             rules.Variant("odd", steps)
+
+
+def test_a_variant_has_the_poker_page_and_its_own_files_first() -> None:
+    variant = ThreeCardHoldem()
+    assert package_file(variant, "web.js") == (POKER / "web.js").read_bytes()
+    assert package_file(variant, "__init__.py") == (HERE / "__init__.py").read_bytes()
+    assert package_file(variant, "nothing.js") is None
+    assert package_file(variant, "../poker/web.js") is None
