@@ -120,3 +120,5 @@ def test_every_block_of_write_a_bot_and_a_new_variant_runs(tmp_path):
     finally:
         hub.stop()
     assert hub.errors() == [], hub.log()
+    slips = re.compile(r"played an illegal action|did not answer in time|of game \S+ failed")
+    assert not slips.search(hub.log()), hub.log()  # pairs answered every decision itself
