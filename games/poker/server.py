@@ -607,10 +607,22 @@ class PokerGame(SharedShuffle):
         self._emit(GameEvent(GAME_OVER, {"result": self._result}))
 
 
-@implementer(IRevealedHands)
-class _PokerFactory:
-    """Common parts of the poker game factories: chip games (table stakes)."""
+@implementer(IChipGameFactory, IGameOptions, IHandRecord, IRatedGameFactory, IRevealedHands)
+class PokerFactory:
+    """A poker game type: chip games (table stakes) on the engine (:mod:`.rules`).
 
+    The base of the built-in poker types and the stable seam of a poker variant in a
+    plugin (docs/plugins.md, "A new poker variant"): a subclass names ``name`` (the
+    ``.meta``'s, and its :class:`~.rules.Variant`'s), ``summary``, ``max_seats``,
+    ``default_seats`` and ``rules_variant`` (the steps of its hand); it declares
+    ``IGameRules`` itself when it ships a rules text (``rules``, a file of its package).
+    """
+
+    #: the game type's (a subclass names it): its name, one line, its seats
+    name: str
+    summary: str
+    max_seats: int
+    default_seats: int
     variants: tuple[str, ...] = ("fixed-limit", "no-limit", "pot-limit")
     frontends: tuple[str, ...] = ("xml", "web")
     min_seats = 2
@@ -670,7 +682,7 @@ class _PokerFactory:
 
 
 @implementer(IChipGameFactory, IGameOptions, IGameRules, IHandRecord, IRatedGameFactory, IHandViews)
-class TexasHoldemFactory(HoldemViews, _PokerFactory):
+class TexasHoldemFactory(HoldemViews, PokerFactory):
     """Texas Hold'em: fixed limit (default), no limit, pot limit; 2–10 seats; also the
     table of the ACPC front end's matches (:mod:`.acpc`)."""
 
@@ -684,7 +696,7 @@ class TexasHoldemFactory(HoldemViews, _PokerFactory):
 
 
 @implementer(IChipGameFactory, IGameOptions, IGameRules, IHandRecord, IRatedGameFactory)
-class FiveCardDrawFactory(_PokerFactory):
+class FiveCardDrawFactory(PokerFactory):
     """Five-card draw: one discard round between two betting rounds; 2–6 seats."""
 
     name = "five-card-draw"

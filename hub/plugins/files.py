@@ -43,19 +43,34 @@ class IOwnFiles(Interface):
 
 
 def package_file(obj: Any, path: str) -> bytes | None:
-    """The bytes of the file ``path`` (a plain path) in ``obj``'s package, or ``None``."""
+    """The bytes of the file ``path`` (a plain path) in ``obj``'s package, or ``None``.
+
+    A file its own package lacks is read from the package of a class it derives from,
+    nearest first: a plugin's game type that subclasses a built-in one (a poker
+    variant, docs/plugins.md) has the built-in's page script."""
     if not _PLAIN.match(path):
         return None
     if IOwnFiles.providedBy(obj):
         data: bytes | None = obj.read_file(path)
         return data
-    package = package_of(obj)
-    if package is None:
-        return None
-    try:
-        resource = importlib.resources.files(package)
-        for part in path.split("/"):
-            resource = resource.joinpath(part)
-        return resource.read_bytes()
-    except (OSError, ModuleNotFoundError, ValueError):
-        return None
+    for package in _packages(obj):
+        try:
+            resource = importlib.resources.files(package)
+            for part in path.split("/"):
+                resource = resource.joinpath(part)
+            return resource.read_bytes()
+        except (OSError, ModuleNotFoundError, ValueError):
+            continue
+    return None
+
+
+def _packages(obj: Any) -> list[str]:
+    """The packages of the modules that define ``obj``'s class and the classes it
+    derives from, nearest first, each once."""
+    found: list[str] = []
+    for cls in type(obj).__mro__:
+        module = sys.modules.get(cls.__module__)
+        package = getattr(module, "__package__", None)
+        if package and package not in found:
+            found.append(package)
+    return found

@@ -47,6 +47,11 @@ class Variant:
     steps: tuple[Step, ...]
     max_discard: int = 0
 
+    def __post_init__(self) -> None:
+        shown = self.hole_count + self.board_count
+        if not 5 <= shown <= 7:
+            raise ValueError(f"{self.name}: a hand is 5 to 7 cards (hole and board), not {shown}")
+
     @property
     def hole_count(self) -> int:
         """Hole cards per player."""
