@@ -30,14 +30,11 @@ from twisted.logger import Logger
 
 from hub.game import GameInstance
 from hub.interfaces import IChipGameFactory
-from hub.journal import Journal, JournalStore, JournalWriter
+from hub.journal import MOVING, Journal, JournalStore, JournalWriter
 from hub.lobby import Lobby
 from hub.model import OVER, GameError
 from hub.store.journal import ResumeTables
 from hub.store.store import Store
-
-#: why a game a hub lets go stands still (its ``paused`` event and listing)
-MOVING = "the game moves to another hub (or waits for this one to restart)"
 
 
 class ResumeStore(JournalStore, Protocol):
