@@ -141,6 +141,11 @@ def game_state(root: etree._Element) -> tuple[bool, str] | None:
     return node.get("success", "true") == "true", node.findtext("description") or ""
 
 
+def refused(answer: bytes) -> bool:
+    """Whether ``answer`` refuses its request (an error code in it)."""
+    return b"errorcode=" in answer
+
+
 def sealed_refusal(answer: bytes) -> bool:
     """Whether ``answer`` refuses a request because its game is sealed for its
     hand-over (:data:`hub.journal.SEALED`: the game is moving to another hub)."""
@@ -564,20 +569,32 @@ class Relays:
     def forward(self, relayed: Relayed, request: events.Request, frame: bytes) -> defer.Deferred:
         """A request of a relayed session, to its hub; fires with the answer.  While
         the door follows the session's game it is held (at most ``xml_max_pending``),
-        and so is one the owner refused because the game is moving."""
+        and so is one the owner refused because the game is moving (sealed), or
+        refused or left unanswered as it let the game go: it is sent again to the
+        game's new hub (the old one did not take it)."""
         part = isinstance(request, events.PartGame)
         if relayed.held is not None:
             return self._hold(relayed, frame, part)
 
-        def moving(answer: bytes) -> bytes | defer.Deferred[bytes]:
-            if not sealed_refusal(answer) or relayed.local not in self.by_local:
+        def answered(answer: bytes) -> bytes | defer.Deferred[bytes]:
+            if relayed.local not in self.by_local:
                 return answer
-            relayed.moving = True
-            held = self._hold(relayed, frame, part)
-            self.follow(relayed)
-            return held
+            if sealed_refusal(answer):
+                relayed.moving = True
+                held = self._hold(relayed, frame, part)
+                self.follow(relayed)
+                return held
+            if relayed.local in self.following and refused(answer):
+                return self._hold(relayed, frame, part)
+            return answer
 
-        return relayed.relay.forward(relayed, frame, part).addCallback(moving)
+        def unanswered(failure: Any) -> Any:
+            if failure.check(Refused) and relayed.local in self.following:
+                return self._hold(relayed, frame, part)
+            return failure
+
+        d = relayed.relay.forward(relayed, frame, part)
+        return d.addCallbacks(answered, unanswered)
 
     def _hold(self, relayed: Relayed, frame: bytes, part: bool) -> defer.Deferred[bytes]:
         held = relayed.held if relayed.held is not None else []

@@ -49,6 +49,7 @@ from hub.store.errors import CommitUnknown, StoreUnavailable
 from . import codec, encoding, events
 from .adapters import adapter_for
 from .errors import Refused
+from .sessions import seat_back
 from .states import State
 
 if TYPE_CHECKING:
@@ -456,7 +457,7 @@ class Resumes:
         if adapter is None or any(s.game is game for s in conn.game_sessions.values()):
             return None
         observer = self.frontend.sessions.open_game(conn, game, adapter)
-        seat = game.seat_of(conn.account.name)
+        seat = seat_back(game, conn.account.name)
         observer.follow(seat)
         snapshot = observer.snapshot()
         if not conn.send_first(snapshot):
@@ -471,7 +472,7 @@ class Resumes:
         follows it here: from the seat the account holds, else as a watcher; its full
         state is sent, and the turn again when the seat is to act."""
         game, conn = observer.game, observer.conn
-        seat = game.seat_of(conn.account.name) if conn.account is not None else None
+        seat = seat_back(game, conn.account.name) if conn.account is not None else None
         observer.follow(seat)
         snapshot = observer.snapshot()
         self.frontend.send_game(conn, game, snapshot, seat)

@@ -28,6 +28,19 @@ if TYPE_CHECKING:
     from .context import FrontendContext
 
 
+def seat_back(game: Any, name: str) -> int | None:
+    """The seat account ``name`` holds in ``game``: where it sits, or the seat a
+    resumed game kept for its XML player (:attr:`hub.game.GameInstance.awaiting`), taken
+    again now (``come_back``: no chips move), as the web page does for its own."""
+    seat: int | None = game.seat_of(name)
+    if seat is not None:
+        return seat
+    back = [i for i, player in game.awaiting.items() if player == name]
+    if back and game.seats[back[0]].kind == "client":
+        seat = game.come_back(name, "client", back[0])
+    return seat
+
+
 @dataclass
 class Session:
     """One session id: the lobby session of a connection, or one joined game."""
