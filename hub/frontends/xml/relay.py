@@ -24,8 +24,19 @@ relays each game session of a game another hub runs.
   client's lobby session id.
 - ``game/part`` (answered) ends the relayed session; logging out or closing the
   client's connection closes the relay (the owner ends its sessions as for any
-  closed connection); the owner closing it (or dying) ends its relayed sessions with
-  an ``updatedgamestate`` that fails and says why, and refuses the request waiting.
+  closed connection); an owner that is too slow or sends what the door cannot read is
+  dropped: its relayed sessions end with an ``updatedgamestate`` that fails and says
+  why, and the request waiting is refused.
+- **A game that moves** (issue 31: its hub drained, stopped, or dead and the game
+  resumed elsewhere from its journal): the owner's pause ``paused: <MOVING>`` (passed
+  on), then its end of the session, a request refused as sealed (``SEALED``), or the
+  owner's connection closing, make the door follow the game (:meth:`Relays.follow`):
+  it asks :mod:`hub.cluster.moves` where the game runs now (bounded by
+  ``cluster_follow_seconds``), holding the session's requests meanwhile (at most
+  ``xml_max_pending``), and joins it there again under the client's same session id
+  (:meth:`Relay.rejoin`; at the door itself the session becomes its own,
+  :meth:`.sessions.Sessions.adopt`); the held requests then go there.  A game that
+  moved nowhere ends the session as before.
 
 Bounds: connecting, the greeting and the login take at most
 ``cluster_connect_seconds`` (5 s); an answer at most ``cluster_relay_answer_seconds``
