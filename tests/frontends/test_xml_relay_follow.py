@@ -254,6 +254,8 @@ def test_a_game_that_moved_to_the_door_itself_becomes_its_own_session(door):
     game = SimpleNamespace(id=GAME)
     door.frontend.lobby.here = game
     door.frontend.lobby.where.callback(("B", ("127.0.0.1", 2, False)))
+    assert door.frontend.sessions.adopted == []  # on the next turn: the game goes live first
+    door.frontend.reactor.advance(0)
     assert door.frontend.sessions.adopted == [(LOCAL, game)]  # the same session id
     assert [o.session_id for o in door.frontend.backs] == [LOCAL]  # back at its seat
     assert door.relays.by_local == {} and door.relays.following == {}

@@ -5,8 +5,9 @@ through B's and C's doors (their game sessions relayed); ``gamehub cluster drain
 moves the games, and each door's relay follows its session to the game's new hub: the
 client keeps its connection, its session id and its seat, and plays on to the end.
 
-- a hello game (``hub.client``, no reconnecting): bob says hello before the drain,
-  ann after it, on the same connections and sessions; both see the game end;
+- a hello game (``hub.client``, no reconnecting): bob says hello before the drain
+  (or A's SIGTERM), ann after it, on the same connections and sessions; both see the
+  game end;
 - a hold'em chip table (the blocking XML client of the privacy tests): two hands
   before the drain and two after it, with the same session ids, the hole cards still
   only at their own seat, every chip accounted for (``gamehub ledger check``).
@@ -15,6 +16,8 @@ Waits poll with a deadline; nothing is timed.
 """
 
 from __future__ import annotations
+
+import signal
 
 import pytest
 import pytest_twisted
@@ -57,8 +60,9 @@ def moved(hubs, game_id: str, old: str) -> str:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("how", ["drain", "sigterm"])
 @pytest_twisted.ensureDeferred
-async def test_relayed_hello_sessions_follow_their_game_when_its_hub_is_drained(three):
+async def test_relayed_hello_sessions_follow_their_game_when_its_hub_is_drained(three, how):
     a, b, c = three
     a_id = health(a)["cluster"]["hub"]
     dsn = a.extra[1]
@@ -79,8 +83,12 @@ async def test_relayed_hello_sessions_follow_their_game_when_its_hub_is_drained(
         sessions = (ann.game_sessions[gameid], bob.game_sessions[gameid])
         await bob.act(gameid, "<hello>before the move</hello>").addTimeout(LIMIT, reactor)
 
-        out = await threads.deferToThread(drain, a_id, dsn)
-        assert "drained: 1 game(s)" in out, out
+        if how == "drain":
+            out = await threads.deferToThread(drain, a_id, dsn)
+            assert "drained: 1 game(s)" in out, out
+        else:  # SIGTERM: A hands its game over as it stops, and closes the relays
+            await threads.deferToThread(a.stop, signal.SIGTERM)
+            assert "1 game(s) handed to hub(s)" in a.log(), a.log()
         new = await threads.deferToThread(moved, three, game["id"], a_id)
         await ann.act(gameid, "<hello>after the move</hello>").addTimeout(LIMIT, reactor)
         for client in (ann, bob):
@@ -96,7 +104,7 @@ async def test_relayed_hello_sessions_follow_their_game_when_its_hub_is_drained(
             assert client.reconnected == 0
             ended = [u for us in client.updates.values() for u in us if not u.success]
             assert ended == [], ended
-        owner = {health(h)["cluster"]["hub"]: h for h in three}[new]
+        owner = {health(h)["cluster"]["hub"]: h for h in (b, c)}[new]
         final = owner.get_json(f"/api/games/{game['id']}")
         assert final["state"] == "over" and [s["player"] for s in final["seats"]] == ["ann", "bob"]
         for door in (b, c):
@@ -144,7 +152,7 @@ def test_a_relayed_chip_table_follows_its_table_when_its_hub_is_drained(three):
         assert len(ann_holes) >= 4 and len(bob_holes) >= 4  # own cards before and after
         assert _leaks(b"".join(ann.frames).decode(), 1, bob_holes) == []
         assert _leaks(b"".join(bob.frames).decode(), 0, ann_holes) == []
-        owner = {health(h)["cluster"]["hub"]: h for h in three}[new]
+        owner = {health(h)["cluster"]["hub"]: h for h in (b, c)}[new]
         seats = [s["player"] for s in owner.get_json(f"/api/games/{game['id']}")["seats"]]
         assert seats == ["ann", "bob"]
     finally:

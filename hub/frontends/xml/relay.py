@@ -664,8 +664,9 @@ class Relays:
             game = self.frontend.lobby.get(relayed.game_id)
         except GameError:  # not here: on the hub the directory names, if any
             game = None
-        if game is not None:
-            return self._here(relayed, game)
+        if game is not None:  # (on the next turn: it was told while the game goes live)
+            self.reactor.callLater(0, self._here, relayed, game)
+            return None
         if place is None:
             return self._unfollowed(relayed, "the game moved nowhere")
         hub_id, route = place
@@ -702,6 +703,8 @@ class Relays:
         id), back at the seat the account holds, its full state sent; the requests
         held are answered here."""
         conn = relayed.relay.conn
+        if self.following.get(relayed.local) is not relayed or conn.closing:
+            return
         observer = self.frontend.sessions.adopt(relayed.local, game)
         if observer is None:
             self._unfollowed(relayed, "the game cannot be played over XML here")
