@@ -25,6 +25,7 @@ from hub.frontends.xml.relay import (
     sealed_refusal,
 )
 from hub.journal import SEALED
+from hub.model import NotFound
 
 GAME, WIRE = "g1", 7
 LOCAL, ON_A, ON_C = 11, 200, 300
@@ -48,21 +49,32 @@ class Lobby:
     def __init__(self) -> None:
         self.asked: list[tuple[Any, ...]] = []
         self.where: defer.Deferred[Any] = defer.Deferred()
+        self.here: Any = None
 
     def follow(self, *args: Any) -> defer.Deferred[Any]:
         self.asked.append(args)
         return self.where
 
+    def get(self, game_id: str) -> Any:
+        if self.here is None or game_id != GAME:
+            raise NotFound(game_id)
+        return self.here
+
 
 class Sessions:
     def __init__(self) -> None:
         self.ended: list[int] = []
+        self.adopted: list[tuple[int, Any]] = []
 
     def open_relayed(self, conn: Any) -> int:
         return LOCAL
 
     def end_game(self, sid: int, leave: bool = True) -> None:
         self.ended.append(sid)
+
+    def adopt(self, sid: int, game: Any) -> Any:
+        self.adopted.append((sid, game))
+        return SimpleNamespace(game=game, session_id=sid)
 
 
 class Frontend:
@@ -73,13 +85,19 @@ class Frontend:
         self.max_backlog, self.max_frame, self.max_pending = 1 << 20, 1 << 16, 2
         self.lobby = Lobby()
         self.sessions = Sessions()
-        self.resumes = SimpleNamespace(changed=lambda conn: None)
+        self.backs: list[Any] = []  #: the sessions :meth:`Resumes.back` brought back
+        self.resumes = SimpleNamespace(back=self.backs.append, changed=lambda conn: None)
+        self.handled: list[bytes] = []
 
     def encode(self, root: etree._Element) -> bytes:
         return encoding.serialise(root)
 
     def game_id(self, wire_id: int) -> str | None:
         return GAME if wire_id == WIRE else None
+
+    def handle_frame(self, conn: Any, frame: bytes) -> bytes:
+        self.handled.append(frame)
+        return b"answered here"
 
 
 def frames(transport: StringTransport) -> list[etree._Element]:
@@ -191,8 +209,6 @@ def test_the_moving_pause_passes_on_and_the_owners_end_of_the_session_starts_the
 
 
 def test_a_followed_session_is_joined_again_on_the_new_hub_with_the_clients_id(door):
-    # (a game that moved to the door itself is joined the same way, over its relay to
-    # its own XML front end: a later move of the game is then followed alike)
     door.wire_a.stringReceived(state(ON_A, PAUSED_MOVING))
     door.wire_a.stringReceived(state(ON_A, "the game was removed", success=False))
     held = request(door)  # sent while following: held
@@ -229,6 +245,21 @@ def test_a_game_that_moved_nowhere_ends_the_session_as_before(door):
     assert held and held[0].value.code == 502
     assert door.relays.by_local == {} and door.relays.following == {}
     assert door.frontend.sessions.ended == [LOCAL]
+
+
+def test_a_game_that_moved_to_the_door_itself_becomes_its_own_session(door):
+    door.wire_a.stringReceived(state(ON_A, PAUSED_MOVING))
+    door.wire_a.stringReceived(state(ON_A, "the game was removed", success=False))
+    held = request(door)
+    game = SimpleNamespace(id=GAME)
+    door.frontend.lobby.here = game
+    door.frontend.lobby.where.callback(("B", ("127.0.0.1", 2, False)))
+    assert door.frontend.sessions.adopted == []  # on the next turn: the game goes live first
+    door.frontend.reactor.advance(0)
+    assert door.frontend.sessions.adopted == [(LOCAL, game)]  # the same session id
+    assert [o.session_id for o in door.frontend.backs] == [LOCAL]  # back at its seat
+    assert door.relays.by_local == {} and door.relays.following == {}
+    assert door.frontend.handled == [ACTION] and held == [b"answered here"]
 
 
 def test_a_request_refused_because_the_game_is_sealed_is_sent_again_to_the_new_hub(door):

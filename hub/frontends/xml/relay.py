@@ -34,9 +34,9 @@ relays each game session of a game another hub runs.
   it asks :mod:`hub.cluster.moves` where the game runs now (bounded by
   ``cluster_follow_seconds``), holding the session's requests meanwhile (at most
   ``xml_max_pending``), and joins it there again under the client's same session id
-  (:meth:`Relay.rejoin`; a game that moved to the door itself is relayed to its own
-  XML front end, so that a later move is followed alike); the held requests then go
-  there.  A game that moved nowhere ends the session as before.
+  (:meth:`Relay.rejoin`; at the door itself the session becomes its own,
+  :meth:`.sessions.Sessions.adopt`); the held requests then go there.  A game that
+  moved nowhere ends the session as before.
 
 Bounds: connecting, the greeting and the login take at most
 ``cluster_connect_seconds`` (5 s); an answer at most ``cluster_relay_answer_seconds``
@@ -61,7 +61,7 @@ from twisted.protocols.basic import Int32StringReceiver
 from hub.cluster.splice import Route
 from hub.cluster.splice import settings as splice_settings
 from hub.journal import MOVING, SEALED
-from hub.model import Elsewhere
+from hub.model import Elsewhere, GameError
 from hub.tls import ClientTLS, client_endpoint
 
 from . import codec, encoding, events
@@ -633,10 +633,9 @@ class Relays:
         """The owner let ``relayed``'s game go (it was drained or stopped, or died):
         ask where the game runs now (:mod:`hub.cluster.moves`, at most
         ``cluster_follow_seconds``), holding the client's requests of the session
-        meanwhile, and join it there again with the client's session id (a game that
-        moved to the door itself is relayed to its own XML front end: a later move
-        is followed the same way).  When it moved nowhere (it ended, was aborted, or
-        the wait ran out) the session ends as before."""
+        meanwhile, and join it there again with the client's session id (at the
+        door itself when the game moved here).  When it moved nowhere (it ended, was
+        aborted, or the wait ran out) the session ends as before."""
         if relayed.local in self.following or relayed.local not in self.by_local:
             return
         if relayed.held is None:
@@ -661,6 +660,13 @@ class Relays:
             return None
         if conn.account is None:
             return self._unfollowed(relayed, "logged out meanwhile")
+        try:
+            game = self.frontend.lobby.get(relayed.game_id)
+        except GameError:  # not here: on the hub the directory names, if any
+            game = None
+        if game is not None:  # (on the next turn: it was told while the game goes live)
+            self.reactor.callLater(0, self._here, relayed, game)
+            return None
         if place is None:
             return self._unfollowed(relayed, "the game moved nowhere")
         hub_id, route = place
@@ -691,6 +697,29 @@ class Relays:
         held, relayed.held = relayed.held or [], None
         for request in held:
             relay.forward(relayed, request.frame, request.part).chainDeferred(request.done)
+
+    def _here(self, relayed: Relayed, game: Any) -> None:
+        """The game moved to this hub: the session becomes one of its own (the same
+        id), back at the seat the account holds, its full state sent; the requests
+        held are answered here."""
+        conn = relayed.relay.conn
+        if self.following.get(relayed.local) is not relayed or conn.closing:
+            return
+        observer = self.frontend.sessions.adopt(relayed.local, game)
+        if observer is None:
+            self._unfollowed(relayed, "the game cannot be played over XML here")
+            return
+        del self.following[relayed.local]
+        self.by_local.pop(relayed.local, None)
+        relayed.relay.sessions.pop(relayed.remote, None)
+        self.frontend.resumes.back(observer)
+        self.log.info(
+            "xml {conn}: game {game} followed to this hub", conn=conn.conn_id, game=game.id
+        )
+        held, relayed.held = relayed.held or [], None
+        for request in held:
+            answer = defer.maybeDeferred(self.frontend.handle_frame, conn, request.frame)
+            answer.addCallbacks(request.done.callback, request.done.errback)
 
     def _not_followed(self, failure: Any, relayed: Relayed) -> None:
         error = failure.value
