@@ -25,7 +25,7 @@ from hub.frontends.xml.relay import (
     sealed_refusal,
 )
 from hub.journal import SEALED
-from hub.model import NotFound
+from hub.model import Conflict, NotFound
 
 GAME, WIRE = "g1", 7
 LOCAL, ON_A, ON_C = 11, 200, 300
@@ -44,16 +44,21 @@ class Conn:
 
 
 class Lobby:
-    """Where the game went: the test fires :attr:`where`."""
+    """Where the game went: the test fires :attr:`where` (the last question's)."""
 
     def __init__(self) -> None:
         self.asked: list[tuple[Any, ...]] = []
-        self.where: defer.Deferred[Any] = defer.Deferred()
+        self.answers: list[defer.Deferred[Any]] = []
         self.here: Any = None
+
+    @property
+    def where(self) -> defer.Deferred[Any]:
+        return self.answers[-1]
 
     def follow(self, *args: Any) -> defer.Deferred[Any]:
         self.asked.append(args)
-        return self.where
+        self.answers.append(defer.Deferred())
+        return self.answers[-1]
 
     def get(self, game_id: str) -> Any:
         if self.here is None or game_id != GAME:
@@ -86,7 +91,10 @@ class Frontend:
         self.lobby = Lobby()
         self.sessions = Sessions()
         self.backs: list[Any] = []  #: the sessions :meth:`Resumes.back` brought back
-        self.resumes = SimpleNamespace(back=self.backs.append, changed=lambda conn: None)
+        self.resumes = SimpleNamespace(
+            back=lambda observer, seat: self.backs.append((observer, seat)),
+            changed=lambda conn: None,
+        )
         self.handled: list[bytes] = []
 
     def encode(self, root: etree._Element) -> bytes:
@@ -251,15 +259,35 @@ def test_a_game_that_moved_to_the_door_itself_becomes_its_own_session(door):
     door.wire_a.stringReceived(state(ON_A, PAUSED_MOVING))
     door.wire_a.stringReceived(state(ON_A, "the game was removed", success=False))
     held = request(door)
-    game = SimpleNamespace(id=GAME)
+    game = SimpleNamespace(id=GAME, seat_of=lambda name: 0 if name == "ann" else None)
     door.frontend.lobby.here = game
     door.frontend.lobby.where.callback(("B", ("127.0.0.1", 2, False)))
     assert door.frontend.sessions.adopted == []  # on the next turn: the game goes live first
     door.frontend.reactor.advance(0)
     assert door.frontend.sessions.adopted == [(LOCAL, game)]  # the same session id
-    assert [o.session_id for o in door.frontend.backs] == [LOCAL]  # back at its seat
+    assert [(o.session_id, seat) for o, seat in door.frontend.backs] == [(LOCAL, 0)]
     assert door.relays.by_local == {} and door.relays.following == {}
     assert door.frontend.handled == [ACTION] and held == [b"answered here"]
+
+
+def test_a_game_that_moved_here_and_moves_on_at_once_is_followed_from_here(door):
+    door.wire_a.connectionLost(None)
+
+    def sealed(name: str, kind: str, seat: int) -> int:
+        raise Conflict(SEALED, 503)
+
+    seats = [SimpleNamespace(kind="client")]
+    game = SimpleNamespace(
+        id=GAME, seat_of=lambda name: None, awaiting={0: "ann"}, seats=seats, come_back=sealed
+    )
+    door.frontend.lobby.here = game
+    door.frontend.lobby.where.callback(("B", ("127.0.0.1", 2, False)))
+    door.frontend.reactor.advance(0)  # B is drained too: its seal refuses the seat
+    assert door.frontend.sessions.adopted == []
+    assert door.frontend.lobby.asked[-1] == (GAME, None, "B", "xml")  # followed on from B
+    door.frontend.lobby.here = None
+    moved_to_c(door)
+    assert door.relayed.relay.hub_id == "C" and door.relays.following == {}
 
 
 def test_a_request_refused_because_the_game_is_sealed_is_sent_again_to_the_new_hub(door):

@@ -66,6 +66,7 @@ from hub.tls import ClientTLS, client_endpoint
 
 from . import codec, encoding, events
 from .errors import Refused
+from .sessions import seat_back
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -629,18 +630,19 @@ class Relays:
 
     # -- following a game that moves ---------------------------------------------------------
 
-    def follow(self, relayed: Relayed) -> None:
+    def follow(self, relayed: Relayed, old_hub: str | None = None) -> None:
         """The owner let ``relayed``'s game go (it was drained or stopped, or died):
         ask where the game runs now (:mod:`hub.cluster.moves`, at most
         ``cluster_follow_seconds``), holding the client's requests of the session
         meanwhile, and join it there again with the client's session id (at the
         door itself when the game moved here).  When it moved nowhere (it ended, was
-        aborted, or the wait ran out) the session ends as before."""
+        aborted, or the wait ran out) the session ends as before.  ``old_hub``: the hub
+        that let it go (default: the relay's)."""
         if relayed.local in self.following or relayed.local not in self.by_local:
             return
         if relayed.held is None:
             relayed.held = []
-        old_hub = relayed.relay.hub_id
+        old_hub = old_hub or relayed.relay.hub_id
         self.following[relayed.local] = relayed
         self.log.info(
             "xml {conn}: following game {game} from hub {hub}",
@@ -665,7 +667,8 @@ class Relays:
         except GameError:  # not here: on the hub the directory names, if any
             game = None
         if game is not None:  # (on the next turn: it was told while the game goes live)
-            self.reactor.callLater(0, self._here, relayed, game)
+            here = relayed.relay.hub_id if place is None else place[0]
+            self.reactor.callLater(0, self._here, relayed, game, here)
             return None
         if place is None:
             return self._unfollowed(relayed, "the game moved nowhere")
@@ -698,12 +701,19 @@ class Relays:
         for request in held:
             relay.forward(relayed, request.frame, request.part).chainDeferred(request.done)
 
-    def _here(self, relayed: Relayed, game: Any) -> None:
-        """The game moved to this hub: the session becomes one of its own (the same
-        id), back at the seat the account holds, its full state sent; the requests
-        held are answered here."""
+    def _here(self, relayed: Relayed, game: Any, here: str) -> None:
+        """The game moved to this hub (``here``): the session becomes one of its own
+        (the same id), back at the seat the account holds, its full state sent; the
+        requests held are answered here.  Should this hub already let the game go
+        again (it is drained too), the door follows it on from here."""
         conn = relayed.relay.conn
         if self.following.get(relayed.local) is not relayed or conn.closing:
+            return
+        try:
+            seat = seat_back(game, conn.account.name) if conn.account is not None else None
+        except GameError:  # sealed again: it moves on
+            del self.following[relayed.local]
+            self.follow(relayed, here)
             return
         observer = self.frontend.sessions.adopt(relayed.local, game)
         if observer is None:
@@ -712,7 +722,7 @@ class Relays:
         del self.following[relayed.local]
         self.by_local.pop(relayed.local, None)
         relayed.relay.sessions.pop(relayed.remote, None)
-        self.frontend.resumes.back(observer)
+        self.frontend.resumes.back(observer, seat)
         self.log.info(
             "xml {conn}: game {game} followed to this hub", conn=conn.conn_id, game=game.id
         )

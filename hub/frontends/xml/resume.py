@@ -467,12 +467,11 @@ class Resumes:
         text = "watching" if seat is None else f"back at seat {seat}"
         return observer.wire_id, observer.session_id, text
 
-    def back(self, observer: GameSession) -> None:
+    def back(self, observer: GameSession, seat: int | None) -> None:
         """A relayed session whose game moved to this hub (:meth:`.relay.Relays.follow`)
-        follows it here: from the seat the account holds, else as a watcher; its full
-        state is sent, and the turn again when the seat is to act."""
+        follows it here: from ``seat`` (the one the account holds), else as a
+        watcher; its full state is sent, and the turn again when the seat is to act."""
         game, conn = observer.game, observer.conn
-        seat = seat_back(game, conn.account.name) if conn.account is not None else None
         observer.follow(seat)
         snapshot = observer.snapshot()
         self.frontend.send_game(conn, game, snapshot, seat)
