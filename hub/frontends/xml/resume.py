@@ -463,7 +463,7 @@ class Resumes:
         if not conn.send_first(snapshot):
             conn.send_update(snapshot)
         self.frontend.record(conn, "out", encoding.outgoing_record(snapshot), game, seat)
-        self._turn_again(observer, seat)
+        self.turn_again(observer, seat)
         text = "watching" if seat is None else f"back at seat {seat}"
         return observer.wire_id, observer.session_id, text
 
@@ -475,11 +475,12 @@ class Resumes:
         observer.follow(seat)
         snapshot = observer.snapshot()
         self.frontend.send_game(conn, game, snapshot, seat)
-        self._turn_again(observer, seat)
+        self.turn_again(observer, seat)
 
-    def _turn_again(self, observer: GameSession, seat: int | None) -> None:
+    def turn_again(self, observer: GameSession, seat: int | None) -> None:
         """The seat is to act now: its turn is announced again after the state (the
-        client may have missed it), as when it came."""
+        client may have missed it), as when it came (a resume; a join back at a seat,
+        :func:`.handlers.games.join_game`)."""
         game = observer.game
         turn = game.current_turn()
         if seat is None or turn is None or turn.get("seat") != seat:
