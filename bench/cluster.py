@@ -88,6 +88,7 @@ from urllib.parse import urlsplit
 
 import mnm_replay_c
 from common import ROOT, Figure, cpu_seconds, report
+from hubproc import known_frontends
 from mnm_replay import Order, Program, Recording, python_command, record, write_recordings
 
 LISTENING = re.compile(r"gamehub (\w+) front end listening on [^:]+:(\d+)")
@@ -105,8 +106,10 @@ def start_hub(
     args = [sys.executable, "-c", "from twisted.scripts.twistd import run; run()", "-n",
             "--pidfile=", "gamehub", "--data", str(folder / "data"), "--db", dsn,
             "--mnm", "tcp:0:interface=127.0.0.1", "--web", "tcp:0:interface=127.0.0.1",
-            "--xml", "none", "--domino", "none", "--acpc", "none",
             "--api-token", TOKEN]  # fmt: skip
+    for other in known_frontends():  # the others off: no default port taken
+        if other not in ("mnm", "web"):
+            args += [f"--{other}", "none"]
     for key, value in settings.items():
         args += ["--set", f"{key}={value}"]
     log = open(folder / "hub.log", "w")  # noqa: SIM115

@@ -63,7 +63,7 @@ class Hub:
         loopback = "tcp:0:interface=127.0.0.1"
         args = [*twistd_command(self.profile), "-n", "--pidfile=", "gamehub",
                 "--data", str(tmp / "data"), "--web", loopback, "--api-token", TOKEN]  # fmt: skip
-        for name in _known():  # every front end not asked for is off (no default ports)
+        for name in known_frontends():  # every front end not asked for is off (no default ports)
             if name == "web":
                 continue
             args += [f"--{name}", loopback if name in self.frontends else "none"]
@@ -119,7 +119,7 @@ class Hub:
         return self.api("GET", f"/api/games/{game_id}")
 
 
-def _known() -> list[str]:
+def known_frontends() -> list[str]:
     """Every front end of this build (the relay's, ACPC's... as they come)."""
     from hub.frontends import FRONTENDS as known
 

@@ -27,7 +27,7 @@ from bench.common import Plugins  # noqa: E402
 from bots.kingdomino import GreedyBotFactory, MonteCarloBotFactory  # noqa: E402
 from bots.kingdomino.match import say_share, share_interval  # noqa: E402
 from games.kingdomino.server import KingDominoGameFactory  # noqa: E402
-from hub.progress import bar  # noqa: E402
+from hub.ops.progress import bar  # noqa: E402
 from hub.ratings import ladder  # noqa: E402
 
 HERO, VILLAIN = "domino", "greedy"

@@ -3,7 +3,7 @@
 
 The ``morris`` bot plays ``morris-random`` as the hub runs them: games of a real lobby
 on the real reactor, each bot asked by the hub's bot driver in the reactor's worker
-threads (:func:`hub.botdriver.thread_runner`), ``--boards`` games at once (a Swiss round
+threads (:func:`hub.play.botdriver.thread_runner`), ``--boards`` games at once (a Swiss round
 of twice as many players), every move timed by the game with ``--move-ms`` and no grace
 (``grace_ms`` 0: a late answer loses at once).  ``--burners`` processes keep the
 machine's cores busy meanwhile (each spins for as long as the run lasts, then stops).
@@ -31,9 +31,9 @@ from twisted.internet import defer, task  # noqa: E402
 from bench.common import Plugins  # noqa: E402
 from bots.morris import MorrisBotFactory, RandomMorrisBotFactory  # noqa: E402
 from games.morris.server import MorrisGameFactory  # noqa: E402
-from hub.botdriver import thread_runner  # noqa: E402
-from hub.lobby import Lobby  # noqa: E402
 from hub.model import OVER, TURN  # noqa: E402
+from hub.play.botdriver import thread_runner  # noqa: E402
+from hub.play.lobby import Lobby  # noqa: E402
 
 HERO, VILLAIN = "morris", "morris-random"
 

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bots.morris import MorrisBot, RandomMorrisBot  # noqa: E402
 from bots.morris.match import score, series  # noqa: E402
-from hub.progress import bar  # noqa: E402
+from hub.ops.progress import bar  # noqa: E402
 
 
 def run(

@@ -2,7 +2,7 @@
 :mod:`hub.web_seams` and imported from here like the others).
 
 A game plugin provides :class:`IGameFactory` (its games :class:`IGame`), a bot plugin
-:class:`IBotFactory`.  Front ends talk to a game through the lobby (``hub.lobby``) and,
+:class:`IBotFactory`.  Front ends talk to a game through the lobby (``hub.play.lobby``) and,
 where the wire format needs game-specific translation, through the game factory's
 adapter for that front end (:meth:`IGameFactory.adapter`).  Actions and views are plain
 JSON-able mappings, so the same game serves every front end.
@@ -125,7 +125,7 @@ class IWholeTournamentFactory(IGameFactory):
 
 class IChipGameFactory(IGameFactory):
     """A game type whose games play for chips from the players' accounts (table
-    stakes: poker).  The hub's table money (:mod:`hub.money`) then owns every chip
+    stakes: poker).  The hub's table money (:mod:`hub.play.money`) then owns every chip
     movement: it moves a buy-in from the account to the table in the ledger before it
     seats anyone, settles each hand, and takes the stack back when a player leaves.
     Its games provide :class:`IChipGame`.
@@ -227,13 +227,13 @@ class IGameObserver(Interface):
 
     Optional attribute ``viewer`` (not declared, so that any object with
     :meth:`game_event` observes): the name of the person who follows the game this way,
-    listed among its watchers (``hub.game.GameInstance.watchers``) while they have no
+    listed among its watchers (``hub.play.game.GameInstance.watchers``) while they have no
     seat; absent or ``None`` for anonymous observers.
     """
 
     def game_event(game, event):
         """``event`` (a :class:`hub.model.GameEvent`) happened in ``game``
-        (a ``hub.game.GameInstance``); only events this observer may see arrive."""
+        (a ``hub.play.game.GameInstance``); only events this observer may see arrive."""
 
 
 class ILobbyListener(Interface):
@@ -244,11 +244,11 @@ class ILobbyListener(Interface):
 
 
 class IChatListener(Interface):
-    """Follows the hub's chat (``hub.chat.ChatService``): the front ends that carry it."""
+    """Follows the hub's chat (``hub.connections.chat.ChatService``): the front ends that carry it."""
 
     def chat_line(line):
-        """``line`` (a ``hub.chat.ChatLine``) was said in the lobby (``room`` is
-        ``hub.chat.LOBBY``) or at a game (``room`` is the game's id)."""
+        """``line`` (a ``hub.connections.chat.ChatLine``) was said in the lobby (``room`` is
+        ``hub.connections.chat.LOBBY``) or at a game (``room`` is the game's id)."""
 
 
 # -- front-end adapters --------------------------------------------------------------
@@ -459,14 +459,14 @@ class IHTTPResources(Interface):
 
     def http_resources(hub, access=None):
         """``[(name, resource)]``: a top-level path segment (``bytes``, ``[a-z0-9-]``)
-        and an ``IResource`` for ``hub``, checked by ``access`` (:mod:`hub.access`)."""
+        and an ``IResource`` for ``hub``, checked by ``access`` (:mod:`hub.connections.access`)."""
 
 
 # -- the hub, as front ends see it ----------------------------------------------------
 
 
 class IRegistry(Interface):
-    """The loaded plugins (``hub.registry.Registry``), as the lobby and the front ends
+    """The loaded plugins (``hub.plugins.registry.Registry``), as the lobby and the front ends
     use them."""
 
     def game_factory(name):
@@ -509,18 +509,18 @@ class IHub(Interface):
 
     reactor = Attribute("The reactor: ``IReactorTime`` and more (``MemoryReactorClock`` in tests).")
     version = Attribute("The hub's version, text.")
-    lobby = Attribute("The ``hub.lobby.Lobby``: every live game.")
+    lobby = Attribute("The ``hub.play.lobby.Lobby``: every live game.")
     registry = Attribute("The plugins, an :class:`IRegistry`.")
     store = Attribute("The accounts, ledger and history (an :class:`IStore`), or ``None``.")
-    money = Attribute("The table money (``hub.money.TableMoney``), or ``None`` without a store.")
-    chat = Attribute("The chat of the lobby and the games (``hub.chat.ChatService``).")
-    transcripts = Attribute("The transcripts (``hub.transcript.Transcripts``), or ``None``.")
+    money = Attribute("The table money (``hub.play.money.TableMoney``), or ``None``.")
+    chat = Attribute("The chat of the lobby and the games (``hub.connections.chat.ChatService``).")
+    transcripts = Attribute("The ``hub.connections.transcript.Transcripts``, or ``None``.")
     options = Attribute("A mapping of the other settings (``mnm_version``, ``api_token``...).")
     endpoints = Attribute("Front-end name → the endpoint description it listens on (``none``).")
     bound_ports = Attribute("Front-end name → the port it is bound to, while it listens.")
-    telemetry = Attribute("The hub's metrics (``hub.telemetry.Telemetry``).")
+    telemetry = Attribute("The hub's metrics (``hub.ops.telemetry.Telemetry``).")
     ratings = Attribute("The ratings of rated games (``hub.ratings``), or ``None``.")
-    routes = Attribute("Keys that lead to a game (``hub.routes.Routes``), or ``None``.")
+    routes = Attribute("Keys that lead to a game (``hub.play.routes.Routes``), or ``None``.")
     tournaments = Attribute("The tournaments (``hub.tournaments``), or ``None``.")
 
     def create_game(
@@ -535,7 +535,7 @@ class IHub(Interface):
         bots_only=False,
         broke_bots="leave",
     ):
-        """Create a game (a coroutine → ``hub.game.GameInstance``); a chip table goes
+        """Create a game (a coroutine → ``hub.play.game.GameInstance``); a chip table goes
         through the table money (``bots_only``, ``broke_bots``: its rules for its bots);
         ``rated``: ``True``, ``False``, ``None`` (the default).
 
@@ -779,10 +779,10 @@ class IConnectionControl(Interface):
 
 class IRatingStore(Interface):
     """Ratings in the store (``hub.store.ratings``), SQLite or PostgreSQL.  Every method
-    returns a ``Deferred``; records are those of :mod:`hub.ratings.model`."""
+    returns a ``Deferred``; records are those of :mod:`hub.rating`."""
 
     def rate_game(game):
-        """Apply a finished :class:`hub.ratings.model.RatedGame` to its pool → the list
+        """Apply a finished :class:`hub.rating.RatedGame` to its pool → the list
         of ``Update`` (empty: not rated, or rated before)."""
 
     def leaderboard(game_type, variant="", limit=100):

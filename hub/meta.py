@@ -29,9 +29,9 @@ A ``.meta`` file describes one plugin (a game or a bot)::
     value = "..."
 
 The ``[signature]`` table is read here (:class:`MetaSignature`, with the bytes it
-covers); :mod:`hub.signing` checks it.
+covers); :mod:`hub.plugins.signing` checks it.
 
-Nothing here imports plugin code; :mod:`hub.registry` does that, and :mod:`hub.cli`
+Nothing here imports plugin code; :mod:`hub.plugins.registry` does that, and :mod:`hub.cli`
 runs the commands of the built-in plugins (:func:`builtin_meta_dir`).
 """
 
@@ -170,7 +170,7 @@ class ISettingsReader(Interface):
 
 @dataclass(frozen=True)
 class MetaSignature:
-    """The ``[signature]`` table of a ``.meta`` file (checked by :mod:`hub.signing`).
+    """The ``[signature]`` table of a ``.meta`` file (checked by :mod:`hub.plugins.signing`).
 
     :ivar signer: the name the signer gave (``gamehub plugin sign --signer``).
     :ivar key: the public key, ``ed25519:<base64>``.

@@ -30,7 +30,7 @@ GAME_OVER = "over"  #: data: {"result": {...}} (see :meth:`IGame.result`)
 SEAT_OPEN = "seat_open"
 
 #: Events of chip games (:class:`hub.interfaces.IChipGame`), which the hub's table money
-#: (:mod:`hub.money`) turns into ledger movements:
+#: (:mod:`hub.play.money`) turns into ledger movements:
 #: data: {"handid": str, "deltas": {seat: amount}, "names": {seat: name}, "stacks":
 #: {seat: amount}}: a hand is over; ``deltas`` (decimal strings, seats as strings) sum to
 #: zero; ``stacks`` (optional) are the stacks after it (a bot's empty stack: it is broke).
@@ -42,7 +42,7 @@ CASH_OUT = "cashout"
 #: A shared shuffle: data {"number": int, "commitment": str}: a game published the
 #: commitment of its next shuffle and, until it deals, every seated player may add
 #: entropy of its own with the action :func:`contribution` (the web page and the hub's
-#: bots do it by themselves: :class:`hub.botdriver.BotDriver`); the game then emits
+#: bots do it by themselves: :class:`hub.play.botdriver.BotDriver`); the game then emits
 #: :data:`CONTRIBUTED` {"seat", "number", "value"} for each one it took.
 SHUFFLE = "shuffle"
 CONTRIBUTED = "entropy"
@@ -322,7 +322,7 @@ class GameContext:
     :ivar emit: called with each :class:`GameEvent` the game produces, synchronously
         from ``act``/``seat_player``/``leave`` or later from a timer.
     :ivar rng: the game's only random source: in the hub a
-        :class:`hub.seeded.SeededRandom` of ``seed`` (unpredictable without the seed,
+        :class:`hub.play.seeded.SeededRandom` of ``seed`` (unpredictable without the seed,
         the same stream when the game is resumed from its journal); a seeded
         ``random.Random`` in tests.
     :ivar game_id: the lobby's id for the game (for logs and hand ids).
@@ -331,7 +331,7 @@ class GameContext:
 
     A game takes randomness only from ``rng`` and time only from ``clock`` (never
     ``random``, ``time`` or the reactor directly): so its journal replays it exactly
-    (:mod:`hub.journal`).
+    (:mod:`hub.play.journal`).
     """
 
     clock: Any

@@ -12,7 +12,7 @@ class IRevealedHands(Interface):
     """A chip game type whose stored hands have a part their own players may read once
     the hand is revealed (on the factory, beside :class:`hub.interfaces.IHandRecord`):
     none of them is still at that table, or ``seed_reveal`` seconds passed
-    (:mod:`hub.reveal`).  Poker: the shuffle's seed, so each player can check every
+    (:mod:`hub.play.reveal`).  Poker: the shuffle's seed, so each player can check every
     hand it played."""
 
     def revealed(hand):
@@ -76,3 +76,14 @@ class ICatchesUp(Interface):
     def caught_up():
         """A Deferred that fires once the game has answered every input sent to it so
         far (its legal actions are then up to date)."""
+
+
+class IFullViewAfter(Interface):
+    """A game type played over XML with the generic JSON payloads (its ``adapter("xml")``
+    is ``None``) whose players get the whole view after some events, not only at the
+    start: a game with no adapter code of its own (the kit's: after every move)."""
+
+    snapshot_kinds = Attribute(
+        "The event kinds (a frozenset of str) after which the XML front end sends the"
+        " player the whole view."
+    )

@@ -66,7 +66,7 @@ class SeatingHub(Protocol):
         options: Any = None,
         creator: str | None = None,
     ) -> Any:
-        """Create a game (a ``hub.game.GameInstance``)."""
+        """Create a game (a ``hub.play.game.GameInstance``)."""
 
     async def take_seat(
         self,

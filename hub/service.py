@@ -7,7 +7,7 @@ of a previous run are back in their accounts. Stop order is the reverse.
 Front ends create games and seat players and bots through the hub
 (:meth:`HubService.create_game`, :meth:`HubService.take_seat`,
 :meth:`HubService.add_bot`, :meth:`HubService.leave_seat`): chip games go through the
-table money (:mod:`hub.money`), every other game straight to the lobby.
+table money (:mod:`hub.play.money`), every other game straight to the lobby.
 """
 
 from __future__ import annotations
@@ -32,29 +32,29 @@ from zope.interface import implementer
 
 import hub
 from hub import settings as typed
-from hub.admin import Admin, Bans
-from hub.chat import ChatService
 from hub.cluster import SINGLE, Cluster
-from hub.datalock import DataLock
-from hub.expiry import WaitingExpiry
+from hub.connections.chat import ChatService
+from hub.connections.limits import bots_only_room
+from hub.connections.transcript import Transcripts, TranscriptSettings
 from hub.frontends import FRONTENDS
-from hub.game import check_table_rules
 from hub.interfaces import IHTTPResources, IHub
-from hub.limits import bots_only_room
-from hub.lobby import Lobby, thread_runner
-from hub.metrics_service import MetricsService, StartError
 from hub.model import GameError, NotFound
-from hub.money import TableMoney
+from hub.ops.admin import Admin, Bans
+from hub.ops.datalock import DataLock
+from hub.ops.metrics import MetricsService, StartError
+from hub.ops.telemetry import DETACHED, FrontendTelemetry, Telemetry
 from hub.optional_interfaces import IHandViews, IHandViewStore
+from hub.play.expiry import WaitingExpiry
+from hub.play.game import check_table_rules
+from hub.play.lobby import Lobby, thread_runner
+from hub.play.money import TableMoney
+from hub.play.resume import Journaling
+from hub.play.routes import Routes
 from hub.ratings.service import RatingService, check_rated
-from hub.resume import Journaling
-from hub.routes import Routes
 from hub.store.cluster import ClusterMixin
 from hub.store.errors import StoreUnavailable
 from hub.store.store import Store
-from hub.telemetry import DETACHED, FrontendTelemetry, Telemetry
 from hub.tournaments.service import TournamentService
-from hub.transcript import Transcripts, TranscriptSettings
 
 DATA_FOLDERS = ("plugins", "plugins/meta", "bots", "bots/meta", "transcripts")
 #: permissions of the folders the hub creates (owner only)
@@ -85,7 +85,7 @@ class _Banned(Protocol):
 
 class Gate:
     """A front end's factory as the endpoint sees it: connections from banned
-    addresses (:class:`hub.admin.Bans`) are closed at once (a ``banned`` refusal), the
+    addresses (:class:`hub.ops.admin.Bans`) are closed at once (a ``banned`` refusal), the
     others are built by the front end's factory and remembered by address (weakly),
     so that banning an address closes its open connections (:meth:`drop`).  Anything
     else is the front end factory's own."""
@@ -191,7 +191,7 @@ class FrontendService(Service):
 class Seating:
     """The methods of :class:`hub.interfaces.IHub`, for the hub and the test fakes of
     it: creating games and seating players and bots (chip games through the table
-    money, ``money``, :mod:`hub.money`; every other game straight to the lobby), the
+    money, ``money``, :mod:`hub.play.money`; every other game straight to the lobby), the
     games the front ends list (:meth:`listed_games`: with the other hubs' of a
     cluster), a game's JSON and the front ends' HTTP resources.  Needs ``lobby``,
     ``registry``, ``store``, ``money``, ``ratings`` and ``bound_ports``."""
@@ -204,7 +204,7 @@ class Seating:
     #: rated games (``hub.ratings``); ``None``: nothing is rated (no store)
     ratings: RatingService | None = None
 
-    #: the routes of keys the front ends do not know (``hub.routes``); ``None``: none
+    #: the routes of keys the front ends do not know (``hub.play.routes``); ``None``: none
     routes: Routes | None = None
     #: the tournaments (``hub.tournaments``); ``None``: none (test hubs)
     tournaments: TournamentService | None = None
@@ -241,7 +241,7 @@ class Seating:
         """``(path segment, resource)`` pairs the front ends of this build publish over
         HTTP (:class:`hub.interfaces.IHTTPResources`), listening or not, for the web
         front end to mount: a client may fetch the XML schemas while the XML port is
-        closed.  ``access`` is the web front end's :class:`hub.access.Access`: every
+        closed.  ``access`` is the web front end's :class:`hub.connections.access.Access`: every
         route it mounts is checked by it."""
         out: list[tuple[bytes, Any]] = []
         for _, module_name in FRONTENDS.values():
@@ -300,8 +300,8 @@ class Seating:
         setting says (``None``); a hub without a store rates nothing.  A chip table's
         rules for its bots: ``bots_only`` (every seat a bot on purpose: it plays on with
         nobody seated) and ``broke_bots`` (``leave`` or ``rebuy``;
-        :meth:`hub.game.GameInstance.set_table_rules`).  ``sealed``: the operator's
-        alone until the lobby unseals it (:meth:`hub.lobby.Lobby.create_game`).
+        :meth:`hub.play.game.GameInstance.set_table_rules`).  ``sealed``: the operator's
+        alone until the lobby unseals it (:meth:`hub.play.lobby.Lobby.create_game`).
 
         :raises hub.model.GameError: refused (503 for a chip table while the store is
             unavailable).
@@ -452,9 +452,9 @@ class HubService(MultiService, Seating):
         self.transcripts = Transcripts(
             self.data_dir / "transcripts", reactor, TranscriptSettings.from_options(self.options)
         )
-        #: the metrics and refusal events of this hub (``hub.telemetry``)
+        #: the metrics and refusal events of this hub (``hub.ops.telemetry``)
         self.telemetry = Telemetry(self.version)
-        #: banned addresses (``hub.admin``), read from the store when it starts
+        #: banned addresses (``hub.ops.admin``), read from the store when it starts
         self.bans = Bans()
         mnm_major = str(self.options.get("mnm_version", "3.1")).split(".")[0]
         self.lobby = Lobby(
@@ -469,9 +469,9 @@ class HubService(MultiService, Seating):
             event_log=int(self.options.get("game_event_log", 5000)),
             unattended_seconds=float(self.options.get("unattended_seconds", 180)),
         )
-        #: waiting games nobody joins expire (``keep_waiting``, :mod:`hub.expiry`)
+        #: waiting games nobody joins expire (``keep_waiting``, :mod:`hub.play.expiry`)
         self.waiting_expiry = WaitingExpiry.configured(self.lobby, self.options)
-        #: the chat of the lobby and every game, for every front end (``hub.chat``)
+        #: the chat of the lobby and every game, for every front end (``hub.connections.chat``)
         self.chat = ChatService(
             reactor,
             self.lobby,
@@ -487,13 +487,13 @@ class HubService(MultiService, Seating):
             if store is not None
             else None
         )
-        #: the chips of chip games (poker) through the ledger (``hub.money``)
+        #: the chips of chip games (poker) through the ledger (``hub.play.money``)
         retry = (
             float(self.options.get("money_retry_first", 0.25)),
             float(self.options.get("money_retry_most", 10.0)),
         )
         self.money = TableMoney(self.lobby, store, retry) if store is not None else None
-        #: every game journaled in the store, resumed after a restart (``hub.resume``)
+        #: every game journaled in the store, resumed after a restart (``hub.play.resume``)
         self.journaling = (
             Journaling(self.lobby, store, reactor, self.options)
             if isinstance(store, Store)
@@ -505,10 +505,10 @@ class HubService(MultiService, Seating):
         if isinstance(store, ClusterMixin) and store.clustered:
             self.cluster = Cluster(self)
         self._starting: defer.Deferred | None = None
-        #: the mark of a running hub on its data folder (``hub.datalock``)
+        #: the mark of a running hub on its data folder (``hub.ops.datalock``)
         self.data_lock = DataLock(self.data_dir)
         self.telemetry.follow(self)
-        #: the admin actions, each audited (``hub.admin``)
+        #: the admin actions, each audited (``hub.ops.admin``)
         self.admin = Admin(self)
         self.routes = Routes()
         self.tournaments = TournamentService(self, self.options)
@@ -537,7 +537,7 @@ class HubService(MultiService, Seating):
     def setServiceParent(self, parent: Any) -> None:
         """Join ``parent``; under twistd (``parent`` is the application) with
         :attr:`log_observer` set, that observer becomes twistd's log (``--log-format
-        json``, :mod:`hub.logs`)."""
+        json``, :mod:`hub.ops.logs`)."""
         super().setServiceParent(parent)
         if self.log_observer is not None and isinstance(parent, Componentized):
             parent.setComponent(ILogObserver, self.log_observer)

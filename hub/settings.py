@@ -36,9 +36,10 @@ TYPES: dict[str, type] = {
     "create_rate": float,
     "create_burst": float,
     "game_event_log": int,
-    # the games' journal (hub.journal)
+    # the games' journal (hub.play.journal)
     "journal_max_entries": int,
     "journal_max_waiting": int,
+    "journal_flush_ms": float,
     # ratings
     "rated_default": bool,
     # tournaments

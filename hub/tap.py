@@ -21,9 +21,9 @@ from twisted.python import usage
 
 from hub import settings as typed
 from hub.frontends import FRONTENDS
-from hub.logs import FORMATS, json_observer, twistd_log_file
 from hub.meta import builtin_meta_dir, meta_folders
-from hub.signing import PluginTrust, SignatureError
+from hub.ops.logs import FORMATS, json_observer, twistd_log_file
+from hub.plugins.signing import PluginTrust, SignatureError
 
 DEFAULT_DATA = "./gamehub-data"
 DEFAULT_MNM_VERSION = "3.1"
@@ -287,8 +287,8 @@ def makeService(options: Options):
     """The root :class:`hub.service.HubService` for ``options``."""
     from twisted.internet import reactor
 
-    from hub.isolation.host import Isolation, IsolationSettings
-    from hub.registry import Registry
+    from hub.plugins.isolation.host import Isolation, IsolationSettings
+    from hub.plugins.registry import Registry
     from hub.service import HubService
 
     data_dir = Path(options["data"])

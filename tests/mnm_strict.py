@@ -26,11 +26,20 @@ class ServerError(Exception):
 class StrictClient:
     """One connection; ``mode`` is ``v1``, ``v2`` or ``v3`` (how the prolog is read)."""
 
-    def __init__(self, port: int, version: str = "3.1", mode: str = "v3", timeout: float = 20):
+    def __init__(
+        self,
+        port: int,
+        version: str = "3.1",
+        mode: str = "v3",
+        timeout: float = 20,
+        kind: str = "NMMorris",
+    ):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
         self.file = self.sock.makefile("rb")
         self.version = version
         self.mode = mode
+        #: the game kind the prolog must announce (``+ PLAYING <kind>``)
+        self.kind = kind
         self.received: list[str] = []
         self.sent: list[str] = []
 
@@ -74,7 +83,7 @@ class StrictClient:
         self.send(f"VERSION {major}.0")
         self.expect("+ Client version accepted - please send Game-ID to join")
         self.send(f"ID {game_id}")
-        self.expect("+ PLAYING NMMorris")
+        self.expect(f"+ PLAYING {self.kind}")
         self.game_name = self.read()[2:]
         self.send("PLAYER " if player is None else f"PLAYER {player}")
         you = re.match(r"^\+ YOU ([01]) (\S+)$", self.read())

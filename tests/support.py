@@ -10,13 +10,13 @@ from twisted.internet.testing import MemoryReactorClock, StringTransport
 from zope.interface import implementer
 
 import hub
-from hub.chat import ChatService
+from hub.connections.chat import ChatService
+from hub.connections.transcript import Transcripts
 from hub.interfaces import IHub, IRegistry
-from hub.lobby import Lobby
 from hub.model import NotFound
-from hub.registry import default_client_module
+from hub.play.lobby import Lobby
+from hub.plugins.registry import default_client_module
 from hub.service import Seating
-from hub.transcript import Transcripts
 
 #: how often the polling helpers look (seconds)
 POLL_STEP = 0.01

@@ -85,7 +85,7 @@ def test_installed_copy_has_dropin_and_builtin_games(wheel, tmp_path):
     assert "gamehub" in helped.stdout
     probe = (
         "import hub, json; from twisted.internet.task import Clock;"
-        "from hub.registry import Registry; r = Registry(None, Clock()); r.load();"
+        "from hub.plugins.registry import Registry; r = Registry(None, Clock()); r.load();"
         "from hub.frontends.xml.adapters import published_schemas;"
         "print(json.dumps([hub.__file__, [g.name for g in r.game_types()],"
         " sorted(published_schemas(r))]))"

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from games.kingdomino import rules
-from hub.progress import bar
+from hub.ops.progress import bar
 
 from . import Brain
 

@@ -1,12 +1,12 @@
 """The generic bots of kit games (``hub.kit``): ``kit-random`` (a random legal move) and
 ``kit-mcts`` (a Monte-Carlo tree search over the game's own engine).  They play every
 kit game type loaded in the hub, dropped-in ones included, with no code of the game's:
-the driver (``hub.botdriver``) asks them in its worker thread with the decision's time
+the driver (``hub.play.botdriver``) asks them in its worker thread with the decision's time
 left, and the search stops by then.
 
-A kit game of an isolated plugin (``hub.isolation``) has no engine in the hub:
+A kit game of an isolated plugin (``hub.plugins.isolation``) has no engine in the hub:
 ``kit-random`` plays it from the legal actions alone, and ``kit-mcts`` asks a worker of
-that game type to search (:meth:`hub.isolation.host.IsolatedFactory.think`, from the
+that game type to search (:meth:`hub.plugins.isolation.host.IsolatedFactory.think`, from the
 seat's view and legal actions, with the decision's time); when that worker cannot
 answer (it failed, or is out of time) the bot plays a random legal move."""
 
@@ -21,9 +21,9 @@ from zope.interface import implementer
 
 from hub import kit
 from hub.interfaces import IBot, IBotFactory
-from hub.isolation.host import IsolatedFactory, kit_type, kit_types
 from hub.kit.players import MAX_SECONDS, TIME_SHARE, choose_move
 from hub.optional_interfaces import IDeferredBot
+from hub.plugins.isolation.host import IsolatedFactory, kit_type, kit_types
 
 log = Logger()
 

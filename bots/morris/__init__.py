@@ -28,7 +28,7 @@ __all__ = [
 #: Share of the time it is given that the search may use: the rest covers the search's
 #: own overrun (it looks at the clock every 64 nodes) and handing the answer back.  The
 #: hub's bot driver gives an in-hub bot the decision's time left less what answers
-#: cost on this machine (:class:`hub.botdriver.LoadMargin`).
+#: cost on this machine (:class:`hub.play.botdriver.LoadMargin`).
 TIME_SHARE = 0.7
 MAX_SECONDS = 2.5
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from games.poker import rules
 from games.poker.shuffle import deck_from_seed
-from hub.progress import bar
+from hub.ops.progress import bar
 
 from .observe import OpponentModel, action_for, observation_from_table
 from .policies import POLICIES, Policy
@@ -251,7 +251,7 @@ def write_plot(result: MatchResult, path: str) -> None:
 
 
 class Progress:
-    """A progress bar of the deals with the running result (:func:`hub.progress.bar`):
+    """A progress bar of the deals with the running result (:func:`hub.ops.progress.bar`):
     on a terminal only, silent otherwise."""
 
     def __init__(self, total: int, stream: Any = None) -> None:

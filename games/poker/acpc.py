@@ -124,7 +124,7 @@ class ACPCAdapter:
         show_all: bool = True,
     ) -> dict[str, Any]:
         """How to make a table that plays ``hands`` hands of ``game``: ``type``,
-        ``variant``, ``seats``, ``options`` (for :meth:`hub.lobby.Lobby.create_game`),
+        ``variant``, ``seats``, ``options`` (for :meth:`hub.play.lobby.Lobby.create_game`),
         ``game`` (the canonical name) and ``big_blind``.  ``dealer_seed``: the
         reference dealer's deals for that seed; ``show_all``: every hand that did not
         fold is shown at the showdown (the dealer's rule; else a bot or a person may

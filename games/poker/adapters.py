@@ -13,7 +13,7 @@ game knows only the names.  Three indices are the hub's business, not the game's
 ``12`` (leave seat) becomes ``LeaveSeat()`` (the front end leaves the seat; the stack
 is cashed out at the end of the hand), ``11`` (take seat; from one's own seat: add
 chips) ``TakeSeat(seat, amount)`` and ``13`` (add bot) ``AddBot(name, seat,
-amount)``: the hub's table money (:mod:`hub.money`) moves the buy-in through
+amount)``: the hub's table money (:mod:`hub.play.money`) moves the buy-in through
 the ledger first.  The payload schema is ``texas.xsd`` in this package
 (:class:`hub.interfaces.IXMLPayloadSchema`): the front end validates every action
 against it before :meth:`PokerXMLAdapter.parse_action` reads it, and publishes it at

@@ -517,7 +517,7 @@ def hand_json(hand: Mapping[str, Any]) -> dict[str, Any]:
     """A stored hand's poker fields for the web: ``dealer``, ``board``, ``shown``,
     ``showdown``, ``commitment``, ``contributions``; the ``seed`` only when the hand
     was read with its sealed part (an admin) or revealed to this reader (one of its
-    players, :mod:`hub.reveal`), else ``seed_withheld``; ``hole`` on the reader's own
+    players, :mod:`hub.play.reveal`), else ``seed_withheld``; ``hole`` on the reader's own
     seat (its private part)."""
     record = stored_record(hand)
     sealed = hand.get("sealed")

@@ -18,9 +18,9 @@ import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from hub.admin import audit_command, ban_key
 from hub.cli.store import store_dsn, store_options, with_store
 from hub.model import GameError, NotFound
+from hub.ops.admin import audit_command, ban_key
 from hub.store.store import Store
 
 

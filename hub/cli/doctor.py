@@ -2,7 +2,7 @@
 
 - **The ledger**: every chip accounted for (``gamehub ledger check``).
 - **Reserved names**: the accounts that took a name of the bots', the ACPC programs',
-  the guests' or the admins' name spaces (:mod:`hub.names`) before people were
+  the guests' or the admins' name spaces (:mod:`hub.connections.names`) before people were
   refused them: a person's ``bot.caller`` makes every table with ``bot:caller``
   refused (409), a person's ``bot.x`` account with a password holds the bot's chips.
   Each is listed with why; rename it away (``gamehub account delete`` and create the

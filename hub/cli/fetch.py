@@ -1,6 +1,6 @@
 """``gamehub fetch NAME --into DIR [--hub URL] [--ca FILE] [signature options]``.
 
-The work is :func:`hub.fetch.fetch`; this is its command line.  ``--into`` is required:
+The work is :func:`hub.plugins.fetch.fetch`; this is its command line.  ``--into`` is required:
 nothing is installed into a folder the user did not name, and a running hub's data
 folder is refused unless ``--force``.  The signature policy is the hub's
 (``require_signed_plugins`` and ``trusted_plugin_keys``), read from ``--config FILE``
@@ -17,9 +17,9 @@ from typing import Any
 from twisted.internet import defer, task
 
 from hub import settings as typed
-from hub.fetch import DEFAULT_HUB, FetchError, describe_error, fetch
 from hub.meta import MetaError, parse_meta
-from hub.signing import PluginTrust, SignatureError
+from hub.plugins.fetch import DEFAULT_HUB, FetchError, describe_error, fetch
+from hub.plugins.signing import PluginTrust, SignatureError
 from hub.tap import ConfigError, read_config
 from hub.tls import ClientTLS, TLSConfigError, http_client, load_certificates
 

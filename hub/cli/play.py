@@ -2,7 +2,7 @@
 play a kit game of a hub with no game code installed beforehand.
 
 The game's client module is downloaded from the hub's web front end (``--web URL``;
-default the hub's host on port 8080) with :func:`hub.fetch.fetch` (its size and SHA-256
+default the hub's host on port 8080) with :func:`hub.plugins.fetch.fetch` (its size and SHA-256
 against the hub's index; its signature when the hub, ``--require-signed`` or
 ``--config`` require signed plugins), imported from the downloaded archive under a
 private name of its own (nothing installed; forgotten afterwards) and played over XML:
@@ -32,11 +32,11 @@ from twisted.protocols.basic import LineReceiver
 
 from hub import kit
 from hub.client import GameUpdate, HubClient, RequestFailed
-from hub.fetch import FetchError, describe_error, fetch
 from hub.kit.players import POLICIES, choose_move
 from hub.meta import parse_meta
-from hub.plugin_packages import forget_modules, forget_zip, make_package
-from hub.signing import PluginTrust
+from hub.plugins.fetch import FetchError, describe_error, fetch
+from hub.plugins.packages import forget_modules, forget_zip, make_package
+from hub.plugins.signing import PluginTrust
 from hub.tls import ClientTLS, add_client_options, http_client, parse_client_args
 
 from .fetch import add_signature_options, trust_of

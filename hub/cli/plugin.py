@@ -7,7 +7,7 @@
     gamehub plugin verify greet-1.0.0.zip [--meta greet.meta] [--trusted-key KEY...]
 
 ``sign`` appends (or replaces) the ``[signature]`` table of the package's ``.meta``
-(:mod:`hub.signing`); without ``--meta`` it looks for the one ``.meta`` naming the
+(:mod:`hub.plugins.signing`); without ``--meta`` it looks for the one ``.meta`` naming the
 package in the package's folder or its ``meta/`` folder.  Exit status 0 on success, 1
 when a signature is refused, 2 on bad usage.
 """
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hub.meta import MetaError, PluginMeta, parse_meta
-from hub.signing import (
+from hub.plugins.signing import (
     PluginTrust,
     SignatureError,
     generate_key,

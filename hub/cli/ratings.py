@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from hub.registry import Registry
+from hub.plugins.registry import Registry
 from hub.tap import resolve_place
 
 from .store import store_dsn, store_options, with_store

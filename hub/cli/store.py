@@ -23,9 +23,9 @@ from typing import Any
 
 from twisted.internet import defer, task
 
-from hub import names
-from hub.admin import audit_command
+from hub.connections import names
 from hub.model import GameError
+from hub.ops.admin import audit_command
 from hub.store.errors import BadName, StoreError
 from hub.store.store import Store, open_store
 from hub.tap import PLACE_OPTIONS, ConfigError, resolve_place

@@ -1,6 +1,6 @@
 """A hub that stops, or is drained, hands its games to the other hubs (issue 31).
 
-:class:`Handover` is the cluster's side of :meth:`hub.resume.Journaling.hand_over`:
+:class:`Handover` is the cluster's side of :meth:`hub.play.resume.Journaling.hand_over`:
 
 - **SIGTERM** (the hub stops): once every game that can move was sealed (its clock
   stands still, a ``pause`` entry ends its journal), their journals and directory rows
@@ -9,7 +9,7 @@
 - **``gamehub cluster drain HUB``** (the notice ``drain`` naming a hub): that hub does
   the same with its running games and runs on (without them) until it is stopped;
 - **a hub told ``resume``** makes those games again from their journal
-  (:meth:`hub.resume.Journaling.resume`) and runs them on; a door whose client's
+  (:meth:`hub.play.resume.Journaling.resume`) and runs them on; a door whose client's
   splice the old hub closed follows the game there (:mod:`hub.cluster.moves`).
 
 Chip tables do not move (their chips go back when their hub stops, as before); a
@@ -28,7 +28,7 @@ from twisted.logger import Logger
 
 
 class Movable(Protocol):
-    """A game that can move (:class:`hub.game.GameInstance`)."""
+    """A game that can move (:class:`hub.play.game.GameInstance`)."""
 
     @property
     def id(self) -> str:
@@ -37,7 +37,7 @@ class Movable(Protocol):
 
 
 class Mover(Protocol):
-    """What :class:`Handover` needs of the hub's journal (:class:`hub.resume.Journaling`)."""
+    """What :class:`Handover` needs of the hub's journal (:class:`hub.play.resume.Journaling`)."""
 
     def movable(self) -> Sequence[Movable]:
         """The games that can move."""

@@ -14,7 +14,7 @@ plugin dropped (or removed) later wins over every older one.  Then, for each nam
 
 - the winner is another hub's package this hub has not (another digest, or none): it
   is downloaded from a live hub that has it, with the verified download of ``gamehub
-  fetch`` (:func:`hub.fetch.fetch`: the hub's own index must give the digest and size
+  fetch`` (:func:`hub.plugins.fetch.fetch`: the hub's own index must give the digest and size
   the cluster's index says, the bytes must have that SHA-256, the signature policy of
   this hub applies), into a staging folder, then moved into ``plugins/`` or ``bots/``
   (package first, ``.meta`` last) and loaded by the registry as a dropped file is;
@@ -40,7 +40,7 @@ from typing import Any
 from twisted.internet import defer, task
 from twisted.logger import Logger
 
-from hub.fetch import FetchError, fetch
+from hub.plugins.fetch import FetchError, fetch
 from hub.tls import http_client
 
 from .once import OneAtATime

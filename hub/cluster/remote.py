@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from hub.lobby import Seat
+from hub.play.lobby import Seat
 
 #: what a row holds in columns of its own rather than in ``info``
 _COLUMNS = ("id", "type", "name", "state", "seats")
 
 
 def snapshot(game: Any, hub_id: str, rev: int) -> dict[str, Any]:
-    """The directory row of the local ``game`` (a ``hub.lobby.GameInstance``)."""
+    """The directory row of the local ``game`` (a ``hub.play.lobby.GameInstance``)."""
     shown = game.to_json()
     return {
         "hub": hub_id,

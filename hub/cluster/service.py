@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from twisted.internet import defer, task
 from twisted.logger import Logger
@@ -57,6 +57,14 @@ def endpoint_text(endpoint: dict[str, Any]) -> str:
     """``host:port`` (``tls`` marked) of an advertised endpoint."""
     text = f"{endpoint.get('host')}:{endpoint.get('port')}"
     return text + " (TLS)" if endpoint.get("tls") else text
+
+
+class OrphanAdopter(Protocol):
+    """Who adopts the journals that ended hubs left (:class:`hub.play.resume.Journaling`)."""
+
+    async def adopt(self) -> list[str]:
+        """Adopt and resume them; their ids."""
+        ...
 
 
 class Cluster:
@@ -121,6 +129,8 @@ class Cluster:
         )
         #: games handed to the other hubs when this one stops or is drained (:mod:`.drain`)
         self.handover = None if journaling is None else Handover(self, journaling)
+        #: who adopts the journals ended hubs left (:meth:`_adopt_orphans`)
+        self.orphans: OrphanAdopter | None = journaling
         # each heartbeat carries the load; a recovery (the hub's own at start too)
         # hands the dead hubs' tables and games to the takeover in its transaction
         self.store.on_beat(lambda: self.store.load_step(self.load()))
@@ -304,13 +314,31 @@ class Cluster:
         self._ticks += 1
         self.check()
         if self._ticks % 60 == 0:
-            d = self.store.abort_orphans()
+            d = self._adopt_orphans()
+            d.addCallback(lambda _: self.store.abort_orphans())
             d.addCallback(lambda _: self.store.directory_purge(self.keep_aborted))
             if self.plugins is not None:
                 d.addCallback(lambda _: self.plugins and self.plugins.purge())
                 d.addCallback(lambda _: self.plugins and self.plugins.changed())
             d.addErrback(lambda f: f.trap(StoreUnavailable))
             d.addErrback(lambda f: self.log.failure("cluster: purging the directory failed", f))
+
+    def _adopt_orphans(self) -> defer.Deferred[None]:
+        """What hubs that ended left with nobody to take it (one stopped while no other
+        was live, or its hand-over failed): the chip tables (a recovery: with their
+        journal, resumed here, or refunded), then the other games' journals, resumed
+        here, before their directory rows would be aborted."""
+        orphans = self.orphans
+        if orphans is None or self._stopping or not self._joined or self.store.fenced:
+            return defer.succeed(None)
+        d = self.store.recover()
+        d.addCallback(lambda _: defer.ensureDeferred(orphans.adopt()))
+        d.addCallback(self._adopted)
+        return d
+
+    def _adopted(self, ids: list[str]) -> None:
+        if ids:
+            self.log.info("cluster: {n} game(s) that stopped hubs left resumed here", n=len(ids))
 
     def check(self) -> defer.Deferred[None]:
         """Read the members; recover the hubs found dead.  A check asked for while one

@@ -10,7 +10,7 @@ the door (``skip``, counted in lines), and then copies bytes both ways unchanged
 Flow control is Twisted's own: each transport is the other's push producer
 (``registerProducer``, through a :class:`_Flow` that passes pause and resume on), so a
 slow reader pauses the fast writer's socket instead of filling memory.  Bytes go to a
-plain TCP socket at once when nothing waits there (:func:`hub.frontends.write_now`: no
+plain TCP socket at once when nothing waits there (:func:`hub.connections.sockets.write_now`: no
 ``epoll`` round of their own).  While the connection to the owner is being made the
 client's transport is paused and what it already sent is kept, at most
 ``cluster_splice_buffer`` bytes.  When either side closes, the other is closed once its
@@ -44,7 +44,7 @@ from twisted.internet.protocol import Factory, Protocol, connectionDone
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.frontends import write_now
+from hub.connections.sockets import write_now
 from hub.tls import ClientTLS, client_endpoint
 
 #: the settings of the splice, with their defaults

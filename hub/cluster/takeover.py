@@ -12,7 +12,7 @@ Two sides of one event:
   (:meth:`hub.cluster.Cluster.rejoin`), keeping the games nobody took.
 
 :class:`ResumeGames` (the cluster's) resumes the recovered hub's games from their
-journal (:mod:`hub.journal`) on the survivor that recovered it: in the recovery's
+journal (:mod:`hub.play.journal`) on the survivor that recovered it: in the recovery's
 transaction their journals, directory rows and chip tables (with their chips) become
 the survivor's, and after the commit it makes them again and runs them on (a chip
 table's hand in progress is settled once, at its end).  What has no journal (a game of
@@ -121,7 +121,7 @@ class AbortAndRefund:
 
 
 class Resumer(Protocol):
-    """What :class:`ResumeGames` needs of the hub (:class:`hub.resume.Journaling`)."""
+    """What :class:`ResumeGames` needs of the hub (:class:`hub.play.resume.Journaling`)."""
 
     started: bool
 

@@ -3,7 +3,8 @@
 
 A game is a subclass of :class:`Game` (``Game[State, Move]``): a pure engine
 (``setup``, ``legal``, ``apply``, ``result``; ``view``, ``text``, ``describe`` and
-``parse`` have defaults) that is also its own game type.  The hub then does the rest:
+``parse`` have defaults) that is also its own game type; a two-player game that
+declares a :class:`Board` is also played over MNM.  The hub then does the rest:
 seating, turns, the move clock, events, transcripts, the XML payloads, the generic web
 page, the generic bots (random and Monte-Carlo tree search, :mod:`hub.kit.search`) and
 ``gamehub play``.  The names below are the kit; the rest of the hub is not for games.
@@ -11,6 +12,7 @@ page, the generic bots (random and Monte-Carlo tree search, :mod:`hub.kit.search
 
 from __future__ import annotations
 
+from .board import Board
 from .engine import (
     Engine,
     Json,
@@ -31,6 +33,7 @@ from .seams import Bot, Clock, Config, Context, DelayedCall
 __all__ = [
     "FRONTENDS",
     "MOVE_TIME",
+    "Board",
     "Bot",
     "Clock",
     "Config",

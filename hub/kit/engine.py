@@ -31,24 +31,14 @@ from typing import ClassVar, Generic, TypeAlias, TypeVar, Union
 
 from hub.model import GameOption as Option
 
-#: A JSON value: what crosses a wire (views, moves as sent, options).
-Json: TypeAlias = None | bool | int | float | str | list["Json"] | dict[str, "Json"]
+from .board import Board
+from .errors import Json, KitError
+
 #: The value of a declared option.
 OptionValue: TypeAlias = bool | int | float | str
 
 S = TypeVar("S")
 M = TypeVar("M")
-
-
-class KitError(Exception):
-    """A refusal for people (a move that is not legal, a bad option, a bad text).
-
-    :ivar reason: what was wrong, in words.
-    """
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 class Options(Mapping[str, OptionValue]):
@@ -231,8 +221,10 @@ class Engine(Generic[S, M]):
     Class attributes say what the game is: ``name`` (the game type, ``[a-z0-9-]``, the
     ``.meta``'s name), ``summary``, ``min_seats``/``max_seats``/``default_seats``,
     ``options`` (a tuple of :class:`Option`), ``move_ms`` (a move's time by default;
-    the kit adds the option ``move_time``) and ``rules`` (a text file in the package
-    shown at ``/rules/<type>``, or ``None``).
+    the kit adds the option ``move_time``), ``rules`` (a text file in the package
+    shown at ``/rules/<type>``, or ``None``) and ``board`` (a two-player game's
+    :class:`~hub.kit.board.Board`: it is then also played over MNM, and writes
+    :meth:`board_pieces` and :meth:`board_move`).
 
     A state must never be changed once made (``apply`` returns a new one): search
     bots keep the states they explored.  A move is any value the engine likes (a
@@ -248,6 +240,7 @@ class Engine(Generic[S, M]):
     options: ClassVar[tuple[Option, ...]] = ()
     move_ms: ClassVar[int] = 60_000
     rules: ClassVar[str | None] = None
+    board: ClassVar[Board | None] = None
 
     # -- what every engine writes --------------------------------------------------------
 
@@ -306,6 +299,19 @@ class Engine(Generic[S, M]):
         """The end in a few words: who won, or a draw."""
         scores = self.result(state) or ()
         return outcome_words(list(scores), names)
+
+    # -- a board over MNM (only with ``board``) --------------------------------------------
+
+    def board_pieces(self, state: S) -> Sequence[Sequence[str]]:
+        """Where each seat's pieces are (a row per seat, piece ``i`` staying ``i``): a
+        field of the board, ``A`` not yet placed (the kit fills short rows with it) or
+        ``C`` captured; the whole board, whoever looks."""
+        raise NotImplementedError(f"{type(self).__name__} declares a board: write board_pieces")
+
+    def board_move(self, move: M) -> str:
+        """``move`` as a ``PLAY`` line writes it: a field (``B3``) or fields joined by
+        ``:`` (``A1:B1``).  By default its :meth:`describe` words."""
+        return self.describe(move)
 
     # -- for the kit ---------------------------------------------------------------------
 

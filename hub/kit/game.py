@@ -3,7 +3,7 @@ also its own game type (``IGameFactory``), and :class:`KitGame`, the ``IGame`` i
 creates, which does the seating, the turns, the move clock, the events and the end.
 
 A kit game is played on every front end with no adapter code: the XML front end gets
-the kit's JSON payloads (:class:`KitXMLAdapter`: ``<action>{"move": …}</action>`` in,
+the hub's JSON payloads (``<action>{"move": …}</action>`` in,
 ``<event kind=…>{json}</event>`` out, a fresh ``<view>`` after every move), the web
 front end the generic page (the text view, the legal moves as buttons, the clock), and
 any kit game is playable by the generic bots (``hub.kit.search``).
@@ -11,8 +11,9 @@ any kit game is playable by the generic bots (``hub.kit.search``).
 Events (``GameEvent.kind`` and data): ``seated`` {seat, name}, ``seat_open`` {seat},
 ``state`` {state}, ``turn`` {seat, legal, timeleft_ms}, ``moved`` {seat, move, label},
 ``left`` {seat}, ``timeout`` {seats}, ``over`` {result}.  A legal action is
-``{"move": <the move as JSON>, "label": <its words>}``; an action is ``{"move": …}``
-(a ``label`` in it is ignored).
+``{"move": <the move as JSON>, "label": <its words>}`` (and ``"play"``: its ``PLAY``
+text, in a game that declares a board, :mod:`hub.kit.board`); an action is
+``{"move": …}`` (a ``label`` or ``play`` in it is ignored).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from hub.model import (
     GameEvent,
     IllegalAction,
 )
-from hub.optional_interfaces import IExhaustiveLegal
+from hub.optional_interfaces import IExhaustiveLegal, IFullViewAfter
 from hub.web_seams import IGameRules
 
 from .engine import (
@@ -51,15 +52,12 @@ from .engine import (
     outcome_words,
     winners,
 )
+from .events import LEFT, MOVED, SEATED, TIMEOUT
 from .seams import Config, Context, DelayedCall
 
 S = TypeVar("S")
 M = TypeVar("M")
 
-MOVED = "moved"
-SEATED = "seated"
-LEFT = "left"
-TIMEOUT = "timeout"
 #: the option every kit game has: a move's time, in milliseconds
 MOVE_TIME = "move_time"
 #: options the hub itself puts in a game's options (not the game's to check)
@@ -106,11 +104,18 @@ class Game(Engine[S, M]):
     #: an action names its move under this key; the legal moves are all of them
     #: (``IExhaustiveLegal``: a host may refuse any other move without asking the game)
     legal_key: ClassVar[str] = "move"
+    #: over XML the whole view follows the start and every move (``IFullViewAfter``)
+    snapshot_kinds: ClassVar[frozenset[str]] = frozenset({MOVED, STATE})
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         if cls.default_seats is None:
             cls.default_seats = cls.min_seats
+        if cls.board is not None:  # played over MNM too: a two-player game only
+            if (cls.min_seats, cls.max_seats) != (2, 2):
+                raise KitError(f"{cls.__name__} declares a board: it must have two seats")
+            if "mnm" not in cls.frontends:
+                cls.frontends = (*cls.frontends, "mnm")
         if not any(o.name == MOVE_TIME for o in cls.options):
             cls.options = (*cls.options, move_time_option(cls.move_ms))
 
@@ -125,14 +130,16 @@ class Game(Engine[S, M]):
         return KitGame(self, config, context)
 
     def adapter(self, frontend: str) -> object | None:
-        """The adapter of ``frontend``: the game's own (``adapters``), else the kit's."""
+        """The adapter of ``frontend``: the game's own (``adapters``), else the kit's
+        (over XML none: the generic payloads, a full view after every move,
+        :class:`~hub.optional_interfaces.IFullViewAfter`)."""
         own = self.adapters.get(frontend)
         if own is not None:
             return own()
-        if frontend == "xml":
-            from .xml import KitXMLAdapter  # a front end's helpers load when it asks
+        if frontend == "mnm" and self.board is not None:
+            from .mnm import KitMNMAdapter
 
-            return KitXMLAdapter()
+            return KitMNMAdapter(self.board)
         return None
 
 
@@ -207,7 +214,7 @@ class KitGame(Generic[S, M]):
         if (
             not isinstance(action, Mapping)
             or "move" not in action
-            or set(action) - {"move", "label"}
+            or set(action) - {"move", "label", "play"}
         ):
             raise BadAction('a move is {"move": …}, one of the legal moves')
         if self.state != RUNNING:
@@ -228,13 +235,17 @@ class KitGame(Generic[S, M]):
         self._next()
 
     def legal_actions(self, seat: int) -> list[dict[str, Json]]:
-        """``{"move", "label"}`` for each legal move of ``seat`` now."""
+        """``{"move", "label"}`` for each legal move of ``seat`` now (and ``play``,
+        its ``PLAY`` text, in a game with a board)."""
         if self.state != RUNNING:
             return []
         engine = self.engine
+        legal = engine.legal(self.position, seat)
+        if engine.board is None:
+            return [{"move": jsonable(m), "label": engine.describe(m)} for m in legal]
         return [
-            {"move": jsonable(m), "label": engine.describe(m)}
-            for m in engine.legal(self.position, seat)
+            {"move": jsonable(m), "label": engine.describe(m), "play": engine.board_move(m)}
+            for m in legal
         ]
 
     def view(self, seat: int | None) -> dict[str, Json]:
@@ -244,7 +255,7 @@ class KitGame(Generic[S, M]):
         timeleft = None
         if self._deadline is not None and state == RUNNING:
             timeleft = max(0, round((self._deadline - self._clock.seconds()) * 1000))
-        return {
+        view: dict[str, Json] = {
             "state": state,
             "players": [self.names.get(s) for s in range(self.seats)],
             "to_move": list(self._to_move()) if state == RUNNING else [],
@@ -254,6 +265,13 @@ class KitGame(Generic[S, M]):
             "game": engine.view(self.position, seat),
             "result": self.result(),
         }
+        board = engine.board
+        if board is not None:  # the piece list of MNM
+            rows = engine.board_pieces(self.position)
+            if len(rows) != self.seats:
+                raise KitError(f"board_pieces gives {len(rows)} rows, not one per seat")
+            view["board"] = {"pieces": [list(board.row(r)) for r in rows]}
+        return view
 
     def result(self) -> dict[str, Json] | None:
         """``winners``, ``scores`` (the engine's, or 1 for those who stayed and 0 for a
@@ -321,7 +339,7 @@ class KitGame(Generic[S, M]):
 
 # declared here, not by a class decorator: a game author's mypy (without the zope
 # plugin) then still sees the classes as they are
-classImplements(Game, IGameFactory, IGameOptions, IExhaustiveLegal)
+classImplements(Game, IGameFactory, IGameOptions, IExhaustiveLegal, IFullViewAfter)
 classImplements(KitGame, IGame)
 
 __all__ = ["FRONTENDS", "MOVE_TIME", "Game", "KitGame", "game_type", "loaded_types"]

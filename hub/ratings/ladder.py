@@ -4,7 +4,7 @@ Every group of bots (pairs for a two-player game; groups of the type's fewest se
 otherwise) plays ``games`` games, the seats rotating, in a lobby of its own driven by a
 ``task.Clock``: bots answer at once (in this thread), and the clock moves on only when
 nothing is left to do now, so a bot that does not answer loses by the game's own
-timer, as in the hub.  Each finished game is a :class:`~hub.ratings.model.RatedGame`
+timer, as in the hub.  Each finished game is a :class:`~hub.rating.RatedGame`
 of source ``ladder``; nothing here touches the store.
 """
 
@@ -17,10 +17,10 @@ from typing import Any
 
 from twisted.internet import task
 
-from hub.lobby import Lobby, run_inline
 from hub.model import OVER
+from hub.play.lobby import Lobby, run_inline
+from hub.rating import RatedGame
 
-from .model import RatedGame
 from .service import rated_game
 
 #: most clock steps one game may take before it is given up (every loop is bounded)

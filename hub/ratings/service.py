@@ -3,7 +3,7 @@
 The creator of a game chooses rated or casual (:meth:`RatingService.choose`; the
 ``rated_default`` setting when they do not say).  When a rated game is over, its
 result ranks the seats (the game's :class:`hub.interfaces.IRatedGameFactory`, else
-:func:`hub.ratings.model.default_ranks`): a player who timed out, left or was removed
+:func:`hub.rating.default_ranks`): a player who timed out, left or was removed
 ranks where the game's rules put them.  The store applies the ranking in a pool thread
 (:meth:`hub.store.ratings.RatingsMixin.rate_game`), never on the reactor.
 """
@@ -18,9 +18,8 @@ from zope.interface import implementer
 
 from hub.interfaces import ILobbyListener, IRatedGameFactory
 from hub.model import GameError
+from hub.rating import Placed, Player, RatedGame, default_ranks
 from hub.store.errors import StoreUnavailable
-
-from .model import Placed, Player, RatedGame, default_ranks
 
 
 def pool_of(factory: Any, variant: str | None) -> tuple[str, str]:
@@ -42,7 +41,7 @@ def ranks_of(factory: Any, result: Any, seats: int) -> list[int] | None:
 
 
 def rated_game(game: Any, source: str = "hub") -> RatedGame | None:
-    """A finished lobby game (``hub.lobby.GameInstance``) as a rated game: every seat
+    """A finished lobby game (``hub.play.lobby.GameInstance``) as a rated game: every seat
     someone sat in, an in-hub bot under its bot's name, anyone else under the name they
     sat with (the store keeps only those that are accounts).  ``None``: no ranking."""
     ranks = ranks_of(game.factory, game.result(), len(game.seats))

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub import fields, names
+from hub.connections import fields, names
 
 from .errors import BadName, BadPassword
 
@@ -33,7 +33,7 @@ PASSWORD_MAX = fields.PASSWORD.maximum
 
 
 def check_name(name: object) -> str:
-    """Return ``name`` if it is a valid account name (:data:`hub.fields.ACCOUNT_NAME`).
+    """Return ``name`` if it is a valid account name (:data:`hub.connections.fields.ACCOUNT_NAME`).
 
     Rules: 1–32 characters, ASCII letters, digits, ``_``, ``.`` and ``-``, starting with
     a letter or digit (names travel in line protocols, so no spaces); not beginning
@@ -59,7 +59,7 @@ def name_key(name: str) -> str:
 
 def check_password(password: object) -> str:
     """Return ``password`` if it may be set as a new password
-    (:data:`hub.fields.PASSWORD`).
+    (:data:`hub.connections.fields.PASSWORD`).
 
     :raises hub.store.errors.BadPassword: too short, too long or not text.
     """

@@ -218,7 +218,7 @@ class StoreBase:
         #: (:meth:`hub.store.lease.LeaseMixin.on_recovery`)
         self._recovery_steps: list[Any] = []
         #: ``observer(fn, seconds, ok, result)`` after each transaction (on the reactor
-        #: thread): the hub's metrics (:meth:`hub.telemetry.Telemetry.store_transaction`)
+        #: thread): the hub's metrics (:meth:`hub.ops.telemetry.Telemetry.store_transaction`)
         self.query_observer: Callable[[Any, float, bool, Any], None] | None = None
 
     def _lease_settings(self, interval: float | None, grace: float | None) -> None:

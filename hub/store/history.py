@@ -264,7 +264,7 @@ class HistoryMixin(StoreBase):
 
     def record_replay(self, game_id: str, replay: Any) -> defer.Deferred[bool]:
         """Store a finished game's replay (JSON-able: what
-        ``hub.game.GameInstance.replay`` returns: public events only).  Recording the
+        ``hub.play.game.GameInstance.replay`` returns: public events only).  Recording the
         same game again changes nothing.
 
         :returns: (Deferred) ``True`` if stored now.

@@ -1,8 +1,8 @@
 """The games' journal in the store (issue 31): tables ``game_journal`` (one header per
 running game) and ``game_journal_entry`` (its inputs in order).
 
-The reactor's side (:mod:`hub.journal`) gathers every input of every game through
-:class:`hub.game.GameInstance` and writes what gathered in one reactor turn in one
+The reactor's side (:mod:`hub.play.journal`) gathers every input of every game through
+:class:`hub.play.game.GameInstance` and writes what gathered in one reactor turn in one
 transaction (:meth:`JournalMixin.journal_write`).  A header names the hub that runs the
 game (``hub_id``); only that hub appends to it or drops it, so a hub recovered although
 it lives (a partition) cannot write into the journal of a game another hub resumed.
@@ -183,8 +183,8 @@ class JournalMixin(ClusterMixin):
 
     def journal_adopt(self) -> defer.Deferred[list[str]]:
         """Take over the journals of hubs whose lease has ended (a hub that stopped
-        with games running, or one recovered before): once each, however many hubs
-        adopt at once.  Returns their game ids."""
+        with games running, or one recovered before), with their directory rows: once
+        each, however many hubs adopt at once.  Returns their game ids."""
 
         def txn(cur: _Cursor) -> list[str]:
             hubs = [
@@ -196,7 +196,11 @@ class JournalMixin(ClusterMixin):
                     str(self.hub_id),
                 )
             ]
-            return self.journal_claim(cur, hubs)
+            claimed = self.journal_claim(cur, hubs)
+            # their directory rows too: this hub's writes of them count (a row left
+            # with its ended hub reads "aborted" for the whole cluster)
+            self.directory_adopt(cur, claimed)
+            return claimed
 
         return self._run(txn)
 
@@ -318,7 +322,7 @@ class TableTakeover(Protocol):
 class ResumeTables:
     """A single hub's takeover (:class:`hub.store.takeover.Takeover`) of its previous
     life: the chip tables with a journal become this hub's and are resumed
-    (:mod:`hub.resume`); the others' chips go back (:class:`hub.store.takeover.RefundTables`)."""
+    (:mod:`hub.play.resume`); the others' chips go back (:class:`hub.store.takeover.RefundTables`)."""
 
     def __init__(self, store: TableTakeover) -> None:
         self.store = store

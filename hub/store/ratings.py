@@ -14,7 +14,7 @@ from typing import Any
 
 from twisted.internet import defer
 
-from hub.ratings.model import KINDS, Ladder, Placed, Player, RatedGame, Rating, Update, apply
+from hub.rating import KINDS, Ladder, Placed, Player, RatedGame, Rating, Update, apply
 
 from . import accounts as acc
 from .base import StoreBase, _Cursor

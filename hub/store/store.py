@@ -15,7 +15,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub import names
+from hub.connections import names
 from hub.interfaces import IAuditStore, IRatingStore, IStore, ITournamentStore
 from hub.optional_interfaces import IHandViewStore
 
@@ -76,7 +76,7 @@ class Store(
         """Create an account and give it the new-account grant (one ledger row).
 
         :param reserved: the operator asks (``gamehub account create``), who may take a
-            reserved name (:mod:`hub.names`); a person never may.
+            reserved name (:mod:`hub.connections.names`); a person never may.
         :returns: (Deferred) the new :class:`Account`.
         :raises hub.store.errors.BadName: 400 (a reserved name too); ``BadPassword``
             400; ``NameTaken`` 409.
@@ -143,7 +143,7 @@ class Store(
         return self._run(txn, write=False)
 
     def reserved_accounts(self) -> defer.Deferred[list[dict[str, Any]]]:
-        """The accounts that took a name of a reserved name space (:mod:`hub.names`):
+        """The accounts that took a name of a reserved name space (:mod:`hub.connections.names`):
         ``name``, ``type`` and ``why`` each (made before people were refused them)."""
         spaces = [_like_prefix(prefix) for prefix in names.PREFIXES]
         whole = sorted(names.NAMES)

@@ -10,13 +10,15 @@ once; an entrant not seated within ``grace`` seconds loses that game by forfeit)
 (:func:`hub.ratings.service.ranks_of`: the game's ``IRatedGameFactory`` or the
 default from scores and winners), so the runner knows no game.
 
-Network clients reach their games through :class:`hub.routes.Routes`: an entry's
+Network clients reach their games through :class:`hub.play.routes.Routes`: an entry's
 secret key is an MNM Game-ID, an entrant's name a Domino login; the connection waits
 until the entrant's next game exists (at most ``tournament_route_wait`` seconds).
 
 On restart the stored tournaments are read back; the games of the round in progress
-that were not over are lost with the hub's lobby, so they are created again (a new
-grace period), while the round's finished games keep their results.
+that the hub resumed from their journal (:mod:`hub.play.resume`) go on and are followed
+again (a seat still waiting for its entrant gets a new grace period); those that
+could not be resumed are created again (a new grace period), while the round's
+finished games keep their results.
 """
 
 from __future__ import annotations
@@ -28,11 +30,11 @@ from typing import Any
 from twisted.internet import defer
 from twisted.logger import Logger
 
-from hub import fields, names
+from hub.connections import fields, names
 from hub.interfaces import IGameOptions, ITournamentStore, IWholeTournamentFactory
 from hub.model import OVER, WAITING, BadAction, Conflict, GameError, NotFound
+from hub.play.routes import Routed
 from hub.ratings.service import ranks_of
-from hub.routes import Routed
 
 from .model import (
     BYE,
@@ -120,9 +122,28 @@ class TournamentService:
                 self._arm_start(t)
             elif t.state == RUNNING:
                 for g in t.round_games(t.round):
-                    if g.state in (PENDING, PLAYING):
+                    if g.state in (PENDING, PLAYING) and not self._resumed(t, g):
                         g.state, g.game_id = PENDING, None  # lost with the old lobby
                 await self._play_round(t)
+
+    def _resumed(self, t: Tournament, g: TGame) -> bool:
+        """Whether ``g``'s game was resumed from its journal (:mod:`hub.play.resume`, before
+        this start): it goes on, followed again; a seat still waiting for its entrant
+        has a new grace period."""
+        if g.state != PLAYING or g.game_id is None:
+            return False
+        try:
+            game = self.hub.lobby.get(g.game_id)
+        except GameError:
+            return False
+        if game.state == OVER:
+            return False
+        self._by_game[game.id] = (t.id, g.round, g.board)
+        if game.state == WAITING:
+            self._timers[("grace", game.id)] = self.clock.callLater(
+                float(t.settings.get("grace") or self.grace), self._grace_over, game.id
+            )
+        return True
 
     def stop(self) -> defer.Deferred[Any]:
         """Cancel the timers and the waiting connections; fires once saved."""
@@ -493,7 +514,7 @@ class TournamentService:
     # -- routes: network clients to their games --------------------------------------
 
     def route(self, frontend: str, key: str) -> defer.Deferred[Routed] | None:
-        """The game a routed key leads to (:class:`hub.routes.Routes`): on ``mnm`` an
+        """The game a routed key leads to (:class:`hub.play.routes.Routes`): on ``mnm`` an
         entry's secret key, on ``domino`` the name of an entrant registered for
         ``domino``, in a tournament not over.  A key of a tournament that is over is
         refused (an MNM key always, a Domino login for ``tournament_route_wait`` seconds
@@ -549,7 +570,8 @@ class TournamentService:
         except GameError:
             return
         seat = g.entries.index(entry.id)
-        if game.state == OVER or not game.seats[seat].free:
+        back = game.awaiting.get(seat) == entry.name  # a resumed game's seat waiting for it
+        if game.state == OVER or not (game.seats[seat].free or back):
             return
         d = waiters.pop(0)
         d.callback(Routed(game, seat, entry.name))

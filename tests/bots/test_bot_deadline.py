@@ -19,8 +19,8 @@ import pytest
 from twisted.internet import defer, task
 
 from bots.morris.search import OutOfTime, Searcher, position_from_pieces
-from hub.botdriver import BotDriver, LoadMargin
 from hub.model import TURN, GameEvent
+from hub.play.botdriver import BotDriver, LoadMargin
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -19,7 +19,7 @@ from bots.kingdomino import match as kingdomino_strength
 from games.kingdomino import rules
 from games.kingdomino.server import KingDominoGameFactory
 from hub.interfaces import IBot, IBotFactory
-from hub.lobby import Lobby
+from hub.play.lobby import Lobby
 from tests.support import DictRegistry, Recorder
 
 FACTORIES = [RandomBotFactory(), GreedyBotFactory(), MonteCarloBotFactory()]

@@ -15,7 +15,7 @@ from bots.morris.match import play, score, series, view_of
 from games.morris import rules
 from games.morris.server import MorrisGameFactory
 from hub.interfaces import IBot, IBotFactory
-from hub.lobby import Lobby
+from hub.play.lobby import Lobby
 from tests.support import DictRegistry
 
 

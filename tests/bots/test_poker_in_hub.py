@@ -8,7 +8,7 @@ from twisted.internet.task import Clock
 from bots.poker.plugin import CallerFactory, HoldemFactory, RaiserFactory, RandomFactory
 from games.poker.server import TexasHoldemFactory
 from games.poker.verify import verify_hand
-from hub.lobby import Lobby
+from hub.play.lobby import Lobby
 from tests.support import DictRegistry
 
 

@@ -9,7 +9,7 @@ from bots.poker.observation import BET, BY_NAME, CALL, CHECK, FOLD, POST_BLIND, 
 from bots.poker.observe import OpponentModel
 from bots.poker.plugin import ActionTracker, PokerBot, observation_from_view
 from hub.interfaces import IBot, IBotFactory
-from hub.registry import Registry
+from hub.plugins.registry import Registry
 
 NAMES = ("caller", "raiser", "poker-random", "holdem")
 

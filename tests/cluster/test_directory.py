@@ -14,7 +14,7 @@ from games.hello.server import HelloGameFactory
 from hub.cluster.directory import Directory
 from hub.cluster.notify import quote_channel
 from hub.cluster.remote import RemoteGame, snapshot
-from hub.lobby import Lobby
+from hub.play.lobby import Lobby
 from hub.store.cluster import MAX_NOTICE, channel_name, notice, write_notices
 from tests.support import DictRegistry
 

@@ -12,10 +12,10 @@ from twisted.internet.task import Clock
 from bots.poker.plugin import CallerFactory, RaiserFactory
 from games.poker import cards
 from games.poker.server import TexasHoldemFactory
+from hub.connections.transcript import Transcripts
 from hub.frontends.acpc import matches_of
-from hub.lobby import Lobby
+from hub.play.lobby import Lobby
 from hub.service import Seating
-from hub.transcript import Transcripts
 from tests.support import DictRegistry, TCPStringTransport
 
 

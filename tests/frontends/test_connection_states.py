@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from hub.connections.states import check_table
 from hub.frontends.acpc import states as acpc
 from hub.frontends.domino import states as domino
 from hub.frontends.mnm import codec as mnm_codec
@@ -18,7 +19,6 @@ from hub.frontends.xml import events
 from hub.frontends.xml import states as xml
 from hub.frontends.xml.handlers import HANDLERS
 from hub.frontends.xml.server import XMLFrontend
-from hub.states import check_table
 
 TABLES = {
     "xml": (xml.State, xml.TRANSITIONS, xml.State.CONNECTED, xml.Input.LOST),

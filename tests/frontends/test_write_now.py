@@ -1,4 +1,4 @@
-"""``hub.frontends.write_now``: bytes go to the socket at once when nothing waits,
+"""``hub.connections.sockets.write_now``: bytes go to the socket at once when nothing waits,
 else through the transport's buffer, in order either way (real sockets on 127.0.0.1)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from twisted.internet.interfaces import IPushProducer
 from twisted.internet.testing import StringTransport
 from zope.interface import implementer
 
-from hub.frontends import write_now
+from hub.connections.sockets import write_now
 from tests.support import until
 
 

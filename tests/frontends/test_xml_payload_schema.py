@@ -23,7 +23,7 @@ from hub.frontends.xml.adapters import (
     published_schemas,
 )
 from hub.model import BadAction, GameError
-from hub.registry import Registry
+from hub.plugins.registry import Registry
 from tests.plugins.helpers import write_meta
 from tests.plugins.test_distribution import get
 from tests.support import FakeHub

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from hub.transcript import Access, owner_token, stream
+from hub.connections.transcript import Access, owner_token, stream
 from tests.xml_support import Conn, FakeHub, login, outcome
 
 PASSWORDS = ["it's-Secret-42", 'say "cheese" & <go>', "a'b\"c&d<e>f"]

@@ -493,7 +493,7 @@ def test_total_connection_cap(tmp_path) -> None:
 def test_a_lobby_change_is_one_document_for_its_whole_audience(hub, frontend) -> None:
     """Issue 19 item 2 (counted, not timed): a change, and a lobby chat line, are
     serialised once for every logged-in connection; each still gets its own session id."""
-    from hub.chat import LOBBY
+    from hub.connections.chat import LOBBY
     from hub.frontends.xml import encoding
 
     conns = [Conn(frontend) for _ in range(6)]

@@ -24,8 +24,8 @@ from hub.frontends.xml.relay import (
     game_state,
     sealed_refusal,
 )
-from hub.journal import SEALED
 from hub.model import Conflict, NotFound
+from hub.play.journal import SEALED
 
 GAME, WIRE = "g1", 7
 LOCAL, ON_A, ON_C = 11, 200, 300

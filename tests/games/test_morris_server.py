@@ -11,8 +11,8 @@ from zope.interface.verify import verifyObject
 from games.morris.adapters import MorrisMNMAdapter
 from games.morris.server import MorrisGameFactory
 from hub.interfaces import IGameFactory, IMNMGameAdapter
-from hub.lobby import Lobby
 from hub.model import BadAction, IllegalAction
+from hub.play.lobby import Lobby
 from tests.support import DictRegistry, Recorder
 
 

@@ -6,9 +6,9 @@ import pytest
 from twisted.internet.task import Clock
 
 from games.hello.server import HelloGameFactory
-from hub.chat import LOBBY, MAX_CHAT, ChatService
-from hub.lobby import Lobby
+from hub.connections.chat import LOBBY, MAX_CHAT, ChatService
 from hub.model import GameError
+from hub.play.lobby import Lobby
 from tests.support import DictRegistry
 
 

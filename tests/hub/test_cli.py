@@ -80,7 +80,7 @@ def test_a_downloaded_builtin_keeps_its_commands_relative_to_its_package():
 
     from twisted.internet.task import Clock
 
-    from hub.registry import Registry
+    from hub.plugins.registry import Registry
 
     registry = Registry(None, Clock())
     registry.load()

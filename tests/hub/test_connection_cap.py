@@ -1,8 +1,8 @@
-"""hub.limits.ConnectionCap: open connections bounded per address and in all."""
+"""hub.connections.limits.ConnectionCap: open connections bounded per address and in all."""
 
 from __future__ import annotations
 
-from hub.limits import ConnectionCap
+from hub.connections.limits import ConnectionCap
 
 
 def test_refuses_past_each_bound_and_counts_again_once_released():

@@ -1,11 +1,11 @@
-"""hub.deadlines: many keys' deadlines checked by one sweep (on a task.Clock)."""
+"""hub.connections.deadlines: many keys' deadlines checked by one sweep (on a task.Clock)."""
 
 from __future__ import annotations
 
 import pytest
 from twisted.internet import task
 
-from hub.deadlines import Deadlines
+from hub.connections.deadlines import Deadlines
 
 
 def watched(seconds: float, granularity: float = 1.0):

@@ -1,4 +1,4 @@
-"""Waiting games nobody joins expire (``keep_waiting``, :mod:`hub.expiry`): a real lobby
+"""Waiting games nobody joins expire (``keep_waiting``, :mod:`hub.play.expiry`): a real lobby
 on a task.Clock."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from twisted.internet.task import Clock
 
 from bots.hello import HelloBotFactory
 from games.hello.server import HelloGameFactory
-from hub.expiry import WaitingExpiry
+from hub.play.expiry import WaitingExpiry
 from tests.support import DictRegistry, FakeHub
 
 

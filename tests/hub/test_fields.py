@@ -1,4 +1,4 @@
-"""hub.fields: the one place of the rules of client strings, and the bounded JSON reader."""
+"""hub.connections.fields: the one place of the rules of client strings, and the bounded JSON reader."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hub import fields
-from hub.fields import FieldError
+from hub.connections import fields
+from hub.connections.fields import FieldError
 from hub.frontends.domino import codec as domino
 from hub.frontends.xml import codec as xml
 from hub.store import accounts

@@ -25,7 +25,7 @@ from hub.interfaces import (
     IXMLGameAdapter,
 )
 from hub.model import GameConfig, GameContext, GameEvent
-from hub.registry import Registry
+from hub.plugins.registry import Registry
 from hub.service import HubService
 from tests.hub.chipgame import CoinsFactory, PassBotFactory
 from tests.support import DictRegistry, FakeHub

@@ -1,8 +1,8 @@
-"""``hub.lines.LineFramer.drain``: what a pass-through hands on of an unfinished line."""
+"""``hub.connections.lines.LineFramer.drain``: what a pass-through hands on of an unfinished line."""
 
 from __future__ import annotations
 
-from hub.lines import Line, LineFramer, Overlong
+from hub.connections.lines import Line, LineFramer, Overlong
 
 
 def test_drain_gives_the_unfinished_line_and_empties_the_framer():

@@ -9,9 +9,9 @@ from twisted.internet.task import Clock
 
 from bots.hello import HelloBotFactory
 from games.hello.server import HelloGameFactory
-from hub.lobby import Lobby
+from hub.connections.transcript import Transcripts
 from hub.model import BadAction, Conflict, GameError, IllegalAction, NotFound
-from hub.transcript import Transcripts
+from hub.play.lobby import Lobby
 from tests.support import DictRegistry, Recorder
 
 

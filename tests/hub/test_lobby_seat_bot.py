@@ -7,8 +7,8 @@ from twisted.internet.task import Clock
 
 from bots.hello import HelloBotFactory
 from games.hello.server import HelloGameFactory
-from hub.lobby import Lobby
 from hub.model import BadAction, Conflict, GameError, NotFound
+from hub.play.lobby import Lobby
 from tests.support import DictRegistry
 
 

@@ -11,8 +11,8 @@ from twisted.internet.task import Clock
 from bots.hello import HelloBotFactory
 from bots.poker.plugin import CallerFactory
 from games.poker.server import TexasHoldemFactory
-from hub.lobby import Lobby
 from hub.model import BadAction, Conflict, IllegalAction, NotFound
+from hub.play.lobby import Lobby
 from tests.support import DictRegistry
 
 

@@ -1,4 +1,4 @@
-"""The hub's table money (``hub.money``) on a real store (SQLite and PostgreSQL): chip
+"""The hub's table money (``hub.play.money``) on a real store (SQLite and PostgreSQL): chip
 tables funded at creation, seats bought in first, one settlement per hand gating the
 next, outages paused and resumed, cash-outs reconciled."""
 
@@ -11,7 +11,7 @@ import pytest_twisted
 from twisted.internet import defer, reactor
 
 from hub.model import PAUSED, RESUMED, Conflict, IllegalAction
-from hub.money import STORE_DOWN
+from hub.play.money import STORE_DOWN
 from hub.service import HubService
 from hub.store import InsufficientFunds, StoreUnavailable
 from tests.store.conftest import dsn, make_store  # noqa: F401 (the dsn fixture)

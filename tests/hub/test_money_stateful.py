@@ -1,5 +1,5 @@
 """Random interleavings of buy-ins, added chips, hands, leaves, disconnects, store
-outages and lost commit answers against the hub's table money (``hub.money``) on a real
+outages and lost commit answers against the hub's table money (``hub.play.money``) on a real
 SQLite store: the money invariant holds after every step.
 
 After every step an operator's ``ledger check`` (a second store on the same database,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from twisted.internet.testing import MemoryReactorClock
 from twisted.web.server import Site
 
-from hub.registry import Registry
+from hub.plugins.registry import Registry
 from hub.service import HubService
 
 

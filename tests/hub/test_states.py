@@ -1,4 +1,4 @@
-"""hub.states: a connection's machine moves only along its table."""
+"""hub.connections.states: a connection's machine moves only along its table."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from enum import Enum
 
 import pytest
 
-from hub.states import IllegalMove, Machine, check_table
+from hub.connections.states import IllegalMove, Machine, check_table
 
 
 class S(Enum):

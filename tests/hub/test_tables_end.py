@@ -11,8 +11,8 @@ import pytest
 import pytest_twisted
 from twisted.internet import defer, reactor
 
-from hub.game import CLOSING
 from hub.model import GAME_OVER, OVER, BadAction
+from hub.play.game import CLOSING
 from hub.service import HubService
 from tests.store.conftest import dsn, make_store  # noqa: F401 (the dsn fixture)
 from tests.support import DictRegistry, until

@@ -10,11 +10,11 @@ from prometheus_client.parser import text_string_to_metric_families
 from twisted.logger import Logger, globalLogPublisher
 from twisted.python import usage
 
-from hub.admin import Bans, ban_key
-from hub.logs import json_observer
 from hub.model import GameError
+from hub.ops.admin import Bans, ban_key
+from hub.ops.logs import json_observer
+from hub.ops.telemetry import Telemetry, operation_name, scrub
 from hub.tap import Options
-from hub.telemetry import Telemetry, operation_name, scrub
 
 
 def sample(telemetry: Telemetry, name: str, **labels: str) -> float:

@@ -7,7 +7,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from twisted.internet.task import Clock
 
-from hub.transcript import (
+from hub.connections.transcript import (
     SHARED_STAMP,
     Access,
     ConnectionRecord,
@@ -223,7 +223,7 @@ def test_tail_returns_the_last_visible_records(tmp_path):
 
 
 def test_tail_and_stream_read_across_blocks_and_parts(tmp_path, monkeypatch):
-    import hub.transcript as module
+    import hub.connections.transcript as module
 
     monkeypatch.setattr(module, "BLOCK", 64)
     settings = TranscriptSettings(buffer_bytes=1, max_bytes=500, keep_rotated=5)

@@ -18,7 +18,7 @@ import pytest
 from twisted.internet.testing import MemoryReactorClock
 
 from hub.frontends.web import Root
-from hub.registry import Registry
+from hub.plugins.registry import Registry
 from hub.service import HubService
 from tests.hubprocess import LOOPBACK, HubProcess
 from tests.integration.test_admin_api import person

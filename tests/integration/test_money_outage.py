@@ -23,8 +23,8 @@ from twisted.internet import defer, reactor, task, threads, utils
 
 from bots.poker.netplay import NetPlayer, bot_decider
 from games.poker.client import action_xml
-from hub.money import STORE_DOWN
-from hub.registry import Registry
+from hub.play.money import STORE_DOWN
+from hub.plugins.registry import Registry
 from hub.service import HubService
 from hub.store import open_store
 from hub.store.accounts import ScryptParams

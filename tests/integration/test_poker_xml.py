@@ -30,7 +30,7 @@ from games.poker.verify import verify_hand
 from games.poker.verify_hand_cli import verify_work
 from hub.client import HubClient, RequestFailed
 from hub.frontends.xml.adapters import payload_schema
-from hub.registry import Registry
+from hub.plugins.registry import Registry
 from hub.service import HubService
 from hub.store import open_store
 from hub.store.accounts import ScryptParams

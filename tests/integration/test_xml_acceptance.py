@@ -22,7 +22,7 @@ from twisted.web.server import Site
 
 from hub.client import HubClient, RequestFailed
 from hub.frontends.xml import codec
-from hub.registry import Registry
+from hub.plugins.registry import Registry
 from hub.service import HubService
 from hub.store import open_store
 from hub.store.accounts import ScryptParams

@@ -17,7 +17,7 @@ from twisted.internet import defer, error, reactor, task
 from twisted.logger import globalLogPublisher
 
 from hub.client import HubClient, RequestFailed
-from hub.registry import Registry
+from hub.plugins.registry import Registry
 from hub.service import HubService
 from hub.store import open_store
 from hub.store.accounts import ScryptParams

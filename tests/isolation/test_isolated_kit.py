@@ -20,13 +20,13 @@ from twisted.internet import reactor
 
 from bots.kit import IsolatedKitBot
 from hub import kit
-from hub.isolation.host import IsolatedFactory, Isolation, IsolationSettings, kit_types
-from hub.kit.xml import KitXMLAdapter
-from hub.lobby import Lobby
+from hub.frontends.xml.adapters import adapter_for
 from hub.meta import builtin_meta_dir
-from hub.model import OVER, BadAction, IllegalAction
+from hub.model import OVER, BadAction, GameEvent, IllegalAction
 from hub.optional_interfaces import ICatchesUp, IExhaustiveLegal
-from hub.registry import Registry
+from hub.play.lobby import Lobby
+from hub.plugins.isolation.host import IsolatedFactory, Isolation, IsolationSettings, kit_types
+from hub.plugins.registry import Registry
 from tests.support import until
 
 FIXTURES = Path(__file__).resolve().parents[1] / "plugins" / "fixtures"
@@ -64,7 +64,9 @@ async def test_an_isolated_kit_game_is_hosted_as_a_kit_game(hub_parts):
     factory = registry.game_factory("nim")
     assert isinstance(factory, IsolatedFactory)
     assert factory.kit and factory.legal_key == "move" and IExhaustiveLegal.providedBy(factory)
-    assert isinstance(factory.adapter("xml"), KitXMLAdapter)  # hub code, the kit's payloads
+    assert factory.adapter("xml") is None  # no adapter code: the generic payloads,
+    xml = adapter_for(factory)  # and a whole view after the start and every move
+    assert xml is not None and xml.snapshot_on(GameEvent("moved", {}))
     assert "nim" in kit_types() and kit.game_type("nim") is None  # no engine in the hub
     assert "_gamehub_isolated" not in str(sys.modules.keys())
     assert "nim" in tuple(registry.bot_factory("kit-random").games)

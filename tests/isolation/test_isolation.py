@@ -3,7 +3,7 @@ cannot touch the hub's data, and a worker that misbehaves ends only its own game
 
 Real parts: the registry loads the ``rogue`` fixture from a data folder, the lobby
 creates its games, and every game runs in a real worker process (``python -m
-hub.isolation.worker``) on the test's reactor; the hub's "database" is a file in the
+hub.plugins.isolation.worker``) on the test's reactor; the hub's "database" is a file in the
 data folder, its PostgreSQL a listening loopback socket.
 """
 
@@ -20,12 +20,12 @@ import pytest
 import pytest_twisted
 from twisted.internet import reactor
 
-from hub.isolation.host import IsolatedFactory, Isolation, IsolationSettings
-from hub.lobby import Lobby
 from hub.meta import builtin_meta_dir
 from hub.model import GAME_OVER, OVER, Conflict, IllegalAction
-from hub.plugin_files import package_file
-from hub.registry import Registry
+from hub.play.lobby import Lobby
+from hub.plugins.files import package_file
+from hub.plugins.isolation.host import IsolatedFactory, Isolation, IsolationSettings
+from hub.plugins.registry import Registry
 from tests.support import until
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -226,7 +226,7 @@ def test_the_kernel_refuses_the_data_folder_without_the_audit_hook(data, tmp_pat
     program = (
         "import socket, sys\n"
         "from pathlib import Path\n"
-        "from hub.isolation import sandbox\n"
+        "from hub.plugins.isolation import sandbox\n"
         "import hub\n"
         f"print(sandbox.landlock(sandbox.python_paths() + [Path(hub.__file__).parent], [Path({str(work)!r})]))\n"
         f"Path({str(work)!r}, 'mine').write_text('ok')\n"

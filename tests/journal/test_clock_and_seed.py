@@ -7,8 +7,8 @@ import random
 import pytest
 from twisted.internet import error, task
 
-from hub.gameclock import GameClock, ReplayError
-from hub.seeded import SEED_BYTES, SeededRandom, new_seed
+from hub.play.gameclock import GameClock, ReplayError
+from hub.play.seeded import SEED_BYTES, SeededRandom, new_seed
 
 
 def draws(rng: random.Random) -> list[object]:

@@ -18,10 +18,10 @@ from bots.morris import RandomMorrisBotFactory
 from games.hello.server import HelloGameFactory
 from games.kingdomino.server import KingDominoGameFactory
 from games.morris.server import MorrisGameFactory
-from hub.game import GameInstance
-from hub.lobby import Lobby
 from hub.model import OVER, GameError
-from hub.resume import Journaling
+from hub.play.game import GameInstance
+from hub.play.lobby import Lobby
+from hub.play.resume import Journaling
 from tests.store.conftest import dsn, make_store  # noqa: F401  (the fixture)
 from tests.support import DictRegistry
 

@@ -13,8 +13,10 @@ from twisted.internet import task
 from zope.interface.verify import verifyObject
 
 from hub import kit
+from hub.frontends.xml.adapters import adapter_for
 from hub.interfaces import IGame, IGameFactory, IGameOptions, IGameRules, IXMLGameAdapter
 from hub.model import GAME_OVER, TURN, BadAction, Conflict, GameConfig, GameContext, GameError
+from hub.optional_interfaces import IFullViewAfter
 from tests.plugins.fixtures.nim.game import Nim, Piles
 from tests.plugins.fixtures.noughts.game import Board, Noughts
 
@@ -44,9 +46,12 @@ def test_a_kit_game_provides_the_hub_interfaces():
         verifyObject(IGameFactory, factory)
         verifyObject(IGameOptions, factory)
         assert not IGameRules.providedBy(factory)
-        assert tuple(factory.frontends) == ("xml", "web")
+        board = () if factory.board is None else ("mnm",)  # Tic-Tac-Toe declares a board
+        assert tuple(factory.frontends) == ("xml", "web", *board)
         assert factory.default_seats == 2
-        assert IXMLGameAdapter.providedBy(factory.adapter("xml"))
+        assert factory.adapter("xml") is None  # the generic payloads, and a whole view
+        assert IFullViewAfter.providedBy(factory) and "moved" in factory.snapshot_kinds
+        assert IXMLGameAdapter.providedBy(adapter_for(factory))
         assert factory.adapter("web") is None  # the generic page
         game, _, _ = make(factory)
         verifyObject(IGame, game)
@@ -65,7 +70,7 @@ def test_tictactoe_is_played_to_the_end():
     assert game.state == "running"
     turn = [e for e in events if e.kind == TURN][-1]
     assert turn.data["seat"] == 0 and turn.data["timeleft_ms"] == 60_000
-    assert turn.data["legal"][4] == {"move": 4, "label": "b2"}
+    assert turn.data["legal"][4] == {"move": 4, "label": "b2", "play": "B1"}
     with pytest.raises(GameError) as e:
         game.act(1, {"move": 4})
     assert e.value.code == 422 and "not your turn" in e.value.reason

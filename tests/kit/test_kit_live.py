@@ -48,7 +48,9 @@ async def test_tictactoe_on_the_kit_is_played_to_the_end_over_xml(hub):
     await bounded(bob.join(gameid))
     turn = await bounded(ann.wait_for(event("turn", seat=0)))
     _, data = payload_json(turn)
-    assert {"move": 4, "label": "b2"} in data["legal"] and data["timeleft_ms"] == 60000
+    assert {"move": 4, "label": "b2", "play": "B1"} in data["legal"] and data[
+        "timeleft_ms"
+    ] == 60000
     assert await refused(bob.act(gameid, move_payload(4))) == 422  # not O's turn
     assert await refused(ann.act(gameid, "<mark cell='4'/>")) == 400  # not a kit payload
     for client, cell in ((ann, 0), (bob, 4), (ann, 1), (bob, 8)):

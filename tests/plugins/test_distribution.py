@@ -16,8 +16,8 @@ from twisted.internet.testing import StringTransport
 from twisted.web.resource import Resource
 from twisted.web.server import Site
 
-from hub.distribution import PluginIndexResource, PluginsResource, plugin_index
-from hub.registry import Registry
+from hub.plugins.distribution import PluginIndexResource, PluginsResource, plugin_index
+from hub.plugins.registry import Registry
 
 from .helpers import FIXTURE_MODULE, copy_fixture, make_zip_plugin, write_meta, zip_folder
 

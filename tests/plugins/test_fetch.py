@@ -14,9 +14,9 @@ from twisted.internet import defer
 from twisted.internet.task import Clock
 from twisted.web.resource import Resource
 
-from hub.distribution import PluginsResource
-from hub.fetch import PROGRESS_MIN_SIZE, FetchError, check_archive, fetch
-from hub.registry import LOADED, Registry
+from hub.plugins.distribution import PluginsResource
+from hub.plugins.fetch import PROGRESS_MIN_SIZE, FetchError, check_archive, fetch
+from hub.plugins.registry import LOADED, Registry
 
 from .helpers import FIXTURE_MODULE, make_zip_plugin, write_meta
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from twisted.internet.task import Clock
 
-from hub.registry import LOADED, Registry
+from hub.plugins.registry import LOADED, Registry
 from tests.hubprocess import ROOT, HubProcess
 from tests.support import wait_until
 

@@ -16,7 +16,7 @@ from zope.interface.verify import verifyObject
 
 from hub.interfaces import IBotFactory, IGameFactory
 from hub.model import GameConfig, GameContext, NotFound
-from hub.registry import (
+from hub.plugins.registry import (
     FAILED,
     LOADED,
     PLUGIN_MODULE_ROOT,

@@ -17,11 +17,11 @@ from twisted.web.resource import Resource
 from twisted.web.static import Data
 
 from hub.cli import main as gamehub
-from hub.distribution import PluginsResource, plugin_index
-from hub.fetch import FetchError, fetch
 from hub.meta import MetaError, parse_meta
-from hub.registry import FAILED, LOADED, Registry
-from hub.signing import (
+from hub.plugins.distribution import PluginsResource, plugin_index
+from hub.plugins.fetch import FetchError, fetch
+from hub.plugins.registry import FAILED, LOADED, Registry
+from hub.plugins.signing import (
     PluginTrust,
     SignatureError,
     generate_key,

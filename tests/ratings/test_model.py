@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from openskill.models import PlackettLuce
 
-from hub.ratings.model import (
+from hub.rating import (
     MU,
     SIGMA,
     Ladder,

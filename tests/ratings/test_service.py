@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from twisted.internet import defer, task
 
-from hub.lobby import Lobby
+from hub.play.lobby import Lobby
 from hub.ratings.service import RatingService, check_rated, pool_of, rated_game
 from tests.support import DictRegistry
 

@@ -7,7 +7,7 @@ import random
 
 import pytest_twisted
 
-from hub.ratings.model import Ladder, Placed, Player, RatedGame, rate
+from hub.rating import Ladder, Placed, Player, RatedGame, rate
 from hub.store import BadName
 
 from .test_accounts import fails

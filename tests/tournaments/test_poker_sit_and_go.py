@@ -12,7 +12,7 @@ from twisted.internet.task import Clock
 from bots.poker.plugin import CallerFactory, HoldemFactory, RaiserFactory, RandomFactory
 from games.poker.sitandgo import HoldemSitAndGoFactory
 from hub.model import GAME_OVER, HAND_OVER
-from hub.routes import Routes
+from hub.play.routes import Routes
 from hub.tournaments.model import FINISHED
 from hub.tournaments.service import TournamentService
 from tests.support import DictRegistry, FakeHub

@@ -16,7 +16,7 @@ from games.morris.server import MorrisGameFactory
 from hub.frontends.domino import make_factory as domino_factory
 from hub.frontends.mnm import make_factory as mnm_factory
 from hub.frontends.mnm.states import State
-from hub.routes import Routes
+from hub.play.routes import Routes
 from hub.tournaments.service import TournamentService
 from tests.support import DictRegistry, FakeHub, TCPStringTransport
 

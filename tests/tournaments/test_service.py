@@ -14,7 +14,7 @@ from bots.hello import HelloBotFactory
 from games.hello.server import HelloGameFactory
 from hub.interfaces import ITournamentStore, IWholeTournamentFactory
 from hub.model import GameError
-from hub.routes import Routes
+from hub.play.routes import Routes
 from hub.tournaments.model import DONE, FINISHED, RUNNING, Tournament
 from hub.tournaments.service import TournamentService
 from tests.support import DictRegistry, FakeHub

@@ -11,7 +11,7 @@ from twisted.web import http
 from twisted.web.test.requesthelper import DummyRequest
 
 from hub.frontends.web import Root, WebSite
-from hub.registry import Registry
+from hub.plugins.registry import Registry
 from hub.service import HubService
 
 

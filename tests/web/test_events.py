@@ -222,7 +222,7 @@ def test_only_an_account_gets_its_seat_back_by_name():
 def test_a_lobby_change_is_rendered_once_for_every_lobby_stream(monkeypatch):
     """Issue 19 item 2 (counted, not timed): one frame per change (and per chat line)
     for the whole audience, not one per stream."""
-    from hub.chat import LOBBY
+    from hub.connections.chat import LOBBY
     from hub.frontends.web import events
 
     built: list[str] = []

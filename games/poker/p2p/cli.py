@@ -108,7 +108,7 @@ async def load_bot(reactor: Any, name: str, seed: int | None) -> Any:
     :raises ValueError: no such bot, or it does not play hold'em.
     """
     from hub.model import GameError
-    from hub.registry import Registry
+    from hub.plugins.registry import Registry
 
     registry = Registry(None, reactor)
     await registry.load()

@@ -8,7 +8,7 @@ canonical form, so one message has exactly one frame and one :attr:`Signed.diges
 (SHA-256 of the frame): two frames of one author for one place in the hand are two
 different messages, which is the proof of an equivocation.
 
-Keys travel as ``ed25519:<base64>`` (the form of plugin signatures, :mod:`hub.signing`);
+Keys travel as ``ed25519:<base64>`` (the form of plugin signatures, :mod:`hub.plugins.signing`);
 binary values (points, scalars, sealed keys) as standard base64.  Frames are carried
 with a 4-byte big-endian length (Twisted's ``Int32StringReceiver``), at most
 :data:`MAX_FRAME` bytes.
@@ -86,11 +86,11 @@ class Identity:
     def from_pem(cls, path: str) -> Identity:
         """The key of a PEM file made by ``gamehub plugin keygen``.
 
-        :raises hub.signing.SignatureError: unreadable, or not an Ed25519 key.
+        :raises hub.plugins.signing.SignatureError: unreadable, or not an Ed25519 key.
         """
         from cryptography.hazmat.primitives import serialization
 
-        from hub.signing import load_private_key
+        from hub.plugins.signing import load_private_key
 
         raw = load_private_key(path).private_bytes(
             serialization.Encoding.Raw,

@@ -17,7 +17,7 @@ from typing import Any
 from twisted.web.resource import IResource
 from zope.interface import moduleProvides
 
-from hub.access import Access
+from hub.connections.access import Access
 from hub.interfaces import IFrontend, IHTTPResources
 
 from .match import Match, Matches

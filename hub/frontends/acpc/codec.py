@@ -1,6 +1,6 @@
 """The ACPC line protocol without I/O: bytes → lines, lines → what the program said.
 
-:class:`LineFramer` (:mod:`hub.lines`, shared with the domino front end) cuts the byte stream into lines (``\\r\\n``, or a bare ``\\n`` as
+:class:`LineFramer` (:mod:`hub.connections.lines`, shared with the domino front end) cuts the byte stream into lines (``\\r\\n``, or a bare ``\\n`` as
 the competition's example player ends its version line) and never holds more than
 ``max_length + 1`` bytes of one: a longer line becomes one :class:`Overlong` token as
 soon as it passes the limit, and the rest of it is dropped as it streams in.
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from hub.lines import KEEP, Line, LineFramer, Overlong
+from hub.connections.lines import KEEP, Line, LineFramer, Overlong
 
 #: the protocol version this front end speaks
 VERSION = (2, 0, 0)

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
-from hub.transcript import DIR_MODE, FILE_MODE
+from hub.connections.transcript import DIR_MODE, FILE_MODE
 
 
 def _open(path: Path) -> IO[str]:

@@ -37,10 +37,10 @@ from twisted.internet.endpoints import serverFromString
 from twisted.logger import Logger
 from zope.interface import implementer
 
+from hub.connections.limits import ConnectionCap
 from hub.interfaces import IACPCAdapter, IGameObserver
-from hub.limits import ConnectionCap
 from hub.model import GAME_OVER, HAND_OVER, GameError, NotFound
-from hub.telemetry import DETACHED
+from hub.ops.telemetry import DETACHED
 
 from . import codec
 from .addresses import LOOPBACK, Network, address_of, allowed_networks

@@ -24,12 +24,12 @@ from twisted.internet.protocol import Factory, Protocol
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.frontends import no_delay
+from hub.connections.limits import ConnectionCap
+from hub.connections.sockets import no_delay
+from hub.connections.states import Machine
 from hub.interfaces import IGameObserver
-from hub.limits import ConnectionCap
+from hub.ops.telemetry import DETACHED, FrontendTelemetry
 from hub.settings import boolean
-from hub.states import Machine
-from hub.telemetry import DETACHED, FrontendTelemetry
 
 from . import codec
 from .states import REFUSALS, TRANSITIONS, Input, State

@@ -4,7 +4,7 @@
   "seed", "allow"}`` creates a match; the answer (201) has its ``id``, its ``ports``
   (one per ``acpc`` player, in order, as the competition's dealer prints them), each
   program's ``key`` and the addresses that may take its seats (``allow``: the
-  creator's by default).  Who may: as creating a game (:mod:`hub.access`: loopback, or the
+  creator's by default).  Who may: as creating a game (:mod:`hub.connections.access`: loopback, or the
   API token).
 - ``GET /acpc/matches``: every match; ``GET /acpc/matches/<id>``: one, with its
   results (total, mbb/hand and its 95% confidence interval per player);
@@ -12,7 +12,7 @@
   while the match runs only for admins, or a program's own lines for its key
   (``Authorization: Bearer <key>``); for everyone once it is over (:mod:`.logs`).
 
-Every request is checked by the web front end's :class:`hub.access.Access`, as every
+Every request is checked by the web front end's :class:`hub.connections.access.Access`, as every
 other route: the door header, tokens and loopback mean the same here.
 """
 
@@ -28,8 +28,8 @@ from twisted.protocols.basic import FileSender
 from twisted.web.resource import Resource
 from twisted.web.server import NOT_DONE_YET
 
-from hub import fields
-from hub.access import Access, challenge
+from hub.connections import fields
+from hub.connections.access import Access, challenge
 from hub.model import GameError
 
 #: the largest request body read
@@ -137,7 +137,7 @@ class MatchesResource(Resource):
         body = request.content.read(MAX_BODY + 1)
         if len(body) > MAX_BODY:
             return _send(request, 413, {"error": f"the body is larger than {MAX_BODY} bytes"})
-        try:  # bounded depth, scalar strings (hub.fields)
+        try:  # bounded depth, scalar strings (hub.connections.fields)
             spec = fields.loads(body or b"{}")
         except fields.FieldError as e:
             return _send(request, 400, {"error": e.reason})

@@ -1,6 +1,6 @@
 """The life of an ACPC connection, as data: its states and the moves between them.
 
-:data:`TRANSITIONS` (a :class:`hub.states.Machine` follows it)::
+:data:`TRANSITIONS` (a :class:`hub.connections.states.Machine` follows it)::
 
     CONNECTED --VERSION--> READY --SEATED--> PLAYING --REPLY--> PLAYING
     READY --REPLY--> READY                       (a reply before the match: ignored)

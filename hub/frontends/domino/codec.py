@@ -1,6 +1,6 @@
 """The domino line protocol without I/O: bytes → tokens → commands, text → bytes.
 
-:class:`LineFramer` (:mod:`hub.lines`) cuts the byte stream into lines and never holds more than
+:class:`LineFramer` (:mod:`hub.connections.lines`) cuts the byte stream into lines and never holds more than
 ``max_length + 1`` bytes of a line: a longer message becomes one :class:`Overlong`
 token as soon as it passes the limit, and the rest of it is dropped as it streams in
 until its newline.  :func:`parse` turns one line into a :class:`Login`, a
@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hub import fields
-from hub.lines import KEEP, Line, LineFramer, Overlong
+from hub.connections import fields
+from hub.connections.lines import KEEP, Line, LineFramer, Overlong
 
 #: A message longer than this (without its ``\n``) is invalid.
 MAX_LENGTH = 250

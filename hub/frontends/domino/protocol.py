@@ -37,16 +37,16 @@ from twisted.internet.protocol import Protocol, ServerFactory
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub import names
 from hub.cluster.moves import Place
 from hub.cluster.splice import Follow, Splice
-from hub.frontends import no_delay, write_now
+from hub.connections import names
+from hub.connections.sockets import no_delay, write_now
+from hub.connections.states import Machine
+from hub.connections.transcript import ConnectionRecord
 from hub.interfaces import IGameObserver, ILobbyListener
 from hub.model import GAME_OVER, WAITING, GameError
+from hub.ops.telemetry import DETACHED, FrontendTelemetry
 from hub.seatops import SeatingHub
-from hub.states import Machine
-from hub.telemetry import DETACHED, FrontendTelemetry
-from hub.transcript import ConnectionRecord
 
 from . import codec
 from .states import REFUSALS, TRANSITIONS, Input, State
@@ -93,7 +93,7 @@ class DominoProtocol(Protocol):
         self._idle_timer: Any = None
         self.splice: Splice | None = None
         self._owner_hub = ""  # (passed through) the hub that plays the client's game
-        self._routing: Any = None  # a routed login (hub.routes) waiting for its game
+        self._routing: Any = None  # a routed login (hub.play.routes) waiting for its game
 
     @property
     def state(self) -> State:
@@ -222,7 +222,7 @@ class DominoProtocol(Protocol):
         routing.addCallbacks(self._on_routed, self._not_routed)
 
     def _on_routed(self, routed: Any) -> None:
-        """The routed login's game is there: take its seat (``hub.routes``)."""
+        """The routed login's game is there: take its seat (``hub.play.routes``)."""
         self._routing = None
         if self.state is State.WAITING:
             defer.ensureDeferred(self.factory.seat(self, routed.game, routed.seat))
@@ -412,13 +412,13 @@ class DominoProtocol(Protocol):
 class DominoFactory(ServerFactory):
     """Accepts domino clients, queues logged-in players and seats them in games.
 
-    :param lobby: the hub's :class:`hub.lobby.Lobby` (its games, its changes).
+    :param lobby: the hub's :class:`hub.play.lobby.Lobby` (its games, its changes).
     :param seating: the hub (:class:`hub.seatops.SeatingHub`): games are created and
         players seated only through it, as every front end does.
     :param reactor: for timers (``task.Clock``/``MemoryReactorClock`` in tests).
     :param options: ``domino_game``, ``domino_answer_seconds``, ``domino_max_invalid``,
         ``domino_login_seconds``, ``domino_idle_seconds`` (see :data:`DEFAULTS`).
-    :param routes: the hub's :class:`hub.routes.Routes`: a login routed there (a
+    :param routes: the hub's :class:`hub.play.routes.Routes`: a login routed there (a
         tournament's entrant) plays the game it leads to, not one of the queue.
     """
 
@@ -445,7 +445,7 @@ class DominoFactory(ServerFactory):
         self.reactor = reactor
         self.options = dict(options or {})
         self._place = place
-        #: the hub's routes (``hub.routes.Routes``): logins that lead to a game of theirs
+        #: the hub's routes (``hub.play.routes.Routes``): logins that lead to a game of theirs
         self.routes = routes
         self._game_type: str | None = settings["domino_game"]
         self.answer_seconds = float(settings["domino_answer_seconds"])
@@ -472,7 +472,7 @@ class DominoFactory(ServerFactory):
         self, game_id: str | None, player: str | None, old_hub: str, frontend: str
     ) -> defer.Deferred[Any]:
         """Where a spliced client's game runs now (``None``: it did not move; the lobby's
-        :attr:`~hub.lobby.Lobby.follow`, set in a cluster)."""
+        :attr:`~hub.play.lobby.Lobby.follow`, set in a cluster)."""
         follow = self.lobby.follow
         if follow is None:
             return defer.succeed(None)

@@ -1,7 +1,7 @@
 """The life of a domino connection, as data: its states, the moves between them, and
 the reason a command its state does not take is answered ``ERROR``.
 
-:data:`TRANSITIONS` (a :class:`hub.states.Machine` follows it)::
+:data:`TRANSITIONS` (a :class:`hub.connections.states.Machine` follows it)::
 
     CONNECTED --LOGIN--> WAITING --SEATED--> PLAYING --COMMAND--> PLAYING
     PLAYING --UNSEATED--> WAITING              (seating failed: back in the queue)

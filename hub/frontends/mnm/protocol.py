@@ -32,14 +32,14 @@ from zope.interface import implementer
 
 from hub.cluster.moves import Place
 from hub.cluster.splice import Follow, Splice
-from hub.deadlines import Deadlines
-from hub.frontends import no_delay, write_now
+from hub.connections.deadlines import Deadlines
+from hub.connections.sockets import no_delay, write_now
+from hub.connections.states import Machine
+from hub.connections.transcript import ConnectionRecord
 from hub.interfaces import IGameObserver, IHub
 from hub.model import GAME_OVER, OVER, RUNNING, TURN, Elsewhere, GameError, GameEvent
-from hub.routes import Routed
-from hub.states import Machine
-from hub.telemetry import DETACHED, FrontendTelemetry
-from hub.transcript import ConnectionRecord
+from hub.ops.telemetry import DETACHED, FrontendTelemetry
+from hub.play.routes import Routed
 
 from . import codec
 from .codec import ProtocolError
@@ -178,7 +178,7 @@ class MNMProtocol(LineReceiver):
         self._seated = b""
         #: lines not to write (a connection a door handed over: it said them already)
         self._mute = 0
-        #: a routed Game-ID (``hub.routes``): the seat and name it leads to
+        #: a routed Game-ID (``hub.play.routes``): the seat and name it leads to
         self._routed: Routed | None = None
         self._routing: Any = None
 
@@ -435,7 +435,10 @@ class MNMProtocol(LineReceiver):
     def _join(self, game: Any) -> None:
         adapter = game.factory.adapter("mnm")
         if adapter is None:
-            raise ProtocolError("Not a valid game ID: that game is not played over MNM")
+            raise ProtocolError(
+                f"Not a valid game ID: {game.type} is not played over MNM"
+                " (MNM plays two-player games that declare a board)"
+            )
         if game.state == OVER:
             raise ProtocolError("Not a valid game ID: that game is over")
         self.game, self.adapter = game, adapter

@@ -2,7 +2,7 @@
 the answer to a client command its state does not take.
 
 The client's commands (:data:`.codec.VERBS`) and what the server does are the inputs
-(:class:`Input`); :data:`TRANSITIONS` is the whole life (a :class:`hub.states.Machine`
+(:class:`Input`); :data:`TRANSITIONS` is the whole life (a :class:`hub.connections.states.Machine`
 follows it)::
 
     VERSION --VERSION--> ID --ID--> ROUTING --ROUTED--> PLAYER --PLAYER--> JOINING

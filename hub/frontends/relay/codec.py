@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from hub import fields
+from hub.connections import fields
 
 #: what a peer signs to prove its key (then the hub's nonce, then the table's name)
 PROOF_LABEL = b"gamehub relay v1\n"

@@ -23,7 +23,7 @@ all, kept for the lobby's game until the table is full),
 ``relay_max_per_address``/``relay_max_connections`` (open connections; more: ``error``
 and closed at once).  A new table becomes a game of the lobby, so one address makes
 tables as fast as it may create games anywhere (``create_rate``/``create_burst``).  A peer's name is shown in the lobby, so no peer takes a name
-reserved for the hub's bots, programs, guests or admins (:mod:`hub.names`).
+reserved for the hub's bots, programs, guests or admins (:mod:`hub.connections.names`).
 """
 
 from __future__ import annotations
@@ -41,14 +41,14 @@ from twisted.logger import Logger
 from twisted.protocols.basic import Int32StringReceiver
 from zope.interface import implementer
 
-from hub.frontends import no_delay
+from hub.connections.limits import Buckets, ConnectionCap, creation_limits
+from hub.connections.names import reserved
+from hub.connections.sockets import no_delay
+from hub.connections.states import Machine
+from hub.connections.transcript import ConnectionRecord
 from hub.interfaces import IRelayAdapter
-from hub.limits import Buckets, ConnectionCap, creation_limits
 from hub.model import GameError
-from hub.names import reserved
-from hub.signing import SignatureError, parse_public_key
-from hub.states import Machine
-from hub.transcript import ConnectionRecord
+from hub.plugins.signing import SignatureError, parse_public_key
 
 from . import codec
 from .states import REFUSALS, TRANSITIONS, Input, State

@@ -1,6 +1,6 @@
 """The life of a relay connection, as data: its states and the moves between them.
 
-:data:`TRANSITIONS` (a :class:`hub.states.Machine` follows it)::
+:data:`TRANSITIONS` (a :class:`hub.connections.states.Machine` follows it)::
 
     CONNECTED --JOIN--> CHALLENGED --AUTH--> JOINED --SEND--> JOINED
     CONNECTED, CHALLENGED, JOINED --LIST--> (the same state)

@@ -17,9 +17,9 @@ from twisted.web.resource import IResource, Resource
 from twisted.web.server import Site
 from zope.interface import implementer, moduleProvides
 
-from hub.distribution import PluginsResource
 from hub.interfaces import IConnectionControl, IFrontend, IHub
-from hub.telemetry import DETACHED, FrontendTelemetry, MetricsResource
+from hub.ops.telemetry import DETACHED, FrontendTelemetry, MetricsResource
+from hub.plugins.distribution import PluginsResource
 
 from .accounts import AccountResource, AccountsResource, SessionResource
 from .admin import AdminResource
@@ -28,7 +28,7 @@ from .info import Hands, History, Stats
 from .limits import GuardedRequest, WebLimits, web_endpoint
 from .play import LobbyChat, LobbyEvents, Rules, Types, WebFrontend, WebGames
 from .ratings import Ratings
-from .scripts import PluginScripts
+from .scripts import Bytes, PluginScripts
 from .tournaments import TournamentsResource
 
 moduleProvides(IFrontend)
@@ -64,27 +64,6 @@ CONTENT_TYPES = {
     ".png": "image/png",
 }
 _STATIC_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
-
-
-class Bytes(Resource):
-    """A fixed body with its content type."""
-
-    isLeaf = True
-
-    def __init__(self, data: bytes, content_type: str) -> None:
-        super().__init__()
-        self.data = data
-        self.content_type = content_type.encode("ascii")
-
-    def render_GET(self, request: Any) -> bytes:
-        """The body."""
-        request.setHeader(b"content-type", self.content_type)
-        request.setHeader(b"cache-control", b"no-cache")
-        return self.data
-
-    def render_HEAD(self, request: Any) -> bytes:
-        """The headers."""
-        return self.render_GET(request)
 
 
 class StaticFiles(Resource):

@@ -14,8 +14,8 @@ from typing import Any
 
 from twisted.internet import defer
 
-from hub import fields
-from hub.access import client_host
+from hub.connections import fields
+from hub.connections.access import client_host
 from hub.interfaces import IHub
 from hub.model import GameError
 
@@ -30,7 +30,7 @@ def _store(hub: IHub) -> Any:
 
 
 def _credentials(request: Any, **rules: fields.Field) -> list[str]:
-    """The body's fields ``name=rule``, each checked by its rule of :mod:`hub.fields`."""
+    """The body's fields ``name=rule``, each checked by its rule of :mod:`hub.connections.fields`."""
     body = read_json(request)
     if not isinstance(body, dict):
         raise GameError("the body must be a JSON object", 400)

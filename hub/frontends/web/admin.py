@@ -5,7 +5,7 @@ hub compares digests, and ``api_token_sha256`` lets a config file hold only the
 token's SHA-256) or a browser session of an ``admin`` account (its writes carry the
 session's CSRF token, as every write of the pages).  Anyone else gets 401 (no
 credentials) or 403 (an account that is not an admin).  Every action goes through
-:class:`hub.admin.Admin`, which writes its audit row:
+:class:`hub.ops.admin.Admin`, which writes its audit row:
 
 - ``POST /api/admin/kick`` ``{"player", "reason"?}``
 - ``POST /api/admin/games/<id>/close``
@@ -25,8 +25,8 @@ from typing import Any
 
 from twisted.internet import defer
 
-from hub.admin import Actor, amount_text, ban_key
 from hub.model import GameError
+from hub.ops.admin import Actor, amount_text, ban_key
 
 from .api import query_arg, query_limit
 from .play import WebFrontend, WebResource
@@ -47,7 +47,7 @@ class AdminResource(WebResource):
 
     def actor(self, request: Any, write: bool) -> Actor:
         """Who asks: the API token or an admin session (a write checks its origin and
-        CSRF token), as :class:`hub.access.Access` decides for every route.
+        CSRF token), as :class:`hub.connections.access.Access` decides for every route.
 
         :raises hub.model.GameError: 401 without credentials, 403 for a non-admin.
         """

@@ -12,10 +12,10 @@ from twisted.python.failure import Failure
 from twisted.web.resource import Resource
 from twisted.web.server import NOT_DONE_YET
 
-from hub import fields
-from hub.access import Access, Caller, challenge
-from hub.distribution import PluginIndexResource
+from hub.connections import fields
+from hub.connections.access import Access, Caller, challenge
 from hub.model import GameError
+from hub.plugins.distribution import PluginIndexResource
 
 MAX_BODY = 64 * 1024
 
@@ -38,7 +38,7 @@ def send_error(request, status: int, message: str) -> bytes:
 
 
 def read_json(request) -> Any:
-    """The request's JSON body, read by :func:`hub.fields.loads` (bounded depth, every
+    """The request's JSON body, read by :func:`hub.connections.fields.loads` (bounded depth, every
     string Unicode scalar values).
 
     :raises hub.model.GameError: 413 when too large, 400 when not such JSON.
@@ -52,9 +52,9 @@ def read_json(request) -> Any:
 
 def game_fields(body: dict[str, Any]) -> None:
     """Check the client's strings of a new game's body (name, options) by the rules of
-    :mod:`hub.fields`.
+    :mod:`hub.connections.fields`.
 
-    :raises hub.fields.FieldError: one breaks them.
+    :raises hub.connections.fields.FieldError: one breaks them.
     """
     if body.get("name") is not None:
         fields.GAME_NAME.check(body["name"])
@@ -80,7 +80,7 @@ def query_limit(request, default: int, most: int) -> int:
 
 class JSONResource(Resource):
     """A resource whose handlers return JSON-able data or raise ``GameError``; who asks
-    is decided by ``access`` (the web front end's :class:`hub.access.Access`, the one
+    is decided by ``access`` (the web front end's :class:`hub.connections.access.Access`, the one
     check of every route; without one: the hub's token and loopback, no sessions)."""
 
     log = Logger()
@@ -137,12 +137,12 @@ class JSONResource(Resource):
         return send_json(request, status, payload)
 
     def caller(self, request) -> Caller:
-        """Who sent ``request`` (:class:`hub.access.Caller`)."""
+        """Who sent ``request`` (:class:`hub.connections.access.Caller`)."""
         return self.access.caller(request)
 
     def has_api_token(self, request) -> bool:
         """Whether the request carries the hub's API token (``Authorization: Bearer``;
-        see :func:`hub.access.token_digest`)."""
+        see :func:`hub.connections.access.token_digest`)."""
         return self.access.has_token(request)
 
     def reader(self, request) -> tuple[bool, frozenset[str]]:

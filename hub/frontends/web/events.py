@@ -22,8 +22,8 @@ from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 from zope.interface import implementer
 
-from hub.access import client_host
-from hub.chat import LOBBY
+from hub.connections.access import client_host
+from hub.connections.chat import LOBBY
 from hub.interfaces import IChatListener, IGameObserver, IHub, ILobbyListener
 from hub.model import TURN
 

@@ -9,10 +9,10 @@ from typing import Any
 
 from twisted.internet import defer
 
-from hub import reveal
 from hub.interfaces import IHandRecord, IHub
 from hub.model import GameError
 from hub.optional_interfaces import IRevealedHands
+from hub.play import reveal
 
 from .play import WebResource
 
@@ -197,7 +197,7 @@ class Hands(WebResource):
     """``GET /api/hands?game=&player=&limit=``: finished hands of chip games (poker, say)
     from the store.  A hand's sealed part goes to admins; its revealed part (a
     shuffle's seed) to the players who were in it once none of them is still at that
-    table, or ``seed_reveal`` seconds after it (:mod:`hub.reveal`)."""
+    table, or ``seed_reveal`` seconds after it (:mod:`hub.play.reveal`)."""
 
     def methods(self) -> dict[str, Callable[[Any], Any]]:
         """HTTP method → its handler: this resource's dispatch table."""

@@ -13,14 +13,14 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.web.server import NOT_DONE_YET
 
-from hub.access import Access, client_host
-from hub.chat import LOBBY
+from hub.connections.access import Access, client_host
+from hub.connections.chat import LOBBY
+from hub.connections.limits import Buckets, creation_limits
+from hub.connections.transcript import owner_token
 from hub.interfaces import IGameOptions, IHub
-from hub.limits import Buckets, creation_limits
 from hub.model import OVER, WAITING, GameError
-from hub.money import plays_for_chips
+from hub.play.money import plays_for_chips
 from hub.store.websessions import WebSessionMixin
-from hub.transcript import owner_token
 
 from . import transcripts
 from .api import JSONResource, game_fields, read_json, send_error
@@ -61,7 +61,7 @@ class WebFrontend:
         self.hub = hub
         self.clock = clock
         self.sessions = Sessions(clock, secure=served_over_tls(hub), store=web_session_store(hub))
-        #: the one access check of every route (:mod:`hub.access`)
+        #: the one access check of every route (:mod:`hub.connections.access`)
         self.access = Access(hub.options, self.sessions)
         self.proxy = GameProxy(hub, self.sessions)
         heartbeat = float(hub.options.get("web_heartbeat", 15.0))

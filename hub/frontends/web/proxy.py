@@ -21,7 +21,7 @@ What is passed on, and nothing more:
   seats on a remote game belong to its door session's session on the owner; on the
   owner it plays as a guest of that hub (an account's login stays on its door);
 - ``X-Gamehub-Door: <door hub id>``: the owner never treats a proxied request as one
-  from its own machine (:class:`hub.access.Caller`, ``loopback``).
+  from its own machine (:class:`hub.connections.access.Caller`, ``loopback``).
 
 A response body other than an event stream is cut at ``web_proxy_max_body`` bytes; the
 owner must answer within ``cluster_connect_seconds``; an owner that cannot be reached is

@@ -14,7 +14,7 @@ from typing import Any
 from twisted.internet import defer
 
 from hub.model import GameError
-from hub.ratings.model import KINDS, Player, Rating
+from hub.rating import KINDS, Player, Rating
 
 from .api import JSONResource
 

@@ -23,7 +23,7 @@ from twisted.web.resource import IResource, Resource
 
 from hub.interfaces import IGameRules, IWebAssets
 from hub.model import GameError
-from hub.plugin_files import package_file, plain_path
+from hub.plugins.files import package_file, plain_path
 
 _TYPE_NAME = re.compile(r"^[a-z0-9-]{1,64}$")
 
@@ -105,6 +105,27 @@ def read_rules(factory: Any) -> str | None:
     return None if data is None else data.decode("utf-8", "replace")
 
 
+class Bytes(Resource):
+    """A fixed body with its content type."""
+
+    isLeaf = True
+
+    def __init__(self, data: bytes, content_type: str) -> None:
+        super().__init__()
+        self.data = data
+        self.content_type = content_type.encode("ascii")
+
+    def render_GET(self, request: Any) -> bytes:
+        """The body."""
+        request.setHeader(b"content-type", self.content_type)
+        request.setHeader(b"cache-control", b"no-cache")
+        return self.data
+
+    def render_HEAD(self, request: Any) -> bytes:
+        """The headers."""
+        return self.render_GET(request)
+
+
 class PluginScripts(Resource):
     """``/plugin-scripts/<type>.js``, ``<type>.css`` and ``<type>.history.js``."""
 
@@ -127,6 +148,4 @@ class PluginScripts(Resource):
         data = None if found is None else package_file(factory, found)
         if data is None:
             return notFound("No such script", "This game type brings no such file.")
-        from . import Bytes
-
         return Bytes(data, content_type)

@@ -20,9 +20,9 @@ from twisted.logger import Logger
 from twisted.web.server import NOT_DONE_YET
 from zope.interface import implementer
 
+from hub.connections.transcript import Access, is_lobby, stream
 from hub.interfaces import IHub
 from hub.model import OVER, GameError
-from hub.transcript import Access, is_lobby, stream
 
 MAX_TAIL = 100_000
 #: blocks scanned in one reactor turn before the next turn is taken

@@ -26,10 +26,11 @@ from zope.interface import implementer
 from zope.interface.exceptions import Invalid
 from zope.interface.verify import verifyObject
 
-from hub import fields
+from hub.connections import fields
 from hub.interfaces import IGameFactory, IXMLGameAdapter, IXMLPayloadSchema
 from hub.model import BadAction, GameError, GameEvent
-from hub.plugin_files import package_file, package_of, plain_path
+from hub.optional_interfaces import IFullViewAfter
+from hub.plugins.files import package_file, package_of, plain_path
 from hub.seatops import AddBot, LeaveSeat, Parsed, SeatOperation, TakeSeat
 
 from . import codec
@@ -135,8 +136,35 @@ def adapter_for(factory: IGameFactory) -> IXMLGameAdapter | None:
         log.failure("xml: the adapter of {game} failed", game=factory.name)
         return None
     if adapter is None:
+        if IFullViewAfter.providedBy(factory):
+            return _with_views(frozenset(factory.snapshot_kinds))
         return _GENERIC
     return None if _unusable(adapter) else adapter
+
+
+class _FullViews(GenericXMLAdapter):
+    """The generic payloads, and the whole view after the events of ``kinds``
+    (:class:`hub.optional_interfaces.IFullViewAfter`)."""
+
+    def __init__(self, kinds: frozenset[str]) -> None:
+        self.kinds = kinds
+
+    def snapshot_on(self, event: GameEvent) -> bool:
+        """A full view follows the events of :attr:`kinds`."""
+        return event.kind in self.kinds
+
+
+#: kinds → their adapter (the few declarations there are: one object each)
+_full_views: dict[frozenset[str], _FullViews] = {}
+
+
+def _with_views(kinds: frozenset[str]) -> _FullViews:
+    adapter = _full_views.get(kinds)
+    if adapter is None:
+        if len(_full_views) >= 64:  # bounded: declarations are few; a flood starts over
+            _full_views.clear()
+        adapter = _full_views[kinds] = _FullViews(kinds)
+    return adapter
 
 
 #: factory → whether it is hosted here (a registry reload brings new factories)

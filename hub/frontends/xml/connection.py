@@ -27,7 +27,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from hub.states import Machine
+from hub.connections.states import Machine
 
 from . import encoding
 from .states import GONE, TRANSITIONS, Input, State

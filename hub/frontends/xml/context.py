@@ -18,9 +18,9 @@ from lxml import etree
 from twisted.internet import defer
 
 if TYPE_CHECKING:
+    from hub.connections.limits import Buckets
     from hub.interfaces import IHub
-    from hub.limits import Buckets
-    from hub.telemetry import FrontendTelemetry
+    from hub.ops.telemetry import FrontendTelemetry
 
     from .connection import Connection
     from .encoding import GameRow
@@ -34,7 +34,7 @@ class HandlerContext(Protocol):
     """The part of :class:`.server.XMLFrontend` the request handlers use."""
 
     hub: IHub
-    #: the hub's lobby (``hub.lobby``)
+    #: the hub's lobby (``hub.play.lobby``)
     lobby: Any
     sessions: Sessions
     relays: Relays

@@ -25,8 +25,8 @@ from typing import Any
 
 from lxml import etree
 
-from hub import chat
-from hub import fields as hub_fields
+from hub.connections import chat
+from hub.connections import fields as hub_fields
 
 from .errors import ProtocolError
 from .events import (
@@ -396,7 +396,7 @@ def decode(data: bytes, max_size: int = MAX_DOCUMENT) -> Request:
     return request
 
 
-#: the client strings of each request and the rule of :mod:`hub.fields` each keeps
+#: the client strings of each request and the rule of :mod:`hub.connections.fields` each keeps
 FIELD_RULES: dict[type[Request], dict[str, hub_fields.Field]] = {
     CreateAccount: {"accountname": hub_fields.ACCOUNT_NAME, "password": hub_fields.PASSWORD},
     DeleteAccount: {
@@ -418,9 +418,9 @@ FIELD_RULES: dict[type[Request], dict[str, hub_fields.Field]] = {
 
 def check_fields(request: Request) -> None:
     """Check the client's strings in ``request`` by their rules (:data:`FIELD_RULES`;
-    a new game's options by :func:`hub.fields.check_options`).
+    a new game's options by :func:`hub.connections.fields.check_options`).
 
-    :raises hub.fields.FieldError: one breaks its rule (400).
+    :raises hub.connections.fields.FieldError: one breaks its rule (400).
     """
     for attribute, rule in FIELD_RULES.get(type(request), {}).items():
         value = getattr(request, attribute)  # a field FIELD_RULES names for this type

@@ -26,7 +26,7 @@ from twisted.logger import Logger
 from twisted.protocols.policies import TimeoutMixin
 from zope.interface import implementer
 
-from hub.frontends import no_delay, write_now
+from hub.connections.sockets import no_delay, write_now
 
 from . import encoding
 from .connection import Connection

@@ -60,8 +60,8 @@ from twisted.protocols.basic import Int32StringReceiver
 
 from hub.cluster.splice import Route
 from hub.cluster.splice import settings as splice_settings
-from hub.journal import MOVING, SEALED
 from hub.model import Elsewhere, GameError
+from hub.play.journal import MOVING, SEALED
 from hub.tls import ClientTLS, client_endpoint
 
 from . import codec, encoding, events

@@ -22,11 +22,11 @@ from twisted.internet import defer, protocol
 from twisted.logger import Logger
 from zope.interface import implementer
 
+from hub.connections.limits import creation_limits
 from hub.interfaces import IChatListener, IConnectionControl, IHub, ILobbyListener
-from hub.limits import creation_limits
 from hub.model import Elsewhere, GameError
+from hub.ops.telemetry import DETACHED, FrontendTelemetry, scrub
 from hub.settings import boolean
-from hub.telemetry import DETACHED, FrontendTelemetry, scrub
 
 from . import decoding, encoding, events, states
 from .adapters import adapter_for

@@ -1,7 +1,7 @@
 """The life of an XML connection, as data: its states, their moves, and which requests
 each state takes.
 
-:data:`TRANSITIONS` is the connection's life (a :class:`hub.states.Machine` follows
+:data:`TRANSITIONS` is the connection's life (a :class:`hub.connections.states.Machine` follows
 it)::
 
     CONNECTED --LOGIN--> LOGGED_IN --LOGOUT--> CONNECTED

@@ -14,8 +14,8 @@ from games.poker.adapters import PokerXMLAdapter
 from games.poker.server import FiveCardDrawFactory, TexasHoldemFactory
 from hub.frontends.xml import codec
 from hub.frontends.xml.adapters import adapter_for, parse_action, payload_schema, seats_on_join
-from hub.lobby import Lobby
 from hub.model import BadAction
+from hub.play.lobby import Lobby
 from hub.seatops import AddBot, LeaveSeat, TakeSeat
 from tests.support import DictRegistry
 

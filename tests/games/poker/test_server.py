@@ -388,8 +388,8 @@ def test_no_limit_raise_amount_from_string():
 
 
 def test_builtin_meta_files_load_through_the_registry(tmp_path):
-    from hub.lobby import Lobby
-    from hub.registry import Registry, builtin_meta_dir
+    from hub.play.lobby import Lobby
+    from hub.plugins.registry import Registry, builtin_meta_dir
 
     registry = Registry(tmp_path, task.Clock(), builtin_meta_dir())
     registry.load()
@@ -440,8 +440,8 @@ def test_hand_record_and_text_after_a_hand():
 
 def test_lobby_bots_play_a_table_and_the_chips_add_up(tmp_path):
     """Bot seats (driven by the lobby on turn events) play many hands on the clock."""
-    from hub.lobby import Lobby
-    from hub.registry import Registry, builtin_meta_dir
+    from hub.play.lobby import Lobby
+    from hub.plugins.registry import Registry, builtin_meta_dir
 
     registry = Registry(tmp_path, task.Clock(), builtin_meta_dir())
     registry.load()

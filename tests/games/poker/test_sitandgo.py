@@ -11,8 +11,8 @@ from twisted.internet.task import Clock
 
 from bots.poker.plugin import CallerFactory, HoldemFactory, RaiserFactory, RandomFactory
 from games.poker.sitandgo import HoldemSitAndGoFactory
-from hub.lobby import Lobby
 from hub.model import GAME_OVER, HAND_OVER, GameConfig, GameContext, GameError
+from hub.play.lobby import Lobby
 from tests.support import DictRegistry
 
 BOTS = [
@@ -119,7 +119,7 @@ def test_six_bots_play_a_sit_and_go_to_the_end():
 
 def test_players_busted_in_one_hand_are_placed_by_their_stacks_at_its_start():
     # with 300 chips and seed 2, three players go out in one hand, all from 300 chips
-    # (the seed of the game's stream, hub.seeded, since issue 31)
+    # (the seed of the game's stream, hub.play.seeded, since issue 31)
     game, checker = play(2, starting_chips=300)
     result = game.result()
     assert sorted(result["places"]) == [1, 2, 3, 4, 4, 4]

@@ -16,8 +16,8 @@ from games.poker.rules import RuleError, Table, TableConfig
 from games.poker.rules.tournament import DEFAULT_LEVELS, Schedule, bust_places, parse_levels
 from games.poker.sitandgo import HoldemSitAndGoFactory
 from hub.frontends.xml.adapters import adapter_for, parse_action, seats_on_join
-from hub.lobby import Lobby
 from hub.model import GAME_OVER, SEAT_OPEN, GameConfig, GameContext, IllegalAction
+from hub.play.lobby import Lobby
 from hub.seatops import AddBot, TakeSeat
 from tests.games.poker.test_adapters import SCHEMA, Watcher, params
 from tests.support import DictRegistry

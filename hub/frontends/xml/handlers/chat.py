@@ -2,7 +2,7 @@
 connections.
 
 A line is said at a joined game (its game session) or in the lobby (``gameid`` 0 with
-the lobby session); the hub's chat service (:mod:`hub.chat`) checks it and tells every
+the lobby session); the hub's chat service (:mod:`hub.connections.chat`) checks it and tells every
 front end, this one through :func:`chat_line`.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hub.chat import LOBBY, ChatLine
+from hub.connections.chat import LOBBY, ChatLine
 
 from .. import encoding, events
 from ..context import HandlerContext

@@ -1,0 +1,1 @@
+"""Operating a hub: settings, admin actions, telemetry and metrics, logs, the data lock."""

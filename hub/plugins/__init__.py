@@ -1,0 +1,1 @@
+"""Plugins: .meta files, discovery and hot reload, signatures, packages, downloads."""
