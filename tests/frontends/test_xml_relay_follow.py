@@ -18,6 +18,7 @@ from hub.frontends.xml import encoding
 from hub.frontends.xml.errors import Refused
 from hub.frontends.xml.relay import (
     PAUSED_MOVING,
+    RETRY_SECONDS,
     Relay,
     Relays,
     _Wire,
@@ -193,6 +194,17 @@ def request(door: SimpleNamespace) -> list[Any]:
     return out
 
 
+def nowhere(door: SimpleNamespace) -> int:
+    """The cluster finds the game nowhere, each time the door asks until its
+    ``cluster_follow_seconds`` ran out: how many times it asked."""
+    lobby, asked = door.frontend.lobby, 0
+    while asked < 100 and not lobby.where.called:
+        asked += 1
+        lobby.where.callback(None)
+        door.frontend.reactor.advance(RETRY_SECONDS)
+    return asked
+
+
 def moved_to_c(door: SimpleNamespace) -> tuple[_Wire, StringTransport]:
     """The cluster says the game runs on C now: the door joins it there again."""
     _, wire_c, to_c = owner(door.relays, door.conn, "C", 400)
@@ -248,7 +260,8 @@ def test_a_game_that_moved_nowhere_ends_the_session_as_before(door):
     door.wire_a.stringReceived(state(ON_A, PAUSED_MOVING))
     door.wire_a.stringReceived(state(ON_A, "the game was removed", success=False))
     held = request(door)
-    door.frontend.lobby.where.callback(None)  # it ended, was aborted, or the wait ran out
+    # it ended, was aborted, or the wait ran out: asked again every RETRY_SECONDS first
+    assert nowhere(door) == 20 / RETRY_SECONDS
     assert game_state(etree.fromstring(door.conn.sent[-1])) == (False, "the game was removed")
     assert held and held[0].value.code == 502
     assert door.relays.by_local == {} and door.relays.following == {}
@@ -268,6 +281,16 @@ def test_a_game_that_moved_to_the_door_itself_becomes_its_own_session(door):
     assert [(o.session_id, seat) for o, seat in door.frontend.backs] == [(LOCAL, 0)]
     assert door.relays.by_local == {} and door.relays.following == {}
     assert door.frontend.handled == [ACTION] and held == [b"answered here"]
+
+
+def test_a_game_listed_nowhere_for_a_moment_is_asked_for_again(door):
+    door.wire_a.connectionLost(None)  # its hub went before the notice of the hand-over
+    door.frontend.lobby.where.callback(None)  # (the view lists it as aborted a moment)
+    assert door.conn.sent == [] and LOCAL in door.relays.following
+    door.frontend.reactor.advance(RETRY_SECONDS)
+    assert len(door.frontend.lobby.asked) == 2
+    moved_to_c(door)
+    assert door.relayed.relay.hub_id == "C" and door.conn.sent == []
 
 
 def test_a_game_that_moved_here_and_moves_on_at_once_is_followed_from_here(door):
@@ -322,7 +345,7 @@ def test_an_owner_that_dies_is_followed_and_the_request_it_left_unanswered_sent_
 
 def test_a_dead_owner_whose_game_moved_nowhere_ends_the_session_with_why(door):
     door.wire_a.connectionLost(None)
-    door.frontend.lobby.where.callback(None)
+    nowhere(door)
     (ended,) = door.conn.sent
     success, why = game_state(etree.fromstring(ended)) or (True, "")
     assert not success and "closed the connection" in why

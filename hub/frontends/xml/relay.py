@@ -141,7 +141,9 @@ def _head(document: bytes) -> tuple[str, int, etree._Element]:
     return kind, int(root.get("sessionid") or 0), root
 
 
-#: the description of a game's pause when its hub lets it go (:mod:`hub.resume`)
+#: seconds between the questions where a followed game went, while not found yet
+RETRY_SECONDS = 0.5
+#: the description of a game's pause when its hub lets it go (:mod:`hub.play.resume`)
 PAUSED_MOVING = f"paused: {MOVING}"
 
 
@@ -525,6 +527,8 @@ class Relays:
         conf = splice_settings(options)
         self.connect_seconds = float(conf["cluster_connect_seconds"])
         self.answer_seconds = float(options.get("cluster_relay_answer_seconds", 30.0))
+        #: how long a relayed session's game is looked for once its hub let it go
+        self.follow_seconds = float(options.get("cluster_follow_seconds", 20.0))
         self.max_relays = int(options.get("xml_relay_max", 1024))
         self.max_length = max(int(frontend.max_backlog), int(frontend.max_frame))
         self.max_pending = int(frontend.max_pending)
@@ -648,15 +652,25 @@ class Relays:
             "xml {conn}: following game {game} from hub {hub}",
             conn=relayed.relay.conn.conn_id, game=relayed.game_id, hub=old_hub,
         )  # fmt: skip
+        self._ask(relayed, old_hub, float(self.reactor.seconds()) + self.follow_seconds)
+
+    def _ask(self, relayed: Relayed, old_hub: str, deadline: float) -> None:
+        """Ask where the game went (again, while before ``deadline``: a view that
+        lists the game as aborted, because its hub went before the notice of its
+        hand-over came, is told the truth by the new hub's row a moment later)."""
+        if self.following.get(relayed.local) is not relayed:
+            return
         where: Callable[..., defer.Deferred[Any]] | None = self.frontend.lobby.follow
         if where is None or not relayed.game_id:
             d: defer.Deferred[Any] = defer.succeed(None)
         else:
             d = where(relayed.game_id, None, old_hub, "xml")
-        d.addCallback(self._moved, relayed)
+        d.addCallback(self._moved, relayed, old_hub, deadline)
         d.addErrback(self._not_followed, relayed)
 
-    def _moved(self, place: tuple[str, Route] | None, relayed: Relayed) -> Any:
+    def _moved(
+        self, place: tuple[str, Route] | None, relayed: Relayed, old_hub: str, deadline: float
+    ) -> Any:
         conn = relayed.relay.conn
         if self.following.get(relayed.local) is not relayed or conn.closing:
             return None
@@ -671,6 +685,9 @@ class Relays:
             self.reactor.callLater(0, self._here, relayed, game, here)
             return None
         if place is None:
+            if float(self.reactor.seconds()) + RETRY_SECONDS < deadline:
+                self.reactor.callLater(RETRY_SECONDS, self._ask, relayed, old_hub, deadline)
+                return None
             return self._unfollowed(relayed, "the game moved nowhere")
         hub_id, route = place
         try:
