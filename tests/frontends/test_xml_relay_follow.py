@@ -50,11 +50,16 @@ class Lobby:
     def __init__(self) -> None:
         self.asked: list[tuple[Any, ...]] = []
         self.answers: list[defer.Deferred[Any]] = []
+        self.looked: list[str] = []  #: the games asked of the directory itself
         self.here: Any = None
 
     @property
     def where(self) -> defer.Deferred[Any]:
         return self.answers[-1]
+
+    def look_up(self, game_id: str) -> defer.Deferred[Any]:
+        self.looked.append(game_id)
+        return defer.succeed(None)
 
     def follow(self, *args: Any) -> defer.Deferred[Any]:
         self.asked.append(args)
@@ -224,6 +229,7 @@ def test_the_moving_pause_passes_on_and_the_owners_end_of_the_session_starts_the
     door.wire_a.stringReceived(state(ON_A, "the game was removed", success=False))
     assert len(door.conn.sent) == 1  # the end is not passed on: the door follows the game
     assert door.frontend.lobby.asked == [(GAME, None, "A", "xml")]
+    assert door.frontend.lobby.looked == [GAME]  # (the directory too: a stale view)
     assert LOCAL in door.relays.following and door.relayed.held == []
     assert ON_A not in door.a.sessions
 

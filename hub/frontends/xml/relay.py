@@ -583,11 +583,9 @@ class Relays:
         return relay.ready().addCallback(lambda _: relay.ask(body, sessionid))
 
     def forward(self, relayed: Relayed, request: events.Request, frame: bytes) -> defer.Deferred:
-        """A request of a relayed session, to its hub; fires with the answer.  While
-        the door follows the session's game it is held (at most ``xml_max_pending``),
-        and so is one the owner refused because the game is moving (sealed), or
-        refused or left unanswered as it let the game go: it is sent again to the
-        game's new hub (the old one did not take it)."""
+        """A request of a relayed session, to its hub; fires with the answer.  Held
+        (at most ``xml_max_pending``) while the door follows the game, as is one the
+        owner refused as moving or left unanswered: the new hub gets it."""
         part = isinstance(request, events.PartGame)
         if relayed.held is not None:
             return self._hold(relayed, frame, part)
@@ -635,13 +633,11 @@ class Relays:
     # -- following a game that moves ---------------------------------------------------------
 
     def follow(self, relayed: Relayed, old_hub: str | None = None) -> None:
-        """The owner let ``relayed``'s game go (it was drained or stopped, or died):
-        ask where the game runs now (:mod:`hub.cluster.moves`, at most
-        ``cluster_follow_seconds``), holding the client's requests of the session
-        meanwhile, and join it there again with the client's session id (at the
-        door itself when the game moved here).  When it moved nowhere (it ended, was
-        aborted, or the wait ran out) the session ends as before.  ``old_hub``: the hub
-        that let it go (default: the relay's)."""
+        """The owner (``old_hub``: the relay's) let ``relayed``'s game go: ask where it
+        runs now (:mod:`hub.cluster.moves`, at most ``cluster_follow_seconds``),
+        holding the session's requests meanwhile, and join it there again with the
+        client's session id (here: :meth:`_here`).  Moved nowhere (it ended, was
+        aborted, or the wait ran out): the session ends as before."""
         if relayed.local in self.following or relayed.local not in self.by_local:
             return
         if relayed.held is None:
@@ -655,16 +651,19 @@ class Relays:
         self._ask(relayed, old_hub, float(self.reactor.seconds()) + self.follow_seconds)
 
     def _ask(self, relayed: Relayed, old_hub: str, deadline: float) -> None:
-        """Ask where the game went (again, while before ``deadline``: a view that
-        lists the game as aborted, because its hub went before the notice of its
-        hand-over came, is told the truth by the new hub's row a moment later)."""
+        """Ask where the game went (the directory too, should this hub's view lack
+        it), again while before ``deadline``: a view that lists the game as aborted,
+        its hub gone before the notice of its hand-over came, learns better soon."""
         if self.following.get(relayed.local) is not relayed:
             return
-        where: Callable[..., defer.Deferred[Any]] | None = self.frontend.lobby.follow
+        lobby = self.frontend.lobby
+        where: Callable[..., defer.Deferred[Any]] | None = lobby.follow
         if where is None or not relayed.game_id:
             d: defer.Deferred[Any] = defer.succeed(None)
         else:
             d = where(relayed.game_id, None, old_hub, "xml")
+            if lobby.look_up is not None:  # the directory itself, should the view lack it
+                lobby.look_up(relayed.game_id).addErrback(lambda _: None)
         d.addCallback(self._moved, relayed, old_hub, deadline)
         d.addErrback(self._not_followed, relayed)
 
