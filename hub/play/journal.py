@@ -51,6 +51,13 @@ from hub.play.gameclock import GameClock
 from hub.play.seats import Seat
 from hub.store.journal import Entry, Header, Journal
 
+#: the refusal of an input to a game sealed for its hand-over (503: a door relaying
+#: it to an XML client holds the request and sends it to the game's new hub)
+SEALED = "this game is moving to another hub: try again in a moment"
+#: the reason of the pause of a game sealed for its hand-over (its players see
+#: ``paused: `` and this; a door relaying it to an XML client follows the game)
+MOVING = "the game moves to another hub (or waits for this one to restart)"
+
 
 class JournalStore(Protocol):
     """What the writer needs of the store (:class:`hub.store.journal.JournalMixin`)."""
@@ -104,7 +111,7 @@ class Funnel:
         sink = self.sink
         n = -1
         if self.sealed and kind not in ("leave", "dismiss") and not self.depth:
-            raise Conflict("this game is moving to another hub: try again in a moment", 503)
+            raise Conflict(SEALED, 503)
         if sink is not None and not self.replaying and not self.depth:
             text = _text({} if payload is None else payload)
             n = sink.append(self.game_id, kind, seat, text, self.clock.seconds())

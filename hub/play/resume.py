@@ -32,13 +32,10 @@ from twisted.logger import Logger
 from hub.interfaces import IChipGameFactory
 from hub.model import OVER, GameError
 from hub.play.game import GameInstance
-from hub.play.journal import Journal, JournalStore, JournalWriter
+from hub.play.journal import MOVING, Journal, JournalStore, JournalWriter
 from hub.play.lobby import Lobby
 from hub.store.journal import ResumeTables
 from hub.store.store import Store
-
-#: why a game a hub lets go stands still (its ``paused`` event and listing)
-MOVING = "the game moves to another hub (or waits for this one to restart)"
 
 
 class ResumeStore(JournalStore, Protocol):

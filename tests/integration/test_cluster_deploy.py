@@ -221,9 +221,9 @@ async def in_flight_through(tmp_path: Path, dsn: str, disrupt: Disruption) -> No
         assert errors == [], errors
 
         # every game goes on to its end
-        # a relayed XML game session does not yet follow its game to a new hub: the
-        # door drops it when the old owner closes the relay, so the client joins again
-        # (the game and the seat waited); see test_cluster_deploy_xml_follow below
+        # a relayed XML game session follows its game to its new hub (the door's relay,
+        # tests/integration/test_cluster_xml_follow.py); one that did not (its client
+        # resumed through another door meanwhile) is joined again: counted below
         lost = [g for g, c in mine.items() if wire_game_id(g) not in c.game_sessions]
         for g in lost:
             joined = await mine[g].join(wire_game_id(g)).addTimeout(LIMIT, reactor)

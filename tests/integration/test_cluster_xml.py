@@ -39,19 +39,6 @@ def _error(doc) -> tuple[str | None, str | None]:
     return node.get("errorcode"), node.findtext("description")
 
 
-def _ended(client: XMLClient, seconds: float = 30.0):
-    """The failed ``updatedgamestate`` that ends a relayed session (bounded wait)."""
-    end = time.monotonic() + seconds
-    for doc in client.pending:
-        if doc.find("stateupdate/game/updatedgamestate[@success='false']") is not None:
-            return doc
-    while time.monotonic() < end:
-        doc = client.next()
-        if doc.find("stateupdate/game/updatedgamestate[@success='false']") is not None:
-            return doc
-    raise AssertionError("the relayed session did not end")
-
-
 def test_an_xml_client_of_b_plays_a_table_of_a_and_a_watcher_on_c_sees_no_hole_card(
     three,
 ):  # long: one cluster, the whole story
@@ -118,16 +105,12 @@ def test_an_xml_client_of_b_plays_a_table_of_a_and_a_watcher_on_c_sees_no_hole_c
     # the door closed its relay too: A's session of dan ended
     wait_for(lambda: "dan" not in a.get_json(watchers)["watchers"], "dan's relay is closed")
 
-    # A killed mid-game: the relayed sessions end, clearly; the doors go on
+    # A killed mid-game: the survivor that recovers A resumes the table from its
+    # journal, and the doors' relayed sessions follow it there (issue 31): the same
+    # session ids, nothing ended, the owner's answers again; the doors go on
+    for client in (ann, carl):  # what came before the kill is read first
+        _quiet(client)
     a.stop(signal.SIGKILL)
-    for client in (ann, carl):
-        ended = _ended(client)
-        assert int(ended.get("sessionid")) == client.game_sid
-        assert "hub that runs that game" in (ended.findtext(".//description") or "")
-    gone = ann.request(_action(gameid, 1), ann.game_sid)
-    assert _error(gone)[0] == "403"  # no such session any more, as on a single hub
-    listing = ann.request("<lobby><gamelist/></lobby>")  # B's lobby goes on
-    assert listing.find("response/lobby/gamelist") is not None, etree.tostring(listing)
     a_id = game.get("hub")
     moved = wait_for(  # the hub that recovered A resumed its game from the journal
         lambda: (
@@ -138,8 +121,46 @@ def test_an_xml_client_of_b_plays_a_table_of_a_and_a_watcher_on_c_sees_no_hole_c
         "B lists A's game on the hub that resumed it",
     )
     assert moved["state"] != "aborted", moved
+    for client in (ann, carl):
+        state = _state(client)  # the full state from the new hub, under the client's id
+        assert int(state.get("sessionid")) == client.game_sid
+    history = ann.request(f'<game gameid="{gameid}"><custom><handhistory/></custom></game>',
+                          ann.game_sid)  # fmt: skip
+    assert history.find("response/game/custom") is not None, outcome(history)
+    assert history.get("sessionid") == str(ann.game_sid)
+    for client in (ann, carl):
+        for doc in client.pending:
+            assert doc.find("stateupdate/game/updatedgamestate[@success='false']") is None
+    assert _leaks(b"".join(ann.frames).decode(), 1, bob_holes) == []
+    watched = b"".join(carl.frames).decode()
+    assert _leaks(watched, 0, ann_holes) == [] and _leaks(watched, 1, bob_holes) == []
+    listing = ann.request("<lobby><gamelist/></lobby>")  # B's lobby goes on
+    assert listing.find("response/lobby/gamelist") is not None, etree.tostring(listing)
     for hub in (b, c):
         assert hub.errors() == []
+
+
+def _quiet(client: XMLClient) -> None:
+    """Read what the client was sent until nothing comes for half a second."""
+    while True:
+        try:
+            client.sock.settimeout(0.5)
+            client.pending.append(client.next())
+        except (TimeoutError, OSError):
+            break
+    client.sock.settimeout(15)
+
+
+def _state(client: XMLClient, seconds: float = 60.0):
+    """The next full state (``gameinfo``) of the client's game session (bounded wait;
+    the documents read meanwhile are kept in ``pending``)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        doc = client.next()
+        client.pending.append(doc)
+        if doc.get("sessionid") == str(client.game_sid) and doc.find(".//gameinfo") is not None:
+            return doc
+    raise AssertionError("no full state came")
 
 
 def _response(client: XMLClient):

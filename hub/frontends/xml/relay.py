@@ -24,8 +24,19 @@ relays each game session of a game another hub runs.
   client's lobby session id.
 - ``game/part`` (answered) ends the relayed session; logging out or closing the
   client's connection closes the relay (the owner ends its sessions as for any
-  closed connection); the owner closing it (or dying) ends its relayed sessions with
-  an ``updatedgamestate`` that fails and says why, and refuses the request waiting.
+  closed connection); an owner that is too slow or sends what the door cannot read is
+  dropped: its relayed sessions end with an ``updatedgamestate`` that fails and says
+  why, and the request waiting is refused.
+- **A game that moves** (issue 31: its hub drained, stopped, or dead and the game
+  resumed elsewhere from its journal): the owner's pause ``paused: <MOVING>`` (passed
+  on), then its end of the session, a request refused as sealed (``SEALED``), or the
+  owner's connection closing, make the door follow the game (:meth:`Relays.follow`):
+  it asks :mod:`hub.cluster.moves` where the game runs now (bounded by
+  ``cluster_follow_seconds``), holding the session's requests meanwhile (at most
+  ``xml_max_pending``), and joins it there again under the client's same session id
+  (:meth:`Relay.rejoin`; at the door itself the session becomes its own,
+  :meth:`.sessions.Sessions.adopt`); the held requests then go there.  A game that
+  moved nowhere ends the session as before.
 
 Bounds: connecting, the greeting and the login take at most
 ``cluster_connect_seconds`` (5 s); an answer at most ``cluster_relay_answer_seconds``
@@ -47,11 +58,15 @@ from twisted.internet import defer, protocol
 from twisted.logger import Logger
 from twisted.protocols.basic import Int32StringReceiver
 
+from hub.cluster.splice import Route
 from hub.cluster.splice import settings as splice_settings
+from hub.model import Elsewhere, GameError
+from hub.play.journal import MOVING, SEALED
 from hub.tls import ClientTLS, client_endpoint
 
 from . import codec, encoding, events
 from .errors import Refused
+from .sessions import seat_back
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -71,12 +86,34 @@ class RelayTo(Refused):
 
 @dataclass(eq=False)
 class Relayed:
-    """One relayed game session: the client's id and the owner's."""
+    """One relayed game session: the client's id and the owner's.
+
+    :ivar game_id: the game's id (what :mod:`hub.cluster.moves` follows).
+    :ivar moving: the owner said the game moves (its pause, or a refusal because it
+        is sealed for its hand-over).
+    :ivar held: while the door follows the game to its new hub, the client's requests
+        of this session, sent there once it is joined again (``None``: not following).
+    :ivar ending: what the client gets should the game not be found elsewhere (the
+        owner's end of the session, with the client's id).
+    """
 
     relay: Relay
     local: int
     remote: int
     wire_id: int
+    game_id: str = ""
+    moving: bool = False
+    held: list[Held] | None = None
+    ending: bytes | None = None
+
+
+@dataclass(eq=False)
+class Held:
+    """A request of a relayed session held while the door follows its game."""
+
+    frame: bytes
+    part: bool
+    done: defer.Deferred[bytes]
 
 
 def with_session(document: bytes, sessionid: int) -> bytes:
@@ -96,11 +133,46 @@ def with_session(document: bytes, sessionid: int) -> bytes:
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
 
 
-def _head(document: bytes) -> tuple[str, int]:
-    """The kind (``response``, ``stateupdate``, ``info``) and session id of a document."""
+def _head(document: bytes) -> tuple[str, int, etree._Element]:
+    """The kind (``response``, ``stateupdate``, ``info``), session id and root of a
+    document."""
     root = etree.fromstring(document, codec.hardened_parser())
     kind = root[0].tag if len(root) else ""
-    return kind, int(root.get("sessionid") or 0)
+    return kind, int(root.get("sessionid") or 0), root
+
+
+#: seconds between the questions where a followed game went, while not found yet
+RETRY_SECONDS = 0.5
+#: the description of a game's pause when its hub lets it go (:mod:`hub.play.resume`)
+PAUSED_MOVING = f"paused: {MOVING}"
+
+
+def game_state(root: etree._Element) -> tuple[bool, str] | None:
+    """``(success, description)`` of an ``updatedgamestate`` (``None``: not one)."""
+    node = root.find("stateupdate/game/updatedgamestate")
+    if node is None:
+        return None
+    return node.get("success", "true") == "true", node.findtext("description") or ""
+
+
+def refused(answer: bytes) -> bool:
+    """Whether ``answer`` refuses its request (an error code in it)."""
+    return b"errorcode=" in answer
+
+
+def sealed_refusal(answer: bytes) -> bool:
+    """Whether ``answer`` refuses a request because its game is sealed for its
+    hand-over (:data:`hub.play.journal.SEALED`: the game is moving to another hub)."""
+    if b'errorcode="503"' not in answer:
+        return False
+    try:
+        root = etree.fromstring(answer, codec.hardened_parser())
+    except (etree.Error, ValueError):
+        return False
+    return any(
+        node.get("errorcode") == "503" and node.findtext("description") == SEALED
+        for node in root.iter()
+    )
 
 
 class _Wire(Int32StringReceiver):
@@ -136,7 +208,7 @@ class Relay:
         self.wire: _Wire | None = None
         self.lobby = 0  #: the owner's lobby session id
         self.sessions: dict[int, Relayed] = {}  #: the owner's session id → relayed
-        self._pending: deque[tuple[defer.Deferred, Callable[[bytes], bytes]]] = deque()
+        self._pending: deque[tuple[defer.Deferred, Callable[[bytes], Any]]] = deque()
         self._ready: list[defer.Deferred] | None = []
         self._timer: Any = None
         self._connecting: defer.Deferred | None = None
@@ -201,7 +273,9 @@ class Relay:
 
     # -- requests -----------------------------------------------------------------------
 
-    def join(self, r: events.JoinGame, local: Callable[[], int]) -> defer.Deferred:
+    def join(
+        self, r: events.JoinGame, local: Callable[[], int], game_id: str = ""
+    ) -> defer.Deferred:
         """Send ``game/join`` of ``r``'s game; fires with the answer, with the
         client's new session id (``local()``) when it succeeded."""
         join = codec.element("game", gameid=r.gameid)
@@ -212,10 +286,30 @@ class Relay:
             remote = int(root.get("sessionid") or 0)
             if root.find("response/game/join[@success='true']") is None or not remote:
                 return with_session(answer, r.sessionid)
-            relayed = Relayed(self, local(), remote, r.gameid)
+            relayed = Relayed(self, local(), remote, r.gameid, game_id)
             self.sessions[remote] = relayed
             self.relays.opened(relayed)
             return with_session(answer, relayed.local)
+
+        return self._send(_request(join, self.lobby), answered)
+
+    def rejoin(self, relayed: Relayed) -> defer.Deferred[str | None]:
+        """Join ``relayed``'s game here again (its game moved to this relay's hub):
+        the session is this relay's from the answer on, with the client's id; fires
+        with the owner's description (``None``: refused)."""
+        join = codec.element("game", gameid=relayed.wire_id)
+        codec.sub(join, "join")
+
+        def answered(answer: bytes) -> str | None:
+            root = etree.fromstring(answer, codec.hardened_parser())
+            remote = int(root.get("sessionid") or 0)
+            node = root.find("response/game/join[@success='true']")
+            if node is None or not remote:
+                return None
+            relayed.relay.sessions.pop(relayed.remote, None)
+            relayed.relay, relayed.remote = self, remote
+            self.sessions[remote] = relayed
+            return node.findtext("description") or ""
 
         return self._send(_request(join, self.lobby), answered)
 
@@ -240,7 +334,7 @@ class Relay:
         return self._send(data, answered)
 
     def _send(
-        self, data: bytes, answered: Callable[[bytes], bytes], timed: bool = True
+        self, data: bytes, answered: Callable[[bytes], Any], timed: bool = True
     ) -> defer.Deferred:
         if self.closed or self.wire is None:
             return defer.fail(Refused(502, "the hub that runs that game closed the connection"))
@@ -260,7 +354,7 @@ class Relay:
         if self.closed:
             return
         try:
-            kind, sid = _head(frame)
+            kind, sid, root = _head(frame)
         except (etree.Error, ValueError, IndexError):
             self._drop("the hub of that game sent a frame that is not XML")
             return
@@ -288,8 +382,18 @@ class Relay:
             d.callback(answer)
         elif kind == "stateupdate":
             relayed = self.sessions.get(sid)
-            if relayed is not None:  # the owner's lobby updates: the door's lobby tells
-                self.conn.send_update(with_session(frame, relayed.local))
+            if relayed is None:  # the owner's lobby updates: the door's lobby tells
+                return
+            state = game_state(root)
+            if state is not None and state[1] == PAUSED_MOVING:
+                relayed.moving = True  # the client sees the pause; the door follows
+            elif state is not None and not state[0] and relayed.moving:
+                # the owner ended the session of a game it let go: follow the game
+                self.sessions.pop(sid, None)
+                relayed.ending = with_session(frame, relayed.local)
+                self.relays.follow(relayed)
+                return
+            self.conn.send_update(with_session(frame, relayed.local))
 
     # -- the end ------------------------------------------------------------------------
 
@@ -316,10 +420,12 @@ class Relay:
         transport: Any = None if self.wire is None else self.wire.transport
         if transport is not None:
             transport.abortConnection()
-        self._lost(reason)
+        self._lost(reason, follow=False)
 
-    def _lost(self, reason: str) -> None:
-        """The owner's side is gone (or refused): tell the client, once."""
+    def _lost(self, reason: str, follow: bool = True) -> None:
+        """The owner's side is gone (or refused): tell the client, once.  When the
+        owner closed (it stopped, or died), each session follows its game
+        (:meth:`Relays.follow`): the client is told only if it moved nowhere."""
         if self.closed:
             return
         self.closed = True
@@ -333,12 +439,18 @@ class Relay:
         elif self._connecting is not None and not self._connecting.called:
             self._connecting.cancel()
         for relayed in list(self.sessions.values()):
+            doc = encoding.build_game_state(
+                relayed.wire_id, [], relayed.local, description=reason, success=False
+            )
+            notice = self.relays.frontend.encode(doc)
+            if follow and relayed.game_id and not self.conn.closing:
+                self.sessions.pop(relayed.remote, None)
+                relayed.ending = relayed.ending or notice
+                self.relays.follow(relayed)
+                continue
             self._end(relayed)
             if not self.conn.closing:
-                doc = encoding.build_game_state(
-                    relayed.wire_id, [], relayed.local, description=reason, success=False
-                )
-                self.conn.send_update(self.relays.frontend.encode(doc))
+                self.conn.send_update(notice)
         self._fail_pending(reason)
         self.relays.forget(self)
 
@@ -406,6 +518,8 @@ def _request(body: etree._Element, sessionid: int) -> bytes:
 class Relays:
     """Every relay of one XML front end, and its relayed sessions by the client's id."""
 
+    log = Logger()
+
     def __init__(self, frontend: FrontendContext) -> None:
         self.frontend = frontend
         self.reactor = frontend.reactor
@@ -413,11 +527,15 @@ class Relays:
         conf = splice_settings(options)
         self.connect_seconds = float(conf["cluster_connect_seconds"])
         self.answer_seconds = float(options.get("cluster_relay_answer_seconds", 30.0))
+        #: how long a relayed session's game is looked for once its hub let it go
+        self.follow_seconds = float(options.get("cluster_follow_seconds", 20.0))
         self.max_relays = int(options.get("xml_relay_max", 1024))
         self.max_length = max(int(frontend.max_backlog), int(frontend.max_frame))
         self.max_pending = int(frontend.max_pending)
         self._relays: dict[tuple[int, str], Relay] = {}
         self.by_local: dict[int, Relayed] = {}
+        #: the client's session id → a relayed session whose game the door follows
+        self.following: dict[int, Relayed] = {}
 
     def ticket(self, hub_id: str, name: str) -> str:
         """A login for ``name`` on ``hub_id`` (the cluster's)."""
@@ -452,7 +570,8 @@ class Relays:
         def local() -> int:
             return self.frontend.sessions.open_relayed(conn)
 
-        return relay.ready().addCallback(lambda _: relay.join(r, local))
+        game_id = self.frontend.game_id(r.gameid) or ""
+        return relay.ready().addCallback(lambda _: relay.join(r, local, game_id))
 
     def ask(
         self, conn: Connection, elsewhere: Any, body: etree._Element, sessionid: int
@@ -464,15 +583,204 @@ class Relays:
         return relay.ready().addCallback(lambda _: relay.ask(body, sessionid))
 
     def forward(self, relayed: Relayed, request: events.Request, frame: bytes) -> defer.Deferred:
-        """A request of a relayed session, to its hub; fires with the answer."""
-        return relayed.relay.forward(relayed, frame, isinstance(request, events.PartGame))
+        """A request of a relayed session, to its hub; fires with the answer.  Held
+        (at most ``xml_max_pending``) while the door follows the game, as is one the
+        owner refused as moving or left unanswered: the new hub gets it."""
+        part = isinstance(request, events.PartGame)
+        if relayed.held is not None:
+            return self._hold(relayed, frame, part)
+
+        def answered(answer: bytes) -> bytes | defer.Deferred[bytes]:
+            if relayed.local not in self.by_local:
+                return answer
+            if sealed_refusal(answer):
+                relayed.moving = True
+                held = self._hold(relayed, frame, part)
+                self.follow(relayed)
+                return held
+            if relayed.local in self.following and refused(answer):
+                return self._hold(relayed, frame, part)
+            return answer
+
+        def unanswered(failure: Any) -> Any:
+            if failure.check(Refused) and relayed.local in self.following:
+                return self._hold(relayed, frame, part)
+            return failure
+
+        d = relayed.relay.forward(relayed, frame, part)
+        return d.addCallbacks(answered, unanswered)
+
+    def _hold(self, relayed: Relayed, frame: bytes, part: bool) -> defer.Deferred[bytes]:
+        held = relayed.held if relayed.held is not None else []
+        if len(held) >= self.max_pending:
+            return defer.fail(Refused(429, "too many requests waiting for the game's hub"))
+        relayed.held = held
+        done: defer.Deferred[bytes] = defer.Deferred()
+        held.append(Held(frame, part, done))
+        return done
 
     def opened(self, relayed: Relayed) -> None:
         self.by_local[relayed.local] = relayed
 
     def ended(self, relayed: Relayed) -> None:
         self.by_local.pop(relayed.local, None)
+        self.following.pop(relayed.local, None)
         self.frontend.sessions.end_game(relayed.local)
+        held, relayed.held = relayed.held or [], None
+        for request in held:
+            request.done.errback(Refused(502, "the game's session ended"))
+
+    # -- following a game that moves ---------------------------------------------------------
+
+    def follow(self, relayed: Relayed, old_hub: str | None = None) -> None:
+        """The owner (``old_hub``: the relay's) let ``relayed``'s game go: ask where it
+        runs now (:mod:`hub.cluster.moves`, at most ``cluster_follow_seconds``),
+        holding the session's requests meanwhile, and join it there again with the
+        client's session id (here: :meth:`_here`).  Moved nowhere (it ended, was
+        aborted, or the wait ran out): the session ends as before."""
+        if relayed.local in self.following or relayed.local not in self.by_local:
+            return
+        if relayed.held is None:
+            relayed.held = []
+        old_hub = old_hub or relayed.relay.hub_id
+        self.following[relayed.local] = relayed
+        self.log.info(
+            "xml {conn}: following game {game} from hub {hub}",
+            conn=relayed.relay.conn.conn_id, game=relayed.game_id, hub=old_hub,
+        )  # fmt: skip
+        self._ask(relayed, old_hub, float(self.reactor.seconds()) + self.follow_seconds)
+
+    def _ask(self, relayed: Relayed, old_hub: str, deadline: float) -> None:
+        """Ask where the game went (the directory too, should this hub's view lack
+        it), again while before ``deadline``: a view that lists the game as aborted,
+        its hub gone before the notice of its hand-over came, learns better soon."""
+        if self.following.get(relayed.local) is not relayed:
+            return
+        lobby = self.frontend.lobby
+        where: Callable[..., defer.Deferred[Any]] | None = lobby.follow
+        if where is None or not relayed.game_id:
+            d: defer.Deferred[Any] = defer.succeed(None)
+        else:
+            d = where(relayed.game_id, None, old_hub, "xml")
+            if lobby.look_up is not None:  # the directory itself, should the view lack it
+                lobby.look_up(relayed.game_id).addErrback(lambda _: None)
+        d.addCallback(self._moved, relayed, old_hub, deadline)
+        d.addErrback(self._not_followed, relayed)
+
+    def _moved(
+        self, place: tuple[str, Route] | None, relayed: Relayed, old_hub: str, deadline: float
+    ) -> Any:
+        conn = relayed.relay.conn
+        if self.following.get(relayed.local) is not relayed or conn.closing:
+            return None
+        if conn.account is None:
+            return self._unfollowed(relayed, "logged out meanwhile")
+        try:
+            game = self.frontend.lobby.get(relayed.game_id)
+        except GameError:  # not here: on the hub the directory names, if any
+            game = None
+        if game is not None:  # (on the next turn: it was told while the game goes live)
+            here = relayed.relay.hub_id if place is None else place[0]
+            self.reactor.callLater(0, self._here, relayed, game, here)
+            return None
+        if place is None:
+            if float(self.reactor.seconds()) + RETRY_SECONDS < deadline:
+                self.reactor.callLater(RETRY_SECONDS, self._ask, relayed, old_hub, deadline)
+                return None
+            return self._unfollowed(relayed, "the game moved nowhere")
+        hub_id, route = place
+        try:
+            relay = self._relay(
+                conn, Elsewhere(f"game runs on hub {hub_id}", hub_id, {}, {"xml": route})
+            )
+        except Refused as e:
+            return self._unfollowed(relayed, e.reason)
+        d = relay.ready().addCallback(lambda _: relay.rejoin(relayed))
+        d.addCallback(self._rejoined, relayed)
+        d.addErrback(self._not_followed, relayed)
+        return d
+
+    def _rejoined(self, description: str | None, relayed: Relayed) -> None:
+        if self.following.get(relayed.local) is not relayed:
+            return
+        if description is None:
+            self._unfollowed(relayed, "the game's new hub refused the join")
+            return
+        del self.following[relayed.local]
+        relayed.moving, relayed.ending = False, None
+        relay = relayed.relay
+        self.log.info(
+            "xml {conn}: game {game} followed to hub {hub} ({what})",
+            conn=relay.conn.conn_id, game=relayed.game_id, hub=relay.hub_id, what=description,
+        )  # fmt: skip
+        held, relayed.held = relayed.held or [], None
+        for request in held:
+            relay.forward(relayed, request.frame, request.part).chainDeferred(request.done)
+
+    def _here(self, relayed: Relayed, game: Any, here: str) -> None:
+        """The game moved to this hub (``here``): the session becomes one of its own
+        (the same id), back at the seat the account holds, its full state sent; the
+        requests held are answered here.  Should this hub already let the game go
+        again (it is drained too), the door follows it on from here."""
+        conn = relayed.relay.conn
+        if self.following.get(relayed.local) is not relayed or conn.closing:
+            return
+        try:
+            seat = seat_back(game, conn.account.name) if conn.account is not None else None
+        except GameError:  # sealed again: it moves on
+            del self.following[relayed.local]
+            self.follow(relayed, here)
+            return
+        observer = self.frontend.sessions.adopt(relayed.local, game)
+        if observer is None:
+            self._unfollowed(relayed, "the game cannot be played over XML here")
+            return
+        del self.following[relayed.local]
+        self.by_local.pop(relayed.local, None)
+        relayed.relay.sessions.pop(relayed.remote, None)
+        self.frontend.resumes.back(observer, seat)
+        self.log.info(
+            "xml {conn}: game {game} followed to this hub", conn=conn.conn_id, game=game.id
+        )
+        held, relayed.held = relayed.held or [], None
+        for request in held:
+            answer = defer.maybeDeferred(self.frontend.handle_frame, conn, request.frame)
+            answer.addCallbacks(request.done.callback, request.done.errback)
+
+    def _not_followed(self, failure: Any, relayed: Relayed) -> None:
+        error = failure.value
+        reason = error.reason if isinstance(error, Refused) else type(error).__name__
+        if not isinstance(error, Refused):
+            self.log.failure("xml: following a relayed game failed", failure)
+        self._unfollowed(relayed, reason)
+
+    def _unfollowed(self, relayed: Relayed, reason: str) -> None:
+        """The game was not found elsewhere: the session ends as it would have (the
+        owner's end of it, or why), the requests held refused."""
+        if self.following.pop(relayed.local, None) is not relayed:
+            return
+        conn = relayed.relay.conn
+        self.log.info(
+            "xml {conn}: game {game} not followed: {reason}",
+            conn=conn.conn_id, game=relayed.game_id, reason=reason,
+        )  # fmt: skip
+        relay = relayed.relay
+        if not relay.closed and relay.sessions.get(relayed.remote) is relayed:
+            # (a refusal because it was moving, and it moved nowhere: the session goes on)
+            held, relayed.held = relayed.held or [], None
+            for request in held:
+                relay.forward(relayed, request.frame, request.part).chainDeferred(request.done)
+            return
+        relay.sessions.pop(relayed.remote, None)
+        ending = relayed.ending
+        self.ended(relayed)
+        if not conn.closing:
+            if ending is None:
+                doc = encoding.build_game_state(
+                    relayed.wire_id, [], relayed.local, description=reason, success=False
+                )
+                ending = self.frontend.encode(doc)
+            conn.send_update(ending)
 
     def forget(self, relay: Relay) -> None:
         key = (id(relay.conn), relay.hub_id)
@@ -480,7 +788,11 @@ class Relays:
             del self._relays[key]
 
     def drop(self, conn: Connection) -> None:
-        """``conn`` logged out or went: close its relays."""
+        """``conn`` logged out or went: close its relays (and stop following)."""
         for key, relay in list(self._relays.items()):
             if key[0] == id(conn) and relay.conn is conn:
                 relay.close()
+        for relayed in list(self.following.values()):
+            if relayed.relay.conn is conn:
+                relayed.relay.sessions.pop(relayed.remote, None)
+                self.ended(relayed)

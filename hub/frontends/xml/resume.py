@@ -49,6 +49,7 @@ from hub.store.errors import CommitUnknown, StoreUnavailable
 from . import codec, encoding, events
 from .adapters import adapter_for
 from .errors import Refused
+from .sessions import seat_back
 from .states import State
 
 if TYPE_CHECKING:
@@ -456,19 +457,30 @@ class Resumes:
         if adapter is None or any(s.game is game for s in conn.game_sessions.values()):
             return None
         observer = self.frontend.sessions.open_game(conn, game, adapter)
-        seat = game.seat_of(conn.account.name)
+        seat = seat_back(game, conn.account.name)
         observer.follow(seat)
         snapshot = observer.snapshot()
         if not conn.send_first(snapshot):
             conn.send_update(snapshot)
         self.frontend.record(conn, "out", encoding.outgoing_record(snapshot), game, seat)
-        self._turn_again(observer, seat)
+        self.turn_again(observer, seat)
         text = "watching" if seat is None else f"back at seat {seat}"
         return observer.wire_id, observer.session_id, text
 
-    def _turn_again(self, observer: GameSession, seat: int | None) -> None:
+    def back(self, observer: GameSession, seat: int | None) -> None:
+        """A relayed session whose game moved to this hub (:meth:`.relay.Relays.follow`)
+        follows it here: from ``seat`` (the one the account holds), else as a
+        watcher; its full state is sent, and the turn again when the seat is to act."""
+        game, conn = observer.game, observer.conn
+        observer.follow(seat)
+        snapshot = observer.snapshot()
+        self.frontend.send_game(conn, game, snapshot, seat)
+        self.turn_again(observer, seat)
+
+    def turn_again(self, observer: GameSession, seat: int | None) -> None:
         """The seat is to act now: its turn is announced again after the state (the
-        client may have missed it), as when it came."""
+        client may have missed it), as when it came (a resume; a join back at a seat,
+        :func:`.handlers.games.join_game`)."""
         game = observer.game
         turn = game.current_turn()
         if seat is None or turn is None or turn.get("seat") != seat:

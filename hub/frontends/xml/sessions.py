@@ -21,10 +21,24 @@ from hub.interfaces import IGameObserver, IXMLGameAdapter
 from hub.model import PAUSED, RESUMED, GameEvent
 
 from . import encoding
+from .adapters import adapter_for
 
 if TYPE_CHECKING:
     from .connection import Connection
     from .context import FrontendContext
+
+
+def seat_back(game: Any, name: str) -> int | None:
+    """The seat account ``name`` holds in ``game``: where it sits, or the seat a
+    resumed game kept for its XML player (:attr:`hub.play.game.GameInstance.awaiting`), taken
+    again now (``come_back``: no chips move), as the web page does for its own."""
+    seat: int | None = game.seat_of(name)
+    if seat is not None:
+        return seat
+    back = [i for i, player in game.awaiting.items() if player == name]
+    if back and game.seats[back[0]].kind == "client":
+        seat = game.come_back(name, "client", back[0])
+    return seat
 
 
 @dataclass
@@ -180,6 +194,24 @@ class Sessions:
         (:mod:`.relay`)."""
         self.frontend.resumes.changed(conn)
         return self._new(conn, "relay").id
+
+    def adopt(self, session_id: int, game: Any) -> GameSession | None:
+        """The relayed session ``session_id`` becomes a game session of this hub's
+        ``game`` (its game moved here, :meth:`.relay.Relays.follow`), with the same id
+        (not observing it yet); ``None`` when there is no such session or ``game``
+        is not played over XML."""
+        session = self._by_id.get(session_id)
+        adapter = adapter_for(game.factory)
+        if session is None or session.kind != "relay" or adapter is None:
+            return None
+        conn = session.conn
+        observer = GameSession(
+            self.frontend, conn, session_id, game, adapter, self.frontend.wire_id(game)
+        )
+        session.kind, session.game, session.observer = "game", game, observer
+        conn.game_sessions[session_id] = observer
+        self.frontend.resumes.changed(conn)
+        return observer
 
     def end_game(self, session_id: int, leave: bool = True) -> None:
         """End a game session: stop following the game, and (``leave``) give up the

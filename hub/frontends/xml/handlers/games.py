@@ -23,6 +23,7 @@ from ..context import HandlerContext
 from ..errors import Refused
 from ..payload import element, wire_game_id
 from ..relay import create_request, delete_request
+from ..sessions import seat_back
 from .accounts import is_admin
 
 if TYPE_CHECKING:
@@ -137,6 +138,8 @@ async def _join(frontend: HandlerContext, conn: Connection, r: events.JoinGame, 
     snapshot = observer.snapshot()
     if conn.send_first(snapshot):
         frontend.record(conn, "out", encoding.outgoing_record(snapshot), game, observer.seat)
+    if description.startswith("back at seat"):  # (its turn may have come meanwhile)
+        frontend.resumes.turn_again(observer, observer.seat)
     return encoding.build_response(
         "game", "join", sessionid=observer.session_id, gameid=r.gameid, description=description
     )
@@ -144,7 +147,7 @@ async def _join(frontend: HandlerContext, conn: Connection, r: events.JoinGame, 
 
 async def _follow_on_join(frontend: HandlerContext, observer: GameSession, name: str) -> str:
     game = observer.game
-    seat = game.seat_of(name)
+    seat = seat_back(game, name)
     if seat is not None:
         observer.follow(seat)
         return f"back at seat {seat}"
