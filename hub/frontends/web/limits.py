@@ -92,7 +92,8 @@ class HostPolicy:
 
     def __init__(self, allowed: Iterable[str] = (), endpoint_names: Iterable[str] = ()) -> None:
         self._answers: dict[tuple[str | None, str | None], bool] = {}
-        self._raw: dict[tuple[bytes | None, str | None], bool] = {}
+        #: (``Host`` header, own address) → allowed: :meth:`allows_header`'s answers
+        self.known: dict[tuple[bytes | None, str | None], bool] = {}
         bound = [n.strip().lower().rstrip(".") for n in endpoint_names]
         names = {n.strip().lower().rstrip(".") for n in allowed if n.strip()} | set(bound)
         self.any = "*" in names
@@ -106,11 +107,11 @@ class HostPolicy:
         header's bytes, at most :data:`HOSTS_KEPT`: a request's check is one look-up,
         with no parsing)."""
         key = (header, local)
-        known = self._raw.get(key)
+        known = self.known.get(key)
         if known is None:
-            if len(self._raw) >= HOSTS_KEPT:
-                self._raw.clear()
-            known = self._raw[key] = self.allows(host_name(header), local)
+            if len(self.known) >= HOSTS_KEPT:
+                self.known.clear()
+            known = self.known[key] = self.allows(host_name(header), local)
         return known
 
     def allows(self, host: str | None, local: str | None) -> bool:
@@ -169,7 +170,11 @@ class GuardedRequest(Request):
         limits = self.channel.limits
         local = self.channel.local_host
         header = self.requestHeaders.getRawHeaders(b"host", [b""])[0]
-        if not limits.hosts.allows_header(header, local):
+        hosts = limits.hosts
+        allowed = hosts.known.get((header, local))  # the usual case: one look-up
+        if allowed is None:
+            allowed = hosts.allows_header(header, local)
+        if not allowed:
             self._refuse(400, "this server does not answer for that host name")
         elif length is not None and length > limits.max_body:
             self._refuse(413, f"the body is larger than {limits.max_body} bytes")
@@ -193,14 +198,14 @@ class GuardedRequest(Request):
 
     def render(self, resrc: Any) -> None:
         """Render ``resrc``; a method it does not take is 405 with its ``Allow`` list."""
-        super().render(_MethodGuard(resrc) if self.method not in supportedMethods else resrc)
+        Request.render(self, resrc if self.method in supportedMethods else _MethodGuard(resrc))
 
     def process(self) -> None:
         """Serve the request, unless it was refused (its connection is closing)."""
         if self.refused:
             return
         self.channel.site.telemetry.message_in()
-        super().process()
+        Request.process(self)
 
 
 class _MethodGuard:
@@ -226,6 +231,8 @@ HEADERS = "the request headers"
 BODY = "the body"
 #: bytes no header value may hold (tab is allowed)
 _CONTROL = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
+#: the same but for the line ends: bytes that make a request's header lines suspect
+_SUSPECT = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 class GuardedChannel(HTTPChannel):
@@ -242,23 +249,45 @@ class GuardedChannel(HTTPChannel):
         #: what the connection waits for against :attr:`_deadline` (``None``: nothing)
         self._waiting_for: str | None = None
         self._refused = False
+        #: (own address, the client's): a connection's, read when it is made
+        self._addresses: tuple[Any, Any] | None = None
         self.peer_host = ""
         self.local_host: str | None = None
 
     def connectionMade(self) -> None:
-        """Start the clock for the first request line."""
+        """Read the connection's addresses; start the clock for the first request line."""
         super().connectionMade()
         transport: Any = self.transport
+        self._addresses = (transport.getHost(), transport.getPeer())
         #: the address of this connection's own end (the ``Host`` check's)
-        self.local_host = getattr(transport.getHost(), "host", None)  # foreign: an IAddress
+        self.local_host = getattr(self._addresses[0], "host", None)  # foreign: an IAddress
         self._expect(HEADERS, self.limits.header_timeout)
 
+    def getHost(self) -> Any:
+        """This connection's own address, read once (each request asks: twisted.web's
+        channel asks the socket, a system call, every time)."""
+        return self._addresses[0] if self._addresses else super().getHost()
+
+    def getPeer(self) -> Any:
+        """The client's address, read once (see :meth:`getHost`)."""
+        return self._addresses[1] if self._addresses else super().getPeer()
+
     def dataReceived(self, data: bytes) -> None:
-        """Bytes of a request (a refused connection reads no more)."""
+        """Bytes of a request (a refused connection reads no more).  Where header lines
+        may be among them (line mode), one scan of the bytes says whether any could
+        break the header rules (:meth:`_checked_header`); only then are this
+        connection's header lines checked one by one, from here on."""
         if self._refused:
             return
+        if self.line_mode and (not data.isascii() or _SUSPECT.search(data) is not None):
+            self.headerReceived = self._checked_header  # type: ignore[method-assign]
         if self._waiting_for is None and not self._handlingRequest:
-            self._expect(HEADERS, self.limits.header_timeout)
+            timer = self._deadline
+            if timer is not None and timer.active():  # as _expect(HEADERS, ...), inline
+                self._waiting_for = HEADERS
+                timer.reset(self.limits.header_timeout)
+            else:
+                self._expect(HEADERS, self.limits.header_timeout)
         HTTPChannel.dataReceived(self, data)
 
     def _expect(self, what: str | None, seconds: float = 0.0) -> None:
@@ -284,18 +313,19 @@ class GuardedChannel(HTTPChannel):
         timeout = self.limits.header_timeout if what == HEADERS else self.limits.body_timeout
         self.refuse(408, f"{what} did not arrive within {timeout:g} seconds")
 
-    def headerReceived(self, line: bytes) -> bool:
-        """One header line; one whose value holds a control character, or a
-        ``Content-Type`` that is not printable ASCII, is a bad request (Twisted's own
-        parsing of such a ``Content-Type`` raises: an unhandled error, no answer)."""
-        if not line.isascii() or _CONTROL.search(line) is not None:  # else: nothing to see
-            name, _, value = line.partition(b":")
-            if _CONTROL.search(value) or (
-                name.strip().lower() == b"content-type" and not value.isascii()
-            ):
-                self._respondToBadRequestAndDisconnect()
-                return False
-        return super().headerReceived(line)
+    def _checked_header(self, line: bytes) -> bool:
+        """(``headerReceived`` of a connection that sent bytes a header must not hold:
+        see :meth:`dataReceived`.)  One header line; one whose value holds a control
+        character, or a ``Content-Type`` that is not printable ASCII, is a bad request
+        (Twisted's own parsing of such a ``Content-Type`` raises: an unhandled error,
+        no answer)."""
+        name, _, value = line.partition(b":")
+        if _CONTROL.search(value) or (
+            name.strip().lower() == b"content-type" and not value.isascii()
+        ):
+            self._respondToBadRequestAndDisconnect()
+            return False
+        return HTTPChannel.headerReceived(self, line)
 
     def allHeadersReceived(self) -> None:
         """The headers are in: their deadline ends, the body's starts."""

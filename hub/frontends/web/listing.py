@@ -328,7 +328,8 @@ class GameIndex:
         headers = request.responseHeaders
         for name, value in page.answer:
             headers.setRawHeaders(name, [value])  # request.setHeader, one call less
-        if _matches(request.getHeader(b"if-none-match"), page.etag):
+        sent = request.requestHeaders.getRawHeaders(b"if-none-match")
+        if sent is not None and _matches(sent[0], page.etag):
             request.setResponseCode(304)
             return b""
         return page.body
