@@ -13,6 +13,11 @@ resident memory (``VmRSS``, and its peak ``VmHWM``) and its CPU share.  Bounded:
 whole run ends after ramp + measure + about a minute, whatever happens.
 
     python bench/mnm_scale.py [--games 2500] [--seconds 60] [--think 1.0] [--ramp 30] [--clients 4]
+                              [--lobby-clients 0]
+
+``--lobby-clients N``: N lobby pages (one process, one connection each) follow the
+lobby's live stream (``GET /api/lobby/events``) from before the games start; the
+script prints what reached them and the hub's CPU a move, to compare 0, 100 and 400.
 
 The client's own CPU shares the machine with the hub: on a loaded machine (say, two
 cores and other work) the latencies include waiting for a core; the script prints the
@@ -25,6 +30,8 @@ import argparse
 import heapq
 import multiprocessing
 import os
+import selectors
+import socket
 import sys
 import time
 from collections.abc import Callable
@@ -164,15 +171,72 @@ def clients(share: int, web: int, mnm: int, think: float, ramp: float, window: t
     loop.close_all()
 
 
-def run(games: int, seconds: float, think: float, ramp: float, procs: int) -> dict[str, Any]:
+def lobby_readers(count: int, web: int, window: tuple[float, float], out: Any) -> None:
+    """One process holding ``count`` lobby pages' live streams (``GET
+    /api/lobby/events``, one connection each) from before the games start to the end
+    of ``window``, reading everything the hub sends them; what arrived (bytes and
+    events, summed over the streams, the games' creation included) and the streams
+    refused go to ``out``."""
+    request = b"GET /api/lobby/events?limit=50 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    selector = selectors.DefaultSelector()
+    heads: dict[socket.socket, bytes] = {}
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", web), timeout=30)
+        sock.sendall(request)
+        sock.setblocking(False)
+        heads[sock] = b""
+        selector.register(sock, selectors.EVENT_READ)
+    refused = 0
+    got = events = 0
+    end = window[1]
+    while time.time() < end and heads:
+        for key, _ in selector.select(timeout=0.5):
+            sock = key.fileobj
+            assert isinstance(sock, socket.socket)
+            try:
+                chunk = sock.recv(1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                selector.unregister(sock)
+                del heads[sock]
+                continue
+            if not heads[sock].startswith(b"HTTP/1.1 200"):
+                heads[sock] += chunk
+                if len(heads[sock]) >= 12 and not heads[sock].startswith(b"HTTP/1.1 200"):
+                    refused += 1
+                    selector.unregister(sock)
+                    del heads[sock]
+                    sock.close()
+                    continue
+            got += len(chunk)
+            events += chunk.count(b"\nevent: ") + chunk.startswith(b"event: ")
+    out.send((len(heads), refused, got, events))
+    for sock in heads:
+        sock.close()
+
+
+def run(games: int, seconds: float, think: float, ramp: float, procs: int,
+        lobby: int = 0) -> dict[str, Any]:  # fmt: skip
     """Start ``games`` paced games over ``ramp`` seconds from ``procs`` client
-    processes, measure ``seconds`` after them (and 5 s for the last ones to settle)."""
-    settings = {"keep_waiting": 0, "retire_after": 5, "keep_finished": 30}
+    processes, measure ``seconds`` after them (and 5 s for the last ones to settle);
+    ``lobby`` lobby pages follow the lobby's live stream meanwhile."""
+    settings = {"keep_waiting": 0, "retire_after": 5, "keep_finished": 30,
+                "web_max_streams_per_address": lobby + 16,
+                "web_max_per_address": max(256, lobby + 64)}  # fmt: skip
     with Hub(("mnm",), settings=settings) as hub:
         start = time.time() + ramp + 5
         window = (start, start + seconds)
         context = multiprocessing.get_context("fork")
         pipes, workers = [], []
+        lobby_pipe = None
+        if lobby:
+            lobby_pipe, theirs = context.Pipe(duplex=False)
+            reader = context.Process(
+                target=lobby_readers, args=(lobby, hub.ports["web"], window, theirs), daemon=True
+            )
+            reader.start()
+            workers.append(reader)
         for i in range(procs):
             mine, theirs = context.Pipe(duplex=False)
             share = games // procs + (1 if i < games % procs else 0)
@@ -181,6 +245,7 @@ def run(games: int, seconds: float, think: float, ramp: float, procs: int) -> di
             worker.start()
             pipes.append(mine)
             workers.append(worker)
+        ramp0, r0 = cpu_seconds(hub.pid), time.monotonic()
         time.sleep(max(0.0, start - time.time()))
         cpu0, m0 = cpu_seconds(hub.pid), time.monotonic()
         time.sleep(max(0.0, window[1] - time.time()))
@@ -201,11 +266,20 @@ def run(games: int, seconds: float, think: float, ramp: float, procs: int) -> di
             failed += count
             if error:
                 errors.append(error)
+        streams = (0, 0, 0, 0)
+        if lobby_pipe is not None:
+            if lobby_pipe.poll(60):
+                streams = lobby_pipe.recv()
+            else:
+                errors.append("the lobby readers did not answer")
         for worker in workers:
             worker.join(30)
             if worker.is_alive():
                 worker.terminate()
     return {
+        "lobby": streams,
+        "ramp_cpu": (cpu0 - ramp0) / max(1e-9, m0 - r0),
+        "all_seconds": m1 - r0,
         "games": started,
         "moves": len(latencies),
         "seconds": m1 - m0,
@@ -226,9 +300,12 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0, help="seconds before each move")
     parser.add_argument("--ramp", type=float, default=30.0, help="seconds to start the games")
     parser.add_argument("--clients", type=int, default=4, help="client processes")
+    parser.add_argument(
+        "--lobby-clients", type=int, default=0, help="lobby pages following the live stream"
+    )
     args = parser.parse_args()
     before = os.getloadavg()[0]
-    found = run(args.games, args.seconds, args.think, args.ramp, args.clients)
+    found = run(args.games, args.seconds, args.think, args.ramp, args.clients, args.lobby_clients)
     after = os.getloadavg()[0]
     ms = [x * 1000 for x in found["latencies"]]
     print(f"MNM at scale: {found['games']:,} games started (of {args.games:,}), each seat "
@@ -241,7 +318,15 @@ def main() -> None:
           f"{max(ms, default=float('nan')):.1f}   (goal p99 ≤ 50)")  # fmt: skip
     print(f"  hub resident memory    {found['rss'] / 2**20:,.0f} MB now, {found['peak'] / 2**20:,.0f} "
           "MB at its peak   (goal ≤ 1,536 MB)")  # fmt: skip
-    print(f"  hub CPU                {found['cpu']:.2f} cores")
+    print(f"  hub CPU                {found['cpu']:.2f} cores"
+          f" ({found['cpu'] * found['seconds'] / max(1, found['moves']) * 1e6:,.0f} µs a move)")  # fmt: skip
+    if args.lobby_clients:
+        held, refused, got, events = found["lobby"]
+        every = found["all_seconds"]
+        print(f"  lobby streams          {held} held to the end, {refused} refused; "
+              f"{events / every:,.0f} events/s, {got / every / 1024:,.0f} kB/s to them in"
+              " all (the whole run)")  # fmt: skip
+    print(f"  hub CPU while the games were made  {found['ramp_cpu']:.2f} cores")
     print(
         f"  load average           {before:.1f} before, {after:.1f} after, on {os.cpu_count()} cores"
     )

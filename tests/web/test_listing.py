@@ -244,3 +244,55 @@ def test_a_game_that_comes_as_a_new_record_keeps_its_place():
     assert ids(get(index)[1]) == [g.id for g in made]  # in its place
     index.lobby_changed("removed", Record(made[0], "running"))
     assert ids(get(index)[1]) == [made[1].id, made[2].id]
+
+
+def test_a_polled_address_is_answered_from_memory_and_anew_after_each_change():
+    """The same request URI is served from the kept answer until the lobby changes:
+    a creation, a join, the start, the end and a removal each give the next poll of
+    the same address the new list and a new ETag."""
+    clock, lobby, index, rendered = make()
+    polls = [{"limit": 5}, {"state": "waiting"}, {"state": "running"}, {"state": "over"}]
+    seen: dict[str, tuple[list[str], str]] = {}
+
+    def poll() -> dict[str, list[str]]:
+        now = {}
+        for args in polls:
+            status, games, headers = get(index, **args)
+            assert status == 200
+            key = urlencode(args)
+            if key in seen and seen[key][0] == ids(games):
+                pass  # the same list may keep or change its tag; a changed list must not
+            elif key in seen:
+                assert headers["etag"] != seen[key][1], key
+            seen[key] = (ids(games), headers["etag"])
+            now[key] = ids(games)
+        return now
+
+    game = lobby.create_game("hello", seats=["open", "open"])
+    assert poll()["state=waiting"] == [game.id]
+    before = len(rendered)
+    assert poll()["state=waiting"] == [game.id] and len(rendered) == before  # from memory
+    game.take_seat("ann", 0)
+    game.take_seat("bob", 1)  # joined: the game starts
+    lists = poll()
+    assert (lists["state=waiting"], lists["state=running"]) == ([], [game.id])
+    for seat in (0, 1):  # both say hello: the game ends
+        game.act(seat, {"hello": "hi"})
+        clock.advance(1)
+    assert game.state == "over"
+    lists = poll()
+    assert (lists["state=running"], lists["state=over"]) == ([], [game.id])
+    other = lobby.create_game("hello", seats=["open", "open"])
+    assert poll()["limit=5"] == [game.id, other.id]
+    lobby.remove(other.id)
+    assert poll()["limit=5"] == [game.id]
+
+
+def test_the_answers_kept_by_address_are_bounded():
+    from hub.frontends.web.listing import CACHED_PAGES
+
+    _, lobby, index, _ = make()
+    lobby.create_game("hello", seats=["open", "open"])
+    for limit in range(1, CACHED_PAGES + 40):
+        assert get(index, limit=min(limit, 500), order="newest" if limit > 400 else "oldest")[0]
+    assert len(index._served) <= CACHED_PAGES

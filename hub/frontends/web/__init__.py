@@ -192,11 +192,15 @@ class Root(Resource):
 
     def getChildWithDefault(self, path: bytes, request: Any) -> IResource:
         """``/plugins`` (exactly) is the plugins page; below it, the downloads."""
+        headers = request.responseHeaders
         for name, value in SECURITY_HEADERS.items():
-            request.setHeader(name, value)
+            headers.setRawHeaders(name, [value])  # request.setHeader, one call less
         if path == b"plugins" and not [p for p in request.postpath if p]:
             return self._pages[b"plugins"]
-        return super().getChildWithDefault(path, request)
+        child = self.children.get(path)
+        if child is not None:  # Resource.getChildWithDefault's look-up, one call less
+            return child
+        return self.getChild(path, request)
 
     def getChild(self, path: bytes, request: Any) -> IResource:
         """Unknown pages: 404."""
@@ -245,7 +249,7 @@ class WebSite(Site):
         if access == "all" or (
             access == "changes" and (code >= 400 or request.method not in READS)
         ):
-            super().log(request)
+            Site.log(self, request)
         if code < 400:
             return
         parts = request.path.split(b"/")

@@ -92,6 +92,8 @@ class HostPolicy:
 
     def __init__(self, allowed: Iterable[str] = (), endpoint_names: Iterable[str] = ()) -> None:
         self._answers: dict[tuple[str | None, str | None], bool] = {}
+        #: (``Host`` header, own address) → allowed: :meth:`allows_header`'s answers
+        self.known: dict[tuple[bytes | None, str | None], bool] = {}
         bound = [n.strip().lower().rstrip(".") for n in endpoint_names]
         names = {n.strip().lower().rstrip(".") for n in allowed if n.strip()} | set(bound)
         self.any = "*" in names
@@ -99,6 +101,18 @@ class HostPolicy:
         if self.wildcard:
             names.add(socket.gethostname().lower())
         self.names = frozenset(names | LOOPBACK_NAMES)
+
+    def allows_header(self, header: bytes | None, local: str | None) -> bool:
+        """:meth:`allows` for a ``Host`` header as it came (its answer remembered by the
+        header's bytes, at most :data:`HOSTS_KEPT`: a request's check is one look-up,
+        with no parsing)."""
+        key = (header, local)
+        known = self.known.get(key)
+        if known is None:
+            if len(self.known) >= HOSTS_KEPT:
+                self.known.clear()
+            known = self.known[key] = self.allows(host_name(header), local)
+        return known
 
     def allows(self, host: str | None, local: str | None) -> bool:
         """Whether ``host`` (from the ``Host`` header) may be served on a connection
@@ -146,18 +160,21 @@ class GuardedRequest(Request):
 
     #: the reason of an error answer (:func:`~.api.send_error`), for the refusal event
     refusal: str | None = None
-
-    def __init__(self, *args: Any, **kw: Any) -> None:
-        super().__init__(*args, **kw)
-        self.refused = False
-        self._received = 0
+    #: refused as its headers came in (its connection is closing)
+    refused = False
+    #: bytes of a chunked body so far
+    _received = 0
 
     def gotLength(self, length: int | None) -> None:
         """Headers are in: refuse a foreign ``Host`` or a body over the limit now."""
         limits = self.channel.limits
         local = self.channel.local_host
-        host = host_name(self.requestHeaders.getRawHeaders(b"host", [b""])[0])
-        if not limits.hosts.allows(host, local):
+        header = self.requestHeaders.getRawHeaders(b"host", [b""])[0]
+        hosts = limits.hosts
+        allowed = hosts.known.get((header, local))  # the usual case: one look-up
+        if allowed is None:
+            allowed = hosts.allows_header(header, local)
+        if not allowed:
             self._refuse(400, "this server does not answer for that host name")
         elif length is not None and length > limits.max_body:
             self._refuse(413, f"the body is larger than {limits.max_body} bytes")
@@ -181,14 +198,14 @@ class GuardedRequest(Request):
 
     def render(self, resrc: Any) -> None:
         """Render ``resrc``; a method it does not take is 405 with its ``Allow`` list."""
-        super().render(_MethodGuard(resrc) if self.method not in supportedMethods else resrc)
+        Request.render(self, resrc if self.method in supportedMethods else _MethodGuard(resrc))
 
     def process(self) -> None:
         """Serve the request, unless it was refused (its connection is closing)."""
         if self.refused:
             return
         self.channel.site.telemetry.message_in()
-        super().process()
+        Request.process(self)
 
 
 class _MethodGuard:
@@ -209,8 +226,13 @@ class _MethodGuard:
             return errorPage(405, "Method Not Allowed", text).render(request)
 
 
+#: what a connection's deadlines wait for (:meth:`GuardedChannel._expect`)
+HEADERS = "the request headers"
+BODY = "the body"
 #: bytes no header value may hold (tab is allowed)
 _CONTROL = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
+#: the same but for the line ends: bytes that make a request's header lines suspect
+_SUSPECT = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 class GuardedChannel(HTTPChannel):
@@ -222,71 +244,108 @@ class GuardedChannel(HTTPChannel):
 
     def __init__(self) -> None:
         super().__init__()
-        self._header_timer: Any = None
-        self._body_timer: Any = None
+        #: the one timer of this connection's deadlines (moved, not remade, per request)
+        self._deadline: Any = None
+        #: what the connection waits for against :attr:`_deadline` (``None``: nothing)
+        self._waiting_for: str | None = None
         self._refused = False
+        #: (own address, the client's): a connection's, read when it is made
+        self._addresses: tuple[Any, Any] | None = None
         self.peer_host = ""
         self.local_host: str | None = None
 
     def connectionMade(self) -> None:
-        """Start the clock for the first request line."""
+        """Read the connection's addresses; start the clock for the first request line."""
         super().connectionMade()
         transport: Any = self.transport
+        self._addresses = (transport.getHost(), transport.getPeer())
         #: the address of this connection's own end (the ``Host`` check's)
-        self.local_host = getattr(transport.getHost(), "host", None)  # foreign: an IAddress
-        self._start_headers()
+        self.local_host = getattr(self._addresses[0], "host", None)  # foreign: an IAddress
+        self._expect(HEADERS, self.limits.header_timeout)
+
+    def getHost(self) -> Any:
+        """This connection's own address, read once (each request asks: twisted.web's
+        channel asks the socket, a system call, every time)."""
+        return self._addresses[0] if self._addresses else super().getHost()
+
+    def getPeer(self) -> Any:
+        """The client's address, read once (see :meth:`getHost`)."""
+        return self._addresses[1] if self._addresses else super().getPeer()
 
     def dataReceived(self, data: bytes) -> None:
-        """Bytes of a request (a refused connection reads no more)."""
+        """Bytes of a request (a refused connection reads no more).  Where header lines
+        may be among them (line mode), one scan of the bytes says whether any could
+        break the header rules (:meth:`_checked_header`); only then are this
+        connection's header lines checked one by one, from here on."""
         if self._refused:
             return
-        if self._header_timer is None and self._body_timer is None and not self._handlingRequest:
-            self._start_headers()
-        super().dataReceived(data)
+        if self.line_mode and (not data.isascii() or _SUSPECT.search(data) is not None):
+            self.headerReceived = self._checked_header  # type: ignore[method-assign]
+        if self._waiting_for is None and not self._handlingRequest:
+            timer = self._deadline
+            if timer is not None and timer.active():  # as _expect(HEADERS, ...), inline
+                self._waiting_for = HEADERS
+                timer.reset(self.limits.header_timeout)
+            else:
+                self._expect(HEADERS, self.limits.header_timeout)
+        HTTPChannel.dataReceived(self, data)
 
-    def _start_headers(self) -> None:
-        self._header_timer = self.callLater(
-            self.limits.header_timeout, lambda: self._late("the request headers")
-        )
+    def _expect(self, what: str | None, seconds: float = 0.0) -> None:
+        """Wait for ``what`` (:data:`HEADERS` or :data:`BODY`) for at most ``seconds``;
+        ``None``: wait for nothing.  One timer serves every deadline of the connection:
+        a new deadline moves it (a later time costs an attribute, where a new timer and
+        a cancelled one per request cost the reactor's heap twice); a deadline that
+        ends leaves it running, and when it fires with nothing awaited it goes."""
+        self._waiting_for = what
+        if what is None:
+            return
+        timer = self._deadline
+        if timer is not None and timer.active():
+            timer.reset(seconds)
+        else:
+            self._deadline = self.callLater(seconds, self._expired)
 
-    def headerReceived(self, line: bytes) -> bool:
-        """One header line; one whose value holds a control character, or a
-        ``Content-Type`` that is not printable ASCII, is a bad request (Twisted's own
-        parsing of such a ``Content-Type`` raises: an unhandled error, no answer)."""
+    def _expired(self) -> None:
+        self._deadline = None
+        what, self._waiting_for = self._waiting_for, None
+        if what is None:
+            return
+        timeout = self.limits.header_timeout if what == HEADERS else self.limits.body_timeout
+        self.refuse(408, f"{what} did not arrive within {timeout:g} seconds")
+
+    def _checked_header(self, line: bytes) -> bool:
+        """(``headerReceived`` of a connection that sent bytes a header must not hold:
+        see :meth:`dataReceived`.)  One header line; one whose value holds a control
+        character, or a ``Content-Type`` that is not printable ASCII, is a bad request
+        (Twisted's own parsing of such a ``Content-Type`` raises: an unhandled error,
+        no answer)."""
         name, _, value = line.partition(b":")
         if _CONTROL.search(value) or (
             name.strip().lower() == b"content-type" and not value.isascii()
         ):
             self._respondToBadRequestAndDisconnect()
             return False
-        return super().headerReceived(line)
+        return HTTPChannel.headerReceived(self, line)
 
     def allHeadersReceived(self) -> None:
         """The headers are in: their deadline ends, the body's starts."""
-        self._cancel("_header_timer")
         if self.length != 0:
-            self._body_timer = self.callLater(
-                self.limits.body_timeout, lambda: self._late("the body")
-            )
-        super().allHeadersReceived()
+            self._expect(BODY, self.limits.body_timeout)
+        else:
+            self._waiting_for = None  # as _expect(None)
+        HTTPChannel.allHeadersReceived(self)
 
     def allContentReceived(self) -> None:
         """The whole request is in."""
-        self._cancel("_body_timer")
-        super().allContentReceived()
-
-    def _late(self, what: str) -> None:
-        self._header_timer = self._body_timer = None
-        timeout = self.limits.header_timeout if "headers" in what else self.limits.body_timeout
-        self.refuse(408, f"{what} did not arrive within {timeout:g} seconds")
+        self._waiting_for = None  # as _expect(None)
+        HTTPChannel.allContentReceived(self)
 
     def refuse(self, status: int, message: str) -> None:
         """Answer ``status`` at once and close (stop reading; abort if not drained)."""
         if self._refused or self.transport is None:
             return
         self._refused = True
-        self._cancel("_header_timer")
-        self._cancel("_body_timer")
+        self._stop_deadline()
         self.site.telemetry.refused(
             str(status), f"{message}; closing", f"http:{self.peer_host}", peer=self.peer_host
         )
@@ -294,16 +353,15 @@ class GuardedChannel(HTTPChannel):
         self.setTimeout(None)
         self.timeoutConnection()
 
-    def _cancel(self, name: str) -> None:
-        timer = getattr(self, name)  # one of this channel's own timer attributes
+    def _stop_deadline(self) -> None:
+        self._waiting_for = None
+        timer, self._deadline = self._deadline, None
         if timer is not None and timer.active():
             timer.cancel()
-        setattr(self, name, None)
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         """Forget the connection."""
-        self._cancel("_header_timer")
-        self._cancel("_body_timer")
+        self._stop_deadline()
         if self._abortingCall is not None and self._abortingCall.active():
             self._abortingCall.cancel()
         self._abortingCall = None

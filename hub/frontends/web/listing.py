@@ -93,13 +93,22 @@ class Query:
         return urlencode(args)
 
 
+#: the headers every page of the list is answered with, before its own
+PAGE_HEADERS = (
+    (b"content-type", b"application/json; charset=utf-8"),
+    (b"cache-control", b"no-cache"),
+)
+
+
 @dataclass(frozen=True)
 class Page:
-    """A rendered page: its body, ``ETag`` and paging headers."""
+    """A rendered page: its body, ``ETag`` and paging headers, and every header of its
+    answer (:data:`PAGE_HEADERS`, the ``ETag``, the paging headers) in the order set."""
 
     body: bytes
     etag: bytes
     headers: tuple[tuple[bytes, bytes], ...]
+    answer: tuple[tuple[bytes, bytes], ...] = ()
 
 
 def encode_cursor(seq: int, newest: bool) -> str:
@@ -149,6 +158,9 @@ class GameIndex:
         self._pages: OrderedDict[Query, Page] = OrderedDict()
         #: request URIs already read (a bounded cache: the same poll is parsed once)
         self._queries: dict[bytes, Query] = {}
+        #: request URI → its page, until the next change (at most :data:`CACHED_PAGES`):
+        #: a repeated poll is one look-up
+        self._served: dict[bytes, Page] = {}
         for game in hub.listed_games():
             self._add(game)
         hub.follow_games(self)
@@ -170,6 +182,8 @@ class GameIndex:
         self.generation += 1
         if self._pages:
             self._pages.clear()
+        if self._served:
+            self._served.clear()
         entry = self._entries.get(game.id)
         if change == "removed":
             if entry is not None:
@@ -283,7 +297,7 @@ class GameIndex:
             headers.append((b"x-next-cursor", cursor.encode("ascii")))
             link = f'</api/games?{query.arguments(cursor)}>; rel="next"'
             headers.append((b"link", link.encode("utf-8")))
-        page = Page(body, etag, tuple(headers))
+        page = Page(body, etag, tuple(headers), (*PAGE_HEADERS, (b"etag", etag), *headers))
         self._pages[query] = page
         while len(self._pages) > CACHED_PAGES:
             self._pages.popitem(last=False)
@@ -297,29 +311,38 @@ class GameIndex:
 
     def serve(self, request: Any) -> bytes:
         """Answer ``GET /api/games`` (a page, ``304`` or a ``400``)."""
-        request.setHeader(b"content-type", b"application/json; charset=utf-8")
-        try:
-            uri = bytes(request.uri)
-            query = self._queries.get(uri)
-            if query is None:
-                query = self.query(request.args)
-                if len(self._queries) >= CACHED_PAGES:
-                    self._queries.clear()
-                self._queries[uri] = query
-            page = self.page(query)
-        except GameError as e:
-            request.setResponseCode(e.code)
-            request.setHeader(b"cache-control", b"no-store")
-            request.refusal = e.reason
-            return json.dumps({"error": e.reason}).encode("utf-8") + b"\n"
-        request.setHeader(b"cache-control", b"no-cache")
-        request.setHeader(b"etag", page.etag)
-        for name, value in page.headers:
-            request.setHeader(name, value)
-        if _matches(request.getHeader(b"if-none-match"), page.etag):
+        uri = request.uri
+        page = self._served.get(uri)
+        if page is None:
+            try:
+                page = self.page(self._query(uri, request.args))
+            except GameError as e:
+                request.setResponseCode(e.code)
+                request.setHeader(b"content-type", PAGE_HEADERS[0][1])
+                request.setHeader(b"cache-control", b"no-store")
+                request.refusal = e.reason
+                return json.dumps({"error": e.reason}).encode("utf-8") + b"\n"
+            if len(self._served) >= CACHED_PAGES:
+                self._served.clear()
+            self._served[uri] = page
+        headers = request.responseHeaders
+        for name, value in page.answer:
+            headers.setRawHeaders(name, [value])  # request.setHeader, one call less
+        sent = request.requestHeaders.getRawHeaders(b"if-none-match")
+        if sent is not None and _matches(sent[0], page.etag):
             request.setResponseCode(304)
             return b""
         return page.body
+
+    def _query(self, uri: bytes, args: dict[bytes, list[bytes]]) -> Query:
+        """The query of a request URI (read once while it is remembered)."""
+        query = self._queries.get(uri)
+        if query is None:
+            query = self.query(args)
+            if len(self._queries) >= CACHED_PAGES:
+                self._queries.clear()
+            self._queries[uri] = query
+        return query
 
 
 def _from(numbers: list[int], after: int | None, newest: bool) -> Iterator[int]:

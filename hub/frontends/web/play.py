@@ -292,6 +292,8 @@ class WebGames(WebResource):
         another hub: its owner answers (:mod:`.proxy`); one this hub has not heard of
         is looked up in the cluster's directory first (another hub may have made it a
         moment ago)."""
+        if request.method == b"GET" and not any(request.postpath):
+            return self.web.listing.serve(request)  # the list: a page, from the index
         return self._render(request, look=True)
 
     def _render(self, request: Any, look: bool) -> Any:
