@@ -278,6 +278,15 @@ class TournamentCluster:
             if self.runner.mine(t) and t.state == RUNNING:
                 await self.check(t)
 
+    async def look_up(self, tournament_id: str) -> None:
+        """Read ``tournament_id`` from the store if this hub has not heard of it yet
+        (another hub made it a moment ago, its notice still on the way)."""
+        if tournament_id in self.runner.tournaments:
+            return
+        records = await self.store.load_tournaments([tournament_id])
+        if records and tournament_id not in self.runner.tournaments:
+            self.runner.know(Tournament.from_record(records[0]))
+
     async def adopt(self, tournament_id: str) -> None:
         """This hub adopted ``tournament_id``: read it and run it."""
         records = await self.store.load_tournaments([tournament_id])

@@ -415,6 +415,8 @@ class TournamentService:
         """
         if self.cluster is None:
             return self.register(tournament_id, name, kind, frontend, bot)
+        if tournament_id not in self.tournaments:  # made at another door a moment ago
+            await self.cluster.look_up(tournament_id)
         t = self.get(tournament_id)
         entry = self._new_entry(t, name, kind, frontend, bot)
         return await self.cluster.enter(t, entry)

@@ -229,7 +229,8 @@ async def test_outages_recover_nobody_and_a_partition_is_recovered_once(cluster,
     proxies[0].restore()
     rejoined = everyone(hubs, "A rejoined as a new member", LIMIT)
     assert rejoined[0] != a_id and rejoined[1:] == members[1:]
-    assert "rejoined as" in a.log()
+    # (its new member row is listed a moment before it has joined again and says so)
+    wait_for(lambda: "rejoined as" in a.log(), "A says it rejoined", LIMIT)
     await more_hands(dsn, tables)  # A's table deals on where it was resumed
     await threads.deferToThread(ledger_ok, dsn)
     assert await threads.deferToThread(refunds, dsn) == refunded  # nothing more
