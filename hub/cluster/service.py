@@ -327,17 +327,15 @@ class Cluster:
             d.addErrback(lambda f: self.log.failure("cluster: purging the directory failed", f))
 
     def _adopt_orphans(self) -> defer.Deferred[None]:
-        """What hubs that ended left with nobody to take it (one stopped while no other
-        was live, or its hand-over failed): the chip tables (a recovery: with their
-        journal, resumed here, or refunded), then the other games' journals, resumed
-        here, before their directory rows would be aborted."""
+        """The journals that hubs whose lease ended left with nobody to take them (one
+        stopped while no other was live, or its hand-over failed), resumed here before
+        their directory rows would be aborted.  No recovery is run for it: judging
+        another hub dead is the member check's alone (it sees a database restart
+        first); a chip table such a hub left waits for the next recovery."""
         orphans = self.orphans
         if orphans is None or self._stopping or not self._joined or self.store.fenced:
             return defer.succeed(None)
-        d = self.store.recover()
-        d.addCallback(lambda _: defer.ensureDeferred(orphans.adopt()))
-        d.addCallback(self._adopted)
-        return d
+        return defer.ensureDeferred(orphans.adopt()).addCallback(self._adopted)
 
     def _adopted(self, ids: list[str]) -> None:
         if ids:

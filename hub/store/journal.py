@@ -15,7 +15,7 @@ lease ended: a hub stopped, or recovered before), and reads it with
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -119,14 +119,18 @@ class JournalMixin(ClusterMixin):
 
         return self._run(txn)
 
-    def journal_claim(self, cur: _Cursor, hubs: Sequence[str]) -> list[str]:
-        """(In a recovery's transaction.)  The journals of the dead ``hubs`` become this
-        hub's; returns their game ids."""
+    def journal_claim(
+        self, cur: _Cursor, hubs: Sequence[str], skip: Collection[str] = ()
+    ) -> list[str]:
+        """(In a recovery's transaction.)  The journals of the dead ``hubs`` (but those
+        of ``skip``) become this hub's; returns their game ids."""
         claimed: list[str] = []
         for old in hubs:
             for (game_id,) in cur.all(
                 "SELECT game_id FROM game_journal WHERE hub_id = ? ORDER BY game_id", old
             ):
+                if str(game_id) in skip:
+                    continue
                 cur.run(
                     "UPDATE game_journal SET hub_id = ? WHERE game_id = ? AND hub_id = ?",
                     str(self.hub_id),
@@ -196,7 +200,16 @@ class JournalMixin(ClusterMixin):
                     str(self.hub_id),
                 )
             ]
-            claimed = self.journal_claim(cur, hubs)
+            # an open chip table another hub holds goes with its table, by a recovery
+            # (tables_resume), never by its journal alone
+            held = {
+                str(r[0])
+                for r in cur.all(
+                    "SELECT game_id FROM chip_table WHERE closed IS NULL AND hub_id <> ?",
+                    str(self.hub_id),
+                )
+            }
+            claimed = self.journal_claim(cur, hubs, skip=held)
             # their directory rows too: this hub's writes of them count (a row left
             # with its ended hub reads "aborted" for the whole cluster)
             self.directory_adopt(cur, claimed)
