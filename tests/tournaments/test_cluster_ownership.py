@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import select
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, closing
 from typing import Any
 
 import psycopg2
@@ -99,6 +101,20 @@ async def member(dsn: str, **options: Any) -> Member:
     return Member(store, tournament_grace=30.0, **options)
 
 
+@asynccontextmanager
+async def hubs(pg_dsn: str, count: int) -> AsyncIterator[list[Member]]:
+    """``count`` members on one database, each stopped at the end whatever happened."""
+    made: list[Member] = []
+    try:
+        for _ in range(count):
+            made.append(await member(pg_dsn))
+        yield made
+    finally:
+        for m in made:
+            await m.service.stop()
+            await m.store.stop()
+
+
 class Channel:
     """The cluster's channel, heard on a connection of the test's own and handed to
     every member's runner (as :class:`hub.cluster.Cluster` does)."""
@@ -175,94 +191,82 @@ async def test_a_second_hub_lists_the_owners_tournament_and_creates_no_game(pg_d
 
 @pytest_twisted.ensureDeferred
 async def test_a_registration_at_another_door_reaches_the_owner(pg_dsn):
-    a = await member(pg_dsn)
-    b = await member(pg_dsn)
-    channel = Channel(pg_dsn, a.store.channel, [a, b])
-    try:
-        await a.service.start()
-        await b.service.start()
-        t = a.service.create(hello(max_entrants=3, bots=["hello-bot"]))
-        await a.saved()
-        for _ in range(100):
-            if t.id in b.service.tournaments:
-                break
-            await channel.deliver()
-        at_b = b.service.get(t.id)
-        assert at_b.owner == a.id and [e.name for e in at_b.entries] == ["hello-bot"]
-        entry = await b.service.enter(t.id, "bob", "client", "mnm")
-        assert entry.id == "e2" and len(entry.key) == a.hub.lobby.id_length
-        # A saves its own view (without bob) before it hears: bob stays
-        a.service._changed(t)
-        await a.saved()
-        for _ in range(100):
-            if len(t.entries) == 2:
-                break
-            await channel.deliver()
-        assert [e.name for e in t.entries] == ["hello-bot", "bob"]  # the owner has it
-        assert t.entry_keyed(entry.key) is not None  # and the key that routes bob
-        [stored] = await a.store.load_tournaments([t.id])
-        assert [e["name"] for e in stored["entries"]] == ["hello-bot", "bob"]
-        with pytest.raises(GameError) as taken:
-            await a.service.enter(t.id, "BOB", "client", "mnm")
-        assert taken.value.code == 409 and "registered already" in taken.value.reason
-        # the last place, at B: full, and A (only A) starts it
-        await b.service.enter(t.id, "cy", "client", "mnm")
-        for _ in range(100):  # the notice reaches A, which starts it
-            await channel.deliver()
-            a.clock.advance(0)
-            b.clock.advance(0)
-            if a.hub.lobby.games():
-                break
-            await pause()
-        assert t.state == RUNNING and [e.name for e in t.entries] == ["hello-bot", "bob", "cy"]
-        assert len(a.hub.lobby.games()) == 1 and b.hub.lobby.games() == []
-        await a.saved()
-        for _ in range(100):
-            if b.service.get(t.id).state == RUNNING:
-                break
-            await channel.deliver()
-        assert b.service.get(t.id).state == RUNNING
-        with pytest.raises(GameError) as closed:
-            await b.service.enter(t.id, "dan", "client", "mnm")
-        assert closed.value.code == 409
-    finally:
-        channel.close()
-        for m in (a, b):
-            await m.service.stop()
-            await m.store.stop()
+    async with hubs(pg_dsn, 2) as (a, b):
+        with closing(Channel(pg_dsn, a.store.channel, [a, b])) as channel:
+            await a.service.start()
+            await b.service.start()
+            t = a.service.create(hello(max_entrants=3, bots=["hello-bot"]))
+            await a.saved()
+            for _ in range(100):
+                if t.id in b.service.tournaments:
+                    break
+                await channel.deliver()
+            at_b = b.service.get(t.id)
+            assert at_b.owner == a.id and [e.name for e in at_b.entries] == ["hello-bot"]
+            entry = await b.service.enter(t.id, "bob", "client", "mnm")
+            assert entry.id == "e2" and len(entry.key) == a.hub.lobby.id_length
+            # A saves its own view (without bob) before it hears: bob stays
+            a.service._changed(t)
+            await a.saved()
+            for _ in range(100):
+                if len(t.entries) == 2:
+                    break
+                await channel.deliver()
+            assert [e.name for e in t.entries] == ["hello-bot", "bob"]  # the owner has it
+            assert t.entry_keyed(entry.key) is not None  # and the key that routes bob
+            [stored] = await a.store.load_tournaments([t.id])
+            assert [e["name"] for e in stored["entries"]] == ["hello-bot", "bob"]
+            with pytest.raises(GameError) as taken:
+                await a.service.enter(t.id, "BOB", "client", "mnm")
+            assert taken.value.code == 409 and "registered already" in taken.value.reason
+            # the last place, at B: full, and A (only A) starts it
+            await b.service.enter(t.id, "cy", "client", "mnm")
+            for _ in range(100):  # the notice reaches A, which starts it
+                await channel.deliver()
+                a.clock.advance(0)
+                b.clock.advance(0)
+                if a.hub.lobby.games():
+                    break
+                await pause()
+            assert t.state == RUNNING and [e.name for e in t.entries] == ["hello-bot", "bob", "cy"]
+            assert len(a.hub.lobby.games()) == 1 and b.hub.lobby.games() == []
+            await a.saved()
+            for _ in range(100):
+                if b.service.get(t.id).state == RUNNING:
+                    break
+                await channel.deliver()
+            assert b.service.get(t.id).state == RUNNING
+            with pytest.raises(GameError) as closed:
+                await b.service.enter(t.id, "dan", "client", "mnm")
+            assert closed.value.code == 409
 
 
 @pytest_twisted.ensureDeferred
 async def test_a_start_asked_at_another_door_is_the_owners(pg_dsn):
-    a = await member(pg_dsn)
-    b = await member(pg_dsn)
-    channel = Channel(pg_dsn, a.store.channel, [a, b])
-    try:
-        await a.service.start()
-        await b.service.start()
-        t = a.service.create(hello(max_entrants=4, start_when_full=False))
-        for name in ("ann", "bob"):
-            a.service.register(t.id, name, "client", "mnm")
-        await a.saved()
-        for _ in range(100):
-            if t.id in b.service.tournaments and len(b.service.get(t.id).entries) == 2:
-                break
-            await channel.deliver()
-        asked = defer.ensureDeferred(b.service.start_tournament(t.id))
-        for _ in range(100):  # the notice reaches A, which starts it and saves
-            await channel.deliver()
-            a.clock.advance(0)
-            if asked.called:
-                break
-            await pause()
-        started = await asked
-        assert started.state == RUNNING and started.owner == a.id
-        assert t.state == RUNNING and len(a.hub.lobby.games()) == 1 and b.hub.lobby.games() == []
-    finally:
-        channel.close()
-        for m in (a, b):
-            await m.service.stop()
-            await m.store.stop()
+    async with hubs(pg_dsn, 2) as (a, b):
+        with closing(Channel(pg_dsn, a.store.channel, [a, b])) as channel:
+            await a.service.start()
+            await b.service.start()
+            t = a.service.create(hello(max_entrants=4, start_when_full=False))
+            for name in ("ann", "bob"):
+                a.service.register(t.id, name, "client", "mnm")
+            await a.saved()
+            for _ in range(100):
+                if t.id in b.service.tournaments and len(b.service.get(t.id).entries) == 2:
+                    break
+                await channel.deliver()
+            asked = defer.ensureDeferred(b.service.start_tournament(t.id))
+            for _ in range(100):  # the notice reaches A, which starts it and saves
+                await channel.deliver()
+                a.clock.advance(0)
+                if asked.called:
+                    break
+                await pause()
+            started = await asked
+            assert started.state == RUNNING and started.owner == a.id
+            assert (
+                t.state == RUNNING and len(a.hub.lobby.games()) == 1 and b.hub.lobby.games() == []
+            )
 
 
 async def end_lease(store: Any, hub_id: str) -> None:
@@ -276,10 +280,7 @@ async def end_lease(store: Any, hub_id: str) -> None:
 
 @pytest_twisted.ensureDeferred
 async def test_an_orphan_is_adopted_once_and_its_old_owner_is_fenced(pg_dsn):
-    a = await member(pg_dsn)
-    b = await member(pg_dsn)
-    c = await member(pg_dsn)
-    try:
+    async with hubs(pg_dsn, 3) as (a, b, c):
         t = a.service.create(hello(max_entrants=4, bots=["hello-bot"], start_when_full=False))
         await a.saved()
         await b.service.start()
@@ -303,19 +304,13 @@ async def test_an_orphan_is_adopted_once_and_its_old_owner_is_fenced(pg_dsn):
         with pytest.raises(GameError) as late:
             await asked
         assert late.value.code == 503 and b.id in late.value.reason
-    finally:
-        for m in (a, b, c):
-            await m.service.stop()
-            await m.store.stop()
 
 
 @pytest_twisted.ensureDeferred
 async def test_the_adopter_counts_a_game_that_ended_elsewhere_and_makes_a_lost_one_again(
     pg_dsn,
 ):
-    a = await member(pg_dsn)
-    b = await member(pg_dsn)
-    try:
+    async with hubs(pg_dsn, 2) as (a, b):
         t = a.service.create(hello(max_entrants=4))
         for name in ("ann", "bob", "cy", "dee"):
             a.service.register(t.id, name, "client", "mnm")
@@ -336,10 +331,6 @@ async def test_the_adopter_counts_a_game_that_ended_elsewhere_and_makes_a_lost_o
         assert second.state == PLAYING and second.game_id not in (None, lost.game_id)
         assert [g.id for g in b.hub.lobby.games()] == [second.game_id]  # made again on B
         assert mine.state == RUNNING and mine.round == 1
-    finally:
-        for m in (a, b):
-            await m.service.stop()
-            await m.store.stop()
 
 
 def test_a_single_hub_runs_every_tournament():
