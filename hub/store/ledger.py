@@ -309,15 +309,19 @@ class LedgerMixin(StoreBase):
         )
         if row is None:
             raise TableNotOpen(f"game {game_id} is not a chip table")
+        mine = self.hub_id is not None and row[0] == self.hub_id
+        if mine and row[1] is None:
+            return
+        # closed, or another hub's: taken over if the lease it was under has ended (a
+        # cut-off hub's table settled or resumed by another hub), else simply not ours
+        if row[0] in self.ended_leases or (self.hub_id is not None and not self._lease_open(cur)):
+            raise LeaseEnded(
+                f"the table {game_id} was taken over: the lease of this hub"
+                f" ({self.hub_id}) was ended by another hub"
+            )
         if row[1] is not None:
-            if row[0] in self.ended_leases or (row[0] == self.hub_id and not self._lease_open(cur)):
-                raise LeaseEnded(
-                    f"the table {game_id} was taken over: the lease of this hub"
-                    f" ({row[0]}) was ended by another hub"
-                )
             raise TableNotOpen(f"the table {game_id} is closed")
-        if self.hub_id is None or row[0] != self.hub_id:
-            raise TableNotOpen(f"the table {game_id} belongs to another hub ({row[0]})")
+        raise TableNotOpen(f"the table {game_id} belongs to another hub ({row[0]})")
 
     def _not_elsewhere(self, cur: _Cursor, game_id: str) -> None:
         """A hub cashes out no chips of an open table that another hub owns (one it
@@ -385,7 +389,14 @@ class LedgerMixin(StoreBase):
         fund: bool = False,
         hand_key: str | None = None,
     ) -> Movement:
-        done = self._replay(cur, key, kind, game_id, legs)
+        try:
+            done = self._replay(cur, key, kind, game_id, legs)
+        except KeyReused:
+            # a cut-off hub replaying a hand that the hub which took its table over has
+            # settled otherwise: the table is not its own any more (LeaseEnded)
+            if game_id is not None and kind in ("buy_in", "settle"):
+                self._own_table(cur, game_id)
+            raise
         if done is not None:
             return done
         d = self.dialect

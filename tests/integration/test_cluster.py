@@ -187,16 +187,23 @@ async def test_a_game_made_on_one_hub_is_listed_by_the_others(three):
         assert hub.errors() == [], hub.log()
 
 
-async def deals_on(tool: Any, game_id: str, what: str, since: int | None = None) -> None:
+async def deals_on(
+    tool: Any,
+    game_id: str,
+    what: str,
+    since: int | None = None,
+    hubs: tuple[HubProcess, ...] = (),
+) -> None:
     """Wait (bounded) until the chip table ``game_id`` has settled two hands more than
-    ``since`` (default: than now)."""
+    ``since`` (default: than now); on failure, say how ``hubs`` list the table."""
     if since is None:
         since = len(await tool.hands(game_id=game_id, limit=10**6))
     for _ in range(300):
         if len(await tool.hands(game_id=game_id, limit=10**6)) > since + 1:
             return
         await deferLater(reactor, 0.1, lambda: None)
-    raise AssertionError(f"{what} deals no more hands")
+    listed = [games_of(h).get(game_id) for h in hubs]
+    raise AssertionError(f"{what} deals no more hands (after {since}); listed as {listed}")
 
 
 @pytest.mark.slow
@@ -205,7 +212,8 @@ async def test_kill_9_of_a_hub_its_games_and_tables_resumed_once(three, tmp_path
     a, b, c = three
     dsn = a.extra[1]
     a_id = health(a)["cluster"]["hub"]
-    bots = {"type": "texas-holdem", "seats": ["bot:caller", "bot:raiser"]}
+    # a bot that goes broke buys in again: the table deals on however the cards fall
+    bots = {"type": "texas-holdem", "seats": ["bot:caller", "bot:raiser"], "broke_bots": "rebuy"}
     options = {"options": {"showdown_pause": 0}}
     doomed = create(a, {**bots, **options, "name": "on A"})
     other = create(a, {"type": "hello", "seats": ["open", "bot:hello-bot"]})
@@ -243,7 +251,7 @@ async def test_kill_9_of_a_hub_its_games_and_tables_resumed_once(three, tmp_path
         # the table moved with its chips and deals on there: nothing refunded
         refunds = [r for r in await tool.ledger(limit=10**6) if r["kind"] == "refund"]
         assert refunds == []
-        await deals_on(tool, doomed["id"], "A's table, where it was resumed")
+        await deals_on(tool, doomed["id"], "A's table, where it was resumed", hubs=(b, c))
         assert sum((await tool.chips_at(doomed["id"])).values()) > 0
         # exactly once: one survivor recovered A (the other found nothing to do)
         gone = [
@@ -253,7 +261,7 @@ async def test_kill_9_of_a_hub_its_games_and_tables_resumed_once(three, tmp_path
         r = gamehub("ledger", "check", "--db", dsn)
         assert r.returncode == 0, r.stdout + r.stderr
         # the games of B and C go on, untouched
-        await deals_on(tool, on_b["id"], "B's table", len(hands_before))
+        await deals_on(tool, on_b["id"], "B's table", len(hands_before), hubs=(b, c))
         # dealt on (above) and not aborted; "waiting" once a bot of it went broke
         assert games_of(b)[on_b["id"]]["state"] in ("running", "waiting")
         assert sum((await tool.chips_at(on_b["id"])).values()) > 0

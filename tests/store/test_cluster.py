@@ -16,8 +16,9 @@ import pytest_twisted
 from twisted.internet import defer
 
 from hub.store.cluster import MAX_NOTICE
+from hub.store.errors import LeaseEnded
 from tests.store.conftest import make_store, open_tables
-from tests.store.test_tables import two_at_a_table
+from tests.store.test_tables import hand, two_at_a_table
 
 
 @pytest.fixture
@@ -120,6 +121,40 @@ async def test_a_hub_leaving_takes_its_games_and_ends_its_member_row(pg_dsn):
         assert [m["live"] for m in members] == [False, True]
     finally:
         for s in (store, other):
+            await s.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_cut_off_hub_settling_a_table_resumed_elsewhere_is_told_it_was_taken(pg_dsn):
+    """A hub cut off from the database while its table was resumed by another hub
+    (its lease ended, the table moved with its journal) learns, when it settles the
+    hand it was playing, that the table was taken over (:class:`LeaseEnded`): whether
+    the new owner settled that hand otherwise already (the key refused as reused) or
+    not yet; and no chip moves."""
+    cut = await member(pg_dsn, [])
+    other = await member(pg_dsn, [])
+    try:
+        await open_tables(cut, "t1")
+        await two_at_a_table(cut, "t1")
+        await cut.settle_hand("t1", "h1", {"ann": "5", "bob": "-5"}, hand("ann", "bob", "5"))
+        with psycopg2.connect(pg_dsn) as conn, conn.cursor() as cur:  # the takeover
+            cur.execute("UPDATE hub_lease SET ended = now() WHERE hub_id = %s", (cut.hub_id,))
+            cur.execute("UPDATE chip_table SET hub_id = %s WHERE game_id = 't1'", (other.hub_id,))
+        conn.close()
+        await other.settle_hand("t1", "h2", {"ann": "-3", "bob": "3"}, hand("ann", "bob", "-3"))
+        with pytest.raises(LeaseEnded):  # h2 settled otherwise by the new owner
+            await cut.settle_hand("t1", "h2", {"ann": "9", "bob": "-9"})
+        with pytest.raises(LeaseEnded):  # a hand the new owner has not settled
+            await cut.settle_hand("t1", "h3", {"ann": "1", "bob": "-1"})
+        again = await cut.settle_hand(
+            "t1", "h1", {"ann": "5", "bob": "-5"}, hand("ann", "bob", "5")
+        )
+        assert not again.applied  # its own settled hand replays as before
+        assert await other.chips_at("t1") == {"ann": D(102), "bob": D(98)}
+        report = await other.ledger_check()
+        assert report.ok, report.problems
+    finally:
+        for s in (cut, other):
             await s.stop()
 
 
