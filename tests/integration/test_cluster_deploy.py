@@ -38,6 +38,14 @@ MIX = (3, 3, 11)
 #: XML clients sharing the hello games
 CLIENTS = 5
 LIMIT = 60.0
+SOAK = os.environ.get("GAMEHUB_SOAK") == "full"
+#: a table of bots on purpose deals on however long the test runs (one that is not
+#: closes after ``unattended_seconds``, 180 s) and a broke bot buys in again
+BOT_TABLE = {"bots_only": True, "broke_bots": "rebuy"}
+#: seconds between hands: none in CI's short run; in the soak about two hands a second,
+#: so that its table's journal (some 15 entries a hand) stays far below
+#: ``journal_max_entries`` for the whole soak (a journal given up would not survive)
+PAUSE = 0.5 if SOAK else 0
 
 
 def free_port() -> int:
@@ -163,8 +171,9 @@ async def in_flight_through(tmp_path: Path, dsn: str, disrupt: Disruption) -> No
                     {
                         "type": "texas-holdem",
                         "seats": ["bot:caller", "bot:raiser"],
-                        "options": {"showdown_pause": 0, "buyin": 10000, "stakes": "1/2"},
+                        "options": {"showdown_pause": PAUSE, "buyin": 10000, "stakes": "1/2"},
                         "hub": here,
+                        **BOT_TABLE,
                     },
                 )
             )
@@ -275,7 +284,6 @@ async def in_flight_through(tmp_path: Path, dsn: str, disrupt: Disruption) -> No
 
 __all__ = ["cluster_dsn", "postgres"]  # the fixtures, used by name
 
-SOAK = os.environ.get("GAMEHUB_SOAK") == "full"
 #: the soak's cycles: PostgreSQL stopped for 12 s, kill -9 of a hub (started again),
 #: ``gamehub cluster drain`` of a hub (stopped and started again), in turn
 CYCLES = 20

@@ -41,6 +41,12 @@ from tests.store.test_cli_and_crash import gamehub
 from tests.tcpproxy import TcpProxy
 
 SOAK = os.environ.get("GAMEHUB_SOAK") == "full"
+#: a table of bots on purpose deals on however long the outages last (one that is not
+#: closes after ``unattended_seconds``, 180 s) and a broke bot buys in again
+BOT_TABLE = {"bots_only": True, "broke_bots": "rebuy"}
+#: seconds between hands: none in CI's short run; in the soak about two hands a second,
+#: so that a table's journal stays far below ``journal_max_entries`` for the whole soak
+PAUSE = 0.5 if SOAK else 0
 #: the hubs' lease: the defaults in the soak run, a short one in the normal run
 LEASE = [] if SOAK else ["--set", "lease_interval=1", "--set", "lease_grace=6"]
 GRACE = 15.0 if SOAK else 6.0
@@ -179,7 +185,8 @@ async def test_outages_recover_nobody_and_a_partition_is_recovered_once(cluster,
             {
                 "type": "texas-holdem",
                 "seats": ["bot:caller", "bot:raiser"],
-                "options": {"showdown_pause": 0, "buyin": 10000, "stakes": "1/2"},
+                "options": {"showdown_pause": PAUSE, "buyin": 10000, "stakes": "1/2"},
+                **BOT_TABLE,
             },
         )
         morris = create(hub, {"type": "nmmorris", "seats": ["open", "bot:morris-random"]})
