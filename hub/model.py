@@ -39,6 +39,13 @@ class GameKind(Protocol):
     def adapter(self, frontend: str) -> object | None: ...
 
 
+class SeatView(Protocol):
+    """A seat of a live game as a listing reads it (``hub.play.seats.Seat``)."""
+
+    @property
+    def player(self) -> str | None: ...
+
+
 class LiveGame(Protocol):
     """A live game as the seams hand it over: a ``hub.play.game.GameInstance`` (in a
     cluster's listings also a ``hub.cluster.remote.RemoteGame``).  Both import the
@@ -55,6 +62,8 @@ class LiveGame(Protocol):
     def state(self) -> str: ...
     @property
     def factory(self) -> GameKind: ...
+    @property
+    def seats(self) -> Sequence[SeatView]: ...
 
 
 #: States of a game instance, as the lobby and the JSON API report them.
@@ -413,6 +422,7 @@ __all__ = [
     "RESUMED",
     "RUNNING",
     "SEAT_OPEN",
+    "SeatView",
     "STATE",
     "TURN",
     "WAITING",
