@@ -17,11 +17,14 @@ JSON-able mappings, so the same game serves every front end.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol
 
 from zope.interface import Attribute, Interface
 
 from hub.model import Chips, JsonMapping, LiveGame
+from hub.plugin_seams import PluginFile as PluginFile
+from hub.plugin_seams import PluginInfo as PluginInfo
+from hub.plugin_seams import SigningRule as SigningRule
 from hub.seatops import Parsed
 from hub.store_seams import IAuditStore as IAuditStore
 from hub.store_seams import IRatingStore as IRatingStore
@@ -41,7 +44,7 @@ if TYPE_CHECKING:
     from twisted.web.resource import IResource
 
     from hub.connections.access import Access
-    from hub.connections.transcript import Transcripts
+    from hub.connections.transcript import Transcript, Transcripts
     from hub.model import (
         BuyinRange,
         Elsewhere,
@@ -519,12 +522,52 @@ class IHTTPResources(Interface):
 
 # -- the hub's parts above its seams --------------------------------------------------
 # They import this module, so it cannot name them: what front ends use of each is a
-# typing Protocol here (a part not yet written as one is an alias, with its reason).
+# typing Protocol here (the live game's is in hub.model, the plugins' records in
+# hub.plugin_seams); tests/hub/conformance.py checks the parts against them (mypy).
 
-#: ``hub.play.lobby.Lobby``: every live game
-GameLobby: TypeAlias = Any  # Any: hub.play.lobby.Lobby, above the seams (it imports them)
-#: ``hub.plugins.registry.Registry``: an :class:`IRegistry` that also serves the plugins' files
-PluginRegistry: TypeAlias = Any  # Any: hub.plugins.registry.Registry, above the seams too
+
+class LobbyGame(LiveGame, Protocol):
+    """A game of this hub's lobby (``hub.play.game.GameInstance``): a :class:`LiveGame`
+    with its transcript."""
+
+    @property
+    def transcript(self) -> Transcript | None: ...
+
+
+#: where a game a hub let go runs now: ``(hub id, (host, port, TLS))``, or ``None``
+Moved = tuple[str, tuple[str, int, bool]] | None
+
+
+class GameLobby(Protocol):
+    """Every live game of this hub (``hub.play.lobby.Lobby``), as front ends use it."""
+
+    @property
+    def sealed(self) -> Collection[str]: ...
+    @property
+    def hand_off(self) -> Callable[[str, str, object, bytes, int], bool] | None: ...
+    @property
+    def look_up(self) -> Callable[[str], Deferred[object]] | None: ...
+    @property
+    def follow(self) -> Callable[[str | None, str | None, str, str], Deferred[Moved]] | None: ...
+    def get(self, game_id: str, *, sealed: bool = False) -> LobbyGame: ...
+    def find(self, game_id: str) -> Deferred[LobbyGame]: ...
+    def games(self, type_name: str | None = None) -> Sequence[LobbyGame]: ...
+    def listed(self) -> Sequence[LobbyGame]: ...
+    def remove(self, game_id: str, moved: bool = False) -> None: ...
+    def on_game_over(self, hook: Callable[[LobbyGame, GameEvent], object]) -> None: ...
+
+
+class PluginRegistry(Protocol):
+    """The plugins (``hub.plugins.registry.Registry``): an :class:`IRegistry` that also
+    serves the plugins' files (:mod:`hub.plugins.distribution`)."""
+
+    @property
+    def trust(self) -> SigningRule: ...
+    def game_factory(self, name: str) -> IGameFactory: ...
+    def game_types(self) -> Sequence[IGameFactory]: ...
+    def client_module(self, factory: IGameFactory) -> str: ...
+    def plugins(self) -> Sequence[PluginInfo]: ...
+    def download(self, name: str, filename: str) -> PluginFile | None: ...
 
 
 class ChatLine(Protocol):

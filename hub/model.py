@@ -22,13 +22,49 @@ if TYPE_CHECKING:
 #: data.  The one ``Any`` of the game seam: the hub carries these values between the
 #: wire and the game and never reads them; each game reads its own.
 JsonMapping: TypeAlias = Mapping[str, Any]  # Any: JSON values, read by each game in its own words
-#: A live game as the seams hand it over: a ``hub.play.game.GameInstance`` (in a cluster's
-#: listings also a ``hub.cluster.remote.RemoteGame``).  Both import the seams, which so
-#: cannot name them; a typing Protocol of what front ends use of a game is to replace it.
-LiveGame: TypeAlias = Any  # Any: hub.play.game.GameInstance, above the seams (it imports them)
 #: An amount of chips as the hub takes it: a ``Decimal``, an ``int`` or decimal text
 #: (never a float).
 Chips: TypeAlias = Decimal | int | str
+
+
+class GameKind(Protocol):
+    """A live game's type as a listing reads it: a loaded ``IGameFactory``, or what a
+    cluster's directory says of another hub's game (``hub.cluster.remote.RemoteType``,
+    which offers no adapter)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def frontends(self) -> Sequence[str]: ...
+    def adapter(self, frontend: str) -> object | None: ...
+
+
+class SeatView(Protocol):
+    """A seat of a live game as a listing reads it (``hub.play.seats.Seat``)."""
+
+    @property
+    def player(self) -> str | None: ...
+
+
+class LiveGame(Protocol):
+    """A live game as the seams hand it over: a ``hub.play.game.GameInstance`` (in a
+    cluster's listings also a ``hub.cluster.remote.RemoteGame``).  Both import the
+    seams, which so cannot name them: this is what the code handed one through a seam
+    reads of it (``tests/hub/test_seam_types.py`` checks that both classes are one)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def factory(self) -> GameKind: ...
+    @property
+    def seats(self) -> Sequence[SeatView]: ...
+
 
 #: States of a game instance, as the lobby and the JSON API report them.
 WAITING = "waiting"
@@ -386,6 +422,7 @@ __all__ = [
     "RESUMED",
     "RUNNING",
     "SEAT_OPEN",
+    "SeatView",
     "STATE",
     "TURN",
     "WAITING",
@@ -397,6 +434,7 @@ __all__ = [
     "GameContext",
     "GameError",
     "GameEvent",
+    "GameKind",
     "GameOption",
     "HandPlayer",
     "HandSummary",

@@ -25,6 +25,7 @@ from hub.model import (
     GameConfig,
     GameError,
     GameEvent,
+    LiveGame,
     contribution,
 )
 from hub.optional_interfaces import IDeferredBot
@@ -144,7 +145,7 @@ class BotDriver:
         self._guard: Any = None
         self._entropy: Any = None  # the contribution to the announced shuffle, to come
 
-    def game_event(self, game: DrivenGame, event: GameEvent) -> None:
+    def game_event(self, game: LiveGame, event: GameEvent) -> None:
         """React to ``turn`` events for this seat; stop at the end of the game."""
         if event.kind == TURN and event.data.get("seat") == self.seat:
             self._turn += 1

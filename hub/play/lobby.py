@@ -20,7 +20,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from hub.connections import fields
-from hub.interfaces import ILobbyListener
+from hub.interfaces import ILobbyListener, LobbyGame
 from hub.model import BadAction, GameConfig, GameError, GameEvent, NotFound
 from hub.optional_interfaces import IFollowsMoves
 from hub.play.botdriver import BotDriver, BotRunner, LoadMargin, run_inline, thread_runner
@@ -281,7 +281,7 @@ class Lobby:
             raise NotFound(f"no game with id {str(game_id)[:40]!r}")
         return game
 
-    def find(self, game_id: str) -> defer.Deferred[GameInstance]:
+    def find(self, game_id: str) -> defer.Deferred[LobbyGame]:
         """As :meth:`get`, but a game id not known here is looked up once more
         (:attr:`look_up`) before it is refused: fires with the game, or fails with
         what :meth:`get` raises then."""

@@ -20,8 +20,8 @@ from typing import Any
 from twisted.web import http, pages
 from twisted.web.resource import IResource, Resource
 
+from hub.interfaces import PluginRegistry
 from hub.meta import NAME_RE
-from hub.plugins.registry import Registry
 
 #: Where :class:`PluginsResource` is mounted (the index's URLs start with it).
 PLUGINS_PATH = "/plugins"
@@ -29,7 +29,7 @@ PLUGINS_PATH = "/plugins"
 JSON_CONTENT_TYPE = b"application/json; charset=utf-8"
 
 
-def plugin_index(registry: Registry, base: str = PLUGINS_PATH) -> dict[str, Any]:
+def plugin_index(registry: PluginRegistry, base: str = PLUGINS_PATH) -> dict[str, Any]:
     """The plugin index as a JSON-able mapping ``{"plugins": [...]}``.
 
     Each entry: ``name``, ``kind``, ``version``, ``summary``, ``frontends``,
@@ -65,7 +65,7 @@ def plugin_index(registry: Registry, base: str = PLUGINS_PATH) -> dict[str, Any]
     return {"plugins": entries, "require_signed_plugins": registry.trust.required}
 
 
-def index_json(registry: Registry, base: str = PLUGINS_PATH) -> bytes:
+def index_json(registry: PluginRegistry, base: str = PLUGINS_PATH) -> bytes:
     """:func:`plugin_index` as UTF-8 JSON."""
     return json.dumps(plugin_index(registry, base), indent=1, sort_keys=True).encode("utf-8")
 
@@ -81,7 +81,7 @@ class PluginIndexResource(Resource):
 
     isLeaf = True
 
-    def __init__(self, registry: Registry, base: str = PLUGINS_PATH) -> None:
+    def __init__(self, registry: PluginRegistry, base: str = PLUGINS_PATH) -> None:
         super().__init__()
         self._registry = registry
         self._base = base
@@ -102,7 +102,7 @@ class PluginFileResource(Resource):
 
     isLeaf = True
 
-    def __init__(self, registry: Registry, name: str, filename: str) -> None:
+    def __init__(self, registry: PluginRegistry, name: str, filename: str) -> None:
         super().__init__()
         self._registry = registry
         self._name = name
@@ -129,7 +129,7 @@ class PluginFileResource(Resource):
 class PluginsResource(Resource):
     """``/plugins``: ``index.json`` and ``<name>/<file>``; nothing else, no listings."""
 
-    def __init__(self, registry: Registry, base: str = PLUGINS_PATH) -> None:
+    def __init__(self, registry: PluginRegistry, base: str = PLUGINS_PATH) -> None:
         super().__init__()
         self._registry = registry
         self._base = base

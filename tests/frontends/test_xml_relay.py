@@ -6,7 +6,7 @@ from __future__ import annotations
 from lxml import etree
 
 from hub.frontends.xml import encoding
-from hub.frontends.xml.relay import with_session
+from hub.frontends.xml.relay_documents import with_session
 
 
 def test_a_document_of_ours_gets_the_clients_session_id():

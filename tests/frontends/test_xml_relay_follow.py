@@ -16,15 +16,8 @@ from twisted.internet.testing import StringTransport
 
 from hub.frontends.xml import encoding
 from hub.frontends.xml.errors import Refused
-from hub.frontends.xml.relay import (
-    PAUSED_MOVING,
-    RETRY_SECONDS,
-    Relay,
-    Relays,
-    _Wire,
-    game_state,
-    sealed_refusal,
-)
+from hub.frontends.xml.relay import PAUSED_MOVING, RETRY_SECONDS, Relay, Relays, _Wire
+from hub.frontends.xml.relay_documents import game_state, sealed_refusal
 from hub.model import Conflict, NotFound
 from hub.play.journal import SEALED
 

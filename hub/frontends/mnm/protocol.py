@@ -376,7 +376,7 @@ class MNMProtocol(LineReceiver):
         ago (the cluster's directory is asked once, :mod:`hub.cluster.lookup`); what
         the client sends meanwhile waits."""
         lobby = self.hub.lobby
-        if getattr(lobby, "look_up", None) is None:
+        if lobby.look_up is None:
             raise ProtocolError("Not a valid game ID")
         self.paused = True  # the line receiver keeps what follows the ID line
         transport: Any = self.transport  # a TCP or TLS transport: a push producer

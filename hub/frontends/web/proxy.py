@@ -180,7 +180,7 @@ class GameProxy:
         """Whether ``game_id`` is no game of this hub's view, and the cluster's
         directory may be asked for it (``lobby.find``)."""
         lobby = self.hub.lobby
-        if getattr(lobby, "look_up", None) is None:
+        if lobby.look_up is None:
             return False
         try:
             lobby.get(game_id)

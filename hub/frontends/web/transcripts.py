@@ -117,10 +117,9 @@ def serve(hub: IHub, request: Any, name: str, admin: bool, owners: frozenset[str
         public = game is None or game.state == OVER
     access = Access(admin=admin, owners=owners, public=public)
     live = game.transcript if game is not None else None
-    if live is not None:
-        parts = live.paths()
-    else:
-        parts = transcripts.paths(name) if transcripts is not None else None
+    parts = live.paths() if live is not None else None
+    if live is None and transcripts is not None:
+        parts = transcripts.paths(name)
     if not parts and game is None:
         raise GameError("no such game or transcript", 404)
     if access.nothing:  # no credentials at all: a session or the token would read

@@ -17,9 +17,8 @@ import json
 import re
 import weakref
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeGuard
+from typing import Any, TypeGuard
 
 from lxml import etree
 from twisted.logger import Logger
@@ -28,8 +27,8 @@ from zope.interface.exceptions import Invalid
 from zope.interface.verify import verifyObject
 
 from hub.connections import fields
-from hub.interfaces import IGameFactory, IXMLGameAdapter, IXMLPayloadSchema
-from hub.model import BadAction, GameError, GameEvent
+from hub.interfaces import IXMLGameAdapter, IXMLPayloadSchema
+from hub.model import BadAction, GameError, GameEvent, GameKind
 from hub.optional_interfaces import IFullViewAfter
 from hub.plugins.files import package_file, package_of, plain_path
 from hub.seatops import AddBot, LeaveSeat, Parsed, SeatOperation, TakeSeat
@@ -126,24 +125,11 @@ def _unusable(adapter: Any) -> str | None:
     return _checked[kind]
 
 
-class GameType(Protocol):
-    """What :func:`adapter_for` reads of a game type: a loaded :class:`IGameFactory`, or
-    the type of another hub's game in a cluster's listing (which offers no adapter)."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def frontends(self) -> Sequence[str]: ...
-
-    def adapter(self, frontend: str) -> object | None: ...
-
-
 def _usable(adapter: object) -> TypeGuard[IXMLGameAdapter]:
     return _unusable(adapter) is None
 
 
-def adapter_for(factory: GameType | IGameFactory) -> IXMLGameAdapter | None:
+def adapter_for(factory: GameKind) -> IXMLGameAdapter | None:
     """The XML adapter of a game type, or ``None`` if it cannot be hosted here (not
     listed for ``xml``, or its adapter does not provide :class:`IXMLGameAdapter`)."""
     if "xml" not in tuple(factory.frontends):
@@ -189,7 +175,7 @@ def _with_views(kinds: frozenset[str]) -> _FullViews:
 _hosted: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
 
 
-def hosts(factory: GameType | IGameFactory) -> bool:
+def hosts(factory: GameKind) -> bool:
     """Whether this front end hosts games of ``factory`` (:func:`adapter_for` gives an
     adapter), asked once per factory: listings ask it for every game they list."""
     try:

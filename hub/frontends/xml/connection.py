@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from twisted.internet import defer
 from twisted.logger import Logger
@@ -33,11 +33,63 @@ from . import encoding
 from .states import GONE, TRANSITIONS, Input, State
 
 if TYPE_CHECKING:
-    from .context import FrontendContext
-    from .protocol import XMLProtocol
-    from .sessions import GameSession
+    from twisted.internet.interfaces import IReactorTime
+
+    from hub.interfaces import IXMLGameAdapter
+    from hub.ops.telemetry import FrontendTelemetry
 
 _ids = itertools.count(1)
+
+
+# -- what a connection uses of the parts above it (they import this module) -----------
+
+
+class ConnectionHost(Protocol):
+    """What a connection uses of its front end (:class:`.server.XMLFrontend`): its
+    limits, its clock and the answer to each frame."""
+
+    @property
+    def reactor(self) -> IReactorTime: ...
+    @property
+    def telemetry(self) -> FrontendTelemetry: ...
+    @property
+    def max_pending(self) -> int: ...
+    @property
+    def max_backlog(self) -> int: ...
+    @property
+    def rate(self) -> float: ...
+    @property
+    def burst(self) -> float: ...
+    def handle_frame(self, conn: Connection, frame: bytes) -> bytes | defer.Deferred[Any]: ...
+
+
+class Wire(Protocol):
+    """What a connection (and who refuses it) uses of its protocol
+    (:class:`.protocol.XMLProtocol`): it writes frames, refuses and drops."""
+
+    def write_frame(self, document: bytes) -> None: ...
+    def fail(self, code: int, reason: str, notice: bool = False) -> None: ...
+    def abort(self) -> None: ...
+    def resetTimeout(self) -> None: ...  # noqa: N802 (TimeoutMixin's name)
+
+
+class JoinedGame(Protocol):
+    """One game a connection joined, as its users read it (:class:`.sessions.GameSession`)."""
+
+    @property
+    def conn(self) -> Connection: ...
+    @property
+    def game(self) -> Any: ...  # the lobby's game (a GameInstance), as GameSession holds it
+    @property
+    def adapter(self) -> IXMLGameAdapter: ...
+    @property
+    def wire_id(self) -> int: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def closed(self) -> bool: ...
+    def held_seat(self) -> int | None: ...
+    def follow(self, seat: int | None) -> None: ...
 
 
 class Connection:
@@ -56,7 +108,7 @@ class Connection:
 
     log = Logger()
 
-    def __init__(self, frontend: FrontendContext, wire: XMLProtocol, peer: str) -> None:
+    def __init__(self, frontend: ConnectionHost, wire: Wire, peer: str) -> None:
         self.frontend = frontend
         self.wire = wire
         self.peer = peer
@@ -64,7 +116,7 @@ class Connection:
         self.machine: Machine[State, Input] = Machine(TRANSITIONS, State.CONNECTED)
         self.account: Any = None
         self.lobby_session = 0
-        self.game_sessions: dict[int, GameSession] = {}
+        self.game_sessions: dict[int, JoinedGame] = {}
         #: the SHA-256 of the session's resume token (:mod:`.resume`; ``None``: none)
         self.resume_hash: str | None = None
         #: whether a loss of the connection keeps its seats for a resume

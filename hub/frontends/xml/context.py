@@ -3,10 +3,17 @@
 The handlers (:mod:`.handlers`) get this narrow context, not the front end's class, so
 they do not import :mod:`.server` (which imports them for its dispatch table,
 :data:`.handlers.HANDLERS`): the hub and its lobby, the sessions and relays, the game
-ids of this wire, the shared listings and the transcripts.  The connections, sessions,
-relays and the protocol get :class:`FrontendContext` (that and a connection's limits),
-so no module of the front end imports :mod:`.server` but the package's
-``make_factory``.
+ids of this wire, the shared listings and the transcripts.  No module of the front end
+imports :mod:`.server` but the package's ``make_factory``.
+
+The parts below the handlers (the protocol, the connection, the sessions, the relays,
+the resumes and the connection's rules) name neither this module nor the parts above
+them: each says what it uses of the front end, and of its neighbours above, as a
+typing Protocol of its own (:class:`.protocol.ProtocolHost`,
+:class:`.connection.ConnectionHost`, :class:`.sessions.SessionsHost`,
+:class:`.relay.RelaysHost`, :class:`.resume.ResumesHost`, :class:`.states.Checked`),
+so they lean one way: rules, connection, sessions, relays, resumes, protocol, then
+this context and the handlers (``tests/hub/test_layering.py``: no circle).
 """
 
 from __future__ import annotations
@@ -15,12 +22,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from lxml import etree
-from twisted.internet import defer
 
 if TYPE_CHECKING:
     from hub.connections.limits import Buckets
-    from hub.interfaces import IHub
-    from hub.ops.telemetry import FrontendTelemetry
+    from hub.interfaces import GameLobby, IHub
 
     from .connection import Connection
     from .encoding import GameRow
@@ -34,8 +39,7 @@ class HandlerContext(Protocol):
     """The part of :class:`.server.XMLFrontend` the request handlers use."""
 
     hub: IHub
-    #: the hub's lobby (``hub.play.lobby``)
-    lobby: Any
+    lobby: GameLobby
     sessions: Sessions
     relays: Relays
     resumes: Resumes
@@ -87,31 +91,6 @@ class HandlerContext(Protocol):
         self, conn: Connection, game: Any, document: bytes, seat: int | None = None
     ) -> None:
         """Send a state update of ``game`` and record it."""
-
-
-class FrontendContext(HandlerContext, Protocol):
-    """What the connections, sessions, relays and the protocol use of the front end
-    (:class:`.server.XMLFrontend`): the handlers' part and the limits of a connection."""
-
-    reactor: Any
-    telemetry: FrontendTelemetry
-    max_frame: int
-    max_pending: int
-    max_backlog: int
-    rate: float
-    burst: float
-    idle_timeout: float
-    frame_deadline: float
-    close_grace: float
-
-    def handle_frame(self, conn: Connection, frame: bytes) -> bytes | defer.Deferred[Any]:
-        """Answer one frame."""
-
-    def greeting(self) -> etree._Element:
-        """The ``info`` message every connection gets first."""
-
-    def connection_lost(self, conn: Connection) -> None:
-        """End the connection's sessions and forget it."""
 
 
 #: a request handler: ``(context, connection, request) → response`` (or a coroutine or

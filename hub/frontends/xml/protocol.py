@@ -18,6 +18,7 @@ response document.
 
 from __future__ import annotations
 
+import typing
 from typing import TYPE_CHECKING, Any
 
 from twisted.internet.interfaces import IPushProducer
@@ -29,12 +30,29 @@ from zope.interface import implementer
 from hub.connections.sockets import no_delay, write_now
 
 from . import encoding
-from .connection import Connection
+from .connection import Connection, ConnectionHost
 from .framing import BadLength, FrameReader
 from .states import GONE
 
 if TYPE_CHECKING:
-    from .context import FrontendContext
+    from lxml import etree
+
+
+class ProtocolHost(ConnectionHost, typing.Protocol):
+    """What the protocol uses of its front end (:class:`.server.XMLFrontend`): its
+    connection's part, the timeouts, the frame limit and the greeting."""
+
+    @property
+    def max_frame(self) -> int: ...
+    @property
+    def idle_timeout(self) -> float: ...
+    @property
+    def frame_deadline(self) -> float: ...
+    @property
+    def close_grace(self) -> float: ...
+    def encode(self, root: etree._Element) -> bytes: ...
+    def greeting(self) -> etree._Element: ...
+    def connection_lost(self, conn: Connection) -> None: ...
 
 
 @implementer(IPushProducer)
@@ -50,10 +68,10 @@ class XMLProtocol(Protocol, TimeoutMixin):
 
     log = Logger()
 
-    def __init__(self, frontend: FrontendContext, peer: str, over_cap: bool = False) -> None:
+    def __init__(self, frontend: ProtocolHost, peer: str, over_cap: bool = False) -> None:
         self.frontend = frontend
         self.over_cap = over_cap
-        self.callLater = frontend.reactor.callLater  # type: ignore[method-assign]  # TimeoutMixin's timer source
+        self.callLater = frontend.reactor.callLater  # type: ignore[method-assign, assignment]  # TimeoutMixin's timer source (mypy-zope types the interface method oddly)
         self._reader = FrameReader(frontend.max_frame)
         self._frame_timer: Any = None
         self._close_timer: Any = None

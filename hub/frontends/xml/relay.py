@@ -51,7 +51,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lxml import etree
 from twisted.internet import defer, protocol
@@ -61,16 +61,62 @@ from twisted.protocols.basic import Int32StringReceiver
 from hub.cluster.splice import Route
 from hub.cluster.splice import settings as splice_settings
 from hub.model import Elsewhere, GameError
-from hub.play.journal import MOVING, SEALED
+from hub.play.journal import MOVING
 from hub.tls import ClientTLS, client_endpoint
 
 from . import codec, encoding, events
 from .errors import Refused
+from .relay_documents import (
+    game_state,
+    head,
+    refused,
+    request_frame,
+    sealed_refusal,
+    with_session,
+)
 from .sessions import seat_back
 
 if TYPE_CHECKING:
+    from twisted.internet.interfaces import IReactorTime
+
+    from hub.interfaces import GameLobby, IHub
+
     from .connection import Connection
-    from .context import FrontendContext
+    from .sessions import GameSession, Sessions
+
+
+# -- what the relays use of the parts above them (they import this module) ------------
+
+
+class _Backs(Protocol):
+    """The resumes (:class:`.resume.Resumes`): a relayed session whose game came here
+    follows it here."""
+
+    def back(self, observer: GameSession, seat: int | None) -> None: ...
+
+
+class RelaysHost(Protocol):
+    """What the relays use of their front end (:class:`.server.XMLFrontend`)."""
+
+    @property
+    def reactor(self) -> IReactorTime: ...
+    @property
+    def hub(self) -> IHub: ...
+    @property
+    def lobby(self) -> GameLobby: ...
+    @property
+    def sessions(self) -> Sessions: ...
+    @property
+    def resumes(self) -> _Backs: ...
+    @property
+    def max_frame(self) -> int: ...
+    @property
+    def max_pending(self) -> int: ...
+    @property
+    def max_backlog(self) -> int: ...
+    def encode(self, root: etree._Element) -> bytes: ...
+    def game_id(self, wire_id: int) -> str | None: ...
+    def handle_frame(self, conn: Connection, frame: bytes) -> bytes | defer.Deferred[Any]: ...
 
 
 class RelayTo(Refused):
@@ -116,63 +162,10 @@ class Held:
     done: defer.Deferred[bytes]
 
 
-def with_session(document: bytes, sessionid: int) -> bytes:
-    """``document`` with the envelope's session id ``sessionid`` (one without any is
-    left as it is)."""
-    try:
-        return encoding.for_session(document, sessionid)
-    except Exception:
-        pass
-    try:
-        root = etree.fromstring(document, codec.hardened_parser())
-    except (etree.Error, ValueError):
-        return document
-    if not root.get("sessionid"):
-        return document
-    root.set("sessionid", str(sessionid))
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
-
-
-def _head(document: bytes) -> tuple[str, int, etree._Element]:
-    """The kind (``response``, ``stateupdate``, ``info``), session id and root of a
-    document."""
-    root = etree.fromstring(document, codec.hardened_parser())
-    kind = root[0].tag if len(root) else ""
-    return kind, int(root.get("sessionid") or 0), root
-
-
 #: seconds between the questions where a followed game went, while not found yet
 RETRY_SECONDS = 0.5
 #: the description of a game's pause when its hub lets it go (:mod:`hub.play.resume`)
 PAUSED_MOVING = f"paused: {MOVING}"
-
-
-def game_state(root: etree._Element) -> tuple[bool, str] | None:
-    """``(success, description)`` of an ``updatedgamestate`` (``None``: not one)."""
-    node = root.find("stateupdate/game/updatedgamestate")
-    if node is None:
-        return None
-    return node.get("success", "true") == "true", node.findtext("description") or ""
-
-
-def refused(answer: bytes) -> bool:
-    """Whether ``answer`` refuses its request (an error code in it)."""
-    return b"errorcode=" in answer
-
-
-def sealed_refusal(answer: bytes) -> bool:
-    """Whether ``answer`` refuses a request because its game is sealed for its
-    hand-over (:data:`hub.play.journal.SEALED`: the game is moving to another hub)."""
-    if b'errorcode="503"' not in answer:
-        return False
-    try:
-        root = etree.fromstring(answer, codec.hardened_parser())
-    except (etree.Error, ValueError):
-        return False
-    return any(
-        node.get("errorcode") == "503" and node.findtext("description") == SEALED
-        for node in root.iter()
-    )
 
 
 class _Wire(Int32StringReceiver):
@@ -256,7 +249,7 @@ class Relay:
         ticket = self.relays.ticket(self.hub_id, account.name)
         login = codec.element("authentication")
         codec.sub(login, "login", accountname=account.name, password=ticket)
-        self._send(_request(login, 0), self._logged_in, timed=False).addErrback(lambda _: None)
+        self._send(request_frame(login, 0), self._logged_in, timed=False).addErrback(lambda _: None)
 
     def _logged_in(self, answer: bytes) -> bytes:
         root = etree.fromstring(answer, codec.hardened_parser())
@@ -291,7 +284,7 @@ class Relay:
             self.relays.opened(relayed)
             return with_session(answer, relayed.local)
 
-        return self._send(_request(join, self.lobby), answered)
+        return self._send(request_frame(join, self.lobby), answered)
 
     def rejoin(self, relayed: Relayed) -> defer.Deferred[str | None]:
         """Join ``relayed``'s game here again (its game moved to this relay's hub):
@@ -311,13 +304,13 @@ class Relay:
             self.sessions[remote] = relayed
             return node.findtext("description") or ""
 
-        return self._send(_request(join, self.lobby), answered)
+        return self._send(request_frame(join, self.lobby), answered)
 
     def ask(self, body: etree._Element, sessionid: int) -> defer.Deferred:
         """Send a lobby-session request (``body``: its ``request`` child, made by the
         door from the decoded request); fires with the owner's answer, with the
         client's session id ``sessionid``."""
-        return self._send(_request(body, self.lobby), lambda a: with_session(a, sessionid))
+        return self._send(request_frame(body, self.lobby), lambda a: with_session(a, sessionid))
 
     def forward(self, relayed: Relayed, frame: bytes, part: bool) -> defer.Deferred:
         """Send the client's ``frame`` of ``relayed``'s session; fires with the answer."""
@@ -354,7 +347,7 @@ class Relay:
         if self.closed:
             return
         try:
-            kind, sid, root = _head(frame)
+            kind, sid, root = head(frame)
         except (etree.Error, ValueError, IndexError):
             self._drop("the hub of that game sent a frame that is not XML")
             return
@@ -477,50 +470,12 @@ class Relay:
         self._timer = None
 
 
-def details_request(gameid: int) -> etree._Element:
-    """``lobby/gamedetails`` of ``gameid``, to ask the owner."""
-    lobby = codec.element("lobby")
-    codec.sub(lobby, "gamedetails", gameid=gameid)
-    return lobby
-
-
-def delete_request(gameid: int) -> etree._Element:
-    """``game/delete`` of ``gameid``, to ask the owner."""
-    game = codec.element("game", gameid=gameid)
-    codec.sub(game, "delete")
-    return game
-
-
-def create_request(r: events.CreateGame, hub: str) -> etree._Element:
-    """``game/create`` of ``r`` (as the door decoded it), made on ``hub`` itself."""
-    game = codec.element("game")
-    create = codec.sub(game, "create", gametype=r.gametype, name=r.name, hub=hub)
-    parameters = codec.sub(create, "parameters")
-    if r.variant is not None:
-        codec.sub(parameters, "variant", r.variant)
-    if r.seat_count is not None:
-        codec.sub(parameters, "seats", r.seat_count)
-    for seat in r.seats or ():
-        codec.sub(parameters, "seat", seat)
-    if r.rated is not None:
-        codec.sub(parameters, "rated", codec.attr_text(r.rated))
-    for name, value in r.options:
-        codec.sub(parameters, "option", codec.attr_text(value), name=name)
-    return game
-
-
-def _request(body: etree._Element, sessionid: int) -> bytes:
-    root = codec.element("message", sessionid=sessionid or None)
-    codec.sub(root, "request").append(body)
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
-
-
 class Relays:
     """Every relay of one XML front end, and its relayed sessions by the client's id."""
 
     log = Logger()
 
-    def __init__(self, frontend: FrontendContext) -> None:
+    def __init__(self, frontend: RelaysHost) -> None:
         self.frontend = frontend
         self.reactor = frontend.reactor
         options = frontend.hub.options

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from decimal import Decimal
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -53,9 +53,13 @@ from .sessions import seat_back
 from .states import State
 
 if TYPE_CHECKING:
+    from twisted.internet.interfaces import IReactorTime
+
+    from hub.interfaces import GameLobby, IHub
+
     from .connection import Connection
-    from .context import FrontendContext
-    from .sessions import GameSession
+    from .relay import Relays, RelayTo
+    from .sessions import GameSession, Sessions
 
 #: the answer to a token that resumes nothing (one text for every reason)
 BAD_TOKEN = "unknown, expired or used resume token"
@@ -92,6 +96,38 @@ class ResumeStore(Protocol):
     def resume_purge(self, now: float) -> defer.Deferred[int]: ...
 
 
+class ResumesHost(Protocol):
+    """What the resumes use of their front end (:class:`.server.XMLFrontend`, which
+    imports this module)."""
+
+    @property
+    def reactor(self) -> IReactorTime: ...
+    @property
+    def hub(self) -> IHub: ...
+    @property
+    def lobby(self) -> GameLobby: ...
+    @property
+    def sessions(self) -> Sessions: ...
+    @property
+    def relays(self) -> Relays: ...
+    @property
+    def connections(self) -> Collection[Connection]: ...
+    def with_game(
+        self, wire_id: int, then: Callable[[Any], Any], elsewhere: Callable[[RelayTo], Any]
+    ) -> Any: ...
+    def record(
+        self,
+        conn: Connection,
+        direction: str,
+        frame: bytes,
+        game: Any = None,
+        seat: int | None = None,
+    ) -> None: ...
+    def send_game(
+        self, conn: Connection, game: Any, document: bytes, seat: int | None = None
+    ) -> None: ...
+
+
 def token_hash(token: str) -> str:
     """What the store keeps of a token."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
@@ -106,7 +142,7 @@ class Resumes:
 
     log = Logger()
 
-    def __init__(self, frontend: FrontendContext) -> None:
+    def __init__(self, frontend: ResumesHost) -> None:
         self.frontend = frontend
         self.reactor = frontend.reactor
         self.seconds = float(frontend.hub.options.get("xml_resume_seconds", 120))

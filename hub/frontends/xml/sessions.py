@@ -12,7 +12,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from twisted.logger import Logger
 from zope.interface import implementer
@@ -24,8 +24,45 @@ from . import encoding
 from .adapters import adapter_for
 
 if TYPE_CHECKING:
+    from lxml import etree
+    from twisted.internet.interfaces import IReactorTime
+
+    from hub.interfaces import GameLobby
+
     from .connection import Connection
-    from .context import FrontendContext
+
+
+# -- what the sessions use of the parts above them (they import this module) ----------
+
+
+class _Changes(Protocol):
+    """The resumes (:class:`.resume.Resumes`): told when a connection's sessions change."""
+
+    def changed(self, conn: Connection) -> None: ...
+
+
+class _Drops(Protocol):
+    """The relays (:class:`.relay.Relays`): a connection's relayed sessions end with it."""
+
+    def drop(self, conn: Connection) -> None: ...
+
+
+class SessionsHost(Protocol):
+    """What the sessions use of their front end (:class:`.server.XMLFrontend`)."""
+
+    @property
+    def reactor(self) -> IReactorTime: ...
+    @property
+    def lobby(self) -> GameLobby: ...
+    @property
+    def resumes(self) -> _Changes: ...
+    @property
+    def relays(self) -> _Drops: ...
+    def encode(self, root: etree._Element) -> bytes: ...
+    def wire_id(self, game: Any) -> int: ...
+    def send_game(
+        self, conn: Connection, game: Any, document: bytes, seat: int | None = None
+    ) -> None: ...
 
 
 def seat_back(game: Any, name: str) -> int | None:
@@ -61,7 +98,7 @@ class GameSession:
     :ivar seat: the seat followed (``None``: watching).
     """
 
-    frontend: FrontendContext
+    frontend: SessionsHost
     conn: Connection
     session_id: int
     game: Any
@@ -154,7 +191,7 @@ class Sessions:
 
     log = Logger()
 
-    def __init__(self, frontend: FrontendContext) -> None:
+    def __init__(self, frontend: SessionsHost) -> None:
         self.frontend = frontend
         self._by_id: dict[int, Session] = {}
 

@@ -16,15 +16,15 @@ connection's state itself.  A closing connection reads no requests at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import events
 from .errors import Refused
 
 if TYPE_CHECKING:
-    from .connection import Connection
+    from hub.connections.states import Machine
 
 
 class State(StrEnum):
@@ -96,26 +96,47 @@ AREAS: dict[type[events.Request], Area] = {
 # Each takes the connection and the request and raises Refused when it is not met.
 
 
-def lobby_session_or_none(conn: Connection, request: events.Request) -> None:
+class _Joined(Protocol):
+    """A game session, as the rules read it (:class:`.sessions.GameSession`)."""
+
+    @property
+    def wire_id(self) -> int: ...
+
+
+class Checked(Protocol):
+    """What the rules read of a connection (:class:`.connection.Connection`, which
+    imports this module)."""
+
+    @property
+    def machine(self) -> Machine[State, Input]: ...
+    @property
+    def account(self) -> Any: ...  # the logged-in account (the store's or a test's), or None
+    @property
+    def lobby_session(self) -> int: ...
+    @property
+    def game_sessions(self) -> Mapping[int, _Joined]: ...
+
+
+def lobby_session_or_none(conn: Checked, request: events.Request) -> None:
     """The request names no session, or the connection's lobby session."""
     if request.sessionid and request.sessionid != conn.lobby_session:
         raise Refused(403, "not your session")
 
 
-def own_session_or_none(conn: Connection, request: events.Request) -> None:
+def own_session_or_none(conn: Checked, request: events.Request) -> None:
     """The request names no session, or one of the connection's own."""
     sid = request.sessionid
     if sid and sid != conn.lobby_session and sid not in conn.game_sessions:
         raise Refused(403, "not your session")
 
 
-def lobby_session(conn: Connection, request: events.Request) -> None:
+def lobby_session(conn: Checked, request: events.Request) -> None:
     """The request names the connection's lobby session."""
     if request.sessionid != conn.lobby_session:
         raise Refused(403, "not your lobby session")
 
 
-def game_session(conn: Connection, request: Any) -> None:
+def game_session(conn: Checked, request: Any) -> None:
     """The request names one of the connection's game sessions, of the game it names."""
     session = conn.game_sessions.get(request.sessionid)
     if session is None:
@@ -124,17 +145,17 @@ def game_session(conn: Connection, request: Any) -> None:
         raise Refused(403, "that session belongs to another game")
 
 
-def log_in_first(conn: Connection, request: events.Request) -> None:
+def log_in_first(conn: Checked, request: events.Request) -> None:
     """Always refused: the connection has no account."""
     raise Refused(401, "log in first")
 
 
-def already_logged_in(conn: Connection, request: events.Request) -> None:
+def already_logged_in(conn: Checked, request: events.Request) -> None:
     """Always refused: the connection has an account."""
     raise Refused(409, f"already logged in as {conn.account.name}")
 
 
-Rule = Callable[["Connection", Any], None]
+Rule = Callable[[Checked, Any], None]
 
 #: state → area → the rules a request passes, in order, before its handler runs
 RULES: dict[State, dict[Area, tuple[Rule, ...]]] = {
@@ -153,7 +174,7 @@ RULES: dict[State, dict[Area, tuple[Rule, ...]]] = {
 }
 
 
-def check(conn: Connection, request: events.Request) -> None:
+def check(conn: Checked, request: events.Request) -> None:
     """Refuse ``request`` unless the connection's state takes it now.
 
     :raises Refused: the first rule of :data:`RULES` it does not pass.

@@ -22,12 +22,12 @@ from ..adapters import adapter_for, parse_action, seats_on_join
 from ..context import HandlerContext
 from ..errors import Refused
 from ..payload import element, wire_game_id
-from ..relay import create_request, delete_request
+from ..relay_documents import create_request, delete_request
 from ..sessions import seat_back
 from .accounts import is_admin
 
 if TYPE_CHECKING:
-    from ..connection import Connection
+    from ..connection import Connection, JoinedGame
     from ..sessions import GameSession
 
 
@@ -199,7 +199,7 @@ async def _take_seat(
     frontend: HandlerContext,
     conn: Connection,
     r: events.GameAction,
-    observer: GameSession,
+    observer: JoinedGame,
     wanted: TakeSeat,
 ) -> Any:
     """Take a seat (at a chip table: the buy-in moves from the account first, and
@@ -219,7 +219,7 @@ async def _take_seat(
 
 
 async def _add_bot(
-    frontend: HandlerContext, r: events.GameAction, observer: GameSession, wanted: AddBot
+    frontend: HandlerContext, r: events.GameAction, observer: JoinedGame, wanted: AddBot
 ) -> Any:
     """Seat an in-hub bot (funded through the ledger at a chip table): by the game's
     creator or an admin only."""

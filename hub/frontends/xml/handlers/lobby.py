@@ -19,7 +19,7 @@ from .. import encoding, events
 from ..adapters import adapter_for, hosts
 from ..context import HandlerContext
 from ..payload import wire_game_id
-from ..relay import details_request
+from ..relay_documents import details_request
 
 if TYPE_CHECKING:
     from ..connection import Connection
