@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from zope.interface import Attribute, Interface
 
+from hub.cluster_seams import ClusterDoor as ClusterDoor
 from hub.model import Chips, JsonMapping, LiveGame
 from hub.plugin_seams import PluginFile as PluginFile
 from hub.plugin_seams import PluginInfo as PluginInfo
@@ -698,6 +699,9 @@ class IHub(Interface):
     )
     tournaments: Tournaments | None = Attribute(
         "The tournaments (``hub.tournaments``), or ``None``."
+    )
+    cluster: ClusterDoor | None = Attribute(
+        "The hub's part in a cluster (``hub.cluster.Cluster``), ``None`` on a single hub."
     )
 
     async def create_game(

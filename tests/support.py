@@ -134,6 +134,7 @@ class FakeHub(Seating):
     """
 
     money = None
+    cluster = None  # a single hub
     version = hub.__version__
 
     def __init__(

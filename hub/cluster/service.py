@@ -497,7 +497,9 @@ class Cluster:
             return defer.succeed(None)
         return self.lookups.game(game_id)
 
-    def look_up_recent(self, key: str, match: Any) -> defer.Deferred[Any]:
+    def look_up_recent(
+        self, key: str, match: Callable[[RemoteGame], bool]
+    ) -> defer.Deferred[RemoteGame | None]:
         """Ask the directory for the game ``match(record)`` accepts among the rows the
         other hubs wrote lately (a front end's own key of a game, such as an XML wire
         id); fires with its record or ``None``."""
@@ -525,7 +527,7 @@ class Cluster:
         written.addBoth(done)
         return out
 
-    def adopt(self, shown: Any, hub_id: str) -> None:
+    def adopt(self, shown: object, hub_id: str) -> None:
         """Add the game ``shown`` (its JSON as its owner ``hub_id`` answered its
         creation through this hub) to this hub's view at once."""
         if self.directory is not None and isinstance(shown, dict) and hub_id != self.hub_id:

@@ -8,6 +8,8 @@ that every such Protocol is checked here and that mypy reads this file."""
 from __future__ import annotations
 
 from hub.cluster.remote import RemoteGame, RemoteType
+from hub.cluster.service import Cluster
+from hub.cluster_seams import ClusterDoor
 from hub.interfaces import GameLobby, LobbyGame, PluginRegistry
 from hub.model import GameKind, LiveGame
 from hub.play.game import GameInstance
@@ -55,3 +57,7 @@ def plugin_signer(signer: Signer) -> PluginSigner:
 
 def signing_rule(trust: PluginTrust) -> SigningRule:
     return trust
+
+
+def cluster_door(cluster: Cluster) -> ClusterDoor:
+    return cluster

@@ -27,6 +27,7 @@ SEAMS = {
     "hub.web_seams": "all",
     "hub.store_seams": "all",
     "hub.plugin_seams": "all",
+    "hub.cluster_seams": "all",
     "hub.seatops": "all",
     "hub.model": "all",
     "hub.kit.seams": "all",
@@ -186,6 +187,7 @@ PARTS_ABOVE = {
     "hub.plugin_seams.PluginFile": ["hub.plugins.registry.Download"],
     "hub.plugin_seams.PluginSigner": ["hub.plugins.signing.Signer"],
     "hub.plugin_seams.SigningRule": ["hub.plugins.signing.PluginTrust"],
+    "hub.cluster_seams.ClusterDoor": ["hub.cluster.service.Cluster"],
 }
 CONFORMANCE = Path(__file__).with_name("conformance.py")
 

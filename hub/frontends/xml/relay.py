@@ -494,8 +494,10 @@ class Relays:
 
     def ticket(self, hub_id: str, name: str) -> str:
         """A login for ``name`` on ``hub_id`` (the cluster's)."""
-        cluster: Any = getattr(self.frontend.hub, "cluster", None)
-        return str(cluster.ticket(hub_id, name))
+        cluster = self.frontend.hub.cluster
+        if cluster is None:  # (a single hub relays nothing)
+            raise Refused(503, "this hub is not in a cluster")
+        return cluster.ticket(hub_id, name)
 
     def session(self, conn: Connection, sessionid: int) -> Relayed | None:
         """The relayed session ``sessionid`` of ``conn`` (``None``: not one)."""

@@ -152,7 +152,7 @@ class XMLFrontend(protocol.ServerFactory):
     def buildProtocol(self, addr: Any) -> XMLProtocol:
         """A protocol for a new connection (one that will refuse itself above the cap)."""
         peer = str(getattr(addr, "host", addr))  # foreign: a UNIX address has no host
-        cluster: Any = getattr(self.hub, "cluster", None)
+        cluster = self.hub.cluster
         relay = cluster is not None and cluster.is_hub_address(peer)  # another hub's relays
         over = (self.per_address[peer] >= self.max_per_address and not relay) or len(
             self.connections
@@ -243,7 +243,7 @@ class XMLFrontend(protocol.ServerFactory):
         try:
             game = self.lobby.get(game_id)
         except Elsewhere as e:  # another hub of the cluster runs it: relayed on join
-            if "xml" in e.routes and getattr(self.hub, "cluster", None) is not None:
+            if "xml" in e.routes and self.hub.cluster is not None:
                 raise RelayTo(e) from None
             raise Refused(e.code, f"{e.reason}; over XML, connect to that hub") from None
         except GameError:
@@ -261,11 +261,16 @@ class XMLFrontend(protocol.ServerFactory):
         except RelayTo:
             raise
         except Refused as e:
-            cluster: Any = getattr(self.hub, "cluster", None)
+            cluster = self.hub.cluster
             if e.code != 404 or cluster is None or self.game_id(wire_id) is not None:
                 raise
-        d = cluster.look_up_recent(f"xml:{wire_id}", lambda g: wire_game_id(g.id) == wire_id)
-        return d.addCallback(lambda _: self.find_game(wire_id))
+        looked = cluster.look_up_recent(f"xml:{wire_id}", lambda g: wire_game_id(g.id) == wire_id)
+
+        async def found() -> Any:
+            await looked
+            return self.find_game(wire_id)
+
+        return defer.ensureDeferred(found())
 
     def with_game(
         self, wire_id: int, then: Callable[[Any], Any], elsewhere: Callable[[RelayTo], Any]

@@ -93,7 +93,7 @@ async def login(frontend: HandlerContext, conn: Connection, r: events.Login) -> 
     """``authentication/login``: the account and a new lobby session.  Another hub of
     the cluster logs in on a client's behalf with a ticket (:mod:`hub.cluster.credential`)
     in place of the password."""
-    cluster = getattr(frontend.hub, "cluster", None)
+    cluster = frontend.hub.cluster
     token = None
     ticket = cluster is not None and cluster.trusts(r.accountname, r.password, conn.peer)
     if ticket:

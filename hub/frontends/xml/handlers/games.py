@@ -43,7 +43,7 @@ async def create_game(frontend: HandlerContext, conn: Connection, r: events.Crea
     factory = frontend.hub.registry.game_factory(r.gametype)
     if adapter_for(factory) is None:
         raise Refused(400, f"{r.gametype} cannot be played over XML")
-    cluster: Any = getattr(frontend.hub, "cluster", None)
+    cluster = frontend.hub.cluster
     if cluster is not None or r.hub is not None:  # placed (a single hub: only itself)
         elsewhere = frontend.hub.place(r.hub)
         if elsewhere is not None and ("xml" in elsewhere.routes or r.hub is not None):
@@ -79,7 +79,7 @@ async def _create_elsewhere(
     root = etree.fromstring(answer, codec.hardened_parser())
     node = root.find("response/game/create[@success='true']")
     wid = int(node.get("gameid") or 0) if node is not None else 0
-    cluster: Any = getattr(frontend.hub, "cluster", None)
+    cluster = frontend.hub.cluster
     if wid and cluster is not None:
         await cluster.look_up_recent(f"xml:{wid}", lambda g: wire_game_id(g.id) == wid)
     return answer
