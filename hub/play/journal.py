@@ -115,6 +115,10 @@ class Funnel:
         if sink is not None and not self.replaying and not self.depth:
             text = _text({} if payload is None else payload)
             n = sink.append(self.game_id, kind, seat, text, self.clock.seconds())
+        if self.replaying and kind == "act":  # the turn it answers waits no more
+            turn = self.last.get(TURN)
+            if turn is not None and turn.data.get("seat") == seat:
+                del self.last[TURN]
         self.depth += 1
         try:
             yield
@@ -131,9 +135,13 @@ class Funnel:
             fire()
 
     def seen(self, event: GameEvent) -> None:
-        """(Replaying.)  Keep what the bots must be given when the game goes live."""
+        """(Replaying.)  Keep what the bots must be given when the game goes live: the
+        last turn announced, unless its seat acted since (a bot given a turn it had
+        answered would play it again, refused) or its hand or game ended."""
         if event.kind in (TURN, SHUFFLE, GAME_OVER, HAND_OVER):
             self.last[event.kind] = event
+        if event.kind in (GAME_OVER, HAND_OVER):
+            self.last.pop(TURN, None)
 
     def settled(self, hand: str) -> None:
         """(Replaying.)  The hand ``hand`` was settled: it is owed no settlement."""
