@@ -187,10 +187,27 @@ class JournalMixin(ClusterMixin):
 
     def journal_adopt(self) -> defer.Deferred[list[str]]:
         """Take over the journals of hubs whose lease has ended (a hub that stopped
-        with games running, or one recovered before), with their directory rows: once
-        each, however many hubs adopt at once.  Returns their game ids."""
+        with games running, or one recovered before), with their directory rows, and
+        the open chip tables such a hub left with a journal, with their chips (a hub
+        that stopped while no other was live): once each, however many hubs adopt or
+        recover at once.  Returns their game ids."""
+        me = str(self.hub_id)
 
         def txn(cur: _Cursor) -> list[str]:
+            # the open chip tables of ended hubs, locked first as a recovery locks them
+            # (the same order: no deadlock with one); those with a journal are resumed
+            # here with their chips (tables_resume), the others wait for a recovery
+            orphans = [
+                str(r[0])
+                for r in cur.all(
+                    "SELECT c.game_id FROM chip_table c WHERE c.closed IS NULL"
+                    " AND c.hub_id <> ? AND NOT EXISTS (SELECT 1 FROM hub_lease l"
+                    " WHERE l.hub_id = c.hub_id AND l.ended IS NULL) ORDER BY c.game_id"
+                    + self.dialect.for_update,
+                    me,
+                )
+            ]
+            tables, _ = self.tables_resume(cur, orphans) if orphans else ([], [])
             hubs = [
                 r[0]
                 for r in cur.all(
@@ -200,16 +217,16 @@ class JournalMixin(ClusterMixin):
                     str(self.hub_id),
                 )
             ]
-            # an open chip table another hub holds goes with its table, by a recovery
-            # (tables_resume), never by its journal alone
+            # an open chip table another hub holds goes only with its table (above, or
+            # by a recovery of a live hub), never by its journal alone
             held = {
                 str(r[0])
                 for r in cur.all(
                     "SELECT game_id FROM chip_table WHERE closed IS NULL AND hub_id <> ?",
-                    str(self.hub_id),
+                    me,
                 )
             }
-            claimed = self.journal_claim(cur, hubs, skip=held)
+            claimed = sorted(set(tables) | set(self.journal_claim(cur, hubs, skip=held)))
             # their directory rows too: this hub's writes of them count (a row left
             # with its ended hub reads "aborted" for the whole cluster)
             self.directory_adopt(cur, claimed)

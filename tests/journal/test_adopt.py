@@ -1,7 +1,7 @@
 """A running hub adopts what an ended hub left with nobody to take it (issue 31): hub A
 stops with a game running while no other hub could take it (its journal stays, its
-lease ends); hub B, running all along, adopts the journal and its directory row and
-resumes the game: the same game, played on to its end.  Before its start and once it is
+lease ends); hub B, running all along, adopts the journal and its directory row (and its
+chip table, were it one) and resumes the game: the same game, played on to its end.  Before its start and once it is
 sealed a hub adopts nothing.
 
 Real parts: one PostgreSQL schema, two stores with a lease each (two hubs), real
@@ -63,10 +63,20 @@ def directory_hub(dsn: str, game_id: str) -> str:
         connection.close()
 
 
+def table_hub(dsn: str, game_id: str) -> str:
+    connection = psycopg2.connect(dsn)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT hub_id FROM chip_table WHERE game_id = %s", (game_id,))
+            return str(cursor.fetchone()[0])
+    finally:
+        connection.close()
+
+
 @pytest.mark.postgres
 @pytest_twisted.ensureDeferred
 async def test_a_running_hub_adopts_the_games_an_ended_hub_left(pg):
-    store_a, store_b = make_store(pg), make_store(pg)
+    store_a, store_b, store_c = make_store(pg), make_store(pg), make_store(pg)
     await store_b.start()
     stopped_a = False
     await store_a.start()
@@ -93,14 +103,18 @@ async def test_a_running_hub_adopts_the_games_an_ended_hub_left(pg):
         await store_a.stop()
         stopped_a = True
 
-        # an open chip table A holds goes only with its table (a recovery), not by
-        # its journal alone: while the game is such a table, it is not adopted
+        # an open chip table that a live hub holds is not adopted by its journal alone
+        # (it goes with its table, by a recovery of that hub); one that A left, whose
+        # lease ended, is adopted with its table (its chips move with it)
+        await store_c.start()
         run_sql(pg, "INSERT INTO chip_table (game_id, hub_id, game_type, opened)"
-                " VALUES (%s, %s, 'nmmorris', now())", (game.id, str(store_a.hub_id)))  # fmt: skip
+                " VALUES (%s, %s, 'nmmorris', now())", (game.id, str(store_c.hub_id)))  # fmt: skip
         assert await journaling_b.adopt() == []
-        run_sql(pg, "DELETE FROM chip_table WHERE game_id = %s", (game.id,))
+        run_sql(pg, "UPDATE chip_table SET hub_id = %s WHERE game_id = %s",
+                (str(store_a.hub_id), game.id))  # fmt: skip
         assert await journaling_b.adopt() == [game.id]
         assert directory_hub(pg, game.id) == str(store_b.hub_id)
+        assert table_hub(pg, game.id) == str(store_b.hub_id)
         twin = lobby_b.get(game.id)
         assert views(twin) == before
         assert twin.take_seat("alice") == 0 and twin.take_seat("bob", kind="human") == 1
@@ -117,3 +131,5 @@ async def test_a_running_hub_adopts_the_games_an_ended_hub_left(pg):
         if not stopped_a:
             await store_a.stop()
         await store_b.stop()
+        if store_c.hub_id is not None:
+            await store_c.stop()
