@@ -296,16 +296,22 @@ class Directory:
         self, hubs: Iterable[str] | None = None, games: Iterable[str] | None = None
     ) -> defer.Deferred[None]:
         """Read rows again: every one (``hubs`` and ``games`` ``None``), a hub's, or
-        some games'; records of those the read no longer finds go."""
+        some games'; records of those the read no longer finds go.  A game a notice
+        touched while the read was on its way keeps what the notice said (the read is
+        older: a hub's rows read as it hands a game over would put the game back on it
+        after the new hub's notice)."""
         hub_ids = None if hubs is None else set(hubs)
         game_ids = None if games is None else set(games)
         whole = hub_ids is None and game_ids is None
+        watch: set[str] | None = None
         if whole:
             self._touched = set()
+        else:
+            watch = self.watch()
         d = self.store.directory_rows(hub_ids, game_ids)
 
         def apply(rows: list[dict[str, Any]]) -> None:
-            touched = self._touched if whole else None
+            touched = self._touched if whole else watch
             if whole:
                 self._touched = None
             found = set()
@@ -324,7 +330,13 @@ class Directory:
                 if covered and game.id not in found and (touched is None or game.id not in touched):
                     self._drop(game.id)
 
+        def done(result: object) -> object:
+            if watch is not None:
+                self.unwatch(watch)
+            return result
+
         d.addCallback(apply)
+        d.addBoth(done)
         d.addErrback(lambda f: f.trap(StoreUnavailable))
         d.addErrback(lambda f: self.log.failure("cluster: reading the directory failed", f))
         return d

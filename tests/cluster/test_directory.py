@@ -161,6 +161,22 @@ def test_a_whole_read_keeps_what_a_notice_brought_meanwhile():
     assert directory.get("g3") is not None
 
 
+def test_a_hubs_read_keeps_a_game_that_moved_to_another_hub_meanwhile():
+    """A hub stopping (SIGTERM) hands its game over: the other hubs read its rows again
+    (its member notice) while the new hub's notice of the game comes; the read, begun
+    before the hand-over, must not put the game back on the old hub (a door waiting
+    for the game's new hub then waited in vain)."""
+    _, _, store, directory, listener = make()
+    directory.notice(notice("put", "there", game=row("g4", 3)))
+    pending: defer.Deferred = defer.Deferred()
+    store.directory_rows = lambda hubs=None, games=None: pending  # type: ignore[method-assign]
+    directory.notice(notice("hub", "there"))  # the old hub stops: its rows read again
+    directory.notice(notice("rows", "new", put=[row("g4", 1, hub="new")]))  # handed over
+    pending.callback([row("g4", 3)])  # read before the hand-over
+    assert directory.get("g4").hub == "new"
+    assert listener.changes[-1] == ("changed", "g4", "waiting")
+
+
 def test_a_large_row_is_announced_by_its_id_only():
     big = row("g1", 1)
     big["name"] = "x" * MAX_NOTICE
