@@ -542,3 +542,42 @@ def test_a_game_list_is_made_once_until_a_listed_game_changes(hub, frontend) -> 
     row = after.find("response/lobby/gamelist/games/game")
     assert row.get("players") == "1"
     assert [p.text for p in row.findall("additionalinfo/players/player")] == ["carol"]
+
+
+def test_a_player_back_at_the_seat_of_an_ended_game_is_told_its_end(hub, frontend) -> None:
+    """A player whose connection went before the game ended (or whose relayed session
+    followed the game to a hub where it had just ended) joins it again: back at the
+    seat, the final state, then the end as the others saw it."""
+    a, b = Conn(frontend), Conn(frontend)
+    greeted(a), greeted(b)
+    login(a, "ann")
+    login(b, "bob")
+    r, _ = a.one('<game><create gametype="hello" name="greetings"/></game>')
+    wid = int(r.find("response/game/create").get("gameid"))
+    b.read()
+    r, _ = a.one(f'<game gameid="{wid}"><join/></game>')
+    a_sid = int(r.get("sessionid"))
+    b.read()
+    r, _ = b.one(f'<game gameid="{wid}"><join/></game>')
+    b_sid = int(r.get("sessionid"))
+    hello = "<action><parameters><hello>hi</hello></parameters></action>"
+    a.read()
+    a.one(f'<game gameid="{wid}">{hello}</game>', a_sid)
+    b.read()
+    b.one(f'<game gameid="{wid}">{hello}</game>', b_sid)
+    ended = [u.find(".//over") for u in a.read() if u.find(".//over") is not None]
+    assert len(ended) == 1 and hub.lobby.games()[0].state == "over"
+
+    again = Conn(frontend)  # ann on a new connection
+    greeted(again)
+    login(again, "ann", create=False)
+    r, updates = again.one(f'<game gameid="{wid}"><join/></game>')
+    assert r.findtext("response/game/join/description") == "back at seat 0"
+    payloads = [
+        u.find(".//updatedgamestate/parameters")[0]
+        for u in updates
+        if u.find(".//updatedgamestate/parameters") is not None
+    ]
+    assert [p.tag for p in payloads] == ["hellogame", "over"]
+    assert payloads[0].get("state") == "over"
+    assert payloads[1].get("summary") == ended[0].get("summary")

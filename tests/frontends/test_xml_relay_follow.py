@@ -18,7 +18,7 @@ from hub.frontends.xml import encoding
 from hub.frontends.xml.errors import Refused
 from hub.frontends.xml.relay import PAUSED_MOVING, RETRY_SECONDS, Relay, Relays, _Wire
 from hub.frontends.xml.relay_documents import game_state, sealed_refusal
-from hub.model import Conflict, NotFound
+from hub.model import Conflict, Elsewhere, NotFound
 from hub.play.journal import SEALED
 
 GAME, WIRE = "g1", 7
@@ -45,6 +45,7 @@ class Lobby:
         self.answers: list[defer.Deferred[Any]] = []
         self.looked: list[str] = []  #: the games asked of the directory itself
         self.here: Any = None
+        self.elsewhere: Elsewhere | None = None  #: how the view lists the game elsewhere
 
     @property
     def where(self) -> defer.Deferred[Any]:
@@ -60,6 +61,8 @@ class Lobby:
         return self.answers[-1]
 
     def get(self, game_id: str) -> Any:
+        if self.elsewhere is not None and game_id == GAME:
+            raise self.elsewhere
         if self.here is None or game_id != GAME:
             raise NotFound(game_id)
         return self.here
@@ -205,8 +208,13 @@ def nowhere(door: SimpleNamespace) -> int:
 
 def moved_to_c(door: SimpleNamespace) -> tuple[_Wire, StringTransport]:
     """The cluster says the game runs on C now: the door joins it there again."""
+    return moved_to_c_when(door, ("C", ROUTE_C))
+
+
+def moved_to_c_when(door: SimpleNamespace, answer: Any) -> tuple[_Wire, StringTransport]:
+    """The cluster answers ``answer`` where the game went, and the door joins it on C."""
     _, wire_c, to_c = owner(door.relays, door.conn, "C", 400)
-    door.frontend.lobby.where.callback(("C", ROUTE_C))
+    door.frontend.lobby.where.callback(answer)
     (join,) = frames(to_c)
     assert join.get("sessionid") == "400"  # the relay's lobby session on C
     assert join.find("request/game/join").getparent().get("gameid") == str(WIRE)
@@ -264,6 +272,28 @@ def test_a_game_that_moved_nowhere_ends_the_session_as_before(door):
     assert game_state(etree.fromstring(door.conn.sent[-1])) == (False, "the game was removed")
     assert held and held[0].value.code == 502
     assert door.relays.by_local == {} and door.relays.following == {}
+    assert door.frontend.sessions.ended == [LOCAL]
+
+
+def test_a_game_that_moved_and_ended_before_the_follow_is_joined_where_it_ended(door):
+    """The game moved to C and ended there at once (the other player's move), before
+    this door followed it: the cluster no longer follows it (it ended), but the door
+    joins it on C again, where the client is told its end as those who stayed were."""
+    door.wire_a.stringReceived(state(ON_A, PAUSED_MOVING))
+    door.wire_a.stringReceived(state(ON_A, "the game was removed", success=False))
+    door.frontend.lobby.elsewhere = Elsewhere("game g1 runs on hub C", "C", {}, {"xml": ROUTE_C})
+    wire_c, to_c = moved_to_c_when(door, None)  # the cluster's answer: ended, not followed
+    assert door.relayed.relay.hub_id == "C" and LOCAL not in door.relays.following
+    wire_c.stringReceived(state(ON_C, "", payload=True))  # C's end of the game
+    assert etree.fromstring(door.conn.sent[-1]).get("sessionid") == str(LOCAL)
+    assert door.frontend.sessions.ended == []
+
+
+def test_a_game_still_listed_on_its_old_hub_is_no_place_to_follow_to(door):
+    door.wire_a.stringReceived(state(ON_A, PAUSED_MOVING))
+    door.wire_a.stringReceived(state(ON_A, "the game was removed", success=False))
+    door.frontend.lobby.elsewhere = Elsewhere("game g1 runs on hub A", "A", {}, {"xml": ROUTE_C})
+    assert nowhere(door) == 20 / RETRY_SECONDS  # asked again until the wait ran out
     assert door.frontend.sessions.ended == [LOCAL]
 
 

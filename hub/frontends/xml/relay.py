@@ -640,6 +640,8 @@ class Relays:
             here = relayed.relay.hub_id if place is None else place[0]
             self.reactor.callLater(0, self._here, relayed, game, here)
             return None
+        if place is None:  # (or the game ended on the hub it moved to: its end is told there)
+            place = self._ended_elsewhere(relayed, old_hub)
         if place is None:
             if float(self.reactor.seconds()) + RETRY_SECONDS < deadline:
                 self.reactor.callLater(RETRY_SECONDS, self._ask, relayed, old_hub, deadline)
@@ -656,6 +658,20 @@ class Relays:
         d.addCallback(self._rejoined, relayed)
         d.addErrback(self._not_followed, relayed)
         return d
+
+    def _ended_elsewhere(self, relayed: Relayed, old_hub: str) -> tuple[str, Route] | None:
+        """Where the game ended, when it ended on another hub than ``old_hub`` (it moved
+        and ended there before this session followed it): joined there again, the
+        session is told the end as a client that stayed was."""
+        try:
+            self.frontend.lobby.get(relayed.game_id)
+        except Elsewhere as e:
+            route = e.routes.get("xml")
+            if e.hub != old_hub and route is not None:
+                return e.hub, route
+        except GameError:
+            pass
+        return None
 
     def _rejoined(self, description: str | None, relayed: Relayed) -> None:
         if self.following.get(relayed.local) is not relayed:

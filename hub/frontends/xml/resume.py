@@ -43,7 +43,7 @@ from twisted.internet.interfaces import IDelayedCall
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from hub.model import RUNNING, TURN, GameEvent
+from hub.model import GAME_OVER, OVER, RUNNING, TURN, GameEvent
 from hub.store.errors import CommitUnknown, StoreUnavailable
 
 from . import codec, encoding, events
@@ -512,6 +512,19 @@ class Resumes:
         snapshot = observer.snapshot()
         self.frontend.send_game(conn, game, snapshot, seat)
         self.turn_again(observer, seat)
+        self.end_again(observer, seat)
+
+    def end_again(self, observer: GameSession, seat: int | None) -> None:
+        """The game ended while the session was away (it followed the game to a hub
+        where it ended before the session joined it again): the end is told after the
+        state, as it came to those who were there."""
+        game = observer.game
+        if game.state != OVER:
+            return
+        events = game.events_for(seat, observer.viewer)
+        last = next((e for e in reversed(events) if e.kind == GAME_OVER), None)
+        if last is not None:
+            observer.game_event(game, GameEvent(GAME_OVER, last.data, last.seats))
 
     def turn_again(self, observer: GameSession, seat: int | None) -> None:
         """The seat is to act now: its turn is announced again after the state (the

@@ -138,8 +138,9 @@ async def _join(frontend: HandlerContext, conn: Connection, r: events.JoinGame, 
     snapshot = observer.snapshot()
     if conn.send_first(snapshot):
         frontend.record(conn, "out", encoding.outgoing_record(snapshot), game, observer.seat)
-    if description.startswith("back at seat"):  # (its turn may have come meanwhile)
-        frontend.resumes.turn_again(observer, observer.seat)
+    if description.startswith("back at seat"):  # (its turn may have come meanwhile,
+        frontend.resumes.turn_again(observer, observer.seat)  # or its end)
+        frontend.resumes.end_again(observer, observer.seat)
     return encoding.build_response(
         "game", "join", sessionid=observer.session_id, gameid=r.gameid, description=description
     )
