@@ -126,7 +126,9 @@ class FakeHub(Seating):
 
     :param registry: the registry (default: the ``hello`` game only).
     :param reactor: the clock (default: a fresh ``MemoryReactorClock``).
-    :param data: a folder for transcripts (``None``: no transcripts).
+    :param data: the data folder (``hub.data_dir``), transcripts under it (``None``: no
+        transcripts, and the working folder as the data folder: give one to a test
+        whose front end writes files, as ACPC matches their logs).
     :param store: the ``IStore`` (or a fake of its part in use), or ``None``.
     :param lobby: more keyword arguments of the ``Lobby``.
     :param endpoints: front-end name → endpoint description.
@@ -154,6 +156,7 @@ class FakeHub(Seating):
             registry = DictRegistry([HelloGameFactory()])
         self.reactor = reactor if reactor is not None else MemoryReactorClock()
         self.registry = registry
+        self.data_dir = Path(data) if data is not None else Path(".")
         self.transcripts = (
             Transcripts(Path(data) / "transcripts", self.reactor) if data is not None else None
         )

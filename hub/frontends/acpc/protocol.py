@@ -18,6 +18,7 @@ that connects there the first free ``acpc`` seat of the oldest match waiting for
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from twisted.internet.protocol import Factory, Protocol
@@ -79,7 +80,7 @@ def seat_endpoint(front: str | None) -> str:
     return ":".join([parts[0], "0", *rest])
 
 
-def settings_of(options: Any) -> dict[str, Any]:
+def settings_of(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """The ACPC settings of a hub's ``options``, with :data:`DEFAULTS` for the rest."""
     out = dict(DEFAULTS)
     out.update({k: v for k, v in dict(options or {}).items() if k in DEFAULTS})
