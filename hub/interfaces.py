@@ -674,7 +674,7 @@ class IHub(Interface):
     """
 
     reactor: Any = Attribute(  # Any: IReactorTime, IReactorSocket and more; Twisted has no one type
-        "The reactor: ``IReactorTime`` and more (``MemoryReactorClock`` in tests)."
+        "The reactor: ``IReactorTime``, ``IReactorCore``... (``MemoryReactorClock`` in tests)."
     )
     version: str = Attribute("The hub's version, text.")
     data_dir: Path = Attribute("The data folder (a front end's files: ``acpc/`` logs).")

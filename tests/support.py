@@ -125,7 +125,9 @@ class FakeHub(Seating):
     tests that need no ``HubService``.
 
     :param registry: the registry (default: the ``hello`` game only).
-    :param reactor: the clock (default: a fresh ``MemoryReactorClock``).
+    :param reactor: the clock (default: a fresh ``MemoryReactorClock``); a
+        ``task.Clock`` will not do for the ACPC front end (built with the web front
+        end's ``Root`` too), which ends its matches on the reactor's shutdown.
     :param data: the data folder (``hub.data_dir``), transcripts under it (``None``: no
         transcripts, and the working folder as the data folder: give one to a test
         whose front end writes files, as ACPC matches their logs).
