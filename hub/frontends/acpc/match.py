@@ -511,7 +511,7 @@ class Match:
         """A line of player ``index``'s program into the current table's transcript:
         the program's account's, private to its seat (its match states and its
         replies carry its hole cards)."""
-        transcript = getattr(self.game, "transcript", None)
+        transcript = None if self.game is None else self.game.transcript
         if transcript is None:
             return
         if index is None:
@@ -522,7 +522,7 @@ class Match:
 
     def note(self, text: str) -> None:
         """A note into the current table's transcript."""
-        transcript = getattr(self.game, "transcript", None)
+        transcript = None if self.game is None else self.game.transcript
         if transcript is not None:
             transcript.note(text)
 
