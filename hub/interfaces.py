@@ -38,6 +38,7 @@ from hub.web_seams import IWebView as IWebView
 if TYPE_CHECKING:
     from decimal import Decimal
     from fractions import Fraction
+    from pathlib import Path
 
     from lxml.etree import _Element
     from twisted.internet.defer import Deferred
@@ -445,10 +446,17 @@ class IACPCAdapter(Interface):
         "Names of the games a match may be played in, as the protocol names them."
     )
 
-    def table(game: str, hands: int, deal_seed: str | None) -> JsonMapping:
+    def table(
+        game: str,
+        hands: int,
+        deal_seed: str | None,
+        dealer_seed: int | None = None,
+        show_all: bool = True,
+    ) -> JsonMapping:
         """``{"type", "variant", "seats", "options", "game", "big_blind"}``: the table
         that plays ``hands`` hands of ``game`` (its seeds derived from ``deal_seed``, a
-        hex string, or fresh when ``None``).
+        hex string, or fresh when ``None``; ``dealer_seed``: the reference dealer's
+        deals for it; ``show_all``: showdowns show every hand, as the dealer's do).
 
         :raises hub.model.GameError: an unknown game or a bad number of hands."""
 
@@ -461,10 +469,12 @@ class IACPCAdapter(Interface):
         event: GameEvent,
         view: Any,  # Any: the adapter's own seat view (its seat_view's), read in its own terms
         names: Mapping[int, str],
+        exact: bool = True,
     ) -> tuple[str, Mapping[int, Fraction]] | None:
         """``(line, {seat: payoff})`` for the hand that ``event`` ended (``None`` for
         other events): the log's line, from the spectator's ``view`` and the game
-        ``engine``'s own record of the hand; ``names``: seat → player."""
+        ``engine``'s own record of the hand; ``names``: seat → player; ``exact``: the
+        payoffs as played, else as the dealer rounds them (``acpc_payoffs``)."""
 
 
 class IACPCSeatView(Interface):
@@ -555,6 +565,7 @@ class GameLobby(Protocol):
     def games(self, type_name: str | None = None) -> Sequence[LobbyGame]: ...
     def listed(self) -> Sequence[LobbyGame]: ...
     def remove(self, game_id: str, moved: bool = False) -> None: ...
+    def unseal(self, game_id: str) -> None: ...
     def on_game_over(self, hook: Callable[[LobbyGame, GameEvent], object]) -> None: ...
 
 
@@ -565,6 +576,7 @@ class PluginRegistry(Protocol):
     @property
     def trust(self) -> SigningRule: ...
     def game_factory(self, name: str) -> IGameFactory: ...
+    def bot_factory(self, name: str) -> IBotFactory: ...
     def game_types(self) -> Sequence[IGameFactory]: ...
     def client_module(self, factory: IGameFactory) -> str: ...
     def plugins(self) -> Sequence[PluginInfo]: ...
@@ -662,9 +674,10 @@ class IHub(Interface):
     """
 
     reactor: Any = Attribute(  # Any: IReactorTime, IReactorSocket and more; Twisted has no one type
-        "The reactor: ``IReactorTime`` and more (``MemoryReactorClock`` in tests)."
+        "The reactor: ``IReactorTime``, ``IReactorCore``... (``MemoryReactorClock`` in tests)."
     )
     version: str = Attribute("The hub's version, text.")
+    data_dir: Path = Attribute("The data folder (a front end's files: ``acpc/`` logs).")
     lobby: GameLobby = Attribute("The ``hub.play.lobby.Lobby``: every live game.")
     registry: PluginRegistry = Attribute(
         "The plugins (``hub.plugins.registry.Registry``), an :class:`IRegistry`."
@@ -715,10 +728,12 @@ class IHub(Interface):
         rated: bool | None = None,
         bots_only: bool = False,
         broke_bots: str = "leave",
+        sealed: bool = False,
     ) -> LiveGame:
         """Create a game (a coroutine → ``hub.play.game.GameInstance``); a chip table goes
         through the table money (``bots_only``, ``broke_bots``: its rules for its bots);
-        ``rated``: ``True``, ``False``, ``None`` (the default).
+        ``rated``: ``True``, ``False``, ``None`` (the default); ``sealed``: the
+        operator's alone until the lobby unseals it.
 
         :raises hub.model.GameError: refused."""
 
@@ -732,9 +747,11 @@ class IHub(Interface):
         kind: str = "client",
         buyin: Chips | None = None,
         observe: Callable[[int | None], object] | None = None,
+        fund: bool = False,
     ) -> int:
-        """Seat ``player`` (a coroutine → the seat), buying in at a chip table;
-        ``observe(seat)`` is called just before the game seats the player."""
+        """Seat ``player`` (a coroutine → the seat), buying in at a chip table (``fund``:
+        the hub funds the account, as its bots'); ``observe(seat)`` is called just
+        before the game seats the player."""
 
     async def add_bot(
         game: LiveGame, bot: str, seat: int | None = None, buyin: Chips | None = None

@@ -125,8 +125,12 @@ class FakeHub(Seating):
     tests that need no ``HubService``.
 
     :param registry: the registry (default: the ``hello`` game only).
-    :param reactor: the clock (default: a fresh ``MemoryReactorClock``).
-    :param data: a folder for transcripts (``None``: no transcripts).
+    :param reactor: the clock (default: a fresh ``MemoryReactorClock``); a
+        ``task.Clock`` will not do for the ACPC front end (built with the web front
+        end's ``Root`` too), which ends its matches on the reactor's shutdown.
+    :param data: the data folder (``hub.data_dir``), transcripts under it (``None``: no
+        transcripts, and the working folder as the data folder: give one to a test
+        whose front end writes files, as ACPC matches their logs).
     :param store: the ``IStore`` (or a fake of its part in use), or ``None``.
     :param lobby: more keyword arguments of the ``Lobby``.
     :param endpoints: front-end name → endpoint description.
@@ -154,6 +158,7 @@ class FakeHub(Seating):
             registry = DictRegistry([HelloGameFactory()])
         self.reactor = reactor if reactor is not None else MemoryReactorClock()
         self.registry = registry
+        self.data_dir = Path(data) if data is not None else Path(".")
         self.transcripts = (
             Transcripts(Path(data) / "transcripts", self.reactor) if data is not None else None
         )

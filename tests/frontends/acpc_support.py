@@ -1,4 +1,4 @@
-"""A hub on task.Clock for the ACPC front end's protocol tests: StringTransport
+"""A hub on a MemoryReactorClock for the ACPC front end's protocol tests: StringTransport
 programs, decks laid out by hand, matches made without sockets."""
 
 from __future__ import annotations
@@ -7,16 +7,13 @@ import random
 from typing import Any
 
 from twisted.internet import defer
-from twisted.internet.task import Clock
+from twisted.internet.testing import MemoryReactorClock
 
 from bots.poker.plugin import CallerFactory, RaiserFactory
 from games.poker import cards
 from games.poker.server import TexasHoldemFactory
-from hub.connections.transcript import Transcripts
 from hub.frontends.acpc import matches_of
-from hub.play.lobby import Lobby
-from hub.service import Seating
-from tests.support import DictRegistry, TCPStringTransport
+from tests.support import DictRegistry, FakeHub, TCPStringTransport
 
 
 class FakePort:
@@ -34,22 +31,24 @@ class FakePort:
         self.stopped = True
 
 
-class Hub(Seating):
-    """Enough of :class:`hub.service.HubService` for the front end: a lobby on a
-    Clock, poker and two bots, no store (so no table money)."""
+class Hub(FakeHub):
+    """A :class:`tests.support.FakeHub` for the front end: a lobby on a
+    ``MemoryReactorClock`` (its shutdown trigger ends the matches), poker and two bots,
+    no store (so no table money), ``tmp_path`` as the data folder (the matches' logs);
+    every port a match opens is a :class:`FakePort`."""
 
     def __init__(self, tmp_path: Any, **options: Any) -> None:
-        self.clock = self.reactor = Clock()
-        self.registry = DictRegistry(
+        registry = DictRegistry(
             games=[TexasHoldemFactory()], bots=[CallerFactory(), RaiserFactory()]
         )
-        self.transcripts = Transcripts(tmp_path, self.clock)
-        self.lobby = Lobby(self.registry, self.clock, transcripts=self.transcripts,
-                           rng=random.Random(7))  # fmt: skip
-        self.store = None
-        self.money = None
-        self.data_dir = tmp_path
-        self.options = {"acpc_version_seconds": 10.0, **options}
+        self.clock = MemoryReactorClock()
+        super().__init__(
+            registry,
+            reactor=self.clock,
+            data=tmp_path,
+            lobby={"rng": random.Random(7)},
+            **{"acpc_version_seconds": 10.0, **options},
+        )
         self.matches = matches_of(self)
         self.ports: list[FakePort] = []
         self.matches.listen = self._listen  # type: ignore[method-assign]

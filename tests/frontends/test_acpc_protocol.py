@@ -1,4 +1,4 @@
-"""The ACPC front end on StringTransport and task.Clock: the worked examples of the
+"""The ACPC front end on StringTransport and a MemoryReactorClock: the worked examples of the
 protocol document replayed line for line from both sides, then every bad reply."""
 
 from __future__ import annotations
@@ -487,6 +487,28 @@ def test_a_program_on_the_front_ends_port_takes_the_oldest_free_seat(tmp_path):
     assert lonely.closed and any("no match had a seat" in c for c in lonely.comments())
     # none of the front end's timers is left for the programs that were seated
     assert not any("_no_seat" in repr(c) for c in hub.clock.getDelayedCalls())
+
+
+def test_the_reactors_shutdown_ends_every_match(tmp_path):
+    """The hub's matches end with the reactor (its ``before shutdown`` trigger): each
+    program is told, and the trigger is registered once however often the matches are
+    asked for."""
+    from hub.frontends.acpc import http_resources, make_factory, matches_of
+
+    hub = Hub(tmp_path)
+    assert matches_of(hub) is hub.matches
+    make_factory(hub)
+    http_resources(hub)
+    triggers = hub.clock.triggers["before"]["shutdown"]
+    assert [call for call, _, _ in triggers] == [hub.matches.stop]
+    match = hub.match(game=LIMIT, players=["acpc:a", "acpc:b"], hands=1)
+    a = hub.program(0)
+    a.send("VERSION:2.0.0")
+    hub.run()
+    for call, args, kwargs in triggers:
+        call(*args, **kwargs)
+    assert match.over and match.reason == "the hub is stopping"
+    assert any("the hub is stopping" in c for c in a.comments())
 
 
 def test_nagle_is_off_on_every_connection(tmp_path):

@@ -27,6 +27,7 @@ from hub.interfaces import (
 from hub.model import GameConfig, GameContext, GameEvent
 from hub.plugins.registry import Registry
 from hub.service import HubService
+from tests.frontends.acpc_support import Hub as ACPCFakeHub
 from tests.hub.chipgame import CoinsFactory, PassBotFactory
 from tests.support import DictRegistry, FakeHub
 from tests.web.plugins import FirstLegalBotFactory, PressGameFactory
@@ -45,6 +46,7 @@ def test_the_fake_hubs_provide_ihub(tmp_path):
     assert verifyObject(IHub, FakeHub())
     assert verifyObject(IHub, FakeHub(data=tmp_path, web_max_streams=2))
     assert verifyObject(IHub, XMLFakeHub(tmp_path))
+    assert verifyObject(IHub, ACPCFakeHub(tmp_path / "acpc"))
     assert verifyObject(IRegistry, DictRegistry())
 
 

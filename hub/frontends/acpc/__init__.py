@@ -12,13 +12,13 @@ state says is the game's business: its adapter (:class:`hub.interfaces.IACPCAdap
 from __future__ import annotations
 
 import weakref
-from typing import Any
 
+from twisted.internet.interfaces import IReactorCore
 from twisted.web.resource import IResource
 from zope.interface import moduleProvides
 
 from hub.connections.access import Access
-from hub.interfaces import IFrontend, IHTTPResources
+from hub.interfaces import IFrontend, IHTTPResources, IHub
 
 from .match import Match, Matches
 from .protocol import ACPCFactory, ACPCProtocol, SeatFactory
@@ -26,26 +26,26 @@ from .resources import MatchesResource
 
 moduleProvides(IFrontend, IHTTPResources)
 
-_MATCHES: weakref.WeakKeyDictionary[Any, Matches] = weakref.WeakKeyDictionary()
+_MATCHES: weakref.WeakKeyDictionary[IHub, Matches] = weakref.WeakKeyDictionary()
 
 
-def matches_of(hub: Any) -> Matches:
-    """The matches of ``hub`` (made the first time; the reactor's shutdown ends them)."""
+def matches_of(hub: IHub) -> Matches:
+    """The matches of ``hub`` (made the first time; the reactor's shutdown ends them:
+    the hub's reactor is an ``IReactorCore``, ``MemoryReactorClock`` in tests)."""
     matches = _MATCHES.get(hub)
     if matches is None:
         matches = _MATCHES[hub] = Matches(hub)
-        trigger = getattr(hub.reactor, "addSystemEventTrigger", None)
-        if trigger is not None:  # (a task.Clock in tests has none)
-            trigger("before", "shutdown", matches.stop)
+        reactor: IReactorCore = hub.reactor
+        reactor.addSystemEventTrigger("before", "shutdown", matches.stop)
     return matches
 
 
-def make_factory(hub: Any) -> ACPCFactory:
+def make_factory(hub: IHub) -> ACPCFactory:
     """The factory of the front end's own port (``--acpc``) for ``hub``."""
     return ACPCFactory(matches_of(hub))
 
 
-def http_resources(hub: Any, access: Access | None = None) -> list[tuple[bytes, IResource]]:
+def http_resources(hub: IHub, access: Access | None = None) -> list[tuple[bytes, IResource]]:
     """``/acpc``: the matches' API, checked by the web front end's ``access``."""
     checked = access if access is not None else Access(hub.options)
     return [(b"acpc", MatchesResource(hub, matches_of(hub), checked))]

@@ -34,13 +34,14 @@ from typing import Any
 
 from twisted.internet import defer
 from twisted.internet.endpoints import serverFromString
+from twisted.internet.interfaces import IDelayedCall, IListeningPort
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 from zope.interface import implementer
 
 from hub.connections.limits import ConnectionCap
-from hub.interfaces import IACPCAdapter, IGameObserver
-from hub.model import GAME_OVER, HAND_OVER, GameError, NotFound
-from hub.ops.telemetry import DETACHED
+from hub.interfaces import IACPCAdapter, IACPCSeatView, IGameObserver, IHub
+from hub.model import GAME_OVER, HAND_OVER, GameError, GameEvent, JsonMapping, NotFound
 
 from . import codec
 from .addresses import LOOPBACK, Network, address_of, allowed_networks
@@ -62,7 +63,7 @@ class Match:
         self,
         matches: Matches,
         match_id: str,
-        adapter: Any,
+        adapter: IACPCAdapter,
         table: Mapping[str, Any],
         players: list[Player],
         hands: int,
@@ -94,9 +95,11 @@ class Match:
         self.allowed = allowed
         self.passes = 2 if duplicate else 1
         self.current_pass = -1
-        self.game: Any = None  #: the table playing now
+        #: the table playing now: the lobby's game (``hub.play.game.GameInstance``), whose
+        #: engine, observers and moves the seams' ``LiveGame`` does not name
+        self.game: Any = None
         self.games: list[str] = []
-        self.spectator: Any = None
+        self.spectator: IACPCSeatView | None = None
         self.seat_of: dict[int, int] = {}  #: player index → seat at the current table
         self.played = 0
         self.payoffs: dict[int, list[Fraction]] = {p.index: [] for p in players}
@@ -106,7 +109,7 @@ class Match:
         keys = {p.index: p.key for p in players if p.key is not None}
         self.log_file = MatchLog(Path(matches.data_dir) / "acpc", match_id, keys)
         self.log_path = self.log_file.path
-        self._wait_timer: Any = None
+        self._wait_timer: IDelayedCall | None = None
         self._counter = matches.counter
 
     # -- setting up -------------------------------------------------------------------
@@ -189,8 +192,8 @@ class Match:
         d = defer.ensureDeferred(self._open_table(number))
         d.addErrback(self._table_failed)
 
-    def _table_failed(self, failure: Any) -> None:
-        if failure.check(GameError):
+    def _table_failed(self, failure: Failure) -> None:
+        if isinstance(failure.value, GameError):
             self.end(f"the table could not be made: {failure.value.reason}")
         else:
             self.log.failure("acpc match {id}: the table could not be made", failure, id=self.id)
@@ -214,7 +217,7 @@ class Match:
         options = dict(self.table["options"])
         options["action_time"] = self._table_action_time()
         name = f"acpc {self.id}" + (f" pass {number + 1}" if self.passes > 1 else "")
-        game = await self.hub.create_game(
+        game: Any = await self.hub.create_game(  # a GameInstance: see self.game
             self.table["type"],
             name=name,
             variant=self.table["variant"],
@@ -254,7 +257,7 @@ class Match:
 
     # -- events -----------------------------------------------------------------------
 
-    def game_event(self, game: Any, event: Any) -> None:
+    def game_event(self, game: Any, event: GameEvent) -> None:
         """The table's public events: the log's view; a hand's end; the table's end."""
         if game is not self.game or self.spectator is None:
             return
@@ -264,7 +267,7 @@ class Match:
         elif event.kind == GAME_OVER:
             self.reactor.callLater(0, self._table_over, game)
 
-    def _hand_over(self, game: Any, event: Any) -> None:
+    def _hand_over(self, game: Any, event: GameEvent) -> None:
         names = {self.seat_of[p.index]: self._name(game, p) for p in self.players}
         exact = self.settings["acpc_payoffs"] == "exact"
         made = self.adapter.log_line(game.engine, event, self.spectator, names, exact)
@@ -314,7 +317,7 @@ class Match:
         else:
             self.end(f"{self.played} hands played", complete=True)
 
-    def seat_event(self, connection: ACPCProtocol, game: Any, event: Any) -> None:
+    def seat_event(self, connection: ACPCProtocol, game: Any, event: GameEvent) -> None:
         """An event of the table as the program of ``connection`` sees it: its match
         states, its clock, and the decisions the protocol has no words for."""
         if game is not self.game or self.over or connection.seat_index is None:
@@ -331,7 +334,7 @@ class Match:
             seat = self.seat_of[player.index]
             self.reactor.callLater(0, self._play, game, seat, action)
 
-    def _play(self, game: Any, seat: int, action: Any) -> None:
+    def _play(self, game: Any, seat: int, action: JsonMapping) -> None:
         if self.over or game is not self.game:
             return
         try:
@@ -508,7 +511,7 @@ class Match:
         """A line of player ``index``'s program into the current table's transcript:
         the program's account's, private to its seat (its match states and its
         replies carry its hole cards)."""
-        transcript = getattr(self.game, "transcript", None)
+        transcript = None if self.game is None else self.game.transcript
         if transcript is None:
             return
         if index is None:
@@ -519,7 +522,7 @@ class Match:
 
     def note(self, text: str) -> None:
         """A note into the current table's transcript."""
-        transcript = getattr(self.game, "transcript", None)
+        transcript = None if self.game is None else self.game.transcript
         if transcript is not None:
             transcript.note(text)
 
@@ -592,39 +595,37 @@ class Matches:
 
     log = Logger()
 
-    def __init__(self, hub: Any) -> None:
+    def __init__(self, hub: IHub) -> None:
         self.hub = hub
         self.reactor = hub.reactor
-        self.settings = settings_of(getattr(hub, "options", {}))
-        self.data_dir = Path(getattr(hub, "data_dir", "."))
+        self.settings = settings_of(hub.options)
+        self.data_dir = Path(hub.data_dir)
         if not self.settings["acpc_seat_endpoint"]:
-            endpoints = getattr(hub, "endpoints", {})  # test hubs may have none
-            self.settings["acpc_seat_endpoint"] = seat_endpoint(endpoints.get("acpc"))
+            self.settings["acpc_seat_endpoint"] = seat_endpoint(hub.endpoints.get("acpc"))
         self.counter = [0]
         #: open program connections, the front end's port and every seat's together
         self.cap = ConnectionCap(
             self.settings["acpc_max_per_address"], self.settings["acpc_max_connections"]
         )
-        telemetry = getattr(hub, "telemetry", None)  # test hubs may have none
         #: the front end's metrics, for its own port and every seat's port
-        self.telemetry = (telemetry or DETACHED).frontend("acpc")
+        self.telemetry = hub.telemetry.frontend("acpc")
         self.matches: dict[str, Match] = {}
         self.waiting: list[ACPCProtocol] = []
         self._made = 0
 
-    def listen(self, factory: Any) -> defer.Deferred:
+    def listen(self, factory: SeatFactory) -> defer.Deferred[IListeningPort]:
         """Listen with ``factory`` on ``acpc_seat_endpoint``; the listening port."""
         endpoint = serverFromString(self.reactor, self.settings["acpc_seat_endpoint"])
         return endpoint.listen(factory)
 
-    def adapter_for(self, game: str) -> Any:
+    def adapter_for(self, game: str) -> IACPCAdapter:
         """The ACPC adapter of a loaded game type that plays ``game``.
 
         :raises hub.model.NotFound: no loaded game plays it.
         """
         known: list[str] = []
         for factory in self.hub.registry.game_types():
-            if "acpc" not in tuple(getattr(factory, "frontends", ())):
+            if "acpc" not in tuple(factory.frontends):
                 continue
             adapter = factory.adapter("acpc")
             if adapter is None or not IACPCAdapter.providedBy(adapter):
@@ -676,7 +677,7 @@ class Matches:
                 400,
             )
         for player in players:
-            if player.kind == "bot":
+            if player.bot is not None:  # (a bot's, only: parse_players)
                 self.hub.registry.bot_factory(player.bot)
         self._made += 1
         match_id = f"m{self._made}-{os.urandom(3).hex()}"

@@ -18,8 +18,11 @@ that connects there the first free ``acpc`` seat of the oldest match waiting for
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
+from typing import Protocol as TypingProtocol
 
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.internet.protocol import Factory, Protocol
 from twisted.logger import Logger
 from zope.interface import implementer
@@ -28,6 +31,7 @@ from hub.connections.limits import ConnectionCap
 from hub.connections.sockets import no_delay
 from hub.connections.states import Machine
 from hub.interfaces import IGameObserver
+from hub.model import GameEvent
 from hub.ops.telemetry import DETACHED, FrontendTelemetry
 from hub.settings import boolean
 
@@ -79,7 +83,7 @@ def seat_endpoint(front: str | None) -> str:
     return ":".join([parts[0], "0", *rest])
 
 
-def settings_of(options: Any) -> dict[str, Any]:
+def settings_of(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """The ACPC settings of a hub's ``options``, with :data:`DEFAULTS` for the rest."""
     out = dict(DEFAULTS)
     out.update({k: v for k, v in dict(options or {}).items() if k in DEFAULTS})
@@ -93,24 +97,69 @@ def settings_of(options: Any) -> dict[str, Any]:
     return out
 
 
+class MatchesDoor(TypingProtocol):
+    """What the front end's port uses of the hub's matches (:class:`.match.Matches`,
+    which imports this module, so it is named by what it offers)."""
+
+    @property
+    def reactor(self) -> IReactorTime: ...
+    @property
+    def settings(self) -> dict[str, Any]: ...
+    @property
+    def counter(self) -> list[int]: ...
+    @property
+    def cap(self) -> ConnectionCap: ...
+    @property
+    def telemetry(self) -> FrontendTelemetry: ...
+    def claim(self, protocol: ACPCProtocol) -> None: ...
+    def connection_gone(self, protocol: ACPCProtocol) -> None: ...
+
+
+class MatchDoor(TypingProtocol):
+    """What a program's connection and its seat's port use of its match
+    (:class:`.match.Match`, named by what it offers as :class:`MatchesDoor`)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def over(self) -> bool: ...
+    @property
+    def reactor(self) -> IReactorTime: ...
+    @property
+    def settings(self) -> dict[str, Any]: ...
+    @property
+    def matches(self) -> MatchesDoor: ...
+    def allows(self, host: str) -> bool: ...
+    def connection(self, index: int) -> ACPCProtocol | None: ...
+    def attach(self, index: int, protocol: ACPCProtocol) -> None: ...
+    def ready(self, protocol: ACPCProtocol) -> None: ...
+    def lost(self, connection: ACPCProtocol) -> None: ...
+    def reply(self, connection: ACPCProtocol, text: str) -> None: ...
+    def seat_event(self, connection: ACPCProtocol, game: Any, event: GameEvent) -> None: ...
+    def record(
+        self, conn_id: str, direction: str, text: str | bytes, index: int | None = None
+    ) -> None: ...
+    def note(self, text: str) -> None: ...
+
+
 @implementer(IGameObserver)
 class ACPCProtocol(Protocol):
     """One program's connection (see the module)."""
 
     log = Logger()
-    factory: Any  #: a :class:`SeatFactory` or :class:`ACPCFactory`
+    factory: _Factory  #: a :class:`SeatFactory` or :class:`ACPCFactory`
 
     def __init__(self) -> None:
         self.conn_id = "a?"
         self.machine: Machine[State, Input] = Machine(TRANSITIONS, State.CONNECTED)
-        self.match: Any = None  #: its :class:`.match.Match` once it has a seat
+        self.match: MatchDoor | None = None  #: its :class:`.match.Match` once it has a seat
         self.seat_index: int | None = None  #: its place in the match's list of players
         self.ignored = 0
         self.version: tuple[int, int, int] | None = None
         self._framer = codec.LineFramer(codec.MAX_LENGTH)
-        self._version_timer: Any = None
+        self._version_timer: IDelayedCall | None = None
         #: on the front end's own port: the time it may wait for a seat
-        self.wait_timer: Any = None
+        self.wait_timer: IDelayedCall | None = None
         #: the program's address (a match gives seats only to the addresses it allows)
         self.peer = ""
 
@@ -210,7 +259,7 @@ class ACPCProtocol(Protocol):
         elif self.state is State.READY:
             self.warn("the match has not started; line ignored")
         else:
-            assert isinstance(message, codec.Reply)
+            assert isinstance(message, codec.Reply) and self.match is not None  # PLAYING
             self.match.reply(self, message.text)
 
     def _version(self, message: codec.Version) -> None:
@@ -247,7 +296,7 @@ class ACPCProtocol(Protocol):
 
     # -- the match --------------------------------------------------------------------
 
-    def seated(self, match: Any, index: int) -> None:
+    def seated(self, match: MatchDoor, index: int) -> None:
         """The program plays the match's player ``index`` (its connection is known)."""
         self._cancel_wait_timer()
         self.match, self.seat_index = match, index
@@ -267,7 +316,7 @@ class ACPCProtocol(Protocol):
                 self.machine.move(Input.DROP)
         self.close(f"match over: {why}")
 
-    def game_event(self, game: Any, event: Any) -> None:
+    def game_event(self, game: Any, event: GameEvent) -> None:
         """An event of the match's table, as this program's seat sees it."""
         if self.match is not None and self.state is State.PLAYING:
             self.match.seat_event(self, game, event)
@@ -285,7 +334,7 @@ class ACPCProtocol(Protocol):
             self.match.note(f"{self.conn_id}: {text}")
 
 
-class _Factory(Factory):
+class _Factory(Factory[ACPCProtocol]):
     """What both factories share: settings, the reactor, connection ids, and the
     front end's bound on open connections (``cap``: ``acpc_max_per_address``,
     ``acpc_max_connections``; the front end's port and every seat's count together)."""
@@ -295,7 +344,11 @@ class _Factory(Factory):
     telemetry: FrontendTelemetry = DETACHED.frontend("acpc")
 
     def __init__(
-        self, reactor: Any, settings: dict[str, Any], counter: list[int], cap: ConnectionCap
+        self,
+        reactor: IReactorTime,
+        settings: dict[str, Any],
+        counter: list[int],
+        cap: ConnectionCap,
     ) -> None:
         self.reactor = reactor
         self.settings = settings
@@ -353,7 +406,7 @@ class SeatFactory(_Factory):
     the match allows takes the seat; another address is refused (a comment, closed);
     a connection while the seat is taken is closed."""
 
-    def __init__(self, match: Any, index: int, counter: list[int]) -> None:
+    def __init__(self, match: MatchDoor, index: int, counter: list[int]) -> None:
         super().__init__(match.reactor, match.settings, counter, match.matches.cap)
         self.telemetry = match.matches.telemetry
         self.match = match
@@ -384,7 +437,7 @@ class ACPCFactory(_Factory):
     the oldest match that waits for one and allows its address (first come, first
     served), or waits for one until ``acpc_wait_seconds``."""
 
-    def __init__(self, matches: Any) -> None:
+    def __init__(self, matches: MatchesDoor) -> None:
         super().__init__(matches.reactor, matches.settings, matches.counter, matches.cap)
         self.telemetry = matches.telemetry  # the hub may set its own
         self.matches = matches

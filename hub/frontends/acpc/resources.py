@@ -30,7 +30,10 @@ from twisted.web.server import NOT_DONE_YET
 
 from hub.connections import fields
 from hub.connections.access import Access, challenge
+from hub.interfaces import IHub
 from hub.model import GameError
+
+from .match import Match, Matches
 
 #: the largest request body read
 MAX_BODY = 16 * 1024
@@ -55,13 +58,15 @@ def _bearer(request: Any) -> str | None:
 class MatchesResource(Resource):
     """``/acpc/matches[/<id>[/log]]`` (see the module).
 
+    :param hub: the hub (an :class:`hub.interfaces.IHub`).
+    :param matches: the hub's matches (:func:`hub.frontends.acpc.matches_of`).
     :param access: the web front end's access check.
     """
 
     isLeaf = True
     log = Logger()
 
-    def __init__(self, hub: Any, matches: Any, access: Access) -> None:
+    def __init__(self, hub: IHub, matches: Matches, access: Access) -> None:
         super().__init__()
         self.hub = hub
         self.matches = matches
@@ -85,7 +90,7 @@ class MatchesResource(Resource):
             return _send(request, e.code, {"error": e.reason})
         return _send(request, 404, {"error": "no such resource"})
 
-    def _log(self, request: Any, match: Any) -> Path:
+    def _log(self, request: Any, match: Match) -> Path:
         """The file of the log as ``request`` may read it (see the module).
 
         :raises hub.model.GameError: 401/403 not allowed.
@@ -145,7 +150,7 @@ class MatchesResource(Resource):
         gone: list[bool] = []
         request.notifyFinish().addErrback(lambda _: gone.append(True))
 
-        def done(match: Any) -> None:
+        def done(match: Match) -> None:
             if not gone:
                 request.write(_send(request, 201, match.created_json()))
                 request.finish()
