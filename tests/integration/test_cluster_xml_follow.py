@@ -64,14 +64,7 @@ def moved(hubs, game_id: str, old: str) -> str:  # type: ignore[no-untyped-def]
     "how",
     [
         "drain",
-        pytest.param(
-            "sigterm",
-            marks=pytest.mark.skip(
-                reason="open (docs/cluster.md): after A's SIGTERM the other door's view may"
-                " list the game on A until cluster_follow_seconds ran out, when it moved to"
-                " the first door (3 runs in 5 on 6 December)"
-            ),
-        ),
+        "sigterm",
     ],
 )
 @pytest_twisted.ensureDeferred
