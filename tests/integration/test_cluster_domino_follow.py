@@ -46,22 +46,28 @@ SETTINGS = ["--set", "domino_answer_seconds=120"]
 
 class Pace:
     """The clients answer ``BEFORE`` prompts between them, then the next waits until
-    :meth:`release` (the game is drained with that prompt open)."""
+    :meth:`release` (the game is drained with that prompt open), or :meth:`drop`
+    (the client does not answer it: its hub went)."""
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
         self.answered = 0
         self.released = False
+        self.dropped = False
         self.holding: str | None = None
 
-    def answer(self, name: str) -> None:
+    def answer(self, name: str) -> bool:
+        """Whether to answer the prompt now (after waiting, if it is the one held)."""
         with self._cond:
             if self.answered >= BEFORE and not self.released:
                 self.holding = name
                 self._cond.notify_all()
-                if not self._cond.wait_for(lambda: self.released, BOUND):
+                if not self._cond.wait_for(lambda: self.released or self.dropped, BOUND):
                     raise AssertionError("never released")
+                if not self.released:
+                    return False
             self.answered += 1
+            return True
 
     def held(self) -> str | None:
         with self._cond:
@@ -72,37 +78,66 @@ class Pace:
             self.released = True
             self._cond.notify_all()
 
+    def drop(self) -> None:
+        with self._cond:
+            self.dropped = True
+            self._cond.notify_all()
 
-class Player(threading.Thread):
-    """One Domino client on one connection: logs in, follows every line with its
-    mirror and answers each prompt with something legal."""
 
-    def __init__(self, port: int, name: str, pace: Pace, seed: int) -> None:
-        super().__init__(name=f"domino-{name}", daemon=True)
+class Player:
+    """One Domino client: logs in, follows every line with its mirror and answers each
+    prompt with something legal.  :meth:`connect` plays one connection in a thread of
+    its own (a client of a hub that restarted connects again: the same mirror)."""
+
+    def __init__(self, name: str, pace: Pace, seed: int) -> None:
         self.login, self.pace = name, pace
         self.rng = random.Random(seed)
         self.mirror = Mirror()
         self.lines: list[str] = []
+        #: the lines of each connection
+        self.connections: list[list[str]] = []
         self.sent = 0
         self.failure: BaseException | None = None
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=BOUND)
+        self.sock: socket.socket | None = None
+        self.thread: threading.Thread | None = None
 
-    def run(self) -> None:
+    def connect(self, port: int) -> None:
+        """Connect (bounded) and play in a thread until the hub closes."""
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=BOUND)
+        self.connections.append([])
+        self.thread = threading.Thread(
+            target=self._run, args=(self.sock,), name=f"domino-{self.login}", daemon=True
+        )
+        self.thread.start()
+
+    def wait(self) -> None:
+        """Until the hub closed the connection (bounded)."""
+        assert self.thread is not None
+        self.thread.join(BOUND)
+        assert not self.thread.is_alive(), f"{self.login} still playing"
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+        if self.thread is not None:
+            self.thread.join(10)
+
+    def _run(self, sock: socket.socket) -> None:
         try:
-            self._play()
+            self._play(sock)
         except BaseException as e:  # the test thread reports it
             self.failure = e
         finally:
-            self.sock.close()
+            sock.close()
 
-    def _play(self) -> None:
-        self.sock.sendall(f"LOGIN {self.login}\n".encode())
-        for raw in self.sock.makefile("rb"):  # until the hub closes (bounded: timeout)
+    def _play(self, sock: socket.socket) -> None:
+        sock.sendall(f"LOGIN {self.login}\n".encode())
+        for raw in sock.makefile("rb"):  # until the hub closes (bounded: timeout)
             line = raw.decode("ascii").rstrip("\n")
             self.lines.append(line)
+            self.connections[-1].append(line)
             prompt = self.mirror.feed(line)
-            if prompt in ("choose", "move"):
-                self.pace.answer(self.login)
+            if prompt in ("choose", "move") and self.pace.answer(self.login):
                 state, me = self.mirror.state, self.mirror.me
                 assert state is not None and me is not None
                 decision: Any = (
@@ -110,7 +145,7 @@ class Player(threading.Thread):
                     if state.phase == rules.CHOOSE
                     else state.kingdoms[me].random_placement(self.rng)
                 )
-                self.sock.sendall(self.mirror.command(decision).encode() + b"\n")
+                sock.sendall(self.mirror.command(decision).encode() + b"\n")
                 self.sent += 1
 
     def lines_of_one_hub(self, events: list[dict[str, Any]]) -> list[str]:
@@ -142,9 +177,8 @@ def test_domino_clients_at_doors_keep_their_seats_when_the_game_moves(
         for hub in hubs:
             wait_for(lambda h=hub: health(h)["cluster"]["alive"] == 3, "the three alive")
         for door, name, seed in zip([b, c, b, c], NAMES, range(4), strict=True):
-            players.append(Player(door.ports["domino"], name, pace, seed))
-        for player in players:
-            player.start()
+            players.append(Player(name, pace, seed))
+            players[-1].connect(door.ports["domino"])
         holder = wait_for(pace.held, "a prompt held mid-game", BOUND)
         (game_id,) = [
             g["id"]
@@ -164,8 +198,7 @@ def test_domino_clients_at_doors_keep_their_seats_when_the_game_moves(
             assert status in (0, -signal.SIGTERM), a.log()[-4000:]
             assert "game(s) handed to hub(s)" in a.log(), a.log()[-4000:]
         for player in players:
-            player.join(BOUND)
-            assert not player.is_alive(), f"{player.login} still playing"
+            player.wait()
         new = wait_for(lambda: hub_of(b, game_id), "the game's new hub")
         assert new in ids[1:], new
         owner = hubs[ids.index(new)]
@@ -177,6 +210,7 @@ def test_domino_clients_at_doors_keep_their_seats_when_the_game_moves(
         for player in players:
             assert player.failure is None, (player.login, player.failure, player.lines[-5:])
             lines = player.lines
+            assert len(player.connections) == 1  # it connected once
             assert lines[0] == "CONNECT" and lines[1] == "OK", lines[:3]
             assert sum(1 for x in lines if x.startswith("START ")) == 1  # one game, no queue
             assert lines.count("OK") == 1 + player.sent and "ERROR" not in lines, (
@@ -197,7 +231,6 @@ def test_domino_clients_at_doors_keep_their_seats_when_the_game_moves(
     finally:
         pace.release()
         for player in players:
-            player.sock.close()
-            player.join(10)
+            player.close()
         for hub in hubs:
             hub.stop()
