@@ -52,3 +52,54 @@ def test_another_refusal_of_the_route_is_still_an_error_here():
     client.send("LOGIN entrant")
     assert "ERROR" in client.lines() and client.closed
     assert hub.reactor.tcpClients == []
+
+
+def test_a_login_of_a_player_seated_in_another_hubs_game_goes_to_that_hub():
+    """Issue 31: the player's game moved to hub ``ab`` (its hub stopped or was drained)
+    and was resumed there: its login at any door is passed through to ``ab``, which
+    seats it back; another name still waits in the cluster's queue (here: no cluster
+    queue, this hub's own)."""
+    hub, factory = door(lambda: defer.succeed(None))
+    hub.lobby.seated = lambda player, frontend: (
+        ("ab", OWNER) if (player, frontend) == ("ann", "domino") else None
+    )
+    client = Client(factory)
+    client.send("LOGIN ann")
+    assert client.proto.machine.state is State.PASSED
+    assert [c[:2] for c in hub.reactor.tcpClients] == [OWNER[:2]]
+    other = Client(factory)
+    other.send("LOGIN bob")
+    assert other.lines() == ["CONNECT", "OK"] and factory.waiting == [other.proto]
+
+
+def test_the_cluster_names_the_hub_whose_running_game_seats_the_player():
+    from types import SimpleNamespace
+
+    from hub.cluster.remote import RemoteGame
+    from hub.cluster.service import Cluster
+
+    hub = FakeHub(reactor=MemoryReactorClock())
+    hub.journaling = None  # type: ignore[attr-defined]
+    ignore = lambda hook: None  # noqa: E731 (the store's hooks: not used here)
+    hub.store = SimpleNamespace(hub_id="door", on_beat=ignore, on_fenced=ignore)
+    cluster = Cluster(hub)
+
+    def row(game: str, state: str, frontends: list[str], player: str) -> RemoteGame:
+        seats = [{"seat": 0, "kind": "client", "player": player, "present": True}]
+        info = {"frontends": frontends}
+        return RemoteGame.of(
+            {"id": game, "hub": game[:2], "rev": 1, "type": "t", "name": "x", "state": state,
+             "seats": seats, "info": info}
+        )  # fmt: skip
+
+    games = [
+        row("ab1", "over", ["domino"], "ann"),  # over: not a game to come back to
+        row("cd2", "running", ["web"], "ann"),  # not played over Domino
+        row("ef3", "running", ["domino", "web"], "ann"),
+        row("gh4", "running", ["domino"], "bob"),  # its hub advertises no Domino route
+    ]
+    cluster.directory = SimpleNamespace(games=lambda: games)  # type: ignore[assignment]
+    cluster.members["ef"] = {"endpoints": {"domino": {"host": "10.0.0.5", "port": 7000}}}
+    cluster.members["gh"] = {"endpoints": {"mnm": {"host": "10.0.0.6", "port": 7001}}}
+    assert cluster.seated("ann", "domino") == ("ef", ("10.0.0.5", 7000, False))
+    assert cluster.seated("bob", "domino") is None and cluster.seated("cy", "domino") is None

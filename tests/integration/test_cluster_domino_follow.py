@@ -49,8 +49,9 @@ class Pace:
     :meth:`release` (the game is drained with that prompt open), or :meth:`drop`
     (the client does not answer it: its hub went)."""
 
-    def __init__(self) -> None:
+    def __init__(self, hold: str | None = None) -> None:
         self._cond = threading.Condition()
+        self.hold = hold  # (``None``: whoever is prompted then)
         self.answered = 0
         self.released = False
         self.dropped = False
@@ -59,7 +60,7 @@ class Pace:
     def answer(self, name: str) -> bool:
         """Whether to answer the prompt now (after waiting, if it is the one held)."""
         with self._cond:
-            if self.answered >= BEFORE and not self.released:
+            if self.answered >= BEFORE and not self.released and self.hold in (None, name):
                 self.holding = name
                 self._cond.notify_all()
                 if not self._cond.wait_for(lambda: self.released or self.dropped, BOUND):
@@ -226,6 +227,76 @@ def test_domino_clients_at_doors_keep_their_seats_when_the_game_moves(
         assert holder in NAMES
         for door in (b, c):
             assert "splice: the game moved; passed on to" in door.log(), door.log()[-4000:]
+        for hub in hubs:
+            assert hub.errors() == [], hub.log()
+    finally:
+        pace.release()
+        for player in players:
+            player.close()
+        for hub in hubs:
+            hub.stop()
+
+
+@pytest.mark.slow
+def test_domino_clients_of_the_drained_hub_itself_come_back_at_any_door(
+    tmp_path: Path,
+    cluster_dsn: str,  # noqa: F811
+):
+    """ann and cid play on the gathering hub A itself, bob and dee through B's and C's
+    doors; A is drained while bob holds a prompt.  bob and dee keep their connection;
+    ann's and cid's end with A's hand-over, and they log in again, ann at A (drained,
+    still the gathering hub) and cid at C: each door passes the login to the hub whose
+    game seats that name, which seats it back; the game ends with the four."""
+    a = start_hub(tmp_path, "a", cluster_dsn, extra=SETTINGS)  # the oldest: it gathers
+    b = start_hub(tmp_path, "b", cluster_dsn, extra=SETTINGS)
+    c = start_hub(tmp_path, "c", cluster_dsn, extra=SETTINGS)
+    hubs = [a, b, c]
+    pace = Pace(hold="bob")
+    players = [Player(name, pace, seed) for seed, name in enumerate(NAMES)]
+    ann, bob, cid, dee = players
+    try:
+        ids = [health(h)["cluster"]["hub"] for h in hubs]
+        for hub in hubs:
+            wait_for(lambda h=hub: health(h)["cluster"]["alive"] == 3, "the three alive")
+        for player, hub in zip(players, [a, b, a, c], strict=True):
+            player.connect(hub.ports["domino"])
+        wait_for(pace.held, "bob's prompt held mid-game", BOUND)
+        (game_id,) = [
+            g["id"]
+            for g in a.get_json("/api/games")  # type: ignore[union-attr]
+            if g["type"] == "kingdomino" and "remote" not in g
+        ]
+        r = gamehub("cluster", "drain", ids[0], "--db", cluster_dsn, "--wait", "60")
+        assert r.returncode == 0, r.stdout + r.stderr + a.log()[-4000:]
+        for player in (ann, cid):  # A closed their connections without a word
+            player.wait()
+            assert not player.connections[0][-1].startswith("GAME OVER")
+        new = wait_for(
+            lambda: hub_of(c, game_id) not in (None, ids[0]) and hub_of(c, game_id),
+            "the game's new hub",
+        )
+        assert new in ids[1:], new
+        owner = hubs[ids.index(new)]
+        for hub in (a, c):  # their views list the game on its new hub
+            wait_for(lambda h=hub: hub_of(h, game_id) == new, "the game listed on its new hub")
+        ann.connect(a.ports["domino"])
+        cid.connect(c.ports["domino"])
+        pace.release()
+        for player in players:
+            player.wait()
+        replay = owner.get_json(f"/api/games/{game_id}/replay")
+        assert replay["game"]["state"] == "over"  # type: ignore[index]
+        events = replay["events"]  # type: ignore[index]
+        for player in players:
+            assert player.failure is None, (player.login, player.failure, player.lines[-5:])
+            assert len(player.connections) == (2 if player in (ann, cid) else 1)
+            for lines in player.connections:
+                assert lines[:2] == ["CONNECT", "OK"], (player.login, lines[:3])
+            lines = player.lines
+            assert lines.count("OK") == len(player.connections) + player.sent, player.login
+            assert "ERROR" not in lines and lines[-1].startswith("GAME OVER RESULTS")
+            game_lines = [x for x in lines if x not in ("CONNECT", "OK")]
+            assert game_lines == player.lines_of_one_hub(events), player.login
         for hub in hubs:
             assert hub.errors() == [], hub.log()
     finally:

@@ -25,6 +25,13 @@ hub where the cluster's players meet (``IHub.place(gather=True)``: the oldest li
 hub) with a byte splice (:mod:`hub.cluster.splice`): the ``LOGIN`` line is replayed
 there, the owner's ``CONNECT`` dropped (the client had the door's), and from then on
 the owner queues, seats and plays the client.
+
+A game that moved (its hub stopped or handed it over, and this hub resumed it from its
+journal) keeps its network clients' seats for their players: a ``LOGIN`` with such a
+player's name is seated back there, not queued (``OK``, then the lines of what the seat
+missed since the game went live here: :meth:`DominoProtocol._come_back`), and a door
+passes such a login through to the hub whose game seats that name.  A door that spliced
+the client follows the game there by itself (:mod:`.rejoin`).
 """
 
 from __future__ import annotations
@@ -204,6 +211,10 @@ class DominoProtocol(Protocol):
         if kept is not None:  # a resumed game here keeps a seat for that player
             self._come_back(name, *kept)
             return
+        seated = self.factory.seated_elsewhere(name) if routing is None else None
+        if seated is not None:  # in a game of another hub (moved there): to that hub
+            self._pass_through(seated, name)
+            return
         if routing is None:  # not an entrant of this hub's: the cluster's queue, if any
             gathering = self.factory.gathering()
             if gathering is not None:
@@ -277,9 +288,10 @@ class DominoProtocol(Protocol):
         self.remove(reason)
 
     def _pass_through(self, gathering: Place, name: str) -> None:
-        """Splice the connection to the hub where the cluster's players meet; should
-        the game it plays there move to another hub, the splice follows it (by the
-        player's name: :mod:`hub.cluster.moves`)."""
+        """Splice the connection to the hub where the cluster's players meet (or to the
+        hub whose game seats the player, or runs its tournament); should the game it
+        plays there move to another hub, the splice follows it (by the player's name:
+        :mod:`hub.cluster.moves`; what the new owner must hear: :mod:`.rejoin`)."""
         if self._login_timer is not None and self._login_timer.active():
             self._login_timer.cancel()
         self._login_timer = None
@@ -558,6 +570,15 @@ class DominoFactory(ServerFactory):
                 if player == name and game.seats[seat].kind == "client":
                     return game, seat
         return None
+
+    def seated_elsewhere(self, name: str) -> Place | None:
+        """The other hub of the cluster whose running game (one this front end hosts)
+        seats ``name``, and its domino route (the lobby's
+        :attr:`~hub.play.lobby.Lobby.seated`; ``None``: none, or a single hub).  A
+        player whose hub stopped or handed its game over logs in again at any door:
+        the hub that resumed the game seats it back (:meth:`kept_seat` there)."""
+        seated = self.lobby.seated
+        return None if seated is None else seated(name, "domino")
 
     def next_connection_id(self) -> str:
         """``d1``, ``d2``... for the transcripts."""
