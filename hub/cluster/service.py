@@ -195,7 +195,7 @@ class Cluster:
         self.hub.lobby.elsewhere = self.elsewhere
         self.hub.lobby.look_up = self.look_up
         self.hub.lobby.follow = self.follow
-        self.hub.lobby.seated = self.seated
+        self.hub.lobby.kept_seat = self.kept_seat
         self.hub.lobby.hand_off = self.hand_off
         self.log.info(
             "cluster: hub {hub} joined on {db} ({n} hub(s) alive)",
@@ -253,8 +253,8 @@ class Cluster:
             self.hub.lobby.look_up = None
         if self.hub.lobby.follow == self.follow:
             self.hub.lobby.follow = None
-        if self.hub.lobby.seated == self.seated:
-            self.hub.lobby.seated = None
+        if self.hub.lobby.kept_seat == self.kept_seat:
+            self.hub.lobby.kept_seat = None
         if self.hub.lobby.hand_off == self.hand_off:
             self.hub.lobby.hand_off = None
         if not self._joined:
@@ -462,15 +462,15 @@ class Cluster:
             return self.moves.player(player, old_hub, frontend)
         return defer.succeed(None)
 
-    def seated(self, player: str, frontend: str) -> Place | None:
-        """The hub of a running game of another hub that ``frontend`` hosts and in which
-        ``player`` is seated, with the route to that front end; ``None``: none.  (A
-        Domino login at a door goes there: that game may have been resumed there and
-        keep the player's seat, its hub having stopped or handed it over.)"""
+    def kept_seat(self, player: str, frontend: str) -> Place | None:
+        """The hub of a running game of another hub that ``frontend`` hosts and that
+        keeps a seat for ``player`` (resumed there, its hub having stopped or handed it
+        over: :attr:`~hub.play.game.GameInstance.awaiting`), with the route to that
+        front end; ``None``: none.  (A Domino login at a door goes there.)"""
         for game in self.remote_games():
             if game.state != RUNNING or frontend not in game.factory.frontends:
                 continue
-            if any(seat.player == player for seat in game.seats):
+            if player in game.awaiting:
                 route = self._route(game.hub, frontend)
                 if route is not None:
                     return game.hub, route

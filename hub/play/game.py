@@ -791,6 +791,7 @@ class GameInstance:
             "creator": self.creator,
             "bots_only": self.bots_only,
             "paused": self.paused,
+            "awaiting": sorted(set(self.awaiting.values())),  # (resumed) back to their seats
         }
         if self.state == OVER:
             data["result"] = self.result()

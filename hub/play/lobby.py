@@ -109,8 +109,8 @@ class Lobby:
         #: game runs now that its hub let it go (:meth:`hub.cluster.Cluster.follow`)
         self.follow: Callable[..., defer.Deferred[Any]] | None = None
         #: ``(player, front end) → (hub id, route) or None``: the other hub whose running
-        #: game seats ``player`` (:meth:`hub.cluster.Cluster.seated`)
-        self.seated: Callable[[str, str], tuple[str, tuple[str, int, bool]] | None] | None = None
+        #: game keeps a seat for ``player`` (:meth:`hub.cluster.Cluster.kept_seat`)
+        self.kept_seat: Callable[[str, str], tuple[str, tuple[str, int, bool]] | None] | None = None
         #: ``(owner hub, front end, transport, replay, skip) → bool``: give a client's
         #: socket to the game's hub on this machine (:mod:`hub.cluster.handoff`)
         self.hand_off: Callable[[str, str, Any, bytes, int], bool] | None = None

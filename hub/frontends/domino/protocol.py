@@ -207,19 +207,8 @@ class DominoProtocol(Protocol):
         if owner is not None:  # an entrant of another hub's tournament: to that hub
             self._pass_through(owner, name)
             return
-        kept = self.factory.kept_seat(name) if routing is None else None
-        if kept is not None:  # a resumed game here keeps a seat for that player
-            self._come_back(name, *kept)
+        if routing is None and self._back_or_on(name):
             return
-        seated = self.factory.seated_elsewhere(name) if routing is None else None
-        if seated is not None:  # in a game of another hub (moved there): to that hub
-            self._pass_through(seated, name)
-            return
-        if routing is None:  # not an entrant of this hub's: the cluster's queue, if any
-            gathering = self.factory.gathering()
-            if gathering is not None:
-                self._pass_through(gathering, name)
-                return
         if self.factory.login_waiting(name):
             if routing is not None:
                 routing.cancel()
@@ -239,6 +228,27 @@ class DominoProtocol(Protocol):
             return
         self._routing = routing
         routing.addCallbacks(self._on_routed, self._not_routed)
+
+    def _back_or_on(self, name: str) -> bool:
+        """(Not an entrant of this hub's.)  Back to the seat a resumed game here keeps
+        for ``name``; else on to the hub of the cluster whose game keeps one, or to the
+        cluster's queue on the gathering hub; ``False``: queued here.  A second login
+        of a player who plays here, at a hub that does not gather, is refused rather
+        than passed on (a hub whose view of this one is behind would pass it back)."""
+        factory = self.factory
+        kept = factory.kept_seat(name)
+        if kept is not None:
+            self._come_back(name, *kept)
+            return True
+        elsewhere, gathering = factory.kept_elsewhere(name), factory.gathering()
+        if gathering is not None and factory.playing(name):
+            self.invalid_command(f"login {name} plays a game on this hub")
+            return True
+        place = elsewhere or gathering
+        if place is None:
+            return False
+        self._pass_through(place, name)
+        return True
 
     def _come_back(self, name: str, game: Any, seat: int) -> None:
         """``name`` logs in again: a game resumed here (its hub stopped, or handed it
@@ -571,14 +581,24 @@ class DominoFactory(ServerFactory):
                     return game, seat
         return None
 
-    def seated_elsewhere(self, name: str) -> Place | None:
+    def kept_elsewhere(self, name: str) -> Place | None:
         """The other hub of the cluster whose running game (one this front end hosts)
-        seats ``name``, and its domino route (the lobby's
-        :attr:`~hub.play.lobby.Lobby.seated`; ``None``: none, or a single hub).  A
+        keeps a seat for ``name``, and its domino route (the lobby's
+        :attr:`~hub.play.lobby.Lobby.kept_seat`; ``None``: none, or a single hub).  A
         player whose hub stopped or handed its game over logs in again at any door:
         the hub that resumed the game seats it back (:meth:`kept_seat` there)."""
-        seated = self.lobby.seated
-        return None if seated is None else seated(name, "domino")
+        kept = self.lobby.kept_seat
+        return None if kept is None else kept(name, "domino")
+
+    def playing(self, name: str) -> bool:
+        """Whether ``name`` plays (seated, present) in a running game here that this
+        front end hosts."""
+        return any(
+            game.state == RUNNING
+            and "domino" in tuple(game.factory.frontends)
+            and game.seat_of(name) is not None
+            for game in self.lobby.listed()
+        )
 
     def next_connection_id(self) -> str:
         """``d1``, ``d2``... for the transcripts."""
