@@ -30,8 +30,8 @@ A game that moved (its hub stopped or handed it over, and this hub resumed it fr
 journal) keeps its network clients' seats for their players: a ``LOGIN`` with such a
 player's name is seated back there, not queued (``OK``, then the lines of what the seat
 missed since the game went live here: :meth:`DominoProtocol._come_back`), and a door
-passes such a login through to the hub whose game seats that name.  A door that spliced
-the client follows the game there by itself (:mod:`.rejoin`).
+passes such a login through to the hub whose game keeps that name's seat.  A door that
+spliced the client follows the game there by itself (:mod:`.rejoin`).
 """
 
 from __future__ import annotations
@@ -299,7 +299,7 @@ class DominoProtocol(Protocol):
 
     def _pass_through(self, gathering: Place, name: str) -> None:
         """Splice the connection to the hub where the cluster's players meet (or to the
-        hub whose game seats the player, or runs its tournament); should the game it
+        hub whose game keeps the player's seat, or runs its tournament); should the game it
         plays there move to another hub, the splice follows it (by the player's name:
         :mod:`hub.cluster.moves`; what the new owner must hear: :mod:`.rejoin`)."""
         if self._login_timer is not None and self._login_timer.active():
