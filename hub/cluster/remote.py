@@ -129,6 +129,11 @@ class RemoteGame:
         return RemoteType(self.type, tuple(self.info.get("frontends") or ()))
 
     @property
+    def awaiting(self) -> tuple[str, ...]:
+        """(A resumed game) the players whose seats wait for them to come back."""
+        return tuple(str(name) for name in self.info.get("awaiting") or ())
+
+    @property
     def paused(self) -> str | None:
         """Why it deals no new hand, if it is paused."""
         return self.info.get("paused")

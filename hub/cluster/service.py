@@ -29,7 +29,7 @@ from typing import Any, Protocol, cast
 from twisted.internet import defer, task
 from twisted.logger import Logger
 
-from hub.model import Elsewhere, GameError, NotFound
+from hub.model import RUNNING, Elsewhere, GameError, NotFound
 from hub.store.cluster import ABORTED, HANDOFF
 from hub.store.errors import StoreUnavailable
 
@@ -195,6 +195,7 @@ class Cluster:
         self.hub.lobby.elsewhere = self.elsewhere
         self.hub.lobby.look_up = self.look_up
         self.hub.lobby.follow = self.follow
+        self.hub.lobby.kept_seat = self.kept_seat
         self.hub.lobby.hand_off = self.hand_off
         self.log.info(
             "cluster: hub {hub} joined on {db} ({n} hub(s) alive)",
@@ -252,6 +253,8 @@ class Cluster:
             self.hub.lobby.look_up = None
         if self.hub.lobby.follow == self.follow:
             self.hub.lobby.follow = None
+        if self.hub.lobby.kept_seat == self.kept_seat:
+            self.hub.lobby.kept_seat = None
         if self.hub.lobby.hand_off == self.hand_off:
             self.hub.lobby.hand_off = None
         if not self._joined:
@@ -458,6 +461,20 @@ class Cluster:
         if player is not None:
             return self.moves.player(player, old_hub, frontend)
         return defer.succeed(None)
+
+    def kept_seat(self, player: str, frontend: str) -> Place | None:
+        """The hub of a running game of another hub that ``frontend`` hosts and that
+        keeps a seat for ``player`` (resumed there, its hub having stopped or handed it
+        over: :attr:`~hub.play.game.GameInstance.awaiting`), with the route to that
+        front end; ``None``: none.  (A Domino login at a door goes there.)"""
+        for game in self.remote_games():
+            if game.state != RUNNING or frontend not in game.factory.frontends:
+                continue
+            if player in game.awaiting:
+                route = self._route(game.hub, frontend)
+                if route is not None:
+                    return game.hub, route
+        return None
 
     def _seen_game(self, game_id: str) -> Seen | None:
         """How this hub sees ``game_id``: in its own lobby (first: a game handed here

@@ -41,7 +41,7 @@ from hub.optional_interfaces import ICatchesUp
 from hub.play.botdriver import BotDriver, BotRunner, LoadMargin
 from hub.play.finished import FinishedEngine
 from hub.play.gameclock import GameClock, ReactorTime
-from hub.play.gamelog import LoggedEvent, deadline_of
+from hub.play.gamelog import LoggedEvent, deadline_of, missed
 from hub.play.journal import Funnel, JournalWriter, payload_of
 from hub.play.seats import Seat, unused_name
 from hub.play.seeded import SeededRandom
@@ -157,6 +157,8 @@ class GameInstance:
             self.chips = engine
         #: (a resumed game) seat → the player it waits for (:meth:`take_seat`)
         self.awaiting: dict[int, str] = {}
+        #: (resumed) the turn in effect as it went live here, and the events logged by then
+        self.live_from: tuple[LoggedEvent | None, int] | None = None
         #: made again from its journal (:func:`hub.play.replay.replay`)
         self.resumed = replay_from is not None
         self._check_attended()
@@ -241,6 +243,8 @@ class GameInstance:
                 if seat.player and seat.present and seat.kind in ("client", "human"):
                     self.awaiting[seat.index] = seat.player
             self._check_attended()
+        if not self.funnel.replaying:  # live here from now on (:meth:`missed`)
+            self.live_from = (self._turn, self.log_dropped + len(self._log))
 
     def _check_attended(self) -> None:
         """A chip table with no person seated closes after the lobby's
@@ -354,13 +358,12 @@ class GameInstance:
     def events_for(self, seat: int | None, player: str | None = None) -> list[LoggedEvent]:
         """The logged events the viewer at ``seat`` may see: every public one, and the
         private ones meant for ``seat`` while ``player`` sat there."""
-        out = []
-        for logged in self._log:
-            if logged.seats is None:
-                out.append(logged)
-            elif seat is not None and seat in logged.seats and dict(logged.to).get(seat) == player:
-                out.append(logged)
-        return out
+        return [logged for logged in self._log if logged.seen_by(seat, player)]
+
+    def missed(self, seat: int, player: str) -> list[GameEvent]:
+        """What ``player``, back at ``seat`` of a resumed game, has not heard here
+        (:func:`hub.play.gamelog.missed`; ``[]``: the game was not resumed here)."""
+        return missed(self.live_from, self._log, self.log_dropped, seat, player)
 
     def turn_clock(self) -> dict[str, Any]:
         """``deadline`` (the clock's time by which the last announced turn must be
@@ -788,6 +791,7 @@ class GameInstance:
             "creator": self.creator,
             "bots_only": self.bots_only,
             "paused": self.paused,
+            "awaiting": sorted(set(self.awaiting.values())),  # (resumed) back to their seats
         }
         if self.state == OVER:
             data["result"] = self.result()

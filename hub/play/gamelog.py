@@ -3,10 +3,10 @@ for late viewers and replays)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from hub.model import TURN
+from hub.model import TURN, GameEvent
 
 
 def deadline_of(turn: LoggedEvent) -> float | None:
@@ -44,9 +44,41 @@ class LoggedEvent(NamedTuple):
             return {k: data[k] for k in data if k != "legal"}
         return dict(data)
 
+    def seen_by(self, seat: int | None, player: str | None) -> bool:
+        """Whether the viewer at ``seat`` (``player`` sitting there) may see it: a public
+        event, or a private one meant for ``seat`` while ``player`` sat there."""
+        if self.seats is None:
+            return True
+        return seat is not None and seat in self.seats and dict(self.to).get(seat) == player
+
     def to_json(self, since: float = 0.0) -> dict[str, Any]:
         """``{"at": ms since ``since``, "kind", "data"}`` (:meth:`public_data`)."""
         return {"at": int((self.at - since) * 1000), "kind": self.kind, "data": self.public_data()}
 
 
-__all__ = ["LoggedEvent", "deadline_of"]
+def missed(
+    live_from: tuple[LoggedEvent | None, int] | None,
+    log: Iterable[LoggedEvent],
+    dropped: int,
+    seat: int,
+    player: str,
+) -> list[GameEvent]:
+    """What a player back at ``seat`` of a resumed game has not heard from the hub that
+    resumed it: the turn in effect when the game went live there, then every event
+    logged since that the seat may see (a front end whose protocol has no snapshot, as
+    Domino's lines, sends them as they would have come).
+
+    :param live_from: that turn (``None``: nobody's) and how many events the game had
+        logged by then (``live_from`` ``None``: the game was not resumed there: ``[]``).
+    :param log: the game's event log (bounded: what it dropped is not given again).
+    :param dropped: how many events the log dropped so far.
+    """
+    if live_from is None:
+        return []
+    turn, logged = live_from
+    since = list(log)[max(0, logged - dropped) :]
+    events = ([turn] if turn is not None else []) + since
+    return [GameEvent(e.kind, e.data, e.seats) for e in events if e.seen_by(seat, player)]
+
+
+__all__ = ["LoggedEvent", "deadline_of", "missed"]

@@ -108,6 +108,9 @@ class Lobby:
         #: ``(game id, player, old hub, front end) → Deferred``: where a door's spliced
         #: game runs now that its hub let it go (:meth:`hub.cluster.Cluster.follow`)
         self.follow: Callable[..., defer.Deferred[Any]] | None = None
+        #: ``(player, front end) → (hub id, route) or None``: the other hub whose running
+        #: game keeps a seat for ``player`` (:meth:`hub.cluster.Cluster.kept_seat`)
+        self.kept_seat: Callable[[str, str], tuple[str, tuple[str, int, bool]] | None] | None = None
         #: ``(owner hub, front end, transport, replay, skip) → bool``: give a client's
         #: socket to the game's hub on this machine (:mod:`hub.cluster.handoff`)
         self.hand_off: Callable[[str, str, Any, bytes, int], bool] | None = None

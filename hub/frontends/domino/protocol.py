@@ -25,6 +25,13 @@ hub where the cluster's players meet (``IHub.place(gather=True)``: the oldest li
 hub) with a byte splice (:mod:`hub.cluster.splice`): the ``LOGIN`` line is replayed
 there, the owner's ``CONNECT`` dropped (the client had the door's), and from then on
 the owner queues, seats and plays the client.
+
+A game that moved (its hub stopped or handed it over, and this hub resumed it from its
+journal) keeps its network clients' seats for their players: a ``LOGIN`` with such a
+player's name is seated back there, not queued (``OK``, then the lines of what the seat
+missed since the game went live here: :meth:`DominoProtocol._come_back`), and a door
+passes such a login through to the hub whose game keeps that name's seat.  A door that
+spliced the client follows the game there by itself (:mod:`.rejoin`).
 """
 
 from __future__ import annotations
@@ -39,29 +46,20 @@ from twisted.python.failure import Failure
 from zope.interface import implementer
 
 from hub.cluster.moves import Place
-from hub.cluster.splice import Follow, Rejoin, Splice
+from hub.cluster.splice import Follow, Splice
 from hub.connections import names
 from hub.connections.sockets import no_delay, write_now
 from hub.connections.states import Machine
 from hub.connections.transcript import ConnectionRecord
 from hub.interfaces import IGameObserver, ILobbyListener
-from hub.model import GAME_OVER, WAITING, Elsewhere, GameError
+from hub.model import GAME_OVER, RUNNING, WAITING, Elsewhere, GameError
 from hub.ops.telemetry import DETACHED, FrontendTelemetry
 from hub.optional_interfaces import IFollowsMoves
 from hub.seatops import SeatingHub
 
 from . import codec
+from .rejoin import Session
 from .states import REFUSALS, TRANSITIONS, Input, State
-
-#: the last line of a hub that ends a spliced session at once (a refusal): the client is
-#: not followed to another hub when the hub closes after it
-_ERROR = b"ERROR"
-
-
-def _final(tail: bytes) -> bool:
-    """Whether the owner's last bytes end the session."""
-    return tail.rstrip(b"\r\n").rsplit(b"\n", 1)[-1].startswith(_ERROR)
-
 
 #: Defaults of the settings a hub may override through ``hub.options``.
 DEFAULTS = {
@@ -94,6 +92,7 @@ class DominoProtocol(Protocol):
         self._login_timer: Any = None
         self._idle_timer: Any = None
         self.splice: Splice | None = None
+        self._session: Session | None = None  # (passed through) what a new owner must hear
         self._owner_hub = ""  # (passed through) the hub that plays the client's game
         self._routing: Any = None  # a routed login (hub.play.routes) waiting for its game
 
@@ -151,14 +150,14 @@ class DominoProtocol(Protocol):
         """Cut lines with a bounded buffer; an overlong message is dropped as it streams.
         Passed through: the bytes go on to the hub that has the client."""
         if self.splice is not None:
-            self.splice.client_data(data)
+            self._to_owner(data)
             return
         tokens = self._framer.feed(data)
         for index, token in enumerate(tokens):
             if self.state is State.CLOSED or self._disconnecting():
                 return
             if self.splice is not None:  # the lines after the LOGIN line go on, unread
-                self.splice.client_data(self._rest(tokens[index:]))
+                self._to_owner(self._rest(tokens[index:]))
                 return
             if isinstance(token, codec.Overlong):
                 self._record("in", token.head + b"...(discarded: over 250 characters)")
@@ -166,7 +165,13 @@ class DominoProtocol(Protocol):
             else:
                 self._line(token.data)
         if self.splice is not None:  # passed through by the last line: what is left of it
-            self.splice.client_data(self._framer.drain())
+            self._to_owner(self._framer.drain())
+
+    def _to_owner(self, data: bytes) -> None:
+        """(Passed through) the client's bytes go on; the session keeps what a new
+        owner of the game must hear (:mod:`.rejoin`)."""
+        assert self.splice is not None and self._session is not None
+        self.splice.client_data(self._session.client(data))
 
     def _line(self, line: bytes) -> None:
         """One line: a login or a game command, if the state takes it now."""
@@ -202,11 +207,8 @@ class DominoProtocol(Protocol):
         if owner is not None:  # an entrant of another hub's tournament: to that hub
             self._pass_through(owner, name)
             return
-        if routing is None:  # not an entrant of this hub's: the cluster's queue, if any
-            gathering = self.factory.gathering()
-            if gathering is not None:
-                self._pass_through(gathering, name)
-                return
+        if routing is None and self._back_or_on(name):
+            return
         if self.factory.login_waiting(name):
             if routing is not None:
                 routing.cancel()
@@ -227,6 +229,59 @@ class DominoProtocol(Protocol):
         self._routing = routing
         routing.addCallbacks(self._on_routed, self._not_routed)
 
+    def _back_or_on(self, name: str) -> bool:
+        """(Not an entrant of this hub's.)  Back to the seat a resumed game here keeps
+        for ``name``; else on to the hub of the cluster whose game keeps one, or to the
+        cluster's queue on the gathering hub; ``False``: queued here.  A second login
+        of a player who plays here, at a hub that does not gather, is refused rather
+        than passed on (a hub whose view of this one is behind would pass it back)."""
+        factory = self.factory
+        kept = factory.kept_seat(name)
+        if kept is not None:
+            self._come_back(name, *kept)
+            return True
+        elsewhere, gathering = factory.kept_elsewhere(name), factory.gathering()
+        if gathering is not None and factory.playing(name):
+            self.invalid_command(f"login {name} plays a game on this hub")
+            return True
+        place = elsewhere or gathering
+        if place is None:
+            return False
+        self._pass_through(place, name)
+        return True
+
+    def _come_back(self, name: str, game: Any, seat: int) -> None:
+        """``name`` logs in again: a game resumed here (its hub stopped, or handed it
+        over) keeps its seat for that player.  ``OK``, and back in that seat, not in
+        the queue; then the lines of what the seat missed since the game went live
+        here (:meth:`hub.play.game.GameInstance.missed`: the turn in effect then — its
+        prompt, when it is this seat's — and the moves made since), as they would have
+        come.  A door that follows the game drops what its client already had
+        (:mod:`.rejoin`)."""
+        if self._login_timer is not None and self._login_timer.active():
+            self._login_timer.cancel()
+        self._login_timer = None
+        self.login = name
+        self.machine.move(Input.LOGIN)
+        self.ok()
+        self._note(f"back at seat {seat} of game {game.id}")
+        seating = defer.ensureDeferred(self.factory.seat(self, game, seat))
+        seating.addCallback(self._back, game, seat, name)
+        seating.addErrback(
+            lambda f: self.log.failure("domino: seating {name} again failed", f, name=name)
+        )
+
+    def _back(self, seated: bool, game: Any, seat: int, name: str) -> None:
+        """Seated again (``seated``; else back in the queue, as a refused seat is):
+        what the seat missed, as lines."""
+        if not seated:
+            self.factory.enqueue(self)
+            return
+        for event in game.missed(seat, name):
+            if self.state is not State.PLAYING or self.game is not game:
+                return
+            self.game_event(game, event)
+
     def _on_routed(self, routed: Any) -> None:
         """The routed login's game is there: take its seat (``hub.play.routes``)."""
         self._routing = None
@@ -243,9 +298,10 @@ class DominoProtocol(Protocol):
         self.remove(reason)
 
     def _pass_through(self, gathering: Place, name: str) -> None:
-        """Splice the connection to the hub where the cluster's players meet; should
-        the game it plays there move to another hub, the splice follows it (by the
-        player's name: :mod:`hub.cluster.moves`)."""
+        """Splice the connection to the hub where the cluster's players meet (or to the
+        hub whose game keeps the player's seat, or runs its tournament); should the game it
+        plays there move to another hub, the splice follows it (by the player's name:
+        :mod:`hub.cluster.moves`; what the new owner must hear: :mod:`.rejoin`)."""
         if self._login_timer is not None and self._login_timer.active():
             self._login_timer.cancel()
         self._login_timer = None
@@ -265,6 +321,13 @@ class DominoProtocol(Protocol):
             return d.addCallback(self._moved)
 
         login = codec.encode(f"LOGIN {name}")
+        session = self._session = Session(login)
+        follow = Follow(
+            where=where_now,
+            replay=session.rejoin,
+            final=lambda tail: session.ended,
+            seen=session.owner,
+        )
         self.splice = Splice(
             self.factory.reactor,
             self.transport,
@@ -273,7 +336,7 @@ class DominoProtocol(Protocol):
             1,  # CONNECT
             failed,
             self.factory.options,
-            follow=Follow(where=where_now, replay=lambda: Rejoin(login, 1), final=_final),
+            follow=follow,
         )
         self.splice.start()
 
@@ -504,6 +567,38 @@ class DominoFactory(ServerFactory):
             return None
         route = None if elsewhere is None else elsewhere.routes.get("domino")
         return None if route is None else (elsewhere.hub, route)
+
+    def kept_seat(self, name: str) -> tuple[Any, int] | None:
+        """The running game (one this front end hosts) resumed here whose network
+        client seat waits for ``name`` to come back (:attr:`hub.play.game.GameInstance.awaiting`),
+        and that seat; ``None``: none.  (Not a web player's seat: a Domino login
+        proves nothing.)"""
+        for game in self.lobby.listed():
+            if game.state != RUNNING or "domino" not in tuple(game.factory.frontends):
+                continue
+            for seat, player in game.awaiting.items():
+                if player == name and game.seats[seat].kind == "client":
+                    return game, seat
+        return None
+
+    def kept_elsewhere(self, name: str) -> Place | None:
+        """The other hub of the cluster whose running game (one this front end hosts)
+        keeps a seat for ``name``, and its domino route (the lobby's
+        :attr:`~hub.play.lobby.Lobby.kept_seat`; ``None``: none, or a single hub).  A
+        player whose hub stopped or handed its game over logs in again at any door:
+        the hub that resumed the game seats it back (:meth:`kept_seat` there)."""
+        kept = self.lobby.kept_seat
+        return None if kept is None else kept(name, "domino")
+
+    def playing(self, name: str) -> bool:
+        """Whether ``name`` plays (seated, present) in a running game here that this
+        front end hosts."""
+        return any(
+            game.state == RUNNING
+            and "domino" in tuple(game.factory.frontends)
+            and game.seat_of(name) is not None
+            for game in self.lobby.listed()
+        )
 
     def next_connection_id(self) -> str:
         """``d1``, ``d2``... for the transcripts."""
