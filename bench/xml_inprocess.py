@@ -86,16 +86,20 @@ def main() -> None:
         sid = proto.connection.lobby_session
         assert sid, "the bench's client did not log in"
         requests = mix(sid)
-        chunks.append((proto, framed([requests[i % len(requests)] for i in range(args.depth)])))
-    per_chunk = args.depth
-    turns = max(1, args.requests // per_chunk)
-    done = turns * per_chunk
+        # the mix in turn across a client's chunks (a chunk of one request alternates)
+        own = [
+            framed([requests[(k * args.depth + i) % len(requests)] for i in range(args.depth)])
+            for k in range(len(requests))
+        ]
+        chunks.append((proto, own))
+    turns = max(1, args.requests // args.depth)
+    done = turns * args.depth
     used: list[float] = []
     for _ in range(args.rounds):
         start = time.process_time()
         for turn in range(turns):
-            proto, chunk = chunks[turn % len(chunks)]
-            proto.dataReceived(chunk)
+            proto, own = chunks[turn % len(chunks)]
+            proto.dataReceived(own[turn // len(chunks) % len(own)])
             if turn % 256 == 255:
                 clock.advance(1)  # the transcripts' flush timers
         used.append(time.process_time() - start)
