@@ -15,7 +15,9 @@ from hub.connections.transcript import (
     TranscriptSettings,
     _Stamp,
     escape,
+    escaped,
     owner_token,
+    record_tag,
     stream,
 )
 
@@ -105,6 +107,22 @@ def test_a_block_recorded_at_once_reads_as_its_lines_recorded_one_by_one(lines):
         assert transcripts.read("once") == transcripts.read("each")
         assert transcripts.read("once").count("\n") == len(lines)
         transcripts.close()
+
+
+@given(st.one_of(st.text(), st.binary(), st.lists(st.sampled_from(b"ab\\\n<>\t\xff")).map(bytes)))
+@example(b"<?xml version='1.0'?>\n<message/>")
+@example(b"\n\n")
+def test_escaped_is_the_files_bytes_of_escape(content):
+    """The fast ways of :func:`escaped` (nothing to escape, only line breaks) write
+    what :func:`escape` writes."""
+    assert escaped(content) == escape(content).encode("utf-8", "surrogateescape")
+
+
+def test_a_records_tag_names_connection_owner_and_seat():
+    assert record_tag("x1", "out") == b" x1 out "
+    assert record_tag("x1", "in", "Ann Lee", 2) == b" x1~ann%20lee#2 in  "
+    with pytest.raises(ValueError):
+        record_tag("x1", "sideways")
 
 
 def _lines(transcripts, name):

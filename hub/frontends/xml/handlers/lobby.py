@@ -162,7 +162,4 @@ def lobby_changed(frontend: HandlerContext, change: str, game: Any) -> None:
     shared = frontend.encode(
         encoding.build_lobby_update(change, None if removed else row(frontend, game), wid, 1)
     )
-    record = encoding.outgoing_record(shared)
-    for conn in audience:
-        frontend.record(conn, "out", record)
-        conn.send_update(encoding.for_session(shared, conn.lobby_session))
+    frontend.send_lobby(audience, shared)
