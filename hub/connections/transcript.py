@@ -303,6 +303,28 @@ class Transcript:
         if self._pending >= self._buffer_bytes or self._timer is None:
             self._appended()
 
+    def tagged_each(self, tagged: list[tuple[str, bytes]], text: bytes) -> None:
+        """:meth:`tagged` of the same ``text`` for each ``(conn, tag)`` of ``tagged``
+        (one document sent to many connections at once: one time stamp)."""
+        head = self._stamp(self._seconds())
+        tail = text + b"\n"
+        cap = self._cap
+        recorded = self._recorded
+        lines = self._lines
+        for conn, tag in tagged:
+            line = head + tag + tail
+            size = len(line)
+            if conn != HUB:
+                used = recorded.get(conn, 0) + size
+                if used > cap:
+                    self._drop(conn, tag, size)
+                    continue
+                recorded[conn] = used
+            lines.append(line)
+            self._pending += size
+            if self._pending >= self._buffer_bytes or self._timer is None:
+                self._appended()
+
     def record_lines(self, conn: str, direction: str, lines: list[str]) -> None:
         """:meth:`record` for each of ``lines`` (a connection's lines written at once:
         one time stamp, one buffer append)."""

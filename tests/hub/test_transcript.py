@@ -190,6 +190,26 @@ def test_each_connection_has_a_recording_cap_with_one_marker(tmp_path):
     assert any("x1: 16 lines (1376 bytes) were not recorded" in line for line in lines)
 
 
+def test_one_text_for_many_connections_reads_as_recorded_one_by_one(tmp_path):
+    """``tagged_each`` (a lobby update for every connection) writes what ``record``
+    would for each, the recording cap too."""
+    settings = TranscriptSettings(max_per_connection=3000)
+    one = Transcripts(tmp_path / "one", Clock(), settings)
+    each = Transcripts(tmp_path / "each", Clock(), settings)
+    conns = [("x1", "ann"), ("x2", None), ("x3", "Bo b")]
+    text = b"<?xml version='1.0'?>\n<message/>" + b"y" * 40
+    for _ in range(50):
+        for conn, owner in conns:
+            one.for_game("g1").record(conn, "out", text, owner=owner)
+        tagged = [(conn, record_tag(conn, "out", owner)) for conn, owner in conns]
+        each.for_game("g1").tagged_each(tagged, escaped(text))
+    for conn, _ in conns:
+        one.for_game("g1").end_connection(conn)
+        each.for_game("g1").end_connection(conn)
+    assert _lines(one, "g1") == _lines(each, "g1")
+    assert any("recording cap" in line for line in _lines(each, "g1"))
+
+
 def test_owner_and_seat_are_in_the_record_and_cannot_be_forged(tmp_path):
     transcripts = Transcripts(tmp_path, Clock())
     t = transcripts.for_game("g1")

@@ -67,10 +67,17 @@ def serialise(root: etree._Element) -> bytes:
 def for_session(document: bytes, sessionid: int) -> bytes:
     """A document serialised once for many connections (with session id 1) with the
     envelope's session id of one of them; its place is fixed by our own serialiser."""
+    head, tail = session_parts(document)
+    return b"%s%d%s" % (head, int(sessionid), tail)
+
+
+def session_parts(document: bytes) -> tuple[bytes, bytes]:
+    """What comes before and after the envelope's session id in a document of ours
+    (:func:`for_session` for many sessions: ``head + b"%d" % sessionid + tail``)."""
     if not document.startswith(_OWN_PREFIX):
         raise LocalProtocolError("not a document of ours with a session id")
     end = document.find(b'"', len(_OWN_PREFIX))
-    return b"%s%d%s" % (_OWN_PREFIX, int(sessionid), document[end:])
+    return _OWN_PREFIX, document[end:]
 
 
 def _outcome(

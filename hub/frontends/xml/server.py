@@ -343,16 +343,21 @@ class XMLFrontend(protocol.ServerFactory):
         session id, each copy recorded in the XML lobby transcript as :meth:`record`
         records it (the record, the same for all, is made and escaped once)."""
         transcript = self._transcript(None)
-        text = b"" if transcript is None else escaped(encoding.outgoing_record(shared))
+        if transcript is not None:
+            tagged = [
+                (
+                    c.conn_id,
+                    record_tag(c.conn_id, "out", None if c.account is None else c.account.name),
+                )
+                for c in audience
+            ]
+            try:
+                transcript.tagged_each(tagged, escaped(encoding.outgoing_record(shared)))
+            except Exception:
+                self.log.failure("xml: transcript write failed")
+        head, tail = encoding.session_parts(shared)
         for conn in audience:
-            if transcript is not None:
-                owner = conn.account.name if conn.account is not None else None
-                try:
-                    tag = record_tag(conn.conn_id, "out", owner)
-                    transcript.tagged(conn.conn_id, tag, text)
-                except Exception:
-                    self.log.failure("xml: transcript write failed")
-            conn.send_update(encoding.for_session(shared, conn.lobby_session))
+            conn.send_update(b"%s%d%s" % (head, conn.lobby_session, tail))
 
     # -- requests -------------------------------------------------------------------------
 

@@ -80,11 +80,13 @@ def available_games(frontend: HandlerContext, conn: Connection, r: events.Availa
 
 def game_list(frontend: HandlerContext, conn: Connection, r: events.GameList) -> Any:
     """``lobby/gamelist`` of one type and variant, or of all."""
+    kept = frontend.rows  # only hosted games have rows: a kept row needs no hosts()
     rows = tuple(
-        row(frontend, g)
-        for g in _xml_games(frontend)
+        kept.get(g.id) or row(frontend, g)
+        for g in frontend.hub.listed_games()
         if (r.gametype is None or g.type == r.gametype)
         and (r.gamevariant is None or g.variant == r.gamevariant)
+        and (g.id in kept or hosts(g.factory))
     )
     return frontend.listings.get(
         (rows, r.gametype, r.gamevariant),
