@@ -11,6 +11,7 @@ as its rows stay the same (:class:`..shared.Shared`, by its rows and filters).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hub.optional_interfaces import IXMLSeatDetails
@@ -81,9 +82,10 @@ def available_games(frontend: HandlerContext, conn: Connection, r: events.Availa
 def game_list(frontend: HandlerContext, conn: Connection, r: events.GameList) -> Any:
     """``lobby/gamelist`` of one type and variant, or of all."""
     kept = frontend.rows  # only hosted games have rows: a kept row needs no hosts()
+    listed: Sequence[Any] = frontend.hub.listed_games()  # as _xml_games (variant, paused)
     rows = tuple(
         kept.get(g.id) or row(frontend, g)
-        for g in frontend.hub.listed_games()
+        for g in listed
         if (r.gametype is None or g.type == r.gametype)
         and (r.gamevariant is None or g.variant == r.gamevariant)
         and (g.id in kept or hosts(g.factory))
