@@ -416,13 +416,16 @@ FIELD_RULES: dict[type[Request], dict[str, hub_fields.Field]] = {
 }
 
 
+_NO_RULES: dict[str, hub_fields.Field] = {}
+
+
 def check_fields(request: Request) -> None:
     """Check the client's strings in ``request`` by their rules (:data:`FIELD_RULES`;
     a new game's options by :func:`hub.connections.fields.check_options`).
 
     :raises hub.connections.fields.FieldError: one breaks its rule (400).
     """
-    for attribute, rule in FIELD_RULES.get(type(request), {}).items():
+    for attribute, rule in FIELD_RULES.get(type(request), _NO_RULES).items():
         value = getattr(request, attribute)  # a field FIELD_RULES names for this type
         if value is None:
             continue

@@ -410,6 +410,8 @@ class XMLFrontend(protocol.ServerFactory):
             answer = self.dispatch(conn, request)
         except (Refused, GameError) as error:
             return reply(refusal(error))
+        if isinstance(answer, bytes | etree._Element):  # answered at once: most requests
+            return reply(answer)
         if isinstance(answer, Coroutine):
             answer = defer.ensureDeferred(answer)
         if not isinstance(answer, defer.Deferred):
