@@ -47,16 +47,20 @@ if TYPE_CHECKING:
 class Outbox:
     """The front end's frames held while a chunk of a client's bytes is answered.
 
-    ``with outbox:`` around the answering; :meth:`XMLProtocol.write_frame` holds a
-    frame (:meth:`hold`) while one is open, and the outermost ``with`` sends each
-    connection's held frames in one write (:meth:`XMLProtocol.flush`), connections in
-    the order their first frame came.
+    ``with outbox.answering(proto):`` around the answering of ``proto``'s bytes;
+    :meth:`XMLProtocol.write_frame` holds a frame (:meth:`hold`) while one is open,
+    and the outermost ``with`` sends each connection's held frames in one write
+    (:meth:`XMLProtocol.flush`), connections in the order their first frame came:
+    the client that sent the chunk at once (its answers), every other one (a lobby
+    chat line's copy) through Twisted's buffer, which the reactor writes once for all
+    that the connection got in this turn of the reactor.
     """
 
-    __slots__ = ("_depth", "_waiting")
+    __slots__ = ("_depth", "_reader", "_waiting")
 
     def __init__(self) -> None:
         self._depth = 0
+        self._reader: XMLProtocol | None = None
         self._waiting: list[XMLProtocol] = []
 
     @property
@@ -68,16 +72,23 @@ class Outbox:
         """``proto`` holds frames: flush it when the outermost ``with`` ends."""
         self._waiting.append(proto)
 
+    def answering(self, proto: XMLProtocol) -> Outbox:
+        """The outbox, for ``with``: ``proto``'s bytes are being answered."""
+        if not self._depth:
+            self._reader = proto
+        return self
+
     def __enter__(self) -> None:
         self._depth += 1
 
     def __exit__(self, *exc: object) -> None:
         self._depth -= 1
         if not self._depth:
+            reader, self._reader = self._reader, None
             while self._waiting:
                 waiting, self._waiting = self._waiting, []
                 for proto in waiting:
-                    proto.flush()
+                    proto.flush(at_once=proto is reader)
 
 
 class ProtocolHost(ConnectionHost, typing.Protocol):
@@ -207,7 +218,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
         machine = conn.machine
         if machine.state in GONE:
             return
-        with self.frontend.outbox:
+        with self.frontend.outbox.answering(self):
             for token in self._reader.feed(data):
                 if isinstance(token, BadLength):
                     self._bad_length(token.length)
@@ -253,11 +264,16 @@ class XMLProtocol(Protocol, TimeoutMixin):
             else:
                 self._out += (len(document).to_bytes(4, "big"), document)
 
-    def flush(self) -> None:
-        """Write the frames held (:class:`Outbox`) in one write."""
+    def flush(self, at_once: bool = True) -> None:
+        """Write the frames held (:class:`Outbox`) in one write: to the socket now
+        (:func:`~hub.connections.sockets.write_now`), or (``at_once`` false) through
+        the transport's buffer, written in the reactor's turn."""
         out, self._out = self._out, None
         if out and self.transport is not None:
-            write_now(self.transport, b"".join(out))
+            if at_once:
+                write_now(self.transport, b"".join(out))
+            else:
+                self.transport.write(b"".join(out))
 
     # -- the transport's producer ---------------------------------------------------------
 
