@@ -22,7 +22,7 @@ from lxml import etree
 
 from . import events
 from .errors import LocalProtocolError
-from .payload import attr_text, element, sub
+from .payload import attr_text, clean, element, sub
 from .schema import message_schema
 
 #: Protocol version announced in the ``info`` greeting.
@@ -364,11 +364,15 @@ def build_game_state(
 def build_chat(
     gameid: int, sender: str, text: str, sessionid: int = 0, type: int = 0
 ) -> etree._Element:
-    """``stateupdate/game[@gameid]/chat`` (``sender`` set by the server)."""
+    """``stateupdate/game[@gameid]/chat`` (``sender`` set by the server).  Made for
+    every chat line: the elements are made directly (:func:`.payload.sub` makes the
+    same, cleaning every value; here only the client's strings need it)."""
     root = envelope(sessionid)
-    game = sub(sub(root, "stateupdate"), "game", gameid=gameid)
-    chat = sub(game, "chat", sender=sender, type=type if type else None)
-    sub(chat, "message", text)
+    game = etree.SubElement(etree.SubElement(root, "stateupdate"), "game", gameid=str(int(gameid)))
+    chat = etree.SubElement(game, "chat", sender=clean(sender))
+    if type:
+        chat.set("type", str(int(type)))
+    etree.SubElement(chat, "message").text = clean(text)
     return root
 
 
