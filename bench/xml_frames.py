@@ -391,7 +391,8 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=3000, help="frames a pass (default 3000)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--games", type=int, default=10, help="games in the lobby's list")
-    parser.add_argument("--profile", help="write a cProfile of the hub to this file (pstats)")
+    parser.add_argument("--profile", help="write a cProfile of the hub to this file (pstats; "
+                        "with --mode both, of the pipelined run's hub)")  # fmt: skip
     parser.add_argument("--clients", type=int, default=CLIENTS, help="pipelining clients")
     parser.add_argument("--depth", type=int, default=DEPTH, help="requests in flight on each")
     parser.add_argument("--pipelined-frames", type=int, default=6400, help="requests a pass")
