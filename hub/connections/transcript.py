@@ -113,6 +113,23 @@ def _tag(conn: str, direction: str) -> bytes:
     return _encode(f" {_conn_token(conn)} {direction:<3} ")
 
 
+@functools.lru_cache(maxsize=4096)  # a connection's few tags, on each of its records
+def record_tag(
+    conn: str, direction: str, owner: str | None = None, seat: int | None = None
+) -> bytes:
+    """`` <who> <direction> `` of a record of ``conn``: ``who`` is the connection, then
+    ``~owner`` when it belongs to an account, then ``#seat`` when the record is private
+    to that seat (see the module docstring); for :meth:`Transcript.tagged`."""
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
+    who = _conn_token(conn)
+    if owner:
+        who += "~" + owner_token(owner)
+    if seat is not None:
+        who += f"#{int(seat)}"
+    return _encode(f" {who} {direction:<3} ")
+
+
 def _encode(text: str) -> bytes:
     """Escaped text as the file holds it (UTF-8; undecodable input bytes as they came)."""
     return text.encode("utf-8", "surrogateescape")
@@ -128,8 +145,11 @@ def escaped(content: str | bytes) -> bytes:
     """:func:`escape` of ``content`` as the file's bytes; a line with nothing to escape
     (the common one) is taken as it is."""
     if isinstance(content, bytes):
-        if not content.translate(None, _PLAIN):
+        rest = content.translate(None, _PLAIN)
+        if not rest:
             return content
+        if not rest.strip(b"\n"):  # only line breaks (our XML documents have one)
+            return content.replace(b"\n", b"\\n")
     elif "\\" not in content and content.isprintable():
         return _encode(content)
     return _encode(escape(content))
@@ -258,17 +278,12 @@ class Transcript:
         :param seat: the line is private to this seat (it carries the seat's private
             information); only the owner and admins read it.
         """
-        if not owner and seat is None:
-            tag = _tag(conn, direction)  # raises ValueError for another direction
-        else:
-            if direction not in DIRECTIONS:
-                raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")
-            who = _conn_token(conn)
-            if owner:
-                who += "~" + owner_token(owner)
-            if seat is not None:
-                who += f"#{int(seat)}"
-            tag = _encode(f" {who} {direction:<3} ")
+        # raises ValueError for another direction
+        tag = (
+            _tag(conn, direction)
+            if not owner and seat is None
+            else record_tag(conn, direction, owner, seat)
+        )
         self.tagged(conn, tag, escaped(content))
 
     def tagged(self, conn: str, tag: bytes, text: bytes) -> None:
@@ -287,6 +302,28 @@ class Transcript:
         self._pending += size
         if self._pending >= self._buffer_bytes or self._timer is None:
             self._appended()
+
+    def tagged_each(self, tagged: list[tuple[str, bytes]], text: bytes) -> None:
+        """:meth:`tagged` of the same ``text`` for each ``(conn, tag)`` of ``tagged``
+        (one document sent to many connections at once: one time stamp)."""
+        head = self._stamp(self._seconds())
+        tail = text + b"\n"
+        cap = self._cap
+        recorded = self._recorded
+        lines = self._lines
+        for conn, tag in tagged:
+            line = head + tag + tail
+            size = len(line)
+            if conn != HUB:
+                used = recorded.get(conn, 0) + size
+                if used > cap:
+                    self._drop(conn, tag, size)
+                    continue
+                recorded[conn] = used
+            lines.append(line)
+            self._pending += size
+            if self._pending >= self._buffer_bytes or self._timer is None:
+                self._appended()
 
     def record_lines(self, conn: str, direction: str, lines: list[str]) -> None:
         """:meth:`record` for each of ``lines`` (a connection's lines written at once:

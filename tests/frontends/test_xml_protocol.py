@@ -581,3 +581,60 @@ def test_a_player_back_at_the_seat_of_an_ended_game_is_told_its_end(hub, fronten
     assert [p.tag for p in payloads] == ["hellogame", "over"]
     assert payloads[0].get("state") == "over"
     assert payloads[1].get("summary") == ended[0].get("summary")
+
+
+class _Writes:
+    """Wraps a connection's transport to keep each ``write`` call's bytes."""
+
+    def __init__(self, conn: Conn) -> None:
+        self.calls: list[bytes] = []
+        write = conn.transport.write
+
+        def counted(data: bytes) -> None:
+            self.calls.append(data)
+            write(data)
+
+        conn.transport.write = counted  # type: ignore[method-assign]
+
+
+def test_pipelined_answers_and_a_chat_lines_copies_go_out_in_one_write_each(hub, frontend) -> None:
+    """Issue 36: the frames written while a chunk of requests is answered are held and
+    sent once the chunk is done, one write per connection, the same bytes in order."""
+    conns = [Conn(frontend) for _ in range(3)]
+    for i, conn in enumerate(conns):
+        greeted(conn)
+        login(conn, f"p{i}")
+    writes = [_Writes(conn) for conn in conns]
+    talker = conns[0]
+    ask = (
+        f'<message sessionid="{talker.sid}"><request><lobby><gamelist/></lobby></request></message>'
+    )
+    say = (
+        f'<message sessionid="{talker.sid}"><request><game gameid="0"><chat sender="p0">'
+        "<message>hi</message></chat></game></request></message>"
+    )
+    talker.raw(b"".join(len(d).to_bytes(4, "big") + d.encode() for d in (ask, say, ask)))
+    assert len(writes[0].calls) == 1 and len(writes[1].calls) == len(writes[2].calls) == 1
+    docs = talker.read()
+    kinds = [(d[0].tag, d[0][0].tag, d[0][0][0].tag) for d in docs]
+    assert kinds == [
+        ("response", "lobby", "gamelist"),
+        ("response", "game", "chat"),
+        ("stateupdate", "game", "chat"),  # held until its request's answer is written
+        ("response", "lobby", "gamelist"),
+    ]
+    for conn in conns[1:]:
+        (line,) = conn.read()
+        assert line.find(".//chat/message").text == "hi"
+        assert int(line.get("sessionid")) == conn.sid
+
+
+def test_an_error_that_closes_goes_out_before_the_close_in_a_pipelined_chunk(frontend) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    ok = b'<message sessionid="0"><request><lobby><gamelist/></lobby></request></message>'
+    conn.raw(len(ok).to_bytes(4, "big") + ok + b"\x00\x00\x00\x00")
+    first, last = conn.read()
+    assert outcome(first) == (False, 401, "log in first")
+    assert outcome(last) == (False, 413, "a frame of length 0 is not a document")
+    assert conn.closed

@@ -15,7 +15,9 @@ from hub.connections.transcript import (
     TranscriptSettings,
     _Stamp,
     escape,
+    escaped,
     owner_token,
+    record_tag,
     stream,
 )
 
@@ -107,6 +109,22 @@ def test_a_block_recorded_at_once_reads_as_its_lines_recorded_one_by_one(lines):
         transcripts.close()
 
 
+@given(st.one_of(st.text(), st.binary(), st.lists(st.sampled_from(b"ab\\\n<>\t\xff")).map(bytes)))
+@example(b"<?xml version='1.0'?>\n<message/>")
+@example(b"\n\n")
+def test_escaped_is_the_files_bytes_of_escape(content):
+    """The fast ways of :func:`escaped` (nothing to escape, only line breaks) write
+    what :func:`escape` writes."""
+    assert escaped(content) == escape(content).encode("utf-8", "surrogateescape")
+
+
+def test_a_records_tag_names_connection_owner_and_seat():
+    assert record_tag("x1", "out") == b" x1 out "
+    assert record_tag("x1", "in", "Ann Lee", 2) == b" x1~ann%20lee#2 in  "
+    with pytest.raises(ValueError):
+        record_tag("x1", "sideways")
+
+
 def _lines(transcripts, name):
     return transcripts.read(name).splitlines()
 
@@ -170,6 +188,26 @@ def test_each_connection_has_a_recording_cap_with_one_marker(tmp_path):
     markers = [line for line in lines if "recording cap" in line]
     assert len(markers) == 1 and " x1 reached the recording cap of 3000 bytes" in markers[0]
     assert any("x1: 16 lines (1376 bytes) were not recorded" in line for line in lines)
+
+
+def test_one_text_for_many_connections_reads_as_recorded_one_by_one(tmp_path):
+    """``tagged_each`` (a lobby update for every connection) writes what ``record``
+    would for each, the recording cap too."""
+    settings = TranscriptSettings(max_per_connection=3000)
+    one = Transcripts(tmp_path / "one", Clock(), settings)
+    each = Transcripts(tmp_path / "each", Clock(), settings)
+    conns = [("x1", "ann"), ("x2", None), ("x3", "Bo b")]
+    text = b"<?xml version='1.0'?>\n<message/>" + b"y" * 40
+    for _ in range(50):
+        for conn, owner in conns:
+            one.for_game("g1").record(conn, "out", text, owner=owner)
+        tagged = [(conn, record_tag(conn, "out", owner)) for conn, owner in conns]
+        each.for_game("g1").tagged_each(tagged, escaped(text))
+    for conn, _ in conns:
+        one.for_game("g1").end_connection(conn)
+        each.for_game("g1").end_connection(conn)
+    assert _lines(one, "g1") == _lines(each, "g1")
+    assert any("recording cap" in line for line in _lines(each, "g1"))
 
 
 def test_owner_and_seat_are_in_the_record_and_cannot_be_forged(tmp_path):

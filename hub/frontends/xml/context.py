@@ -92,6 +92,10 @@ class HandlerContext(Protocol):
     ) -> None:
         """Send a state update of ``game`` and record it."""
 
+    def send_lobby(self, audience: list[Connection], shared: bytes) -> None:
+        """Send a lobby update serialised once (session id 1) to each of ``audience``
+        with its lobby session id, and record each copy."""
+
 
 #: a request handler: ``(context, connection, request) → response`` (or a coroutine or
 #: Deferred of one)

@@ -109,7 +109,7 @@ def parse_document(
     declared = _XML_DECL.match(text)
     if declared and declared.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
         raise ProtocolError(f"documents must be UTF-8; declared {clean(declared.group(1))[:40]}")
-    if FORBIDDEN.search(text):
+    if "<!" in text and FORBIDDEN.search(text):  # each declaration begins "<!"
         raise ProtocolError("DOCTYPE and DTD declarations are refused")
     try:
         root = etree.fromstring(data, _parser())
@@ -117,8 +117,8 @@ def parse_document(
         raise ProtocolError(f"not well-formed XML: {short(e)}") from None
     if root is None:
         raise ProtocolError("no document element")
-    tree = root.getroottree()
-    if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
+    docinfo = root.getroottree().docinfo
+    if docinfo.doctype or docinfo.internalDTD is not None:
         raise ProtocolError("DOCTYPE and DTD declarations are refused")
     if data.count(b"<") > MAX_DEPTH and not _depth_ok(root, MAX_DEPTH):  # fewer tags: not deep
         raise ProtocolError(f"document nested deeper than {MAX_DEPTH}")
@@ -416,13 +416,16 @@ FIELD_RULES: dict[type[Request], dict[str, hub_fields.Field]] = {
 }
 
 
+_NO_RULES: dict[str, hub_fields.Field] = {}
+
+
 def check_fields(request: Request) -> None:
     """Check the client's strings in ``request`` by their rules (:data:`FIELD_RULES`;
     a new game's options by :func:`hub.connections.fields.check_options`).
 
     :raises hub.connections.fields.FieldError: one breaks its rule (400).
     """
-    for attribute, rule in FIELD_RULES.get(type(request), {}).items():
+    for attribute, rule in FIELD_RULES.get(type(request), _NO_RULES).items():
         value = getattr(request, attribute)  # a field FIELD_RULES names for this type
         if value is None:
             continue

@@ -22,7 +22,7 @@ from lxml import etree
 
 from . import events
 from .errors import LocalProtocolError
-from .payload import attr_text, element, sub
+from .payload import attr_text, clean, element, sub
 from .schema import message_schema
 
 #: Protocol version announced in the ``info`` greeting.
@@ -67,10 +67,17 @@ def serialise(root: etree._Element) -> bytes:
 def for_session(document: bytes, sessionid: int) -> bytes:
     """A document serialised once for many connections (with session id 1) with the
     envelope's session id of one of them; its place is fixed by our own serialiser."""
+    head, tail = session_parts(document)
+    return b"%s%d%s" % (head, int(sessionid), tail)
+
+
+def session_parts(document: bytes) -> tuple[bytes, bytes]:
+    """What comes before and after the envelope's session id in a document of ours
+    (:func:`for_session` for many sessions: ``head + b"%d" % sessionid + tail``)."""
     if not document.startswith(_OWN_PREFIX):
         raise LocalProtocolError("not a document of ours with a session id")
     end = document.find(b'"', len(_OWN_PREFIX))
-    return b"%s%d%s" % (_OWN_PREFIX, int(sessionid), document[end:])
+    return _OWN_PREFIX, document[end:]
 
 
 def _outcome(
@@ -357,11 +364,15 @@ def build_game_state(
 def build_chat(
     gameid: int, sender: str, text: str, sessionid: int = 0, type: int = 0
 ) -> etree._Element:
-    """``stateupdate/game[@gameid]/chat`` (``sender`` set by the server)."""
+    """``stateupdate/game[@gameid]/chat`` (``sender`` set by the server).  Made for
+    every chat line: the elements are made directly (:func:`.payload.sub` makes the
+    same, cleaning every value; here only the client's strings need it)."""
     root = envelope(sessionid)
-    game = sub(sub(root, "stateupdate"), "game", gameid=gameid)
-    chat = sub(game, "chat", sender=sender, type=type if type else None)
-    sub(chat, "message", text)
+    game = etree.SubElement(etree.SubElement(root, "stateupdate"), "game", gameid=str(int(gameid)))
+    chat = etree.SubElement(game, "chat", sender=clean(sender))
+    if type:
+        chat.set("type", str(int(type)))
+    etree.SubElement(chat, "message").text = clean(text)
     return root
 
 

@@ -14,6 +14,12 @@ response document.
   after ``close_grace`` seconds.
 - The protocol is the transport's push producer; the session counts what it writes
   while the transport is paused.
+- Frames written while a chunk of bytes from a client is being answered (its
+  pipelined requests' answers, the copies of a lobby chat line it said for every
+  client) are held per connection and sent when the chunk is done, one write for each
+  connection (:class:`Outbox`), as Twisted's own ``transport.write`` would at the
+  reactor's next turn; frames written at any other time go at once.  The bytes and
+  their order on each connection are the same.
 """
 
 from __future__ import annotations
@@ -38,10 +44,59 @@ if TYPE_CHECKING:
     from lxml import etree
 
 
+class Outbox:
+    """The front end's frames held while a chunk of a client's bytes is answered.
+
+    ``with outbox.answering(proto):`` around the answering of ``proto``'s bytes;
+    :meth:`XMLProtocol.write_frame` holds a frame (:meth:`hold`) while one is open,
+    and the outermost ``with`` sends each connection's held frames in one write
+    (:meth:`XMLProtocol.flush`), connections in the order their first frame came:
+    the client that sent the chunk at once (its answers), every other one (a lobby
+    chat line's copy) through Twisted's buffer, which the reactor writes once for all
+    that the connection got in this turn of the reactor.
+    """
+
+    __slots__ = ("_depth", "_reader", "_waiting")
+
+    def __init__(self) -> None:
+        self._depth = 0
+        self._reader: XMLProtocol | None = None
+        self._waiting: list[XMLProtocol] = []
+
+    @property
+    def holding(self) -> bool:
+        """Whether frames written now are held."""
+        return self._depth > 0
+
+    def hold(self, proto: XMLProtocol) -> None:
+        """``proto`` holds frames: flush it when the outermost ``with`` ends."""
+        self._waiting.append(proto)
+
+    def answering(self, proto: XMLProtocol) -> Outbox:
+        """The outbox, for ``with``: ``proto``'s bytes are being answered."""
+        if not self._depth:
+            self._reader = proto
+        return self
+
+    def __enter__(self) -> None:
+        self._depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self._depth -= 1
+        if not self._depth:
+            reader, self._reader = self._reader, None
+            while self._waiting:
+                waiting, self._waiting = self._waiting, []
+                for proto in waiting:
+                    proto.flush(at_once=proto is reader)
+
+
 class ProtocolHost(ConnectionHost, typing.Protocol):
     """What the protocol uses of its front end (:class:`.server.XMLFrontend`): its
-    connection's part, the timeouts, the frame limit and the greeting."""
+    connection's part, the timeouts, the frame limit, the greeting and the outbox."""
 
+    @property
+    def outbox(self) -> Outbox: ...
     @property
     def max_frame(self) -> int: ...
     @property
@@ -75,6 +130,8 @@ class XMLProtocol(Protocol, TimeoutMixin):
         self._reader = FrameReader(frontend.max_frame)
         self._frame_timer: Any = None
         self._close_timer: Any = None
+        #: frames held by the front end's :class:`Outbox` (lengths and documents)
+        self._out: list[bytes] | None = None
         self.connection = Connection(frontend, self, peer)
 
     @property
@@ -106,6 +163,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
             self._close_timer.cancel()
         self._close_timer = None
         self._reader.clear()
+        self._out = None
         self.frontend.connection_lost(self.connection)
 
     def timeoutConnection(self) -> None:
@@ -131,6 +189,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
         self._reader.clear()
         if self.transport is None:
             return
+        self.flush()  # the error (and what came before it) goes before the close
         # Half-close first: the peer reads the error before anything it still sends
         # (and we discard) could turn our close into a reset; then close for good.
         lose_write = getattr(self.transport, "loseWriteConnection", None)  # foreign: optional
@@ -147,6 +206,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
 
     def abort(self) -> None:
         """Drop the connection at once (a client that does not read)."""
+        self._out = None
         if self.transport is not None:
             self.transport.abortConnection()  # type: ignore[attr-defined]
 
@@ -158,15 +218,16 @@ class XMLProtocol(Protocol, TimeoutMixin):
         machine = conn.machine
         if machine.state in GONE:
             return
-        for token in self._reader.feed(data):
-            if isinstance(token, BadLength):
-                self._bad_length(token.length)
-                return
-            self.resetTimeout()
-            self.frontend.telemetry.message_in()
-            conn.frame_received(token.data)
-            if machine.state in GONE:
-                return
+        with self.frontend.outbox.answering(self):
+            for token in self._reader.feed(data):
+                if isinstance(token, BadLength):
+                    self._bad_length(token.length)
+                    return
+                self.resetTimeout()
+                self.frontend.telemetry.message_in()
+                conn.frame_received(token.data)
+                if machine.state in GONE:
+                    return
         if self._reader.buffer:
             if self._frame_timer is None:
                 self._frame_timer = self.callLater(self.frontend.frame_deadline, self._frame_late)
@@ -191,10 +252,28 @@ class XMLProtocol(Protocol, TimeoutMixin):
             self._frame_timer = None
 
     def write_frame(self, document: bytes) -> None:
-        """Write one document as a frame."""
+        """Write one document as a frame (held while the front end's outbox holds)."""
         if self.transport is not None:
             self.frontend.telemetry.message_out()
-            write_now(self.transport, encoding.frame(document))
+            outbox = self.frontend.outbox
+            if not outbox.holding:
+                write_now(self.transport, encoding.frame(document))
+            elif self._out is None:
+                self._out = [len(document).to_bytes(4, "big"), document]
+                outbox.hold(self)
+            else:
+                self._out += (len(document).to_bytes(4, "big"), document)
+
+    def flush(self, at_once: bool = True) -> None:
+        """Write the frames held (:class:`Outbox`) in one write: to the socket now
+        (:func:`~hub.connections.sockets.write_now`), or (``at_once`` false) through
+        the transport's buffer, written in the reactor's turn."""
+        out, self._out = self._out, None
+        if out and self.transport is not None:
+            if at_once:
+                write_now(self.transport, b"".join(out))
+            else:
+                self.transport.write(b"".join(out))
 
     # -- the transport's producer ---------------------------------------------------------
 

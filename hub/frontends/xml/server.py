@@ -23,6 +23,7 @@ from twisted.logger import Logger
 from zope.interface import implementer
 
 from hub.connections.limits import creation_limits
+from hub.connections.transcript import escaped, record_tag
 from hub.interfaces import IChatListener, IConnectionControl, IHub, ILobbyListener
 from hub.model import Elsewhere, GameError
 from hub.ops.telemetry import DETACHED, FrontendTelemetry, scrub
@@ -34,7 +35,7 @@ from .connection import Connection
 from .errors import ProtocolError, Refused
 from .handlers import HANDLERS, chat, lobby
 from .payload import wire_game_id
-from .protocol import XMLProtocol
+from .protocol import Outbox, XMLProtocol
 from .relay import Relayed, Relays, RelayTo
 from .resume import Resumes
 from .sessions import Sessions
@@ -100,6 +101,8 @@ class XMLFrontend(protocol.ServerFactory):
         self.check_output = boolean(options.get("xml_check_output", False))
         self.create_limits = creation_limits(options, self.reactor)
         self.connections: set[Connection] = set()
+        #: frames held while a client's chunk of requests is answered (one write each)
+        self.outbox = Outbox()
         self.per_address: Counter[str] = Counter()
         self.sessions = Sessions(self)
         #: wire id → game id: the lobby's games, and the last KNOWN_IDS seen in history
@@ -334,6 +337,28 @@ class XMLFrontend(protocol.ServerFactory):
         self.record(conn, "out", encoding.outgoing_record(document), game, seat)
         conn.send_update(document)
 
+    def send_lobby(self, audience: list[Connection], shared: bytes) -> None:
+        """Send a document serialised once for many (with session id 1: a lobby
+        update, a lobby chat line) to each connection of ``audience`` with its lobby
+        session id, each copy recorded in the XML lobby transcript as :meth:`record`
+        records it (the record, the same for all, is made and escaped once)."""
+        transcript = self._transcript(None)
+        if transcript is not None:
+            tagged = [
+                (
+                    c.conn_id,
+                    record_tag(c.conn_id, "out", None if c.account is None else c.account.name),
+                )
+                for c in audience
+            ]
+            try:
+                transcript.tagged_each(tagged, escaped(encoding.outgoing_record(shared)))
+            except Exception:
+                self.log.failure("xml: transcript write failed")
+        head, tail = encoding.session_parts(shared)
+        for conn in audience:
+            conn.send_update(b"%s%d%s" % (head, conn.lobby_session, tail))
+
     # -- requests -------------------------------------------------------------------------
 
     def handle_frame(self, conn: Connection, frame: bytes) -> bytes | defer.Deferred:
@@ -385,6 +410,8 @@ class XMLFrontend(protocol.ServerFactory):
             answer = self.dispatch(conn, request)
         except (Refused, GameError) as error:
             return reply(refusal(error))
+        if isinstance(answer, bytes | etree._Element):  # answered at once: most requests
+            return reply(answer)
         if isinstance(answer, Coroutine):
             answer = defer.ensureDeferred(answer)
         if not isinstance(answer, defer.Deferred):

@@ -38,10 +38,7 @@ def chat_line(frontend: HandlerContext, line: ChatLine) -> None:
         audience = [c for c in frontend.connections if c.lobby_session and not c.closing]
         if audience:  # one document for all: only the envelope's session id differs
             shared = frontend.encode(encoding.build_chat(0, line.sender, line.text, 1, line.type))
-            record = encoding.outgoing_record(shared)
-            for conn in audience:
-                frontend.record(conn, "out", record)
-                conn.send_update(encoding.for_session(shared, conn.lobby_session))
+            frontend.send_lobby(audience, shared)
         return
     for session in frontend.sessions:
         game = session.game

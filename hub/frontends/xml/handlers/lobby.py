@@ -11,6 +11,7 @@ as its rows stay the same (:class:`..shared.Shared`, by its rows and filters).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hub.optional_interfaces import IXMLSeatDetails
@@ -80,11 +81,14 @@ def available_games(frontend: HandlerContext, conn: Connection, r: events.Availa
 
 def game_list(frontend: HandlerContext, conn: Connection, r: events.GameList) -> Any:
     """``lobby/gamelist`` of one type and variant, or of all."""
+    kept = frontend.rows  # only hosted games have rows: a kept row needs no hosts()
+    listed: Sequence[Any] = frontend.hub.listed_games()  # as _xml_games (variant, paused)
     rows = tuple(
-        row(frontend, g)
-        for g in _xml_games(frontend)
+        kept.get(g.id) or row(frontend, g)
+        for g in listed
         if (r.gametype is None or g.type == r.gametype)
         and (r.gamevariant is None or g.variant == r.gamevariant)
+        and (g.id in kept or hosts(g.factory))
     )
     return frontend.listings.get(
         (rows, r.gametype, r.gamevariant),
@@ -162,7 +166,4 @@ def lobby_changed(frontend: HandlerContext, change: str, game: Any) -> None:
     shared = frontend.encode(
         encoding.build_lobby_update(change, None if removed else row(frontend, game), wid, 1)
     )
-    record = encoding.outgoing_record(shared)
-    for conn in audience:
-        frontend.record(conn, "out", record)
-        conn.send_update(encoding.for_session(shared, conn.lobby_session))
+    frontend.send_lobby(audience, shared)
