@@ -1,7 +1,9 @@
 """The MNM move path in process: two real MNM protocols of the hub's front end, its
-lobby, a morris game and the game's transcript, on string transports (no sockets, no
-reactor loop), play recorded random games; prints the CPU time a move (``THINKING``
-and ``PLAY`` of one player, the answers and the other player's move request).
+lobby, a morris game, the game's transcript and its journal (the real writer, whose
+store keeps nothing: the store's thread is not measured), on string transports (no
+sockets, no reactor loop), play recorded random games; prints the CPU time a move
+(``THINKING`` and ``PLAY`` of one player, the answers and the other player's move
+request).  ``--no-journal`` leaves the journal out (the harness before 6 December 2026).
 
 No anchor: this is the part of ``bench/mnm_lines.py``'s hub figure that is the hub's
 own Python, for judging a change by instructions rather than by a noisy clock::
@@ -27,12 +29,14 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from twisted.internet import reactor  # noqa: E402
+from twisted.internet import defer, reactor  # noqa: E402
 from twisted.internet.testing import StringTransport  # noqa: E402
 
 from games.morris import rules  # noqa: E402
 from games.morris.server import MorrisGameFactory  # noqa: E402
 from hub.frontends.mnm import make_factory  # noqa: E402
+from hub.play.journal import JournalWriter  # noqa: E402
+from hub.store.journal import Entry, Header  # noqa: E402
 from tests.support import DictRegistry, FakeHub  # noqa: E402
 
 
@@ -44,6 +48,16 @@ class Transport(StringTransport):
 
     def write(self, data: bytes) -> None:
         """Drop ``data``."""
+
+
+class NoStore:
+    """A journal store that keeps nothing (what the store's thread does is not measured)."""
+
+    def journal_write(
+        self, headers: list[Header], entries: list[tuple[str, Entry]], drops: list[str]
+    ) -> defer.Deferred[set[str]]:
+        """Written at once."""
+        return defer.succeed(set())
 
 
 def record_games(count: int, seed: int) -> list[list[str]]:
@@ -79,6 +93,9 @@ def play(hub: FakeHub, factory: object, moves: list[str]) -> float:
     used = time.process_time() - start
     for proto in players:
         proto.connectionLost(None)
+    journal = hub.lobby.journal
+    if journal is not None:  # as the writer's timer would (the reactor does not run)
+        journal.flush()
     return used
 
 
@@ -86,10 +103,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=30, help="games a round (default 30)")
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--no-journal", action="store_true", help="no journal writer")
     args = parser.parse_args()
     registry = DictRegistry(games=[MorrisGameFactory()], bots=[])
     hub = FakeHub(registry, reactor=reactor, data=tempfile.mkdtemp(),
                   lobby={"rng": random.Random(4), "id_length": 13}, mnm_wait_interval=30)  # fmt: skip
+    if not args.no_journal:
+        hub.lobby.journal = JournalWriter(NoStore(), reactor, interval=0.02)
     factory = make_factory(hub)
     games = record_games(args.games, 1)
     moves = sum(map(len, games))
