@@ -3,7 +3,9 @@ lobby, a morris game, the game's transcript and its journal (the real writer, wh
 store keeps nothing: the store's thread is not measured), on string transports (no
 sockets, no reactor loop), play recorded random games; prints the CPU time a move
 (``THINKING`` and ``PLAY`` of one player, the answers and the other player's move
-request).  ``--no-journal`` leaves the journal out (the harness before 6 December 2026).
+request, and a share of the game's end: the replay the hub's history encodes then, on
+the reactor's thread).  ``--no-journal --no-replay`` is the harness before
+6 December 2026.
 
 No anchor: this is the part of ``bench/mnm_lines.py``'s hub figure that is the hub's
 own Python, for judging a change by instructions rather than by a noisy clock::
@@ -20,6 +22,7 @@ move; docs/performance.md quotes such counts).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -35,6 +38,8 @@ from twisted.internet.testing import StringTransport  # noqa: E402
 from games.morris import rules  # noqa: E402
 from games.morris.server import MorrisGameFactory  # noqa: E402
 from hub.frontends.mnm import make_factory  # noqa: E402
+from hub.model import GameEvent  # noqa: E402
+from hub.play.game import GameInstance  # noqa: E402
 from hub.play.journal import JournalWriter  # noqa: E402
 from hub.store.journal import Entry, Header  # noqa: E402
 from tests.support import DictRegistry, FakeHub  # noqa: E402
@@ -75,8 +80,14 @@ def record_games(count: int, seed: int) -> list[list[str]]:
     return games
 
 
+def keep_replay(game: GameInstance, event: GameEvent) -> str:
+    """What the hub's history makes on the reactor's thread when a game ends: its
+    replay as JSON text (``hub.store.history``)."""
+    return json.dumps(game.replay(), default=str, separators=(",", ":"))
+
+
 def play(hub: FakeHub, factory: object, moves: list[str]) -> float:
-    """One game through two protocols; the CPU seconds of its moves."""
+    """One game through two protocols; the CPU seconds of its moves (and its end)."""
     game = hub.lobby.create_game("nmmorris", name="Bench", options={"max_turns": 60})
     players = []
     for _ in range(2):
@@ -104,12 +115,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30, help="games a round (default 30)")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--no-journal", action="store_true", help="no journal writer")
+    parser.add_argument("--no-replay", action="store_true", help="no replay at a game's end")
     args = parser.parse_args()
     registry = DictRegistry(games=[MorrisGameFactory()], bots=[])
     hub = FakeHub(registry, reactor=reactor, data=tempfile.mkdtemp(),
                   lobby={"rng": random.Random(4), "id_length": 13}, mnm_wait_interval=30)  # fmt: skip
     if not args.no_journal:
         hub.lobby.journal = JournalWriter(NoStore(), reactor, interval=0.02)
+    if not args.no_replay:
+        hub.lobby.on_game_over(keep_replay)
     factory = make_factory(hub)
     games = record_games(args.games, 1)
     moves = sum(map(len, games))
