@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from hub.model import TURN
+from hub.model import TURN, EventData
 
 
 def deadline_of(turn: LoggedEvent) -> float | None:
@@ -41,7 +41,13 @@ class LoggedEvent(NamedTuple):
         (a game may build that list only when it is read)."""
         data = self.data
         if self.kind == TURN:
+            if isinstance(data, EventData):  # (one call where a mapping's copy makes many)
+                return data.copy("legal")
             return {k: data[k] for k in data if k != "legal"}
+        if type(data) is dict:
+            return data.copy()
+        if isinstance(data, EventData):
+            return data.copy()
         return dict(data)
 
     def to_json(self, since: float = 0.0) -> dict[str, Any]:
