@@ -175,7 +175,7 @@ class EventData(Mapping[str, Any]):
 
     __slots__ = ()
 
-    def copy(self, leave_out: str | None = None) -> dict[str, Any]:
+    def copy(self, leave_out: str | None = None) -> dict[str, object]:
         """The data as a new dict, in its keys' order, without the key ``leave_out``
         (whose value is then not computed)."""
         return {key: self[key] for key in self if key != leave_out}

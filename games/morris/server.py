@@ -375,6 +375,17 @@ class TurnData(_EventData):
             return legal
         raise KeyError(key)
 
+    def get(self, key: str, default: Any = None) -> Any:
+        """``self[key]``, or ``default`` for another key (in one call: the MNM front
+        end reads a turn's seat, time and captures this way)."""
+        if key == "seat":
+            return self._seat
+        if key == "capture":
+            return self._capture
+        if key == "timeleft_ms":
+            return self._timeleft
+        return self[key] if key == "legal" else default
+
     def copy(self, leave_out: str | None = None) -> dict[str, Any]:
         """As :meth:`hub.model.EventData.copy` (a replay copies every turn's data)."""
         if leave_out == "legal":

@@ -86,7 +86,19 @@ class Sink(Protocol):
 _ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
 
 
+#: a text as JSON, quoted (what the encoder writes for it)
+_quoted = json.encoder.encode_basestring_ascii
+
+
 def _text(payload: Any) -> str:
+    if type(payload) is dict:  # mostly an action of a few texts: {"move":"B3"}
+        parts = []
+        for key, value in payload.items():
+            if type(key) is not str or type(value) is not str:
+                break
+            parts.append(_quoted(key) + ":" + _quoted(value))
+        else:
+            return "{" + ",".join(parts) + "}"
     try:
         return _ENCODER.encode(payload)
     except (TypeError, ValueError):
