@@ -202,6 +202,21 @@ class GameEvent(NamedTuple):
         return self.seats is None or (seat is not None and seat in self.seats)
 
 
+class EventData(Mapping[str, Any]):
+    """The base of a game's event data kept as a read-only mapping over the game's own
+    records instead of a dict of its own (a game's event log keeps every event: issue
+    36, a live game's memory).  A subclass gives ``__getitem__``, ``__iter__`` and
+    ``__len__``, and may give a faster :meth:`copy`: the event log copies every event's
+    data for a replay (``hub.play.gamelog.LoggedEvent.public_data``)."""
+
+    __slots__ = ()
+
+    def copy(self, leave_out: str | None = None) -> dict[str, object]:
+        """The data as a new dict, in its keys' order, without the key ``leave_out``
+        (whose value is then not computed)."""
+        return {key: self[key] for key in self if key != leave_out}
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """The immutable parameters of one game instance.
@@ -430,6 +445,7 @@ __all__ = [
     "BuyinRange",
     "Conflict",
     "Elsewhere",
+    "EventData",
     "GameConfig",
     "GameContext",
     "GameError",

@@ -311,7 +311,14 @@ def makeService(options: Options):
     }
     endpoints = {name: options[name] for name in FRONTENDS}
     service = HubService(
-        reactor, data_dir, endpoints, registry, store=store, options=settings, exit_on_failure=True
+        reactor,
+        data_dir,
+        endpoints,
+        registry,
+        store=store,
+        options=settings,
+        exit_on_failure=True,
+        freeze_heap=True,
     )
     if options["log-format"] == "json":
         service.log_observer = json_observer(twistd_log_file(getattr(options, "parent", None)))

@@ -35,6 +35,7 @@ from hub.model import (
     WAITING,
     BadAction,
     Conflict,
+    EventData,
     GameConfig,
     GameContext,
     GameEvent,
@@ -307,7 +308,7 @@ class MorrisGame:
         self._timer = None
 
 
-class _EventData(Mapping[str, Any]):
+class _EventData(EventData):
     """A read-only mapping of an event's data over fixed keys (:attr:`_KEYS`), its
     values computed by ``__getitem__`` (which raises ``KeyError`` for another key)."""
 
@@ -374,6 +375,23 @@ class TurnData(_EventData):
             return legal
         raise KeyError(key)
 
+    def get(self, key: str, default: Any = None) -> Any:
+        """``self[key]``, or ``default`` for another key (in one call: the MNM front
+        end reads a turn's seat, time and captures this way)."""
+        if key == "seat":
+            return self._seat
+        if key == "capture":
+            return self._capture
+        if key == "timeleft_ms":
+            return self._timeleft
+        return self[key] if key == "legal" else default
+
+    def copy(self, leave_out: str | None = None) -> dict[str, Any]:
+        """As :meth:`hub.model.EventData.copy` (a replay copies every turn's data)."""
+        if leave_out == "legal":
+            return {"seat": self._seat, "timeleft_ms": self._timeleft, "capture": self._capture}
+        return super().copy(leave_out)
+
 
 class MovedData(_EventData):
     """The data of a ``moved`` event: ``seat``, ``move``, ``kind``, ``piece``, ``mills``,
@@ -403,6 +421,21 @@ class MovedData(_EventData):
         if key == "capture":
             return r.captures
         raise KeyError(key)
+
+    def copy(self, leave_out: str | None = None) -> dict[str, Any]:
+        """As :meth:`hub.model.EventData.copy` (a replay copies every move's data)."""
+        if leave_out is not None:
+            return super().copy(leave_out)
+        r = self._record
+        move = r.move
+        return {
+            "seat": r.player,
+            "move": move.wire,
+            "kind": move.kind,
+            "piece": r.piece,
+            "mills": r.mills,
+            "capture": r.captures,
+        }
 
 
 _REASONS = {

@@ -173,12 +173,13 @@ class _Stamp:
     def __init__(self) -> None:
         self._second: int | None = None
         self._prefix = ""
-        self._last = float("-inf")
-        self._text = b""
+        #: the time of the last stamp made, and that stamp
+        self.last = float("-inf")
+        self.text = b""
 
     def __call__(self, seconds: float) -> bytes:
-        if 0.0 <= seconds - self._last < SHARED_STAMP:
-            return self._text
+        if 0.0 <= seconds - self.last < SHARED_STAMP:
+            return self.text
         whole = int(seconds)
         if whole > seconds:  # before 1970: int() rounds towards zero
             whole -= 1
@@ -189,8 +190,8 @@ class _Stamp:
             self._second = whole
             self._prefix = time.strftime("%Y-%m-%dT%H:%M:%S.", time.gmtime(whole))
         digits = _THREE_DIGITS
-        self._last = seconds
-        self._text = text = f"{self._prefix}{digits[micro // 1000]}{digits[micro % 1000]}Z".encode()
+        self.last = seconds
+        self.text = text = f"{self._prefix}{digits[micro // 1000]}{digits[micro % 1000]}Z".encode()
         return text
 
 
@@ -290,7 +291,10 @@ class Transcript:
         """:meth:`record` of ``text``, escaped already (:func:`escaped`), with the
         record's ``tag`` (`` <who> <direction> ``) made already: a connection's lines
         come here with the tags it keeps (:class:`ConnectionRecord`)."""
-        line = b"".join((self._stamp(self._seconds()), tag, text, b"\n"))
+        stamp, now = self._stamp, self._seconds()
+        # (the stamp of the last record, when shared: :class:`_Stamp`, without a call)
+        head = stamp.text if 0.0 <= now - stamp.last < SHARED_STAMP else stamp(now)
+        line = b"".join((head, tag, text, b"\n"))
         size = len(line)
         if conn != HUB:
             used = self._recorded.get(conn, 0) + size
@@ -345,7 +349,9 @@ class Transcript:
     def tagged_block(self, conn: str, tag: bytes, block: bytes, plain: bool = False) -> None:
         """:meth:`record_block` of the wire's bytes with the records' ``tag`` made
         already (:meth:`tagged`)."""
-        prefix = self._stamp(self._seconds()) + tag
+        stamp, now = self._stamp, self._seconds()
+        head = stamp.text if 0.0 <= now - stamp.last < SHARED_STAMP else stamp(now)
+        prefix = head + tag
         body = block[:-1] if block[-1:] == b"\n" else block
         if plain or not body.translate(None, _PLAIN_BLOCK):  # nothing to escape
             text = b"".join((prefix, body.replace(b"\n", b"\n" + prefix), b"\n"))
@@ -522,7 +528,9 @@ class ConnectionRecord:
         """One line in (``in``) or out (``out``)."""
         transcript = self._transcript
         if transcript is not None:
-            transcript.tagged(self.conn_id, self._tags[direction], escaped(content))
+            if type(content) is not bytes or content.translate(None, _PLAIN):
+                content = escaped(content)  # (a line in that needs none is taken as it came)
+            transcript.tagged(self.conn_id, self._tags[direction], content)
         elif not self._attached and len(self._early) < 2 * self.EARLY:
             if direction not in DIRECTIONS:
                 raise ValueError(f"direction must be 'in' or 'out', not {direction!r}")

@@ -41,7 +41,7 @@ from hub.optional_interfaces import ICatchesUp
 from hub.play.botdriver import BotDriver, BotRunner, LoadMargin
 from hub.play.finished import FinishedEngine
 from hub.play.gameclock import GameClock, ReactorTime
-from hub.play.gamelog import LoggedEvent, deadline_of, missed
+from hub.play.gamelog import LoggedEvent, deadline_of, missed, public_events
 from hub.play.journal import Funnel, JournalWriter, payload_of
 from hub.play.seats import Seat, unused_name
 from hub.play.seeded import SeededRandom
@@ -402,7 +402,7 @@ class GameInstance:
         return {
             "game": game,
             "start": self.start_view,
-            "events": [e.to_json(self.created) for e in self._log if e.seats is None],
+            "events": public_events(self._log, self.created),
             "complete": self.log_dropped == 0,
         }
 

@@ -247,8 +247,21 @@ class GameClock:
 
     def _move(self, timer: GameTimer, due: float) -> None:
         timer.due = due
-        if timer.call is not None and timer.call.active():
-            timer.call.cancel()
+        call = timer.call
+        if self._live:
+            delay = max(0.0, due - self.seconds())
+            if (
+                call is not None
+                and call.active()
+                and call.getTime() <= self.reactor.seconds() + delay
+            ):
+                # later than planned (a move clock reset every turn): the reactor moves
+                # its timer in place, where a cancel and a new one cost a timer object
+                # and a cancelled entry in the reactor's heap
+                call.reset(delay)
+                return
+        if call is not None and call.active():
+            call.cancel()
         timer.call = None
         if self._live:
             timer.call = self.reactor.callLater(

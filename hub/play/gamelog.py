@@ -4,9 +4,9 @@ for late viewers and replays)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
-from hub.model import TURN, GameEvent
+from hub.model import TURN, EventData, GameEvent
 
 
 def deadline_of(turn: LoggedEvent) -> float | None:
@@ -15,6 +15,12 @@ def deadline_of(turn: LoggedEvent) -> float | None:
     if isinstance(left, int | float) and not isinstance(left, bool):
         return turn.at + left / 1000.0
     return None
+
+
+#: type of an event's data → whether it is an :class:`~hub.model.EventData` (an
+#: ``isinstance`` of an abstract class is a call into Python); a few types at most
+_OWN_COPY: dict[type, bool] = {}
+_OWN_COPY_TYPES = 256
 
 
 class LoggedEvent(NamedTuple):
@@ -40,7 +46,18 @@ class LoggedEvent(NamedTuple):
         """The data as the log shows it: a copy, a ``turn`` event's without ``legal``
         (a game may build that list only when it is read)."""
         data = self.data
-        if self.kind == TURN:
+        kind = type(data)
+        turn = self.kind == TURN
+        if kind is dict and not turn:
+            return dict(data)
+        own = _OWN_COPY.get(kind)
+        if own is None:
+            own = issubclass(kind, EventData)
+            if len(_OWN_COPY) < _OWN_COPY_TYPES:
+                _OWN_COPY[kind] = own
+        if own:  # (one call where a mapping's copy makes many)
+            return cast(EventData, data).copy("legal" if turn else None)
+        if turn:
             return {k: data[k] for k in data if k != "legal"}
         return dict(data)
 
@@ -81,4 +98,14 @@ def missed(
     return [GameEvent(e.kind, e.data, e.seats) for e in events if e.seen_by(seat, player)]
 
 
-__all__ = ["LoggedEvent", "deadline_of", "missed"]
+def public_events(log: Iterable[LoggedEvent], since: float) -> list[dict[str, Any]]:
+    """:meth:`LoggedEvent.to_json` of each public event of ``log`` (a replay's events),
+    in one loop."""
+    return [
+        {"at": int((e.at - since) * 1000), "kind": e.kind, "data": e.public_data()}
+        for e in log
+        if e.seats is None
+    ]
+
+
+__all__ = ["LoggedEvent", "deadline_of", "missed", "public_events"]

@@ -28,9 +28,9 @@ Three parts:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
+from types import TracebackType
 from typing import Any, Protocol
 
 from twisted.internet import defer
@@ -81,11 +81,55 @@ class Sink(Protocol):
         ...
 
 
+#: an entry's payload as JSON text (one encoder: ``json.dumps`` with these arguments
+#: would make a new one for every input)
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+
+
+#: a text as JSON, quoted (what the encoder writes for it)
+_quoted = json.encoder.encode_basestring_ascii
+
+
 def _text(payload: Any) -> str:
+    if type(payload) is dict:  # mostly an action of a few texts: {"move":"B3"}
+        parts = []
+        for key, value in payload.items():
+            if type(key) is not str or type(value) is not str:
+                break
+            parts.append(_quoted(key) + ":" + _quoted(value))
+        else:
+            return "{" + ",".join(parts) + "}"
     try:
-        return json.dumps(payload, separators=(",", ":"), allow_nan=False)
+        return _ENCODER.encode(payload)
     except (TypeError, ValueError):
         raise BadAction("an input of a game is JSON") from None
+
+
+class _Input:
+    """:meth:`Funnel.input`'s context (a class: a generator's context manager cost
+    more than the rest of the journaling of a move)."""
+
+    __slots__ = ("_funnel", "_n", "_sink")
+
+    def __init__(self, funnel: Funnel, sink: Sink | None, n: int) -> None:
+        self._funnel = funnel
+        #: where the input went (``None``: nowhere), and its number there
+        self._sink = sink
+        self._n = n
+
+    def __enter__(self) -> None:
+        self._funnel.depth += 1
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        funnel = self._funnel
+        funnel.depth -= 1
+        if kind is not None and self._n >= 0 and self._sink is not None:
+            self._sink.retract(funnel.game_id, self._n)
 
 
 class Funnel:
@@ -105,9 +149,9 @@ class Funnel:
         self.depth = 0
         self.last: dict[str, GameEvent] = {}
 
-    @contextmanager
-    def input(self, kind: str, seat: int | None = None, payload: Any = None) -> Iterator[None]:
-        """Around one input: journaled first, taken back when the game refuses it."""
+    def input(self, kind: str, seat: int | None = None, payload: Any = None) -> _Input:
+        """Around one input (``with funnel.input(...):``): journaled first, taken back
+        when the game refuses it."""
         sink = self.sink
         n = -1
         if self.sealed and kind not in ("leave", "dismiss") and not self.depth:
@@ -119,15 +163,7 @@ class Funnel:
             turn = self.last.get(TURN)
             if turn is not None and turn.data.get("seat") == seat:
                 del self.last[TURN]
-        self.depth += 1
-        try:
-            yield
-        except BaseException:
-            if n >= 0 and sink is not None:
-                sink.retract(self.game_id, n)
-            raise
-        finally:
-            self.depth -= 1
+        return _Input(self, sink, n)
 
     def tick(self, seq: int, fire: Callable[[], None]) -> None:
         """A timer of the game is due (:class:`hub.play.gameclock.GameClock`)."""
@@ -283,7 +319,8 @@ class JournalWriter:
             return -1
         self._next[game_id] = n + 1
         self._entries.append((game_id, Entry(n, kind, seat, payload, at)))
-        self._schedule()
+        if self._timer is None:  # (else the next write is planned already)
+            self._schedule()
         return n
 
     def retract(self, game_id: str, n: int) -> None:

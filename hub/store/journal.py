@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from twisted.internet import defer
 
@@ -26,10 +26,10 @@ from .cluster import ClusterMixin, notice
 from .takeover import Claim, Refund
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One input of a game: its number (from 0), ``kind``, ``seat`` (or ``None``),
-    ``payload`` (JSON text) and the game time ``at``."""
+    ``payload`` (JSON text) and the game time ``at`` (a named tuple: one is made for
+    every move of every game)."""
 
     n: int
     kind: str
