@@ -214,12 +214,7 @@ class DominoProtocol(Protocol):
                 routing.cancel()
             self.invalid_command(f"login {name} is already waiting")
             return
-        if self._login_timer is not None and self._login_timer.active():
-            self._login_timer.cancel()
-        self._login_timer = None
-        self.login = name
-        self.machine.move(Input.LOGIN)
-        self.ok()
+        self._logged_in(name)
         self._idle_timer = self.factory.reactor.callLater(
             self.factory.idle_seconds, self._idle_timeout
         )
@@ -228,6 +223,15 @@ class DominoProtocol(Protocol):
             return
         self._routing = routing
         routing.addCallbacks(self._on_routed, self._not_routed)
+
+    def _logged_in(self, name: str) -> None:
+        """``name``'s login is taken (its wait for a login ends): ``OK``."""
+        if self._login_timer is not None and self._login_timer.active():
+            self._login_timer.cancel()
+        self._login_timer = None
+        self.login = name
+        self.machine.move(Input.LOGIN)
+        self.ok()
 
     def _back_or_on(self, name: str) -> bool:
         """(Not an entrant of this hub's.)  Back to the seat a resumed game here keeps
@@ -258,12 +262,7 @@ class DominoProtocol(Protocol):
         prompt, when it is this seat's — and the moves made since), as they would have
         come.  A door that follows the game drops what its client already had
         (:mod:`.rejoin`)."""
-        if self._login_timer is not None and self._login_timer.active():
-            self._login_timer.cancel()
-        self._login_timer = None
-        self.login = name
-        self.machine.move(Input.LOGIN)
-        self.ok()
+        self._logged_in(name)
         self._note(f"back at seat {seat} of game {game.id}")
         seating = defer.ensureDeferred(self.factory.seat(self, game, seat))
         seating.addCallback(self._back, game, seat, name)
