@@ -297,7 +297,10 @@ def rows(quick: bool) -> list[Row]:
                     f"ledger {how}, {label}, against a bare 3-statement adbapi transaction",
                     ours,
                     kept[f"bare adbapi {label}{suffix}"],
-                    (">=", 0.8 if label == "SQLite" else 1.0),  # issue 36's goals
+                    # issue 36's goals are per CPU-second; the wall clock's rows are for
+                    # reading (both contenders wait on the same database)
+                    (">=", 0.8 if label == "SQLite" else 1.0) if suffix else None,
+                    note="" if suffix else "wall clock, for reading: the goal is per CPU-second",
                 )
             )
     return table
