@@ -472,7 +472,7 @@ class HubService(MultiService, Seating):
             id_length=11 if mnm_major == "1" else 13,
             keep_finished=float(self.options.get("keep_finished", 3600)),
             keep_finished_count=int(self.options.get("keep_finished_count", 500)),
-            retire_after=float(self.options.get("retire_after", 60)),
+            retire_after=float(self.options.get("retire_after", 5)),
             event_log=int(self.options.get("game_event_log", 5000)),
             unattended_seconds=float(self.options.get("unattended_seconds", 180)),
         )

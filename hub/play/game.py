@@ -124,8 +124,7 @@ class GameInstance:
         self._sending: tuple[tuple[Any, int | None], ...] = ()
         self._drivers: list[BotDriver] = []
         self._services: list[Any] = []  # hub services following every public event
-        #: the events so far (bounded: the oldest go first), for pages that open late
-        #: and for replays
+        #: the events so far (bounded: the oldest go first), for late pages and replays
         self._log: deque[LoggedEvent] = deque(maxlen=max(1, lobby.event_log))
         self.log_dropped = 0
         #: the last public turn and when it was announced (``None``: nobody's turn)
@@ -757,8 +756,8 @@ class GameInstance:
 
     def retire(self) -> None:
         """Keep only a summary of a finished game: its engine, bots, hub services and
-        event log go (observers still following it keep reading its final views; its
-        replay went to the store at game over).  The lobby retires a chip table only
+        event log but its end go (observers keep its final views, a player back at a
+        seat hears the end; the replay went to the store at game over).  A chip table's
         once the table money has settled everything of it (:meth:`Lobby._retire`)."""
         if self.retired or self.state != OVER:
             return
@@ -768,11 +767,12 @@ class GameInstance:
         self._drivers.clear()
         self._services.clear()
         self.engine.stop()
-        self.engine = summary
-        self.chips = None
+        self.engine, self.chips, self._turn, self.start_view = summary, None, None, None
+        ends = [e for e in self._log if e.kind == GAME_OVER][-1:]
         self._log.clear()
-        self._turn = None
-        self.start_view = None
+        self._log.extend(ends)
+        self.log_dropped = 0
+        self.live_from = None if self.live_from is None else (None, 0)  # (missed: the end)
 
     def to_json(self, detail: bool = False) -> dict[str, Any]:
         """The game as the JSON API shows it; ``detail`` adds the public view."""

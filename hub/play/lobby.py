@@ -67,7 +67,7 @@ class Lobby:
         id_length: int = 13,
         keep_finished: float = 3600.0,
         keep_finished_count: int = 500,
-        retire_after: float = 60.0,
+        retire_after: float = 5.0,
         bot_deadline: float = 2.0,
         event_log: int = 5000,
         unattended_seconds: float | None = None,

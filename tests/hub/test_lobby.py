@@ -288,8 +288,10 @@ def test_a_retired_game_keeps_only_a_summary(clock, tmp_path):
     assert game.events_for(None) and game.replay()["events"]
     clock.advance(5)
     assert game.retired
-    # the event log goes with the engine: a finished game's record is bounded
-    assert game.events_for(None) == [] and game.events_for(0, "alice") == []
+    # the event log goes with the engine but its end: a finished game's record is bounded
+    assert [e.kind for e in game.events_for(None)] == ["over"]
+    assert [e.kind for e in game.events_for(0, "alice")] == ["over"]
+    assert game.events_for(None)[0].data["result"] == result
     assert game.replay() is None and game.current_turn() is None
     assert game.view(None) == view and game.result() == result
     assert game.to_json(detail=True) == listed

@@ -203,3 +203,32 @@ async def test_a_refused_input_is_not_journaled_and_a_sealed_game_waits(dsn):  #
         assert [e.kind for e in journal.entries] == ["seat", "seat", "act", "pause"]
         assert journal.header.type == "nmmorris" and len(journal.header.seed) == 64
         assert journal.header.data["seats"] == ["open", "open"]
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_player_back_at_a_retired_resumed_game_hears_its_end(dsn):  # noqa: F811
+    """What a seat missed of a game resumed here (a Domino client back at it) is every
+    event since it went live; once the game is retired (``retire_after``), only its end:
+    the log went with the engine."""
+    async with journaled(dsn) as (store, clock, lobby, journaling):
+        game = lobby.create_game("nmmorris")
+        game.take_seat("ann")
+        game.take_seat("bob")
+        play_first_legal(game, 3)
+        await written(journaling)
+        later = Clock()
+        later.advance(50_000)
+        lobby2 = make_lobby(later)
+        lobby2.retire_after = 5
+        await Journaling(lobby2, store, later, {}).resume()
+        twin = lobby2.get(game.id)
+        assert twin.take_seat("ann") == 0 and twin.take_seat("bob") == 1
+        play_first_legal(twin, 2)
+        twin.leave_seat(1)  # ann wins
+        assert twin.state == OVER
+        assert len(twin.missed(0, "ann")) > 2  # the turn it went live with, moves, the end
+        later.advance(5)
+        assert twin.retired
+        ends = twin.missed(0, "ann")
+        assert [e.kind for e in ends] == ["over"] and ends[0].data["result"] == twin.result()
+        assert [e.kind for e in twin.events_for(1, "bob")] == ["over"]
