@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import pickle
+import random
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from zope.interface import implementer
 
 from hub.interfaces import IGame
-from hub.model import OVER, Conflict, IllegalAction
+from hub.model import OVER, Conflict, GameContext, IllegalAction
 from hub.play.summary import share_equal
 
 
@@ -17,13 +20,18 @@ from hub.play.summary import share_equal
 class FinishedEngine:
     """What a finished game keeps of its engine once it is retired: the final views
     (public and per seat) and the result.  Everything else is in the store's history
-    and the transcript file."""
+    and the transcript file.
+
+    The views are kept pickled, in one string of bytes (a finished King Domino game's
+    boards were some 200 small lists; a view is read seldom once a game is over, and
+    each read gets a copy of its own)."""
 
     state = OVER
 
     def __init__(self, seats: int, views: Mapping[int | None, Any], result: Any) -> None:
         self.seats = seats
-        self._views = dict(views)
+        # (the hub's own data, pickled and read here only: never untrusted bytes)
+        self._views = pickle.dumps(dict(views), pickle.HIGHEST_PROTOCOL)
         self._result = result
 
     @classmethod
@@ -53,7 +61,8 @@ class FinishedEngine:
 
     def view(self, seat: int | None = None) -> Any:
         """The final view from ``seat``."""
-        return self._views.get(seat, self._views[None])
+        views = pickle.loads(self._views)  # noqa: S301  (see __init__)
+        return views.get(seat, views[None])
 
     def result(self) -> Any:
         """The result."""
@@ -63,4 +72,14 @@ class FinishedEngine:
         """No timers are left."""
 
 
-__all__ = ["FinishedEngine"]
+#: the random source of every retired game (a finished game draws no more)
+_SPENT = random.Random(0)
+
+
+def spent(context: GameContext) -> GameContext:
+    """``context`` of a retired game: its own random source (some 2.5 kB of state)
+    goes, the shared :data:`_SPENT` in its place."""
+    return replace(context, rng=_SPENT)
+
+
+__all__ = ["FinishedEngine", "spent"]

@@ -39,7 +39,7 @@ from hub.model import (
 )
 from hub.optional_interfaces import ICatchesUp
 from hub.play.botdriver import BotDriver, BotRunner, LoadMargin
-from hub.play.finished import FinishedEngine
+from hub.play.finished import FinishedEngine, spent
 from hub.play.gameclock import GameClock, ReactorTime
 from hub.play.gamelog import LoggedEvent, deadline_of, missed, public_events
 from hub.play.journal import Funnel, JournalWriter, payload_of
@@ -768,10 +768,8 @@ class GameInstance:
         self._services.clear()
         self.engine.stop()
         self.engine, self.chips, self._turn, self.start_view = summary, None, None, None
-        ends = [e for e in self._log if e.kind == GAME_OVER][-1:]
-        self._log.clear()
-        self._log.extend(ends)
-        self.log_dropped = 0
+        self._log = deque([e for e in self._log if e.kind == GAME_OVER][-1:], self._log.maxlen)
+        self.context, self.log_dropped = spent(self.context), 0  # (it draws no more)
         self.live_from = None if self.live_from is None else (None, 0)  # (missed: the end)
 
     def to_json(self, detail: bool = False) -> dict[str, Any]:
