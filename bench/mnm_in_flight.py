@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -176,11 +177,28 @@ class Pass:
         self.ended = 0
         self.lines = 0
         self.opening: Replay | None = None
+        #: games under way integrated over the pass's time (game-seconds), and when
+        #: their number last changed
+        self.busy = 0.0
+        self.began = self.changed = time.monotonic()
+
+    @property
+    def mean_in_flight(self) -> float:
+        """The games under way, on average over the pass so far."""
+        self.tally()
+        return self.busy / max(self.changed - self.began, 1e-9)
+
+    def tally(self) -> None:
+        """Add the games under way since the last change to :attr:`busy`."""
+        now = time.monotonic()
+        self.busy += (self.started - self.ended) * (now - self.changed)
+        self.changed = now
 
     def run(self, seconds: float) -> int:
         """Replay the games (bounded by ``seconds``); the lines in and out.
 
         :raises RuntimeError: a game did not go as recorded, or time ran out."""
+        self.began = self.changed = time.monotonic()
         self.start()
         try:
             self.loop.run(time.monotonic() + seconds, lambda: self.ended >= self.total)
@@ -194,6 +212,7 @@ class Pass:
         """Let the next game connect, if a slot is free and none is opening."""
         if self.opening is not None or not self.free or self.started >= self.total:
             return
+        self.tally()
         k = self.started
         self.started += 1
         self.free -= 1
@@ -209,15 +228,19 @@ class Pass:
             self.start()
 
     def finished(self, game: Replay) -> None:
+        self.tally()
         self.ended += 1
         self.lines += count(game.events)
         self.free += 1
         self.start()
 
 
-def measure(
-    hub: Hub, games: Sequence[Game], level: int, rounds: int, warm: int = 4
-) -> dict[str, Figure]:
+#: what :func:`measure` finds: the servers' figures, and the games under way on the
+#: hub on average over a timed pass (the median of its passes)
+Found = tuple[dict[str, Figure], float]
+
+
+def measure(hub: Hub, games: Sequence[Game], level: int, rounds: int, warm: int = 4) -> Found:
     """``rounds`` interleaved passes of ``level`` games in flight (``max(level, 40)``
     games a pass) on ``hub`` and on a fresh bare server replaying ``games``."""
     total = max(level, 40)
@@ -228,8 +251,14 @@ def measure(
     def make(warmup: bool) -> None:
         made[:] = new_games(hub, warm if warmup else total)
 
+    means: list[float] = []
+
     def ours(warmup: bool) -> int:
-        return Pass(hub.ports["mnm"], games, len(made), level, ids=made).run(seconds)
+        replay = Pass(hub.ports["mnm"], games, len(made), level, ids=made)
+        lines = replay.run(seconds)
+        if not warmup:
+            means.append(replay.mean_in_flight)
+        return lines
 
     with bare_server(list(games)) as (pid, port):
 
@@ -239,17 +268,16 @@ def measure(
             bare_started[0] += n
             return replay.run(seconds)
 
-        return measure_servers(
+        figures = measure_servers(
             {OURS: (hub.pid, ours), ANCHOR: (pid, theirs)},
             "lines/CPU-s",
             rounds,
             prepare={OURS: make},
         )
+    return figures, statistics.median(means)
 
 
-def run(
-    levels: Sequence[int], rounds: int, most_rounds: int | None = None
-) -> dict[int, dict[str, Figure]]:
+def run(levels: Sequence[int], rounds: int, most_rounds: int | None = None) -> dict[int, Found]:
     """For each number of games in flight, :func:`measure` on one hub, with games
     recorded once through it; ``most_rounds`` (default ``rounds``) for the largest
     number, whose passes are the longest."""
@@ -279,9 +307,9 @@ def rows(quick: bool) -> list[Row]:
             goal=("<=", GOAL),
             cost=True,
             unit="µs/line",
-            note=f"{max(level, 40):,} games a pass",
+            note=f"{max(level, 40):,} games a pass, {mean:,.0f} under way on average",
         )
-        for level, figures in found.items()
+        for level, (figures, mean) in found.items()
     ]
 
 
@@ -291,10 +319,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     levels = [int(x) for x in args.in_flight.split(",")]
-    for level, figures in run(levels, args.rounds).items():
+    for level, (figures, mean) in run(levels, args.rounds).items():
         ours, theirs = figures[OURS], figures[ANCHOR]
         print(
-            f"{level:>5} games in flight: hub {1e6 / ours.median:6.2f} µs/line, bare "
+            f"{level:>5} games in flight ({mean:,.0f} on average): hub {1e6 / ours.median:6.2f} µs/line, bare "
             f"{1e6 / theirs.median:6.2f} µs/line: the hub costs "
             f"{theirs.median / ours.median:.2f}× (goal ≤ {GOAL:g})"
         )
