@@ -12,18 +12,20 @@ web API) with each recording's ``ID <game>`` line rewritten to the fresh game's 
 (a fresh process for each number of games in flight), the same replay.  Both get the
 same lines in and send the same lines out.
 
-The bare server pairs its connections in connect order (a game's first and second
-connection).  So that many games in flight cannot mix two games' connections, a
-game's two connections connect one after the other, each after the previous banner
-is in, and no other game connects in between: the recording is reordered so that the
-second connect follows the first (:func:`pair_connects`; the hub sends nothing to a
-connection before its prolog, so the lines are the same), and the pass lets one game
-at a time open (the next game starts connecting when the one opening has both
-banners).  A game then replays its events in order: its line sent (or its
-connection made), then the recorded number of lines read on each connection (and the
-close) before the next event.  A game that ends is followed by the next, so about
-``in flight`` games are under way until the last ones.  The servers are timed by
-their process's CPU around each pass, in interleaved rounds
+The bare server of :mod:`bench.mnm_lines` pairs its connections in connect order,
+which many games connecting at once would mix up; this one (:data:`BARE`) pairs them
+on the ``ID`` line, as the hub does.  Before its ``ID`` line a connection gets its
+prolog (the banner at the connect, the answer to ``VERSION``: the same in every
+recording, :func:`prolog`); the ``ID`` line names the game and the recording it
+replays (:func:`bare_id`, as long as a hub's id), the first connection to name it is
+the game's first, and from there the game's events without the prologs
+(:func:`after_prologs`) are answered in order, each with the lines the hub sent then,
+on the connection(s) it sent them to.  The client replays each game's events in
+order, as recorded: its line sent (or its connection made), then the recorded number
+of lines read on each connection (and the close) before the next event.  A game that
+ends is followed by the next, so about ``in flight`` games are under way until the
+last ones end (the rows say how many on average).  The servers are timed by their
+process's CPU around each pass, in interleaved rounds
 (:func:`bench.common.measure_servers`).
 
     python bench/mnm_in_flight.py [--in-flight 10,100,1000] [--rounds 3]
@@ -32,17 +34,22 @@ their process's CPU around each pass, in interleaved rounds
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.common import Figure, Row, measure_servers  # noqa: E402
 from bench.hubproc import Hub  # noqa: E402
-from bench.mnm_lines import ANCHOR, OURS, Event, Game, bare_server, count, hub_pass, new_games  # noqa: E402
+from bench.mnm_lines import ANCHOR, OURS, Event, Game, count, hub_pass, new_games  # noqa: E402
 from bench.mnm_replay import Conn, Loop  # noqa: E402
 
 #: games recorded once, replayed in turn
@@ -51,19 +58,131 @@ RECORDED = 8
 GOAL = 1.5
 
 
-def pair_connects(game: Game) -> Game:
-    """``game`` with its second connect moved to just after the first (the events
-    between them are the first connection's prolog, which sends nothing to the second).
+#: the bare server: a connection's prolog, then the game its ID line names
+BARE = r"""
+import json, sys
+from twisted.internet import reactor
+from twisted.internet.protocol import Factory
+from twisted.protocols.basic import LineOnlyReceiver
 
-    :raises ValueError: the game does not have two connects, or the hub sent the first
-        connection something when the second connected."""
-    connects = [i for i, event in enumerate(game) if event["line"] is None]
-    if len(connects) != 2 or connects[0] != 0:
-        raise ValueError(f"a game has its two connects first and second, not at {connects}")
-    second = game[connects[1]]
-    if second["out"][0] or any(second["close"]):
-        raise ValueError("the second connect brought lines to the first connection")
-    return [game[0], second, *game[1 : connects[1]], *game[connects[1] + 1 :]]
+given = json.load(open(sys.argv[1]))
+prolog = {line: out for line, out in given["prolog"]}  # "" for the connect
+games = given["games"]
+opening = {}  # ID → the game whose second connection is still to come
+
+class Game:
+    def __init__(self, events):
+        self.events = events
+        self.step = 0
+        self.conns = [None, None]
+    def act(self, conn):
+        event = self.events[self.step]
+        self.step += 1
+        if event["conn"] != conn:  # the client is not replaying this game
+            for other in self.conns:
+                if other is not None:
+                    other.transport.abortConnection()
+            return
+        for other, lines, close in zip(self.conns, event["out"], event["close"]):
+            for line in lines:
+                other.sendLine(line.encode("ascii"))
+            if close:
+                other.transport.loseConnection()
+
+class Replay(LineOnlyReceiver):
+    delimiter = b"\n"
+    game = None
+    def connectionMade(self):
+        self.transport.setTcpNoDelay(True)
+        self.answer("")
+    def answer(self, line):
+        for out in prolog[line]:
+            self.sendLine(out.encode("ascii"))
+    def lineReceived(self, line):
+        text = line.decode("ascii")
+        if self.game is not None:
+            self.game.act(self.conn)
+        elif text.startswith("ID "):
+            key = text[3:]
+            if key in opening:
+                self.game, self.conn = opening.pop(key), 1
+            else:
+                self.game, self.conn = Game(games[int(key.split("r")[1])]), 0
+                opening[key] = self.game
+            self.game.conns[self.conn] = self
+            self.game.act(self.conn)
+        else:
+            self.answer(text)
+    def connectionLost(self, reason):
+        if self.game is not None:
+            self.game.conns[self.conn] = None
+
+port = reactor.listenTCP(0, Factory.forProtocol(Replay), interface="127.0.0.1", backlog=2048)
+print(port.getHost().port, flush=True)
+reactor.run()
+"""
+
+
+def _is_id(event: Event) -> bool:
+    return event["line"] is not None and event["line"].startswith("ID ")
+
+
+def _in_prolog(game: Game) -> list[bool]:
+    """Per event of ``game``: whether it is a connection's prolog (before its ``ID``)."""
+    named = [False, False]
+    marks = []
+    for event in game:
+        named[event["conn"]] = named[event["conn"]] or _is_id(event)
+        marks.append(not named[event["conn"]])
+    return marks
+
+
+def prolog(games: Sequence[Game]) -> list[tuple[str, list[str]]]:
+    """What a connection sends before its ``ID`` line, each with the lines it gets
+    (``""``: the connect), the same in every game.
+
+    :raises ValueError: the games' prologs differ, or one brought lines to the other
+        connection."""
+    found: list[tuple[str, list[str]]] | None = None
+    for game in games:
+        for conn in (0, 1):
+            mine = []
+            for event, early in zip(game, _in_prolog(game), strict=True):
+                if early and event["conn"] == conn:
+                    if event["out"][1 - conn] or any(event["close"]):
+                        raise ValueError("a prolog line brought lines to the other connection")
+                    mine.append((event["line"] or "", list(event["out"][conn])))
+            if found is not None and mine != found:
+                raise ValueError("the games' prologs differ")
+            found = mine
+    return found or []
+
+
+def after_prologs(game: Game) -> Game:
+    """``game``'s events from each connection's ``ID`` line on (what the bare server
+    replays once a connection names its game)."""
+    return [event for event, early in zip(game, _in_prolog(game), strict=True) if not early]
+
+
+def bare_id(number: int, recording: int) -> str:
+    """The ``ID`` the client names game ``number`` by on the bare server: the number and
+    the recording it replays, 13 characters (as a hub's id)."""
+    return f"{number:06d}r{recording:06d}"
+
+
+@contextlib.contextmanager
+def bare_server(games: Sequence[Game]) -> Iterator[tuple[int, int]]:
+    """The bare server (:data:`BARE`) replaying ``games``, running: its pid and port."""
+    given = {"prolog": prolog(games), "games": [after_prologs(game) for game in games]}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "games.json"
+        path.write_text(json.dumps(given))
+        bare = subprocess.Popen([sys.executable, "-c", BARE, str(path)], stdout=subprocess.PIPE)
+        try:
+            yield bare.pid, int(bare.stdout.readline())  # type: ignore[union-attr]
+        finally:
+            bare.terminate()
+            bare.wait(30)
 
 
 def with_game_id(game: Game, game_id: str) -> Game:
@@ -113,8 +232,6 @@ class Replay:
         """Play the next events whose answers are all in."""
         while self.ready():
             self.step += 1
-            if self.step == 2:  # both banners in: the next game may connect
-                self.owner.opened(self)
             if self.step == len(self.events):
                 self.owner.finished(self)
                 return
@@ -154,8 +271,8 @@ class Replay:
 
 class Pass:
     """``total`` games replayed at ``port``, ``in_flight`` at a time, on one ``epoll``:
-    game ``k`` (the ``k``-th to connect) replays recording ``(first + k) % len(games)``,
-    naming ``ids[k]`` in its ``ID`` line when ``ids`` is given."""
+    game ``k`` replays recording ``k % len(games)``, naming ``ids[k]`` in its ``ID``
+    line (default: :func:`bare_id`)."""
 
     def __init__(
         self,
@@ -163,7 +280,6 @@ class Pass:
         games: Sequence[Game],
         total: int,
         in_flight: int,
-        first: int = 0,
         ids: Sequence[str] | None = None,
     ) -> None:
         self.loop = Loop()
@@ -171,12 +287,10 @@ class Pass:
         self.games = games
         self.total = total
         self.free = min(in_flight, total)
-        self.first = first
         self.ids = ids
         self.started = 0
         self.ended = 0
         self.lines = 0
-        self.opening: Replay | None = None
         #: games under way integrated over the pass's time (game-seconds), and when
         #: their number last changed
         self.busy = 0.0
@@ -209,23 +323,15 @@ class Pass:
         return self.lines
 
     def start(self) -> None:
-        """Let the next game connect, if a slot is free and none is opening."""
-        if self.opening is not None or not self.free or self.started >= self.total:
-            return
-        self.tally()
-        k = self.started
-        self.started += 1
-        self.free -= 1
-        events = self.games[(self.first + k) % len(self.games)]
-        if self.ids is not None:
-            events = with_game_id(events, self.ids[k])
-        self.opening = Replay(self, events)
-        self.opening.next()
-
-    def opened(self, game: Replay) -> None:
-        if game is self.opening:
-            self.opening = None
-            self.start()
+        """Start games while slots are free."""
+        while self.free and self.started < self.total:
+            self.tally()
+            k = self.started
+            self.started += 1
+            self.free -= 1
+            n = k % len(self.games)
+            game_id = bare_id(k, n) if self.ids is None else self.ids[k]
+            Replay(self, with_game_id(self.games[n], game_id)).next()
 
     def finished(self, game: Replay) -> None:
         self.tally()
@@ -246,7 +352,6 @@ def measure(hub: Hub, games: Sequence[Game], level: int, rounds: int, warm: int 
     total = max(level, 40)
     seconds = 120 + total * 0.5
     made: list[str] = []
-    bare_started = [0]  # the bare server's count of games: the next pass goes on from it
 
     def make(warmup: bool) -> None:
         made[:] = new_games(hub, warm if warmup else total)
@@ -263,10 +368,7 @@ def measure(hub: Hub, games: Sequence[Game], level: int, rounds: int, warm: int 
     with bare_server(list(games)) as (pid, port):
 
         def theirs(warmup: bool) -> int:
-            n = warm if warmup else total
-            replay = Pass(port, games, n, level, first=bare_started[0])
-            bare_started[0] += n
-            return replay.run(seconds)
+            return Pass(port, games, warm if warmup else total, level).run(seconds)
 
         figures = measure_servers(
             {OURS: (hub.pid, ours), ANCHOR: (pid, theirs)},
@@ -281,11 +383,10 @@ def run(levels: Sequence[int], rounds: int, most_rounds: int | None = None) -> d
     """For each number of games in flight, :func:`measure` on one hub, with games
     recorded once through it; ``most_rounds`` (default ``rounds``) for the largest
     number, whose passes are the longest."""
-    settings = {"mnm_wait_interval": 600, "mnm_prolog_timeout": 600}
+    settings = {"mnm_wait_interval": 600, "mnm_prolog_timeout": 600, "listen_backlog": 2048}
     with Hub(("mnm",), settings) as hub:
-        recorded: list[Game] = []
-        hub_pass(hub, new_games(hub, RECORDED), 7, recorded)
-        games = [pair_connects(game) for game in recorded]
+        games: list[Game] = []
+        hub_pass(hub, new_games(hub, RECORDED), 7, games)
         return {
             level: measure(
                 hub, games, level, most_rounds if most_rounds and level == max(levels) else rounds

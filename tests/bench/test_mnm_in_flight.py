@@ -1,68 +1,85 @@
-"""``bench/mnm_in_flight.py``: a recording's second connect moves up to the first, its
-``ID`` line names the fresh game, and many games replayed at once pair their
-connections as the bare server pairs them (no timing is checked)."""
+"""``bench/mnm_in_flight.py``: a recording's ``ID`` line names the fresh game, the bare
+server serves each connection's prolog and pairs the connections on their ``ID`` line,
+and many games replayed at once on one ``epoll`` get the recorded lines (no timing is
+checked)."""
 
 from __future__ import annotations
 
 import pytest
 
 from bench.hubproc import Hub
-from bench.mnm_in_flight import Pass, pair_connects, with_game_id
-from bench.mnm_lines import Game, bare_server, count, hub_pass, new_games
+from bench.mnm_in_flight import (
+    Pass,
+    after_prologs,
+    bare_id,
+    bare_server,
+    prolog,
+    with_game_id,
+)
+from bench.mnm_lines import Event, Game, count, hub_pass, new_games
 
-#: a made-up game as the driver records it: the first connection's prolog comes
-#: before the second connects
+
+def event(conn: int, line: str | None, out0: list[str], out1: list[str], close=False) -> Event:
+    return {"conn": conn, "line": line, "out": [out0, out1], "close": [close, close]}
+
+
+#: a made-up game as the driver records it: the first connection's prolog and seat,
+#: then the second's, then play
 RECORDED: Game = [
-    {"conn": 0, "line": None, "out": [["+ hello 0"], []], "close": [False, False]},
-    {"conn": 0, "line": "ID abc", "out": [["+ in"], []], "close": [False, False]},
-    {"conn": 1, "line": None, "out": [[], ["+ hello 1"]], "close": [False, False]},
-    {"conn": 1, "line": "ID abc", "out": [["+ go"], ["+ in"]], "close": [False, False]},
-    {"conn": 0, "line": "A", "out": [["+ end 0"], ["+ end 1"]], "close": [True, True]},
+    event(0, None, ["+ hello"], []),
+    event(0, "VERSION 3", ["+ ok"], []),
+    event(0, "ID abc", ["+ in"], []),
+    event(0, "PLAYER 0", ["+ you 0"], []),
+    event(1, None, [], ["+ hello"]),
+    event(1, "VERSION 3", [], ["+ ok"]),
+    event(1, "ID abc", ["+ go"], ["+ in"]),
+    event(0, "A", ["+ end 0"], ["+ end 1"], close=True),
 ]
-
-
-def test_the_second_connect_moves_up_and_nothing_else_changes():
-    paired = pair_connects(RECORDED)
-    assert [e["line"] for e in paired] == [None, None, "ID abc", "ID abc", "A"]
-    assert [e["conn"] for e in paired] == [0, 1, 0, 1, 0]
-    assert sorted(map(repr, paired)) == sorted(map(repr, RECORDED))
-    assert count(paired) == count(RECORDED)
-
-
-def test_a_game_whose_second_connect_brings_lines_to_the_first_is_refused():
-    odd = [dict(e) for e in RECORDED]
-    odd[2] = {**odd[2], "out": [["+ surprise"], ["+ hello 1"]]}
-    with pytest.raises(ValueError, match="second connect"):
-        pair_connects(odd)
-    with pytest.raises(ValueError, match="two connects"):
-        pair_connects(RECORDED[:2])
+#: another game, its end on the second connection
+OTHER: Game = [*RECORDED[:-1], event(1, "B", ["+ end 0"], ["+ end 1", "+ bye"], close=True)]
 
 
 def test_the_id_lines_name_the_fresh_game():
     fresh = with_game_id(RECORDED, "xyz")
-    assert [e["line"] for e in fresh] == [None, "ID xyz", None, "ID xyz", "A"]
-    assert RECORDED[1]["line"] == "ID abc"  # the recording stays
+    assert [e["line"] for e in fresh if e["line"] and e["line"].startswith("ID")] == ["ID xyz"] * 2
+    assert RECORDED[2]["line"] == "ID abc"  # the recording stays
+    assert len(bare_id(12, 3)) == len("8qrndauujv2fo") and bare_id(12, 3) == "000012r000003"
 
 
-def test_many_games_in_flight_pair_their_connections_on_the_bare_server():
-    games = [pair_connects(RECORDED), pair_connects(RECORDED[:4] + [
-        {"conn": 1, "line": "B", "out": [["+ end 0"], ["+ end 1", "+ bye"]], "close": [True, True]}
-    ])]  # fmt: skip
+def test_a_connections_prolog_is_what_it_sends_before_its_id_line():
+    assert prolog([RECORDED, OTHER]) == [("", ["+ hello"]), ("VERSION 3", ["+ ok"])]
+    assert [e["line"] for e in after_prologs(RECORDED)] == ["ID abc", "PLAYER 0", "ID abc", "A"]
+    assert count(after_prologs(RECORDED)) + 2 * 3 == count(RECORDED)
+
+
+def test_prologs_that_differ_or_reach_the_other_connection_are_refused():
+    odd = [*RECORDED]
+    odd[1] = event(0, "VERSION 3", ["+ ok"], ["+ surprise"])
+    with pytest.raises(ValueError, match="other connection"):
+        prolog([odd])
+    older = [*RECORDED]
+    older[1] = event(0, "VERSION 2", ["+ ok"], [])
+    with pytest.raises(ValueError, match="differ"):
+        prolog([RECORDED, older])
+
+
+def test_many_games_at_once_pair_their_connections_on_the_bare_server():
+    games = [RECORDED, OTHER]
     with bare_server(games) as (_pid, port):
-        first = Pass(port, games, 7, 5)
-        assert first.run(30) == 4 * count(games[0]) + 3 * count(games[1])
-        # the bare server's count of games goes on: the next pass starts where it is
-        assert Pass(port, games, 3, 3, first=7).run(30) == 2 * count(games[1]) + count(games[0])
+        assert Pass(port, games, 7, 5).run(30) == 4 * count(RECORDED) + 3 * count(OTHER)
+        assert Pass(port, games, 40, 40).run(30) == 20 * (count(RECORDED) + count(OTHER))
         with pytest.raises(RuntimeError, match="closed out of turn|more than recorded"):
-            Pass(port, games, 2, 2, first=1).run(30)  # out of step with the server's count
+            Pass(port, [OTHER, RECORDED], 2, 2).run(30)  # the server replays another game
 
 
 def test_recorded_hub_games_replay_on_fresh_games_many_at_once():
     with Hub(("mnm",), {"mnm_wait_interval": 600}) as hub:
         recorded: list[Game] = []
         hub_pass(hub, new_games(hub, 2), 3, recorded)
-        games = [pair_connects(game) for game in recorded]
         ids = new_games(hub, 6)
-        lines = Pass(hub.ports["mnm"], games, 6, 4, ids=ids).run(60)
-        assert lines == 3 * (count(games[0]) + count(games[1]))
+        replay = Pass(hub.ports["mnm"], recorded, 6, 4, ids=ids)
+        assert replay.run(60) == 3 * (count(recorded[0]) + count(recorded[1]))
         assert all(hub.game(game_id)["state"] == "over" for game_id in ids)
+        assert 0 < replay.mean_in_flight <= 4
+        with bare_server(recorded) as (_pid, port):
+            assert Pass(port, recorded, 6, 6).run(60) == replay.lines
