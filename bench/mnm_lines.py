@@ -1,7 +1,8 @@
 """MNM server CPU per line: whole Nine Men's Morris games through the hub's MNM front
 end against a bare Twisted ``LineOnlyReceiver`` that answers the same lines in with the
 same lines out, at the same moments and on the same connections (issue 19's second
-row; goal: the hub costs at most 2× the bare server a line).
+row; goal: the hub costs at most 2× the bare server a line; issue 36: 1.5×).  Its
+concurrency mode, many games in flight, is :mod:`bench.mnm_in_flight`.
 
 A pass plays ``games`` games on a real ``twistd -n gamehub``, one after the other.  One
 driver plays both seats of a game (the morris client's
@@ -338,7 +339,7 @@ def rows(quick: bool) -> list[Row]:
             "MNM server CPU per line (whole morris games; the anchor sends when the hub does)",
             figures[OURS],
             figures[ANCHOR],
-            goal=("<=", 2.0),
+            goal=("<=", 1.5),
             cost=True,
             unit="µs/line",
         )
@@ -353,10 +354,12 @@ def main() -> None:
     args = parser.parse_args()
     figures = run(args.games, args.rounds, args.profile)
     print(f"{args.games} games a pass, {args.rounds} rounds")
-    report("MNM lines per server CPU-second", figures, ours=OURS, goals={ANCHOR: "≥ 0.5"})
+    report("MNM lines per server CPU-second", figures, ours=OURS, goals={ANCHOR: "≥ 0.67"})
     for f in figures.values():
         print(f"  {f.name:<28} {1e6 / f.median:8.2f} µs/line")
-    print(f"  the hub costs {figures[ANCHOR].median / figures[OURS].median:.2f}× a line (goal ≤ 2)")
+    print(
+        f"  the hub costs {figures[ANCHOR].median / figures[OURS].median:.2f}× a line (goal ≤ 1.5)"
+    )
 
 
 if __name__ == "__main__":

@@ -17,6 +17,11 @@ games of a real lobby keep after 80 turns each over the MNM front end (the test
 harness's clients: ``tests/frontends/test_mnm_live_memory.py``, which holds it at
 ≤ 60 kB); against that budget.
 
+**A kept finished game** (in process, tracemalloc): the Python memory a finished
+Nine Men's Morris game keeps once retired (bots play it to the end; the lobby keeps
+its summary, the store the rest), measured by ``tests/hub/test_finished_memory.py``'s
+own function, which holds it at ≤ 20 kB; against that budget.
+
     python bench/mnm_memory.py [--connections 1500] [--rounds 5] [--warm 300]
 """
 
@@ -55,6 +60,8 @@ reactor.run()
 
 #: bytes a live MNM game may keep (issue 36)
 BUDGET = 60_000
+#: bytes a kept finished game may keep (issue 36)
+FINISHED_BUDGET = 20_000
 OURS = "gamehub MNM"
 ANCHOR = "bare LineOnlyReceiver"
 
@@ -153,6 +160,15 @@ def live_game(games: int = 30) -> Figure:
     return Figure(f"gamehub, {turns:.0f} turns a game", "bytes/game", [grown / games])
 
 
+def finished_game() -> Figure:
+    """Python bytes a kept, retired finished morris game keeps (tracemalloc; the
+    memory test's function)."""
+    from tests.hub.test_finished_memory import GAMES, kept_finished_bytes
+
+    kept = kept_finished_bytes("nmmorris", "bot:morris-random", GAMES)
+    return Figure("gamehub, morris bots", "bytes/game", [kept])
+
+
 def rows(quick: bool) -> list[Row]:
     """The runner's rows (``python -m bench``)."""
     figures = run(connections=500 if quick else 1500, rounds=3 if quick else 5)
@@ -168,6 +184,13 @@ def rows(quick: bool) -> list[Row]:
             "Python memory a live MNM game keeps (80 turns, both connections; tracemalloc)",
             live_game(),
             Figure(f"budget {BUDGET:,} bytes", "bytes/game", [BUDGET]),
+            goal=("<=", 1.0),
+            unit="bytes",
+        ),
+        Row(
+            "Python memory a kept finished MNM game keeps (retired; tracemalloc)",
+            finished_game(),
+            Figure(f"budget {FINISHED_BUDGET:,} bytes", "bytes/game", [FINISHED_BUDGET]),
             goal=("<=", 1.0),
             unit="bytes",
         ),
@@ -196,6 +219,8 @@ def main() -> None:
     )
     game = live_game()
     print(f"  a live MNM game: {game.median:,.0f} bytes ({game.name}; budget {BUDGET:,})")
+    finished = finished_game()
+    print(f"  a kept finished MNM game: {finished.median:,.0f} bytes (budget {FINISHED_BUDGET:,})")
 
 
 if __name__ == "__main__":

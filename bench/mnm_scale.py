@@ -39,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.common import cpu_seconds  # noqa: E402
+from bench.common import Figure, Row, cpu_seconds  # noqa: E402
 from bench.hubproc import Hub  # noqa: E402
 from bench.mnm_replay import Creator, Loop, Recording, Seat, record  # noqa: E402
 
@@ -291,6 +291,56 @@ def run(games: int, seconds: float, think: float, ramp: float, procs: int,
         "failed": failed,
         "error": "; ".join(errors),
     }
+
+
+def summary(found: dict[str, Any]) -> tuple[Figure, str]:
+    """A run's hub CPU a move (as moves per CPU-second, a rate) and a note of its
+    latencies, moves/s, memory and failures."""
+    ms = [x * 1000 for x in found["latencies"]]
+    cpu = found["cpu"] * found["seconds"]
+    figure = Figure(f"{found['games']:,} games", "moves/CPU-s", [found["moves"] / max(cpu, 1e-6)])
+    note = (
+        f"p99 {percentile(ms, 0.99):.1f} ms, median {percentile(ms, 0.5):.1f} ms; "
+        f"{found['moves'] / found['seconds']:,.0f} moves/s; RSS {found['rss'] / 2**20:,.0f} MB"
+    )
+    failed = found["failed"] + (1 if found["error"] else 0)
+    if failed:
+        note += f"; {failed} failure(s): {(found['failures'] or [found['error']])[0][:80]}"
+    return figure, note
+
+
+def rows(quick: bool) -> list[Row]:
+    """The scale table's rows (``python -m bench``): the hub's CPU a move with 10, 100
+    and 1,000 paced games (against the 10 games' as the flat-cost reference), and with
+    0, 100 and 400 lobby pages following the live stream (against none), each run
+    short (ramp 8 s, 15 s measured; ``--quick``: 2 s and 4 s, and 50 and 200 games
+    instead of 100 and 1,000)."""
+    ramp, seconds = (2.0, 4.0) if quick else (8.0, 15.0)
+    sizes = (10, 50, 200) if quick else (10, 100, 1000)
+    middle = sizes[1]
+    runs: dict[tuple[int, int], tuple[Figure, str]] = {}
+    for games, lobby in [(n, 0) for n in sizes] + [(middle, 100), (middle, 400)]:
+        found = run(games, seconds, think=1.0, ramp=ramp, procs=2, lobby=lobby)
+        runs[games, lobby] = summary(found)
+    out = []
+    for (games, lobby), (figure, note) in runs.items():
+        if lobby:
+            what = f"{games:,} games and {lobby} lobby pages on the live stream"
+            anchor: Figure | None = runs[games, 0][0]
+        else:
+            what = f"{games:,} games"
+            anchor = None if games == sizes[0] else runs[sizes[0], 0][0]
+        out.append(
+            Row(
+                f"MNM at scale, hub CPU a move: {what} (each seat a move a second)",
+                figure,
+                anchor,
+                cost=True,
+                unit="µs/move",
+                note=note,
+            )
+        )
+    return out
 
 
 def main() -> None:

@@ -4,6 +4,8 @@ checked)."""
 
 from __future__ import annotations
 
+import pytest
+
 from bench import mnm_scale
 
 
@@ -19,3 +21,53 @@ def test_percentiles_of_the_latencies():
     assert mnm_scale.percentile(values, 0.5) == 50.0
     assert mnm_scale.percentile(values, 0.99) == 99.0
     assert mnm_scale.percentile([], 0.99) != mnm_scale.percentile([], 0.99)  # NaN
+
+
+def found(games: int, lobby: int, moves: int = 100, cpu: float = 0.5) -> dict:
+    """What :func:`mnm_scale.run` says of a run (made up)."""
+    return {
+        "lobby": (lobby, 0, 0, 0), "ramp_cpu": 0.1, "all_seconds": 30.0, "games": games,
+        "moves": moves, "seconds": 10.0, "latencies": [0.001 * (i % 10) for i in range(moves)],
+        "cpu": cpu, "rss": 100 * 2**20, "peak": 120 * 2**20, "failures": [], "failed": 0,
+        "error": "",
+    }  # fmt: skip
+
+
+def test_a_run_is_summed_up_as_cpu_a_move_and_a_note():
+    figure, note = mnm_scale.summary(found(10, 0, moves=100, cpu=0.5))
+    assert figure.median == 100 / 5.0  # moves per CPU-second: 50 ms a move
+    assert note == "p99 9.0 ms, median 5.0 ms; 10 moves/s; RSS 100 MB"
+    failing = {**found(10, 0), "failed": 2, "failures": ["game x: refused"]}
+    assert mnm_scale.summary(failing)[1].endswith("; 2 failure(s): game x: refused")
+
+
+def test_the_scale_rows_compare_with_ten_games_and_with_no_lobby_pages(monkeypatch):
+    runs: list[tuple[int, int]] = []
+
+    def fake_run(games, seconds, think, ramp, procs, lobby=0):
+        runs.append((games, lobby))
+        return found(games, lobby, moves=games * 10, cpu=games * 0.01 + lobby * 0.001)
+
+    monkeypatch.setattr(mnm_scale, "run", fake_run)
+    rows = mnm_scale.rows(quick=False)
+    assert runs == [(10, 0), (100, 0), (1000, 0), (100, 100), (100, 400)]
+    assert rows[0].anchor is None and "10 games" in rows[0].what
+    assert [r.anchor.name for r in rows[1:] if r.anchor] == ["10 games"] * 2 + ["100 games"] * 2
+    assert all(r.cost and r.unit == "µs/move" for r in rows)
+    assert "400 lobby pages" in rows[4].what and rows[4].ratio is not None
+
+
+def test_the_2500_game_rows_hold_p99_and_memory_against_their_budgets(monkeypatch):
+    from bench import mnm_scale_2500
+
+    asked = []
+
+    def fake_run(games, seconds, think, ramp, procs, lobby=0):
+        asked.append((games, ramp, seconds))
+        return found(games, 0)
+
+    monkeypatch.setattr(mnm_scale_2500, "run", fake_run)
+    latency, memory = mnm_scale_2500.rows(quick=True)
+    assert asked == [(250, 5.0, 5.0)]
+    assert latency.ratio == pytest.approx(9.0 / 50) and latency.met is True
+    assert memory.ours.median == 120 and memory.ratio == pytest.approx(120 / 1536)
