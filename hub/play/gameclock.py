@@ -81,9 +81,9 @@ class GameTimer:
 
     def reset(self, seconds: float) -> None:
         """Fire ``seconds`` from now instead."""
-        if not self.active():
+        if self.called or self.cancelled:
             raise _already(self)
-        self.clock._move(self, self.clock.seconds() + seconds)
+        self.clock._reset(self, seconds)
 
     def delay(self, seconds: float) -> None:
         """Fire ``seconds`` later than planned."""
@@ -245,28 +245,37 @@ class GameClock:
             timer.call.cancel()
         timer.call = None
 
-    def _move(self, timer: GameTimer, due: float) -> None:
+    def _reset(self, timer: GameTimer, seconds: float) -> None:
+        """:meth:`GameTimer.reset`: the reactor's clock read once (a move clock is reset
+        every turn)."""
+        if self._live:
+            now = self.reactor.seconds()
+            self._move(timer, self._base + (now - self._since) + seconds, now)
+        else:
+            self._move(timer, self._base + seconds)
+
+    def _move(self, timer: GameTimer, due: float, now: float | None = None) -> None:
+        """``timer`` is due at game time ``due`` (``now``: the reactor's time, if read
+        already)."""
         timer.due = due
         call = timer.call
         if self._live:
-            delay = max(0.0, due - self.seconds())
-            if (
-                call is not None
-                and call.active()
-                and call.getTime() <= self.reactor.seconds() + delay
-            ):
-                # later than planned (a move clock reset every turn): the reactor moves
-                # its timer in place, where a cancel and a new one cost a timer object
-                # and a cancelled entry in the reactor's heap
-                call.reset(delay)
-                return
+            if now is None:
+                now = self.reactor.seconds()
+            delay = max(0.0, due - (self._base + (now - self._since)))
+            if call is not None and call.active():
+                if call.getTime() <= now + delay:
+                    # later than planned (a move clock reset every turn): the reactor
+                    # moves its timer in place, where a cancel and a new one cost a timer
+                    # object and a cancelled entry in the reactor's heap
+                    call.reset(delay)
+                    return
+                call.cancel()
+            timer.call = self.reactor.callLater(delay, self._fire_live, timer)
+            return
         if call is not None and call.active():
             call.cancel()
         timer.call = None
-        if self._live:
-            timer.call = self.reactor.callLater(
-                max(0.0, due - self.seconds()), self._fire_live, timer
-            )
 
 
 __all__ = ["FreeClock", "GameClock", "GameTimer", "ReactorTime", "ReplayError"]
