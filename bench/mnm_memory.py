@@ -165,7 +165,7 @@ def finished_game() -> Figure:
     memory test's function)."""
     from tests.hub.test_finished_memory import GAMES, kept_finished_bytes
 
-    kept = kept_finished_bytes("nmmorris", "bot:morris-random", GAMES)
+    kept = kept_finished_bytes("nmmorris", GAMES)
     return Figure("gamehub, morris bots", "bytes/game", [kept])
 
 
