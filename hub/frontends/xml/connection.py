@@ -70,7 +70,6 @@ class Wire(Protocol):
     def write_frame(self, document: bytes) -> None: ...
     def fail(self, code: int, reason: str, notice: bool = False) -> None: ...
     def abort(self) -> None: ...
-    def resetTimeout(self) -> None: ...  # noqa: N802 (TimeoutMixin's name)
 
 
 class JoinedGame(Protocol):
@@ -127,8 +126,12 @@ class Connection:
         self._held: list[bytes] | None = None
         self._paused = False
         self._backlog = 0
+        self._seconds = frontend.reactor.seconds
         self._tokens = float(frontend.burst)
-        self._tokens_at = frontend.reactor.seconds()
+        self._tokens_at = self._seconds()
+        #: the clock's time of the last complete frame or state update: the protocol's
+        #: idle timer reads it when it fires (a note per frame, not a timer reset)
+        self.active_at = self._tokens_at
 
     # -- state ----------------------------------------------------------------------------
 
@@ -217,7 +220,7 @@ class Connection:
 
     def take_token(self) -> bool:
         """Whether one more request is within the rate limit (token bucket)."""
-        now = self.frontend.reactor.seconds()
+        now = self._seconds()
         rate, burst = self.frontend.rate, self.frontend.burst
         self._tokens = min(burst, self._tokens + (now - self._tokens_at) * rate)
         self._tokens_at = now
@@ -248,9 +251,9 @@ class Connection:
     def send_update(self, document: bytes) -> None:
         """Write a state update; while a request of this connection is being answered it
         waits until that response is written, so a response always comes first."""
-        if self.closing:
+        if self.machine.state in GONE:
             return
-        self.wire.resetTimeout()  # a connection that follows a game is not idle
+        self.active_at = self._seconds()  # a connection that follows a game is not idle
         if self._held is not None:
             self._held.append(document)
         else:
