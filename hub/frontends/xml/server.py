@@ -128,6 +128,14 @@ class XMLFrontend(protocol.ServerFactory):
         """One of our documents as bytes: validated first when ``xml_check_output``."""
         return encoding.encode(root) if self.check_output else encoding.serialise(root)
 
+    def encode_chat(self, gameid: int, sender: str, text: str, sessionid: int, type: int) -> bytes:
+        """A chat line's ``stateupdate`` (:func:`.encoding.build_chat`) as bytes: made
+        without lxml (:func:`.encoding.chat_document`, the same bytes) unless
+        ``xml_check_output`` validates what we send."""
+        if self.check_output:
+            return encoding.encode(encoding.build_chat(gameid, sender, text, sessionid, type))
+        return encoding.chat_document(gameid, sender, text, sessionid, type)
+
     # -- factory ------------------------------------------------------------------------
 
     def startFactory(self) -> None:
