@@ -118,6 +118,9 @@ class Connection:
         self.game_sessions: dict[int, JoinedGame] = {}
         #: the SHA-256 of the session's resume token (:mod:`.resume`; ``None``: none)
         self.resume_hash: str | None = None
+        #: the tag of what it is sent in the lobby transcript (made when first used
+        #: after a login or logout: :meth:`.server.XMLFrontend.send_lobby`)
+        self.lobby_tag: bytes | None = None
         #: whether a loss of the connection keeps its seats for a resume
         self.resumable = False
         self._requests: deque[bytes] = deque()
@@ -150,6 +153,7 @@ class Connection:
         self.machine.move(Input.LOGIN)
         self.account = account
         self.lobby_session = lobby_session
+        self.lobby_tag = None
 
     def log_out(self) -> None:
         """Forget the account and the lobby session (the sessions are ended)."""
@@ -157,6 +161,7 @@ class Connection:
             self.machine.move(Input.LOGOUT)
         self.lobby_session = 0
         self.account = None
+        self.lobby_tag = None
 
     def refused(self) -> None:
         """The connection is refused (its last frame is written): it reads and answers
@@ -256,8 +261,10 @@ class Connection:
         self.active_at = self._seconds()  # a connection that follows a game is not idle
         if self._held is not None:
             self._held.append(document)
-        else:
-            self.send(document)
+        elif self._paused:
+            self.send(document)  # counted against the backlog
+        else:  # as send, whose state check this one covers (GONE holds CLOSED)
+            self.wire.write_frame(document)
 
     def send_first(self, document: bytes) -> bool:
         """Write ``document`` right after the response being made, before the updates

@@ -57,17 +57,14 @@ class Outbox:
     that the connection got in this turn of the reactor.
     """
 
-    __slots__ = ("_depth", "_reader", "_waiting")
+    __slots__ = ("_depth", "_reader", "_waiting", "holding")
 
     def __init__(self) -> None:
         self._depth = 0
         self._reader: XMLProtocol | None = None
         self._waiting: list[XMLProtocol] = []
-
-    @property
-    def holding(self) -> bool:
-        """Whether frames written now are held."""
-        return self._depth > 0
+        #: whether frames written now are held
+        self.holding = False
 
     def hold(self, proto: XMLProtocol) -> None:
         """``proto`` holds frames: flush it when the outermost ``with`` ends."""
@@ -81,10 +78,12 @@ class Outbox:
 
     def __enter__(self) -> None:
         self._depth += 1
+        self.holding = True
 
     def __exit__(self, *exc: object) -> None:
         self._depth -= 1
         if not self._depth:
+            self.holding = False
             reader, self._reader = self._reader, None
             while self._waiting:
                 waiting, self._waiting = self._waiting, []

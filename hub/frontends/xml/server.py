@@ -352,13 +352,13 @@ class XMLFrontend(protocol.ServerFactory):
         records it (the record, the same for all, is made and escaped once)."""
         transcript = self._transcript(None)
         if transcript is not None:
-            tagged = [
-                (
-                    c.conn_id,
-                    record_tag(c.conn_id, "out", None if c.account is None else c.account.name),
-                )
-                for c in audience
-            ]
+            tagged = []
+            for c in audience:
+                tag = c.lobby_tag
+                if tag is None:  # its first since it logged in or out
+                    owner = None if c.account is None else c.account.name
+                    tag = c.lobby_tag = record_tag(c.conn_id, "out", owner)
+                tagged.append((c.conn_id, tag))
             try:
                 transcript.tagged_each(tagged, escaped(encoding.outgoing_record(shared)))
             except Exception:

@@ -15,6 +15,7 @@ from hub.interfaces import ChatLine
 
 from .. import encoding, events
 from ..context import HandlerContext
+from ..states import GONE
 
 if TYPE_CHECKING:
     from ..connection import Connection
