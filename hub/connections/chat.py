@@ -71,9 +71,11 @@ def clean(text: Any) -> str:
     """
     if not isinstance(text, str):
         raise GameError("a chat line is a text", 400)
-    if not fields.is_scalar_text(text):
-        raise GameError("a chat line must be valid Unicode text", 400)
-    text = _SPACES.sub(" ", text).strip()
+    if not (text.isascii() and text.isprintable()):  # else no surrogate, tab or break
+        if not fields.is_scalar_text(text):
+            raise GameError("a chat line must be valid Unicode text", 400)
+        text = _SPACES.sub(" ", text)
+    text = text.strip()
     if not text:
         raise GameError("an empty chat message", 400)
     return fields.CHAT_TEXT.check(text)

@@ -86,7 +86,8 @@ class Field:
         """
         if not isinstance(value, str):
             raise FieldError(f"{self.what} must be text")
-        if not is_scalar_text(value):
+        plain = value.isascii() and value.isprintable()  # then no surrogate, no control
+        if not plain and not is_scalar_text(value):
             raise FieldError(f"{self.what} must be valid Unicode text (no lone surrogates)")
         if len(value) < self.minimum:
             if self.minimum == 1:
@@ -97,7 +98,7 @@ class Field:
         if self.pattern is not None:
             if not self.pattern.fullmatch(value):
                 raise FieldError(f"{self.what} {self.rule}")
-        elif _NOT_SHOWN.search(value):
+        elif not plain and _NOT_SHOWN.search(value):
             raise FieldError(
                 f"{self.what} may not hold control characters, line separators,"
                 " direction overrides or noncharacters"

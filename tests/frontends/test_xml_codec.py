@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from hub.frontends.xml import codec
+from hub.frontends.xml import codec, encoding
 from hub.frontends.xml.codec import ProtocolError
 
 LOGIN = (
@@ -371,6 +371,28 @@ def test_built_documents_validate_and_clean_text() -> None:
     data = codec.encode(doc)
     root = codec.parse_document(data)
     assert root.find(".//chat").get("sender") == "bad\ufffdname"
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, 2**63 - 1),
+    st.text(),
+    st.text(),
+    st.integers(0, 2**63 - 1),
+    st.integers(0, 5),
+)
+def test_chat_document_is_lxmls_serialisation(
+    gameid: int, sender: str, text: str, sessionid: int, kind: int
+) -> None:
+    made = encoding.chat_document(gameid, sender, text, sessionid, kind)
+    assert made == encoding.serialise(codec.build_chat(gameid, sender, text, sessionid, kind))
+
+
+def test_chat_document_escapes_what_lxml_escapes() -> None:
+    tricky = 'a"<>&\t\r\n\u2028\x01\ud800\U0001f600 é'
+    made = encoding.chat_document(7, tricky, tricky, 3, 1)
+    assert made == encoding.serialise(codec.build_chat(7, tricky, tricky, 3, 1))
+    assert codec.parse_document(made) is not None
 
 
 def test_invalid_server_document_is_a_local_error() -> None:

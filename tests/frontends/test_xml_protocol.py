@@ -102,6 +102,24 @@ def test_idle_timeout(hub, frontend) -> None:
     assert not hub.reactor.getDelayedCalls()
 
 
+def test_idle_timeout_counts_from_the_last_frame_or_update(hub, frontend) -> None:
+    conn = Conn(frontend)
+    greeted(conn)
+    timeout = frontend.idle_timeout
+    hub.reactor.advance(timeout / 2)
+    conn.send(b"<message><request><nonsense/></request></message>")  # a frame: not idle
+    conn.read()
+    hub.reactor.advance(timeout / 2 + 1)
+    assert conn.read() == [] and not conn.closed
+    conn.proto.connection.send_update(codec.encode(codec.build_notice("hi")))
+    hub.reactor.advance(timeout - 1)  # an update sent: not idle either
+    assert len(conn.read()) == 1 and not conn.closed
+    hub.reactor.advance(2)
+    (doc,) = conn.read()
+    assert doc.find(".//general").get("errorcode") == "408" and conn.closed
+    assert not hub.reactor.getDelayedCalls()
+
+
 def test_per_address_cap(tmp_path) -> None:
     f = make_factory(FakeHub(tmp_path, xml_max_per_address=2))
     a, b = Conn(f), Conn(f)

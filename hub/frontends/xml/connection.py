@@ -70,7 +70,6 @@ class Wire(Protocol):
     def write_frame(self, document: bytes) -> None: ...
     def fail(self, code: int, reason: str, notice: bool = False) -> None: ...
     def abort(self) -> None: ...
-    def resetTimeout(self) -> None: ...  # noqa: N802 (TimeoutMixin's name)
 
 
 class JoinedGame(Protocol):
@@ -119,6 +118,9 @@ class Connection:
         self.game_sessions: dict[int, JoinedGame] = {}
         #: the SHA-256 of the session's resume token (:mod:`.resume`; ``None``: none)
         self.resume_hash: str | None = None
+        #: the tag of what it is sent in the lobby transcript (made when first used
+        #: after a login or logout: :meth:`.server.XMLFrontend.send_lobby`)
+        self.lobby_tag: bytes | None = None
         #: whether a loss of the connection keeps its seats for a resume
         self.resumable = False
         self._requests: deque[bytes] = deque()
@@ -127,8 +129,12 @@ class Connection:
         self._held: list[bytes] | None = None
         self._paused = False
         self._backlog = 0
+        self._seconds = frontend.reactor.seconds
         self._tokens = float(frontend.burst)
-        self._tokens_at = frontend.reactor.seconds()
+        self._tokens_at = self._seconds()
+        #: the clock's time of the last complete frame or state update: the protocol's
+        #: idle timer reads it when it fires (a note per frame, not a timer reset)
+        self.active_at = self._tokens_at
 
     # -- state ----------------------------------------------------------------------------
 
@@ -147,6 +153,7 @@ class Connection:
         self.machine.move(Input.LOGIN)
         self.account = account
         self.lobby_session = lobby_session
+        self.lobby_tag = None
 
     def log_out(self) -> None:
         """Forget the account and the lobby session (the sessions are ended)."""
@@ -154,6 +161,7 @@ class Connection:
             self.machine.move(Input.LOGOUT)
         self.lobby_session = 0
         self.account = None
+        self.lobby_tag = None
 
     def refused(self) -> None:
         """The connection is refused (its last frame is written): it reads and answers
@@ -217,7 +225,7 @@ class Connection:
 
     def take_token(self) -> bool:
         """Whether one more request is within the rate limit (token bucket)."""
-        now = self.frontend.reactor.seconds()
+        now = self._seconds()
         rate, burst = self.frontend.rate, self.frontend.burst
         self._tokens = min(burst, self._tokens + (now - self._tokens_at) * rate)
         self._tokens_at = now
@@ -248,13 +256,15 @@ class Connection:
     def send_update(self, document: bytes) -> None:
         """Write a state update; while a request of this connection is being answered it
         waits until that response is written, so a response always comes first."""
-        if self.closing:
+        if self.machine.state in GONE:
             return
-        self.wire.resetTimeout()  # a connection that follows a game is not idle
+        self.active_at = self._seconds()  # a connection that follows a game is not idle
         if self._held is not None:
             self._held.append(document)
-        else:
-            self.send(document)
+        elif self._paused:
+            self.send(document)  # counted against the backlog
+        else:  # as send, whose state check this one covers (GONE holds CLOSED)
+            self.wire.write_frame(document)
 
     def send_first(self, document: bytes) -> bool:
         """Write ``document`` right after the response being made, before the updates

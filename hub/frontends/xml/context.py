@@ -56,6 +56,9 @@ class HandlerContext(Protocol):
     def encode(self, root: etree._Element) -> bytes:
         """One of our documents as bytes."""
 
+    def encode_chat(self, gameid: int, sender: str, text: str, sessionid: int, type: int) -> bytes:
+        """A chat line's ``stateupdate`` as bytes."""
+
     def wire_id(self, game: Any) -> int:
         """The ``xs:long`` id of ``game`` on this wire."""
 

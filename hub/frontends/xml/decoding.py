@@ -65,6 +65,7 @@ _XML_DECL = re.compile(r"^\ufeff?\s*<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']*)[\"
 
 
 _local = threading.local()
+_BYTES = (bytes, bytearray, memoryview)
 
 
 def _parser() -> etree.XMLParser:
@@ -95,7 +96,7 @@ def parse_document(
     :param schema: what to validate against (default ``message.xsd``).
     :raises ProtocolError: for anything but a valid document; never anything else.
     """
-    if not isinstance(data, bytes | bytearray | memoryview):
+    if not isinstance(data, _BYTES):
         raise ProtocolError("a document is bytes")
     data = bytes(data)
     if len(data) > max_size:
@@ -109,7 +110,8 @@ def parse_document(
     declared = _XML_DECL.match(text)
     if declared and declared.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
         raise ProtocolError(f"documents must be UTF-8; declared {clean(declared.group(1))[:40]}")
-    if "<!" in text and FORBIDDEN.search(text):  # each declaration begins "<!"
+    declares = "<!" in text  # each declaration begins "<!" (so does CDATA)
+    if declares and FORBIDDEN.search(text):
         raise ProtocolError("DOCTYPE and DTD declarations are refused")
     try:
         root = etree.fromstring(data, _parser())
@@ -117,9 +119,10 @@ def parse_document(
         raise ProtocolError(f"not well-formed XML: {short(e)}") from None
     if root is None:
         raise ProtocolError("no document element")
-    docinfo = root.getroottree().docinfo
-    if docinfo.doctype or docinfo.internalDTD is not None:
-        raise ProtocolError("DOCTYPE and DTD declarations are refused")
+    if declares:  # the parser's word too (a document without "<!" has no DOCTYPE)
+        docinfo = root.getroottree().docinfo
+        if docinfo.doctype or docinfo.internalDTD is not None:
+            raise ProtocolError("DOCTYPE and DTD declarations are refused")
     if data.count(b"<") > MAX_DEPTH and not _depth_ok(root, MAX_DEPTH):  # fewer tags: not deep
         raise ProtocolError(f"document nested deeper than {MAX_DEPTH}")
     try:
@@ -136,7 +139,11 @@ def _long(element: etree._Element, name: str, default: int = 0) -> int:
 
 
 def _text(element: etree._Element | None) -> str:
-    return "" if element is None else "".join(element.itertext())
+    if element is None:
+        return ""
+    if not len(element):  # text only (comments and PIs are dropped by the parser)
+        return element.text or ""
+    return "".join(element.itertext())
 
 
 def _option_value(text: str) -> Any:
@@ -273,7 +280,9 @@ def _game(sessionid: int, group: etree._Element, which: Any) -> Request:
     if op == "action":
         return GameAction(sessionid, gameid, which.find("parameters"))
     if op == "chat":
-        text = _text(which.find("message"))
+        # <message> is a chat's one child (message.xsd): no ElementPath search for it
+        first = which[0] if len(which) else None
+        text = _text(first if first is not None and first.tag == "message" else None)
         if len(text) > MAX_CHAT:
             raise ProtocolError(f"chat text longer than {MAX_CHAT} characters")
         return Chat(sessionid, gameid, text, _long(which, "type"))

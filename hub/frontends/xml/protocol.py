@@ -7,9 +7,11 @@ response document.
 
 - A declared length of 0 or above ``max_frame`` gets a ``general`` 413 and a close;
   nothing is allocated for a declared length.
-- An idle connection (no complete frame for ``idle_timeout`` seconds) and a frame that
-  is not complete ``frame_deadline`` seconds after its first byte get a ``general``
-  408 notice and a close.
+- An idle connection (no complete frame for ``idle_timeout`` seconds, and no state
+  update sent) and a frame that is not complete ``frame_deadline`` seconds after its
+  first byte get a ``general`` 408 notice and a close.  The idle timer is lazy: a
+  frame or an update only notes the time (:attr:`.connection.Connection.active_at`);
+  the timer, when it fires, closes the connection or waits for the rest.
 - A refused connection is half-closed first (the client reads the error), then closed
   after ``close_grace`` seconds.
 - The protocol is the transport's push producer; the session counts what it writes
@@ -30,7 +32,6 @@ from typing import TYPE_CHECKING, Any
 from twisted.internet.interfaces import IPushProducer
 from twisted.internet.protocol import Protocol
 from twisted.logger import Logger
-from twisted.protocols.policies import TimeoutMixin
 from zope.interface import implementer
 
 from hub.connections.sockets import no_delay, write_now
@@ -56,17 +57,14 @@ class Outbox:
     that the connection got in this turn of the reactor.
     """
 
-    __slots__ = ("_depth", "_reader", "_waiting")
+    __slots__ = ("_depth", "_reader", "_waiting", "holding")
 
     def __init__(self) -> None:
         self._depth = 0
         self._reader: XMLProtocol | None = None
         self._waiting: list[XMLProtocol] = []
-
-    @property
-    def holding(self) -> bool:
-        """Whether frames written now are held."""
-        return self._depth > 0
+        #: whether frames written now are held
+        self.holding = False
 
     def hold(self, proto: XMLProtocol) -> None:
         """``proto`` holds frames: flush it when the outermost ``with`` ends."""
@@ -80,10 +78,12 @@ class Outbox:
 
     def __enter__(self) -> None:
         self._depth += 1
+        self.holding = True
 
     def __exit__(self, *exc: object) -> None:
         self._depth -= 1
         if not self._depth:
+            self.holding = False
             reader, self._reader = self._reader, None
             while self._waiting:
                 waiting, self._waiting = self._waiting, []
@@ -111,7 +111,7 @@ class ProtocolHost(ConnectionHost, typing.Protocol):
 
 
 @implementer(IPushProducer)
-class XMLProtocol(Protocol, TimeoutMixin):
+class XMLProtocol(Protocol):
     """One client connection of the XML front end.
 
     :param frontend: the front end (its limits).
@@ -126,8 +126,11 @@ class XMLProtocol(Protocol, TimeoutMixin):
     def __init__(self, frontend: ProtocolHost, peer: str, over_cap: bool = False) -> None:
         self.frontend = frontend
         self.over_cap = over_cap
-        self.callLater = frontend.reactor.callLater  # type: ignore[method-assign, assignment]  # TimeoutMixin's timer source (mypy-zope types the interface method oddly)
+        self.callLater = frontend.reactor.callLater
+        self._seconds = frontend.reactor.seconds
+        self._outbox = frontend.outbox
         self._reader = FrameReader(frontend.max_frame)
+        self._idle_timer: Any = None
         self._frame_timer: Any = None
         self._close_timer: Any = None
         #: frames held by the front end's :class:`Outbox` (lengths and documents)
@@ -150,14 +153,15 @@ class XMLProtocol(Protocol, TimeoutMixin):
         if self.over_cap:
             self.fail(429, f"too many connections from {self.connection.peer}")
             return
-        self.setTimeout(self.frontend.idle_timeout)
+        self.connection.active_at = self._seconds()
+        self._idle_timer = self.callLater(self.frontend.idle_timeout, self._idle_check)
         self.connection.send(self.frontend.encode(self.frontend.greeting()))
 
     def connectionLost(self, reason: Any = None) -> None:
         """End every session of this connection."""
         self.frontend.telemetry.closed()
         self.connection.lost()
-        self.setTimeout(None)
+        self._cancel_idle_timer()
         self._cancel_frame_timer()
         if self._close_timer is not None and self._close_timer.active():
             self._close_timer.cancel()
@@ -165,6 +169,23 @@ class XMLProtocol(Protocol, TimeoutMixin):
         self._reader.clear()
         self._out = None
         self.frontend.connection_lost(self.connection)
+
+    def _idle_check(self) -> None:
+        """The idle timer: idle for ``idle_timeout`` seconds, say so and close; else
+        wait until the connection would be."""
+        timeout = self.frontend.idle_timeout
+        idle = self._seconds() - self.connection.active_at
+        if idle >= timeout:
+            self._idle_timer = None
+            self.timeoutConnection()
+        else:
+            self._idle_timer = self.callLater(timeout - idle, self._idle_check)
+
+    def _cancel_idle_timer(self) -> None:
+        if self._idle_timer is not None:
+            if self._idle_timer.active():
+                self._idle_timer.cancel()
+            self._idle_timer = None
 
     def timeoutConnection(self) -> None:
         """Idle for too long: say so and close."""
@@ -184,7 +205,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
             root = encoding.build_error(code, reason)
         conn.send(self.frontend.encode(root))
         conn.refused()
-        self.setTimeout(None)
+        self._cancel_idle_timer()
         self._cancel_frame_timer()
         self._reader.clear()
         if self.transport is None:
@@ -218,13 +239,15 @@ class XMLProtocol(Protocol, TimeoutMixin):
         machine = conn.machine
         if machine.state in GONE:
             return
-        with self.frontend.outbox.answering(self):
+        now = self._seconds()
+        telemetry = self.frontend.telemetry
+        with self._outbox.answering(self):
             for token in self._reader.feed(data):
                 if isinstance(token, BadLength):
                     self._bad_length(token.length)
                     return
-                self.resetTimeout()
-                self.frontend.telemetry.message_in()
+                conn.active_at = now  # a complete frame: not idle (the lazy idle timer)
+                telemetry.message_in()
                 conn.frame_received(token.data)
                 if machine.state in GONE:
                     return
@@ -252,11 +275,12 @@ class XMLProtocol(Protocol, TimeoutMixin):
             self._frame_timer = None
 
     def write_frame(self, document: bytes) -> None:
-        """Write one document as a frame (held while the front end's outbox holds)."""
+        """Write one document as a frame (held while the front end's outbox holds;
+        counted when written, :meth:`flush`)."""
         if self.transport is not None:
-            self.frontend.telemetry.message_out()
-            outbox = self.frontend.outbox
+            outbox = self._outbox
             if not outbox.holding:
+                self.frontend.telemetry.message_out()
                 write_now(self.transport, encoding.frame(document))
             elif self._out is None:
                 self._out = [len(document).to_bytes(4, "big"), document]
@@ -270,6 +294,7 @@ class XMLProtocol(Protocol, TimeoutMixin):
         the transport's buffer, written in the reactor's turn."""
         out, self._out = self._out, None
         if out and self.transport is not None:
+            self.frontend.telemetry.message_out(len(out) // 2)  # a length and a document each
             if at_once:
                 write_now(self.transport, b"".join(out))
             else:

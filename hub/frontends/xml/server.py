@@ -128,6 +128,14 @@ class XMLFrontend(protocol.ServerFactory):
         """One of our documents as bytes: validated first when ``xml_check_output``."""
         return encoding.encode(root) if self.check_output else encoding.serialise(root)
 
+    def encode_chat(self, gameid: int, sender: str, text: str, sessionid: int, type: int) -> bytes:
+        """A chat line's ``stateupdate`` (:func:`.encoding.build_chat`) as bytes: made
+        without lxml (:func:`.encoding.chat_document`, the same bytes) unless
+        ``xml_check_output`` validates what we send."""
+        if self.check_output:
+            return encoding.encode(encoding.build_chat(gameid, sender, text, sessionid, type))
+        return encoding.chat_document(gameid, sender, text, sessionid, type)
+
     # -- factory ------------------------------------------------------------------------
 
     def startFactory(self) -> None:
@@ -344,13 +352,13 @@ class XMLFrontend(protocol.ServerFactory):
         records it (the record, the same for all, is made and escaped once)."""
         transcript = self._transcript(None)
         if transcript is not None:
-            tagged = [
-                (
-                    c.conn_id,
-                    record_tag(c.conn_id, "out", None if c.account is None else c.account.name),
-                )
-                for c in audience
-            ]
+            tagged = []
+            for c in audience:
+                tag = c.lobby_tag
+                if tag is None:  # its first since it logged in or out
+                    owner = None if c.account is None else c.account.name
+                    tag = c.lobby_tag = record_tag(c.conn_id, "out", owner)
+                tagged.append((c.conn_id, tag))
             try:
                 transcript.tagged_each(tagged, escaped(encoding.outgoing_record(shared)))
             except Exception:

@@ -15,6 +15,7 @@ from hub.interfaces import ChatLine
 
 from .. import encoding, events
 from ..context import HandlerContext
+from ..states import GONE
 
 if TYPE_CHECKING:
     from ..connection import Connection
@@ -35,14 +36,16 @@ def chat_line(frontend: HandlerContext, line: ChatLine) -> None:
     """A chat line of the lobby (to every logged-in connection, ``gameid`` 0) or of
     a game (to every session that joined it)."""
     if line.room == LOBBY:
-        audience = [c for c in frontend.connections if c.lobby_session and not c.closing]
+        audience = [
+            c for c in frontend.connections if c.lobby_session and c.machine.state not in GONE
+        ]
         if audience:  # one document for all: only the envelope's session id differs
-            shared = frontend.encode(encoding.build_chat(0, line.sender, line.text, 1, line.type))
+            shared = frontend.encode_chat(0, line.sender, line.text, 1, line.type)
             frontend.send_lobby(audience, shared)
         return
     for session in frontend.sessions:
         game = session.game
         if session.kind == "game" and game.id == line.room and session.observer is not None:
             wid = frontend.wire_id(game)
-            doc = encoding.build_chat(wid, line.sender, line.text, session.id, line.type)
-            frontend.send_game(session.conn, game, frontend.encode(doc))
+            doc = frontend.encode_chat(wid, line.sender, line.text, session.id, line.type)
+            frontend.send_game(session.conn, game, doc)
