@@ -13,7 +13,6 @@ table money (:mod:`hub.play.money`), every other game straight to the lobby.
 from __future__ import annotations
 
 import atexit
-import gc
 import importlib
 import importlib.util
 import os
@@ -38,6 +37,7 @@ from hub.connections.chat import ChatService
 from hub.connections.limits import bots_only_room
 from hub.connections.transcript import Transcripts, TranscriptSettings
 from hub.frontends import FRONTENDS
+from hub.heap import HeapKeeper
 from hub.interfaces import IHTTPResources, IHub
 from hub.model import GameError, NotFound
 from hub.ops.admin import Admin, Bans
@@ -420,10 +420,10 @@ class HubService(MultiService, Seating):
     :param options: other settings (``mnm_version``, ``api_token``...).
     :param exit_on_failure: when the hub cannot start, write one line to stderr and
         make the process exit with status 1 (``twistd gamehub``).
-    :param freeze_heap: once started, move the objects made so far (modules, plugins,
-        settings: most of an idle hub's) out of the garbage collector's sight
-        (``gc.freeze``), so that a full collection walks only what came later (games,
-        connections); ``twistd gamehub``, not a test process of many hubs.
+    :param freeze_heap: once started, run the garbage collector's policy of a
+        long-running hub (:class:`hub.heap.HeapKeeper`: the objects made so far frozen,
+        and what came later every ``gc_freeze_seconds``, all collected once every
+        ``gc_full_seconds``); ``twistd gamehub``, not a test process of many hubs.
     """
 
     log = Logger()
@@ -444,6 +444,8 @@ class HubService(MultiService, Seating):
         super().__init__()
         self.exit_on_failure = exit_on_failure
         self.freeze_heap = freeze_heap
+        #: the collector's policy (:mod:`hub.heap`), once started with ``freeze_heap``
+        self.heap: HeapKeeper | None = None
         self.failed: str | None = None
         self.reactor = reactor
         self.version = hub.__version__
@@ -658,8 +660,9 @@ class HubService(MultiService, Seating):
             data=str(self.data_dir),
             ports=dict(self.bound_ports),
         )
-        if self.freeze_heap:  # (a full collection walked them all, about 50 ms a time)
-            gc.freeze()
+        if self.freeze_heap:  # (the collector's policy of a long-running hub)
+            self.heap = HeapKeeper(self.reactor, self.options)
+            self.heap.start()
 
     def _start_failed(self, failure: Any) -> None:
         if failure.check(defer.CancelledError):
@@ -725,6 +728,8 @@ class HubService(MultiService, Seating):
         if self.ratings is not None:
             await self.ratings.stop()
         self.lobby.stop()
+        if self.heap is not None:
+            self.heap.stop()
         if self.money is not None:
             await self.money.stop(float(self.options.get("money_stop_timeout", 10)))
         if self.journaling is not None:

@@ -36,6 +36,10 @@ TYPES: dict[str, type] = {
     "create_rate": float,
     "create_burst": float,
     "game_event_log": int,
+    # the garbage collector's policy (hub.heap; twistd gamehub only)
+    "gc_young": int,
+    "gc_freeze_seconds": float,
+    "gc_full_seconds": float,
     # the games' journal (hub.play.journal)
     "journal_max_entries": int,
     "journal_max_waiting": int,
