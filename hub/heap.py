@@ -11,9 +11,12 @@ So a hub, once started:
 
 - collects the youngest generation after ``gc_young`` allocations (20,000 instead of
   CPython's 700): most of a move's objects are gone before it runs, fewer are promoted;
-- every ``gc_freeze_seconds`` (10) moves what it tracks out of the collector's sight
-  (``gc.freeze``, a constant-time move of lists): a full collection then walks what
-  came since, not every live game;
+- every ``gc_freeze_seconds`` (10) collects the two younger generations (a pause of a
+  few milliseconds: what they hold is what came since the last freeze) and then moves
+  what it tracks out of the collector's sight (``gc.freeze``, a constant-time move of
+  lists): a full collection then walks what came since, not every live game.  The
+  collection first matters: a cycle dropped a moment ago (every ``deferToThread``
+  leaves one, a closure that names itself) would otherwise be frozen with the living;
 - every ``gc_full_seconds`` (300) gives the frozen objects back and collects them all
   once (``gc.unfreeze``, ``gc.collect``, then ``gc.freeze`` again): a cycle of objects
   frozen while alive and dropped since is freed then, so such garbage is bounded by
@@ -75,12 +78,17 @@ class HeapKeeper:
         if self.young > 0:
             gc.set_threshold(self.young, *self._thresholds[1:])
         gc.freeze()
-        for seconds, call in ((self.freeze_seconds, gc.freeze), (self.full_seconds, self.full)):
+        for seconds, call in ((self.freeze_seconds, self.freeze), (self.full_seconds, self.full)):
             if seconds > 0:
                 loop = LoopingCall(call)
                 loop.clock = self._reactor
                 loop.start(seconds, now=False)
                 self._loops.append(loop)
+
+    def freeze(self) -> None:
+        """The younger generations collected, then everything tracked frozen."""
+        gc.collect(1)
+        gc.freeze()
 
     def full(self) -> None:
         """Every object back in sight, one full collection, frozen again."""

@@ -39,6 +39,11 @@ def test_it_freezes_now_and_every_so_often_and_collects_all_once_in_a_while(coll
         assert gc.get_freeze_count() == frozen
         clock.advance(10)
         assert gc.get_freeze_count() >= frozen + 1000  # frozen with the next freeze
+        young = Cycle()  # a cycle dropped before the freeze: collected first, not frozen
+        gone = weakref.ref(young)
+        del young
+        clock.advance(10)
+        assert gone() is None
         dropped = Cycle()  # a cycle frozen while alive, dropped since
         kept = weakref.ref(dropped)
         clock.advance(10)
