@@ -49,7 +49,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.common import Figure, Row, measure_servers  # noqa: E402
 from bench.hubproc import Hub  # noqa: E402
-from bench.mnm_lines import ANCHOR, OURS, Event, Game, count, hub_pass, new_games  # noqa: E402
+from bench.mnm_lines import ANCHOR, BARE_GAME, OURS, Event, Game, count, hub_pass, new_games  # noqa: E402
 from bench.mnm_replay import Conn, Loop  # noqa: E402
 
 #: games recorded once, replayed in turn
@@ -59,7 +59,8 @@ GOAL = 1.5
 
 
 #: the bare server: a connection's prolog, then the game its ID line names
-BARE = r"""
+BARE = (
+    r"""
 import json, sys
 from twisted.internet import reactor
 from twisted.internet.protocol import Factory
@@ -70,24 +71,9 @@ prolog = {line: out for line, out in given["prolog"]}  # "" for the connect
 games = given["games"]
 opening = {}  # ID → the game whose second connection is still to come
 
-class Game:
-    def __init__(self, events):
-        self.events = events
-        self.step = 0
-        self.conns = [None, None]
-    def act(self, conn):
-        event = self.events[self.step]
-        self.step += 1
-        if event["conn"] != conn:  # the client is not replaying this game
-            for other in self.conns:
-                if other is not None:
-                    other.transport.abortConnection()
-            return
-        for other, lines, close in zip(self.conns, event["out"], event["close"]):
-            for line in lines:
-                other.sendLine(line.encode("ascii"))
-            if close:
-                other.transport.loseConnection()
+"""
+    + BARE_GAME
+    + r"""
 
 class Replay(LineOnlyReceiver):
     delimiter = b"\n"
@@ -121,6 +107,7 @@ port = reactor.listenTCP(0, Factory.forProtocol(Replay), interface="127.0.0.1", 
 print(port.getHost().port, flush=True)
 reactor.run()
 """
+)
 
 
 def _is_id(event: Event) -> bool:

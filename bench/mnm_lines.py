@@ -67,17 +67,9 @@ Event = dict[str, Any]
 #: one game, its events in order
 Game = list[Event]
 
-#: the bare server: each pair of connections replays the next game of the file given
-BARE = r"""
-import json, sys
-from twisted.internet import reactor
-from twisted.internet.protocol import Factory
-from twisted.protocols.basic import LineOnlyReceiver
-
-games = json.load(open(sys.argv[1]))
-made = [0]
-opening = []  # the game whose second connection is still to come
-
+#: the bare server's game: the recorded lines out for each line in, on the connections
+#: the hub wrote them to (bench/mnm_in_flight.py's bare server uses it too)
+BARE_GAME = r"""
 class Game:
     def __init__(self, events):
         self.events = events
@@ -96,6 +88,23 @@ class Game:
                 other.sendLine(line.encode("ascii"))
             if close:
                 other.transport.loseConnection()
+"""
+
+#: the bare server: each pair of connections replays the next game of the file given
+BARE = (
+    r"""
+import json, sys
+from twisted.internet import reactor
+from twisted.internet.protocol import Factory
+from twisted.protocols.basic import LineOnlyReceiver
+
+games = json.load(open(sys.argv[1]))
+made = [0]
+opening = []  # the game whose second connection is still to come
+
+"""
+    + BARE_GAME
+    + r"""
 
 class Replay(LineOnlyReceiver):
     delimiter = b"\n"
@@ -119,6 +128,7 @@ port = reactor.listenTCP(0, Factory.forProtocol(Replay), interface="127.0.0.1")
 print(port.getHost().port, flush=True)
 reactor.run()
 """
+)
 
 OURS = "gamehub MNM"
 ANCHOR = "bare LineOnlyReceiver"

@@ -169,6 +169,12 @@ def finished_game() -> Figure:
     return Figure("gamehub, morris bots", "bytes/game", [kept])
 
 
+def _within(what: str, found: Figure, budget: int) -> Row:
+    """A row of ``found`` bytes a game against a ``budget`` of bytes."""
+    return Row(what, found, Figure(f"budget {budget:,} bytes", "bytes/game", [budget]),
+               goal=("<=", 1.0), unit="bytes")  # fmt: skip
+
+
 def rows(quick: bool) -> list[Row]:
     """The runner's rows (``python -m bench``)."""
     figures = run(connections=500 if quick else 1500, rounds=3 if quick else 5)
@@ -180,19 +186,15 @@ def rows(quick: bool) -> list[Row]:
             goal=("<=", 1.2),
             unit="bytes",
         ),
-        Row(
+        _within(
             "Python memory a live MNM game keeps (80 turns, both connections; tracemalloc)",
             live_game(),
-            Figure(f"budget {BUDGET:,} bytes", "bytes/game", [BUDGET]),
-            goal=("<=", 1.0),
-            unit="bytes",
+            BUDGET,
         ),
-        Row(
+        _within(
             "Python memory a kept finished MNM game keeps (retired; tracemalloc)",
             finished_game(),
-            Figure(f"budget {FINISHED_BUDGET:,} bytes", "bytes/game", [FINISHED_BUDGET]),
-            goal=("<=", 1.0),
-            unit="bytes",
+            FINISHED_BUDGET,
         ),
     ]
 
