@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 #: the endpoint every test hub listens on: a free loopback port
 LOOPBACK = "tcp:0:interface=127.0.0.1"
 _LISTENING = re.compile(r"gamehub (\w+) front end listening on [^:]+:(\d+)")
+#: the hub's own last start-up line (the store's "ready" comes earlier, before the front ends)
+_READY = re.compile(r"\] gamehub \S+ ready: ")
 _BAD = ("Unhandled", "Traceback", "CRITICAL", "[-] Unhandled Error")
 
 
@@ -108,7 +110,7 @@ class HubProcess:
         deadline = time.monotonic() + self.startup
         while time.monotonic() < deadline:
             self.ports = {m.group(1): int(m.group(2)) for m in _LISTENING.finditer(self.log())}
-            if wanted <= set(self.ports) and "gamehub" in self.log() and "ready" in self.log():
+            if wanted <= set(self.ports) and _READY.search(self.log()):
                 return self
             if self.proc.poll() is not None:
                 break
