@@ -133,6 +133,7 @@ class Conn:
         self.send(f'<message sessionid="{sid}"><request>{body}</request></message>')
 
     def read(self) -> list:
+        self.proto.frontend.outbox.release()  # the reactor's turn ends (held copies go)
         data = self.transport.value()
         self.transport.clear()
         out = []

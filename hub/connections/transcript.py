@@ -312,19 +312,25 @@ class Transcript:
         (one document sent to many connections at once: one time stamp)."""
         head = self._stamp(self._seconds())
         tail = text + b"\n"
+        base = len(head) + len(tail)
         cap = self._cap
         recorded = self._recorded
+        dropped = self._dropped
         lines = self._lines
         for conn, tag in tagged:
-            line = head + tag + tail
-            size = len(line)
+            size = base + len(tag)
             if conn != HUB:
                 used = recorded.get(conn, 0) + size
-                if used > cap:
-                    self._drop(conn, tag, size)
+                if used > cap:  # (a line is made only to be kept)
+                    counts = dropped.get(conn)
+                    if counts is None:
+                        self._drop(conn, tag, size)
+                    else:  # as _drop counts a further one
+                        counts[0] += 1
+                        counts[1] += size
                     continue
                 recorded[conn] = used
-            lines.append(line)
+            lines.append(head + tag + tail)
             self._pending += size
             if self._pending >= self._buffer_bytes or self._timer is None:
                 self._appended()

@@ -617,7 +617,8 @@ class _Writes:
 
 def test_pipelined_answers_and_a_chat_lines_copies_go_out_in_one_write_each(hub, frontend) -> None:
     """Issue 36: the frames written while a chunk of requests is answered are held and
-    sent once the chunk is done, one write per connection, the same bytes in order."""
+    sent, one write per connection, the same bytes in order: the talker's once the
+    chunk is done, the others' at the end of the reactor's turn."""
     conns = [Conn(frontend) for _ in range(3)]
     for i, conn in enumerate(conns):
         greeted(conn)
@@ -632,7 +633,9 @@ def test_pipelined_answers_and_a_chat_lines_copies_go_out_in_one_write_each(hub,
         "<message>hi</message></chat></game></request></message>"
     )
     talker.raw(b"".join(len(d).to_bytes(4, "big") + d.encode() for d in (ask, say, ask)))
-    assert len(writes[0].calls) == 1 and len(writes[1].calls) == len(writes[2].calls) == 1
+    assert len(writes[0].calls) == 1 and len(writes[1].calls) == len(writes[2].calls) == 0
+    hub.reactor.advance(0)  # the end of the reactor's turn
+    assert len(writes[0].calls) == len(writes[1].calls) == len(writes[2].calls) == 1
     docs = talker.read()
     kinds = [(d[0].tag, d[0][0].tag, d[0][0][0].tag) for d in docs]
     assert kinds == [
@@ -645,6 +648,60 @@ def test_pipelined_answers_and_a_chat_lines_copies_go_out_in_one_write_each(hub,
         (line,) = conn.read()
         assert line.find(".//chat/message").text == "hi"
         assert int(line.get("sessionid")) == conn.sid
+
+
+def test_the_copies_of_a_turns_chunks_go_out_in_one_write_in_order(hub, frontend) -> None:
+    """Issue 36: the chat lines of two clients' chunks read in one turn of the reactor
+    reach a third client in one write at the end of the turn, in the order they were
+    said; a client that holds a copy when its own chunk is answered gets the copy
+    first, then its answers, in that chunk's write."""
+    conns = [Conn(frontend) for _ in range(3)]
+    for i, conn in enumerate(conns):
+        greeted(conn)
+        login(conn, f"p{i}")
+    writes = [_Writes(conn) for conn in conns]
+
+    def say(conn: Conn, text: str) -> bytes:
+        document = (
+            f'<message sessionid="{conn.sid}"><request><game gameid="0"><chat sender="x">'
+            f"<message>{text}</message></chat></game></request></message>"
+        ).encode()
+        return len(document).to_bytes(4, "big") + document
+
+    sent = frontend.telemetry.sent
+    conns[0].raw(say(conns[0], "one"))
+    conns[1].raw(say(conns[1], "two"))  # holds "one" from p0: it goes before its answer
+    assert [len(w.calls) for w in writes] == [1, 1, 0]
+    hub.reactor.advance(0)  # the end of the reactor's turn
+    assert [len(w.calls) for w in writes] == [2, 1, 1]
+    assert frontend.telemetry.sent - sent == 8  # two answers, three copies of each line
+
+    def seen(conn: Conn) -> list[tuple[str, str | None]]:
+        return [(d[0].tag, d.findtext(".//chat/message")) for d in conn.read()]
+
+    assert seen(conns[0]) == [("response", None), ("stateupdate", "one"), ("stateupdate", "two")]
+    assert seen(conns[1]) == [("stateupdate", "one"), ("response", None), ("stateupdate", "two")]
+    assert seen(conns[2]) == [("stateupdate", "one"), ("stateupdate", "two")]
+
+
+def test_a_frame_written_outside_a_chunk_goes_after_what_its_connection_holds(
+    hub, frontend
+) -> None:
+    """A lobby update sent outside any chunk (a game made through another door) to a
+    connection still holding a chat line's copy for the end of the turn goes after it,
+    both at once."""
+    conns = [Conn(frontend) for _ in range(2)]
+    for i, conn in enumerate(conns):
+        greeted(conn)
+        login(conn, f"p{i}")
+    writes = _Writes(conns[1])
+    conns[0].request('<game gameid="0"><chat sender="x"><message>first</message></chat></game>')
+    assert writes.calls == []
+    hub.lobby.create_game("hello", name="Later")  # a lobby update for everyone, now
+    assert len(writes.calls) == 1
+    docs = conns[1].read()
+    assert docs[0].findtext(".//chat/message") == "first"
+    assert [d[0].tag for d in docs] == ["stateupdate"] * len(docs) and len(docs) >= 2
 
 
 def test_an_error_that_closes_goes_out_before_the_close_in_a_pipelined_chunk(frontend) -> None:

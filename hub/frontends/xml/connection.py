@@ -68,6 +68,7 @@ class Wire(Protocol):
     (:class:`.protocol.XMLProtocol`): it writes frames, refuses and drops."""
 
     def write_frame(self, document: bytes) -> None: ...
+    def write_parts(self, head: bytes, middle: bytes, tail: bytes) -> None: ...
     def fail(self, code: int, reason: str, notice: bool = False) -> None: ...
     def abort(self) -> None: ...
 
@@ -115,6 +116,8 @@ class Connection:
         self.machine: Machine[State, Input] = Machine(TRANSITIONS, State.CONNECTED)
         self.account: Any = None
         self.lobby_session = 0
+        #: the lobby session id as its envelope writes it (``b"%d"``)
+        self.lobby_sid = b"0"
         self.game_sessions: dict[int, JoinedGame] = {}
         #: the SHA-256 of the session's resume token (:mod:`.resume`; ``None``: none)
         self.resume_hash: str | None = None
@@ -153,6 +156,7 @@ class Connection:
         self.machine.move(Input.LOGIN)
         self.account = account
         self.lobby_session = lobby_session
+        self.lobby_sid = b"%d" % lobby_session
         self.lobby_tag = None
 
     def log_out(self) -> None:
@@ -160,6 +164,7 @@ class Connection:
         if self.machine.allows(Input.LOGOUT):
             self.machine.move(Input.LOGOUT)
         self.lobby_session = 0
+        self.lobby_sid = b"0"
         self.account = None
         self.lobby_tag = None
 
@@ -265,6 +270,20 @@ class Connection:
             self.send(document)  # counted against the backlog
         else:  # as send, whose state check this one covers (GONE holds CLOSED)
             self.wire.write_frame(document)
+
+    def send_lobby_copy(self, head: bytes, tail: bytes, now: float) -> None:
+        """:meth:`send_update` of ``head``, the lobby session id, ``tail`` (a lobby
+        document made once for many, :meth:`.server.XMLFrontend.send_lobby`), at the
+        clock's time ``now``: written in its parts unless it must wait."""
+        if self.machine.state in GONE:
+            return
+        self.active_at = now
+        if self._held is not None:
+            self._held.append(head + self.lobby_sid + tail)
+        elif self._paused:
+            self.send(head + self.lobby_sid + tail)  # counted against the backlog
+        else:
+            self.wire.write_parts(head, self.lobby_sid, tail)
 
     def send_first(self, document: bytes) -> bool:
         """Write ``document`` right after the response being made, before the updates

@@ -18,15 +18,18 @@ response document.
   while the transport is paused.
 - Frames written while a chunk of bytes from a client is being answered (its
   pipelined requests' answers, the copies of a lobby chat line it said for every
-  client) are held per connection and sent when the chunk is done, one write for each
-  connection (:class:`Outbox`), as Twisted's own ``transport.write`` would at the
-  reactor's next turn; frames written at any other time go at once.  The bytes and
-  their order on each connection are the same.
+  client) are held per connection (:class:`Outbox`): the client's own when the chunk
+  is done, every other connection's at the end of the reactor's turn (the chunks of
+  all the clients read in that turn), one write for each connection, as Twisted's own
+  ``transport.write`` would at the reactor's next turn.  A frame written at any other
+  time goes at once, after what its connection holds.  The bytes and their order on
+  each connection are the same.
 """
 
 from __future__ import annotations
 
 import typing
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from twisted.internet.interfaces import IPushProducer
@@ -49,25 +52,33 @@ class Outbox:
     """The front end's frames held while a chunk of a client's bytes is answered.
 
     ``with outbox.answering(proto):`` around the answering of ``proto``'s bytes;
-    :meth:`XMLProtocol.write_frame` holds a frame (:meth:`hold`) while one is open,
-    and the outermost ``with`` sends each connection's held frames in one write
-    (:meth:`XMLProtocol.flush`), connections in the order their first frame came:
-    the client that sent the chunk at once (its answers), every other one (a lobby
-    chat line's copy) through Twisted's buffer, which the reactor writes once for all
-    that the connection got in this turn of the reactor.
+    :meth:`XMLProtocol.write_frame` holds a frame (:meth:`hold`) while one is open.
+    When the outermost ``with`` ends, ``proto``'s held frames go to its socket at once
+    (its answers); the other connections' (a lobby chat line's copies) wait for the
+    end of the reactor's turn (:meth:`release`, called by the reactor with
+    ``callLater(0)``), so that a connection gets one write a turn for the copies of
+    every chunk read in that turn, not one a chunk.  A connection's own chunk, and
+    any frame written to it outside a chunk, send what it holds first: its bytes keep
+    their order.
+
+    :param call_later: the reactor's ``callLater`` (the end of the turn).
     """
 
-    __slots__ = ("_depth", "_reader", "_waiting", "holding")
+    __slots__ = ("_call_later", "_depth", "_reader", "_turn", "_waiting", "holding")
 
-    def __init__(self) -> None:
+    def __init__(self, call_later: Callable[..., Any]) -> None:
+        self._call_later = call_later
         self._depth = 0
         self._reader: XMLProtocol | None = None
+        #: connections holding frames until the end of the turn (each once a turn)
         self._waiting: list[XMLProtocol] = []
+        #: the call of :meth:`release` at the end of this turn, while one is due
+        self._turn: Any = None
         #: whether frames written now are held
         self.holding = False
 
     def hold(self, proto: XMLProtocol) -> None:
-        """``proto`` holds frames: flush it when the outermost ``with`` ends."""
+        """``proto`` holds frames: flush it at the end of the turn (or before)."""
         self._waiting.append(proto)
 
     def answering(self, proto: XMLProtocol) -> Outbox:
@@ -85,10 +96,21 @@ class Outbox:
         if not self._depth:
             self.holding = False
             reader, self._reader = self._reader, None
-            while self._waiting:
-                waiting, self._waiting = self._waiting, []
-                for proto in waiting:
-                    proto.flush(at_once=proto is reader)
+            if reader is not None:
+                reader.flush()  # its answers (and what it held before) now
+            if self._waiting and self._turn is None:
+                self._turn = self._call_later(0, self.release)
+
+    def release(self) -> None:
+        """The reactor's turn ends: write every frame held, one write a connection."""
+        if self._turn is not None:
+            if self._turn.active():
+                self._turn.cancel()
+            self._turn = None
+        while self._waiting:
+            waiting, self._waiting = self._waiting, []
+            for proto in waiting:
+                proto.flush()
 
 
 class ProtocolHost(ConnectionHost, typing.Protocol):
@@ -133,8 +155,10 @@ class XMLProtocol(Protocol):
         self._idle_timer: Any = None
         self._frame_timer: Any = None
         self._close_timer: Any = None
-        #: frames held by the front end's :class:`Outbox` (lengths and documents)
+        #: frames held by the front end's :class:`Outbox` (lengths and documents, or
+        #: their parts), and how many
         self._out: list[bytes] | None = None
+        self._frames = 0
         self.connection = Connection(frontend, self, peer)
 
     @property
@@ -278,27 +302,47 @@ class XMLProtocol(Protocol):
         """Write one document as a frame (held while the front end's outbox holds;
         counted when written, :meth:`flush`)."""
         if self.transport is not None:
-            outbox = self._outbox
-            if not outbox.holding:
+            out = self._out
+            if out is not None:  # after what it holds (sent now unless the outbox holds)
+                out += (len(document).to_bytes(4, "big"), document)
+                self._frames += 1
+                if not self._outbox.holding:
+                    self.flush()
+            elif self._outbox.holding:
+                self._out = [len(document).to_bytes(4, "big"), document]
+                self._frames = 1
+                self._outbox.hold(self)
+            else:
                 self.frontend.telemetry.message_out()
                 write_now(self.transport, encoding.frame(document))
-            elif self._out is None:
-                self._out = [len(document).to_bytes(4, "big"), document]
-                outbox.hold(self)
-            else:
-                self._out += (len(document).to_bytes(4, "big"), document)
 
-    def flush(self, at_once: bool = True) -> None:
-        """Write the frames held (:class:`Outbox`) in one write: to the socket now
-        (:func:`~hub.connections.sockets.write_now`), or (``at_once`` false) through
-        the transport's buffer, written in the reactor's turn."""
+    def write_parts(self, head: bytes, middle: bytes, tail: bytes) -> None:
+        """:meth:`write_frame` of the document ``head + middle + tail``, held in its
+        parts (joined once with the rest of the write)."""
+        if self.transport is None:
+            return
+        size = (len(head) + len(middle) + len(tail)).to_bytes(4, "big")
+        out = self._out
+        if out is not None:
+            out += (size, head, middle, tail)
+            self._frames += 1
+            if not self._outbox.holding:
+                self.flush()
+        elif self._outbox.holding:
+            self._out = [size, head, middle, tail]
+            self._frames = 1
+            self._outbox.hold(self)
+        else:
+            self.frontend.telemetry.message_out()
+            write_now(self.transport, b"".join((size, head, middle, tail)))
+
+    def flush(self) -> None:
+        """Write the frames held (:class:`Outbox`) in one write, to the socket now
+        (:func:`~hub.connections.sockets.write_now`)."""
         out, self._out = self._out, None
         if out and self.transport is not None:
-            self.frontend.telemetry.message_out(len(out) // 2)  # a length and a document each
-            if at_once:
-                write_now(self.transport, b"".join(out))
-            else:
-                self.transport.write(b"".join(out))
+            self.frontend.telemetry.message_out(self._frames)
+            write_now(self.transport, b"".join(out))
 
     # -- the transport's producer ---------------------------------------------------------
 

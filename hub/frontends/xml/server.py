@@ -102,7 +102,7 @@ class XMLFrontend(protocol.ServerFactory):
         self.create_limits = creation_limits(options, self.reactor)
         self.connections: set[Connection] = set()
         #: frames held while a client's chunk of requests is answered (one write each)
-        self.outbox = Outbox()
+        self.outbox = Outbox(self.reactor.callLater)
         self.per_address: Counter[str] = Counter()
         self.sessions = Sessions(self)
         #: wire id → game id: the lobby's games, and the last KNOWN_IDS seen in history
@@ -149,6 +149,7 @@ class XMLFrontend(protocol.ServerFactory):
 
     def stopFactory(self) -> None:
         """Tell every client the hub is going away; stop following the lobby."""
+        self.outbox.release()  # what waits for the end of the turn goes first
         notice = encoding.encode(encoding.build_notice("the hub is shutting down"))
         for conn in list(self.connections):
             if not conn.closing:
@@ -364,8 +365,9 @@ class XMLFrontend(protocol.ServerFactory):
             except Exception:
                 self.log.failure("xml: transcript write failed")
         head, tail = encoding.session_parts(shared)
+        now = self.reactor.seconds()
         for conn in audience:
-            conn.send_update(b"%s%d%s" % (head, conn.lobby_session, tail))
+            conn.send_lobby_copy(head, tail, now)
 
     # -- requests -------------------------------------------------------------------------
 
