@@ -87,6 +87,13 @@ def _depth_ok(root: etree._Element, limit: int) -> bool:
     return True
 
 
+def _utf8(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ProtocolError(f"document is not UTF-8 (byte {e.start})") from None
+
+
 def parse_document(
     data: bytes, schema: etree.XMLSchema | None = None, max_size: int = MAX_DOCUMENT
 ) -> etree._Element:
@@ -103,15 +110,17 @@ def parse_document(
         raise ProtocolError(f"document of {len(data)} bytes exceeds {max_size}", 413)
     if not data:
         raise ProtocolError("empty document")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ProtocolError(f"document is not UTF-8 (byte {e.start})") from None
-    declared = _XML_DECL.match(text)
-    if declared and declared.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
-        raise ProtocolError(f"documents must be UTF-8; declared {clean(declared.group(1))[:40]}")
-    declares = "<!" in text  # each declaration begins "<!" (so does CDATA)
-    if declares and FORBIDDEN.search(text):
+    # (ASCII is UTF-8: such a document, the common one, is decoded only if searched)
+    text = None if data.isascii() else _utf8(data)
+    if data[:1] != b"<" or data[:2] == b"<?":  # else no XML declaration can open it
+        if text is None:
+            text = data.decode("ascii")
+        declared = _XML_DECL.match(text)
+        if declared and declared.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
+            found = clean(declared.group(1))[:40]
+            raise ProtocolError(f"documents must be UTF-8; declared {found}")
+    declares = b"<!" in data  # each declaration begins "<!" (so does CDATA)
+    if declares and FORBIDDEN.search(text if text is not None else data.decode("ascii")):
         raise ProtocolError("DOCTYPE and DTD declarations are refused")
     try:
         root = etree.fromstring(data, _parser())
