@@ -713,3 +713,32 @@ def test_an_error_that_closes_goes_out_before_the_close_in_a_pipelined_chunk(fro
     assert outcome(first) == (False, 401, "log in first")
     assert outcome(last) == (False, 413, "a frame of length 0 is not a document")
     assert conn.closed
+
+
+def test_lobby_records_name_the_account_only_while_logged_in(hub, frontend) -> None:
+    """Issue 36: a connection keeps its lobby records' tags (in and out) until it logs
+    in or out; each record is the one ``Transcript.record`` writes, owner and all."""
+    from hub.connections.transcript import record_tag
+
+    conn = Conn(frontend)
+    greeted(conn)
+    conn.request("<lobby><gamelist/></lobby>")  # before a login: nobody's
+    conn.read()
+    login(conn, "ann")
+    conn.one("<lobby><gamelist/></lobby>")
+    conn.one("<authentication><logout/></authentication>")
+    conn.request("<lobby><gamelist/></lobby>", 0)
+    conn.read()
+    hub.transcripts.flush()
+    lines = hub.transcripts.read("lobby-xml").splitlines()
+    cid = conn.proto.connection.conn_id
+    mine = [line.split(" ", 1)[1] for line in lines if line.split(" ")[1].split("~")[0] == cid]
+    owners = [who.split(" ")[0].partition("~")[2] for who in mine]
+    # a list, the account made and the login asked before the login (the login's answer
+    # is ann's), a list and the logout asked as ann (its answer is nobody's), a list
+    assert owners == ["", "", "", "", "", "ann", "ann", "ann", "ann", "", "", ""]
+    for record in mine:
+        who, direction, _content = record.split(" ", 2)
+        conn_id, _, owner = who.partition("~")
+        tag = record_tag(conn_id, direction.strip(), owner or None)
+        assert f" {record}\n".encode().startswith(tag)

@@ -124,6 +124,8 @@ class Connection:
         #: the tag of what it is sent in the lobby transcript (made when first used
         #: after a login or logout: :meth:`.server.XMLFrontend.send_lobby`)
         self.lobby_tag: bytes | None = None
+        #: the same for what it sends (:meth:`.server.XMLFrontend.record`)
+        self.in_tag: bytes | None = None
         #: whether a loss of the connection keeps its seats for a resume
         self.resumable = False
         self._requests: deque[bytes] = deque()
@@ -157,7 +159,7 @@ class Connection:
         self.account = account
         self.lobby_session = lobby_session
         self.lobby_sid = b"%d" % lobby_session
-        self.lobby_tag = None
+        self.lobby_tag = self.in_tag = None
 
     def log_out(self) -> None:
         """Forget the account and the lobby session (the sessions are ended)."""
@@ -166,7 +168,7 @@ class Connection:
         self.lobby_session = 0
         self.lobby_sid = b"0"
         self.account = None
-        self.lobby_tag = None
+        self.lobby_tag = self.in_tag = None
 
     def refused(self) -> None:
         """The connection is refused (its last frame is written): it reads and answers

@@ -48,6 +48,9 @@ KNOWN_IDS = 10_000
 #: game lists (by their rows and filters) and constant answers kept serialised
 LISTINGS = 64
 ANSWERS = 1024
+#: long records (game lists) kept escaped for the transcripts, and from what length
+ESCAPED = 64
+ESCAPED_FROM = 512
 
 
 def _deferred(answer: Any) -> Any:
@@ -112,6 +115,8 @@ class XMLFrontend(protocol.ServerFactory):
         #: game lists and constant answers, serialised once for every session
         self.listings = Shared(self.encode, LISTINGS)
         self.answers = Shared(self.encode, ANSWERS)
+        #: long records → their escaped form (:meth:`_escaped`)
+        self._escapes: dict[bytes, bytes] = {}
         #: game id → its lobby row (:func:`.handlers.lobby.row`), until it changes
         self.rows: dict[str, encoding.GameRow] = {}
         #: game sessions relayed to the other hubs of a cluster
@@ -335,9 +340,35 @@ class XMLFrontend(protocol.ServerFactory):
             return
         owner = conn.account.name if conn.account is not None else None
         try:
-            transcript.record(conn.conn_id, direction, frame, owner=owner, seat=seat)
+            if seat is not None:
+                transcript.record(conn.conn_id, direction, frame, owner=owner, seat=seat)
+                return
+            # a public record: with the tag the connection keeps until it logs in or out
+            if direction == "out":
+                tag = conn.lobby_tag
+                if tag is None:
+                    tag = conn.lobby_tag = record_tag(conn.conn_id, "out", owner)
+            else:
+                tag = conn.in_tag
+                if tag is None:
+                    tag = conn.in_tag = record_tag(conn.conn_id, direction, owner)
+            transcript.tagged(conn.conn_id, tag, self._escaped(frame))
         except Exception:
             self.log.failure("xml: transcript write failed")
+
+    def _escaped(self, frame: bytes) -> bytes:
+        """:func:`~hub.connections.transcript.escaped` of a record; a long one (a game
+        list) is escaped once while it is among the last :data:`ESCAPED` of them."""
+        if len(frame) < ESCAPED_FROM:
+            return escaped(frame)
+        memo = self._escapes
+        text = memo.get(frame)
+        if text is None:
+            text = escaped(frame)
+            if len(memo) >= ESCAPED:
+                del memo[next(iter(memo))]
+            memo[frame] = text
+        return text
 
     def send_game(
         self, conn: Connection, game: Any, document: bytes, seat: int | None = None
@@ -361,7 +392,7 @@ class XMLFrontend(protocol.ServerFactory):
                     tag = c.lobby_tag = record_tag(c.conn_id, "out", owner)
                 tagged.append((c.conn_id, tag))
             try:
-                transcript.tagged_each(tagged, escaped(encoding.outgoing_record(shared)))
+                transcript.tagged_each(tagged, self._escaped(encoding.outgoing_record(shared)))
             except Exception:
                 self.log.failure("xml: transcript write failed")
         head, tail = encoding.session_parts(shared)
