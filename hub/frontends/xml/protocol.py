@@ -78,8 +78,10 @@ class Outbox:
         self.holding = False
 
     def hold(self, proto: XMLProtocol) -> None:
-        """``proto`` holds frames: flush it at the end of the turn (or before)."""
-        self._waiting.append(proto)
+        """``proto`` holds frames: flush it at the end of the turn (or before; the
+        client whose chunk is answered, when the chunk is done)."""
+        if proto is not self._reader:
+            self._waiting.append(proto)
 
     def answering(self, proto: XMLProtocol) -> Outbox:
         """The outbox, for ``with``: ``proto``'s bytes are being answered."""
