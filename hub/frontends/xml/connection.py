@@ -68,7 +68,7 @@ class Wire(Protocol):
     (:class:`.protocol.XMLProtocol`): it writes frames, refuses and drops."""
 
     def write_frame(self, document: bytes) -> None: ...
-    def write_parts(self, head: bytes, middle: bytes, tail: bytes) -> None: ...
+    def write_parts(self, length: bytes, head: bytes, middle: bytes, tail: bytes) -> None: ...
     def fail(self, code: int, reason: str, notice: bool = False) -> None: ...
     def abort(self) -> None: ...
 
@@ -126,6 +126,8 @@ class Connection:
         self.lobby_tag: bytes | None = None
         #: the same for what it sends (:meth:`.server.XMLFrontend.record`)
         self.in_tag: bytes | None = None
+        #: its id and :attr:`lobby_tag`, as the lobby transcript takes them (the same life)
+        self.lobby_record: tuple[str, bytes] | None = None
         #: whether a loss of the connection keeps its seats for a resume
         self.resumable = False
         self._requests: deque[bytes] = deque()
@@ -159,7 +161,7 @@ class Connection:
         self.account = account
         self.lobby_session = lobby_session
         self.lobby_sid = b"%d" % lobby_session
-        self.lobby_tag = self.in_tag = None
+        self.lobby_tag = self.in_tag = self.lobby_record = None
 
     def log_out(self) -> None:
         """Forget the account and the lobby session (the sessions are ended)."""
@@ -168,7 +170,7 @@ class Connection:
         self.lobby_session = 0
         self.lobby_sid = b"0"
         self.account = None
-        self.lobby_tag = self.in_tag = None
+        self.lobby_tag = self.in_tag = self.lobby_record = None
 
     def refused(self) -> None:
         """The connection is refused (its last frame is written): it reads and answers
@@ -273,19 +275,21 @@ class Connection:
         else:  # as send, whose state check this one covers (GONE holds CLOSED)
             self.wire.write_frame(document)
 
-    def send_lobby_copy(self, head: bytes, tail: bytes, now: float) -> None:
+    def send_lobby_copy(self, head: bytes, tail: bytes, size: int, now: float) -> None:
         """:meth:`send_update` of ``head``, the lobby session id, ``tail`` (a lobby
-        document made once for many, :meth:`.server.XMLFrontend.send_lobby`), at the
-        clock's time ``now``: written in its parts unless it must wait."""
+        document made once for many, :meth:`.server.XMLFrontend.send_lobby`; ``size``
+        is the length of ``head`` and ``tail``), at the clock's time ``now``: written
+        in its parts unless it must wait."""
         if self.machine.state in GONE:
             return
         self.active_at = now
+        sid = self.lobby_sid
         if self._held is not None:
-            self._held.append(head + self.lobby_sid + tail)
+            self._held.append(head + sid + tail)
         elif self._paused:
-            self.send(head + self.lobby_sid + tail)  # counted against the backlog
+            self.send(head + sid + tail)  # counted against the backlog
         else:
-            self.wire.write_parts(head, self.lobby_sid, tail)
+            self.wire.write_parts((size + len(sid)).to_bytes(4, "big"), head, sid, tail)
 
     def send_first(self, document: bytes) -> bool:
         """Write ``document`` right after the response being made, before the updates

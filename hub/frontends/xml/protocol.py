@@ -318,25 +318,25 @@ class XMLProtocol(Protocol):
                 self.frontend.telemetry.message_out()
                 write_now(self.transport, encoding.frame(document))
 
-    def write_parts(self, head: bytes, middle: bytes, tail: bytes) -> None:
-        """:meth:`write_frame` of the document ``head + middle + tail``, held in its
-        parts (joined once with the rest of the write)."""
+    def write_parts(self, length: bytes, head: bytes, middle: bytes, tail: bytes) -> None:
+        """:meth:`write_frame` of the document ``head + middle + tail``, whose frame
+        ``length`` (4 bytes) its caller knows, held in its parts (joined once with the
+        rest of the write)."""
         if self.transport is None:
             return
-        size = (len(head) + len(middle) + len(tail)).to_bytes(4, "big")
         out = self._out
         if out is not None:
-            out += (size, head, middle, tail)
+            out += (length, head, middle, tail)
             self._frames += 1
             if not self._outbox.holding:
                 self.flush()
         elif self._outbox.holding:
-            self._out = [size, head, middle, tail]
+            self._out = [length, head, middle, tail]
             self._frames = 1
             self._outbox.hold(self)
         else:
             self.frontend.telemetry.message_out()
-            write_now(self.transport, b"".join((size, head, middle, tail)))
+            write_now(self.transport, b"".join((length, head, middle, tail)))
 
     def flush(self) -> None:
         """Write the frames held (:class:`Outbox`) in one write, to the socket now

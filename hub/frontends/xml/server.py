@@ -356,6 +356,17 @@ class XMLFrontend(protocol.ServerFactory):
         except Exception:
             self.log.failure("xml: transcript write failed")
 
+    @staticmethod
+    def _lobby_record(conn: Connection) -> tuple[str, bytes]:
+        """``(conn_id, tag)`` of what ``conn`` is sent in the lobby transcript, kept on
+        the connection until it logs in or out (:meth:`send_lobby`)."""
+        tag = conn.lobby_tag
+        if tag is None:  # its first since it logged in or out
+            owner = None if conn.account is None else conn.account.name
+            tag = conn.lobby_tag = record_tag(conn.conn_id, "out", owner)
+        conn.lobby_record = (conn.conn_id, tag)
+        return conn.lobby_record
+
     def _escaped(self, frame: bytes) -> bytes:
         """:func:`~hub.connections.transcript.escaped` of a record; a long one (a game
         list) is escaped once while it is among the last :data:`ESCAPED` of them."""
@@ -384,21 +395,15 @@ class XMLFrontend(protocol.ServerFactory):
         records it (the record, the same for all, is made and escaped once)."""
         transcript = self._transcript(None)
         if transcript is not None:
-            tagged = []
-            for c in audience:
-                tag = c.lobby_tag
-                if tag is None:  # its first since it logged in or out
-                    owner = None if c.account is None else c.account.name
-                    tag = c.lobby_tag = record_tag(c.conn_id, "out", owner)
-                tagged.append((c.conn_id, tag))
+            tagged = [c.lobby_record or self._lobby_record(c) for c in audience]
             try:
                 transcript.tagged_each(tagged, self._escaped(encoding.outgoing_record(shared)))
             except Exception:
                 self.log.failure("xml: transcript write failed")
         head, tail = encoding.session_parts(shared)
-        now = self.reactor.seconds()
+        now, size = self.reactor.seconds(), len(head) + len(tail)
         for conn in audience:
-            conn.send_lobby_copy(head, tail, now)
+            conn.send_lobby_copy(head, tail, size, now)
 
     # -- requests -------------------------------------------------------------------------
 
