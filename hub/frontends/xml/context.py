@@ -48,6 +48,7 @@ class HandlerContext(Protocol):
     listings: Shared
     answers: Shared
     rows: dict[str, GameRow]
+    lists: dict[tuple[str | None, str | None], tuple[tuple[GameRow, ...], tuple[str, int]]]
 
     @property
     def following(self) -> bool:

@@ -119,6 +119,11 @@ class XMLFrontend(protocol.ServerFactory):
         self._escapes: dict[bytes, bytes] = {}
         #: game id → its lobby row (:func:`.handlers.lobby.row`), until it changes
         self.rows: dict[str, encoding.GameRow] = {}
+        #: (game type, variant) → a game list's rows and its key in :attr:`listings`,
+        #: until the lobby changes (:func:`.handlers.lobby.game_list`)
+        self.lists: dict[
+            tuple[str | None, str | None], tuple[tuple[encoding.GameRow, ...], tuple[str, int]]
+        ] = {}
         #: game sessions relayed to the other hubs of a cluster
         self.relays = Relays(self)
         #: resume tokens, and the seats of lost connections (:mod:`.resume`)
@@ -150,6 +155,7 @@ class XMLFrontend(protocol.ServerFactory):
             self.hub.chat.add_listener(self)
             self._listening = True
             self.rows.clear()
+            self.lists.clear()
         self.resumes.start()
 
     def stopFactory(self) -> None:
@@ -165,6 +171,7 @@ class XMLFrontend(protocol.ServerFactory):
             self.hub.chat.remove_listener(self)
             self._listening = False
             self.rows.clear()
+            self.lists.clear()
 
     def buildProtocol(self, addr: Any) -> XMLProtocol:
         """A protocol for a new connection (one that will refuse itself above the cap)."""

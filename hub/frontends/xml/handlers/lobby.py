@@ -5,12 +5,14 @@ Only the game types and games this front end can host are listed (those with an 
 adapter, :func:`..adapters.hosts`).
 
 A game's row is made once until the lobby says the game changed (``lobby.changed``:
-its seats, observers, state or pause), and a game list is serialised once for as long
-as its rows stay the same (:class:`..shared.Shared`, by its rows and filters).
+its seats, observers, state or pause), a game list's rows (by its filters) until the
+lobby says anything changed, and a game list is serialised once for as long as its
+rows stay the same (:class:`..shared.Shared`).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +29,10 @@ if TYPE_CHECKING:
 
 #: lobby rows kept (one per listed game; all are dropped when there are more)
 ROWS = 100_000
+#: game lists kept (by their filters; all are dropped when there are more)
+LISTS = 64
+#: the serial numbers of the kept game lists (their serialised documents' keys)
+_lists = itertools.count(1)
 
 
 def row(frontend: HandlerContext, game: Any) -> encoding.GameRow:
@@ -80,20 +86,32 @@ def available_games(frontend: HandlerContext, conn: Connection, r: events.Availa
 
 
 def game_list(frontend: HandlerContext, conn: Connection, r: events.GameList) -> Any:
-    """``lobby/gamelist`` of one type and variant, or of all."""
-    kept = frontend.rows  # only hosted games have rows: a kept row needs no hosts()
-    listed: Sequence[Any] = frontend.hub.listed_games()  # as _xml_games (variant, paused)
-    rows = tuple(
-        kept.get(g.id) or row(frontend, g)
-        for g in listed
-        if (r.gametype is None or g.type == r.gametype)
-        and (r.gamevariant is None or g.variant == r.gamevariant)
-        and (g.id in kept or hosts(g.factory))
-    )
+    """``lobby/gamelist`` of one type and variant, or of all: its rows kept, while the
+    front end follows the lobby, until the lobby changes (:func:`lobby_changed`)."""
+    filters = (r.gametype, r.gamevariant)
+    made = frontend.lists.get(filters)
+    if made is None:
+        kept = frontend.rows  # only hosted games have rows: a kept row needs no hosts()
+        listed: Sequence[Any] = frontend.hub.listed_games()  # as _xml_games (variant, paused)
+        rows = tuple(
+            kept.get(g.id) or row(frontend, g)
+            for g in listed
+            if (r.gametype is None or g.type == r.gametype)
+            and (r.gamevariant is None or g.variant == r.gamevariant)
+            and (g.id in kept or hosts(g.factory))
+        )
+        if not frontend.following:  # the serialised list is shared by its rows
+            return frontend.listings.get(
+                (rows, *filters),
+                r.sessionid,
+                lambda sid: encoding.build_game_list(rows, r.gametype, r.gamevariant, sid),
+            )
+        if len(frontend.lists) >= LISTS:
+            frontend.lists.clear()
+        made = frontend.lists[filters] = (rows, ("list", next(_lists)))
+    rows, key = made
     return frontend.listings.get(
-        (rows, r.gametype, r.gamevariant),
-        r.sessionid,
-        lambda sid: encoding.build_game_list(rows, r.gametype, r.gamevariant, sid),
+        key, r.sessionid, lambda sid: encoding.build_game_list(rows, r.gametype, r.gamevariant, sid)
     )
 
 
@@ -143,6 +161,7 @@ def find_player(frontend: HandlerContext, conn: Connection, r: events.FindPlayer
 def lobby_changed(frontend: HandlerContext, change: str, game: Any) -> None:
     """Tell every logged-in connection; end the game sessions of a removed game;
     nothing of a sealed game (no session can be opened on it)."""
+    frontend.lists.clear()  # (any change may change a list)
     if game.id in frontend.lobby.sealed:
         return
     frontend.rows.pop(game.id, None)
