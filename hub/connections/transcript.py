@@ -37,6 +37,8 @@ from typing import Any
 
 from twisted.logger import Logger
 
+from hub.connections.deadlines import Deadlines
+
 DIRECTIONS = ("in", "out")
 _GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 #: names of transcripts that are not games (admin only)
@@ -228,6 +230,16 @@ class TranscriptSettings:
         )
 
 
+#: seconds between two sweeps of the flusher (records wait at most this much longer)
+FLUSH_GRANULARITY = 0.05
+
+
+def flusher_for(clock: Any, settings: TranscriptSettings) -> Deadlines[Transcript]:
+    """One timer writing many transcripts, each ``flush_seconds`` after its first record
+    waiting (no ``DelayedCall`` a second a game: at 2,500 games, much of the heap's churn)."""
+    return Deadlines(clock, settings.flush_seconds, Transcript._timed_flush, FLUSH_GRANULARITY)
+
+
 class Transcript:
     """The transcript of one game (or of a lobby): an append-only, rotated file.
 
@@ -243,13 +255,13 @@ class Transcript:
         clock: Any,
         settings: TranscriptSettings | None = None,
         stamp: _Stamp | None = None,
-        waiting: set[Transcript] | None = None,
+        flusher: Deadlines[Transcript] | None = None,
     ) -> None:
         self.path = path
-        #: where this transcript says it has records waiting (its :class:`Transcripts`)
-        self._waiting = waiting if waiting is not None else set()
         self._clock = clock
         self.settings = settings or TranscriptSettings()
+        #: the timer that writes waiting records (its :class:`Transcripts`' one, or its own)
+        self._flusher = flusher if flusher is not None else flusher_for(clock, self.settings)
         self._buffer_bytes = self.settings.buffer_bytes
         self._cap = self.settings.max_per_connection
         self._seconds = clock.seconds
@@ -257,7 +269,8 @@ class Transcript:
         #: the records waiting to be written, as the file's bytes
         self._lines: list[bytes] = []
         self._pending = 0
-        self._timer: Any = None
+        #: whether this transcript waits in the flusher
+        self._queued = False
         self._size: int | None = None
         #: connection → bytes recorded; connection → [lines, bytes] dropped
         self._recorded: dict[str, int] = {}
@@ -304,7 +317,7 @@ class Transcript:
             self._recorded[conn] = used
         self._lines.append(line)
         self._pending += size
-        if self._pending >= self._buffer_bytes or self._timer is None:
+        if self._pending >= self._buffer_bytes or not self._queued:
             self._appended()
 
     def tagged_each(self, tagged: list[tuple[str, bytes]], text: bytes) -> None:
@@ -326,7 +339,7 @@ class Transcript:
                 recorded[conn] = used
             lines.append(line)
             self._pending += size
-            if self._pending >= self._buffer_bytes or self._timer is None:
+            if self._pending >= self._buffer_bytes or not self._queued:
                 self._appended()
 
     def record_lines(self, conn: str, direction: str, lines: list[str]) -> None:
@@ -367,7 +380,7 @@ class Transcript:
             self._recorded[conn] = used
         self._lines.append(text)
         self._pending += size
-        if self._pending >= self._buffer_bytes or self._timer is None:
+        if self._pending >= self._buffer_bytes or not self._queued:
             self._appended()
 
     def _drop(self, conn: str, tag: bytes, size: int) -> None:
@@ -399,12 +412,13 @@ class Transcript:
         timer that writes them runs."""
         if self._pending >= self.settings.buffer_bytes:
             self.flush()
-        elif self._timer is None:
-            self._timer = self._clock.callLater(self.settings.flush_seconds, self._timed_flush)
-            self._waiting.add(self)
+        elif not self._queued:
+            self._queued = True
+            self._flusher.start(self)
 
     def _timed_flush(self) -> None:
-        self._timer = None
+        """The flusher's handler: the first waiting record is ``flush_seconds`` old."""
+        self._queued = False
         try:
             self.flush()
         except Exception:
@@ -412,11 +426,9 @@ class Transcript:
 
     def flush(self) -> None:
         """Write what is buffered (the file is open only for this write)."""
-        if self._timer is not None:
-            if self._timer.active():
-                self._timer.cancel()
-            self._timer = None
-        self._waiting.discard(self)
+        if self._queued:
+            self._queued = False
+            self._flusher.cancel(self)
         if not self._lines:
             return
         data = b"".join(self._lines)
@@ -461,9 +473,7 @@ class Transcript:
         """Everything recorded so far ("" if nothing); for tests and tools."""
         return "".join(p.read_text(encoding="utf-8", errors="replace") for p in self.paths())
 
-    def close(self) -> None:
-        """Write what is buffered; a later record starts buffering again."""
-        self.flush()
+    close = flush  # what is buffered written; a later record starts buffering again
 
     @property
     def buffered(self) -> int:
@@ -594,8 +604,8 @@ class Transcripts:
         self.settings = settings or TranscriptSettings()
         self._stamp = _Stamp()
         self._live: dict[str, Transcript] = {}
-        #: transcripts with records waiting to be written, live or not
-        self._waiting: set[Transcript] = set()
+        #: transcripts with records waiting (live or not): one timer writes them all
+        self._flusher = flusher_for(clock, self.settings)
 
     @property
     def live_count(self) -> int:
@@ -615,7 +625,7 @@ class Transcripts:
                 self._clock,
                 self.settings,
                 self._stamp,
-                self._waiting,
+                self._flusher,
             )
             self._live[game_id] = transcript
         return transcript
@@ -649,7 +659,7 @@ class Transcripts:
 
     def flush(self) -> None:
         """Write every buffered record (of live transcripts and released ones)."""
-        for transcript in list(self._waiting) + list(self._live.values()):
+        for transcript in self._flusher.keys() + list(self._live.values()):
             try:
                 transcript.flush()
             except OSError:
