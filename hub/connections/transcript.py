@@ -10,7 +10,8 @@ The second field names who the line belongs to: the connection (``c17``, ``x18``
 ``web:alice``, ``hub`` for the hub's own notes), then ``~owner`` when the connection
 belongs to an account (or a web guest, ``~!guest-…``), then ``#seat`` when the line
 is private to that seat (a frame carrying its hole cards, a private draw).  Readers
-are filtered by :func:`visible` (see ``docs/privacy.md``).
+are filtered by :func:`hub.connections.transcript_access.visible` (see
+``docs/privacy.md``).
 
 The content is escaped so that no byte sequence a client sends can forge a record:
 backslash, control characters (newline, carriage return, tab, NUL, ESC...) and
@@ -30,7 +31,7 @@ import functools
 import os
 import re
 import time
-from collections.abc import Generator, Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,8 +47,6 @@ LOBBY_PREFIX = "lobby-"
 _SIMPLE = (("\\", "\\\\"), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"))
 #: the connection name of the hub's own notes
 HUB = "hub"
-#: bytes read at a time when streaming a transcript
-BLOCK = 64 * 1024
 FILE_MODE = 0o600
 DIR_MODE = 0o700
 
@@ -230,13 +229,16 @@ class TranscriptSettings:
         )
 
 
-#: seconds between two sweeps of the flusher (records wait at most this much longer)
+#: seconds between two writes of the transcripts whose time has come (their records
+#: wait at most this much longer than ``flush_seconds``)
 FLUSH_GRANULARITY = 0.05
 
 
 def flusher_for(clock: Any, settings: TranscriptSettings) -> Deadlines[Transcript]:
-    """One timer writing many transcripts, each ``flush_seconds`` after its first record
-    waiting (no ``DelayedCall`` a second a game: at 2,500 games, much of the heap's churn)."""
+    """One timer for many transcripts: each is written ``settings.flush_seconds`` after
+    its first waiting record (to within :data:`FLUSH_GRANULARITY`), without a
+    ``DelayedCall`` made a second for each game (at 2,500 games those, with their bound
+    methods, were a fifth of what the collector walked)."""
     return Deadlines(clock, settings.flush_seconds, Transcript._timed_flush, FLUSH_GRANULARITY)
 
 
@@ -260,7 +262,8 @@ class Transcript:
         self.path = path
         self._clock = clock
         self.settings = settings or TranscriptSettings()
-        #: the timer that writes waiting records (its :class:`Transcripts`' one, or its own)
+        #: the timer that writes records waiting: its :class:`Transcripts`' one for all
+        #: (a transcript on its own has its own)
         self._flusher = flusher if flusher is not None else flusher_for(clock, self.settings)
         self._buffer_bytes = self.settings.buffer_bytes
         self._cap = self.settings.max_per_connection
@@ -417,7 +420,8 @@ class Transcript:
             self._flusher.start(self)
 
     def _timed_flush(self) -> None:
-        """The flusher's handler: the first waiting record is ``flush_seconds`` old."""
+        """The flusher's handler: this transcript's first waiting record is
+        ``flush_seconds`` old."""
         self._queued = False
         try:
             self.flush()
@@ -473,7 +477,9 @@ class Transcript:
         """Everything recorded so far ("" if nothing); for tests and tools."""
         return "".join(p.read_text(encoding="utf-8", errors="replace") for p in self.paths())
 
-    close = flush  # what is buffered written; a later record starts buffering again
+    def close(self) -> None:
+        """Write what is buffered; a later record starts buffering again."""
+        self.flush()
 
     @property
     def buffered(self) -> int:
@@ -604,7 +610,8 @@ class Transcripts:
         self.settings = settings or TranscriptSettings()
         self._stamp = _Stamp()
         self._live: dict[str, Transcript] = {}
-        #: transcripts with records waiting (live or not): one timer writes them all
+        #: transcripts with records waiting to be written, live or not, in the order of
+        #: their first waiting record: one timer writes them all
         self._flusher = flusher_for(clock, self.settings)
 
     @property
@@ -677,123 +684,3 @@ class Transcripts:
 def is_lobby(name: str) -> bool:
     """Whether transcript ``name`` is a lobby's (admin only), not a game's."""
     return name.startswith(LOBBY_PREFIX)
-
-
-# -- reading with permissions ---------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Access:
-    """What one reader may see of a transcript (policy: docs/privacy.md).
-
-    :ivar admin: everything.
-    :ivar owners: owner tokens (:func:`owner_token`) of the reader: lines of these
-        connections, private ones included.
-    :ivar public: the game is over: lines that are neither private to a seat nor
-        lobby lines.
-    """
-
-    admin: bool = False
-    owners: frozenset[str] = frozenset()
-    public: bool = False
-
-    @property
-    def nothing(self) -> bool:
-        """Whether no line at all can be visible."""
-        return not (self.admin or self.owners or self.public)
-
-
-def visible(line: bytes, access: Access) -> bool:
-    """Whether the record ``line`` may be shown to the reader ``access``."""
-    if access.admin:
-        return True
-    first = line.find(b" ")
-    second = line.find(b" ", first + 1)
-    if first < 0 or second < 0:
-        return False
-    who = line[first + 1 : second]
-    head, hash_, _seat = who.partition(b"#")
-    _conn, tilde, owner = head.partition(b"~")
-    if tilde and access.owners and owner.decode("ascii", "replace") in access.owners:
-        return True
-    return access.public and not hash_
-
-
-def stream(parts: list[Path], access: Access, tail: int | None = None) -> Iterator[bytes]:
-    """The visible records of a transcript's files, in chunks of about :data:`BLOCK`.
-
-    Reads block by block (never a whole file); with ``tail``, only the last ``tail``
-    visible records.  Yields ``b""`` now and then while it scans without finding
-    anything, so a caller can give the reactor a turn.
-    """
-    if access.nothing:
-        return
-    start_index, start_offset = 0, 0
-    if tail is not None:
-        found = yield from _tail_start(parts, access, tail)
-        if found is None:
-            return
-        start_index, start_offset = found
-    for index in range(start_index, len(parts)):
-        offset = start_offset if index == start_index else 0
-        yield from _forward(parts[index], offset, access)
-
-
-def _forward(path: Path, offset: int, access: Access) -> Iterator[bytes]:
-    try:
-        f = open(path, "rb")  # noqa: SIM115
-    except FileNotFoundError:
-        return
-    with f:
-        f.seek(offset)
-        carry = b""
-        while True:
-            block = f.read(BLOCK)
-            if not block:
-                break
-            if access.admin:
-                yield block
-                continue
-            lines = (carry + block).split(b"\n")
-            carry = lines.pop()
-            yield b"".join(line + b"\n" for line in lines if line and visible(line, access))
-        if carry and not access.admin and visible(carry, access):
-            yield carry + b"\n"
-
-
-def _tail_start(
-    parts: list[Path], access: Access, tail: int
-) -> Generator[bytes, None, tuple[int, int] | None]:
-    """Where the last ``tail`` visible records begin (reads backwards, block by block)."""
-    if tail <= 0:
-        return None
-    found = 0
-    best: tuple[int, int] | None = None
-    for index in reversed(range(len(parts))):
-        try:
-            f = open(parts[index], "rb")  # noqa: SIM115
-        except FileNotFoundError:
-            continue
-        with f:
-            position = f.seek(0, os.SEEK_END)
-            carry = b""
-            while position > 0:
-                start = max(0, position - BLOCK)
-                f.seek(start)
-                data = f.read(position - start) + carry
-                position = start
-                segments = data.split(b"\n")
-                carry = segments.pop(0) if start > 0 else b""
-                offset = start + len(carry) + (1 if start > 0 else 0)
-                starts = []
-                for segment in segments:
-                    starts.append((offset, segment))
-                    offset += len(segment) + 1
-                for line_start, segment in reversed(starts):
-                    if segment and visible(segment, access):
-                        found += 1
-                        best = (index, line_start)
-                        if found >= tail:
-                            return best
-                yield b""
-    return best

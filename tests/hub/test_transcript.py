@@ -9,7 +9,6 @@ from twisted.internet.task import Clock
 
 from hub.connections.transcript import (
     SHARED_STAMP,
-    Access,
     ConnectionRecord,
     Transcripts,
     TranscriptSettings,
@@ -18,8 +17,8 @@ from hub.connections.transcript import (
     escaped,
     owner_token,
     record_tag,
-    stream,
 )
+from hub.connections.transcript_access import Access, stream
 
 
 @pytest.mark.parametrize(
@@ -261,7 +260,7 @@ def test_tail_returns_the_last_visible_records(tmp_path):
 
 
 def test_tail_and_stream_read_across_blocks_and_parts(tmp_path, monkeypatch):
-    import hub.connections.transcript as module
+    import hub.connections.transcript_access as module
 
     monkeypatch.setattr(module, "BLOCK", 64)
     settings = TranscriptSettings(buffer_bytes=1, max_bytes=500, keep_rotated=5)
