@@ -41,7 +41,14 @@ from hub.optional_interfaces import ICatchesUp
 from hub.play.botdriver import BotDriver, BotRunner, LoadMargin
 from hub.play.finished import FinishedEngine, spent
 from hub.play.gameclock import GameClock, ReactorTime
-from hub.play.gamelog import LoggedEvent, deadline_of, missed, public_events
+from hub.play.gamelog import (
+    REPLAY_ENCODER,
+    LoggedEvent,
+    deadline_of,
+    missed,
+    public_events,
+    public_events_text,
+)
 from hub.play.journal import Funnel, JournalWriter, payload_of
 from hub.play.seats import Seat, unused_name
 from hub.play.seeded import SeededRandom
@@ -404,6 +411,20 @@ class GameInstance:
             "events": public_events(self._log, self.created),
             "complete": self.log_dropped == 0,
         }
+
+    def replay_text(self) -> str | None:
+        """:meth:`replay` as the JSON text the store keeps (``json.dumps(replay,
+        default=str, separators=(",", ":"))``: the same text), made without building
+        the replay's events as dicts first (a finished game's replay is encoded on the
+        reactor's thread: issue 36)."""
+        if self.retired:
+            return None
+        encode = REPLAY_ENCODER.encode
+        return (
+            f'{{"game":{encode(self.to_json())},"start":{encode(self.start_view)},'
+            f'"events":{public_events_text(self._log, self.created)},'
+            f'"complete":{"true" if self.log_dropped == 0 else "false"}}}'
+        )
 
     def _emit(self, event: GameEvent) -> None:  # long: every event of every game, inlined
         self._record(event)
