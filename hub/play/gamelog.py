@@ -142,6 +142,33 @@ def public_events_text(log: Iterable[LoggedEvent], since: float) -> str:
     return "[" + ",".join(parts) + "]"
 
 
+def replay_of(
+    game: Mapping[str, Any], start: Any, log: Iterable[LoggedEvent], since: float, dropped: int
+) -> dict[str, Any]:
+    """A replay (:meth:`hub.play.game.GameInstance.replay`): the game, its public view
+    before the first event, every public event (``at``: ms after ``since``), and
+    whether it is ``complete`` (no event was ``dropped`` from the bounded log)."""
+    return {
+        "game": game,
+        "start": start,
+        "events": public_events(log, since),
+        "complete": dropped == 0,
+    }
+
+
+def replay_text_of(
+    game: Mapping[str, Any], start: Any, log: Iterable[LoggedEvent], since: float, dropped: int
+) -> str:
+    """:func:`replay_of` as the JSON text :data:`REPLAY_ENCODER` makes of it, made
+    without building the events as dicts first (:func:`public_events_text`)."""
+    encode = REPLAY_ENCODER.encode
+    return (
+        f'{{"game":{encode(game)},"start":{encode(start)},'
+        f'"events":{public_events_text(log, since)},'
+        f'"complete":{"true" if dropped == 0 else "false"}}}'
+    )
+
+
 __all__ = [
     "REPLAY_ENCODER",
     "LoggedEvent",
@@ -149,4 +176,6 @@ __all__ = [
     "missed",
     "public_events",
     "public_events_text",
+    "replay_of",
+    "replay_text_of",
 ]
