@@ -35,6 +35,8 @@ class Hub:
     :param frontends: the front ends that listen (the web front end always does).
     :param settings: ``--set`` settings (after :data:`UNLIMITED`).
     :param profile: write a cProfile of the hub's CPU time there when it stops.
+    :param root: the checkout whose code the hub runs (default: this one; another
+        worktree's for an A/B of two versions, :mod:`bench.mnm_ab`).
     :ivar ports: front end → its port.
     """
 
@@ -43,7 +45,9 @@ class Hub:
         frontends: Iterable[str] = ("xml",),
         settings: Mapping[str, Any] | None = None,
         profile: str | None = None,
+        root: str = ROOT,
     ) -> None:
+        self.root = root
         self.frontends = tuple(frontends)
         self.settings = {**UNLIMITED, **(settings or {})}
         self.profile = profile
@@ -71,7 +75,7 @@ class Hub:
             args += ["--set", f"{key}={value}"]
         log_path = tmp / "hub.log"
         with open(log_path, "w") as log:
-            env = dict(os.environ, PYTHONPATH=ROOT)
+            env = dict(os.environ, PYTHONPATH=self.root)
             self.proc = subprocess.Popen(
                 args, cwd=tmp, stdout=log, stderr=subprocess.STDOUT, env=env
             )

@@ -22,7 +22,6 @@ move; docs/performance.md quotes such counts).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -83,7 +82,7 @@ def record_games(count: int, seed: int) -> list[list[str]]:
 def keep_replay(game: GameInstance, event: GameEvent) -> str:
     """What the hub's history makes on the reactor's thread when a game ends: its
     replay as JSON text (``hub.store.history``)."""
-    return json.dumps(game.replay(), default=str, separators=(",", ":"))
+    return game.replay_text() or ""
 
 
 def play(hub: FakeHub, factory: object, moves: list[str]) -> float:

@@ -247,9 +247,12 @@ def run(games: int, seconds: float, think: float, ramp: float, procs: int,
             workers.append(worker)
         ramp0, r0 = cpu_seconds(hub.pid), time.monotonic()
         time.sleep(max(0.0, start - time.time()))
+        players = [w.pid for w in workers if w.pid is not None]
         cpu0, m0 = cpu_seconds(hub.pid), time.monotonic()
+        theirs0 = sum(cpu_seconds(pid) for pid in players)
         time.sleep(max(0.0, window[1] - time.time()))
         cpu1, m1 = cpu_seconds(hub.pid), time.monotonic()
+        theirs1 = sum(cpu_seconds(pid) for pid in players)
         now, peak = rss(hub.pid)
         latencies: list[float] = []
         failures: list[str] = []
@@ -285,6 +288,7 @@ def run(games: int, seconds: float, think: float, ramp: float, procs: int,
         "seconds": m1 - m0,
         "latencies": latencies,
         "cpu": (cpu1 - cpu0) / max(1e-9, m1 - m0),
+        "clients_cpu": (theirs1 - theirs0) / max(1e-9, m1 - m0),
         "rss": now,
         "peak": peak,
         "failures": failures,
@@ -376,6 +380,9 @@ def main() -> None:
         print(f"  lobby streams          {held} held to the end, {refused} refused; "
               f"{events / every:,.0f} events/s, {got / every / 1024:,.0f} kB/s to them in"
               " all (the whole run)")  # fmt: skip
+    print(
+        f"  clients' CPU           {found['clients_cpu']:.2f} cores (their processes, same cores)"
+    )
     print(f"  hub CPU while the games were made  {found['ramp_cpu']:.2f} cores")
     print(
         f"  load average           {before:.1f} before, {after:.1f} after, on {os.cpu_count()} cores"

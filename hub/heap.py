@@ -7,16 +7,22 @@ journal's waiting entries) reach the oldest generation fast enough that a full
 collection ran every few seconds, each a pause of 300 to 700 ms on the reactor's
 thread: the p99 of a move's answer was the collector's (``bench/mnm_scale.py``).
 
-So a hub, once started:
+Walking an object costs far more in a big hub than in a small test: its references
+point all over a heap of hundreds of megabytes, and each is a cache miss.  At 2,500
+games a collection of the youngest generation (some 50,000 objects after 20,000
+allocations) took 20 to 45 ms of CPU, and one of the middle generation (what came in
+the last few seconds) about 100 ms.  So a hub, once started:
 
-- collects the youngest generation after ``gc_young`` allocations (20,000 instead of
-  CPython's 700): most of a move's objects are gone before it runs, fewer are promoted;
-- every ``gc_freeze_seconds`` (10) collects the two younger generations (a pause of a
-  few milliseconds: what they hold is what came since the last freeze) and then moves
-  what it tracks out of the collector's sight (``gc.freeze``, a constant-time move of
-  lists): a full collection then walks what came since, not every live game.  The
-  collection first matters: a cycle dropped a moment ago (every ``deferToThread``
-  leaves one, a closure that names itself) would otherwise be frozen with the living;
+- collects the youngest generation after ``gc_young`` allocations (5,000 instead of
+  CPython's 700: most of a move's objects are gone before it runs; a pause of a few
+  milliseconds);
+- freezes what survived each collection the collector runs by itself at once
+  (``gc_freeze_survivors``; ``gc.freeze`` is a constant-time move of lists), so an
+  object is walked once, young, and the middle and oldest generations stay empty:
+  their collections walk nothing;
+- every ``gc_freeze_seconds`` (10) collects the two younger generations and freezes
+  what it tracks (with the freezes above, little is left for it; without them, what
+  came since the last freeze);
 - every ``gc_full_seconds`` (300) gives the frozen objects back and collects them all
   once (``gc.unfreeze``, ``gc.collect``, then ``gc.freeze`` again): a cycle of objects
   frozen while alive and dropped since is freed then, so such garbage is bounded by
@@ -41,7 +47,8 @@ from twisted.logger import Logger
 
 #: the settings and their defaults
 DEFAULTS: dict[str, float] = {
-    "gc_young": 20_000,
+    "gc_young": 5_000,
+    "gc_freeze_survivors": True,
     "gc_freeze_seconds": 10.0,
     "gc_full_seconds": 300.0,
 }
@@ -64,6 +71,7 @@ class HeapKeeper:
     ) -> None:
         settings = {**DEFAULTS, **{k: v for k, v in (options or {}).items() if k in DEFAULTS}}
         self.young = int(settings["gc_young"])
+        self.freeze_survivors = bool(settings["gc_freeze_survivors"])
         self.freeze_seconds = float(settings["gc_freeze_seconds"])
         self.full_seconds = float(settings["gc_full_seconds"])
         self._clock = clock
@@ -78,12 +86,21 @@ class HeapKeeper:
         if self.young > 0:
             gc.set_threshold(self.young, *self._thresholds[1:])
         gc.freeze()
+        if self.freeze_survivors:
+            gc.callbacks.append(self._collected)
         for seconds, call in ((self.freeze_seconds, self.freeze), (self.full_seconds, self.full)):
             if seconds > 0:
                 loop = LoopingCall(call)
                 loop.clock = self._reactor
                 loop.start(seconds, now=False)
                 self._loops.append(loop)
+
+    @staticmethod
+    def _collected(phase: str, info: Mapping[str, int]) -> None:
+        """After each collection (the collector's own or asked for): what survived it
+        is frozen."""
+        if phase == "stop":
+            gc.freeze()
 
     def freeze(self) -> None:
         """The younger generations collected, then everything tracked frozen."""
@@ -111,6 +128,8 @@ class HeapKeeper:
             if loop.running:
                 loop.stop()
         self._loops.clear()
+        if self._collected in gc.callbacks:
+            gc.callbacks.remove(self._collected)
         gc.set_threshold(*self._thresholds)
         gc.unfreeze()
 

@@ -216,6 +216,21 @@ class EventData(Mapping[str, Any]):
         (whose value is then not computed)."""
         return {key: self[key] for key in self if key != leave_out}
 
+    def json_text(self, leave_out: str | None = None) -> str | None:
+        """:meth:`copy` as compact ASCII JSON text, exactly as ``json.dumps(copy,
+        separators=(",", ":"))`` writes it, or ``None``: the caller encodes the copy
+        (this base's answer).  A subclass may answer it without building the dict: a
+        finished game's replay is every event's data as text (issue 36)."""
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class JsonText:
+    """A JSON value already encoded (compact separators, ASCII), handed to the store
+    as it is (a finished game's replay: ``hub.play.game.GameInstance.replay_text``)."""
+
+    text: str
+
 
 @dataclass(frozen=True)
 class GameConfig:
@@ -460,6 +475,7 @@ __all__ = [
     "LiveGame",
     "IllegalAction",
     "JsonMapping",
+    "JsonText",
     "Chips",
     "NotFound",
     "OPTION_KINDS",

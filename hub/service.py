@@ -39,7 +39,7 @@ from hub.connections.transcript import Transcripts, TranscriptSettings
 from hub.frontends import FRONTENDS
 from hub.heap import HeapKeeper
 from hub.interfaces import IHTTPResources, IHub
-from hub.model import GameError, NotFound
+from hub.model import GameError, JsonText, NotFound
 from hub.ops.admin import Admin, Bans
 from hub.ops.datalock import DataLock
 from hub.ops.metrics import MetricsService, StartError
@@ -584,7 +584,8 @@ class HubService(MultiService, Seating):
         replay (public events)."""
         result = game.result() or {}
         players = game.seat_results(result)
-        replay = game.replay()
+        text = game.replay_text()  # (its text: the store keeps it as it is)
+        replay = None if text is None else JsonText(text)
         d = self.store.record_game(
             game.id,
             game.type,

@@ -38,6 +38,7 @@ TYPES: dict[str, type] = {
     "game_event_log": int,
     # the garbage collector's policy (hub.heap; twistd gamehub only)
     "gc_young": int,
+    "gc_freeze_survivors": bool,
     "gc_freeze_seconds": float,
     "gc_full_seconds": float,
     # the games' journal (hub.play.journal)

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LOOPBACK = "tcp:0:interface=127.0.0.1"
 _LISTENING = re.compile(r"gamehub (\w+) front end listening on [^:]+:(\d+)")
 #: the hub's own last start-up line (the store's "ready" comes earlier, before the front ends)
-_READY = re.compile(r"\] gamehub \S+ ready: ")
+_READY = re.compile(r"gamehub \S+ ready: ")
 _BAD = ("Unhandled", "Traceback", "CRITICAL", "[-] Unhandled Error")
 
 

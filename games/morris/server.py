@@ -20,6 +20,7 @@ latency before a timeout is declared), ``double_mill_captures`` (1 or 2),
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -44,6 +45,9 @@ from hub.model import (
 )
 
 from . import rules
+
+#: a text as JSON, quoted (what ``json.dumps`` writes for it)
+_quoted = json.encoder.encode_basestring_ascii
 
 #: the options a game accepts (whole numbers), declared on the factory
 OPTIONS: tuple[GameOption, ...] = (
@@ -392,6 +396,14 @@ class TurnData(_EventData):
             return {"seat": self._seat, "timeleft_ms": self._timeleft, "capture": self._capture}
         return super().copy(leave_out)
 
+    def json_text(self, leave_out: str | None = None) -> str | None:
+        """As :meth:`hub.model.EventData.json_text`: a replay's turn (without
+        ``legal``) as text, without a dict."""
+        seat, left, capture = self._seat, self._timeleft, self._capture
+        if leave_out != "legal" or not (type(seat) is type(left) is type(capture) is int):
+            return None
+        return f'{{"seat":{seat},"timeleft_ms":{left},"capture":{capture}}}'
+
 
 class MovedData(_EventData):
     """The data of a ``moved`` event: ``seat``, ``move``, ``kind``, ``piece``, ``mills``,
@@ -436,6 +448,21 @@ class MovedData(_EventData):
             "mills": r.mills,
             "capture": r.captures,
         }
+
+    def json_text(self, leave_out: str | None = None) -> str | None:
+        """As :meth:`hub.model.EventData.json_text`: a replay's move as text, without
+        a dict."""
+        r = self._record
+        seat, piece, mills, capture = r.player, r.piece, r.mills, r.captures
+        if leave_out is not None or not (type(seat) is type(piece) is type(mills) is int):
+            return None
+        if type(capture) is not int:
+            return None
+        move = r.move
+        return (
+            f'{{"seat":{seat},"move":{_quoted(move.wire)},"kind":{_quoted(move.kind)},'
+            f'"piece":{piece},"mills":{mills},"capture":{capture}}}'
+        )
 
 
 _REASONS = {

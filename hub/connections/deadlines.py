@@ -63,6 +63,10 @@ class Deadlines(Generic[K]):
     def __contains__(self, key: object) -> bool:
         return key in self._due
 
+    def keys(self) -> list[K]:
+        """The keys waiting, the first deadline first."""
+        return list(self._due)
+
     def deadline(self, key: K) -> float | None:
         """When ``key`` expires (reactor seconds), or ``None`` if it does not wait."""
         return self._due.get(key)
@@ -111,3 +115,49 @@ class Deadlines(Generic[K]):
                 self._expired(key)
             except Exception:
                 self.log.failure("a deadline's handler failed for {key!r}", key=key)
+
+
+class Timeouts(Generic[K]):
+    """Waits of several lengths with one handler: a :class:`Deadlines` for each length in
+    use (a game's options may set its own), made when first asked for.  Lengths nobody
+    waits for are dropped once more than :attr:`KEEP` are held.
+
+    :param reactor: the clock (``seconds()``, ``callLater()``).
+    :param expired: called with each key whose wait is over (as :class:`Deadlines`).
+    :param granularity: each :class:`Deadlines`' least time between two sweeps.
+    """
+
+    KEEP = 16
+
+    __slots__ = ("_by_length", "_expired", "_reactor", "granularity")
+
+    def __init__(
+        self, reactor: Any, expired: Callable[[K], object], granularity: float = 1.0
+    ) -> None:
+        self._reactor = reactor
+        self._expired = expired
+        self.granularity = granularity
+        self._by_length: dict[float, Deadlines[K]] = {}
+
+    def start(self, key: K, seconds: float) -> Deadlines[K]:
+        """(Re)start ``key``'s wait of ``seconds``; the :class:`Deadlines` it waits in
+        (its :meth:`Deadlines.cancel` ends the wait)."""
+        deadlines = self._by_length.get(seconds)
+        if deadlines is None:
+            if len(self._by_length) >= self.KEEP:
+                for length, held in list(self._by_length.items()):
+                    if not held:
+                        del self._by_length[length]
+            deadlines = Deadlines(self._reactor, seconds, self._expired, self.granularity)
+            self._by_length[seconds] = deadlines
+        deadlines.start(key)
+        return deadlines
+
+    def __len__(self) -> int:
+        return sum(len(held) for held in self._by_length.values())
+
+    def stop(self) -> None:
+        """Forget every wait and cancel the sweeps."""
+        for held in self._by_length.values():
+            held.stop()
+        self._by_length.clear()

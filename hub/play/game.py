@@ -41,7 +41,7 @@ from hub.optional_interfaces import ICatchesUp
 from hub.play.botdriver import BotDriver, BotRunner, LoadMargin
 from hub.play.finished import FinishedEngine, spent
 from hub.play.gameclock import GameClock, ReactorTime
-from hub.play.gamelog import LoggedEvent, deadline_of, missed, public_events
+from hub.play.gamelog import LoggedEvent, deadline_of, missed, replay_of, replay_text_of
 from hub.play.journal import Funnel, JournalWriter, payload_of
 from hub.play.seats import Seat, unused_name
 from hub.play.seeded import SeededRandom
@@ -397,13 +397,18 @@ class GameInstance:
         ``None`` once the game is retired (its log is gone; the store keeps its replay)."""
         if self.retired:
             return None
-        game = self.to_json()
-        return {
-            "game": game,
-            "start": self.start_view,
-            "events": public_events(self._log, self.created),
-            "complete": self.log_dropped == 0,
-        }
+        return replay_of(self.to_json(), self.start_view, self._log, self.created, self.log_dropped)
+
+    def replay_text(self) -> str | None:
+        """:meth:`replay` as the JSON text the store keeps (``json.dumps(replay,
+        default=str, separators=(",", ":"))``: the same text), made without building
+        the replay's events as dicts first (a finished game's replay is encoded on the
+        reactor's thread: issue 36)."""
+        if self.retired:
+            return None
+        return replay_text_of(
+            self.to_json(), self.start_view, self._log, self.created, self.log_dropped
+        )
 
     def _emit(self, event: GameEvent) -> None:  # long: every event of every game, inlined
         self._record(event)
@@ -500,10 +505,7 @@ class GameInstance:
         record.player, record.kind = player, kind
         try:
             with self.funnel.input("seat", seat, payload_of(player=player, kind=kind, buyin=buyin)):
-                if buyin is None:
-                    self.engine.seat_player(seat, player)
-                else:
-                    self.engine.seat_player(seat, player, buyin)
+                self._seat_in_engine(seat, player, buyin)
         except BaseException:
             record.player, record.kind = None, previous_kind
             raise
@@ -659,24 +661,10 @@ class GameInstance:
                     factory = self.lobby.registry.bot_factory(str(seat.bot))
                     bot = factory.create(self.type, seat.index, dict(self.config.options))
                     verifyObject(IBot, bot)
-                    self._drivers.append(
-                        BotDriver(
-                            self,
-                            seat.index,
-                            bot,
-                            self.lobby.bot_runner,
-                            self.clock.free,
-                            self.lobby.bot_deadline,
-                            self.lobby.bot_margin,
-                        )
-                    )
+                    self._drivers.append(self._driver(seat.index, bot))
             for index, name in self.bot_names().items():
-                seat = self.seats[index]
-                seat.player = name
-                if index in buyins:
-                    self.engine.seat_player(index, name, buyins[index])
-                else:
-                    self.engine.seat_player(index, name)
+                self.seats[index].player = name
+                self._seat_in_engine(index, name, buyins.get(index))
         if self.bot_names():
             self.lobby.changed(self)  # the listing shows the bots now
 
@@ -707,25 +695,14 @@ class GameInstance:
         bot = factory.create(self.type, seat, dict(self.config.options))
         verifyObject(IBot, bot)
         name = player or self.free_name(bot_name)
-        driver = BotDriver(
-            self,
-            seat,
-            bot,
-            self.lobby.bot_runner,
-            self.clock.free,
-            self.lobby.bot_deadline,
-            self.lobby.bot_margin,
-        )
+        driver = self._driver(seat, bot)
         previous_kind = record.kind
         record.kind, record.bot, record.player = "bot", bot_name, name
         self._drivers.append(driver)
         paid = payload_of(bot=bot_name, player=player, buyin=buyin)
         try:
             with self.funnel.input("bot", seat, paid):
-                if buyin is None:
-                    self.engine.seat_player(seat, name)
-                else:
-                    self.engine.seat_player(seat, name, buyin)
+                self._seat_in_engine(seat, name, buyin)
         except BaseException:
             self._drivers.remove(driver)
             record.kind, record.bot, record.player = previous_kind, None, None
@@ -735,19 +712,37 @@ class GameInstance:
         self.lobby.changed(self)
         return name
 
+    def _driver(self, seat: int, bot: IBot) -> BotDriver:
+        """The driver of ``bot`` at ``seat``, with the hub's runner, deadline and margin."""
+        lobby = self.lobby
+        return BotDriver(
+            self, seat, bot, lobby.bot_runner, self.clock.free, lobby.bot_deadline, lobby.bot_margin
+        )
+
+    def _seat_in_engine(self, seat: int, name: str, buyin: Any = None) -> None:
+        """``IGame.seat_player``, with the ``buyin`` only when there is one."""
+        if buyin is None:
+            self.engine.seat_player(seat, name)
+        else:
+            self.engine.seat_player(seat, name, buyin)
+
     def stop(self) -> list[Any]:
         """Stop the timers, bots and engine (the game is being removed) → its observers."""
         if self._unattended is not None and self._unattended.active():
             self._unattended.cancel()
         self._unattended = None
+        dropped, self._observers, self._sending = list(self._observers), {}, ()
+        self._let_go()
+        self.clock.stop()
+        return dropped
+
+    def _let_go(self) -> None:
+        """The bots' drivers cancelled, the hub services forgotten, the engine stopped."""
         for driver in self._drivers:
             driver.cancel()
         self._drivers.clear()
-        dropped, self._observers, self._sending = list(self._observers), {}, ()
         self._services.clear()
         self.engine.stop()
-        self.clock.stop()
-        return dropped
 
     @property
     def retired(self) -> bool:
@@ -762,11 +757,7 @@ class GameInstance:
         if self.retired or self.state != OVER:
             return
         summary = FinishedEngine.of(self.engine, len(self.seats))
-        for driver in self._drivers:
-            driver.cancel()
-        self._drivers.clear()
-        self._services.clear()
-        self.engine.stop()
+        self._let_go()
         self.engine, self.chips, self._turn, self.start_view = summary, None, None, None
         self._log = deque([e for e in self._log if e.kind == GAME_OVER][-1:], self._log.maxlen)
         self.context, self.log_dropped = spent(self.context), 0  # (it draws no more)

@@ -3,6 +3,7 @@ for late viewers and replays)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple, cast
 
@@ -21,6 +22,13 @@ def deadline_of(turn: LoggedEvent) -> float | None:
 #: ``isinstance`` of an abstract class is a call into Python); a few types at most
 _OWN_COPY: dict[type, bool] = {}
 _OWN_COPY_TYPES = 256
+
+#: a replay's encoder: what ``json.dumps(replay, default=str, separators=(",", ":"))``
+#: (the store's, :func:`hub.store.history._replay_text`) uses, made once
+REPLAY_ENCODER = json.JSONEncoder(separators=(",", ":"), default=str)
+_encode = REPLAY_ENCODER.encode
+#: a text as JSON, quoted (what the encoder writes for it)
+_quoted = json.encoder.encode_basestring_ascii
 
 
 class LoggedEvent(NamedTuple):
@@ -108,4 +116,66 @@ def public_events(log: Iterable[LoggedEvent], since: float) -> list[dict[str, An
     ]
 
 
-__all__ = ["LoggedEvent", "deadline_of", "missed", "public_events"]
+def public_events_text(log: Iterable[LoggedEvent], since: float) -> str:
+    """:func:`public_events` as JSON text, the very text :data:`REPLAY_ENCODER` makes
+    of that list, without the list: each event's data written by its own
+    :meth:`~hub.model.EventData.json_text` where it has one (a finished game's replay
+    is encoded on the reactor's thread: issue 36), else encoded from
+    :meth:`LoggedEvent.public_data`."""
+    parts = []
+    for e in log:
+        if e.seats is not None:
+            continue
+        data = e.data
+        kind = type(data)
+        own = _OWN_COPY.get(kind)
+        if own is None:
+            own = issubclass(kind, EventData)
+            if len(_OWN_COPY) < _OWN_COPY_TYPES:
+                _OWN_COPY[kind] = own
+        text = cast(EventData, data).json_text("legal" if e.kind == TURN else None) if own else None
+        if text is None:
+            text = _encode(e.public_data())
+        parts.append(
+            f'{{"at":{int((e.at - since) * 1000)},"kind":{_quoted(e.kind)},"data":{text}}}'
+        )
+    return "[" + ",".join(parts) + "]"
+
+
+def replay_of(
+    game: Mapping[str, Any], start: Any, log: Iterable[LoggedEvent], since: float, dropped: int
+) -> dict[str, Any]:
+    """A replay (:meth:`hub.play.game.GameInstance.replay`): the game, its public view
+    before the first event, every public event (``at``: ms after ``since``), and
+    whether it is ``complete`` (no event was ``dropped`` from the bounded log)."""
+    return {
+        "game": game,
+        "start": start,
+        "events": public_events(log, since),
+        "complete": dropped == 0,
+    }
+
+
+def replay_text_of(
+    game: Mapping[str, Any], start: Any, log: Iterable[LoggedEvent], since: float, dropped: int
+) -> str:
+    """:func:`replay_of` as the JSON text :data:`REPLAY_ENCODER` makes of it, made
+    without building the events as dicts first (:func:`public_events_text`)."""
+    encode = REPLAY_ENCODER.encode
+    return (
+        f'{{"game":{encode(game)},"start":{encode(start)},'
+        f'"events":{public_events_text(log, since)},'
+        f'"complete":{"true" if dropped == 0 else "false"}}}'
+    )
+
+
+__all__ = [
+    "REPLAY_ENCODER",
+    "LoggedEvent",
+    "deadline_of",
+    "missed",
+    "public_events",
+    "public_events_text",
+    "replay_of",
+    "replay_text_of",
+]

@@ -88,10 +88,17 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
 
 #: a text as JSON, quoted (what the encoder writes for it)
 _quoted = json.encoder.encode_basestring_ascii
+#: makes a named tuple from all its fields, without its ``__new__``'s keyword handling
+#: (an :class:`Entry` is made for every input of every game)
+_new = tuple.__new__
 
 
 def _text(payload: Any) -> str:
     if type(payload) is dict:  # mostly an action of a few texts: {"move":"B3"}
+        if len(payload) == 1:  # (a move: one key, one text, without a list and a join)
+            ((key, value),) = payload.items()
+            if type(key) is str and type(value) is str:
+                return "{" + _quoted(key) + ":" + _quoted(value) + "}"
         parts = []
         for key, value in payload.items():
             if type(key) is not str or type(value) is not str:
@@ -318,7 +325,7 @@ class JournalWriter:
             )
             return -1
         self._next[game_id] = n + 1
-        self._entries.append((game_id, Entry(n, kind, seat, payload, at)))
+        self._entries.append((game_id, _new(Entry, (n, kind, seat, payload, at))))
         if self._timer is None:  # (else the next write is planned already)
             self._schedule()
         return n

@@ -19,6 +19,8 @@ from typing import Any
 from twisted.internet import defer
 from twisted.python.failure import Failure
 
+from hub.model import JsonText
+
 from . import accounts as acc
 from .base import StoreBase, _Cursor
 from .errors import (
@@ -672,6 +674,8 @@ def _record_statement_by_statement(
 
 
 def _replay_text(replay: Any) -> str:
+    if type(replay) is JsonText:  # encoded already (hub.play.game.GameInstance.replay_text)
+        return replay.text
     return json.dumps(replay, default=str, separators=(",", ":"))
 
 

@@ -320,6 +320,31 @@ def test_wait_okwait_and_its_deadline(tmp_path) -> None:
     assert a.closed and game.result()["winners"] == [0]
 
 
+def test_idle_connections_share_one_wait_timer_and_one_answer_timer(tmp_path) -> None:
+    hub = make_hub(tmp_path)
+    factory = make_factory(hub)
+    games = [new_game(hub, wait_interval_ms=1000, wait_timeout_ms=3000) for _ in range(30)]
+    timers = len(hub.reactor.getDelayedCalls())
+    clients = []
+    for game in games:  # each alone in its game, idle from its joining on
+        clients.append(Client(hub, factory))
+        clients[-1].join(game.id)
+        hub.reactor.advance(0.01)
+    assert len(hub.reactor.getDelayedCalls()) <= timers + 1  # one sweep, not 30 timers
+    hub.reactor.advance(0.71)  # the first joined a second ago (within the granularity)
+    waited = [c.lines() for c in clients]
+    assert waited[0] == ["+ WAIT"] and waited[-1] == []
+    hub.reactor.advance(0.35)
+    assert all(w == ["+ WAIT"] for w in waited[:1]) and all(
+        c.lines() + w == ["+ WAIT"] for c, w in zip(clients[1:], waited[1:], strict=True)
+    )
+    assert len(hub.reactor.getDelayedCalls()) <= timers + 2  # the answers' sweep too
+    for c in clients[:-1]:
+        c.send("OKWAIT")
+    hub.reactor.advance(3.2)  # only the one that did not answer loses
+    assert clients[-1].closed and not any(c.closed for c in clients[:-1])
+
+
 def test_move_sequence_capture_and_transcript(tmp_path) -> None:
     hub, game, a, b = two_players(tmp_path)
     assert a.lines()[0] == "+ MOVE 3000"

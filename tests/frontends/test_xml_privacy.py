@@ -6,7 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from hub.connections.transcript import Access, owner_token, stream
+from hub.connections.transcript import owner_token
+from hub.connections.transcript_access import Access, stream
 from tests.xml_support import Conn, FakeHub, login, outcome
 
 PASSWORDS = ["it's-Secret-42", 'say "cheese" & <go>', "a'b\"c&d<e>f"]

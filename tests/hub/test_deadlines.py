@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from twisted.internet import task
 
-from hub.connections.deadlines import Deadlines
+from hub.connections.deadlines import Deadlines, Timeouts
 
 
 def watched(seconds: float, granularity: float = 1.0):
@@ -106,3 +106,34 @@ def test_stop_forgets_every_key_and_the_sweep():
 def test_the_granularity_must_be_positive():
     with pytest.raises(ValueError, match="more than 0"):
         Deadlines(task.Clock(), 5, print, 0)
+
+
+def test_waits_of_several_lengths_each_expire_after_their_own_and_share_a_queue_each():
+    clock = task.Clock()
+    expired: dict[str, float] = {}
+    timeouts: Timeouts[str] = Timeouts(
+        clock, lambda key: expired.setdefault(key, clock.seconds()), 0.05
+    )
+    short = timeouts.start("a", 1.0)
+    assert timeouts.start("b", 1.0) is short  # one queue for every wait of a length
+    long = timeouts.start("c", 2.5)
+    assert long is not short and len(timeouts) == 3 and len(clock.getDelayedCalls()) == 2
+    clock.advance(0.5)
+    timeouts.start("a", 1.0)  # a restart moves the deadline
+    short.cancel("b")  # the queue a wait is in ends it
+    run(clock, 3.0, step=0.05)
+    assert set(expired) == {"a", "c"}  # each after its deadline, within the granularity
+    assert 1.5 - 1e-9 <= expired["a"] <= 1.55 + 1e-9 and 2.5 - 1e-9 <= expired["c"] <= 2.55 + 1e-9
+    assert len(timeouts) == 0 and clock.getDelayedCalls() == []
+
+
+def test_lengths_nobody_waits_for_are_dropped_past_a_bound():
+    clock = task.Clock()
+    timeouts: Timeouts[int] = Timeouts(clock, lambda key: None, 0.05)
+    for n in range(100):  # every wait of its own length, each over before the next
+        timeouts.start(n, 1.0 + n / 1000).cancel(n)
+    assert len(timeouts._by_length) <= Timeouts.KEEP
+    held = [timeouts.start(n, 10.0 + n) for n in range(40)]  # waiting: kept, whatever the count
+    assert len({id(d) for d in held}) == 40 and len(timeouts) == 40
+    timeouts.stop()
+    assert len(timeouts) == 0 and clock.getDelayedCalls() == []

@@ -75,3 +75,39 @@ def test_zero_switches_each_part_off(collector):
         assert keeper.full_collections == 0
     finally:
         keeper.stop()
+
+
+def test_what_survives_a_collection_is_frozen_at_once_and_stop_lets_go(collector):
+    clock = Clock()
+    keeper = HeapKeeper(clock, {"gc_freeze_seconds": 0, "gc_full_seconds": 0})
+    keeper.start()
+    try:
+        frozen = gc.get_freeze_count()
+        made = [[i] for i in range(1000)]  # tracked containers, made after the start
+        dropped = Cycle()  # a cycle dropped before the collection: freed by it
+        gone = weakref.ref(dropped)
+        del dropped
+        assert gc.get_freeze_count() < frozen + 1000
+        gc.collect(0)  # as the collector runs by itself after gc_young allocations
+        assert gone() is None
+        assert gc.get_freeze_count() >= frozen + 1000  # the survivors, frozen
+        assert len(gc.get_objects(1)) == 0  # nothing left in sight to walk again
+        assert len(made) == 1000
+    finally:
+        keeper.stop()
+    assert gc.get_freeze_count() == 0
+    made_after = [[i] for i in range(10)]
+    gc.collect(0)
+    assert gc.get_freeze_count() == 0 and len(made_after) == 10  # no longer frozen
+
+
+def test_without_freezing_survivors_a_collection_leaves_them_in_sight(collector):
+    keeper = HeapKeeper(Clock(), {"gc_freeze_survivors": False, "gc_freeze_seconds": 0})
+    keeper.start()
+    try:
+        frozen = gc.get_freeze_count()
+        made = [[i] for i in range(1000)]
+        gc.collect(0)
+        assert gc.get_freeze_count() == frozen and len(made) == 1000
+    finally:
+        keeper.stop()

@@ -9,7 +9,6 @@ from twisted.internet.task import Clock
 
 from hub.connections.transcript import (
     SHARED_STAMP,
-    Access,
     ConnectionRecord,
     Transcripts,
     TranscriptSettings,
@@ -18,8 +17,8 @@ from hub.connections.transcript import (
     escaped,
     owner_token,
     record_tag,
-    stream,
 )
+from hub.connections.transcript_access import Access, stream
 
 
 @pytest.mark.parametrize(
@@ -261,7 +260,7 @@ def test_tail_returns_the_last_visible_records(tmp_path):
 
 
 def test_tail_and_stream_read_across_blocks_and_parts(tmp_path, monkeypatch):
-    import hub.connections.transcript as module
+    import hub.connections.transcript_access as module
 
     monkeypatch.setattr(module, "BLOCK", 64)
     settings = TranscriptSettings(buffer_bytes=1, max_bytes=500, keep_rotated=5)
@@ -309,3 +308,25 @@ def test_what_a_connection_says_before_its_game_is_bounded_in_bytes():
         record.record("in", b"x" * (ConnectionRecord.EARLY_BYTES // 8))
     kept = record._early[1::2]
     assert len(kept) == 8 and sum(len(c) for c in kept) == ConnectionRecord.EARLY_BYTES
+
+
+def test_many_transcripts_are_written_by_one_timer_each_in_its_time(tmp_path):
+    clock = Clock()
+    transcripts = Transcripts(tmp_path, clock, TranscriptSettings(flush_seconds=1.0))
+    for n in range(90):  # a record every 10 ms, each in its own game
+        transcripts.for_game(f"g{n}").note(f"line {n}")
+        clock.advance(0.01)
+    assert len(clock.getDelayedCalls()) == 1  # not one a game
+    assert not list(tmp_path.iterdir())
+    clock.advance(0.15)  # the first ones are a second old (to within the granularity)
+    written = {p.name for p in tmp_path.iterdir()}
+    assert {f"g{n}.log" for n in range(5)} <= written and "g89.log" not in written
+    clock.advance(1.0)
+    assert len(list(tmp_path.iterdir())) == 90 and clock.getDelayedCalls() == []
+    for n in range(90):
+        assert (tmp_path / f"g{n}.log").read_text().endswith(f"line {n}\n")
+    t = transcripts.for_game("g0")
+    t.note("again")  # waits again; an early flush takes it out of the timer's queue
+    assert len(clock.getDelayedCalls()) == 1
+    t.flush()
+    assert clock.getDelayedCalls() == [] and t.buffered == 0

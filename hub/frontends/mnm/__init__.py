@@ -1,7 +1,8 @@
 """The MNM front end: the course's line protocol for two-player board games.
 
 ``make_factory(hub)`` returns the protocol factory the hub listens with (default port
-1357).  The wire format lives in :mod:`.codec`, the connection in :mod:`.protocol`;
+1357).  The wire format lives in :mod:`.codec`, the connection in :mod:`.protocol`,
+its timers (places in queues one sweep checks, not a timer a connection) in :mod:`.timers`;
 a game is served when its factory's ``adapter("mnm")`` provides
 :class:`hub.interfaces.IMNMGameAdapter`.
 
@@ -9,7 +10,8 @@ Settings (``hub.options``): ``mnm_version`` (banner version, default ``3.1``),
 ``mnm_announcement``, ``mnm_prolog_timeout``, ``mnm_wait_interval`` and
 ``mnm_wait_timeout`` (seconds); ``timeout_granularity`` (seconds between the sweeps
 of the prolog deadlines: a silent client is closed at most that long after its
-``mnm_prolog_timeout``).
+``mnm_prolog_timeout``; a ``WAIT`` and the wait for its answer are swept every
+50 ms).
 """
 
 from __future__ import annotations

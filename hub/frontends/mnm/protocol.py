@@ -46,6 +46,7 @@ from . import codec
 from .codec import ProtocolError
 from .rejoin import Conversation
 from .states import TRANSITIONS, Input, State, refusal
+from .timers import Timed, WaitTimers, prolog_deadlines
 
 DEFAULTS: dict[str, Any] = {
     "mnm_version": "3.1",
@@ -91,17 +92,6 @@ def _banner_bytes(lines: tuple[str, ...]) -> bytes:
     return "".join([f"{line}\n" for line in lines]).encode("ascii", "replace")
 
 
-def prolog_deadlines(clock: Any, options: Mapping[str, Any]) -> Deadlines[MNMProtocol]:
-    """The deadlines of the prolog's answers (``mnm_prolog_timeout``), swept every
-    ``timeout_granularity`` seconds: a silent client is closed at most that late."""
-    return Deadlines(
-        clock,
-        float(options["mnm_prolog_timeout"]),
-        MNMProtocol.timeoutConnection,
-        float(options["timeout_granularity"]),
-    )
-
-
 @implementer(IGameObserver, IFollowsMoves)
 class MNMProtocol(LineReceiver):
     """One MNM client connection (see the module docstring)."""
@@ -127,7 +117,9 @@ class MNMProtocol(LineReceiver):
         "_sent",
         "_turn",
         "_wait_call",
+        "_wait_in",
         "_wait_interval",
+        "_waits",
         "_wait_timeout",
         "adapter",
         "game",
@@ -144,7 +136,8 @@ class MNMProtocol(LineReceiver):
         hub: IHub,
         clock: Any,
         options: Mapping[str, Any] | None = None,
-        prolog: Deadlines[MNMProtocol] | None = None,
+        prolog: Deadlines[Timed] | None = None,
+        waits: WaitTimers | None = None,
     ) -> None:
         self.hub = hub
         self._reactor = clock
@@ -162,7 +155,10 @@ class MNMProtocol(LineReceiver):
         #: game: nothing is queued before, and the empty one is shared until then)
         self._queue: list[GameEvent] = _NOTHING_QUEUED
         self._turn: Mapping[str, Any] | None = None
-        self._wait_call: Any = None
+        self._wait_call: Any = None  # the answer's timer of a move cut short by the end
+        #: the WAIT timers (the factory's), and the one this connection waits in
+        self._waits = WaitTimers(clock) if waits is None else waits
+        self._wait_in: Deadlines[Timed] | None = None
         self._wait_interval = float(self.options["mnm_wait_interval"])
         self._wait_timeout = float(self.options["mnm_wait_timeout"])
         #: the client's prolog lines and how many lines the door has sent (the replay)
@@ -722,22 +718,24 @@ class MNMProtocol(LineReceiver):
     # -- WAIT -----------------------------------------------------------------------------
 
     def _schedule_wait(self) -> None:
-        call = self._wait_call
-        if call is None or not call.active():
-            self._wait_call = self._reactor.callLater(self._wait_interval, self._send_wait)
-        else:  # the WAIT timer of the last idle spell (a reset is cheaper than a new one)
-            call.reset(self._wait_interval)
+        # (a wait of the last idle spell moves to the end of its queue: no new timer)
+        waits = self._waits.waits.start(self, self._wait_interval)
+        if self._wait_in is not None and self._wait_in is not waits:
+            self._wait_in.cancel(self)
+        self._wait_in = waits
 
-    def _send_wait(self) -> None:
-        self._wait_call = None
+    def send_wait(self) -> None:
+        """The connection has been idle for its interval: ``WAIT``, if it still is."""
+        self._wait_in = None
         if not self.machine.allows(Input.WAIT):
             return
         self.send(codec.WAIT)
         self.machine.move(Input.WAIT)
-        self._wait_call = self._reactor.callLater(self._wait_timeout, self._wait_expired)
+        self._wait_in = self._waits.answers.start(self, self._wait_timeout)
 
-    def _wait_expired(self) -> None:
-        self._wait_call = None
+    def wait_expired(self) -> None:
+        """The ``OKWAIT`` did not come in time: the connection loses."""
+        self._wait_in = None
         if self.state is State.OKWAIT:
             self.fail("TIMEOUT You did not answer WAIT with OKWAIT in time", "timeout")
 
@@ -747,6 +745,9 @@ class MNMProtocol(LineReceiver):
             routing.cancel()
 
     def _cancel_wait(self) -> None:
+        if self._wait_in is not None:
+            self._wait_in.cancel(self)
+            self._wait_in = None
         if self._wait_call is not None and self._wait_call.active():
             self._wait_call.cancel()
         self._wait_call = None
@@ -765,12 +766,14 @@ class MNMFactory(Factory):
         self.options = settings(hub)
         #: every connection's prolog deadline, checked by one sweep
         self.prolog = prolog_deadlines(self._reactor, self.options)
+        #: every connection's WAIT timers
+        self.waits = WaitTimers(self._reactor)
         self._adopting = 0
         self._adopted: MNMProtocol | None = None
 
     def buildProtocol(self, addr: Any) -> MNMProtocol:
         """A protocol bound to the hub and its reactor."""
-        proto = MNMProtocol(self.hub, self._reactor, self.options, self.prolog)
+        proto = MNMProtocol(self.hub, self._reactor, self.options, self.prolog, self.waits)
         proto.factory = self
         proto.telemetry = self.telemetry
         proto._mute, self._adopting = self._adopting, 0

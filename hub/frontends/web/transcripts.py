@@ -20,7 +20,8 @@ from twisted.logger import Logger
 from twisted.web.server import NOT_DONE_YET
 from zope.interface import implementer
 
-from hub.connections.transcript import Access, is_lobby, stream
+from hub.connections.transcript import is_lobby
+from hub.connections.transcript_access import Access, stream
 from hub.interfaces import IHub
 from hub.model import OVER, GameError
 
