@@ -18,8 +18,9 @@ it, and a front end with many waiting connections wakes at most once a granulari
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 K = TypeVar("K")
@@ -42,7 +43,7 @@ class Deadlines(Generic[K]):
 
     def __init__(
         self,
-        reactor: Any,
+        reactor: IReactorTime,
         seconds: float,
         expired: Callable[[K], object],
         granularity: float = 1.0,
@@ -55,7 +56,7 @@ class Deadlines(Generic[K]):
         self._expired = expired
         #: key → its deadline, in the order of the deadlines
         self._due: dict[K, float] = {}
-        self._sweep: Any = None
+        self._sweep: IDelayedCall | None = None
 
     def __len__(self) -> int:
         return len(self._due)
@@ -132,7 +133,7 @@ class Timeouts(Generic[K]):
     __slots__ = ("_by_length", "_expired", "_reactor", "granularity")
 
     def __init__(
-        self, reactor: Any, expired: Callable[[K], object], granularity: float = 1.0
+        self, reactor: IReactorTime, expired: Callable[[K], object], granularity: float = 1.0
     ) -> None:
         self._reactor = reactor
         self._expired = expired

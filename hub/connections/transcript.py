@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from hub.connections.deadlines import Deadlines
@@ -234,7 +235,7 @@ class TranscriptSettings:
 FLUSH_GRANULARITY = 0.05
 
 
-def flusher_for(clock: Any, settings: TranscriptSettings) -> Deadlines[Transcript]:
+def flusher_for(clock: IReactorTime, settings: TranscriptSettings) -> Deadlines[Transcript]:
     """One timer for many transcripts: each is written ``settings.flush_seconds`` after
     its first waiting record (to within :data:`FLUSH_GRANULARITY`), without a
     ``DelayedCall`` made a second for each game (at 2,500 games those, with their bound

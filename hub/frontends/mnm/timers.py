@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from twisted.internet.interfaces import IReactorTime
+
 from hub.connections.deadlines import Deadlines, Timeouts
 
 #: seconds between two sweeps of the WAIT timers: a WAIT (due after the interval; the
@@ -47,7 +49,7 @@ def _answer_late(conn: Timed) -> None:
     conn.wait_expired()
 
 
-def prolog_deadlines(clock: Any, options: Mapping[str, Any]) -> Deadlines[Timed]:
+def prolog_deadlines(clock: IReactorTime, options: Mapping[str, Any]) -> Deadlines[Timed]:
     """The deadlines of the prolog's answers (``mnm_prolog_timeout``), swept every
     ``timeout_granularity`` seconds: a silent client is closed at most that late."""
     return Deadlines(
@@ -64,7 +66,7 @@ class WaitTimers:
 
     __slots__ = ("answers", "waits")
 
-    def __init__(self, clock: Any) -> None:
+    def __init__(self, clock: IReactorTime) -> None:
         self.waits: Timeouts[Timed] = Timeouts(clock, _wait_due, WAIT_GRANULARITY)
         self.answers: Timeouts[Timed] = Timeouts(clock, _answer_late, WAIT_GRANULARITY)
 
