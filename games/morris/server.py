@@ -60,7 +60,7 @@ OPTIONS: tuple[GameOption, ...] = (
     GameOption("double_mill_captures", "int", 1, "captures for a double mill", 1, 2),
     GameOption("max_turns", "int", 200, "turn limit", 0, 100_000, help="0: no limit; then a draw"),
     GameOption("repetitions", "int", 3, "repetitions for a draw", 0, 100, help="0: no rule"),
-    GameOption("wait_interval_ms", "int", 1000, "MNM WAIT interval", 10, 3_600_000, unit="ms"),
+    GameOption("wait_interval_ms", "int", 1500, "MNM WAIT interval", 10, 3_600_000, unit="ms"),
     GameOption("wait_timeout_ms", "int", 5000, "MNM WAIT timeout", 100, 600_000, unit="ms"),
 )  # fmt: skip
 _BY_NAME = {o.name: o for o in OPTIONS}

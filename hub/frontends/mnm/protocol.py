@@ -52,7 +52,7 @@ DEFAULTS: dict[str, Any] = {
     "mnm_version": "3.1",
     "mnm_announcement": "Announcement: welcome to Gamehub",
     "mnm_prolog_timeout": 30.0,  # seconds for each prolog answer
-    "mnm_wait_interval": 1.0,  # seconds idle before a WAIT
+    "mnm_wait_interval": 1.5,  # seconds idle before a WAIT
     "mnm_wait_timeout": 5.0,  # seconds to answer WAIT
     "timeout_granularity": 1.0,  # seconds between sweeps of the prolog deadlines
 }
