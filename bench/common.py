@@ -137,6 +137,16 @@ def cpu_seconds(pid: int) -> float:
     return sum(now.values()) / 1e9
 
 
+def main_thread_seconds(pid: int) -> float:
+    """On-CPU seconds so far of process ``pid``'s main thread (a hub's reactor), from
+    its ``schedstat`` (as :func:`cpu_seconds`); 0.0 once the process is gone."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/schedstat") as f:
+            return int(f.read().split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 #: pid → thread id → its on-CPU nanoseconds at the last reading (:func:`cpu_seconds`)
 _THREADS: dict[int, dict[str, int]] = {}
 

@@ -13,7 +13,7 @@ resident memory (``VmRSS``, and its peak ``VmHWM``) and its CPU share.  Bounded:
 whole run ends after ramp + measure + about a minute, whatever happens.
 
     python bench/mnm_scale.py [--games 2500] [--seconds 60] [--think 1.0] [--ramp 30] [--clients 4]
-                              [--lobby-clients 0]
+                              [--lobby-clients 0] [--set KEY=VALUE ...]
 
 ``--lobby-clients N``: N lobby pages (one process, one connection each) follow the
 lobby's live stream (``GET /api/lobby/events``) from before the games start; the
@@ -39,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.common import Figure, Row, cpu_seconds  # noqa: E402
+from bench.common import Figure, Row, cpu_seconds, main_thread_seconds  # noqa: E402
 from bench.hubproc import Hub  # noqa: E402
 from bench.mnm_replay import Creator, Loop, Recording, Seat, record  # noqa: E402
 
@@ -217,13 +217,14 @@ def lobby_readers(count: int, web: int, window: tuple[float, float], out: Any) -
 
 
 def run(games: int, seconds: float, think: float, ramp: float, procs: int,
-        lobby: int = 0) -> dict[str, Any]:  # fmt: skip
+        lobby: int = 0, extra: dict[str, str] | None = None) -> dict[str, Any]:  # fmt: skip
     """Start ``games`` paced games over ``ramp`` seconds from ``procs`` client
     processes, measure ``seconds`` after them (and 5 s for the last ones to settle);
-    ``lobby`` lobby pages follow the lobby's live stream meanwhile."""
+    ``lobby`` lobby pages follow the lobby's live stream meanwhile; ``extra``: more
+    settings of the hub (an experiment's)."""
     settings = {"keep_waiting": 0, "retire_after": 5, "keep_finished": 30,
                 "web_max_streams_per_address": lobby + 16,
-                "web_max_per_address": max(256, lobby + 64)}  # fmt: skip
+                "web_max_per_address": max(256, lobby + 64), **(extra or {})}  # fmt: skip
     with Hub(("mnm",), settings=settings) as hub:
         start = time.time() + ramp + 5
         window = (start, start + seconds)
@@ -249,9 +250,11 @@ def run(games: int, seconds: float, think: float, ramp: float, procs: int,
         time.sleep(max(0.0, start - time.time()))
         players = [w.pid for w in workers if w.pid is not None]
         cpu0, m0 = cpu_seconds(hub.pid), time.monotonic()
+        reactor0 = main_thread_seconds(hub.pid)
         theirs0 = sum(cpu_seconds(pid) for pid in players)
         time.sleep(max(0.0, window[1] - time.time()))
         cpu1, m1 = cpu_seconds(hub.pid), time.monotonic()
+        reactor1 = main_thread_seconds(hub.pid)
         theirs1 = sum(cpu_seconds(pid) for pid in players)
         now, peak = rss(hub.pid)
         latencies: list[float] = []
@@ -288,6 +291,7 @@ def run(games: int, seconds: float, think: float, ramp: float, procs: int,
         "seconds": m1 - m0,
         "latencies": latencies,
         "cpu": (cpu1 - cpu0) / max(1e-9, m1 - m0),
+        "reactor_cpu": (reactor1 - reactor0) / max(1e-9, m1 - m0),
         "clients_cpu": (theirs1 - theirs0) / max(1e-9, m1 - m0),
         "rss": now,
         "peak": peak,
@@ -357,9 +361,19 @@ def main() -> None:
     parser.add_argument(
         "--lobby-clients", type=int, default=0, help="lobby pages following the live stream"
     )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setting of the hub (an experiment's; repeatable)",
+    )
     args = parser.parse_args()
+    extra = dict(pair.split("=", 1) for pair in args.set)
     before = os.getloadavg()[0]
-    found = run(args.games, args.seconds, args.think, args.ramp, args.clients, args.lobby_clients)
+    found = run(
+        args.games, args.seconds, args.think, args.ramp, args.clients, args.lobby_clients, extra
+    )
     after = os.getloadavg()[0]
     ms = [x * 1000 for x in found["latencies"]]
     print(f"MNM at scale: {found['games']:,} games started (of {args.games:,}), each seat "
@@ -373,7 +387,9 @@ def main() -> None:
     print(f"  hub resident memory    {found['rss'] / 2**20:,.0f} MB now, {found['peak'] / 2**20:,.0f} "
           "MB at its peak   (goal ≤ 1,536 MB)")  # fmt: skip
     print(f"  hub CPU                {found['cpu']:.2f} cores"
-          f" ({found['cpu'] * found['seconds'] / max(1, found['moves']) * 1e6:,.0f} µs a move)")  # fmt: skip
+          f" ({found['cpu'] * found['seconds'] / max(1, found['moves']) * 1e6:,.0f} µs a move);"
+          f" its reactor's thread {found['reactor_cpu']:.2f} cores"
+          f" ({found['reactor_cpu'] * found['seconds'] / max(1, found['moves']) * 1e6:,.0f} µs a move)")  # fmt: skip
     if args.lobby_clients:
         held, refused, got, events = found["lobby"]
         every = found["all_seconds"]
