@@ -303,40 +303,32 @@ class XMLProtocol(Protocol):
     def write_frame(self, document: bytes) -> None:
         """Write one document as a frame (held while the front end's outbox holds;
         counted when written, :meth:`flush`)."""
-        if self.transport is not None:
-            out = self._out
-            if out is not None:  # after what it holds (sent now unless the outbox holds)
-                out += (len(document).to_bytes(4, "big"), document)
-                self._frames += 1
-                if not self._outbox.holding:
-                    self.flush()
-            elif self._outbox.holding:
-                self._out = [len(document).to_bytes(4, "big"), document]
-                self._frames = 1
-                self._outbox.hold(self)
-            else:
-                self.frontend.telemetry.message_out()
-                write_now(self.transport, encoding.frame(document))
+        self._put((len(document).to_bytes(4, "big"), document))
 
     def write_parts(self, length: bytes, head: bytes, middle: bytes, tail: bytes) -> None:
         """:meth:`write_frame` of the document ``head + middle + tail``, whose frame
         ``length`` (4 bytes) its caller knows, held in its parts (joined once with the
         rest of the write)."""
+        self._put((length, head, middle, tail))
+
+    def _put(self, parts: tuple[bytes, ...]) -> None:
+        """One frame in ``parts`` (its length first): after the frames held, sent now
+        unless the outbox holds (then held until it releases, :meth:`flush`)."""
         if self.transport is None:
             return
         out = self._out
         if out is not None:
-            out += (length, head, middle, tail)
+            out += parts
             self._frames += 1
             if not self._outbox.holding:
                 self.flush()
         elif self._outbox.holding:
-            self._out = [length, head, middle, tail]
+            self._out = list(parts)
             self._frames = 1
             self._outbox.hold(self)
         else:
             self.frontend.telemetry.message_out()
-            write_now(self.transport, b"".join((length, head, middle, tail)))
+            write_now(self.transport, b"".join(parts))
 
     def flush(self) -> None:
         """Write the frames held (:class:`Outbox`) in one write, to the socket now
