@@ -351,6 +351,14 @@ def rows(quick: bool) -> list[Row]:
     return out
 
 
+def setting(text: str) -> tuple[str, str]:
+    """``KEY=VALUE`` → ``(KEY, VALUE)`` (``--set``)."""
+    key, sep, value = text.partition("=")
+    if not key or not sep:
+        raise argparse.ArgumentTypeError(f"{text!r}: a setting is KEY=VALUE")
+    return key, value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2500)
@@ -365,11 +373,12 @@ def main() -> None:
         "--set",
         action="append",
         default=[],
+        type=setting,
         metavar="KEY=VALUE",
         help="a setting of the hub (an experiment's; repeatable)",
     )
     args = parser.parse_args()
-    extra = dict(pair.split("=", 1) for pair in args.set)
+    extra = dict(args.set)
     before = os.getloadavg()[0]
     found = run(
         args.games, args.seconds, args.think, args.ramp, args.clients, args.lobby_clients, extra

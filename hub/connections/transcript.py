@@ -332,19 +332,13 @@ class Transcript:
         base = len(head) + len(tail)
         cap = self._cap
         recorded = self._recorded
-        dropped = self._dropped
         lines = self._lines
         for conn, tag in tagged:
             size = base + len(tag)
             if conn != HUB:
                 used = recorded.get(conn, 0) + size
                 if used > cap:  # (a line is made only to be kept)
-                    counts = dropped.get(conn)
-                    if counts is None:
-                        self._drop(conn, tag, size)
-                    else:  # as _drop counts a further one
-                        counts[0] += 1
-                        counts[1] += size
+                    self._drop(conn, tag, size)
                     continue
                 recorded[conn] = used
             lines.append(head + tag + tail)

@@ -32,7 +32,7 @@ import typing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from twisted.internet.interfaces import IPushProducer
+from twisted.internet.interfaces import IDelayedCall, IPushProducer
 from twisted.internet.protocol import Protocol
 from twisted.logger import Logger
 from zope.interface import implementer
@@ -66,14 +66,14 @@ class Outbox:
 
     __slots__ = ("_call_later", "_depth", "_reader", "_turn", "_waiting", "holding")
 
-    def __init__(self, call_later: Callable[..., Any]) -> None:
+    def __init__(self, call_later: Callable[[float, Callable[[], None]], IDelayedCall]) -> None:
         self._call_later = call_later
         self._depth = 0
         self._reader: XMLProtocol | None = None
         #: connections holding frames until the end of the turn (each once a turn)
         self._waiting: list[XMLProtocol] = []
         #: the call of :meth:`release` at the end of this turn, while one is due
-        self._turn: Any = None
+        self._turn: IDelayedCall | None = None
         #: whether frames written now are held
         self.holding = False
 

@@ -352,13 +352,11 @@ class XMLFrontend(protocol.ServerFactory):
                 return
             # a public record: with the tag the connection keeps until it logs in or out
             if direction == "out":
-                tag = conn.lobby_tag
-                if tag is None:
-                    tag = conn.lobby_tag = record_tag(conn.conn_id, "out", owner)
-            else:
+                tag = (conn.lobby_record or self._lobby_record(conn))[1]
+            elif conn.in_tag is not None:
                 tag = conn.in_tag
-                if tag is None:
-                    tag = conn.in_tag = record_tag(conn.conn_id, direction, owner)
+            else:
+                tag = conn.in_tag = record_tag(conn.conn_id, direction, owner)
             transcript.tagged(conn.conn_id, tag, self._escaped(frame))
         except Exception:
             self.log.failure("xml: transcript write failed")
