@@ -226,6 +226,9 @@ class Row:
 _TWISTD = """
 from twisted.application import app
 from twisted.scripts.twistd import run
+if {trace!r}:  # where the reactor's turns go (bench.reactor_trace)
+    from bench.reactor_trace import install
+    install({trace!r})
 path = {path!r}
 if path:  # a profile of the server's CPU time (not the wall clock: others' load)
     import cProfile, time
@@ -247,11 +250,13 @@ else:
 """
 
 
-def twistd_command(profile: str | None = None) -> list[str]:
+def twistd_command(profile: str | None = None, trace: str | None = None) -> list[str]:
     """The command that runs ``twistd`` with this Python (arguments follow); with
-    ``profile``, a cProfile of the process's CPU time is written there when it stops."""
+    ``profile``, a cProfile of the process's CPU time is written there when it stops;
+    with ``trace``, :mod:`bench.reactor_trace`'s figures."""
     path = os.path.abspath(profile) if profile else ""
-    return [sys.executable, "-c", _TWISTD.format(path=path)]
+    traced = os.path.abspath(trace) if trace else ""
+    return [sys.executable, "-c", _TWISTD.format(path=path, trace=traced)]
 
 
 class Plugins:

@@ -35,6 +35,7 @@ class Hub:
     :param frontends: the front ends that listen (the web front end always does).
     :param settings: ``--set`` settings (after :data:`UNLIMITED`).
     :param profile: write a cProfile of the hub's CPU time there when it stops.
+    :param trace: write :mod:`bench.reactor_trace`'s figures there when it stops.
     :param root: the checkout whose code the hub runs (default: this one; another
         worktree's for an A/B of two versions, :mod:`bench.mnm_ab`).
     :ivar ports: front end → its port.
@@ -46,11 +47,13 @@ class Hub:
         settings: Mapping[str, Any] | None = None,
         profile: str | None = None,
         root: str = ROOT,
+        trace: str | None = None,
     ) -> None:
         self.root = root
         self.frontends = tuple(frontends)
         self.settings = {**UNLIMITED, **(settings or {})}
         self.profile = profile
+        self.trace = trace
         self.ports: dict[str, int] = {}
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         self.proc: subprocess.Popen[bytes] | None = None
@@ -65,7 +68,7 @@ class Hub:
         self._tmp = tempfile.TemporaryDirectory(prefix="gamehub-bench-")
         tmp = Path(self._tmp.name)
         loopback = "tcp:0:interface=127.0.0.1"
-        args = [*twistd_command(self.profile), "-n", "--pidfile=", "gamehub",
+        args = [*twistd_command(self.profile, self.trace), "-n", "--pidfile=", "gamehub",
                 "--data", str(tmp / "data"), "--web", loopback, "--api-token", TOKEN]  # fmt: skip
         for name in known_frontends():  # every front end not asked for is off (no default ports)
             if name == "web":

@@ -13,7 +13,13 @@ resident memory (``VmRSS``, and its peak ``VmHWM``) and its CPU share.  Bounded:
 whole run ends after ramp + measure + about a minute, whatever happens.
 
     python bench/mnm_scale.py [--games 2500] [--seconds 60] [--think 1.0] [--ramp 30] [--clients 4]
-                              [--lobby-clients 0] [--set KEY=VALUE ...]
+                              [--lobby-clients 0] [--set KEY=VALUE ...] [--trace FILE]
+
+A move's latency is printed twice: as the client's loop read the answer, and as the
+kernel received it (the socket's receive time stamp): the second leaves out the time
+an answer waited for the client's own busy loop, so the two apart would say the
+clients, not the hub, made the tail.  ``--trace FILE``: where the hub's reactor spent
+its turns (:mod:`bench.reactor_trace`), written when it stops.
 
 ``--lobby-clients N``: N lobby pages (one process, one connection each) follow the
 lobby's live stream (``GET /api/lobby/events``) from before the games start; the
@@ -32,6 +38,7 @@ import multiprocessing
 import os
 import selectors
 import socket
+import struct
 import sys
 import time
 from collections.abc import Callable
@@ -45,6 +52,10 @@ from bench.mnm_replay import Creator, Loop, Recording, Seat, record  # noqa: E40
 
 #: turns a recorded game lasts (the hub's ``max_turns`` for these games)
 TURNS = 400
+#: Linux's socket option for receive time stamps (``struct timespec``, wall clock)
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+TIMESPEC = struct.Struct("@ll")
+STAMP_SPACE = socket.CMSG_SPACE(TIMESPEC.size)
 
 
 class Clock(Loop):
@@ -81,15 +92,31 @@ class Clock(Loop):
 
 class PacedSeat(Seat):
     """A seat that thinks ``think`` seconds before each move and times the hub's
-    answer (``+ MOVEOK``) to each."""
+    answer (``+ MOVEOK``) to each: as this loop reads it (into ``latencies``), and as
+    the kernel received it (into ``arrivals``, by the socket's receive time stamp,
+    ``SO_TIMESTAMPNS``: without the time the answer waited for this busy loop)."""
 
     def __init__(self, loop: Clock, port: int, game_id: str, seat: int, game: Recording,
-                 done: Callable[[str | None], None], think: float, latencies: list[float]):  # fmt: skip
+                 done: Callable[[str | None], None], think: float, latencies: list[float],
+                 arrivals: list[float]):  # fmt: skip
         super().__init__(loop, port, game_id, seat, game, done)
         self.clock = loop
         self.think = think
         self.latencies = latencies
+        self.arrivals = arrivals
         self.sent_at = 0.0
+        self.sent_wall = 0.0
+        self.stamp = 0.0
+        self.sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        self._recv = self._stamped_recv
+
+    def _stamped_recv(self, size: int) -> bytes:
+        data, ancillary, _, _ = self.sock.recvmsg(size, STAMP_SPACE)
+        for level, kind, value in ancillary:
+            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                seconds, nanoseconds = TIMESPEC.unpack_from(value)
+                self.stamp = seconds + nanoseconds / 1e9
+        return data
 
     def readable(self) -> None:
         if self.buf:
@@ -110,6 +137,7 @@ class PacedSeat(Seat):
     def received(self, data: bytes) -> None:
         if b"+ MOVEOK" in data and self.sent_at:
             self.latencies.append(time.monotonic() - self.sent_at)
+            self.arrivals.append(self.stamp - self.sent_wall)
             self.sent_at = 0.0
         super().received(data)
 
@@ -119,6 +147,7 @@ class PacedSeat(Seat):
     def _send_play(self) -> None:
         if self.open:
             self.sent_at = time.monotonic()
+            self.sent_wall = time.time()  # the kernel's stamps are on the wall clock
             Seat._play(self)
 
 
@@ -146,6 +175,7 @@ def clients(share: int, web: int, mnm: int, think: float, ramp: float, window: t
     body = b'{"type": "nmmorris", "seats": ["open", "open"], "options": {"max_turns": %d}}' % TURNS
     loop = Clock()
     latencies: list[float] = []
+    arrivals: list[float] = []
     failures: list[str] = []
     creator = Creator(loop, web, body)
     started = [0]
@@ -157,7 +187,7 @@ def clients(share: int, web: int, mnm: int, think: float, ramp: float, window: t
     def seat_game(game_id: str) -> None:
         game = recordings[started[0] % len(recordings)]
         for seat in (0, 1):
-            PacedSeat(loop, mnm, game_id, seat, game, done, think, latencies)
+            PacedSeat(loop, mnm, game_id, seat, game, done, think, latencies, arrivals)
         started[0] += 1
         if started[0] < share:
             loop.later(ramp / share, lambda: creator.create(seat_game))
@@ -166,8 +196,9 @@ def clients(share: int, web: int, mnm: int, think: float, ramp: float, window: t
     start, end = window
     loop.run(time.monotonic() + max(0.0, start - time.time()), lambda: False)
     latencies.clear()
+    arrivals.clear()
     loop.run(time.monotonic() + max(0.0, end - time.time()), lambda: False)
-    out.send((started[0], latencies, failures[:20], len(failures), loop.error))
+    out.send((started[0], latencies, arrivals, failures[:20], len(failures), loop.error))
     loop.close_all()
 
 
@@ -217,15 +248,17 @@ def lobby_readers(count: int, web: int, window: tuple[float, float], out: Any) -
 
 
 def run(games: int, seconds: float, think: float, ramp: float, procs: int,
-        lobby: int = 0, extra: dict[str, str] | None = None) -> dict[str, Any]:  # fmt: skip
+        lobby: int = 0, extra: dict[str, str] | None = None,
+        trace: str | None = None) -> dict[str, Any]:  # fmt: skip
     """Start ``games`` paced games over ``ramp`` seconds from ``procs`` client
     processes, measure ``seconds`` after them (and 5 s for the last ones to settle);
     ``lobby`` lobby pages follow the lobby's live stream meanwhile; ``extra``: more
-    settings of the hub (an experiment's)."""
+    settings of the hub (an experiment's); ``trace``: the hub's reactor traced
+    (:mod:`bench.reactor_trace`), written there."""
     settings = {"keep_waiting": 0, "retire_after": 5, "keep_finished": 30,
                 "web_max_streams_per_address": lobby + 16,
                 "web_max_per_address": max(256, lobby + 64), **(extra or {})}  # fmt: skip
-    with Hub(("mnm",), settings=settings) as hub:
+    with Hub(("mnm",), settings=settings, trace=trace) as hub:
         start = time.time() + ramp + 5
         window = (start, start + seconds)
         context = multiprocessing.get_context("fork")
@@ -258,6 +291,7 @@ def run(games: int, seconds: float, think: float, ramp: float, procs: int,
         theirs1 = sum(cpu_seconds(pid) for pid in players)
         now, peak = rss(hub.pid)
         latencies: list[float] = []
+        arrivals: list[float] = []
         failures: list[str] = []
         started = failed = 0
         errors = []
@@ -265,9 +299,10 @@ def run(games: int, seconds: float, think: float, ramp: float, procs: int,
             if not pipe.poll(60):
                 errors.append("a client process did not answer")
                 continue
-            n, found, some, count, error = pipe.recv()
+            n, found, stamped, some, count, error = pipe.recv()
             started += n
             latencies += found
+            arrivals += stamped
             failures += some
             failed += count
             if error:
@@ -290,6 +325,7 @@ def run(games: int, seconds: float, think: float, ramp: float, procs: int,
         "moves": len(latencies),
         "seconds": m1 - m0,
         "latencies": latencies,
+        "arrivals": arrivals,
         "cpu": (cpu1 - cpu0) / max(1e-9, m1 - m0),
         "reactor_cpu": (reactor1 - reactor0) / max(1e-9, m1 - m0),
         "clients_cpu": (theirs1 - theirs0) / max(1e-9, m1 - m0),
@@ -377,11 +413,21 @@ def main() -> None:
         metavar="KEY=VALUE",
         help="a setting of the hub (an experiment's; repeatable)",
     )
+    parser.add_argument(
+        "--trace", metavar="FILE", help="trace the hub's reactor (bench/reactor_trace.py) into FILE"
+    )
     args = parser.parse_args()
     extra = dict(args.set)
     before = os.getloadavg()[0]
     found = run(
-        args.games, args.seconds, args.think, args.ramp, args.clients, args.lobby_clients, extra
+        args.games,
+        args.seconds,
+        args.think,
+        args.ramp,
+        args.clients,
+        args.lobby_clients,
+        extra,
+        args.trace,
     )
     after = os.getloadavg()[0]
     ms = [x * 1000 for x in found["latencies"]]
@@ -393,6 +439,10 @@ def main() -> None:
     print(f"  move latency (ms)      median {percentile(ms, 0.5):.1f}, p90 "
           f"{percentile(ms, 0.9):.1f}, p99 {percentile(ms, 0.99):.1f}, most "
           f"{max(ms, default=float('nan')):.1f}   (goal p99 ≤ 50)")  # fmt: skip
+    at = [x * 1000 for x in found["arrivals"]]
+    print(f"    to its arrival       median {percentile(at, 0.5):.1f}, p90 "
+          f"{percentile(at, 0.9):.1f}, p99 {percentile(at, 0.99):.1f}, most "
+          f"{max(at, default=float('nan')):.1f}   (the kernel's receive stamp)")  # fmt: skip
     print(f"  hub resident memory    {found['rss'] / 2**20:,.0f} MB now, {found['peak'] / 2**20:,.0f} "
           "MB at its peak   (goal ≤ 1,536 MB)")  # fmt: skip
     print(f"  hub CPU                {found['cpu']:.2f} cores"

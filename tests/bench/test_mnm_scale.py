@@ -1,6 +1,6 @@
 """A smoke run of ``bench/mnm_scale.py`` with tiny numbers: a real hub, paced network
-clients in two processes; every game starts and moves are answered (no timing is
-checked)."""
+clients in two processes; every game starts and moves are answered, each timed twice,
+and the hub's reactor is traced (no timing is checked)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,19 @@ import pytest
 from bench import mnm_scale
 
 
-def test_the_scale_bench_plays_paced_games_and_reports():
-    found = mnm_scale.run(games=6, seconds=3.0, think=0.2, ramp=0.5, procs=2)
+def test_the_scale_bench_plays_paced_games_and_reports(tmp_path):
+    trace = tmp_path / "trace.txt"
+    found = mnm_scale.run(games=6, seconds=3.0, think=0.2, ramp=0.5, procs=2, trace=str(trace))
     assert found["games"] == 6 and found["error"] == ""
     assert found["moves"] > 0 and found["failed"] == 0
     assert found["rss"] > 0 and found["peak"] >= found["rss"]
+    # each answer also by the kernel's receive stamp, which comes before the loop reads it
+    arrivals, latencies = found["arrivals"], found["latencies"]
+    assert len(arrivals) == len(latencies) and all(a > 0 for a in arrivals)
+    assert mnm_scale.percentile(arrivals, 0.5) <= mnm_scale.percentile(latencies, 0.5)
+    text = trace.read_text()  # written when the hub stopped
+    assert "I/O (one epoll answer): <1: " in text and "timers: <1: " in text
+    assert "Deadlines._run:Transcript._timed_flush" in text  # the sweeps by their handler
 
 
 def test_percentiles_of_the_latencies():
