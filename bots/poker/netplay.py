@@ -64,6 +64,10 @@ class NetPlayer:
         #: an action sent and not answered yet: a turn announced again meanwhile (after
         #: a resumed connection, :mod:`hub.client`) is not answered twice
         self._acting = False
+        #: our turn announced while an action was out (resumed, the hub may have taken
+        #: that action before the cut): acted on once the action is answered, unless
+        #: another seat's turn came meanwhile
+        self._missed: Mapping[str, Any] | None = None
         self._leaving = False
         self._previous = client.on_state
         client.on_state = self._on_state
@@ -105,8 +109,12 @@ class NetPlayer:
         ):
             self.leave()
         if todo is not None and todo["legal"] and todo["seat"] == self.table.seat:
-            if not self._acting:
+            if self._acting:
+                self._missed = todo
+            else:
                 self._think(todo)
+        elif todo is not None:
+            self._missed = None
 
     def _think(self, todo: Mapping[str, Any]) -> None:
         view = _copy(self.table.view)
@@ -132,6 +140,9 @@ class NetPlayer:
 
         def answered(result: Any) -> Any:
             self._acting = False
+            missed, self._missed = self._missed, None
+            if missed is not None and not self._leaving:
+                self._think(missed)
             return result
 
         return d.addBoth(answered)
