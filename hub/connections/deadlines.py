@@ -13,6 +13,12 @@ key whose deadline has passed is removed and handed to ``expired``.  Sweeps are 
 least ``granularity`` seconds apart and none is scheduled before the first deadline is
 due, so a key expires no earlier than its deadline and at most one granularity after
 it, and a front end with many waiting connections wakes at most once a granularity.
+
+A sweep may hand over at most ``batch`` keys in one call of the reactor: the rest of
+that sweep goes on in the reactor's next turn (``callLater(0)``), after the messages
+that came meanwhile.  Work that can wait a few turns (writing transcripts) then never
+holds up the answers to many connections at once: at 2,500 games, one sweep of the
+transcripts' writes took 3.4 ms of the reactor's CPU, and up to 12 ms.
 """
 
 from __future__ import annotations
@@ -35,11 +41,13 @@ class Deadlines(Generic[K]):
         removed first, so it may start again); an exception it raises is logged.
     :param granularity: the least time between two sweeps: a key expires at most this
         long after its deadline.
+    :param batch: the most keys handed to ``expired`` in one turn of the reactor (0: no
+        limit); a sweep with more due goes on in the next turn.
     """
 
     log = Logger()
 
-    __slots__ = ("_due", "_expired", "_reactor", "_sweep", "granularity", "seconds")
+    __slots__ = ("_due", "_expired", "_reactor", "_sweep", "batch", "granularity", "seconds")
 
     def __init__(
         self,
@@ -47,10 +55,14 @@ class Deadlines(Generic[K]):
         seconds: float,
         expired: Callable[[K], object],
         granularity: float = 1.0,
+        batch: int = 0,
     ) -> None:
         if not granularity > 0:
             raise ValueError(f"the granularity must be more than 0 seconds, not {granularity!r}")
+        if batch < 0:
+            raise ValueError(f"the batch must be 0 (no limit) or more, not {batch!r}")
         self._reactor = reactor
+        self.batch = batch
         self.seconds = float(seconds)
         self.granularity = float(granularity)
         self._expired = expired
@@ -103,14 +115,19 @@ class Deadlines(Generic[K]):
         self._sweep = None
         now = self._reactor.seconds()
         gone = []
+        room = self.batch or -1
         for key, deadline in self._due.items():
-            if deadline > now:
+            if deadline > now or not room:
                 break
             gone.append(key)
+            room -= 1
         for key in gone:
             del self._due[key]
         if self._due:
-            self._schedule()
+            if room:
+                self._schedule()
+            else:  # more may be due: the rest of this sweep in the reactor's next turn
+                self._sweep = self._reactor.callLater(0, self._run)
         for key in gone:
             try:
                 self._expired(key)

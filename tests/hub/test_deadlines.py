@@ -137,3 +137,47 @@ def test_lengths_nobody_waits_for_are_dropped_past_a_bound():
     assert len({id(d) for d in held}) == 40 and len(timeouts) == 40
     timeouts.stop()
     assert len(timeouts) == 0 and clock.getDelayedCalls() == []
+
+
+class Turns(task.Clock):
+    """A clock that runs, like the reactor's turn, only the calls due when the turn
+    began (``task.Clock.advance`` also runs the ones they make for now)."""
+
+    def turn(self, seconds: float = 0) -> None:
+        self.rightNow += seconds
+        due = [call for call in self.calls if call.getTime() <= self.rightNow]
+        for call in sorted(due, key=lambda call: call.getTime()):
+            self.calls.remove(call)
+            call.called = 1
+            call.func(*call.args, **call.kw)
+
+
+def test_a_sweep_hands_over_at_most_a_batch_a_turn_and_goes_on_in_the_next():
+    clock = Turns()
+    turns: list[list[int]] = []
+
+    def gone(key: int) -> None:
+        turns[-1].append(key)
+
+    deadlines: Deadlines[int] = Deadlines(clock, 1, gone, 0.5, batch=4)
+    for key in range(10):
+        deadlines.start(key)
+    clock.turn(0.25)
+    deadlines.start(99)  # started later: not due with the others
+    turns.append([])
+    clock.turn(0.75)  # the ten are due: four in this turn
+    assert turns == [[0, 1, 2, 3]] and len(deadlines) == 7
+    deadlines.cancel(5)  # handled meanwhile (a transcript a reader wrote)
+    for _ in range(3):  # each later turn of the reactor (no time passes) takes four more
+        turns.append([])
+        clock.turn()
+    assert turns == [[0, 1, 2, 3], [4, 6, 7, 8], [9], []]
+    assert list(deadlines.keys()) == [99] and len(clock.getDelayedCalls()) == 1
+    turns.append([])
+    clock.advance(0.5)
+    assert turns[-1] == [99] and clock.getDelayedCalls() == []
+
+
+def test_the_batch_must_not_be_negative():
+    with pytest.raises(ValueError, match="batch"):
+        Deadlines(task.Clock(), 5, print, 1.0, batch=-1)
