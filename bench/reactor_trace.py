@@ -52,9 +52,11 @@ class Trace:
 
         def call(*args: Any, **kwargs: Any) -> Any:
             label = name
+            chain = ""
             if name == "Deferred.callback" and owner is not None and owner.callbacks:
-                first = owner.callbacks[0][0][0]
-                label += ":" + getattr(first, "__qualname__", "?")
+                names = [getattr(c[0][0], "__qualname__", "?") for c in owner.callbacks[:6]]
+                label += ":" + names[0]
+                chain = " → ".join(names[1:])
             c0, w0 = clock(), wall()
             try:
                 return f(*args, **kwargs)
@@ -63,7 +65,9 @@ class Trace:
                 self.cpu[label] = self.cpu.get(label, 0.0) + cpu
                 self.calls[label] += 1
                 if cpu > 0.005:
-                    self.longest.append((cpu, wall() - w0, label))
+                    at = time.strftime("%H:%M:%S", time.localtime())
+                    self.longest.append((cpu, wall() - w0, f"{label} at {at}"
+                                         + (f" ({chain})" if chain else "")))  # fmt: skip
 
         return call
 
