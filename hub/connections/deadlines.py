@@ -143,18 +143,24 @@ class Timeouts(Generic[K]):
     :param reactor: the clock (``seconds()``, ``callLater()``).
     :param expired: called with each key whose wait is over (as :class:`Deadlines`).
     :param granularity: each :class:`Deadlines`' least time between two sweeps.
+    :param batch: each :class:`Deadlines`' most keys handed over in a turn (0: no limit).
     """
 
     KEEP = 16
 
-    __slots__ = ("_by_length", "_expired", "_reactor", "granularity")
+    __slots__ = ("_by_length", "_expired", "_reactor", "batch", "granularity")
 
     def __init__(
-        self, reactor: IReactorTime, expired: Callable[[K], object], granularity: float = 1.0
+        self,
+        reactor: IReactorTime,
+        expired: Callable[[K], object],
+        granularity: float = 1.0,
+        batch: int = 0,
     ) -> None:
         self._reactor = reactor
         self._expired = expired
         self.granularity = granularity
+        self.batch = batch
         self._by_length: dict[float, Deadlines[K]] = {}
 
     def start(self, key: K, seconds: float) -> Deadlines[K]:
@@ -166,7 +172,9 @@ class Timeouts(Generic[K]):
                 for length, held in list(self._by_length.items()):
                     if not held:
                         del self._by_length[length]
-            deadlines = Deadlines(self._reactor, seconds, self._expired, self.granularity)
+            deadlines = Deadlines(
+                self._reactor, seconds, self._expired, self.granularity, self.batch
+            )
             self._by_length[seconds] = deadlines
         deadlines.start(key)
         return deadlines

@@ -181,3 +181,16 @@ def test_a_sweep_hands_over_at_most_a_batch_a_turn_and_goes_on_in_the_next():
 def test_the_batch_must_not_be_negative():
     with pytest.raises(ValueError, match="batch"):
         Deadlines(task.Clock(), 5, print, 1.0, batch=-1)
+
+
+def test_waits_of_a_length_share_the_batch_of_their_timeouts():
+    clock = Turns()
+    seen: list[int] = []
+    timeouts: Timeouts[int] = Timeouts(clock, seen.append, 0.05, batch=3)
+    for key in range(7):
+        timeouts.start(key, 1.0)
+    clock.turn(1.05)
+    assert seen == [0, 1, 2]
+    clock.turn()
+    clock.turn()
+    assert seen == list(range(7)) and len(timeouts) == 0
