@@ -2,7 +2,7 @@
 games (:mod:`bench.mnm_scale`: each seat a move a second), started over 30 s and
 measured for 45 s, three times (a fresh hub and fresh clients each); the p99 of every
 move's latency of the three runs together against the 50 ms budget (each run's own
-p99 in the note: one run's p99 moved between 9.6 and 81 ms on one quiet machine in
+p99 in the note: one run's p99 moved between 10.8 and 81 ms on one quiet machine in
 one morning, unchanged code) and the hubs' highest peak resident memory against
 1.5 GB.  ``--quick`` runs 250 games once (ramp 5 s, 5 s measured): a smoke run, not
 the issue's figure.
