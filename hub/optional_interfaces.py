@@ -84,6 +84,16 @@ class IDeferredBot(Interface):
         """A Deferred of one of ``legal`` for ``view``, within ``deadline`` seconds."""
 
 
+class IMNMCurrentPieces(Interface):
+    """An MNM adapter (beside :class:`hub.interfaces.IMNMGameAdapter`) that gives the
+    piece list of a game now without the whole view being built for it: the MNM front
+    end sends one with every move request."""
+
+    def current_pieces(game: IGame, seat: int | None) -> Sequence[Sequence[str]]:
+        """What ``piece_list(game.view(seat))`` gives, now (the caller only reads it:
+        it may be the game's own list)."""
+
+
 class ICatchesUp(Interface):
     """A game (``IGame``) whose answers may be behind its inputs for a moment (an
     isolated game: its worker answers each input in turn).  A front end that must

@@ -9,6 +9,7 @@ from zope.interface import implementer
 
 from hub.interfaces import IMNMGameAdapter, IWebAssets, IWebView
 from hub.model import BadAction
+from hub.optional_interfaces import IMNMCurrentPieces
 
 from . import rules
 
@@ -16,7 +17,7 @@ from . import rules
 _FIELDS = frozenset(rules.point_name(p) for p in range(rules.POINTS))
 
 
-@implementer(IMNMGameAdapter)
+@implementer(IMNMGameAdapter, IMNMCurrentPieces)
 class MorrisMNMAdapter:
     """``+ PLAYING NMMorris``: piece lists of 2×9 pieces, moves ``B3``/``A1:B1``/``C5``."""
 

@@ -12,6 +12,7 @@ from games.morris.adapters import MorrisMNMAdapter
 from games.morris.server import MorrisGameFactory
 from hub.interfaces import IGameFactory, IMNMGameAdapter
 from hub.model import BadAction, IllegalAction
+from hub.optional_interfaces import IMNMCurrentPieces
 from hub.play.lobby import Lobby
 from tests.support import DictRegistry, Recorder
 
@@ -41,7 +42,20 @@ def test_factory_and_adapter_provide_interfaces() -> None:
     verifyObject(IGameFactory, f)
     assert f.name == "nmmorris" and tuple(f.frontends) == ("mnm", "web")
     verifyObject(IMNMGameAdapter, f.adapter("mnm"))
+    verifyObject(IMNMCurrentPieces, f.adapter("mnm"))  # the move requests' piece list
     assert f.adapter("xml") is None
+
+
+def test_the_current_pieces_are_the_piece_list_of_the_view() -> None:
+    clock, game, rec = new_game()
+    game.take_seat("alice")
+    game.take_seat("bob")
+    adapter = MorrisGameFactory().adapter("mnm")
+    for seat, mv in [(0, "A0"), (1, "B0"), (0, "A1")]:
+        game.act(seat, {"move": mv})
+        for viewer in (0, 1, None):
+            now = adapter.current_pieces(game.engine, viewer)
+            assert [list(row) for row in now] == adapter.piece_list(game.view(viewer))
 
 
 def test_start_turns_and_capture_decision() -> None:

@@ -39,7 +39,7 @@ from hub.connections.transcript import ConnectionRecord
 from hub.interfaces import IGameObserver, IHub
 from hub.model import GAME_OVER, OVER, RUNNING, TURN, Elsewhere, GameError, GameEvent
 from hub.ops.telemetry import DETACHED, FrontendTelemetry
-from hub.optional_interfaces import IFollowsMoves
+from hub.optional_interfaces import IFollowsMoves, IMNMCurrentPieces
 from hub.play.routes import Routed
 
 from . import codec
@@ -689,13 +689,12 @@ class MNMProtocol(LineReceiver):
         self.machine.move(Input.MOVE)
 
     def _pieces(self) -> Any:
-        """The piece list now: the adapter's ``current_pieces(engine, seat)`` where it
-        has one (optional, not in ``IMNMGameAdapter``: the same list without building
-        the whole view), else its ``piece_list`` of the seat's view."""
+        """The piece list now: the adapter's ``current_pieces`` where it provides
+        :class:`~hub.optional_interfaces.IMNMCurrentPieces` (the same list without
+        building the whole view), else its ``piece_list`` of the seat's view."""
         adapter, game = self.adapter, self.game
-        now = getattr(adapter, "current_pieces", None)
-        if now is not None:
-            return now(game.engine, self.seat)
+        if IMNMCurrentPieces.providedBy(adapter):
+            return adapter.current_pieces(game.engine, self.seat)
         return adapter.piece_list(game.view(self.seat))
 
     def _game_over(self, event: GameEvent) -> None:
