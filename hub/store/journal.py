@@ -14,6 +14,7 @@ lease ended: a hub stopped, or recovered before), and reads it with
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -66,6 +67,37 @@ def owners_query(count: int) -> str:
     return f"SELECT game_id, hub_id FROM game_journal WHERE game_id IN ({marks})"
 
 
+#: the most entries one ``INSERT`` writes (6 parameters each: 384, under SQLite's
+#: oldest limit of 999)
+INSERT_ROWS = 64
+
+
+def chunk_sizes(count: int) -> list[int]:
+    """``count`` rows as the sizes of the ``INSERT`` statements that write them: as many
+    of :data:`INSERT_ROWS` as fit, the rest by powers of two (at most 7 different
+    statements, so the driver's statement cache keeps them)."""
+    sizes = [INSERT_ROWS] * (count // INSERT_ROWS)
+    rest = count % INSERT_ROWS
+    size = INSERT_ROWS // 2
+    while rest:
+        if rest >= size:
+            sizes.append(size)
+            rest -= size
+        size //= 2
+    return sizes
+
+
+@functools.cache
+def entries_insert(rows: int) -> str:
+    """The ``INSERT`` of ``rows`` journal entries in one statement: one round trip to
+    PostgreSQL (``executemany`` is one a row with psycopg2) and one hand-over of the
+    interpreter's lock on SQLite (one a row with ``executemany``), for a write's rows
+    of every game (alternated runs at 10 MNM games in flight on SQLite: the store's
+    thread 10 to 20 % less CPU, the hub's 2 to 7 % a line)."""
+    marks = ", ".join(["(?, ?, ?, ?, ?, ?)"] * rows)
+    return f"INSERT INTO game_journal_entry (game_id, n, kind, seat, payload, at) VALUES {marks}"
+
+
 class JournalMixin(ClusterMixin):
     """The ``game_journal`` and ``game_journal_entry`` tables."""
 
@@ -101,14 +133,11 @@ class JournalMixin(ClusterMixin):
                     if owner == hub_id
                 )
             rows = [(g, e.n, e.kind, e.seat, e.payload, e.at) for g, e in entries if g in mine]
-            if rows:
-                cur.txn.executemany(
-                    self.dialect.sql(
-                        "INSERT INTO game_journal_entry (game_id, n, kind, seat, payload, at)"
-                        " VALUES (?, ?, ?, ?, ?, ?)"
-                    ),
-                    rows,
-                )
+            start = 0
+            for size in chunk_sizes(len(rows)):
+                values = [value for row in rows[start : start + size] for value in row]
+                cur.txn.execute(self.dialect.sql(entries_insert(size)), values)
+                start += size
             for game_id in drops:
                 cur.run(
                     "DELETE FROM game_journal_entry WHERE game_id IN"
