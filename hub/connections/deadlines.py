@@ -16,9 +16,11 @@ it, and a front end with many waiting connections wakes at most once a granulari
 
 A sweep may hand over at most ``batch`` keys in one call of the reactor: the rest of
 that sweep goes on in the reactor's next turn (``callLater(0)``), after the messages
-that came meanwhile.  Work that can wait a few turns (writing transcripts) then never
-holds up the answers to many connections at once: at 2,500 games, one sweep of the
-transcripts' writes took 3.4 ms of the reactor's CPU, and up to 12 ms.
+that came meanwhile, so a key of a long sweep may expire a few turns later than one
+granularity after its deadline.  Work that can wait a few turns (writing transcripts,
+sending ``WAIT``) then never holds up the answers to many connections at once: at
+2,500 games, one sweep of the transcripts' writes took 3.4 ms of the reactor's CPU, and
+up to 12 ms.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ class Deadlines(Generic[K]):
     :param expired: called with each key whose deadline has passed (the key has been
         removed first, so it may start again); an exception it raises is logged.
     :param granularity: the least time between two sweeps: a key expires at most this
-        long after its deadline.
+        long after its deadline (and, with a ``batch``, the turns its sweep takes).
     :param batch: the most keys handed to ``expired`` in one turn of the reactor (0: no
         limit); a sweep with more due goes on in the next turn.
     """
