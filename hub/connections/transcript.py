@@ -9,7 +9,9 @@ One file per game, ``<data>/transcripts/<game id>.log``, one record per line::
 The second field names who the line belongs to: the connection (``c17``, ``x18``,
 ``web:alice``, ``hub`` for the hub's own notes), then ``~owner`` when the connection
 belongs to an account (or a web guest, ``~!guest-…``), then ``#seat`` when the line
-is private to that seat (a frame carrying its hole cards, a private draw).  Readers
+is private to that seat (a frame carrying its hole cards, a private draw); ``lobby*16``
+is one document sent alike to 16 connections of the lobby (a lobby update or chat line,
+recorded once; who was logged in then is in the lobby's records).  Readers
 are filtered by :func:`hub.connections.transcript_access.visible` (see
 ``docs/privacy.md``).
 
@@ -130,6 +132,13 @@ def record_tag(
     if seat is not None:
         who += f"#{int(seat)}"
     return _encode(f" {who} {direction:<3} ")
+
+
+@functools.lru_cache(maxsize=256)
+def _broadcast_tag(count: int) -> bytes:
+    """`` lobby*<count> out `` of a record sent alike to ``count`` connections
+    (:meth:`Transcript.broadcast`)."""
+    return _encode(f" lobby*{int(count)} out ")
 
 
 def _encode(text: str) -> bytes:
@@ -331,27 +340,13 @@ class Transcript:
         if self._pending >= self._buffer_bytes or not self._queued:
             self._appended()
 
-    def tagged_each(self, tagged: list[tuple[str, bytes]], text: bytes) -> None:
-        """:meth:`tagged` of the same ``text`` for each ``(conn, tag)`` of ``tagged``
-        (one document sent to many connections at once: one time stamp)."""
-        head = self._stamp(self._seconds())
-        tail = text + b"\n"
-        base = len(head) + len(tail)
-        cap = self._cap
-        recorded = self._recorded
-        lines = self._lines
-        for conn, tag in tagged:
-            size = base + len(tag)
-            if conn != HUB:
-                used = recorded.get(conn, 0) + size
-                if used > cap:  # (a line is made only to be kept)
-                    self._drop(conn, tag, size)
-                    continue
-                recorded[conn] = used
-            lines.append(head + tag + tail)
-            self._pending += size
-            if self._pending >= self._buffer_bytes or not self._queued:
-                self._appended()
+    def broadcast(self, count: int, text: bytes) -> None:
+        """One record of ``text`` (escaped already, :func:`escaped`) sent alike to
+        ``count`` connections at once (a lobby update, a lobby chat line): its ``who``
+        is ``lobby*<count>``, once for all of them (a record a copy would make the
+        lobby's transcript grow with the lobby's size at every line said).  It is the
+        hub's record: no connection's recording cap counts it."""
+        self.tagged(HUB, _broadcast_tag(count), text)
 
     def record_lines(self, conn: str, direction: str, lines: list[str]) -> None:
         """:meth:`record` for each of ``lines`` (a connection's lines written at once:

@@ -18,7 +18,7 @@ from hub.connections.transcript import (
     owner_token,
     record_tag,
 )
-from hub.connections.transcript_access import Access, stream
+from hub.connections.transcript_access import Access, stream, visible
 
 
 @pytest.mark.parametrize(
@@ -189,24 +189,25 @@ def test_each_connection_has_a_recording_cap_with_one_marker(tmp_path):
     assert any("x1: 16 lines (1376 bytes) were not recorded" in line for line in lines)
 
 
-def test_one_text_for_many_connections_reads_as_recorded_one_by_one(tmp_path):
-    """``tagged_each`` (a lobby update for every connection) writes what ``record``
-    would for each, the recording cap too."""
-    settings = TranscriptSettings(max_per_connection=3000)
-    one = Transcripts(tmp_path / "one", Clock(), settings)
-    each = Transcripts(tmp_path / "each", Clock(), settings)
-    conns = [("x1", "ann"), ("x2", None), ("x3", "Bo b")]
+def test_a_broadcast_is_one_record_of_the_hub_for_its_whole_audience(tmp_path):
+    """``broadcast`` (a lobby update or chat line for every connection) writes one
+    record, ``lobby*<count>``, whatever the audience's size; no connection's recording
+    cap counts it, and no reader but an admin sees a lobby's (it names no owner)."""
+    settings = TranscriptSettings(max_per_connection=300)
+    transcripts = Transcripts(tmp_path, Clock(), settings)
+    t = transcripts.for_game("g1")
     text = b"<?xml version='1.0'?>\n<message/>" + b"y" * 40
     for _ in range(50):
-        for conn, owner in conns:
-            one.for_game("g1").record(conn, "out", text, owner=owner)
-        tagged = [(conn, record_tag(conn, "out", owner)) for conn, owner in conns]
-        each.for_game("g1").tagged_each(tagged, escaped(text))
-    for conn, _ in conns:
-        one.for_game("g1").end_connection(conn)
-        each.for_game("g1").end_connection(conn)
-    assert _lines(one, "g1") == _lines(each, "g1")
-    assert any("recording cap" in line for line in _lines(each, "g1"))
+        t.broadcast(1000, escaped(text))
+    t.record("x1", "out", "mine", owner="ann")
+    lines = _lines(transcripts, "g1")
+    said = [line for line in lines if " lobby*1000 out " in line]
+    assert len(said) == 50
+    assert all(line.endswith(escaped(text).decode()) for line in said)
+    assert not any("recording cap" in line for line in lines)
+    assert lines[-1].split(" ", 1)[1] == "x1~ann out mine"
+    ann = Access(owners=frozenset({"ann"}))
+    assert [visible(line.encode(), ann) for line in (said[0], lines[-1])] == [False, True]
 
 
 def test_owner_and_seat_are_in_the_record_and_cannot_be_forged(tmp_path):

@@ -122,12 +122,10 @@ class Connection:
         #: the SHA-256 of the session's resume token (:mod:`.resume`; ``None``: none)
         self.resume_hash: str | None = None
         #: the tag of what it is sent in the lobby transcript (made when first used
-        #: after a login or logout: :meth:`.server.XMLFrontend.send_lobby`)
+        #: after a login or logout: :meth:`.server.XMLFrontend.record`)
         self.lobby_tag: bytes | None = None
-        #: the same for what it sends (:meth:`.server.XMLFrontend.record`)
+        #: the same for what it sends
         self.in_tag: bytes | None = None
-        #: its id and :attr:`lobby_tag`, as the lobby transcript takes them (the same life)
-        self.lobby_record: tuple[str, bytes] | None = None
         #: whether a loss of the connection keeps its seats for a resume
         self.resumable = False
         self._requests: deque[bytes] = deque()
@@ -161,7 +159,7 @@ class Connection:
         self.account = account
         self.lobby_session = lobby_session
         self.lobby_sid = b"%d" % lobby_session
-        self.lobby_tag = self.in_tag = self.lobby_record = None
+        self.lobby_tag = self.in_tag = None
 
     def log_out(self) -> None:
         """Forget the account and the lobby session (the sessions are ended)."""
@@ -170,7 +168,7 @@ class Connection:
         self.lobby_session = 0
         self.lobby_sid = b"0"
         self.account = None
-        self.lobby_tag = self.in_tag = self.lobby_record = None
+        self.lobby_tag = self.in_tag = None
 
     def refused(self) -> None:
         """The connection is refused (its last frame is written): it reads and answers

@@ -352,7 +352,7 @@ class XMLFrontend(protocol.ServerFactory):
                 return
             # a public record: with the tag the connection keeps until it logs in or out
             if direction == "out":
-                tag = (conn.lobby_record or self._lobby_record(conn))[1]
+                tag = conn.lobby_tag or self._lobby_tag(conn)
             elif conn.in_tag is not None:
                 tag = conn.in_tag
             else:
@@ -362,15 +362,12 @@ class XMLFrontend(protocol.ServerFactory):
             self.log.failure("xml: transcript write failed")
 
     @staticmethod
-    def _lobby_record(conn: Connection) -> tuple[str, bytes]:
-        """``(conn_id, tag)`` of what ``conn`` is sent in the lobby transcript, kept on
-        the connection until it logs in or out (:meth:`send_lobby`)."""
-        tag = conn.lobby_tag
-        if tag is None:  # its first since it logged in or out
-            owner = None if conn.account is None else conn.account.name
-            tag = conn.lobby_tag = record_tag(conn.conn_id, "out", owner)
-        conn.lobby_record = (conn.conn_id, tag)
-        return conn.lobby_record
+    def _lobby_tag(conn: Connection) -> bytes:
+        """The tag of what ``conn`` is sent in the lobby transcript, kept on the
+        connection until it logs in or out."""
+        owner = None if conn.account is None else conn.account.name
+        tag = conn.lobby_tag = record_tag(conn.conn_id, "out", owner)
+        return tag
 
     def _escaped(self, frame: bytes) -> bytes:
         """:func:`~hub.connections.transcript.escaped` of a record; a long one (a game
@@ -396,13 +393,12 @@ class XMLFrontend(protocol.ServerFactory):
     def send_lobby(self, audience: list[Connection], shared: bytes) -> None:
         """Send a document serialised once for many (with session id 1: a lobby
         update, a lobby chat line) to each connection of ``audience`` with its lobby
-        session id, each copy recorded in the XML lobby transcript as :meth:`record`
-        records it (the record, the same for all, is made and escaped once)."""
+        session id, recorded once in the XML lobby transcript for all of them
+        (:meth:`~hub.connections.transcript.Transcript.broadcast`)."""
         transcript = self._transcript(None)
         if transcript is not None:
-            tagged = [c.lobby_record or self._lobby_record(c) for c in audience]
             try:
-                transcript.tagged_each(tagged, self._escaped(encoding.outgoing_record(shared)))
+                transcript.broadcast(len(audience), self._escaped(encoding.outgoing_record(shared)))
             except Exception:
                 self.log.failure("xml: transcript write failed")
         head, tail = encoding.session_parts(shared)
