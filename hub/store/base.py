@@ -127,11 +127,11 @@ class StoreBase:
         again after it became unavailable (doubling from ``first`` up to ``most``).
     :param hand_record_max: most characters of each JSON part of a stored hand (the
         ``hand_record_max`` setting; see :meth:`hub.store.history.HistoryMixin.record_hand`).
-    :param history_batch_seconds: (PostgreSQL) how long a finished game may wait to be
-        written with others in one message (0: each alone); the ``history_*`` settings,
-        see :meth:`hub.store.history.HistoryMixin.record_game`.
-    :param history_batch_max: (PostgreSQL) most finished games in one message.
-    :param history_queue_max: (PostgreSQL) most finished games waiting to be written
+    :param history_batch_seconds: how long a finished game may wait to be written with
+        others in one transaction (0: each alone); the ``history_*`` settings, see
+        :meth:`hub.store.history.HistoryMixin.record_game`.
+    :param history_batch_max: most finished games in one transaction.
+    :param history_queue_max: most finished games waiting to be written
         (while the database is away, say); past it a game is refused.
     :param lease_interval: seconds between a hub's heartbeats (default
         :attr:`lease_interval`).

@@ -37,7 +37,7 @@ class HistoryBacklog(StoreUnavailable):
 
 @dataclass
 class _Finished:
-    """A finished game waiting for the message that writes it (PostgreSQL).
+    """A finished game waiting for the transaction that writes it.
 
     :ivar game: the ``game`` row's columns (id first); :ivar seats: its seats
         (:func:`_game_player`); :ivar replay: its replay as text.
@@ -77,19 +77,23 @@ class HistoryMixin(StoreBase):
         :meth:`record_replay` stores it (in the same transaction).  Recording the same
         game id again changes nothing (a replay not stored yet is stored).
 
-        On PostgreSQL finished games are written together: a game waits at most
+        Finished games are written together: a game waits at most
         :attr:`history_batch_seconds` (the setting of that name) and is then written
         with every other game waiting then (at most :attr:`history_batch_max` a
-        message), or sooner by the next directory write of the cluster, which carries
-        them (:meth:`hub.store.cluster.ClusterMixin.directory_write`).  The games, their
-        seats (each with its account, found by name) and their replays are two
-        statements in one message, its own transaction: one round trip for them all.
-        They are written in the order they finished, one message at a time.  While
-        the database is away they wait (at most :attr:`history_queue_max` games; past
-        it a game is refused with :class:`HistoryBacklog`), and are written when it is
-        back; a message the database refuses for another reason is sent again game by
-        game, so one bad game fails alone.  :meth:`stop` writes those still waiting.
-        With ``history_batch_seconds`` 0 each game is a message of its own.
+        transaction), or, in a cluster, sooner by the next directory write, which
+        carries them (:meth:`hub.store.cluster.ClusterMixin.directory_write`).  On
+        PostgreSQL the games, their seats (each with its account, found by name) and
+        their replays are two statements in one message, its own transaction: one round
+        trip for them all; on SQLite they are written a statement at a time in one
+        transaction: one commit (and one sync of the disk) for them all, where a game a
+        transaction cost the store's thread a commit each (issue 36: a busy hub's
+        finished games).  They are written in the order they finished, one transaction
+        at a time.  While the database is away they wait (at most
+        :attr:`history_queue_max` games; past it a game is refused with
+        :class:`HistoryBacklog`), and are written when it is back; a transaction the
+        database refuses for another reason is run again game by game, so one bad game
+        fails alone.  :meth:`stop` writes those still waiting.  With
+        ``history_batch_seconds`` 0 each game is a transaction of its own.
 
         :returns: (Deferred) ``True`` if stored now, ``False`` if it was stored before.
         """
@@ -112,13 +116,11 @@ class HistoryMixin(StoreBase):
             result_text,
         ]
         entry = _Finished(game, rows, replay_text)
-        if d.batches and self.history_batch_seconds > 0:
+        if self.history_batch_seconds > 0:
             return self._history_queue(entry)
 
-        def txn(cur: _Cursor) -> bool:
-            if d.batches:
-                return _record_in_one_message(cur, entry)
-            return _record_statement_by_statement(cur, d, game, rows, replay_text)
+        def txn(cur: _Cursor) -> bool:  # the name the metrics show
+            return _record_one(cur, d, entry)
 
         return self._retry_integrity(txn)
 
@@ -207,10 +209,8 @@ class HistoryMixin(StoreBase):
         return result
 
     def _record_alone(self, game: _Finished) -> None:
-        def txn(cur: _Cursor) -> bool:
-            return _record_in_one_message(cur, game)
-
-        d = self._retry_integrity(txn)
+        dialect = self.dialect
+        d = self._retry_integrity(lambda cur: _record_one(cur, dialect, game))
         self._history_alone.add(d)
         d.addBoth(self._alone_done, d)
         d.chainDeferred(game.done)
@@ -229,10 +229,13 @@ class HistoryMixin(StoreBase):
 
     def _history_send(self, games: list[_Finished]) -> defer.Deferred[Any]:
         """A message of its own for ``games`` (taken by :meth:`_history_take`)."""
-        statements = self._history_statements(games)
+        dialect = self.dialect
+        statements = self._history_statements(games) if dialect.batches else []
 
         def record_game(cur: _Cursor) -> list[Any]:  # the name the metrics show
-            return cur.batch(statements, alone=True)
+            if dialect.batches:
+                return cur.batch(statements, alone=True)
+            return [(g.game[0],) for g in games if _record_one(cur, dialect, g)]
 
         return self._run(record_game).addBoth(self._history_sent, games)
 
@@ -639,6 +642,14 @@ def _record_in_one_message(cur: _Cursor, game: _Finished) -> bool:
     """(PostgreSQL) :meth:`HistoryMixin.record_game`'s writes of one ``game``, in one
     message that is its own transaction; whether the game was stored now."""
     return bool(cur.batch(_statements([game]), alone=True))
+
+
+def _record_one(cur: _Cursor, d: Any, game: _Finished) -> bool:
+    """One finished ``game`` written (in a message that is its own transaction on
+    PostgreSQL, in the caller's transaction on SQLite); whether it is new."""
+    if d.batches:
+        return _record_in_one_message(cur, game)
+    return _record_statement_by_statement(cur, d, game.game, game.seats, game.replay)
 
 
 def _record_statement_by_statement(
