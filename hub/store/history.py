@@ -78,22 +78,17 @@ class HistoryMixin(StoreBase):
         game id again changes nothing (a replay not stored yet is stored).
 
         Finished games are written together: a game waits at most
-        :attr:`history_batch_seconds` (the setting of that name) and is then written
-        with every other game waiting then (at most :attr:`history_batch_max` a
-        transaction), or, in a cluster, sooner by the next directory write, which
-        carries them (:meth:`hub.store.cluster.ClusterMixin.directory_write`).  On
-        PostgreSQL the games, their seats (each with its account, found by name) and
-        their replays are two statements in one message, its own transaction: one round
-        trip for them all; on SQLite they are written a statement at a time in one
-        transaction: one commit (and one sync of the disk) for them all, where a game a
-        transaction cost the store's thread a commit each (issue 36: a busy hub's
-        finished games).  They are written in the order they finished, one transaction
-        at a time.  While the database is away they wait (at most
-        :attr:`history_queue_max` games; past it a game is refused with
-        :class:`HistoryBacklog`), and are written when it is back; a transaction the
-        database refuses for another reason is run again game by game, so one bad game
-        fails alone.  :meth:`stop` writes those still waiting.  With
-        ``history_batch_seconds`` 0 each game is a transaction of its own.
+        :attr:`history_batch_seconds` (the setting) and is then written with every game
+        waiting then (at most :attr:`history_batch_max`), in their order, one
+        transaction at a time, or in a cluster sooner by the next directory write
+        (:meth:`hub.store.cluster.ClusterMixin.directory_write`).  PostgreSQL takes
+        them, seats (each with its account, found by name) and replays in two
+        statements, one message; SQLite a statement at a time, one commit for them all
+        (issue 36: a commit a game cost a busy hub's store).  While the database is
+        away they wait (at most :attr:`history_queue_max`; past it a game is refused
+        with :class:`HistoryBacklog`); a batch refused for another reason is written
+        game by game, so one bad game fails alone.  :meth:`stop` writes those waiting.
+        With ``history_batch_seconds`` 0 each game is a transaction of its own.
 
         :returns: (Deferred) ``True`` if stored now, ``False`` if it was stored before.
         """
