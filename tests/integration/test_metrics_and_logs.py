@@ -85,12 +85,14 @@ def test_metrics_endpoint_of_its_own_needs_no_token(hub):
 def test_counters_move_when_games_are_played(hub):
     before = scrape(hub)
     # two bots play a hello game to the end; an XML player logs in and is refused once
+    played = set()
     for _ in range(2):
         status, raw, _ = hub.request(
             "POST", "/api/games", {"type": "hello", "seats": ["bot:hello-bot", "bot:hello-bot"]}
         )
         assert status == 201, raw
         game = json.loads(raw)["id"]
+        played.add(game)
         wait_until(lambda g=game: hub.get_json(f"/api/games/{g}")["state"] == "over", "game over")
     client = XMLClient(hub.ports["xml"])
     assert ok(client.login("metered", "pw-metered-1"))
@@ -116,8 +118,10 @@ def test_counters_move_when_games_are_played(hub):
 
     def moved() -> bool:
         after = scrape(hub)
+        kept = {g["game_id"] for g in hub.get_json("/api/history?type=hello&limit=50")}
         return (
-            value(after, "gamehub_connections_open", frontend="xml")
+            played <= kept  # (finished games are written together, a little later)
+            and value(after, "gamehub_connections_open", frontend="xml")
             == value(before, "gamehub_connections_open", frontend="xml")
             and value(after, "gamehub_connections_open", frontend="mnm") == 0
             and value(after, "gamehub_connections_open", frontend="acpc") == 0
@@ -142,7 +146,8 @@ def test_counters_move_when_games_are_played(hub):
     assert grew("gamehub_refusals_total", frontend="acpc", kind="ignored") == 1
     assert grew("gamehub_bot_think_seconds_count", bot="HelloBot") >= 2
     assert grew("gamehub_store_query_seconds_count", operation="create_account") == 1
-    assert grew("gamehub_store_query_seconds_count", operation="record_game") == 2
+    # one transaction a batch of finished games: the two games' own, or one for both
+    assert grew("gamehub_store_query_seconds_count", operation="record_game") in (1, 2)
     assert value(after, "gamehub_store_up") == 1.0
     assert total(after, "gamehub_games", type="hello", state="over") >= 2
     assert total(after, "gamehub_plugins", status="loaded") >= 10

@@ -147,8 +147,12 @@ def test_take_a_human_seat_act_and_leave(hub):
     transcript = hub.request("GET", f"/api/games/{gid}/transcript")[1].decode()
     assert f'web:{me}~!{me} in  seat 0 action {{"hello":"hi"}}' in transcript
     assert "refused (400)" in transcript
+    # (finished games are written to the history together, a little after their end)
+    wait_until(
+        lambda: gid in [g["game_id"] for g in hub.get_json("/api/history?type=hello")],
+        "the game in the history",
+    )
     history = hub.get_json("/api/history?type=hello")
-    assert gid in [g["game_id"] for g in history]
     mine = next(g for g in history if g["game_id"] == gid)
     assert [p["name"] for p in mine["players"]] == [me, "hello-bot"]
     stats = hub.get_json("/api/stats?type=hello")
