@@ -110,6 +110,17 @@ def journal_rows(data: Path) -> tuple[int, int]:
         db.close()
 
 
+def stored_games(data: Path, game_id: str) -> int:
+    """How many rows of ``game_id`` the hub's SQLite history holds (0 or 1)."""
+    db = sqlite3.connect(data / "hub.sqlite", timeout=10)
+    try:
+        return int(
+            db.execute("SELECT count(*) FROM game WHERE game_id = ?", (game_id,)).fetchone()[0]
+        )
+    finally:
+        db.close()
+
+
 def test_a_restarted_hub_resumes_its_games_after_sigterm_and_after_kill_9(tmp_path):
     hub = HubProcess(tmp_path, web=LOOPBACK)
     hub.start()
@@ -249,5 +260,32 @@ def test_a_chip_table_resumes_with_its_chips_and_settles_every_hand_once(tmp_pat
             r = gamehub("ledger", "check", "--db", dsn)
             assert r.returncode == 0, r.stdout + r.stderr
             assert not hub.errors(), hub.log()
+    finally:
+        hub.stop()
+
+
+def test_a_game_over_before_its_history_was_written_is_recorded_after_kill_9(tmp_path):
+    """Finished games wait up to ``history_batch_seconds`` to be written together (issue
+    36): a hub killed in that wait keeps the game's journal, and the hub started again
+    replays the game to its end and writes its history (once), then drops the journal.
+    The wait is made long here, so the kill falls in it for sure."""
+    hub = HubProcess(tmp_path, web=LOOPBACK)
+    hub.extra = ["--set", "history_batch_seconds=600"]
+    hub.start()
+    try:
+        over = create(hub, {"type": "hello", "seats": ["bot:hello-bot", "bot:hello-bot"]})
+        wait_for(lambda: game(hub, over)["state"] == "over", "the game over")
+        wait_for(lambda: journal_rows(hub.data)[0] == 1, "the game journaled")
+        assert stored_games(hub.data, over) == 0  # it waits (the lobby still shows it)
+        hub.stop(signal.SIGKILL)
+        hub.extra = []
+        hub.start()
+        wait_for(lambda: journal_rows(hub.data)[0] == 0, "the journal dropped")
+        assert stored_games(hub.data, over) == 1
+        kept = hub.get_json(f"/api/history?game={over}")
+        assert [h["game_id"] for h in kept] == [over]
+        assert [p["name"] for p in kept[0]["players"]] == ["hello-bot", "hello-bot-2"]
+        assert game(hub, over)["state"] == "over"
+        assert not hub.errors(), hub.log()
     finally:
         hub.stop()
