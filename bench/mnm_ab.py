@@ -10,6 +10,14 @@ the bare server.
 
 e.g. ``main=/work/wt/base branch=/work/wt/mine nojournal=/work/wt/base:journal_max_entries~0
 again=/work/wt/base``.
+
+With ``--in-flight N`` the passes are :mod:`bench.mnm_in_flight`'s instead: games
+recorded once through the first hub, replayed ``N`` at a time (``max(N, 40)`` games a
+pass, fresh games on each hub) from one ``epoll`` client, and the bare server of that
+module (a fresh process) takes its turn in the same rounds, so each hub's ratio to it
+is printed too (the table's rows, for versions side by side).
+
+    python bench/mnm_ab.py --in-flight 10 --rounds 8 base=/work/wt/base new=/work/wt/mine
 """
 
 from __future__ import annotations
@@ -23,7 +31,13 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.common import cpu_seconds  # noqa: E402
 from bench.hubproc import Hub  # noqa: E402
-from bench.mnm_lines import hub_pass, new_games  # noqa: E402
+from bench.mnm_in_flight import Pass, bare_server  # noqa: E402
+from bench.mnm_lines import Game, hub_pass, new_games  # noqa: E402
+
+#: the bare server's name among the hubs (``--in-flight``)
+BARE = "bare"
+#: the hubs' settings for replayed passes (no client waits on a prolog or a WAIT)
+REPLAY_SETTINGS = {"mnm_wait_interval": 600, "mnm_prolog_timeout": 600, "listen_backlog": 2048}
 
 
 def contender(text: str) -> tuple[str, str, dict[str, str]]:
@@ -45,11 +59,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--games", type=int, default=10, help="games a pass (default 10)")
+    parser.add_argument("--in-flight", type=int, default=0,
+                        help="replay this many games at a time, the bare server alongside")  # fmt: skip
     parser.add_argument("hubs", nargs="+", type=contender, help="NAME=ROOT[:KEY~VALUE,...]")
     args = parser.parse_args()
     hubs: list[tuple[str, Hub]] = []
     per: dict[str, list[float]] = {}
     seed = 100
+    if args.in_flight > 0:
+        in_flight(args.hubs, args.in_flight, args.rounds)
+        return
     try:
         for name, root, settings in args.hubs:
             hub = Hub(("mnm",), {"mnm_wait_interval": 30, **settings}, root=root)
@@ -73,6 +92,50 @@ def main() -> None:
         median = statistics.median(values)
         print(f"  {name:<12} {median:6.2f} µs/line ({min(values):.2f}..{max(values):.2f})"
               f"  {median / first:.3f} of {hubs[0][0]}")  # fmt: skip
+
+
+def in_flight(specs: list[tuple[str, str, dict[str, str]]], level: int, rounds: int) -> None:
+    """``--in-flight``: the hubs of ``specs`` and the bare server, ``rounds`` rounds of
+    replayed passes (:class:`bench.mnm_in_flight.Pass`), the order reversed every round;
+    prints each one's median CPU a line, its ratio to the first hub and to the bare
+    server."""
+    if any(name == BARE for name, _, _ in specs):
+        raise SystemExit(f"{BARE!r} names the bare server here: give the hub another name")
+    total = max(level, 40)
+    hubs: list[tuple[str, Hub]] = []
+    per: dict[str, list[float]] = {}
+    try:
+        for name, root, settings in specs:
+            hub = Hub(("mnm",), {**REPLAY_SETTINGS, **settings}, root=root)
+            hubs.append((name, hub.__enter__()))
+            per[name] = []
+        games: list[Game] = []
+        hub_pass(hubs[0][1], new_games(hubs[0][1], 8), 7, games)
+        per[BARE] = []
+        with bare_server(games) as (bare_pid, bare_port):
+            order: list[tuple[str, Hub | None]] = [*hubs, (BARE, None)]
+            for n in range(rounds + 1):  # the first round warms every server up
+                for name, hub in order if n % 2 == 0 else order[::-1]:
+                    if hub is None:
+                        pid, replay = bare_pid, Pass(bare_port, games, total, level)
+                    else:
+                        made = new_games(hub, total)  # untimed, through the web
+                        pid = hub.pid
+                        replay = Pass(hub.ports["mnm"], games, total, level, ids=made)
+                    before = cpu_seconds(pid)
+                    lines = replay.run(120 + total * 0.5)
+                    if n:
+                        per[name].append((cpu_seconds(pid) - before) / lines * 1e6)
+    finally:
+        for _, hub in hubs:
+            hub.__exit__(None, None, None)
+    first, bare = statistics.median(per[hubs[0][0]]), statistics.median(per[BARE])
+    print(f"{level} games in flight, {total} a pass, {rounds} rounds; "
+          f"load {os.getloadavg()[0]:.2f}")  # fmt: skip
+    for name, values in per.items():
+        median = statistics.median(values)
+        print(f"  {name:<12} {median:6.2f} µs/line ({min(values):.2f}..{max(values):.2f})"
+              f"  {median / first:.3f} of {hubs[0][0]}, {median / bare:.3f} of {BARE}")  # fmt: skip
 
 
 if __name__ == "__main__":
