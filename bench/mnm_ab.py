@@ -63,12 +63,12 @@ def main() -> None:
                         help="replay this many games at a time, the bare server alongside")  # fmt: skip
     parser.add_argument("hubs", nargs="+", type=contender, help="NAME=ROOT[:KEY~VALUE,...]")
     args = parser.parse_args()
-    hubs: list[tuple[str, Hub]] = []
-    per: dict[str, list[float]] = {}
-    seed = 100
     if args.in_flight > 0:
         in_flight(args.hubs, args.in_flight, args.rounds)
         return
+    hubs: list[tuple[str, Hub]] = []
+    per: dict[str, list[float]] = {}
+    seed = 100
     try:
         for name, root, settings in args.hubs:
             hub = Hub(("mnm",), {"mnm_wait_interval": 30, **settings}, root=root)

@@ -114,7 +114,7 @@ class HistoryMixin(StoreBase):
         if self.history_batch_seconds > 0:
             return self._history_queue(entry)
 
-        def txn(cur: _Cursor) -> bool:  # the name the metrics show
+        def txn(cur: _Cursor) -> bool:
             return _record_one(cur, d, entry)
 
         return self._retry_integrity(txn)
@@ -204,8 +204,10 @@ class HistoryMixin(StoreBase):
         return result
 
     def _record_alone(self, game: _Finished) -> None:
-        dialect = self.dialect
-        d = self._retry_integrity(lambda cur: _record_one(cur, dialect, game))
+        def txn(cur: _Cursor) -> bool:  # a named function: the metrics show its name
+            return _record_one(cur, self.dialect, game)
+
+        d = self._retry_integrity(txn)
         self._history_alone.add(d)
         d.addBoth(self._alone_done, d)
         d.chainDeferred(game.done)
@@ -215,20 +217,19 @@ class HistoryMixin(StoreBase):
         return result
 
     def _history_flush(self) -> None:
-        """Send the games waiting in a message of their own."""
+        """Write the games waiting in a transaction of their own."""
         self._history_timer = None
         games = self._history_take()
-        if games:
-            # each game's own Deferred has the outcome
+        if games:  # (each game's own Deferred has the outcome)
             self._history_send(games).addErrback(lambda _: None)
 
     def _history_send(self, games: list[_Finished]) -> defer.Deferred[Any]:
-        """A message of its own for ``games`` (taken by :meth:`_history_take`)."""
+        """A transaction of its own for ``games`` (taken by :meth:`_history_take`)."""
         dialect = self.dialect
-        statements = self._history_statements(games) if dialect.batches else []
+        statements = self._history_statements(games) if dialect.batches else None
 
         def record_game(cur: _Cursor) -> list[Any]:  # the name the metrics show
-            if dialect.batches:
+            if statements is not None:  # PostgreSQL: one message
                 return cur.batch(statements, alone=True)
             return [(g.game[0],) for g in games if _record_one(cur, dialect, g)]
 
@@ -640,8 +641,7 @@ def _record_in_one_message(cur: _Cursor, game: _Finished) -> bool:
 
 
 def _record_one(cur: _Cursor, d: Any, game: _Finished) -> bool:
-    """One finished ``game`` written (in a message that is its own transaction on
-    PostgreSQL, in the caller's transaction on SQLite); whether it is new."""
+    """Write ``game`` (PostgreSQL: a message, its own transaction); whether it is new."""
     if d.batches:
         return _record_in_one_message(cur, game)
     return _record_statement_by_statement(cur, d, game.game, game.seats, game.replay)

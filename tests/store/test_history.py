@@ -230,7 +230,7 @@ async def test_a_game_its_seats_and_its_replay_are_stored_together_once(store):
 def pg_dsn(dsn: str) -> str:
     if not dsn.startswith("postgresql"):
         pytest.skip(
-            "PostgreSQL's: a cluster's directory, a column's size limit, a server that goes away"
+            "needs PostgreSQL: a cluster's directory, a column's size limit, a server that goes away"
         )
     return dsn
 
