@@ -225,9 +225,11 @@ def rows(quick: bool) -> list[Row]:
     """The runner's rows (``python -m bench``): 50 games listed, 1,000 and 10,000 (50 and
     2,000 with ``--quick``)."""
     sizes = [50, 2_000] if quick else [50, 1_000, 10_000]  # --quick: a shorter fill
-    # (9 rounds: a pass's rate moves by up to a third on a 2-core virtual machine, for
-    # the anchor as for ours; the note gives each one's range)
-    found = run(sizes, requests=1000 if quick else 4000, rounds=3 if quick else 9,
+    # (15 rounds: a pass's rate moves by up to a third, and from round to round by as
+    # much as 9,500 against 16,000 on a 2-core virtual machine, for the anchor as for
+    # ours, pinned to cores or not; longer passes do not narrow that; with 9 rounds one
+    # full run read 0.85 where lone runs read 0.96 to 1.1; the note gives the ranges)
+    found = run(sizes, requests=1000 if quick else 4000, rounds=3 if quick else 15,
                 connections=32)  # fmt: skip
     out = []
     for size, figures in found.items():
