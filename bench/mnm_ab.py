@@ -66,14 +66,10 @@ def main() -> None:
     if args.in_flight > 0:
         in_flight(args.hubs, args.in_flight, args.rounds)
         return
-    hubs: list[tuple[str, Hub]] = []
-    per: dict[str, list[float]] = {}
+    hubs = start_hubs(args.hubs, {"mnm_wait_interval": 30})
+    per: dict[str, list[float]] = {name: [] for name, _ in hubs}
     seed = 100
     try:
-        for name, root, settings in args.hubs:
-            hub = Hub(("mnm",), {"mnm_wait_interval": 30, **settings}, root=root)
-            hubs.append((name, hub.__enter__()))
-            per[name] = []
         for _, hub in hubs:  # warm
             hub_pass(hub, new_games(hub, 2), 1, [])
         for n in range(args.rounds):
@@ -84,14 +80,41 @@ def main() -> None:
                 lines = hub_pass(hub, made, seed, [])
                 per[name].append((cpu_seconds(hub.pid) - before) / lines * 1e6)
     finally:
-        for _, hub in hubs:
-            hub.__exit__(None, None, None)
-    first = statistics.median(per[hubs[0][0]])
+        stop_hubs(hubs)
     print(f"{args.games} games a pass, {args.rounds} rounds; load {os.getloadavg()[0]:.2f}")
+    report(per, hubs[0][0])
+
+
+def start_hubs(
+    specs: list[tuple[str, str, dict[str, str]]], defaults: dict[str, object]
+) -> list[tuple[str, Hub]]:
+    """A running hub for each of ``specs`` (its settings over ``defaults``), in order;
+    those started already are stopped if one fails to start."""
+    hubs: list[tuple[str, Hub]] = []
+    try:
+        for name, root, settings in specs:
+            hubs.append((name, Hub(("mnm",), {**defaults, **settings}, root=root).__enter__()))
+    except BaseException:
+        stop_hubs(hubs)
+        raise
+    return hubs
+
+
+def stop_hubs(hubs: list[tuple[str, Hub]]) -> None:
+    for _, hub in hubs:
+        hub.__exit__(None, None, None)
+
+
+def report(per: dict[str, list[float]], first: str, anchor: str | None = None) -> None:
+    """Each one's median CPU a line, its range, and its ratio to ``first``'s (and to
+    ``anchor``'s)."""
+    base = statistics.median(per[first])
+    against = statistics.median(per[anchor]) if anchor is not None else None
     for name, values in per.items():
         median = statistics.median(values)
+        also = f", {median / against:.3f} of {anchor}" if against is not None else ""
         print(f"  {name:<12} {median:6.2f} µs/line ({min(values):.2f}..{max(values):.2f})"
-              f"  {median / first:.3f} of {hubs[0][0]}")  # fmt: skip
+              f"  {median / base:.3f} of {first}{also}")  # fmt: skip
 
 
 def in_flight(specs: list[tuple[str, str, dict[str, str]]], level: int, rounds: int) -> None:
@@ -102,13 +125,9 @@ def in_flight(specs: list[tuple[str, str, dict[str, str]]], level: int, rounds: 
     if any(name == BARE for name, _, _ in specs):
         raise SystemExit(f"{BARE!r} names the bare server here: give the hub another name")
     total = max(level, 40)
-    hubs: list[tuple[str, Hub]] = []
-    per: dict[str, list[float]] = {}
+    hubs = start_hubs(specs, REPLAY_SETTINGS)
+    per: dict[str, list[float]] = {name: [] for name, _ in hubs}
     try:
-        for name, root, settings in specs:
-            hub = Hub(("mnm",), {**REPLAY_SETTINGS, **settings}, root=root)
-            hubs.append((name, hub.__enter__()))
-            per[name] = []
         games: list[Game] = []
         hub_pass(hubs[0][1], new_games(hubs[0][1], 8), 7, games)
         per[BARE] = []
@@ -127,15 +146,10 @@ def in_flight(specs: list[tuple[str, str, dict[str, str]]], level: int, rounds: 
                     if n:
                         per[name].append((cpu_seconds(pid) - before) / lines * 1e6)
     finally:
-        for _, hub in hubs:
-            hub.__exit__(None, None, None)
-    first, bare = statistics.median(per[hubs[0][0]]), statistics.median(per[BARE])
+        stop_hubs(hubs)
     print(f"{level} games in flight, {total} a pass, {rounds} rounds; "
           f"load {os.getloadavg()[0]:.2f}")  # fmt: skip
-    for name, values in per.items():
-        median = statistics.median(values)
-        print(f"  {name:<12} {median:6.2f} µs/line ({min(values):.2f}..{max(values):.2f})"
-              f"  {median / first:.3f} of {hubs[0][0]}, {median / bare:.3f} of {BARE}")  # fmt: skip
+    report(per, hubs[0][0], BARE)
 
 
 if __name__ == "__main__":

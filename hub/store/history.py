@@ -23,10 +23,8 @@ from hub.model import JsonText
 
 from . import accounts as acc
 from .base import StoreBase, _Cursor
-from .errors import (
-    BadAmount,
-    StoreUnavailable,
-)
+from .dialect import Dialect
+from .errors import BadAmount, StoreUnavailable
 from .money import amount as check_amount
 
 
@@ -640,15 +638,16 @@ def _record_in_one_message(cur: _Cursor, game: _Finished) -> bool:
     return bool(cur.batch(_statements([game]), alone=True))
 
 
-def _record_one(cur: _Cursor, d: Any, game: _Finished) -> bool:
-    """Write ``game`` (PostgreSQL: a message, its own transaction); whether it is new."""
+def _record_one(cur: _Cursor, d: Dialect, game: _Finished) -> bool:
+    """Write ``game`` (PostgreSQL: one message, its own transaction; SQLite: statements in
+    the caller's transaction); whether it is new."""
     if d.batches:
         return _record_in_one_message(cur, game)
     return _record_statement_by_statement(cur, d, game.game, game.seats, game.replay)
 
 
 def _record_statement_by_statement(
-    cur: _Cursor, d: Any, game: list[Any], rows: list[dict[str, Any]], replay_text: str | None
+    cur: _Cursor, d: Dialect, game: list[Any], rows: list[dict[str, Any]], replay_text: str | None
 ) -> bool:
     """A finished game written a statement at a time (SQLite); whether it is new."""
     game_id = game[0]
@@ -689,7 +688,7 @@ def _loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
-def _seat(d: Any, s: Sequence[Any], own: bool) -> dict[str, Any]:
+def _seat(d: Dialect, s: Sequence[Any], own: bool) -> dict[str, Any]:
     """One ``hand_seat`` row for a reader; ``own``: the reader's seat (its private part)."""
     seat = {
         "name": s[0],
