@@ -26,6 +26,19 @@ def view(hub: HubProcess, game_id: str) -> dict[str, Any]:
     return dict(hub.get_json(f"/api/games/{game_id}"))  # type: ignore[arg-type]
 
 
+def waits_for_one_not_back(hub: HubProcess, game_id: str, back: list[Player]) -> bool:
+    """Whether the game is over or waits for a player not back yet (its seats are in
+    the order the logins came in, not :data:`NAMES`'); a client that failed (its rules
+    engine refused a line) fails the test at once, with its lines."""
+    for player in back:
+        assert player.failure is None, (player.login, player.failure, player.lines[-8:])
+    game = view(hub, game_id)
+    if game["state"] == "over":
+        return True
+    to_act = game["seats"][game["view"]["to_act"]]["player"]
+    return to_act not in {p.login for p in back}
+
+
 def test_a_restarted_hub_seats_its_domino_clients_back_when_they_log_in_again(tmp_path: Path):
     hub = HubProcess(tmp_path, domino=LOOPBACK, web=LOOPBACK)
     hub.extra = list(SETTINGS)
@@ -53,14 +66,16 @@ def test_a_restarted_hub_seats_its_domino_clients_back_when_they_log_in_again(tm
         for player in [holder] + [p for p in players if p is not holder]:
             player.connect(hub.ports["domino"])
             back.append(player)
-            wait_for(  # those back play on until it is the turn of one not back yet
-                lambda: (
-                    view(hub, game_id)["state"] == "over"
-                    or NAMES[view(hub, game_id)["view"]["to_act"]] not in {p.login for p in back}
-                ),
-                "the game waits for a player not back yet",
-                BOUND,
-            )
+            try:  # those back play on until it is the turn of one not back yet
+                wait_for(
+                    lambda: waits_for_one_not_back(hub, game_id, back),
+                    "the game waits for a player not back yet",
+                    BOUND,
+                )
+            except AssertionError as e:
+                game = view(hub, game_id)
+                lines = {p.login: p.connections[-1][-6:] for p in back}
+                raise AssertionError(f"{e}: {game['view']}, {lines}\n{hub.log()[-6000:]}") from e
         for player in players:
             player.wait()
         assert view(hub, game_id)["state"] == "over"
