@@ -92,20 +92,43 @@ def _own_holes(client: XMLClient, seat: int) -> set[tuple[int, ...]]:
     return holes
 
 
+#: keys under which a table's JSON lists seats, not cards: hole cards such as ``[0, 1]``
+#: read the same as the seats ``[0, 1]`` a pot is for, so a bare list there is no leak
+SEAT_LISTS = frozenset({"seats", "playerstoact", "winners"})
+#: no table has more seats (cards from this one on are never a seat's number)
+MAX_SEATS = 10
+
+
 def _patterns(seat: int, cards: tuple[int, ...]) -> list[str]:
-    """Ways the hole cards ``cards`` of ``seat`` could be written on any route."""
+    """Ways the hole cards ``cards`` of ``seat`` could be written on any route but as
+    a bare JSON list (:func:`_json_lists`)."""
     xml = "".join(f"<cards><card>{c}</card></cards>" for c in cards)
     return [
         f'<hand seat="{seat}">{xml}',
         f'<holecards seat="{seat}">{xml}',
         f'<hand seat=\\"{seat}\\">{xml}',  # as a transcript escapes nothing here, but JSON would
-        json.dumps(list(cards), separators=(",", ":")),
-        json.dumps(list(cards)),
     ]
 
 
+def _json_lists(text: str, cards: tuple[int, ...]) -> list[str]:
+    """The hole cards ``cards`` written as a JSON list anywhere in ``text`` but as the
+    value of a key that lists seats (:data:`SEAT_LISTS`) when they could be seats."""
+    found = []
+    seats = max(cards) < MAX_SEATS
+    for spaced in (json.dumps(list(cards), separators=(",", ":")), json.dumps(list(cards))):
+        for at in re.finditer(re.escape(spaced), text):
+            key = re.search(r'"(\w+)":\s*$', text[max(0, at.start() - 40) : at.start()])
+            if not (seats and key is not None and key.group(1) in SEAT_LISTS):
+                found.append(spaced)
+    return found
+
+
 def _leaks(text: str, seat: int, holes: set[tuple[int, ...]]) -> list[str]:
-    return [p for cards in holes for p in _patterns(seat, cards) if p in text]
+    return [
+        leak
+        for cards in holes
+        for leak in [p for p in _patterns(seat, cards) if p in text] + _json_lists(text, cards)
+    ]
 
 
 def _choose(actions: list[int], prefer: list[int]) -> int:
@@ -480,3 +503,18 @@ def test_a_flood_of_invalid_frames_is_recorded_within_bounds(tmp_path):
     assert "reached the recording cap of 20000 bytes" in text
     assert "were not recorded" in text  # the summary when the connection ended
     assert "[refused frame of 65536 bytes: error 400]" in text and "\\x01" not in text
+
+
+def test_hole_cards_read_as_seats_are_found_only_where_they_are_cards():
+    """The finder of leaks itself: hole cards ``[0, 1]`` are the seats a pot is for in
+    a table's JSON (no leak), but a leak under any other key, or as XML."""
+    table = (
+        '{"pots": [{"amount": "20", "seats": [0, 1]}], "playerstoact": [0,1], "winners": [0, 1]}'
+    )
+    assert _leaks(table, 0, {(0, 1)}) == []
+    assert _leaks('{"players": [{"holecards": [0, 1]}]}', 0, {(0, 1)}) == ["[0, 1]"]
+    assert _leaks('{"hole":[0,1]}', 0, {(0, 1)}) == ["[0,1]"]
+    assert _leaks("[0, 1]", 0, {(0, 1)}) == ["[0, 1]"]
+    xml = '<hand seat="0"><cards><card>0</card></cards><cards><card>1</card></cards>'
+    assert _leaks(xml, 0, {(0, 1)}) == [xml]
+    assert _leaks('{"seats": [12, 40]}', 1, {(12, 40)}) == ["[12, 40]"]  # never seats
