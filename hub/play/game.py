@@ -85,6 +85,7 @@ class GameHost(Protocol):
     def changed(self, game: GameInstance) -> None: ...
     def game_over(self, game: GameInstance, event: GameEvent) -> None: ...
     def game_seed(self) -> bytes: ...
+    def awaits(self, game: GameInstance) -> None: ...
     def shared_start(self, game_type: str, view: dict[str, Any]) -> dict[str, Any]: ...
 
 
@@ -242,6 +243,7 @@ class GameInstance:
                 if seat.player and seat.present and seat.kind in ("client", "human"):
                     self.awaiting[seat.index] = seat.player
             self._check_attended()
+        self.lobby.awaits(self)
         if not self.funnel.replaying:  # live here from now on (:meth:`missed`)
             self.live_from = (self._turn, self.log_dropped + len(self._log))
 
@@ -472,6 +474,7 @@ class GameInstance:
             del self.awaiting[back[0]]
             self.seats[back[0]].kind = kind
             self._check_attended()
+        self.lobby.awaits(self)
         self.lobby.changed(self)
         return back[0]
 

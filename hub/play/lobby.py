@@ -118,6 +118,10 @@ class Lobby:
         self.journal: JournalWriter | None = None
         #: game type → the last start view made (:meth:`shared_start`)
         self._starts: dict[str, dict[str, Any]] = {}
+        #: player → the games here whose seats wait for that player to come back
+        #: (:meth:`kept_for`), and each such game's players (:meth:`awaits`)
+        self._kept: dict[str, dict[str, GameInstance]] = {}
+        self._kept_names: dict[str, frozenset[str]] = {}
         #: ids of sealed games (:meth:`create_game`'s ``sealed``): the operator's alone
         #: until :meth:`unseal` (a duplicate ACPC match's tables until the match ends)
         self.sealed: set[str] = set()
@@ -297,6 +301,31 @@ class Lobby:
         d.addCallback(lambda _: self.get(game_id))
         return d
 
+    def awaits(self, game: GameInstance) -> None:
+        """The players ``game``'s seats wait for (:attr:`GameInstance.awaiting`: a
+        resumed game's people coming back) changed, or the game left: index them."""
+        now = frozenset(game.awaiting.values()) if self._games.get(game.id) is game else None
+        before = self._kept_names.pop(game.id, frozenset())
+        for name in before - (now or frozenset()):
+            games = self._kept[name]
+            del games[game.id]
+            if not games:
+                del self._kept[name]
+        for name in (now or frozenset()) - before:
+            self._kept.setdefault(name, {})[game.id] = game
+        if now:
+            self._kept_names[game.id] = now
+
+    def finished(self) -> list[GameInstance]:
+        """The finished games kept here (``keep_finished_count`` at most), oldest
+        first, but the sealed ones."""
+        return [self._games[gid] for gid in self._finished if gid not in self.sealed]
+
+    def kept_for(self, player: str) -> list[GameInstance]:
+        """The games here (sealed ones too) with a seat waiting for ``player`` to come
+        back, found without a look at every game (a login asks on each try)."""
+        return list(self._kept.get(player, {}).values())
+
     def games(self, type_name: str | None = None) -> list[GameInstance]:
         """Every game (of one type), oldest first, sealed ones too (the hub's own use)."""
         return [g for g in self._games.values() if type_name is None or g.type == type_name]
@@ -323,6 +352,7 @@ class Lobby:
         for timer in self._finished.pop(game_id, ()):
             if timer.active():
                 timer.cancel()
+        self.awaits(game)
         dropped = game.stop()
         for observer in dropped if moved else ():
             if IFollowsMoves.providedBy(observer):

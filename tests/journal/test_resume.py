@@ -127,6 +127,10 @@ async def test_games_resumed_from_their_journal_are_the_same_games(dsn):  # noqa
         # the same moves after, on both; the people come back to their seats first
         twin = lobby2.get(people.id)
         assert twin.awaiting == {0: "alice", 1: "bob"} and twin.seat_of("alice") is None
+        # a login finds the game keeping its seat by the player's name alone
+        assert lobby2.kept_for("alice") == [twin] and lobby2.kept_for("bob") == [twin]
+        assert lobby2.kept_for("dave") == [lobby2.get(dominoes.id)]
+        assert lobby2.kept_for("mallory") == [] and lobby.kept_for("alice") == []
         for intruder in (lambda: twin.take_seat("mallory", 0), lambda: twin.take_seat("bob", 0)):
             try:
                 intruder()
@@ -134,7 +138,9 @@ async def test_games_resumed_from_their_journal_are_the_same_games(dsn):  # noqa
             except GameError:
                 pass
         assert twin.free_seats("client", "alice") == [0] and twin.take_seat("alice") == 0
+        assert lobby2.kept_for("alice") == [] and lobby2.kept_for("bob") == [twin]
         assert twin.take_seat("bob", 1, kind="human") == 1 and twin.awaiting == {}
+        assert lobby2.kept_for("bob") == []
         assert twin.seat_of("alice") == 0
         for _ in range(6):
             play_first_legal(people, 1)
@@ -152,6 +158,8 @@ async def test_games_resumed_from_their_journal_are_the_same_games(dsn):  # noqa
         later.advance(0.01)  # the bots answer
         assert dominoes2.legal_actions(0) or dominoes2.state == OVER
         await written(journaling2)
+        lobby2.remove(dominoes2.id)  # a game that leaves keeps no seat
+        assert lobby2.kept_for("dave") == []
     finally:
         await store.stop()
 

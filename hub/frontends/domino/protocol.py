@@ -572,8 +572,10 @@ class DominoFactory(ServerFactory):
         client seat waits for ``name`` to come back (:attr:`hub.play.game.GameInstance.awaiting`),
         and that seat; ``None``: none.  (Not a web player's seat: a Domino login
         proves nothing.)"""
-        for game in self.lobby.listed():
+        for game in self.lobby.kept_for(name):
             if game.state != RUNNING or "domino" not in tuple(game.factory.frontends):
+                continue
+            if game.id in self.lobby.sealed:
                 continue
             for seat, player in game.awaiting.items():
                 if player == name and game.seats[seat].kind == "client":

@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from hub.interfaces import IHandRecord
-from hub.model import OVER, GameError
+from hub.model import GameError
 
 from .. import encoding, events
 from ..context import HandlerContext
@@ -54,8 +54,8 @@ async def history(frontend: HandlerContext, conn: Connection, r: events.History)
         for h in [h for h in hands if str(h.get("game_id")) not in frontend.lobby.sealed]:
             gametype = h.get("game_type") or types.get(str(h.get("game_id")))
             entries.append(_stored_hand(frontend, h, gametype))
-    for game in frontend.lobby.listed():
-        if game.state != OVER or game.id in seen:
+    for game in frontend.lobby.finished():  # (bounded: the finished games kept)
+        if game.id in seen:
             continue
         if game_id is not None and game.id != game_id:
             continue
