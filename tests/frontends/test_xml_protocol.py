@@ -742,3 +742,39 @@ def test_lobby_records_name_the_account_only_while_logged_in(hub, frontend) -> N
         conn_id, _, owner = who.partition("~")
         tag = record_tag(conn_id, direction.strip(), owner or None)
         assert f" {record}\n".encode().startswith(tag)
+
+
+def test_games_are_found_by_wire_id_from_the_lobby_s_changes_not_a_search(tmp_path) -> None:
+    """Every listed game's wire id is known from the lobby's changes: one made before
+    the front end started, one of a type XML does not host (400, not 404) and one
+    made since; an unknown id is a 404, and a removed game's a 404 too."""
+    from games.hello.server import HelloGameFactory
+    from games.morris.server import MorrisGameFactory
+    from hub.frontends.xml.payload import wire_game_id
+    from tests.support import DictRegistry
+
+    hub = FakeHub(tmp_path, registry=DictRegistry([HelloGameFactory(), MorrisGameFactory()]))
+    before = hub.lobby.create_game("hello", name="before")
+    frontend = make_factory(hub)
+    frontend.doStart()
+    try:
+        morris = hub.lobby.create_game("nmmorris", name="board")
+        since = hub.lobby.create_game("hello", name="since")
+        assert frontend._wire == {wire_game_id(g.id): g.id for g in (before, morris, since)}
+        a = Conn(frontend)
+        greeted(a)
+        login(a, "ann")
+        for game in (before, since):
+            r, _ = a.one(f'<game gameid="{wire_game_id(game.id)}"><join/></game>')
+            assert outcome(r)[0], outcome(r)
+        r, _ = a.one(f'<game gameid="{wire_game_id(morris.id)}"><join/></game>')
+        assert outcome(r)[:2] == (False, 400)
+        r, _ = a.one('<game gameid="12345"><join/></game>')
+        assert outcome(r)[:2] == (False, 404)
+        hub.lobby.remove(morris.id)
+        a.read()
+        assert wire_game_id(morris.id) not in frontend._wire
+        r, _ = a.one(f'<game gameid="{wire_game_id(morris.id)}"><join/></game>')
+        assert outcome(r)[:2] == (False, 404)
+    finally:
+        frontend.doStop()

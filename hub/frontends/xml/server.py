@@ -154,6 +154,8 @@ class XMLFrontend(protocol.ServerFactory):
             self.hub.follow_games(self)
             self.hub.chat.add_listener(self)
             self._listening = True
+            for game in self.hub.listed_games():  # made before (resumed): by wire id too
+                self.wire_id(game)
             self.rows.clear()
             self.lists.clear()
         self.resumes.start()
@@ -245,7 +247,13 @@ class XMLFrontend(protocol.ServerFactory):
         return wid
 
     def forget_game(self, game: Any) -> None:
-        """``game`` left the lobby: its wire id is remembered for history only."""
+        """``game`` left the list: its wire id is remembered for history only (not when
+        it is the other hub's row of a game that moved here: listed here still)."""
+        try:
+            if self.lobby.get(game.id, sealed=True) is not game:
+                return
+        except GameError:
+            pass
         wid = wire_game_id(game.id)
         if self._wire.pop(wid, None) is not None:
             self._remember(wid, game.id)
@@ -255,13 +263,9 @@ class XMLFrontend(protocol.ServerFactory):
         return self._wire.get(wire_id) or self._known.get(wire_id)
 
     def find_game(self, wire_id: int) -> Any:
-        """The lobby game with wire id ``wire_id``; 404 if none, 400 if not hosted here."""
+        """The lobby game with wire id ``wire_id``; 404 if none, 400 if not hosted here
+        (every listed game's wire id is known here: the lobby's changes give it)."""
         game_id = self._wire.get(wire_id)
-        if game_id is None:
-            for game in self.hub.listed_games():
-                if self.wire_id(game) == wire_id:
-                    game_id = game.id
-                    break
         if game_id is None:
             raise Refused(404, f"no game with id {wire_id}")
         try:
@@ -291,7 +295,9 @@ class XMLFrontend(protocol.ServerFactory):
         looked = cluster.look_up_recent(f"xml:{wire_id}", lambda g: wire_game_id(g.id) == wire_id)
 
         async def found() -> Any:
-            await looked
+            remote = await looked
+            if remote is not None:  # (its directory's row: known by its wire id from now)
+                self.wire_id(remote)
             return self.find_game(wire_id)
 
         return defer.ensureDeferred(found())

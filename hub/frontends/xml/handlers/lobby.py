@@ -168,9 +168,9 @@ def lobby_changed(frontend: HandlerContext, change: str, game: Any) -> None:
     removed = change == "removed"
     if removed:
         frontend.forget_game(game)
+    wid = wire_game_id(game.id) if removed else frontend.wire_id(game)  # (hosted or not)
     if adapter_for(game.factory) is None:
         return
-    wid = wire_game_id(game.id) if removed else frontend.wire_id(game)
     if removed:
         for session in [s for s in frontend.sessions if s.game is game]:
             doc = encoding.build_game_state(
