@@ -316,6 +316,10 @@ class Lobby:
         if now:
             self._kept_names[game.id] = now
 
+    def __contains__(self, game_id: object) -> bool:
+        """Whether the game ``game_id`` is here (sealed or not): not removed."""
+        return game_id in self._games
+
     def finished(self) -> list[GameInstance]:
         """The finished games kept here (``keep_finished_count`` at most), oldest
         first, but the sealed ones."""

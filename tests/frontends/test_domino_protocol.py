@@ -570,3 +570,24 @@ def test_a_game_handed_to_another_hub_ends_its_connections_without_a_word(hub):
         assert c.closed and c.lines() == []
         c.proto.connectionLost(None)
     assert left == []
+
+
+def test_moves_of_running_games_do_not_make_the_queue_look_at_every_game(hub):
+    """A player waits in the queue while another game is played: its changes (moves,
+    seats, observers: the lobby's ``changed``) do not make the queue look at every game
+    again; a game that waits for players does."""
+    clients = hub.four()
+    (game,) = hub.lobby.games()
+    solo = hub.client("solo")
+    assert solo.lines() == ["CONNECT", "OK"]
+    looks = []
+    hub.factory.match = lambda: looks.append(len(hub.factory.waiting))  # (counted only)
+    for _ in range(6):  # moves by whoever is to act
+        seat = next(s for s in range(4) if game.legal_actions(s))
+        game.act(seat, game.legal_actions(seat)[0])
+        hub.lobby.changed(game)
+        hub.clock.advance(0)
+    assert looks == [] and game.state == "running" and clients[0].everything()
+    hub.lobby.create_game("kingdomino", seats=["open", "bot:greedy", "bot:greedy", "bot:greedy"])
+    hub.clock.advance(0)
+    assert looks == [1]

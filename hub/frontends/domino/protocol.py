@@ -621,9 +621,15 @@ class DominoFactory(ServerFactory):
             self.waiting.remove(player)
 
     def lobby_changed(self, change: str, game: Any) -> None:
-        """A game appeared or changed: maybe waiting players fit (checked a moment later,
-        never from inside the lobby's own call)."""
-        if self.waiting and change != "removed" and game.type == self.game_type:
+        """A game that waits for players appeared or changed: maybe waiting players fit
+        (checked a moment later, never from inside the lobby's own call; the moves of
+        running games, which change them too, do not make a look at every game)."""
+        if (
+            self.waiting
+            and change != "removed"
+            and game.state == WAITING
+            and game.type == self.game_type
+        ):
             if self._match_call is None or not self._match_call.active():
                 self._match_call = self.reactor.callLater(0, self.match)
 

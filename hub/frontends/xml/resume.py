@@ -398,7 +398,7 @@ class Resumes:
     def _release(self, name: str, held: list[tuple[Any, int]], key: object) -> None:
         """The seats of a lost connection that nobody came back to are left."""
         self._releases.pop(key, None)
-        lobby = {g.id for g in self.frontend.lobby.games()}
+        lobby = self.frontend.lobby
         for game, seat in held:
             if game.id not in lobby or not 0 <= seat < len(game.seats):
                 continue

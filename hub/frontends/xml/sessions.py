@@ -266,13 +266,10 @@ class Sessions:
         try:
             game.unobserve(observer)
             seat = observer.held_seat()  # not a seat someone else holds now
-            if leave and seat is not None and game.id in self._lobby_ids():
+            if leave and seat is not None and game.id in self.frontend.lobby:
                 game.leave_seat(seat)
         except Exception:
             self.log.failure("xml: leaving game {game} failed", game=game.id)
-
-    def _lobby_ids(self) -> set[str]:
-        return {g.id for g in self.frontend.lobby.games()}
 
     def end_all(self, conn: Connection, leave: bool = True) -> None:
         """End every session of ``conn`` (logout, its account deleted, its end);
