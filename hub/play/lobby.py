@@ -316,6 +316,10 @@ class Lobby:
         if now:
             self._kept_names[game.id] = now
 
+    def __len__(self) -> int:
+        """How many games are here (sealed ones too)."""
+        return len(self._games)
+
     def __contains__(self, game_id: object) -> bool:
         """Whether the game ``game_id`` is here (sealed or not): not removed."""
         return game_id in self._games

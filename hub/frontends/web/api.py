@@ -176,7 +176,7 @@ class Health(JSONResource):
             "version": self.hub.version,
             "frontends": dict(self.hub.bound_ports),
             "plugins": loaded,
-            "games": len(self.hub.lobby.games()),
+            "games": len(self.hub.lobby),
         }
 
 
