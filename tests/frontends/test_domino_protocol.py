@@ -573,9 +573,9 @@ def test_a_game_handed_to_another_hub_ends_its_connections_without_a_word(hub):
 
 
 def test_moves_of_running_games_do_not_make_the_queue_look_at_every_game(hub):
-    """A player waits in the queue while another game is played: its changes (moves,
-    seats, observers: the lobby's ``changed``) do not make the queue look at every game
-    again; a game that waits for players does."""
+    """A player waits in the queue while another game is played: its changes (seats,
+    observers, its state: the lobby's ``changed``) do not make the queue look at every
+    game again; a game that waits for players does."""
     clients = hub.four()
     (game,) = hub.lobby.games()
     solo = hub.client("solo")
@@ -585,7 +585,7 @@ def test_moves_of_running_games_do_not_make_the_queue_look_at_every_game(hub):
     for _ in range(6):  # moves by whoever is to act
         seat = next(s for s in range(4) if game.legal_actions(s))
         game.act(seat, game.legal_actions(seat)[0])
-        hub.lobby.changed(game)
+        hub.lobby.changed(game)  # (as an observer coming or going would)
         hub.clock.advance(0)
     assert looks == [] and game.state == "running" and clients[0].everything()
     hub.lobby.create_game("kingdomino", seats=["open", "bot:greedy", "bot:greedy", "bot:greedy"])
