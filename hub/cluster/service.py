@@ -467,7 +467,7 @@ class Cluster:
         keeps a seat for ``player`` (resumed there, its hub having stopped or handed it
         over: :attr:`~hub.play.game.GameInstance.awaiting`), with the route to that
         front end; ``None``: none.  (A Domino login at a door goes there.)"""
-        for game in self.remote_games():
+        for game in [] if self.directory is None else self.directory.awaiting(player):
             if game.state != RUNNING or frontend not in game.factory.frontends:
                 continue
             if player in game.awaiting:

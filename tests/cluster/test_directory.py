@@ -238,3 +238,27 @@ def test_channel_names_are_identifiers_of_their_schema():
     assert channel_name("Gh-Test") == "gamehub_gh_test"
     assert len(channel_name("s" * 100)) <= 63
     assert quote_channel('a"b') == '"a""b"'
+
+
+def test_the_players_remote_games_keep_seats_for_are_found_by_name():
+    """A resumed game of another hub keeps seats for its players (``awaiting``): a
+    login at this hub's door finds it by the player's name, as the rows come and go."""
+    _, _, _, directory, _ = make()
+
+    def resumed(game_id: str, rev: int, awaiting: list[str], hub: str = "there") -> dict[str, Any]:
+        r = row(game_id, rev, "running", hub)
+        r["info"] = {**r["info"], "awaiting": awaiting}
+        return r
+
+    directory.notice(notice("put", "there", game=resumed("g1", 1, ["ann", "bob"])))
+    directory.notice(notice("put", "there", game=resumed("g2", 1, ["bob"])))
+    directory.notice(notice("put", "there", game=row("g3", 1)))  # keeps none
+    assert [g.id for g in directory.awaiting("ann")] == ["g1"]
+    assert sorted(g.id for g in directory.awaiting("bob")) == ["g1", "g2"]
+    assert directory.awaiting("carl") == []
+    directory.notice(notice("put", "there", game=resumed("g1", 2, ["bob"])))  # ann is back
+    assert directory.awaiting("ann") == []
+    directory.notice(notice("del", "there", id="g2"))
+    assert [g.id for g in directory.awaiting("bob")] == ["g1"]
+    directory.notice(notice("put", "there", game=resumed("g1", 3, [])))
+    assert directory.awaiting("bob") == [] and directory._awaited == {}

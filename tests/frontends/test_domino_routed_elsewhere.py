@@ -102,7 +102,11 @@ def test_the_cluster_names_the_hub_whose_running_game_keeps_the_players_seat():
         row("ef3", "running", ["domino", "web"], ["ann"]),
         row("gh4", "running", ["domino"], ["bob"]),  # its hub advertises no Domino route
     ]
-    cluster.directory = SimpleNamespace(games=lambda: games)  # type: ignore[assignment]
+
+    def awaiting(player: str) -> list[RemoteGame]:  # (the directory's index by name)
+        return [g for g in games if player in g.awaiting]
+
+    cluster.directory = SimpleNamespace(games=lambda: games, awaiting=awaiting)  # type: ignore[assignment]
     for hub_id in ("ab", "cd", "ef", "ij"):
         cluster.members[hub_id] = {"endpoints": {"domino": {"host": hub_id, "port": 7000}}}
     cluster.members["gh"] = {"endpoints": {"mnm": {"host": "10.0.0.6", "port": 7001}}}
