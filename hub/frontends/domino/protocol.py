@@ -622,8 +622,8 @@ class DominoFactory(ServerFactory):
 
     def lobby_changed(self, change: str, game: Any) -> None:
         """A game that waits for players appeared or changed: maybe waiting players fit
-        (checked a moment later, never from inside the lobby's own call; the moves of
-        running games, which change them too, do not make a look at every game)."""
+        (checked a moment later, never from inside the lobby's own call; a running
+        game's changes, its seats' or observers', do not make a look at every game)."""
         if (
             self.waiting
             and change != "removed"
