@@ -101,6 +101,7 @@ def start_hubs(
 
 
 def stop_hubs(hubs: list[tuple[str, Hub]]) -> None:
+    """Stop each of ``hubs``."""
     for _, hub in hubs:
         hub.__exit__(None, None, None)
 

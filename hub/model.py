@@ -7,7 +7,7 @@ module freely.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
@@ -442,7 +442,39 @@ class GameContext:
     seed: bytes = b""
 
 
+class ByName:
+    """Keys filed under names, each key's names replaced at once: the games whose seats
+    wait for a player, found by the player's name without a look at every game (a
+    lobby's, a cluster directory's)."""
+
+    def __init__(self) -> None:
+        self._keys: dict[str, dict[str, None]] = {}
+        self._names: dict[str, frozenset[str]] = {}
+
+    def file(self, key: str, names: Iterable[str]) -> None:
+        """``key`` is filed under ``names`` now (none: it goes)."""
+        for name in self._names.pop(key, ()):
+            keys = self._keys[name]
+            del keys[key]
+            if not keys:
+                del self._keys[name]
+        now = frozenset(names)
+        for name in now:
+            self._keys.setdefault(name, {})[key] = None
+        if now:
+            self._names[key] = now
+
+    def under(self, name: str) -> list[str]:
+        """The keys filed under ``name``, in the order they were filed."""
+        return list(self._keys.get(name, ()))
+
+    def __len__(self) -> int:
+        """How many keys are filed."""
+        return len(self._names)
+
+
 __all__ = [
+    "ByName",
     "CASH_OUT",
     "GAME_OVER",
     "GAME_STATES",

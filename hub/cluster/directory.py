@@ -29,6 +29,7 @@ from twisted.logger import Logger
 from zope.interface import implementer
 
 from hub.interfaces import ILobbyListener
+from hub.model import ByName
 from hub.store.cluster import ABORTED, notice
 from hub.store.errors import StoreUnavailable
 
@@ -77,8 +78,8 @@ class Directory:
         self._stale = False  # a write failed: write everything again
         self._running = False
         self._remote: dict[str, RemoteGame] = {}
-        #: player → the remote games whose seats wait for that player (:meth:`awaiting`)
-        self._awaited: dict[str, set[str]] = {}
+        #: the remote games whose seats wait for players, by player (:meth:`awaiting`)
+        self._awaited = ByName()
         self._listeners: list[Any] = []
         #: ids a notice touched since the last full read began (that read is older)
         self._touched: set[str] | None = None
@@ -222,21 +223,8 @@ class Directory:
     def awaiting(self, player: str) -> list[RemoteGame]:
         """The remote games with a seat waiting for ``player`` to come back
         (:attr:`RemoteGame.awaiting`), found by the name (a login asks on each try)."""
-        games = [self._remote[g] for g in self._awaited.get(player, ())]
+        games = [self._remote[game_id] for game_id in self._awaited.under(player)]
         return sorted(games, key=lambda g: (g.created, g.id))  # (as :meth:`games`)
-
-    def _index(self, old: RemoteGame | None, new: RemoteGame | None) -> None:
-        """Keep :meth:`awaiting`'s index as a record changes from ``old`` to ``new``."""
-        if old is not None:
-            for name in old.awaiting:
-                ids = self._awaited.get(name)
-                if ids is not None:
-                    ids.discard(old.id)
-                    if not ids:
-                        del self._awaited[name]
-        if new is not None:
-            for name in new.awaiting:
-                self._awaited.setdefault(name, set()).add(new.id)
 
     def get(self, game_id: str) -> RemoteGame | None:
         """The remote game ``game_id``, if the directory lists one."""
@@ -372,7 +360,7 @@ class Directory:
         if old is not None and old.hub == game.hub and old.rev > game.rev:
             return  # (a row of another hub: the game moved there, and counts afresh)
         self._remote[game.id] = game
-        self._index(old, game)
+        self._awaited.file(game.id, game.awaiting)
         self._tell("created" if old is None else "changed", game)
 
     def _drop(self, game_id: str, hub: str | None = None) -> None:
@@ -382,7 +370,7 @@ class Directory:
         if game is None or (hub is not None and game.hub != hub):
             return
         del self._remote[game_id]
-        self._index(game, None)
+        self._awaited.file(game_id, ())
         self._tell("removed", game)
 
     def refresh_endpoints(self, hub_id: str) -> None:

@@ -21,7 +21,7 @@ from twisted.logger import Logger
 
 from hub.connections import fields
 from hub.interfaces import ILobbyListener, LobbyGame
-from hub.model import BadAction, GameConfig, GameError, GameEvent, NotFound
+from hub.model import BadAction, ByName, GameConfig, GameError, GameEvent, NotFound
 from hub.optional_interfaces import IFollowsMoves
 from hub.play.botdriver import BotDriver, BotRunner, LoadMargin, run_inline, thread_runner
 from hub.play.game import GameInstance
@@ -118,10 +118,9 @@ class Lobby:
         self.journal: JournalWriter | None = None
         #: game type → the last start view made (:meth:`shared_start`)
         self._starts: dict[str, dict[str, Any]] = {}
-        #: player → the games here whose seats wait for that player to come back
-        #: (:meth:`kept_for`), and each such game's players (:meth:`awaits`)
-        self._kept: dict[str, dict[str, GameInstance]] = {}
-        self._kept_names: dict[str, frozenset[str]] = {}
+        #: the games here whose seats wait for players to come back, by player
+        #: (:meth:`kept_for`, kept by :meth:`awaits`)
+        self._kept = ByName()
         #: ids of sealed games (:meth:`create_game`'s ``sealed``): the operator's alone
         #: until :meth:`unseal` (a duplicate ACPC match's tables until the match ends)
         self.sealed: set[str] = set()
@@ -304,17 +303,8 @@ class Lobby:
     def awaits(self, game: GameInstance) -> None:
         """The players ``game``'s seats wait for (:attr:`GameInstance.awaiting`: a
         resumed game's people coming back) changed, or the game left: index them."""
-        now = frozenset(game.awaiting.values()) if self._games.get(game.id) is game else None
-        before = self._kept_names.pop(game.id, frozenset())
-        for name in before - (now or frozenset()):
-            games = self._kept[name]
-            del games[game.id]
-            if not games:
-                del self._kept[name]
-        for name in (now or frozenset()) - before:
-            self._kept.setdefault(name, {})[game.id] = game
-        if now:
-            self._kept_names[game.id] = now
+        here = self._games.get(game.id) is game
+        self._kept.file(game.id, game.awaiting.values() if here else ())
 
     def __len__(self) -> int:
         """How many games are here (sealed ones too)."""
@@ -332,7 +322,7 @@ class Lobby:
     def kept_for(self, player: str) -> list[GameInstance]:
         """The games here (sealed ones too) with a seat waiting for ``player`` to come
         back, found without a look at every game (a login asks on each try)."""
-        return list(self._kept.get(player, {}).values())
+        return [self._games[game_id] for game_id in self._kept.under(player)]
 
     def games(self, type_name: str | None = None) -> list[GameInstance]:
         """Every game (of one type), oldest first, sealed ones too (the hub's own use)."""

@@ -261,4 +261,4 @@ def test_the_players_remote_games_keep_seats_for_are_found_by_name():
     directory.notice(notice("del", "there", id="g2"))
     assert [g.id for g in directory.awaiting("bob")] == ["g1"]
     directory.notice(notice("put", "there", game=resumed("g1", 3, [])))
-    assert directory.awaiting("bob") == [] and directory._awaited == {}
+    assert directory.awaiting("bob") == [] and len(directory._awaited) == 0

@@ -249,11 +249,8 @@ class XMLFrontend(protocol.ServerFactory):
     def forget_game(self, game: Any) -> None:
         """``game`` left the list: its wire id is remembered for history only (not when
         it is the other hub's row of a game that moved here: listed here still)."""
-        try:
-            if self.lobby.get(game.id, sealed=True) is not game:
-                return
-        except GameError:
-            pass
+        if game.id in self.lobby:  # (a game the lobby removes is gone from it first)
+            return
         wid = wire_game_id(game.id)
         if self._wire.pop(wid, None) is not None:
             self._remember(wid, game.id)
